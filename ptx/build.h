@@ -1,0 +1,209 @@
+/*
+ * ptx/build.h: the parser's state and the IR builder its actions call.
+ *
+ * The grammar (parser.y) only recognises shapes; every decision about
+ * meaning (what a name refers to, which scope a declaration lands in,
+ * which modifier a suffix is) is made here, so the actions stay one-line
+ * calls and touch no globals.  Expressions are built as small trees in a
+ * per-statement scratch arena and folded or resolved when the statement
+ * is complete.
+ */
+#ifndef PTXEMU_BUILD_H
+#define PTXEMU_BUILD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "ptx/arena.h"
+#include "ptx/diag.h"
+#include "ptx/ir.h"
+
+typedef struct PtxStr {
+    const char *s;      /* points into the source buffer; not terminated */
+    uint32_t len;
+} PtxStr;
+
+/* A token's value: its text, and for numbers the value.  Laid out in 24
+ * bytes because bison copies it on every shift. */
+typedef struct PtxTok {
+    const char *s;      /* text, in the source buffer */
+    uint64_t v;         /* integer value, IEEE bits, or keyword value */
+    uint32_t len;
+    uint8_t flags;      /* NUM_* for integers; 32/64/0 for floats */
+} PtxTok;
+
+static inline PtxStr ptx_tok_str(PtxTok t)
+{
+    PtxStr s = {t.s, t.len};
+    return s;
+}
+
+/* Integer literal flags. */
+enum { NUM_UNSIGNED = 1, NUM_OVERFLOW = 2 };
+
+typedef enum PtxExprKind {
+    EX_INT, EX_FLT, EX_NAME, EX_UNARY, EX_BINARY, EX_COND, EX_CAST,
+    EX_PAREN,           /* ( a, b, ... ): a group or a call list */
+    EX_FCALL,           /* generic(x) */
+    EX_MASK,            /* 0xFF00(addr): masked address bytes (ival) */
+    EX_ASSIGN,          /* name = value: sampler/texture attributes */
+    EX_ADDR,            /* [ e ] */
+    EX_VEC,             /* { a, b, ... } */
+    EX_SINK,            /* _ */
+    EX_TUPLE            /* [ a, b, ... ]: texture/tensor operands */
+} PtxExprKind;
+
+typedef struct PtxExpr {
+    uint8_t kind;
+    uint8_t flags;       /* EX_INT: NUM_*; EX_FLT: 32/64 hex, 0 decimal */
+    int op;              /* operator token for UNARY/BINARY; PtxType CAST */
+    PtxLoc loc;
+    uint64_t ival;       /* EX_INT value; EX_FLT IEEE bits (decimal: f64) */
+    PtxStr name;         /* EX_NAME, EX_FCALL */
+    struct PtxExpr *a, *b, *c;
+    struct PtxExpr *next; /* in lists */
+    struct PtxExpr *list; /* PAREN, FCALL, VEC, initializer braces */
+    uint32_t n;
+} PtxExpr;
+
+typedef struct PtxExprList {
+    PtxExpr *head, *tail;
+    uint32_t n;
+} PtxExprList;
+
+/* Declaration specifiers: everything before the names. */
+typedef struct PtxDeclSpec {
+    PtxSpace space;
+    PtxType type;
+    uint8_t vec;
+    uint8_t symkind;     /* IR_SYM_* */
+    uint32_t align;
+    bool is_ptr;
+    PtxSpace ptr_space;
+    uint32_t ptr_align;
+    bool managed;        /* .attribute(.managed) */
+    PtxLoc loc;
+} PtxDeclSpec;
+
+typedef struct PtxDeclarator {
+    PtxStr name;
+    PtxLoc loc;
+    uint32_t range;      /* %r<N>: N; 0 otherwise */
+    uint32_t ndims;
+    uint64_t dims[4];
+    bool unsized;        /* first dimension [] */
+    PtxExpr *init;       /* initializer, or NULL */
+    struct PtxDeclarator *next;
+} PtxDeclarator;
+
+typedef struct PtxDecl {
+    PtxDeclSpec spec;
+    PtxDeclarator *decl;   /* one declarator: params */
+    struct PtxDecl *next;
+} PtxDecl;
+
+typedef struct PtxDeclList {
+    PtxDecl *head, *tail;
+    uint32_t n;
+} PtxDeclList;
+
+/* Performance directives of a function header. */
+enum {
+    PD_MAXNREG, PD_MAXNTID, PD_REQNTID, PD_MINNCTAPERSM, PD_MAXNCTAPERSM,
+    PD_EXPLICITCLUSTER, PD_REQNCTAPERCLUSTER, PD_NORETURN,
+    PD_BLOCKSARECLUSTERS, PD_MAXCLUSTERRANK
+};
+
+typedef struct PtxSymtab PtxSymtab;
+
+typedef struct PtxParse {
+    PtxDiag *diag;
+    IrModule *mod;
+    PtxArena *arena;        /* the module's */
+    PtxArena *scratch;      /* per statement */
+    void *scanner;
+    const char *src;
+    size_t srclen;
+    /* lexer state */
+    uint32_t line, col;
+    uint32_t section_depth;
+    size_t section_start;
+    PtxLoc section_loc;
+    PtxStr last_dotname;    /* the last unknown directive scanned */
+    PtxLoc head_loc;        /* name of the function header being parsed */
+    size_t offset;          /* byte offset of the next character */
+    bool seen_version;
+    /* builder state */
+    PtxSymtab *syms;
+    IrFunc *func;           /* function whose body is being parsed */
+    uint32_t scope;         /* current scope in func */
+    uint32_t cap_regs, cap_insns, cap_labels, cap_scopes, cap_vars;
+    uint32_t cap_globals, cap_funcs, cap_targets, cap_files, cap_sections;
+    uint32_t cap_pragmas, cap_fpragmas;
+    IrSrcPos cur_src;       /* the last .loc */
+    IrLinkage linkage;      /* of the function header being parsed */
+    bool in_body;
+    /* unresolved label references, one list per scope of func */
+    struct PtxLabelRef **scope_refs;   /* malloc'd */
+    uint32_t nscope_refs, cap_scope_refs;
+    /* the declarator being parsed (dims and initializer come first) */
+    uint32_t pend_ndims;
+    uint64_t pend_dims[4];
+    bool pend_unsized;
+    bool pend_dims_bad;
+    PtxExpr *pend_init;
+} PtxParse;
+
+/* ---- lexer/parser glue ---- */
+PtxExpr *pb_expr(PtxParse *ps, PtxExprKind kind, PtxLoc loc);
+PtxExprList pb_list1(PtxExpr *e);
+PtxExprList pb_list_add(PtxExprList l, PtxExpr *e);
+PtxDeclList pb_decls_add(PtxParse *ps, PtxDeclList l, PtxDeclSpec spec,
+                         PtxDeclarator *d);
+
+/* ---- declarations ---- */
+void pb_spec_add(PtxParse *ps, PtxDeclSpec *s, int kind, uint64_t v,
+                 PtxLoc loc);
+PtxDeclarator *pb_declarator(PtxParse *ps, PtxStr name, PtxLoc loc);
+void pb_declarator_range(PtxParse *ps, PtxDeclarator *d, uint64_t n,
+                         PtxLoc loc);
+uint64_t pb_dim(PtxParse *ps, PtxExpr *e, PtxLoc loc);
+void pb_dim_unsized(PtxParse *ps, PtxLoc loc);
+void pb_declarator_init(PtxParse *ps, PtxExpr *e);
+
+/* ---- module level ---- */
+void pb_version(PtxParse *ps, PtxStr text, PtxLoc loc);
+void pb_target(PtxParse *ps, PtxStr name, PtxLoc loc);
+void pb_address_size(PtxParse *ps, uint64_t n, PtxLoc loc);
+void pb_file(PtxParse *ps, uint64_t idx, PtxStr name, PtxLoc loc);
+void pb_pragma(PtxParse *ps, PtxStr str, PtxLoc loc);
+void pb_section(PtxParse *ps, size_t start, size_t end);
+void pb_declare(PtxParse *ps, IrLinkage link, PtxDeclSpec *spec,
+                PtxDeclarator *list);
+
+/* ---- functions ---- */
+void pb_func_head(PtxParse *ps, bool is_entry, PtxStr name, PtxLoc loc,
+                  PtxDeclList *rets, bool has_rets, PtxDeclList *params);
+void pb_func_directive(PtxParse *ps, int which, PtxExprList vals, PtxLoc loc);
+void pb_func_body_begin(PtxParse *ps, PtxLoc loc);
+void pb_func_end(PtxParse *ps, PtxLoc loc);
+/* A closing brace: of a nested block, or of the function body. */
+void pb_block_end(PtxParse *ps, PtxLoc loc);
+void pb_unknown_directive(PtxParse *ps, PtxStr name, PtxLoc loc);
+void pb_func_no_body(PtxParse *ps);
+
+/* ---- function bodies ---- */
+void pb_scope_open(PtxParse *ps, PtxLoc loc);
+void pb_scope_close(PtxParse *ps, PtxLoc loc);
+void pb_label(PtxParse *ps, PtxStr name, PtxLoc loc);
+void pb_branchtargets(PtxParse *ps, PtxStr name, PtxLoc loc, PtxExprList l);
+void pb_calltargets(PtxParse *ps, PtxStr name, PtxLoc loc, PtxExprList l);
+void pb_callproto(PtxParse *ps, PtxStr name, PtxLoc loc, PtxDeclList rets,
+                  bool has_rets, PtxDeclList params, bool noreturn);
+void pb_insn(PtxParse *ps, PtxExpr *guard, bool guard_neg, PtxStr word,
+             PtxLoc loc, PtxExprList opnds);
+void pb_loc(PtxParse *ps, uint64_t file, uint64_t line, uint64_t col,
+            PtxLoc loc);
+void pb_stmt_done(PtxParse *ps);
+
+
+#endif

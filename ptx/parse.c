@@ -1,0 +1,193 @@
+/*
+ * ptx/parse.c: the front end's entry points: read, scan, parse, build,
+ * check the module-level rules, and hand back an IrModule or NULL.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "ptx/build_int.h"
+#include "ptx/parser.h"
+#include "ptx/ptx.h"
+
+#define YYSTYPE PTX_YYSTYPE
+#define YYLTYPE PTX_YYLTYPE
+#include "ptx/lexer.h"
+
+static IrModule *new_module(const char *filename)
+{
+    PtxArena *a = ptx_arena_new();
+    IrModule *m = ptx_arena_alloc(a, sizeof(*m));
+    m->arena = a;
+    m->filename = ptx_arena_strndup(a, filename, strlen(filename));
+    m->address_size = 64;
+    return m;
+}
+
+void ptx_module_free(IrModule *m)
+{
+    if (m) {
+        ptx_arena_free(m->arena);
+    }
+}
+
+/* Parse a buffer that ends with two NUL bytes beyond len (flex's
+ * in-place scanning needs them; the text itself may contain NULs, which
+ * the scanner reports as unexpected bytes). */
+static IrModule *parse_buffer(const char *filename, char *buf, size_t len,
+                              PtxDiag *d)
+{
+    IrModule *m = new_module(filename);
+    PtxParse ps;
+    memset(&ps, 0, sizeof(ps));
+    ps.diag = d;
+    ps.mod = m;
+    ps.arena = m->arena;
+    ps.scratch = ptx_arena_new();
+    ps.src = buf;
+    ps.srclen = len;
+    ps.line = 1;
+    ps.col = 1;
+    ps.syms = ptx_symtab_new();
+
+    yyscan_t scanner;
+    if (ptx_yylex_init_extra(&ps, &scanner) != 0) {
+        ptx_error(d, ptx_loc(0, 0), "cannot initialise the scanner");
+        goto out;
+    }
+    ps.scanner = scanner;
+    YY_BUFFER_STATE bs = ptx_yy_scan_buffer(buf, len + 2, scanner);
+    if (!bs) {
+        ptx_error(d, ptx_loc(0, 0), "cannot initialise the scanner");
+        ptx_yylex_destroy(scanner);
+        goto out;
+    }
+    int rc = ptx_yyparse(scanner, &ps);
+    if (rc == 2) {
+        ptx_error(d, ptx_loc(ps.line, ps.col), "parser out of memory");
+    }
+    /* A file cut inside a function body leaves it open. */
+    if (ps.func && ps.in_body) {
+        ptx_error(d, ptx_loc(ps.line, ps.col), "unexpected end of file "
+                  "inside function '%s'", ps.func->name);
+        pb_func_end(&ps, ptx_loc(ps.line, ps.col));
+    }
+    ptx_yy_delete_buffer(bs, scanner);
+    ptx_yylex_destroy(scanner);
+    if (!ps.seen_version && d->nerrors == 0) {
+        ptx_error(d, ptx_loc(1, 1), "missing .version directive");
+    }
+    if (m->ntargets == 0 && d->nerrors == 0) {
+        ptx_error(d, ptx_loc(1, 1), "missing .target directive");
+    }
+out:
+    free(ps.scope_refs);
+    ptx_symtab_free(ps.syms);
+    ptx_arena_free(ps.scratch);
+    if (d->nerrors) {
+        ptx_module_free(m);
+        return NULL;
+    }
+    return m;
+}
+
+IrModule *ptx_parse_string(const char *filename, const char *src, size_t len,
+                           PtxDiag *d, FILE *echo)
+{
+    if (!filename) {
+        filename = "<string>";
+    }
+    char *buf = malloc(len + 2);
+    if (!buf) {
+        ptx_diag_init(d, filename, NULL, 0, echo);
+        ptx_error(d, ptx_loc(0, 0), "out of memory reading input");
+        return NULL;
+    }
+    memcpy(buf, src, len);
+    buf[len] = buf[len + 1] = '\0';
+    ptx_diag_init(d, filename, buf, len, echo);
+    IrModule *m = parse_buffer(filename, buf, len, d);
+    /* The diagnostics keep pointing at the text for source lines; they
+     * are complete by now, so drop the pointer with the buffer. */
+    d->src = NULL;
+    d->srclen = 0;
+    free(buf);
+    return m;
+}
+
+IrModule *ptx_parse_file(const char *path, PtxDiag *d, FILE *echo)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        ptx_diag_init(d, path, NULL, 0, echo);
+        ptx_error(d, ptx_loc(0, 0), "cannot open: %s", strerror(errno));
+        return NULL;
+    }
+    /* Size the buffer once from the file's size: a doubling buffer would
+     * briefly hold twice a large file. */
+    struct stat st;
+    size_t cap = 1 << 16;
+    if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+        cap = (size_t)st.st_size + 3;
+    }
+    size_t len = 0;
+    char *buf = malloc(cap);
+    const char *why = NULL;
+    while (buf) {
+        if (cap - len < 3) {
+            char *nb = realloc(buf, cap * 2);
+            if (!nb) {
+                break;
+            }
+            buf = nb;
+            cap *= 2;
+        }
+        size_t n = fread(buf + len, 1, cap - len - 2, f);
+        len += n;
+        if (n == 0) {
+            break;
+        }
+    }
+    if (!buf || cap - len < 2) {
+        why = "out of memory";
+    } else if (ferror(f)) {
+        why = strerror(errno);
+    }
+    fclose(f);
+    if (why) {
+        free(buf);
+        ptx_diag_init(d, path, NULL, 0, echo);
+        ptx_error(d, ptx_loc(0, 0), "cannot read: %s", why);
+        return NULL;
+    }
+    buf[len] = buf[len + 1] = '\0';
+    ptx_diag_init(d, path, buf, len, echo);
+    IrModule *m = parse_buffer(path, buf, len, d);
+    d->src = NULL;
+    d->srclen = 0;
+    free(buf);
+    return m;
+}
+
+IrFunc *ir_find_func(const IrModule *m, const char *name)
+{
+    for (uint32_t i = 0; i < m->nfuncs; i++) {
+        if (strcmp(m->funcs[i]->name, name) == 0) {
+            return m->funcs[i];
+        }
+    }
+    return NULL;
+}
+
+IrSymbol *ir_find_global(const IrModule *m, const char *name)
+{
+    for (uint32_t i = 0; i < m->nglobals; i++) {
+        if (strcmp(m->globals[i]->name, name) == 0) {
+            return m->globals[i];
+        }
+    }
+    return NULL;
+}

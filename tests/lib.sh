@@ -1,0 +1,22 @@
+# tests/lib.sh: shared by the shell tests.  Each test counts its cases
+# and ends with one "tests: N passed, M failed" line (summed by .ci/run),
+# exiting 1 on any failure, 77 when skipped.
+: "${top_srcdir:=.}"
+: "${top_builddir:=.}"
+PTXEMU="$top_builddir/ptxemu"
+T_PASS=0
+T_FAIL=0
+
+t_pass() { T_PASS=$((T_PASS + 1)); }
+t_fail() { T_FAIL=$((T_FAIL + 1)); echo "FAIL: $*"; }
+
+t_done() {
+    echo "tests: $T_PASS passed, $T_FAIL failed"
+    [ "$T_FAIL" -eq 0 ] || exit 1
+    exit 0
+}
+
+t_skip() {
+    echo "SKIP: $*"
+    exit 77
+}
