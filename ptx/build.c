@@ -80,7 +80,7 @@ void pb_stmt_done(PtxParse *ps)
 
 /* ------------------------------------------------------------ module */
 
-void pb_version(PtxParse *ps, PtxStr text, PtxLoc loc)
+void pb_version(PtxParse *ps, PtxStr text, PtxLoc dirloc, PtxLoc loc)
 {
     unsigned maj = 0, min = 0;
     uint32_t i = 0;
@@ -103,7 +103,7 @@ void pb_version(PtxParse *ps, PtxStr text, PtxLoc loc)
                   "(supported: 1.0 to 9.0)", maj, min);
     }
     if (ps->seen_version) {
-        ptx_error(ps->diag, loc, "duplicate .version directive");
+        ptx_error(ps->diag, dirloc, "duplicate .version directive");
     }
     ps->seen_version = true;
     ps->mod->version_major = maj;
@@ -211,6 +211,41 @@ void pb_section(PtxParse *ps, size_t start, size_t end)
     }
     *PS_ARRAY_PUSH(ps, m->sections, m->nsections, ps->cap_sections) =
         ptx_arena_strndup(ps->arena, ps->src + start, end - start);
+}
+
+static IrFunc *declared_func(PtxParse *ps, PtxStr name, PtxLoc loc)
+{
+    PtxBinding *b = ptx_symtab_find(ps->syms, name.s, name.len);
+    if (!b || b->kind != BIND_FUNC) {
+        ptx_error(ps->diag, loc, "'%.*s' is not a declared function",
+                  (int)name.len, name.s);
+        return NULL;
+    }
+    return b->func;
+}
+
+void pb_alias(PtxParse *ps, PtxStr alias, PtxLoc aloc, PtxStr target,
+              PtxLoc tloc)
+{
+    IrFunc *a = declared_func(ps, alias, aloc);
+    IrFunc *t = declared_func(ps, target, tloc);
+    if (!a || !t) {
+        return;
+    }
+    if (!a->is_decl) {
+        ptx_error(ps->diag, aloc, "the alias '%s' must be a declaration "
+                  "without a body", a->name);
+        return;
+    }
+    if (a->nparams != t->nparams || a->nrets != t->nrets) {
+        ptx_error(ps->diag, aloc, "'%s' and '%s' have different "
+                  "prototypes", a->name, t->name);
+        return;
+    }
+    IrModule *m = ps->mod;
+    IrAlias *x = PS_ARRAY_PUSH(ps, m->aliases, m->naliases, ps->cap_aliases);
+    x->alias = a;
+    x->target = t;
 }
 
 /* ------------------------------------------------------ declarations */

@@ -138,7 +138,7 @@ typedef struct PtxParse {
     uint32_t scope;         /* current scope in func */
     uint32_t cap_regs, cap_insns, cap_labels, cap_scopes, cap_vars;
     uint32_t cap_globals, cap_funcs, cap_targets, cap_files, cap_sections;
-    uint32_t cap_pragmas, cap_fpragmas;
+    uint32_t cap_pragmas, cap_fpragmas, cap_aliases;
     IrSrcPos cur_src;       /* the last .loc */
     IrLinkage linkage;      /* of the function header being parsed */
     bool in_body;
@@ -171,12 +171,14 @@ void pb_dim_unsized(PtxParse *ps, PtxLoc loc);
 void pb_declarator_init(PtxParse *ps, PtxExpr *e);
 
 /* ---- module level ---- */
-void pb_version(PtxParse *ps, PtxStr text, PtxLoc loc);
+void pb_version(PtxParse *ps, PtxStr text, PtxLoc dirloc, PtxLoc loc);
 void pb_target(PtxParse *ps, PtxStr name, PtxLoc loc);
 void pb_address_size(PtxParse *ps, uint64_t n, PtxLoc loc);
 void pb_file(PtxParse *ps, uint64_t idx, PtxStr name, PtxLoc loc);
 void pb_pragma(PtxParse *ps, PtxStr str, PtxLoc loc);
 void pb_section(PtxParse *ps, size_t start, size_t end);
+void pb_alias(PtxParse *ps, PtxStr alias, PtxLoc aloc, PtxStr target,
+              PtxLoc tloc);
 void pb_declare(PtxParse *ps, IrLinkage link, PtxDeclSpec *spec,
                 PtxDeclarator *list);
 

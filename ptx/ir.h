@@ -350,6 +350,12 @@ typedef struct IrFunc {
 
 /* ---- module ---- */
 
+/* .alias ALIAS, TARGET; (PTX ISA 11.6.x): calls to alias run target. */
+typedef struct IrAlias {
+    struct IrFunc *alias;
+    struct IrFunc *target;
+} IrAlias;
+
 typedef struct IrModule {
     const char *filename;        /* for diagnostics */
     uint32_t version_major, version_minor;
@@ -367,6 +373,8 @@ typedef struct IrModule {
     uint32_t nsections;
     const char **pragmas;        /* module-level .pragma strings */
     uint32_t npragmas;
+    IrAlias *aliases;
+    uint32_t naliases;
     struct PtxArena *arena;
 } IrModule;
 

@@ -519,6 +519,13 @@ bool ir_module_equal(const IrModule *a, const IrModule *b, char *why,
             return false;
         }
     }
+    CMP_U("module", a, b, naliases);
+    for (uint32_t i = 0; i < a->naliases; i++) {
+        if (strcmp(a->aliases[i].alias->name, b->aliases[i].alias->name) ||
+            strcmp(a->aliases[i].target->name, b->aliases[i].target->name)) {
+            return fail(e, "module", "alias %" PRIu32 " differs", i);
+        }
+    }
     return str_list_equal(e, "module", "section", a->sections, a->nsections,
                           b->sections, b->nsections);
 }

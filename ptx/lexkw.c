@@ -58,6 +58,7 @@ static const PtxKeyword fixed[] = {
     {"samplerref", T_TEXREF, IR_SYM_SAMPLERREF},
     {"surfref", T_TEXREF, IR_SYM_SURFREF},
     {"attribute", T_ATTRIBUTE, 0},
+    {"alias", T_ALIAS, 0},
 };
 
 static const char *const type_names[] = {

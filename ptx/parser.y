@@ -126,6 +126,7 @@ static PtxDeclSpec *spec_new(PtxParse *ps, PTX_YYLTYPE l, int kind,
 %token <tok> T_PTR ".ptr"
 %token <tok> T_TEXREF "texture/sampler/surface reference"
 %token <tok> T_ATTRIBUTE ".attribute"
+%token <tok> T_ALIAS ".alias"
 %token <range> T_SECTION ".section"
 %token T_SHL "<<" T_SHR ">>" T_LE "<=" T_GE ">=" T_EQ "==" T_NE "!="
 %token T_ANDAND "&&" T_OROR "||"
@@ -161,13 +162,15 @@ module
     ;
 
 top
-    : T_VERSION T_FLT       { pb_version(ps, S($2), L(@1)); }
-    | T_VERSION T_INT       { pb_version(ps, S($2), L(@1)); }
+    : T_VERSION T_FLT       { pb_version(ps, S($2), L(@1), L(@2)); }
+    | T_VERSION T_INT       { pb_version(ps, S($2), L(@1), L(@2)); }
     | T_TARGET target_list
     | T_ADDRESS_SIZE T_INT  { pb_address_size(ps, $2.v, L(@2)); }
     | T_FILE T_INT T_STRING file_extra { pb_file(ps, $2.v, S($3), L(@1)); }
     | T_PRAGMA pragma_list ';'
     | T_SECTION             { pb_section(ps, $1.start, $1.end); }
+    | T_ALIAS T_WORD ',' T_WORD ';'
+                            { pb_alias(ps, S($2), L(@2), S($4), L(@4)); }
     | opt_linkage decl_specs declarators ';'
                             { pb_declare(ps, (IrLinkage)$1, $2, $3.head); }
     | opt_linkage { ps->linkage = (IrLinkage)$1; } function
@@ -253,8 +256,10 @@ init_opt
 
 function
     : T_ENTRY rets T_WORD params_opt
-                            { pb_func_head(ps, true, S($3), L(@3), &$2,
-                                           true, &$4); }
+                            { ptx_error(ps->diag, L(@2), "a kernel (.entry) "
+                                        "cannot return values");
+                              pb_func_head(ps, true, S($3), L(@3), NULL,
+                                           false, &$4); }
       perf_list body
     | T_ENTRY T_WORD params_opt
                             { pb_func_head(ps, true, S($2), L(@2), NULL,

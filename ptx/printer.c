@@ -1089,6 +1089,11 @@ void ptx_print_module(FILE *out, const IrModule *m)
         }
     }
 
+    for (uint32_t i = 0; i < m->naliases; i++) {
+        fprintf(out, ".alias %s, %s;\n", m->aliases[i].alias->name,
+                m->aliases[i].target->name);
+    }
+
     for (uint32_t i = 0; i < m->nsections; i++) {
         const char *s = m->sections[i];
         size_t n = strlen(s);

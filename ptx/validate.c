@@ -351,9 +351,16 @@ static void check_scalar(VCtx *c, unsigned idx, const IrOperand *o,
         }
         PtxType have = reg_type(c, o);
         if (o->kind == IR_O_SREG) {
-            /* Special registers may be read narrower than they are
-             * (mov.u16 %rh, %tid.x): they were 16-bit before PTX 2.0. */
-            if (!reg_fits(want, have, true)) {
+            /* PTX ISA 10.x: "legacy PTX code that accesses %tid (%ntid,
+             * %ctaid, %nctaid) using 16-bit mov and cvt instructions is
+             * supported" - they were 16-bit before PTX 2.0.  Nothing
+             * else may be read narrower than it is. */
+            PtxSreg sr = (PtxSreg)o->id;
+            bool legacy16 = (sr == PTX_SREG_TID || sr == PTX_SREG_NTID ||
+                             sr == PTX_SREG_CTAID ||
+                             sr == PTX_SREG_NCTAID) &&
+                            ptx_type_bits(want) == 16;
+            if (!reg_fits(want, have, legacy16)) {
                 verr(c, opnd_loc(c, o), "operand %u is the .%s special "
                      "register %s, expected %s", idx + 1,
                      ptx_type_name(have), ptx_sreg_name((PtxSreg)o->id),

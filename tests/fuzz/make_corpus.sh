@@ -10,7 +10,7 @@
 # the same seed files always give byte-identical output, whatever the
 # awk.  Only POSIX sh, awk, od, dd, sed, cat, printf are used.
 #
-# Inputs are a few committed PTX files (SEEDS below).  Derived files:
+# Inputs are a few committed PTX files (tests/fuzz/seeds, see SEEDS).  Derived files:
 #   seed_*      the seeds themselves (valid input)
 #   trunc_*     the seed cut at an offset: mid-token, mid-string,
 #               mid-comment, mid-function, and evenly spaced offsets
@@ -30,18 +30,15 @@ LC_ALL=C
 export LC_ALL
 
 here=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$here/../.." && pwd)
 out=${1:-$here/corpus}
 mkdir -p "$out"
 rm -f "$out"/*
 
-SEEDS="tests/corpus/ptx/debug_g.sm80.ptx
-tests/corpus/ptx/printf.sm80.ptx
-tests/ptx/succ_initializers.ptx
-tests/ptx/succ_literals_constexpr.ptx
-tests/ptx/succ_decls_misc.ptx
-tests/ptx/succ_indirect_calls.ptx
-tests/ptx/succ_brx_branchtargets.ptx"
+# Frozen copies (tests/fuzz/seeds) of two nvcc 13 outputs from
+# tests/corpus/ptx and of some hand-written tests/ptx/succ_* fixtures, so
+# that regenerating those does not change this corpus.
+SEEDS="debug_g printf initializers literals_constexpr decls_misc
+indirect_calls brx_branchtargets"
 
 HDR='.version 9.0
 .target sm_80
@@ -102,11 +99,10 @@ rep() {
 # ------------------------------------------------------ seed derivations
 
 si=0
-for rel in $SEEDS; do
+for name in $SEEDS; do
     si=$((si + 1))
-    src="$top/$rel"
-    [ -f "$src" ] || { echo "make_corpus.sh: missing seed $rel" >&2; exit 1; }
-    name=$(basename "$rel" .ptx | sed 's/[^A-Za-z0-9_]/_/g')
+    src="$here/seeds/$name.ptx"
+    [ -f "$src" ] || { echo "make_corpus.sh: missing seed $src" >&2; exit 1; }
     cat "$src" >"$out/seed_$name.ptx"
     size=$(wc -c <"$src" | awk '{ print $1 }')
 
@@ -221,7 +217,7 @@ done
 
 # --------------------------------------------------------------- NUL bytes
 
-b1="$top/tests/ptx/succ_brx_branchtargets.ptx"
+b1="$here/seeds/brx_branchtargets.ptx"
 # inside an opcode ("ld.pa<NUL>ram"), inside a comment, between
 # statements, and a file that is NUL from some point on.
 off=$(bytes "$b1" | awk '{ b[NR-1] = $1 }
@@ -263,7 +259,7 @@ long=$(rep 100000 a)
   printf '%s' "$body_close"; } >"$out/big_string.ptx"
 long=
 { printf '%s\n' "$HDR"; printf '%s' "$body_open"
-  printf '\tmov.u32 %%r1, 1;\n\t'; rep 3000 '.rn'; printf '\n'
+  printf '\tadd'; rep 3000 '.rn'; printf '.f32 %%r1, %%r1, 1;\n'
   printf '%s' "$body_close"; } >"$out/big_many_modifiers.ptx"
 { printf '%s\n' "$HDR"; printf '%s' "$body_open"
   printf '\tmov.u32 %%r1, 1;\n\tadd'; rep 3000 '.s32'; printf ' %%r1, %%r1, 1;\n'
@@ -279,7 +275,7 @@ long=
 { printf '%s\n' "$HDR"; rep 10000 '{'; printf '\n'; } >"$out/big_braces_module.ptx"
 { printf '%s\n' "$HDR"; rep 10000 '}'; printf '\n'; } >"$out/big_braces_close.ptx"
 { printf '%s\n' "$HDR"; printf '%s' "$body_open"
-  rep 10000 '{ .reg .b32 %t; '; rep 10000 '} '; printf '\n%s' "$body_close"; } \
+  rep 5000 '{ .reg .b32 %t; '; rep 5000 '} '; printf '\n%s' "$body_close"; } \
     >"$out/big_scopes.ptx"
 
 # 10000 nested parentheses in an operand, balanced and not; long chains
@@ -339,9 +335,9 @@ done
 
 # Many errors: the diagnostic limit and recovery must hold up.
 { printf '%s\n' "$HDR"; printf '%s' "$body_open"
-  rep 20000 '	bogus.s32 %r1, %r2;
+  rep 5000 '	bogus.s32 %r1, %r2;
 '; printf '%s' "$body_close"; } >"$out/big_many_errors.ptx"
-{ printf '%s\n' "$HDR"; rep 20000 '} ; { ) ( ] [ , :
+{ printf '%s\n' "$HDR"; rep 3000 '} ; { ) ( ] [ , :
 '; } >"$out/big_many_syntax_errors.ptx"
 { printf '%s\n' "$HDR"; printf '%s' "$body_open"
   rep 20000 'L:
@@ -350,7 +346,7 @@ done
   awk 'BEGIN { for (i = 0; i < 3000; i++) printf ".visible .entry k%d()\n{\n\tret;\n}\n", i }'
 } >"$out/big_many_functions.ptx"
 { printf '%s\n' "$HDR"; printf '%s' "$body_open"
-  awk 'BEGIN { for (i = 0; i < 20000; i++) printf "$L%d:\n\tbra.uni $L%d;\n", i, (i * 7919) % 20000 }'
+  awk 'BEGIN { for (i = 0; i < 5000; i++) printf "$L%d:\n\tbra.uni $L%d;\n", i, (i * 7919) % 5000 }'
   printf '%s' "$body_close"; } >"$out/big_many_labels.ptx"
 
 # ---------------------------------------------------------------- misc
@@ -382,7 +378,7 @@ printf '%s\n.visible .entry k() { ret; } }}} {{{ ret; }\n' "$HDR" >"$out/misc_ex
     >"$out/misc_section_deep.ptx"
 
 # Line-ending and encoding variants of a valid file.
-crlf_src="$top/tests/ptx/succ_predicates_sink.ptx"
+crlf_src="$here/seeds/predicates_sink.ptx"
 awk '{ printf "%s\r\n", $0 }' "$crlf_src" >"$out/misc_crlf.ptx"
 awk '{ printf "%s\r", $0 }' "$crlf_src" >"$out/misc_cr_only.ptx"
 awk '{ printf "%s\n\r", $0 }' "$crlf_src" >"$out/misc_lfcr.ptx"
