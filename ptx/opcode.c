@@ -279,7 +279,51 @@ static StrHash sreg_hash = { SREG_SLOTS - 1, sreg_slots, sreg_keys,
 static uint16_t mod_next[PTX_M_COUNT];
 
 static PtxOpInfo op_info[PTX_OP_COUNT];
-static unsigned op_maxcomp;
+
+/* Proper dotted prefixes of multi-component opcode names ("cp",
+ * "cp.async", "bar" ...), so the longest-prefix search can start short
+ * and stop as soon as no longer name can match: one or two probes per
+ * instruction instead of one per component. */
+#define PREFIX_SLOTS 1024
+typedef struct Prefix {
+    const char *s;
+    uint32_t len;
+} Prefix;
+static Prefix prefixes[PREFIX_SLOTS];
+
+static bool prefix_known(const char *s, size_t len)
+{
+    for (uint32_t i = str_hash(s, len) & (PREFIX_SLOTS - 1);;
+         i = (i + 1) & (PREFIX_SLOTS - 1)) {
+        const Prefix *p = &prefixes[i];
+        if (!p->s) {
+            return false;
+        }
+        if (p->len == len && memcmp(p->s, s, len) == 0) {
+            return true;
+        }
+    }
+}
+
+static void add_prefixes(const char *name)
+{
+    static unsigned used;
+    for (const char *dot = strchr(name, '.'); dot; dot = strchr(dot + 1, '.')) {
+        size_t len = (size_t)(dot - name);
+        if (prefix_known(name, len)) {
+            continue;
+        }
+        if (++used > PREFIX_SLOTS / 2) {
+            table_error(name, "%s", "too many opcode prefixes");
+        }
+        uint32_t i = str_hash(name, len) & (PREFIX_SLOTS - 1);
+        while (prefixes[i].s) {
+            i = (i + 1) & (PREFIX_SLOTS - 1);
+        }
+        prefixes[i].s = name;
+        prefixes[i].len = (uint32_t)len;
+    }
+}
 
 /* ---- compiling the opcode rows ---- */
 
@@ -468,9 +512,6 @@ static void compile_op(unsigned op)
         table_error(r->name, "%s", "bad opcode name");
     }
     oi->ncomp = (uint8_t)ncomp;
-    if (ncomp > op_maxcomp) {
-        op_maxcomp = ncomp;
-    }
     if (r->ntmin < 0 || r->ntmin > r->ntmax || r->ntmax > 8) {
         table_error(r->name, "%s", "bad NTMIN/NTMAX");
     }
@@ -485,6 +526,7 @@ static void compile_op(unsigned op)
     if (hash_insert(&op_hash, op) != 0) {
         table_error(r->name, "%s", "duplicate opcode name");
     }
+    add_prefixes(r->name);
 }
 
 static void init_tables(void)
@@ -558,33 +600,26 @@ const PtxOpInfo *ptx_opinfo(PtxOpcode op)
 PtxOpcode ptx_opcode_lookup(const char *s, size_t len, size_t *consumed)
 {
     ensure_init();
-    /* Ends of the first op_maxcomp dotted components, then the longest
-     * prefix that names an opcode. */
-    size_t ends[16];
-    unsigned n = 0, maxc = op_maxcomp < 16 ? op_maxcomp : 16;
-    size_t i = 0;
-    while (n < maxc) {
-        const char *dot = memchr(s + i, '.', len - i);
-        size_t end = dot ? (size_t)(dot - s) : len;
-        ends[n++] = end;
-        if (!dot) {
+    PtxOpcode best = PTX_OP_INVALID;
+    size_t best_end = 0;
+    const char *dot = memchr(s, '.', len);
+    size_t end = dot ? (size_t)(dot - s) : len;
+    for (;;) {
+        unsigned v = end ? hash_find(&op_hash, s, end) : 0;
+        if (v != 0) {
+            best = (PtxOpcode)(v - 1);
+            best_end = end;
+        }
+        if (end == len || !prefix_known(s, end)) {
             break;
         }
-        i = end + 1;
-    }
-    while (n-- > 0) {
-        unsigned v = ends[n] ? hash_find(&op_hash, s, ends[n]) : 0;
-        if (v != 0) {
-            if (consumed) {
-                *consumed = ends[n];
-            }
-            return (PtxOpcode)(v - 1);
-        }
+        dot = memchr(s + end + 1, '.', len - end - 1);
+        end = dot ? (size_t)(dot - s) : len;
     }
     if (consumed) {
-        *consumed = 0;
+        *consumed = best_end;
     }
-    return PTX_OP_INVALID;
+    return best;
 }
 
 PtxType ptx_type_lookup(const char *s, size_t len)

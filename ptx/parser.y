@@ -27,6 +27,19 @@
 
 %code requires {
 #include "ptx/build.h"
+
+/* Locations are only ever the first line:column of a construct, so the
+ * location stack holds just that (bison copies it on every shift and
+ * reduction). */
+typedef struct PTX_YYLTYPE {
+    int first_line;
+    int first_column;
+} PTX_YYLTYPE;
+#define PTX_YYLTYPE_IS_DECLARED 1
+#define YYLLOC_DEFAULT(Cur, Rhs, N)                                        \
+    do {                                                                  \
+        (Cur) = (N) ? YYRHSLOC(Rhs, 1) : YYRHSLOC(Rhs, 0);                \
+    } while (0)
 }
 
 %code provides {
