@@ -325,8 +325,10 @@ PtxDeclarator *pb_declarator(PtxParse *ps, PtxStr name, PtxLoc loc)
 void pb_declarator_range(PtxParse *ps, PtxDeclarator *d, uint64_t n,
                          PtxLoc loc)
 {
-    if (n == 0 || n > (1u << 24)) {
-        ptx_error(ps->diag, loc, "register count must be in 1..16777216");
+    /* Far above what compilers emit, low enough that a hostile count
+     * cannot exhaust memory (each register costs ~40 bytes here). */
+    if (n == 0 || n > (1u << 20)) {
+        ptx_error(ps->diag, loc, "register count must be in 1..1048576");
         n = 1;
     }
     d->range = (uint32_t)n;
@@ -426,11 +428,20 @@ static IrSymbol *make_symbol(PtxParse *ps, const PtxDeclSpec *s,
                   "128 bits", sym->vec, ptx_type_name(sym->type));
     }
     uint64_t n = sym->kind == IR_SYM_VAR ? pb_elem_bytes(sym) : 8;
+    bool bad_dims = false;
     for (uint32_t i = 0; i < sym->ndims; i++) {
+        if (sym->dims[i] == 0 && i > 0) {
+            bad_dims = true;       /* reported by pb_dim_unsized */
+        } else if (sym->dims[i] && n > ((uint64_t)1 << 48) / sym->dims[i]) {
+            ptx_error(ps->diag, d->loc, "array '%s' is too large",
+                      sym->name);
+            bad_dims = true;
+            break;
+        }
         n *= sym->dims[i];
     }
-    sym->size = n;
-    if (d->init) {
+    sym->size = bad_dims ? 0 : n;
+    if (d->init && !bad_dims) {
         if (sym->space != PTX_SPACE_GLOBAL && sym->space != PTX_SPACE_CONST) {
             ptx_error(ps->diag, d->init->loc, "only .global and .const "
                       "variables may have initializers");

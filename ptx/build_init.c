@@ -402,6 +402,14 @@ void pb_init_symbol(PtxParse *ps, IrSymbol *sym, PtxExpr *init)
                   sym->name);
         return;
     }
+    /* Initial bytes are kept in memory: refuse absurd sizes rather than
+     * exhaust the host (the limit is far above any real module's). */
+    if (sym->size > ((uint64_t)1 << 28)) {
+        ptx_error(ps->diag, init->loc, "initialized variable '%s' is too "
+                  "large (%llu bytes; at most 256 MiB)", sym->name,
+                  (unsigned long long)sym->size);
+        return;
+    }
     InitCtx c;
     memset(&c, 0, sizeof(c));
     c.ps = ps;
@@ -421,6 +429,9 @@ void pb_init_symbol(PtxParse *ps, IrSymbol *sym, PtxExpr *init)
     uint64_t per = sym->vec ? sym->vec : 1;
     for (uint32_t i = 1; i < sym->ndims; i++) {
         per *= sym->dims[i];
+    }
+    if (per == 0) {
+        return;
     }
     if (unsized) {
         sym->dims[0] = (c.count + per - 1) / per;
