@@ -922,15 +922,73 @@ static void x_call(VCtx *c)
             return;
         }
     }
+    const IrOperand *target = &o[i];
+    const IrOperand *rets = i > 0 ? &o[0] : NULL;
     i++;
+    const IrOperand *args = NULL;
     if (i < n && o[i].kind == IR_O_LIST) {
+        args = &o[i];
         i++;
     }
+    const IrFunc *callee = NULL;
     if (i < n && indirect && o[i].kind == IR_O_LABEL) {
+        const IrLabel *l = o[i].id >= 0 ? &c->f->labels[o[i].id] : NULL;
+        if (l && l->kind == IR_LABEL_CALLPROTO) {
+            callee = l->proto;
+        }
         i++;
     }
     if (i < n) {
         verr(c, opnd_loc(c, &o[i]), "unexpected operand %u", i + 1);
+        return;
+    }
+    if (!indirect && target->kind == IR_O_FUNC) {
+        callee = target->u.func;
+        if (callee->is_entry) {
+            verr(c, opnd_loc(c, target), "'%s' is a kernel (.entry) and "
+                 "cannot be called", callee->name);
+            return;
+        }
+    }
+    if (!callee) {
+        return;
+    }
+    /* The argument and return lists must match the callee's (or the
+     * prototype's) parameter lists (PTX ISA 9.7.12.5). */
+    uint32_t nargs = args ? args->n : 0;
+    uint32_t nrets = rets ? rets->n : 0;
+    if (nargs != callee->nparams) {
+        verr(c, args ? opnd_loc(c, args) : opnd_loc(c, target),
+             "'%s' takes %u argument%s, got %u", callee->name,
+             callee->nparams, callee->nparams == 1 ? "" : "s", nargs);
+    } else if (nrets && !callee->nrets) {
+        verr(c, opnd_loc(c, rets), "'%s' does not return a value",
+             callee->name);
+    } else if (nrets != callee->nrets) {
+        verr(c, rets ? opnd_loc(c, rets) : opnd_loc(c, target),
+             "'%s' returns %u value%s, got %u", callee->name,
+             callee->nrets, callee->nrets == 1 ? "" : "s", nrets);
+    }
+}
+
+/* brx.idx index, tlist: tlist names a .branchtargets list that "must be
+ * defined in the local function scope before it is used" (PTX ISA
+ * 9.7.12.2). */
+static void x_brx(VCtx *c)
+{
+    if (c->in->nopnds < 2 || c->in->opnds[1].kind != IR_O_LABEL ||
+        c->in->opnds[1].id < 0) {
+        return;
+    }
+    const IrLabel *l = &c->f->labels[c->in->opnds[1].id];
+    if (l->kind != IR_LABEL_BRANCHTARGETS) {
+        verr(c, opnd_loc(c, &c->in->opnds[1]), "'%s' is not a "
+             ".branchtargets list", l->name);
+        return;
+    }
+    if (l->insn > (uint32_t)(c->in - c->f->insns)) {
+        verr(c, opnd_loc(c, &c->in->opnds[1]), ".branchtargets '%s' must "
+             "be defined before it is used", l->name);
     }
 }
 
@@ -943,6 +1001,14 @@ static void x_mbar_wait(VCtx *c)
 
 static void x_txq(VCtx *c)
 {
+    /* txq queries textures and samplers; surfaces are queried by suq. */
+    const IrOperand *a = c->in->nopnds > 1 ? &c->in->opnds[1] : NULL;
+    if (a && a->kind == IR_O_ADDR && a->id < 0 && a->u.sym &&
+        a->u.sym->kind == IR_SYM_SURFREF) {
+        verr(c, opnd_loc(c, a), "operand 2 must be a .texref or "
+             ".samplerref, got a .surfref");
+        return;
+    }
     bool level = mod_of(c, PTX_MG_TEXLOD) == PTX_M_LEVEL;
     if (level != (c->in->nopnds == 3)) {
         verr(c, c->in->loc, level ? ".level needs a lod operand"
@@ -984,6 +1050,7 @@ static const ExtraCheck extra_checks[PTX_OP_COUNT] = {
     [PTX_OP_BARRIER_RED] = x_bar_red,
     [PTX_OP_BARRIER_CTA_RED] = x_bar_red,
     [PTX_OP_CALL] = x_call,
+    [PTX_OP_BRX_IDX] = x_brx,
     [PTX_OP_MBARRIER_TEST_WAIT] = x_mbar_wait,
     [PTX_OP_MBARRIER_TRY_WAIT] = x_mbar_wait,
     [PTX_OP_TXQ] = x_txq,
