@@ -34,7 +34,7 @@ static PtxBinding *find_name(PtxParse *ps, const char *s, uint32_t len,
         }
         return b;
     }
-    PtxBinding *exact = ptx_symtab_has_digit_names(ps->syms)
+    PtxBinding *exact = s[0] != '%' || ptx_symtab_has_digit_names(ps->syms)
         ? ptx_symtab_find(ps->syms, s, len) : NULL;
     PtxBinding *range = NULL;
     uint64_t idx = 0;

@@ -31,12 +31,13 @@ struct PtxSymtab {
     uint32_t nb, capb;
     uint32_t *marks;    /* binding count at each open scope */
     uint32_t nmarks, capmarks;
-    uint32_t ndigit;    /* live bindings whose name ends in a digit */
+    uint32_t ndigit;    /* live "%...N" bindings (register-like names) */
+    uint32_t ndead;     /* slots whose name has no live binding */
 };
 
 static bool ends_in_digit(const char *s, uint32_t len)
 {
-    return len && s[len - 1] >= '0' && s[len - 1] <= '9';
+    return len > 1 && s[0] == '%' && s[len - 1] >= '0' && s[len - 1] <= '9';
 }
 
 static uint32_t hash_name(const char *s, uint32_t len)
@@ -119,6 +120,35 @@ static void grow(PtxSymtab *t)
     t->nslots = n;
 }
 
+/* Re-insert only the slots that still have a binding. */
+static void rebuild(PtxSymtab *t)
+{
+    uint32_t live = t->nused - t->ndead;
+    uint32_t n = 256;
+    while (n < live * 4) {
+        n *= 2;
+    }
+    Slot *s = calloc(n, sizeof(Slot));
+    if (!s) {
+        abort();
+    }
+    for (uint32_t i = 0; i < t->nslots; i++) {
+        Slot *e = &t->slots[i];
+        if (e->name && e->top >= 0) {
+            uint32_t j = e->hash & (n - 1);
+            while (s[j].name) {
+                j = (j + 1) & (n - 1);
+            }
+            s[j] = *e;
+        }
+    }
+    free(t->slots);
+    t->slots = s;
+    t->nslots = n;
+    t->nused = live;
+    t->ndead = 0;
+}
+
 PtxBinding *ptx_symtab_find(PtxSymtab *t, const char *s, uint32_t len)
 {
     Slot *e = find_slot(t, s, len, hash_name(s, len));
@@ -141,6 +171,8 @@ PtxBinding *ptx_symtab_bind(PtxSymtab *t, const char *name, uint32_t len)
         e->hash = h;
         e->top = -1;
         t->nused++;
+    } else if (e->top < 0) {
+        t->ndead--;
     }
     if (t->nb == t->capb) {
         t->capb = t->capb ? t->capb * 2 : 256;
@@ -179,10 +211,19 @@ void ptx_symtab_pop(PtxSymtab *t)
         PtxBinding *b = &t->b[t->nb - 1];
         Slot *e = find_slot(t, b->name, b->len, hash_name(b->name, b->len));
         e->top = b->shadow;
+        if (e->top < 0) {
+            t->ndead++;
+        }
         if (ends_in_digit(b->name, b->len)) {
             t->ndigit--;
         }
         t->nb--;
+    }
+    /* Names of finished functions would otherwise stay in the table for
+     * good, lengthening every probe of a large module: drop them once
+     * they are the majority. */
+    if (t->ndead > 1024 && t->ndead * 2 > t->nused) {
+        rebuild(t);
     }
 }
 

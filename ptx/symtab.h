@@ -38,8 +38,9 @@ PtxBinding *ptx_symtab_bind(PtxSymtab *t, const char *name, uint32_t len);
 void ptx_symtab_push(PtxSymtab *t);
 void ptx_symtab_pop(PtxSymtab *t);
 unsigned ptx_symtab_depth(const PtxSymtab *t);
-/* Whether any live binding's name ends in a digit: if none does, "%r17"
- * can only be a %r<N> range member and the exact lookup is skipped. */
+/* Whether any live binding is named like a register, "%..." ending in a
+ * digit: if none is, "%r17" can only be a member of a %r<N> range and
+ * the exact lookup is skipped. */
 bool ptx_symtab_has_digit_names(const PtxSymtab *t);
 
 #endif
