@@ -29,6 +29,9 @@ void *pb_vec_grow(void *p, uint32_t n, uint32_t *cap, size_t elsize)
         return p;
     }
     uint32_t ncap = *cap ? *cap * 2 : 16;
+    while (ncap <= n) {
+        ncap *= 2;
+    }
     void *q = realloc(p, (size_t)ncap * elsize);
     if (!q) {
         fputs("ptxemu: out of memory\n", stderr);
@@ -505,9 +508,21 @@ static void declare_regs(PtxParse *ps, const PtxDeclSpec *s,
     if (!check_redecl(ps, d->name, d->loc)) {
         return;
     }
+    /* A short file must not be able to declare gigabytes of registers:
+     * allow a million plus a few per byte of source. */
+    uint64_t nnew = d->range ? d->range : 1;
+    if (ps->total_regs + nnew > ((uint64_t)1 << 20) + 4 * ps->srclen) {
+        ptx_error(ps->diag, d->loc, "too many registers declared in this "
+                  "module");
+        return;
+    }
+    ps->total_regs += nnew;
     const char *base = pb_str(ps, d->name);
     PtxBinding *b = ptx_symtab_bind(ps->syms, base, d->name.len);
     if (d->range) {
+        ps->func->regs = pb_vec_grow(ps->func->regs, ps->func->nregs +
+                                     d->range - 1, &ps->cap_regs,
+                                     sizeof(IrReg));
         b->kind = BIND_REGRANGE;
         b->count = d->range;
         b->index = ps->func->nregs;
@@ -963,9 +978,11 @@ void pb_branchtargets(PtxParse *ps, PtxStr name, PtxLoc loc, PtxExprList l)
             continue;
         }
         PtxBinding *b = ptx_symtab_find(ps->syms, e->name.s, e->name.len);
-        if (b && b->kind == BIND_LABEL) {
+        if (b && b->kind == BIND_LABEL &&
+            b->depth == ptx_symtab_depth(ps->syms)) {
             lab->targets[i] = (int32_t)b->index;
         } else {
+            /* forward, or possibly shadowed further down this block */
             pb_label_ref(ps, &lab->targets[i], e->name, e->loc);
         }
     }

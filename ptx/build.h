@@ -129,6 +129,9 @@ typedef struct PtxParse {
     size_t section_start;
     PtxLoc section_loc;
     PtxStr last_dotname;    /* the last unknown directive scanned */
+    bool lex_fatal;         /* the scanner gave up (open comment...) */
+    bool eof_reported;      /* "end of file inside function" said */
+    uint64_t total_regs;    /* registers declared in the module */
     PtxLoc head_loc;        /* name of the function header being parsed */
     size_t offset;          /* byte offset of the next character */
     bool seen_version;

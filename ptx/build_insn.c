@@ -140,6 +140,12 @@ void pb_name_opnd(PtxParse *ps, PtxStr name, PtxLoc loc, IrOperand *o,
         case BIND_LABEL:
             o->kind = IR_O_LABEL;
             o->id = (int32_t)b->index;
+            /* A label of an enclosing block may still be shadowed by one
+             * defined further down in this block: decide at its close. */
+            if (fwd_label && b->depth < ptx_symtab_depth(ps->syms)) {
+                PtxStr base = {name.s, blen};
+                pb_label_ref(ps, &o->id, base, loc);
+            }
             break;
         }
         if (o->sel) {

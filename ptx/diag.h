@@ -29,6 +29,15 @@ typedef struct PtxDiag {
     unsigned max_errors;    /* stop reporting after this many; 0 = 50 */
     char *buf;              /* all messages, NUL-terminated (malloc'd) */
     size_t buflen, bufcap;
+    /* The scanner works in place and keeps a NUL at the end of its
+     * current token; the byte it replaced is remembered here so that
+     * echoed source lines are whole. */
+    const char *hold_pos;
+    char hold_char;
+    /* one record per message, to put them in source order at the end */
+    struct PtxDiagRec *recs;
+    size_t nrecs, caprecs;
+    bool finished;
 } PtxDiag;
 
 void ptx_diag_init(PtxDiag *d, const char *filename, const char *src,
@@ -47,6 +56,11 @@ static inline PtxLoc ptx_loc(uint32_t line, uint32_t col)
     PtxLoc l = {line, col};
     return l;
 }
+
+/* Put the messages in source order (line, column, then report order),
+ * and echo them.  The parser calls this once it is done; messages
+ * reported afterwards are appended as they come. */
+void ptx_diag_finish(PtxDiag *d);
 
 /* True once max_errors errors were reported: callers stop early. */
 bool ptx_diag_full(const PtxDiag *d);

@@ -71,8 +71,10 @@ static IrModule *parse_buffer(const char *filename, char *buf, size_t len,
     }
     /* A file cut inside a function body leaves it open. */
     if (ps.func && ps.in_body) {
-        ptx_error(d, ptx_loc(ps.line, ps.col), "unexpected end of file "
-                  "inside function '%s'", ps.func->name);
+        if (!ps.lex_fatal && !ps.eof_reported) {
+            ptx_error(d, ptx_loc(ps.line, ps.col), "unexpected end of file "
+                      "inside function '%s'", ps.func->name);
+        }
         pb_func_end(&ps, ptx_loc(ps.line, ps.col));
     }
     ptx_yy_delete_buffer(bs, scanner);
@@ -84,6 +86,8 @@ static IrModule *parse_buffer(const char *filename, char *buf, size_t len,
         ptx_error(d, ptx_loc(1, 1), "missing .target directive");
     }
 out:
+    d->hold_pos = NULL;
+    ptx_diag_finish(d);
     free(ps.scope_refs);
     ptx_symtab_free(ps.syms);
     ptx_arena_free(ps.scratch);

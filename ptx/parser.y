@@ -483,8 +483,19 @@ void ptx_yyerror(PTX_YYLTYPE *lloc, void *scanner, PtxParse *ps,
     /* A directive we do not know is the likelier mistake than a
      * misplaced known one: name it. */
     static const char unexp[] = "syntax error, unexpected directive";
+    static const char eof[] = "syntax error, unexpected end of file";
+    if (ps->lex_fatal) {
+        return;     /* the scanner's own error says it all */
+    }
     if (strncmp(msg, unexp, sizeof(unexp) - 1) == 0 && ps->last_dotname.s) {
         pb_unknown_directive(ps, ps->last_dotname, L(*lloc));
+        return;
+    }
+    if (strncmp(msg, eof, sizeof(eof) - 1) == 0 && ps->func && ps->in_body) {
+        /* at the end of the text, not at the last token */
+        ptx_error(ps->diag, ptx_loc(ps->line, ps->col), "unexpected end "
+                  "of file inside function '%s'", ps->func->name);
+        ps->eof_reported = true;
         return;
     }
     ptx_error(ps->diag, L(*lloc), "%s", msg);

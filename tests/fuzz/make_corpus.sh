@@ -25,6 +25,8 @@
 #               register counts, deep initializers, many errors
 #   misc_*      empty file, only ';', CRLF / CR line ends, a BOM, UTF-8
 #               in identifiers, a .section without end, ...
+#   found_*     inputs that once crashed ptxemu (libFuzzer finds,
+#               minimized), kept verbatim in tests/fuzz/found
 set -e
 LC_ALL=C
 export LC_ALL
@@ -322,8 +324,9 @@ for n in 99999999 16777216 16777217 4294967296 18446744073709551616 0; do
       printf '\tmov.u32 %%r1, 1;\n\tret;\n}\n'; } >"$out/big_regdecl_$n.ptx"
 done
 { printf '%s\n' "$HDR"; printf '.visible .entry k()\n{\n'
-  rep 200 '	.reg .b32 %r<100000>;
-'; printf '\tret;\n}\n'; } >"$out/big_regdecl_repeated.ptx"
+  rep 20 '	.reg .b32 %r<100000>;
+'; awk 'BEGIN { for (i = 0; i < 4; i++) printf "\t.reg .b32 %%v%d_<1000000>;\n", i }'
+  printf '\tmov.u32 %%v3_999999, 1;\n\tret;\n}\n'; } >"$out/big_regdecl_repeated.ptx"
 
 # Deeply nested initializer braces.
 { printf '%s\n' "$HDR"; printf '.global .u32 g[1] = '; rep 10000 '{'
@@ -422,3 +425,10 @@ awk '{ gsub(/\t/, "\v"); print }' "$crlf_src" >"$out/misc_vtabs.ptx"
   printf '\t.pragma 5;\n\t$x: .branchtargets ;\n\tbrx.idx %%r1, $x;\n'
   printf '\tp: .callprototype (.param .b32 _) _ (;\n'
   printf '%s' "$body_close"; } >"$out/misc_directive_soup.ptx"
+
+# ------------------------------------------------- past crashes, verbatim
+
+for f in "$here"/found/*; do
+    [ -f "$f" ] || continue
+    cat "$f" >"$out/$(basename "$f")"
+done
