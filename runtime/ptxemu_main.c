@@ -102,6 +102,8 @@ static int cmd_check(int argc, char **argv)
     return status;
 }
 
+int cmd_run(int argc, char **argv);   /* runtime/cmd_run.c */
+
 typedef struct Command {
     const char *name;
     int (*run)(int argc, char **argv);
@@ -110,6 +112,7 @@ typedef struct Command {
 
 static const Command commands[] = {
     {"check", cmd_check, "parse and validate PTX files"},
+    {"run", cmd_run, "run a kernel of a PTX file on the emulator"},
 };
 
 static void usage(FILE *out)

@@ -307,7 +307,18 @@ static IrFunc test_func = {
     .nlabels = 2,
 };
 
-static IrFunc callee = { .name = "callee" };
+/* callee: two parameters and one return value, so that the call rows
+ * below can check the argument and return counts. */
+static IrSymbol callee_p0 = { .name = "p0", .space = PTX_SPACE_PARAM,
+                              .type = PTX_T_B32 };
+static IrSymbol callee_p1 = { .name = "p1", .space = PTX_SPACE_PARAM,
+                              .type = PTX_T_F32 };
+static IrSymbol callee_r0 = { .name = "r0", .space = PTX_SPACE_PARAM,
+                              .type = PTX_T_B32 };
+static IrSymbol *callee_params[] = { &callee_p0, &callee_p1 };
+static IrSymbol *callee_rets[] = { &callee_r0 };
+static IrFunc callee = { .name = "callee", .params = callee_params,
+                         .nparams = 2, .rets = callee_rets, .nrets = 1 };
 
 static IrModule test_mod = { .filename = "t.ptx", .address_size = 64 };
 
@@ -633,7 +644,13 @@ static const VRow vrows[] = {
     { "brx-01", "brx.idx", "%r, T0", NULL },
     { "brx-02", "brx.idx", "%r, L0", "must be a .branchtargets label" },
     { "call-01", "call.uni", "(%r), callee, (%r, %f)", NULL },
-    { "call-02", "call", "callee", NULL },
+    { "call-02", "call", "callee", "'callee' takes 2 arguments, got 0" },
+    { "call-06", "call", "callee, (%r, %f)",
+      "'callee' returns 1 value, got 0" },
+    { "call-07", "call", "(%r, %r), callee, (%r, %f)",
+      "'callee' returns 1 value, got 2" },
+    { "call-08", "call", "(%r), callee, (%r)",
+      "'callee' takes 2 arguments, got 1" },
     { "call-03", "call", "(%r), %rd, (%r), L0", NULL },
     { "call-04", "call", "5", "expected a function" },
     { "call-05", "call", "callee, (%r), L0", "unexpected operand 3" },

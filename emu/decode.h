@@ -1,0 +1,46 @@
+/*
+ * emu/decode.h: lowering of a function's IR into EmuInsn records.
+ *
+ * Contract: emu_decode_func() is called by emu_module_load() after the
+ * module's .global/.const variables have device addresses and module
+ * .shared variables have offsets (EmuModule.global_addr/shared_offset).
+ * It lays out the function's frame (local and call-sequence .param
+ * variables, .func params and returns), kernel params (param buffer
+ * offsets) and function-scope .shared variables (appended to the module's
+ * shared bytes), lowers each instruction, and asks the family selectors
+ * of emu/ops.h for a handler.  Returns NULL with a malloc'd located
+ * message in *msg when an instruction is not supported.
+ *
+ * Immediates: integers keep their two's complement bits.  A float
+ * literal (0f/0d/decimal) is converted to the instruction's float type
+ * (type slot 1 for cvt sources): .f32 rounds to nearest, .f64 widens;
+ * for a .b32/.u32... instruction a 0d literal is rounded to f32 bits, a
+ * 0f literal kept; for other types (f16, bf16, ...) the literal's own
+ * bits are kept and EmuOpnd.n holds its size (32 or 64) so that the fp
+ * selector can convert.
+ *
+ * Symbols: see emu.h (EO_IMM absolute addresses, EMU_SREG_FRAME_ADDR and
+ * EMU_ADDR_FRAME for frame variables).  Call argument/return lists
+ * (EO_LIST) hold, per element, EMU_LIST_REG | slot for a register or
+ * constant slot, else the frame offset of a .param variable.
+ */
+#ifndef PTXEMU_EMU_DECODE_H
+#define PTXEMU_EMU_DECODE_H
+
+#include "emu/exec.h"
+
+#define EMU_LIST_REG 0x80000000u
+
+EmuFunc *emu_decode_func(EmuModule *m, const IrFunc *f, char **msg);
+void emu_func_free(EmuFunc *ef);
+/* Release the module's symbol map (EmuModule.symmap). */
+void emu_symmap_free(EmuModule *m);
+
+/* The index of f in m->ir->funcs (aliases resolved), or UINT32_MAX. */
+uint32_t emu_func_index(const EmuModule *m, const IrFunc *f);
+
+/* Bytes of a variable and its alignment. */
+uint64_t emu_sym_size(const IrSymbol *s);
+uint32_t emu_sym_align(const IrSymbol *s);
+
+#endif

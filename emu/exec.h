@@ -1,0 +1,279 @@
+/*
+ * emu/exec.h: modules, launches, CTAs, warps, the SIMT stack and the step.
+ *
+ * Contract of the execution core:
+ *  - emu_module_load() decodes every function of a parsed IrModule into
+ *    EmuFuncs (decode.c) and allocates/initialises its .global and .const
+ *    variables in device memory (relocations resolved).  An instruction
+ *    the emulator cannot execute makes the load fail with
+ *    EMU_ERR_UNSUPPORTED and a located message naming it: never a silent
+ *    wrong answer at run time.
+ *  - emu_launch_begin() builds a launch; its CTAs are created lazily.
+ *  - emu_warp_step() executes the next instruction of one warp and fills
+ *    an EmuStepRecord.  It is the only way instructions run: the
+ *    functional scheduler (sched.c) and, later, timing models are clients.
+ *    It never looks at cycles.
+ *  - Each warp has a SIMT reconvergence stack of {rpc, npc, mask}
+ *    entries (seed digest 1.3).  A divergent branch turns the TOS into
+ *    the reconvergence entry (npc = ipdom) and pushes both paths; the
+ *    order is EmuConfig.diverge_order.  Entries whose npc reaches their
+ *    rpc are popped.  Exited lanes are removed from every entry.
+ *  - Calls push a frame (registers of the callee, its local memory); a
+ *    call whose target differs between lanes is serialised per target.
+ *  - Barriers count warps (Wong et al.): bar.sync with count N completes
+ *    when N/32 warp arrivals were seen; each serialised path of a
+ *    divergent warp arrives separately.
+ *  - Deterministic: same inputs and config give the same results and the
+ *    same order of atomics.
+ */
+#ifndef PTXEMU_EMU_EXEC_H
+#define PTXEMU_EMU_EXEC_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "emu/emu.h"
+#include "emu/memory.h"
+#include "ptx/ir.h"
+
+/* Which path of a divergent branch runs first. */
+typedef enum EmuDivergeOrder {
+    EMU_TAKEN_FIRST = 0,      /* GT200 observation (Wong et al.): default */
+    EMU_MAJORITY_LAST,        /* AFR: push the larger path first, so the
+                                 path with fewer lanes runs first */
+} EmuDivergeOrder;
+
+typedef struct EmuConfig {
+    EmuDivergeOrder diverge_order;
+    uint64_t insn_limit;          /* warp instructions per launch; 0 = none */
+    uint32_t watchdog_rounds;     /* scheduler rounds with no progress
+                                     before EMU_ERR_DEADLOCK; 0 = 1000 */
+    uint32_t num_sms;             /* for %nsmid, %smid */
+    uint32_t max_threads_per_block;   /* 1024 */
+    uint32_t max_shared_per_block;    /* 48 KiB default, opt-in more */
+    uint32_t max_call_depth;          /* frames per warp; 0 = 1024 */
+    uint64_t local_bytes_per_thread;  /* stack per thread; 0 = 1 MiB */
+    uint64_t heap_bytes;              /* device malloc heap; 0 = 8 MiB */
+} EmuConfig;
+
+void emu_config_default(EmuConfig *c);
+
+/* ---- device ---- */
+
+struct EmuDevice {
+    EmuConfig cfg;
+    EmuMemory *mem;
+    EmuFault last_fault;
+    bool has_fault;
+    /* statistics, summed over launches */
+    struct EmuStats *stats;
+    /* Appended: */
+    uint64_t clock_base;          /* warp instructions of ended launches
+                                     (%globaltimer) */
+    uint64_t ngrids;              /* launches begun (%gridid) */
+    uint64_t *sm_clock;           /* per SM: warp instructions issued
+                                     (%clock, monotonic across launches) */
+};
+
+EmuDevice *emu_device_new(const EmuConfig *cfg);
+void emu_device_free(EmuDevice *d);
+
+/* ---- modules ---- */
+
+struct EmuModule {
+    EmuDevice *dev;
+    IrModule *ir;                 /* owned */
+    EmuFunc **funcs;              /* parallel to ir->funcs */
+    uint32_t nfuncs;
+    uint64_t *global_addr;        /* parallel to ir->globals: device address
+                                     (0 for shared/extern/opaque) */
+    uint64_t *shared_offset;      /* parallel to ir->globals: offset in a
+                                     CTA's shared memory for .shared ones */
+    uint32_t module_shared_bytes;
+    /* Appended: */
+    void *symmap;                 /* decode.c: IrSymbol* -> global index */
+};
+
+/* Takes ownership of ir (also on failure).  On failure returns NULL and,
+ * when msg is not NULL, a malloc'd located message. */
+EmuModule *emu_module_load(EmuDevice *d, IrModule *ir, EmuStatus *st,
+                           char **msg);
+void emu_module_free(EmuModule *m);
+EmuFunc *emu_module_kernel(EmuModule *m, const char *name);
+uint64_t emu_module_global(EmuModule *m, const char *name, uint64_t *size);
+
+/* ---- SIMT state ---- */
+
+typedef struct EmuSimtEntry {
+    uint32_t rpc;                 /* reconvergence PC, EMU_NOPC = none */
+    uint32_t npc;                 /* next PC */
+    uint32_t mask;
+} EmuSimtEntry;
+
+typedef struct EmuFrame {
+    const EmuFunc *func;
+    uint64_t *regs;               /* nslots * 32 */
+    uint64_t local_base;          /* offset of this frame in each lane's
+                                     local window */
+    uint32_t ret_pc;              /* caller's pc after the call */
+    uint32_t stack_base;          /* SIMT stack depth at entry */
+    uint32_t call_mask;           /* lanes that made the call */
+    const EmuInsn *call;          /* the call instruction (for returns) */
+    /* Appended: */
+    uint32_t returned;            /* lanes that executed ret */
+    size_t regs_cap;              /* slots allocated in regs */
+} EmuFrame;
+
+typedef enum EmuWarpState {
+    EMU_WARP_READY = 0,
+    EMU_WARP_AT_BARRIER,
+    EMU_WARP_EXITED
+} EmuWarpState;
+
+struct EmuWarp {
+    EmuCta *cta;
+    uint32_t id;                  /* warp index in the CTA */
+    uint32_t valid;               /* lanes that exist */
+    uint32_t exited;              /* lanes that exited */
+    EmuWarpState state;
+    uint32_t barrier_id;          /* while AT_BARRIER */
+    EmuSimtEntry *stack;
+    uint32_t depth, cap;
+    EmuFrame *frames;
+    uint32_t nframes, capframes;
+    uint32_t tid[3][EMU_WARP_SIZE];   /* per-lane %tid */
+    uint64_t carry;               /* per-lane carry flag bits (add.cc) */
+    uint64_t ninsns;              /* warp instructions executed */
+    /* Appended: a pending bar.red result, written at barrier release. */
+    uint32_t red_dst;             /* destination slot or EMU_NOREG */
+    uint32_t red_lanes;           /* lanes that receive it */
+    uint8_t red_op;               /* PTX_M_POPC / RED_AND / RED_OR */
+    bool red_pred;                /* destination is a predicate */
+};
+
+struct EmuCta {
+    EmuLaunch *launch;
+    uint32_t ctaid[3];
+    uint32_t linear;              /* linear CTA index */
+    EmuWarp *warps;
+    uint32_t nwarps;
+    uint8_t *shared;              /* static + dynamic shared bytes */
+    uint32_t shared_bytes;
+    uint8_t *local;               /* per-thread local memory: nthreads *
+                                     local_bytes_per_thread, allocated on
+                                     first use */
+    /* barrier state: per barrier id 0..15 */
+    uint32_t bar_arrived[16];     /* warp arrivals */
+    uint32_t bar_expected[16];    /* warps expected (count/32), 0 = all */
+    uint32_t bar_red[16];         /* bar.red accumulator */
+    uint32_t nexited;             /* warps fully exited */
+    /* Appended: */
+    uint64_t local_stride;        /* local bytes per thread */
+    uint8_t bar_op[16];           /* bar.red operator of the pending round */
+    uint64_t *clock;              /* this CTA's SM counter (%clock) */
+};
+
+struct EmuLaunch {
+    EmuDevice *dev;
+    EmuModule *mod;
+    const EmuFunc *kernel;
+    uint32_t grid[3];
+    uint32_t block[3];
+    uint32_t dyn_shared;
+    uint8_t *params;              /* param_bytes, laid out per .param */
+    uint64_t gridid;
+    uint64_t insns;               /* warp instructions so far */
+    EmuFault fault;
+    bool faulted;
+    /* Appended: */
+    uint64_t *sm_clock;           /* the device's per-SM counters */
+    uint64_t progress;            /* memory writes that changed a value,
+                                     exits and barrier releases: the
+                                     scheduler's watchdog watches it */
+    uint64_t local_stride;        /* local bytes per thread */
+    char fault_text[512];         /* the faulting instruction, printed */
+    /* Cooperative launch (cudaLaunchCooperativeKernel): set after
+     * emu_launch_begin.  All CTAs are then resident at once, and
+     * %envreg1:%envreg2 hold the address of the grid-sync workspace that
+     * cooperative_groups::this_grid() uses (0 otherwise, so grid.sync()
+     * traps as on hardware). */
+    bool cooperative;
+    uint64_t coop_ws;
+};
+
+/* What one step did: for schedulers, timing models and statistics. */
+typedef enum EmuStepKind {
+    EMU_STEP_ALU, EMU_STEP_MEM, EMU_STEP_ATOMIC, EMU_STEP_BRANCH,
+    EMU_STEP_BARRIER, EMU_STEP_CALL, EMU_STEP_RET, EMU_STEP_EXIT,
+    EMU_STEP_FAULT, EMU_STEP_OTHER
+} EmuStepKind;
+
+typedef struct EmuAccess {
+    uint64_t addr;                /* per-lane address (generic resolved) */
+    uint8_t lane;
+    uint8_t size;
+    uint8_t space;                /* PtxSpace */
+    uint8_t write;
+} EmuAccess;
+
+typedef struct EmuStepRecord {
+    EmuStepKind kind;
+    uint16_t op;                  /* PtxOpcode */
+    uint32_t pc;
+    const EmuFunc *func;
+    uint32_t active;              /* TOS mask before the instruction */
+    uint32_t exec;                /* lanes that executed (guard applied) */
+    bool diverged;
+    EmuAccess acc[4 * EMU_WARP_SIZE];
+    uint32_t nacc;
+} EmuStepRecord;
+
+EmuStatus emu_launch_begin(EmuModule *m, const EmuFunc *kernel,
+                           const uint32_t grid[3], const uint32_t block[3],
+                           uint32_t dyn_shared, void **args,
+                           EmuLaunch **out);
+void emu_launch_end(EmuLaunch *l);
+
+EmuStatus emu_cta_init(EmuLaunch *l, uint32_t linear, EmuCta *cta);
+void emu_cta_fini(EmuCta *cta);
+
+/* Execute the next instruction of warp w.  rec may be NULL. */
+EmuStatus emu_warp_step(EmuCta *cta, EmuWarp *w, EmuStepRecord *rec);
+/* emu_warp_step(cta, w, NULL) up to max times while w stays ready (the
+ * functional scheduler's fast loop). */
+EmuStatus emu_warp_run(EmuCta *cta, EmuWarp *w, uint32_t max);
+
+/* The functional scheduler: run a whole launch to completion. */
+EmuStatus emu_launch_run(EmuLaunch *l);
+
+/* ---- services for control-flow and memory handlers (exec.c) ---- */
+
+/* Split the TOS entry into n paths (pcs[k], masks[k]) that reconverge at
+ * reconv, pushed per EmuConfig.diverge_order.  Empty masks are skipped;
+ * a single non-empty path just moves the TOS to its pc. */
+void emu_simt_split(EmuCtx *x, uint32_t n, const uint32_t *pcs,
+                    const uint32_t *masks, uint32_t reconv);
+/* Lanes leave the kernel (exit, or ret from the kernel's frame). */
+void emu_simt_exit(EmuCtx *x, uint32_t lanes);
+/* Lanes return from the current .func frame. */
+void emu_simt_ret(EmuCtx *x, uint32_t lanes);
+/* Lanes call callee (all lanes have the same target); args/rets are the
+ * call instruction's lists.  Faults on overflow. */
+void emu_simt_call(EmuCtx *x, uint32_t lanes, const EmuFunc *callee,
+                   const EmuInsn *call);
+/* The calling warp arrives at barrier id, expecting `expected` warp
+ * arrivals (0 = every warp of the CTA that has not exited); wait = false
+ * for bar.arrive. */
+void emu_barrier_arrive(EmuCtx *x, unsigned id, uint32_t expected,
+                        bool wait);
+/* A CTA's local memory (allocated on first use). */
+uint8_t *emu_local_bytes(EmuCta *cta);
+/* The local base of the current frame. */
+static inline uint64_t emu_frame_base(const EmuCtx *x)
+{
+    return x->frame->local_base;
+}
+
+#define EMU_MAX_BARRIERS 16
+
+#endif

@@ -1,0 +1,352 @@
+/*
+ * emu/memory.c: the device address space and checked guest accesses.
+ *
+ * Global allocations get addresses from a bump pointer that only grows
+ * (256-byte aligned, with a 256-byte unmapped gap after each allocation),
+ * so the table stays sorted by address when appended to and a released
+ * address is never handed out again: a stale pointer faults instead of
+ * silently reading a newer allocation.  Lookups are binary searches.
+ *
+ * Shared and local memory are not in the table: they are windows of
+ * generic addresses resolved against the current CTA (shared) or the
+ * current thread (local), see emu/memory.h.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "emu/memory.h"
+#include "emu/exec.h"
+
+struct EmuMemory {
+    EmuAlloc *a;                  /* sorted by addr */
+    uint32_t n, cap;
+    uint64_t next;                /* next free address */
+    uint64_t used;
+};
+
+#define EMU_ALLOC_ALIGN 256u
+#define EMU_ALLOC_GAP 256u
+#define EMU_MEM_LIMIT (64ull << 30)  /* 64 GiB of guest memory */
+
+EmuMemory *emu_mem_new(void)
+{
+    EmuMemory *m = calloc(1, sizeof(*m));
+    if (m) {
+        m->next = EMU_GLOBAL_BASE;
+    }
+    return m;
+}
+
+void emu_mem_free(EmuMemory *m)
+{
+    if (!m) {
+        return;
+    }
+    for (uint32_t i = 0; i < m->n; i++) {
+        free(m->a[i].host);
+    }
+    free(m->a);
+    free(m);
+}
+
+uint64_t emu_mem_alloc(EmuMemory *m, uint64_t size, EmuAllocKind kind,
+                       const char *name)
+{
+    if (size > EMU_MEM_LIMIT || m->used + size > EMU_MEM_LIMIT) {
+        return 0;
+    }
+    if (m->n == m->cap) {
+        uint32_t nc = m->cap ? m->cap * 2 : 64;
+        EmuAlloc *na = realloc(m->a, nc * sizeof(*na));
+        if (!na) {
+            return 0;
+        }
+        m->a = na;
+        m->cap = nc;
+    }
+    uint8_t *host = calloc(1, size ? size : 1);
+    if (!host) {
+        return 0;
+    }
+    uint64_t addr = m->next;
+    m->next = (addr + (size ? size : 1) + EMU_ALLOC_GAP + EMU_ALLOC_ALIGN - 1)
+              & ~(uint64_t)(EMU_ALLOC_ALIGN - 1);
+    EmuAlloc *e = &m->a[m->n++];
+    e->addr = addr;
+    e->size = size;
+    e->host = host;
+    e->kind = kind;
+    e->name = name;
+    m->used += size;
+    return addr;
+}
+
+/* Index of the last allocation with addr <= a, or -1. */
+static long mem_floor(const EmuMemory *m, uint64_t a)
+{
+    long lo = 0, hi = (long)m->n - 1, r = -1;
+    while (lo <= hi) {
+        long mid = lo + (hi - lo) / 2;
+        if (m->a[mid].addr <= a) {
+            r = mid;
+            lo = mid + 1;
+        } else {
+            hi = mid - 1;
+        }
+    }
+    return r;
+}
+
+EmuStatus emu_mem_release(EmuMemory *m, uint64_t addr)
+{
+    long i = mem_floor(m, addr);
+    if (i < 0 || m->a[i].addr != addr) {
+        return EMU_ERR_INVALID_VALUE;
+    }
+    free(m->a[i].host);
+    m->used -= m->a[i].size;
+    memmove(&m->a[i], &m->a[i + 1], (m->n - (uint32_t)i - 1) * sizeof(*m->a));
+    m->n--;
+    return EMU_OK;
+}
+
+const EmuAlloc *emu_mem_find(const EmuMemory *m, uint64_t addr,
+                             uint64_t size)
+{
+    long i = mem_floor(m, addr);
+    if (i < 0) {
+        return NULL;
+    }
+    const EmuAlloc *e = &m->a[i];
+    uint64_t off = addr - e->addr;
+    if (off > e->size || size > e->size - off) {
+        return NULL;
+    }
+    return e;
+}
+
+const EmuAlloc *emu_mem_nearest(const EmuMemory *m, uint64_t addr)
+{
+    if (m->n == 0) {
+        return NULL;
+    }
+    long i = mem_floor(m, addr);
+    if (i < 0) {
+        return &m->a[0];
+    }
+    if ((uint32_t)i + 1 >= m->n) {
+        return &m->a[i];
+    }
+    const EmuAlloc *lo = &m->a[i], *hi = &m->a[i + 1];
+    uint64_t end = lo->addr + lo->size;
+    uint64_t dlo = addr >= end ? addr - end : 0;
+    uint64_t dhi = hi->addr - addr;
+    return dlo <= dhi ? lo : hi;
+}
+
+EmuStatus emu_mem_write(EmuMemory *m, uint64_t addr, const void *src,
+                        uint64_t size)
+{
+    const EmuAlloc *e = emu_mem_find(m, addr, size);
+    if (!e) {
+        return EMU_ERR_INVALID_VALUE;
+    }
+    if (size) {
+        memcpy(e->host + (addr - e->addr), src, size);
+    }
+    return EMU_OK;
+}
+
+EmuStatus emu_mem_read(const EmuMemory *m, uint64_t addr, void *dst,
+                       uint64_t size)
+{
+    const EmuAlloc *e = emu_mem_find(m, addr, size);
+    if (!e) {
+        return EMU_ERR_INVALID_VALUE;
+    }
+    if (size) {
+        memcpy(dst, e->host + (addr - e->addr), size);
+    }
+    return EMU_OK;
+}
+
+EmuStatus emu_mem_set(EmuMemory *m, uint64_t addr, uint8_t byte,
+                      uint64_t size)
+{
+    const EmuAlloc *e = emu_mem_find(m, addr, size);
+    if (!e) {
+        return EMU_ERR_INVALID_VALUE;
+    }
+    if (size) {
+        memset(e->host + (addr - e->addr), byte, size);
+    }
+    return EMU_OK;
+}
+
+uint64_t emu_mem_used(const EmuMemory *m)
+{
+    return m->used;
+}
+
+/* ------------------------------------------------------ guest access */
+
+static const char *alloc_kind_name(EmuAllocKind k)
+{
+    switch (k) {
+    case EMU_ALLOC_DEVICE: return "device allocation";
+    case EMU_ALLOC_MANAGED: return "managed allocation";
+    case EMU_ALLOC_GLOBAL: return ".global variable";
+    case EMU_ALLOC_CONST: return ".const variable";
+    case EMU_ALLOC_HEAP: return "device heap block";
+    }
+    return "allocation";
+}
+
+/* Fault for a global-space access: name the nearest allocation. */
+static void fault_global(EmuCtx *x, EmuStatus st, unsigned lane,
+                         PtxSpace space, uint64_t addr, uint32_t size,
+                         bool write, const char *what)
+{
+    const EmuAlloc *n = emu_mem_nearest(x->dev->mem, addr);
+    char near[160];
+    if (!n) {
+        snprintf(near, sizeof(near), "no allocations");
+    } else {
+        uint64_t end = n->addr + n->size;
+        char rel[64];
+        if (addr < n->addr) {
+            snprintf(rel, sizeof(rel), "%llu bytes before it",
+                     (unsigned long long)(n->addr - addr));
+        } else if (addr >= end) {
+            snprintf(rel, sizeof(rel), "%llu bytes past its end",
+                     (unsigned long long)(addr - end));
+        } else {
+            snprintf(rel, sizeof(rel), "at offset %llu",
+                     (unsigned long long)(addr - n->addr));
+        }
+        if (n->name) {
+            snprintf(near, sizeof(near),
+                     "nearest allocation: %s '%s' at 0x%llx (%llu bytes), "
+                     "%s", alloc_kind_name(n->kind), n->name,
+                     (unsigned long long)n->addr,
+                     (unsigned long long)n->size, rel);
+        } else {
+            snprintf(near, sizeof(near),
+                     "nearest allocation: %s at 0x%llx (%llu bytes), %s",
+                     alloc_kind_name(n->kind), (unsigned long long)n->addr,
+                     (unsigned long long)n->size, rel);
+        }
+    }
+    emu_fault(x, st, lane, addr, size, space,
+              "%s %s of %u bytes at %s address 0x%llx; %s", what,
+              write ? "write" : "read", size, ptx_space_name(space),
+              (unsigned long long)addr, near);
+}
+
+static uint8_t *window_fault(EmuCtx *x, unsigned lane, PtxSpace space,
+                             uint64_t addr, uint32_t size, bool write,
+                             uint64_t off, uint64_t limit)
+{
+    emu_fault(x, EMU_ERR_ILLEGAL_ADDRESS, lane, addr, size, space,
+              "out-of-bounds %s of %u bytes at %s address 0x%llx "
+              "(offset %llu, the %s window holds %llu bytes)",
+              write ? "write" : "read", size, ptx_space_name(space),
+              (unsigned long long)addr, (unsigned long long)off,
+              ptx_space_name(space), (unsigned long long)limit);
+    return NULL;
+}
+
+uint8_t *emu_local_bytes(EmuCta *cta)
+{
+    if (!cta->local) {
+        size_t n = (size_t)cta->nwarps * EMU_WARP_SIZE;
+        cta->local = calloc(n, cta->local_stride ? cta->local_stride : 1);
+    }
+    return cta->local;
+}
+
+uint8_t *emu_mem_guest(EmuCtx *x, unsigned lane, PtxSpace space,
+                       uint64_t addr, uint32_t size, bool write)
+{
+    if (size && (addr & (size - 1)) != 0) {
+        emu_fault(x, EMU_ERR_MISALIGNED, lane, addr, size, space,
+                  "misaligned %s of %u bytes at %s address 0x%llx",
+                  write ? "write" : "read", size, ptx_space_name(space),
+                  (unsigned long long)addr);
+        return NULL;
+    }
+    PtxSpace sp = space;
+    uint64_t off = addr;
+    if (space == PTX_SPACE_GENERIC) {
+        if (addr - EMU_SHARED_WINDOW < EMU_SHARED_LIMIT) {
+            sp = PTX_SPACE_SHARED;
+            off = addr - EMU_SHARED_WINDOW;
+        } else if (addr - EMU_LOCAL_WINDOW < EMU_LOCAL_LIMIT) {
+            sp = PTX_SPACE_LOCAL;
+            off = addr - EMU_LOCAL_WINDOW;
+        } else {
+            sp = PTX_SPACE_GLOBAL;
+        }
+    }
+    switch (sp) {
+    case PTX_SPACE_SHARED:
+    case PTX_SPACE_SHARED_CLUSTER: {
+        EmuCta *c = x->cta;
+        if (off > c->shared_bytes || size > c->shared_bytes - off) {
+            return window_fault(x, lane, space, addr, size, write, off,
+                                c->shared_bytes);
+        }
+        return c->shared + off;
+    }
+    case PTX_SPACE_LOCAL: {
+        EmuCta *c = x->cta;
+        uint64_t st = c->local_stride;
+        if (off > st || size > st - off) {
+            return window_fault(x, lane, space, addr, size, write, off, st);
+        }
+        uint8_t *base = emu_local_bytes(c);
+        if (!base) {
+            emu_fault(x, EMU_ERR_OUT_OF_MEMORY, lane, addr, size, space,
+                      "cannot allocate local memory");
+            return NULL;
+        }
+        size_t t = (size_t)x->warp->id * EMU_WARP_SIZE + lane;
+        return base + t * st + off;
+    }
+    case PTX_SPACE_PARAM: {
+        uint64_t pb = x->launch->kernel->param_bytes;
+        if (write) {
+            emu_fault(x, EMU_ERR_READ_ONLY, lane, addr, size, space,
+                      "write of %u bytes to kernel parameter space at "
+                      "offset %llu", size, (unsigned long long)addr);
+            return NULL;
+        }
+        if (off > pb || size > pb - off) {
+            return window_fault(x, lane, space, addr, size, write, off, pb);
+        }
+        return x->launch->params + off;
+    }
+    case PTX_SPACE_GLOBAL:
+    case PTX_SPACE_CONST: {
+        const EmuAlloc *e = emu_mem_find(x->dev->mem, addr, size);
+        if (!e) {
+            fault_global(x, EMU_ERR_ILLEGAL_ADDRESS, lane, space, addr,
+                         size, write, "out-of-bounds");
+            return NULL;
+        }
+        if (write && (e->kind == EMU_ALLOC_CONST || sp == PTX_SPACE_CONST)) {
+            fault_global(x, EMU_ERR_READ_ONLY, lane, space, addr, size,
+                         write, "read-only");
+            return NULL;
+        }
+        return e->host + (addr - e->addr);
+    }
+    default:
+        emu_fault(x, EMU_ERR_ILLEGAL_ADDRESS, lane, addr, size, space,
+                  "access to unsupported state space %s",
+                  ptx_space_name(space));
+        return NULL;
+    }
+}

@@ -1,0 +1,90 @@
+/*
+ * emu/memory.h: device memory and address spaces.
+ *
+ * Contract.  One 64-bit device address space, as on hardware with unified
+ * addressing: every global allocation (cudaMalloc, module .global and
+ * .const variables, the device heap) has a unique address range and is
+ * found through a sorted allocation table.  Shared and local memory have
+ * their own windows of generic addresses (EMU_SHARED_WINDOW,
+ * EMU_LOCAL_WINDOW), so cvta and generic loads behave as on hardware:
+ *   generic = window base + space offset   (cvta.shared / cvta.local)
+ *   space offset = generic - window base   (cvta.to.shared / .to.local)
+ *   global and const generic addresses are the addresses themselves.
+ * Shared memory is per CTA (static bytes, then dynamic), local memory per
+ * thread (each thread's frame stack).  Param memory of a kernel is a
+ * read-only buffer of the launch.
+ *
+ * Every access is checked: in bounds of one allocation (or window
+ * region), naturally aligned for its size, and not a write to read-only
+ * memory.  Checks report through emu_fault() with the nearest allocation
+ * named.  Accesses touch only host buffers owned here: a faulting guest
+ * can never corrupt the host.
+ */
+#ifndef PTXEMU_EMU_MEMORY_H
+#define PTXEMU_EMU_MEMORY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "emu/emu.h"
+
+#define EMU_GLOBAL_BASE    0x0000700000000000ull  /* first global address */
+#define EMU_SHARED_WINDOW  0x0000000100000000ull  /* generic shared base */
+#define EMU_SHARED_LIMIT   0x0000000001000000ull  /* 16 MiB window */
+#define EMU_LOCAL_WINDOW   0x0000000200000000ull  /* generic local base */
+#define EMU_LOCAL_LIMIT    0x0000000100000000ull  /* 4 GiB window */
+
+typedef enum EmuAllocKind {
+    EMU_ALLOC_DEVICE,     /* cudaMalloc */
+    EMU_ALLOC_MANAGED,    /* cudaMallocManaged: host pointer == device */
+    EMU_ALLOC_GLOBAL,     /* module .global variable */
+    EMU_ALLOC_CONST,      /* module .const variable (device read-only) */
+    EMU_ALLOC_HEAP        /* device malloc */
+} EmuAllocKind;
+
+typedef struct EmuAlloc {
+    uint64_t addr;        /* device address */
+    uint64_t size;
+    uint8_t *host;        /* backing bytes */
+    EmuAllocKind kind;
+    const char *name;     /* variable name, or NULL */
+} EmuAlloc;
+
+typedef struct EmuMemory EmuMemory;
+
+EmuMemory *emu_mem_new(void);
+void emu_mem_free(EmuMemory *m);
+
+/* Allocate size bytes (zeroed), aligned to 256 bytes like cudaMalloc.
+ * Returns 0 on failure. */
+uint64_t emu_mem_alloc(EmuMemory *m, uint64_t size, EmuAllocKind kind,
+                       const char *name);
+EmuStatus emu_mem_release(EmuMemory *m, uint64_t addr);
+
+/* The allocation containing [addr, addr+size), or NULL. */
+const EmuAlloc *emu_mem_find(const EmuMemory *m, uint64_t addr,
+                             uint64_t size);
+/* The allocation nearest to addr (for fault messages), or NULL. */
+const EmuAlloc *emu_mem_nearest(const EmuMemory *m, uint64_t addr);
+
+/* Host copies (the runtime's memcpy/memset); check bounds, no faults. */
+EmuStatus emu_mem_write(EmuMemory *m, uint64_t addr, const void *src,
+                        uint64_t size);
+EmuStatus emu_mem_read(const EmuMemory *m, uint64_t addr, void *dst,
+                       uint64_t size);
+EmuStatus emu_mem_set(EmuMemory *m, uint64_t addr, uint8_t byte,
+                      uint64_t size);
+
+/* Bytes used / limit, for cudaMemGetInfo. */
+uint64_t emu_mem_used(const EmuMemory *m);
+
+/* Guest accesses from instructions: resolve (space, address) to host
+ * bytes for `size` bytes, checking bounds, alignment (natural for size,
+ * unless `align` is smaller and non-zero) and writability.  Generic
+ * addresses are classified by window.  Returns NULL after emu_fault()
+ * on a bad access. */
+uint8_t *emu_mem_guest(EmuCtx *x, unsigned lane, PtxSpace space,
+                       uint64_t addr, uint32_t size, bool write);
+
+#endif

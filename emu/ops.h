@@ -1,0 +1,39 @@
+/*
+ * emu/ops.h: the instruction families.  Each family file (ops_*.c) owns
+ * the handlers of a group of opcodes and one selector that decode.c calls
+ * for every instruction at module load:
+ *
+ *   bool emu_select_X(const IrModule *m, const IrFunc *f, const IrInsn *in,
+ *                     EmuInsn *ei);
+ *
+ * The decoder has already filled ei's generic fields (op, type, type2,
+ * nopnd, space, rnd, vec, flags, guard, target, reconv, operands o[]).
+ * The selector returns false if the opcode is not its family's; else it
+ * sets ei->fn (specialised per type/modifier where that keeps the hot
+ * loop free of switches) and may use ei->aux for family data, and
+ * returns true.  A selector that recognises its opcode but not the
+ * modifier combination leaves ei->fn NULL and returns true: decode then
+ * fails the load with "instruction not supported by the emulator".
+ */
+#ifndef PTXEMU_EMU_OPS_H
+#define PTXEMU_EMU_OPS_H
+
+#include "emu/emu.h"
+
+#define EMU_SELECTOR(name)                                                \
+    bool emu_select_##name(const IrModule *m, const IrFunc *f,            \
+                           const IrInsn *in, EmuInsn *ei)
+
+EMU_SELECTOR(ctrl);   /* ops_ctrl.c: bra brx.idx call ret exit trap brkpt
+                         bar/barrier nanosleep membar fence ... */
+EMU_SELECTOR(mem);    /* ops_mem.c: ld ldu st prefetch cvta isspacep atom
+                         red mov of addresses */
+EMU_SELECTOR(int);    /* ops_int.c: integer, logic, shifts, bit ops, prmt,
+                         lop3, video, setp/set/selp/slct (all types) */
+EMU_SELECTOR(fp);     /* ops_fp.c: f16/bf16/f32/f64 arithmetic and math */
+EMU_SELECTOR(cvt);    /* ops_cvt.c: cvt, cvt.pack, mov (register moves,
+                         packing/unpacking) */
+EMU_SELECTOR(warp);   /* ops_warp.c: shfl vote match redux activemask,
+                         special-register reads */
+
+#endif

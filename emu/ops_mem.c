@@ -1,0 +1,584 @@
+/*
+ * emu/ops_mem.c: loads, stores, atomics and address-space conversions.
+ *
+ * Every guest access goes through emu_mem_guest() (bounds, alignment,
+ * writability; faults name the nearest allocation).  Atomics run lane by
+ * lane in ascending lane order, so their outcome is deterministic.
+ * Memory writes that change a value bump EmuLaunch.progress, which the
+ * scheduler's livelock detector watches.
+ *
+ * Register slots hold values zero-extended to 64 bits.  The relaxed
+ * size rules of PTX ISA 9.4.1: a load into a wider register sign- or
+ * zero-extends per the instruction type up to the register's width (the
+ * selector records it in aux); a store from a wider register stores the
+ * low bytes.  The host is little-endian (checked at compile time).
+ */
+#include <string.h>
+
+#include "emu/exec.h"
+#include "emu/fp.h"
+#include "emu/memory.h"
+#include "emu/ops.h"
+#include "ptx/opcode.h"
+
+#if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "ptxemu's memory handlers assume a little-endian host"
+#endif
+
+/* aux of ld/st: element bytes | destination register bits << 8 |
+ * sign-extend flag */
+#define AUX_ESZ(a) ((unsigned)(a) & 0xffu)
+#define AUX_DBITS(a) (((unsigned)(a) >> 8) & 0x7fu)
+#define AUX_SEXT 0x8000u
+
+static inline uint64_t lane_addr(EmuCtx *x, const EmuOpnd *a, unsigned lane)
+{
+    uint64_t v = a->imm;
+    if (a->reg != EMU_NOREG) {
+        v += x->regs[(size_t)a->reg * EMU_WARP_SIZE + lane];
+    }
+    if (a->sel == EMU_ADDR_FRAME) {
+        v += x->frame->local_base;
+    }
+    return v;
+}
+
+static inline void record(EmuCtx *x, unsigned lane, PtxSpace sp,
+                          uint64_t addr, uint32_t size, bool write)
+{
+    if (x->acc && x->nacc < 4 * EMU_WARP_SIZE) {
+        if (sp == PTX_SPACE_GENERIC) {
+            if (addr - EMU_SHARED_WINDOW < EMU_SHARED_LIMIT) {
+                sp = PTX_SPACE_SHARED;
+            } else if (addr - EMU_LOCAL_WINDOW < EMU_LOCAL_LIMIT) {
+                sp = PTX_SPACE_LOCAL;
+            } else {
+                sp = PTX_SPACE_GLOBAL;
+            }
+        }
+        EmuAccess *e = &x->acc[x->nacc++];
+        e->addr = addr;
+        e->lane = (uint8_t)lane;
+        e->size = (uint8_t)(size > 255 ? 255 : size);
+        e->space = (uint8_t)sp;
+        e->write = write;
+    }
+}
+
+/* Slot of element e of a data operand, or EMU_NOREG (sink). */
+static inline uint32_t elem_slot(EmuCtx *x, const EmuOpnd *o, unsigned e)
+{
+    if (o->kind == EO_VEC) {
+        return x->frame->func->vslots[o->reg + e];
+    }
+    if (o->kind == EO_REG) {
+        return o->reg + e;
+    }
+    return EMU_NOREG;
+}
+
+static inline uint64_t rd_le(const uint8_t *p, unsigned n)
+{
+    uint64_t v = 0;
+    memcpy(&v, p, n);
+    return v;
+}
+
+static inline uint64_t extend(uint64_t v, unsigned esz, unsigned aux)
+{
+    unsigned db = AUX_DBITS(aux);
+    if ((aux & AUX_SEXT) && esz < 8) {
+        unsigned sh = 64 - esz * 8;
+        v = (uint64_t)((int64_t)(v << sh) >> sh);
+    }
+    if (db && db < 64) {
+        v &= (1ull << db) - 1;
+    }
+    return v;
+}
+
+/* ld / ldu: d, [a] */
+static void op_ld(EmuCtx *x, const EmuInsn *i, uint32_t mask)
+{
+    const EmuOpnd *d = &i->o[0], *a = &i->o[1];
+    unsigned esz = AUX_ESZ(i->aux), n = i->vec;
+    uint32_t size = esz * n;
+    PtxSpace sp = (PtxSpace)i->space;
+    EMU_FOR_LANES(mask, lane) {
+        uint64_t addr = lane_addr(x, a, lane);
+        const uint8_t *p = emu_mem_guest(x, lane, sp, addr, size, false);
+        if (!p) {
+            return;
+        }
+        record(x, lane, sp, addr, size, false);
+        for (unsigned e = 0; e < n; e++) {
+            uint32_t s = elem_slot(x, d, e);
+            if (s != EMU_NOREG) {
+                x->regs[(size_t)s * EMU_WARP_SIZE + lane] =
+                    extend(rd_le(p + e * esz, esz), esz, i->aux);
+            }
+        }
+    }
+}
+
+/* Fast path: scalar 32-bit load into a register. */
+static void op_ld32(EmuCtx *x, const EmuInsn *i, uint32_t mask)
+{
+    const EmuOpnd *a = &i->o[1];
+    uint64_t *d = &x->regs[(size_t)i->o[0].reg * EMU_WARP_SIZE];
+    PtxSpace sp = (PtxSpace)i->space;
+    EMU_FOR_LANES(mask, lane) {
+        uint64_t addr = lane_addr(x, a, lane);
+        const uint8_t *p = emu_mem_guest(x, lane, sp, addr, 4, false);
+        if (!p) {
+            return;
+        }
+        record(x, lane, sp, addr, 4, false);
+        uint32_t v;
+        memcpy(&v, p, 4);
+        d[lane] = v;
+    }
+}
+
+/* st: [a], b */
+static void op_st(EmuCtx *x, const EmuInsn *i, uint32_t mask)
+{
+    const EmuOpnd *a = &i->o[0], *b = &i->o[1];
+    unsigned esz = AUX_ESZ(i->aux), n = i->vec;
+    uint32_t size = esz * n;
+    PtxSpace sp = (PtxSpace)i->space;
+    bool changed = false;
+    EMU_FOR_LANES(mask, lane) {
+        uint64_t addr = lane_addr(x, a, lane);
+        uint8_t *p = emu_mem_guest(x, lane, sp, addr, size, true);
+        if (!p) {
+            return;
+        }
+        record(x, lane, sp, addr, size, true);
+        for (unsigned e = 0; e < n; e++) {
+            uint64_t v;
+            if (b->kind == EO_VEC || (b->kind == EO_REG && n > 1)) {
+                uint32_t s = elem_slot(x, b, e);
+                v = s == EMU_NOREG ? 0
+                    : x->regs[(size_t)s * EMU_WARP_SIZE + lane];
+            } else {
+                v = emu_src(x, b, lane);
+            }
+            if (!changed && memcmp(p + e * esz, &v, esz) != 0) {
+                changed = true;
+            }
+            memcpy(p + e * esz, &v, esz);
+        }
+    }
+    if (changed) {
+        x->launch->progress++;
+    }
+}
+
+/* ------------------------------------------------------------ atomics */
+
+static float f32_of(uint32_t b)
+{
+    float f;
+    memcpy(&f, &b, 4);
+    return f;
+}
+
+static uint32_t bits_of_f32(float f)
+{
+    uint32_t b;
+    memcpy(&b, &f, 4);
+    return b;
+}
+
+static uint32_t ftz32(uint32_t b)
+{
+    return (b & 0x7f800000u) == 0 ? b & 0x80000000u : b;
+}
+
+static uint64_t atom_op32(unsigned op, PtxType t, uint32_t old, uint32_t b,
+                          uint32_t c)
+{
+    switch (op) {
+    case PTX_M_ADD:
+        if (t == PTX_T_F32) {
+            /* atom.add.f32: RN, subnormal inputs and result flushed */
+            return ftz32(bits_of_f32(f32_of(ftz32(old)) + f32_of(ftz32(b))));
+        }
+        return old + b;
+    case PTX_M_MIN:
+        if (t == PTX_T_S32) {
+            return (int32_t)old < (int32_t)b ? old : b;
+        }
+        return old < b ? old : b;
+    case PTX_M_MAX:
+        if (t == PTX_T_S32) {
+            return (int32_t)old > (int32_t)b ? old : b;
+        }
+        return old > b ? old : b;
+    case PTX_M_INC: return old >= b ? 0 : old + 1;
+    case PTX_M_DEC: return (old == 0 || old > b) ? b : old - 1;
+    case PTX_M_RED_AND: return old & b;
+    case PTX_M_RED_OR: return old | b;
+    case PTX_M_RED_XOR: return old ^ b;
+    case PTX_M_EXCH: return b;
+    case PTX_M_CAS: return old == b ? c : old;
+    default: return old;
+    }
+}
+
+/* f16/bf16 add, round to nearest, no flush (.noftz). */
+static uint16_t add_half(const FpFmt *fmt, uint16_t a, uint16_t b)
+{
+    double e;
+    double hi = fp_two_sum(fp_decode(fmt, a), fp_decode(fmt, b), &e);
+    return (uint16_t)fp_round_hilo(fmt, hi, e, FP_RN, 0);
+}
+
+static uint32_t add_half2(PtxType t, uint32_t a, uint32_t b)
+{
+    const FpFmt *fmt = (t == PTX_T_F16X2 || t == PTX_T_F16) ? &fp_fmt_f16
+                                                          : &fp_fmt_bf16;
+    uint32_t lo = add_half(fmt, (uint16_t)a, (uint16_t)b);
+    uint32_t hi = add_half(fmt, (uint16_t)(a >> 16), (uint16_t)(b >> 16));
+    return lo | hi << 16;
+}
+
+static uint64_t atom_op64(unsigned op, PtxType t, uint64_t old, uint64_t b,
+                          uint64_t c)
+{
+    switch (op) {
+    case PTX_M_ADD:
+        if (t == PTX_T_F64) {
+            double x, y;
+            memcpy(&x, &old, 8);
+            memcpy(&y, &b, 8);
+            x += y;
+            memcpy(&old, &x, 8);
+            return old;
+        }
+        return old + b;
+    case PTX_M_MIN:
+        if (t == PTX_T_S64) {
+            return (int64_t)old < (int64_t)b ? old : b;
+        }
+        return old < b ? old : b;
+    case PTX_M_MAX:
+        if (t == PTX_T_S64) {
+            return (int64_t)old > (int64_t)b ? old : b;
+        }
+        return old > b ? old : b;
+    case PTX_M_RED_AND: return old & b;
+    case PTX_M_RED_OR: return old | b;
+    case PTX_M_RED_XOR: return old ^ b;
+    case PTX_M_EXCH: return b;
+    case PTX_M_CAS: return old == b ? c : old;
+    default: return old;
+    }
+}
+
+/* atom: d, [a], b{, c}   red: [a], b   (aux = PtxMod of the operation) */
+static void op_atom(EmuCtx *x, const EmuInsn *i, uint32_t mask)
+{
+    bool is_red = i->op == PTX_OP_RED;
+    const EmuOpnd *a = &i->o[is_red ? 0 : 1];
+    const EmuOpnd *b = &i->o[is_red ? 1 : 2];
+    const EmuOpnd *c = is_red ? NULL : &i->o[3];
+    uint64_t *d = (!is_red && i->o[0].kind == EO_REG)
+        ? &x->regs[(size_t)i->o[0].reg * EMU_WARP_SIZE] : NULL;
+    unsigned sz = ptx_type_bits((PtxType)i->type) / 8;
+    PtxSpace sp = (PtxSpace)i->space;
+    bool changed = false;
+    EMU_FOR_LANES(mask, lane) {
+        uint64_t addr = lane_addr(x, a, lane);
+        uint8_t *p = emu_mem_guest(x, lane, sp, addr, sz, true);
+        if (!p) {
+            return;
+        }
+        record(x, lane, sp, addr, sz, true);
+        uint64_t bv = emu_src(x, b, lane);
+        uint64_t cv = (c && i->nopnd > 3) ? emu_src(x, c, lane) : 0;
+        uint64_t old, nv;
+        if (i->type == PTX_T_F16X2 || i->type == PTX_T_BF16X2) {
+            uint32_t o32, n32;
+            memcpy(&o32, p, 4);
+            n32 = add_half2((PtxType)i->type, o32, (uint32_t)bv);
+            old = o32;
+            nv = n32;
+            memcpy(p, &n32, 4);
+        } else if (sz == 2) {
+            uint16_t o16, n16;
+            memcpy(&o16, p, 2);
+            n16 = (uint16_t)add_half2((PtxType)i->type, o16, (uint16_t)bv);
+            old = o16;
+            nv = n16;
+            memcpy(p, &n16, 2);
+        } else if (sz == 4) {
+            uint32_t o32;
+            memcpy(&o32, p, 4);
+            old = o32;
+            uint32_t n32 = (uint32_t)atom_op32(i->aux, (PtxType)i->type, o32,
+                                               (uint32_t)bv, (uint32_t)cv);
+            nv = n32;
+            memcpy(p, &n32, 4);
+        } else {
+            memcpy(&old, p, 8);
+            nv = atom_op64(i->aux, (PtxType)i->type, old, bv, cv);
+            memcpy(p, &nv, 8);
+        }
+        changed |= nv != old;
+        if (d) {
+            d[lane] = old;
+        }
+    }
+    if (changed) {
+        x->launch->progress++;
+    }
+}
+
+/* ------------------------------------------------ address conversions */
+
+/* cvta{.to}.space.size d, a   (aux: 1 = .to) */
+static void op_cvta(EmuCtx *x, const EmuInsn *i, uint32_t mask)
+{
+    uint64_t *d = &x->regs[(size_t)i->o[0].reg * EMU_WARP_SIZE];
+    uint64_t base = i->space == PTX_SPACE_SHARED ? EMU_SHARED_WINDOW
+        : i->space == PTX_SPACE_LOCAL ? EMU_LOCAL_WINDOW : 0;
+    bool to = i->aux != 0;
+    bool narrow = ptx_type_bits((PtxType)i->type) == 32;
+    EMU_FOR_LANES(mask, lane) {
+        uint64_t v = emu_src(x, &i->o[1], lane);
+        v = to ? v - base : v + base;
+        d[lane] = narrow ? (uint32_t)v : v;
+    }
+}
+
+/* isspacep.space p, a */
+static void op_isspacep(EmuCtx *x, const EmuInsn *i, uint32_t mask)
+{
+    uint64_t *d = &x->regs[(size_t)i->o[0].reg * EMU_WARP_SIZE];
+    EMU_FOR_LANES(mask, lane) {
+        uint64_t v = emu_src(x, &i->o[1], lane);
+        bool sh = v - EMU_SHARED_WINDOW < EMU_SHARED_LIMIT;
+        bool lo = v - EMU_LOCAL_WINDOW < EMU_LOCAL_LIMIT;
+        bool r;
+        switch (i->space) {
+        case PTX_SPACE_SHARED:
+        case PTX_SPACE_SHARED_CLUSTER:
+            r = sh;
+            break;
+        case PTX_SPACE_LOCAL:
+            r = lo;
+            break;
+        case PTX_SPACE_GLOBAL:
+            r = !sh && !lo;
+            break;
+        case PTX_SPACE_CONST: {
+            const EmuAlloc *e = emu_mem_find(x->dev->mem, v, 1);
+            r = e && e->kind == EMU_ALLOC_CONST;
+            break;
+        }
+        default:
+            r = false;
+            break;
+        }
+        d[lane] = r;
+    }
+}
+
+/* mov d, symbol-or-function: the address (decode resolved it) */
+static void op_mov_addr(EmuCtx *x, const EmuInsn *i, uint32_t mask)
+{
+    uint64_t *d = &x->regs[(size_t)i->o[0].reg * EMU_WARP_SIZE];
+    bool narrow = ptx_type_bits((PtxType)i->type) == 32;
+    EMU_FOR_LANES(mask, lane) {
+        uint64_t v = i->o[1].kind == EO_FUNC ? i->o[1].imm
+                                             : emu_src(x, &i->o[1], lane);
+        d[lane] = narrow ? (uint32_t)v : v;
+    }
+}
+
+/* cp.async.{ca,cg}.shared.global [dst], [src], cp-size{, src-size |
+ * ignore-src}: done synchronously at issue (a program may not look at
+ * dst before cp.async.wait_*, nor write src, so this is one of the legal
+ * orders); the bytes past src-size are zero-filled.  aux: 1 = operand 3
+ * is the ignore-src predicate. */
+static void op_cp_async(EmuCtx *x, const EmuInsn *i, uint32_t mask)
+{
+    uint32_t cp = (uint32_t)i->o[2].imm;
+    EMU_FOR_LANES(mask, lane) {
+        uint32_t ssz = cp;
+        if (i->nopnd > 3 && i->o[3].kind != EO_NONE) {
+            uint64_t v = emu_src(x, &i->o[3], lane);
+            if (i->aux) {
+                ssz = v ? 0 : cp;
+            } else {
+                ssz = v < cp ? (uint32_t)v : cp;
+            }
+        }
+        uint64_t da = lane_addr(x, &i->o[0], lane);
+        uint64_t sa = lane_addr(x, &i->o[1], lane);
+        uint8_t buf[16] = { 0 };
+        if (ssz) {
+            const uint8_t *sp = emu_mem_guest(x, lane, PTX_SPACE_GLOBAL, sa,
+                                              cp, false);
+            if (!sp) {
+                return;
+            }
+            memcpy(buf, sp, ssz);
+            record(x, lane, PTX_SPACE_GLOBAL, sa, ssz, false);
+        }
+        uint8_t *dp = emu_mem_guest(x, lane, (PtxSpace)i->space, da, cp,
+                                    true);
+        if (!dp) {
+            return;
+        }
+        record(x, lane, (PtxSpace)i->space, da, cp, true);
+        if (memcmp(dp, buf, cp) != 0) {
+            memcpy(dp, buf, cp);
+            x->launch->progress++;
+        }
+    }
+}
+
+static void op_nop(EmuCtx *x, const EmuInsn *i, uint32_t mask)
+{
+    (void)x;
+    (void)i;
+    (void)mask;
+}
+
+/* ------------------------------------------------------------ selector */
+
+static unsigned reg_bits(const IrFunc *f, const IrOperand *o)
+{
+    if (o->kind == IR_O_REG) {
+        return ptx_type_bits(f->regs[o->id].type);
+    }
+    if (o->kind == IR_O_VEC) {
+        for (uint32_t e = 0; e < o->n; e++) {
+            if (o->u.elems[e].kind == IR_O_REG) {
+                return ptx_type_bits(f->regs[o->u.elems[e].id].type);
+            }
+        }
+    }
+    return 64;
+}
+
+static bool atom_ok(unsigned op, PtxType t)
+{
+    bool i32 = t == PTX_T_U32 || t == PTX_T_S32;
+    bool i64 = t == PTX_T_U64 || t == PTX_T_S64;
+    bool b = t == PTX_T_B32 || t == PTX_T_B64;
+    switch (op) {
+    case PTX_M_ADD:
+        return i32 || i64 || t == PTX_T_F32 || t == PTX_T_F64 ||
+               t == PTX_T_F16X2 || t == PTX_T_BF16X2 || t == PTX_T_F16 ||
+               t == PTX_T_BF16;
+    case PTX_M_MIN:
+    case PTX_M_MAX:
+        return i32 || i64;
+    case PTX_M_INC:
+    case PTX_M_DEC:
+        return t == PTX_T_U32;
+    case PTX_M_RED_AND:
+    case PTX_M_RED_OR:
+    case PTX_M_RED_XOR:
+    case PTX_M_EXCH:
+    case PTX_M_CAS:
+        return b || i32 || i64;
+    default:
+        return false;
+    }
+}
+
+EMU_SELECTOR(mem)
+{
+    (void)m;
+    switch ((PtxOpcode)in->op) {
+    case PTX_OP_LD:
+    case PTX_OP_LDU:
+    case PTX_OP_ST: {
+        unsigned bits = ptx_type_bits((PtxType)ei->type);
+        ei->fn = NULL;
+        if (bits != 8 && bits != 16 && bits != 32 && bits != 64) {
+            return true;
+        }
+        bool st = in->op == PTX_OP_ST;
+        const IrOperand *data = &in->opnds[st ? 1 : 0];
+        unsigned db = st ? 64 : reg_bits(f, data);
+        unsigned aux = bits / 8 | (db >= 64 ? 64u : db) << 8;
+        if (ptx_type_kind((PtxType)ei->type) == PTX_TK_S) {
+            aux |= AUX_SEXT;
+        }
+        ei->aux = (uint16_t)aux;
+        if (st) {
+            ei->fn = op_st;
+        } else if (bits == 32 && ei->vec == 1 && ei->o[0].kind == EO_REG &&
+                   !(aux & AUX_SEXT)) {
+            ei->fn = op_ld32;
+        } else {
+            ei->fn = op_ld;
+        }
+        return true;
+    }
+    case PTX_OP_ATOM:
+    case PTX_OP_RED: {
+        PtxMod op = ir_insn_mod(in, PTX_MG_REDOP);
+        ei->aux = (uint16_t)op;
+        ei->fn = NULL;
+        if (ei->vec == 1 && atom_ok(op, (PtxType)ei->type) &&
+            (ei->space == PTX_SPACE_GLOBAL || ei->space == PTX_SPACE_SHARED
+             || ei->space == PTX_SPACE_GENERIC ||
+             ei->space == PTX_SPACE_SHARED_CLUSTER)) {
+            ei->fn = op_atom;
+        }
+        return true;
+    }
+    case PTX_OP_CVTA:
+        ei->aux = ir_insn_mod(in, PTX_MG_TO) != PTX_M_NONE;
+        ei->fn = (ei->space == PTX_SPACE_SHARED ||
+                  ei->space == PTX_SPACE_LOCAL ||
+                  ei->space == PTX_SPACE_GLOBAL ||
+                  ei->space == PTX_SPACE_CONST) &&
+                 ei->o[0].kind == EO_REG ? op_cvta : NULL;
+        return true;
+    case PTX_OP_ISSPACEP:
+        ei->fn = ei->o[0].kind == EO_REG ? op_isspacep : NULL;
+        return true;
+    case PTX_OP_CP_ASYNC: {
+        uint64_t cp = ei->o[2].imm;
+        ei->fn = NULL;
+        if (ei->o[2].kind == EO_IMM && (cp == 4 || cp == 8 || cp == 16) &&
+            (ei->space == PTX_SPACE_SHARED ||
+             ei->space == PTX_SPACE_SHARED_CLUSTER)) {
+            const IrOperand *o3 = in->nopnds > 3 ? &in->opnds[3] : NULL;
+            if (in->nopnds == 4 &&
+                ir_insn_mod(in, PTX_MG_L2HINT) != PTX_M_NONE) {
+                ei->nopnd = 3;      /* operand 3 is the cache policy */
+            }
+            ei->aux = o3 && o3->kind == IR_O_REG &&
+                      f->regs[o3->id].type == PTX_T_PRED;
+            ei->fn = op_cp_async;
+        }
+        return true;
+    }
+    case PTX_OP_CP_ASYNC_COMMIT_GROUP:
+    case PTX_OP_CP_ASYNC_WAIT_GROUP:
+    case PTX_OP_CP_ASYNC_WAIT_ALL:
+    case PTX_OP_PREFETCH:
+    case PTX_OP_PREFETCHU:
+        ei->fn = op_nop;
+        return true;
+    case PTX_OP_MOV:
+        if (in->nopnds == 2 && ei->o[0].kind == EO_REG &&
+            (in->opnds[1].kind == IR_O_SYM ||
+             in->opnds[1].kind == IR_O_FUNC)) {
+            ei->fn = op_mov_addr;
+            return true;
+        }
+        return false;
+    default:
+        return false;
+    }
+}

@@ -1,0 +1,251 @@
+/*
+ * emu/sched.c: the functional scheduler.
+ *
+ * A set of resident CTAs runs round-robin: each ready warp gets a quantum
+ * of steps per round (fewer when it reaches a barrier or exits).  Today
+ * CTAs are made resident one at a time in linear order; run_resident()
+ * takes an array so that a grid-wide sync or a timing model can keep
+ * several resident later.
+ *
+ * Watchdog.  A round in which no warp could issue while some remain is
+ * a deadlock (warps waiting at barriers that can never complete).  A
+ * livelock (the SIMT spin lock of seed digest 1.4: the lock holder waits
+ * at the reconvergence point while the others spin) keeps issuing, so
+ * the scheduler also watches EmuLaunch.progress (memory writes that
+ * changed a value, warp exits, barrier releases).  After watchdog_rounds
+ * rounds without progress it hashes the whole architectural state of the
+ * resident CTAs every 8th round boundary and runs Brent's cycle detection:
+ * the emulator is deterministic, so a repeated state with unchanged
+ * memory means the CTAs loop forever.  Loops that make progress or
+ * change registers each iteration (counters, %clock) are never flagged;
+ * EmuConfig.insn_limit bounds those.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "emu/exec.h"
+
+#define EMU_SCHED_QUANTUM 64
+
+static uint64_t mix(uint64_t h, uint64_t v)
+{
+    h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+    return h * 0xff51afd7ed558ccdull;
+}
+
+static uint64_t hash_state(const EmuCta *ctas, uint32_t n)
+{
+    uint64_t h = 0x243f6a8885a308d3ull;
+    for (uint32_t c = 0; c < n; c++) {
+        const EmuCta *cta = &ctas[c];
+        for (unsigned b = 0; b < EMU_MAX_BARRIERS; b++) {
+            h = mix(h, cta->bar_arrived[b] | (uint64_t)cta->bar_expected[b]
+                       << 32);
+            h = mix(h, cta->bar_red[b]);
+        }
+        for (uint32_t wi = 0; wi < cta->nwarps; wi++) {
+            const EmuWarp *w = &cta->warps[wi];
+            h = mix(h, (uint64_t)w->state | (uint64_t)w->barrier_id << 8 |
+                       (uint64_t)w->exited << 32);
+            h = mix(h, w->depth | (uint64_t)w->nframes << 32);
+            h = mix(h, w->carry);
+            for (uint32_t d = 0; d < w->depth; d++) {
+                const EmuSimtEntry *e = &w->stack[d];
+                h = mix(h, e->rpc | (uint64_t)e->npc << 32);
+                h = mix(h, e->mask);
+            }
+            for (uint32_t f = 0; f < w->nframes; f++) {
+                const EmuFrame *fr = &w->frames[f];
+                h = mix(h, fr->func->index | (uint64_t)fr->returned << 32);
+                h = mix(h, fr->local_base);
+                size_t ns = (size_t)fr->func->nslots * EMU_WARP_SIZE;
+                for (size_t k = 0; k < ns; k++) {
+                    h = mix(h, fr->regs[k]);
+                }
+            }
+        }
+    }
+    return h;
+}
+
+/* Fault describing the stuck warps. */
+static EmuStatus report_stuck(EmuLaunch *l, EmuCta *ctas, uint32_t n,
+                              bool livelock)
+{
+    char buf[256];
+    size_t o = 0;
+    EmuCta *fc = NULL;
+    EmuWarp *fw = NULL;
+    unsigned shown = 0, total = 0;
+    for (uint32_t c = 0; c < n; c++) {
+        for (uint32_t wi = 0; wi < ctas[c].nwarps; wi++) {
+            EmuWarp *w = &ctas[c].warps[wi];
+            if (w->state == EMU_WARP_EXITED || w->depth == 0) {
+                continue;
+            }
+            total++;
+            if (!fw) {
+                fc = &ctas[c];
+                fw = w;
+            }
+            if (shown < 5 && o < sizeof(buf)) {
+                const EmuSimtEntry *e = &w->stack[w->depth - 1];
+                const EmuFrame *fr = &w->frames[w->nframes - 1];
+                const IrFunc *f = fr->func->ir;
+                uint32_t line = e->npc < f->ninsns
+                    ? f->insns[e->npc].loc.line : 0;
+                int k = snprintf(buf + o, sizeof(buf) - o,
+                                 "%swarp %u of CTA %u at pc %u (line %u, "
+                                 "mask 0x%x%s)", shown ? "; " : "", w->id,
+                                 ctas[c].linear, e->npc, line, e->mask,
+                                 w->state == EMU_WARP_AT_BARRIER
+                                 ? ", at a barrier" : "");
+                o += k > 0 ? (size_t)k : 0;
+                shown++;
+            }
+        }
+    }
+    if (!fw) {
+        return EMU_OK;
+    }
+    EmuCtx x;
+    memset(&x, 0, sizeof(x));
+    x.dev = l->dev;
+    x.launch = l;
+    x.cta = fc;
+    x.warp = fw;
+    x.frame = &fw->frames[fw->nframes - 1];
+    x.regs = x.frame->regs;
+    x.func = x.frame->func;
+    x.pc = fw->stack[fw->depth - 1].npc;
+    if (x.pc >= x.frame->func->ncode) {
+        x.pc = 0;
+    }
+    unsigned lane = (unsigned)__builtin_ctz(fw->stack[fw->depth - 1].mask |
+                                            (1u << 31));
+    emu_fault(&x, EMU_ERR_DEADLOCK, lane, 0, 0, PTX_SPACE_NONE,
+              "%s: %u warp(s) cannot make progress: %s%s",
+              livelock ? "SIMT deadlock (the warps repeat the same state "
+                         "without progress)"
+                       : "deadlock (warps wait at barriers that cannot "
+                         "complete)", total, buf, shown < total ? "; ..." : "");
+    return EMU_ERR_DEADLOCK;
+}
+
+static EmuStatus run_resident(EmuLaunch *l, EmuCta *ctas, uint32_t n)
+{
+    uint64_t last = l->progress;
+    uint32_t quiet = 0;
+    uint32_t limit = l->dev->cfg.watchdog_rounds ? l->dev->cfg.watchdog_rounds
+                                                 : 1000;
+    uint64_t saved = 0, power = 1, lam = 0;
+    bool have_saved = false;
+    for (;;) {
+        bool left = false, ran = false;
+        for (uint32_t c = 0; c < n; c++) {
+            EmuCta *cta = &ctas[c];
+            for (uint32_t wi = 0; wi < cta->nwarps; wi++) {
+                EmuWarp *w = &cta->warps[wi];
+                if (w->state == EMU_WARP_EXITED) {
+                    continue;
+                }
+                left = true;
+                if (w->state == EMU_WARP_READY) {
+                    ran = true;
+                    EmuStatus st = emu_warp_run(cta, w, EMU_SCHED_QUANTUM);
+                    if (st != EMU_OK) {
+                        return st;
+                    }
+                }
+            }
+        }
+        if (!left) {
+            return EMU_OK;
+        }
+        if (!ran) {
+            return report_stuck(l, ctas, n, false);
+        }
+        if (l->progress != last) {
+            last = l->progress;
+            quiet = 0;
+            have_saved = false;
+            continue;
+        }
+        if (quiet < limit) {
+            quiet++;
+            continue;
+        }
+        /* Brent's steps are 8 rounds each: a deterministic function of
+         * the state too, and an 8th of the hashing cost */
+        if (++quiet % 8 != 0) {
+            continue;
+        }
+        uint64_t h = hash_state(ctas, n);
+        if (have_saved && h == saved) {
+            return report_stuck(l, ctas, n, true);
+        }
+        lam++;
+        if (!have_saved || lam == power) {
+            saved = h;
+            have_saved = true;
+            power *= 2;
+            lam = 0;
+        }
+    }
+}
+
+/* Cooperative launch: every CTA resident, round-robin over all. */
+static EmuStatus run_cooperative(EmuLaunch *l, uint64_t total)
+{
+    if (total > 65536) {
+        return EMU_ERR_LAUNCH_CONFIG;
+    }
+    EmuCta *ctas = calloc(total, sizeof(*ctas));
+    if (!ctas) {
+        return EMU_ERR_OUT_OF_MEMORY;
+    }
+    EmuMemory *mem = l->dev->mem;
+    l->coop_ws = emu_mem_alloc(mem, 64, EMU_ALLOC_DEVICE,
+                               "grid sync workspace");
+    EmuStatus st = l->coop_ws ? EMU_OK : EMU_ERR_OUT_OF_MEMORY;
+    uint64_t n = 0;
+    for (; st == EMU_OK && n < total; n++) {
+        st = emu_cta_init(l, (uint32_t)n, &ctas[n]);
+        if (st != EMU_OK) {
+            break;
+        }
+    }
+    if (st == EMU_OK) {
+        st = run_resident(l, ctas, (uint32_t)total);
+    }
+    for (uint64_t c = 0; c < n; c++) {
+        emu_cta_fini(&ctas[c]);
+    }
+    free(ctas);
+    if (l->coop_ws) {
+        emu_mem_release(mem, l->coop_ws);
+    }
+    return st;
+}
+
+EmuStatus emu_launch_run(EmuLaunch *l)
+{
+    uint64_t total = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
+    if (l->cooperative) {
+        return run_cooperative(l, total);
+    }
+    for (uint64_t c = 0; c < total; c++) {
+        EmuCta cta;
+        EmuStatus st = emu_cta_init(l, (uint32_t)c, &cta);
+        if (st != EMU_OK) {
+            return st;
+        }
+        st = run_resident(l, &cta, 1);
+        emu_cta_fini(&cta);
+        if (st != EMU_OK) {
+            return st;
+        }
+    }
+    return EMU_OK;
+}

@@ -1,0 +1,1095 @@
+/*
+ * runtime/api.c: the public host API (runtime/ptxemu.h) over the
+ * emulator core (emu/exec.h, emu/memory.h).
+ *
+ * A ptxemu_device owns one EmuDevice and a mutex held around every
+ * operation on it.  Modules keep a copy of their PTX text, so that a
+ * fault message can quote the faulting source line.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include "config.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "emu/exec.h"
+#include "emu/memory.h"
+#include "ptx/ptx.h"
+#include "runtime/ptxemu.h"
+#include "runtime/stats.h"
+
+/* The public codes are the emulator's, value for value. */
+#define SAME(a, b) _Static_assert((int)(a) == (int)(b), #a " != " #b)
+SAME(PTXEMU_SUCCESS, EMU_OK);
+SAME(PTXEMU_ERROR_INVALID_VALUE, EMU_ERR_INVALID_VALUE);
+SAME(PTXEMU_ERROR_OUT_OF_MEMORY, EMU_ERR_OUT_OF_MEMORY);
+SAME(PTXEMU_ERROR_INVALID_PTX, EMU_ERR_INVALID_PTX);
+SAME(PTXEMU_ERROR_UNSUPPORTED, EMU_ERR_UNSUPPORTED);
+SAME(PTXEMU_ERROR_NOT_FOUND, EMU_ERR_NOT_FOUND);
+SAME(PTXEMU_ERROR_LAUNCH_CONFIG, EMU_ERR_LAUNCH_CONFIG);
+SAME(PTXEMU_ERROR_ILLEGAL_ADDRESS, EMU_ERR_ILLEGAL_ADDRESS);
+SAME(PTXEMU_ERROR_MISALIGNED, EMU_ERR_MISALIGNED);
+SAME(PTXEMU_ERROR_READ_ONLY, EMU_ERR_READ_ONLY);
+SAME(PTXEMU_ERROR_TRAP, EMU_ERR_TRAP);
+SAME(PTXEMU_ERROR_ASSERT, EMU_ERR_ASSERT);
+SAME(PTXEMU_ERROR_TIMEOUT, EMU_ERR_TIMEOUT);
+SAME(PTXEMU_ERROR_DEADLOCK, EMU_ERR_DEADLOCK);
+SAME(PTXEMU_ERROR_ILLEGAL_INSTRUCTION, EMU_ERR_ILLEGAL_INSTRUCTION);
+SAME(PTXEMU_ERROR_STACK_OVERFLOW, EMU_ERR_STACK_OVERFLOW);
+SAME(PTXEMU_STATUS_COUNT, EMU_STATUS_COUNT);
+SAME(PTXEMU_DIVERGE_TAKEN_FIRST, EMU_TAKEN_FIRST);
+SAME(PTXEMU_DIVERGE_MAJORITY_LAST, EMU_MAJORITY_LAST);
+#undef SAME
+
+struct ptxemu_function {
+    ptxemu_module *mod;
+    EmuFunc *ef;
+    const IrFunc *ir;
+    ptxemu_param_info *params;
+    unsigned nparams;
+    size_t param_bytes;
+};
+
+struct ptxemu_module {
+    ptxemu_device *dev;
+    EmuModule *em;
+    char *name;                 /* file name for messages */
+    char *src;                  /* the PTX text, NUL-terminated */
+    size_t srclen;
+    ptxemu_function *funcs;     /* the kernels */
+    unsigned nfuncs;
+    ptxemu_module *prev, *next;
+};
+
+struct ptxemu_device {
+    pthread_mutex_t lock;
+    EmuDevice *emu;
+    bool collect_stats;
+    ptxemu_status last;
+    char *msg;                  /* malloc'd, or NULL */
+    ptxemu_status pending;      /* first launch error since synchronize */
+    ptxemu_module *mods;
+    RtStats stats;
+};
+
+/* ------------------------------------------------------------ status */
+
+static const struct {
+    const char *name;
+    const char *text;
+    int cuda;
+} status_info[PTXEMU_STATUS_COUNT] = {
+    {"PTXEMU_SUCCESS", "no error", 0},
+    {"PTXEMU_ERROR_INVALID_VALUE", "invalid argument", 1},
+    {"PTXEMU_ERROR_OUT_OF_MEMORY", "out of memory", 2},
+    {"PTXEMU_ERROR_INVALID_PTX", "a PTX JIT compilation failed", 218},
+    {"PTXEMU_ERROR_UNSUPPORTED", "operation not supported by the emulator",
+     801},
+    {"PTXEMU_ERROR_NOT_FOUND", "named symbol not found", 500},
+    {"PTXEMU_ERROR_LAUNCH_CONFIG", "invalid configuration argument", 9},
+    {"PTXEMU_ERROR_ILLEGAL_ADDRESS",
+     "an illegal memory access was encountered", 700},
+    {"PTXEMU_ERROR_MISALIGNED", "misaligned address", 716},
+    {"PTXEMU_ERROR_READ_ONLY", "write to a read-only state space", 717},
+    {"PTXEMU_ERROR_TRAP", "unspecified launch failure (trap)", 719},
+    {"PTXEMU_ERROR_ASSERT", "device-side assert triggered", 710},
+    {"PTXEMU_ERROR_TIMEOUT",
+     "the launch timed out (instruction limit or watchdog)", 702},
+    {"PTXEMU_ERROR_DEADLOCK", "the launch deadlocked (no warp can progress)",
+     702},
+    {"PTXEMU_ERROR_ILLEGAL_INSTRUCTION", "an illegal instruction was "
+     "encountered", 715},
+    {"PTXEMU_ERROR_STACK_OVERFLOW", "hardware stack error (call stack or "
+     "local memory overflow)", 714},
+};
+
+const char *ptxemu_status_name(ptxemu_status s)
+{
+    return (unsigned)s < PTXEMU_STATUS_COUNT ? status_info[s].name
+                                             : "PTXEMU_ERROR_UNKNOWN";
+}
+
+const char *ptxemu_status_string(ptxemu_status s)
+{
+    return (unsigned)s < PTXEMU_STATUS_COUNT ? status_info[s].text
+                                             : "unknown error";
+}
+
+int ptxemu_status_cuda_error(ptxemu_status s)
+{
+    return (unsigned)s < PTXEMU_STATUS_COUNT ? status_info[s].cuda : 999;
+}
+
+const char *ptxemu_space_name(ptxemu_space s)
+{
+    static const char *const names[PTXEMU_SPACE_COUNT] = {
+        "global", "shared", "local", "const", "param", "other"};
+    return (unsigned)s < PTXEMU_SPACE_COUNT ? names[s] : "?";
+}
+
+/* Record a failure on dev (lock held); returns st. */
+__attribute__((format(printf, 3, 4)))
+static ptxemu_status fail(ptxemu_device *dev, ptxemu_status st,
+                          const char *fmt, ...)
+{
+    va_list ap;
+    char *m = NULL;
+    va_start(ap, fmt);
+    if (vasprintf(&m, fmt, ap) < 0) {
+        m = NULL;
+    }
+    va_end(ap);
+    free(dev->msg);
+    dev->msg = m;
+    dev->last = st;
+    return st;
+}
+
+/* Record a failure whose message is already built (takes ownership). */
+static ptxemu_status fail_take(ptxemu_device *dev, ptxemu_status st,
+                               char *msg)
+{
+    free(dev->msg);
+    dev->msg = msg;
+    dev->last = st;
+    return st;
+}
+
+ptxemu_status ptxemu_last_error(ptxemu_device *dev)
+{
+    if (!dev) {
+        return PTXEMU_ERROR_INVALID_VALUE;
+    }
+    pthread_mutex_lock(&dev->lock);
+    ptxemu_status st = dev->last;
+    pthread_mutex_unlock(&dev->lock);
+    return st;
+}
+
+const char *ptxemu_last_error_message(ptxemu_device *dev)
+{
+    if (!dev) {
+        return "invalid device handle";
+    }
+    pthread_mutex_lock(&dev->lock);
+    const char *m = dev->msg ? dev->msg : "";
+    pthread_mutex_unlock(&dev->lock);
+    return m;
+}
+
+size_t ptxemu_last_error_copy(ptxemu_device *dev, char *buf, size_t len)
+{
+    if (!dev) {
+        return 0;
+    }
+    pthread_mutex_lock(&dev->lock);
+    const char *m = dev->msg ? dev->msg : "";
+    size_t n = strlen(m);
+    if (buf && len) {
+        size_t k = n < len - 1 ? n : len - 1;
+        memcpy(buf, m, k);
+        buf[k] = '\0';
+    }
+    pthread_mutex_unlock(&dev->lock);
+    return n;
+}
+
+void ptxemu_clear_error(ptxemu_device *dev)
+{
+    if (!dev) {
+        return;
+    }
+    pthread_mutex_lock(&dev->lock);
+    free(dev->msg);
+    dev->msg = NULL;
+    dev->last = PTXEMU_SUCCESS;
+    pthread_mutex_unlock(&dev->lock);
+}
+
+/* ------------------------------------------------------------ device */
+
+void ptxemu_device_options_default(ptxemu_device_options *o)
+{
+    if (!o) {
+        return;
+    }
+    memset(o, 0, sizeof(*o));
+    o->size = sizeof(*o);
+    o->diverge_order = PTXEMU_DIVERGE_TAKEN_FIRST;
+}
+
+ptxemu_status ptxemu_device_create(const ptxemu_device_options *opts,
+                                   ptxemu_device **out)
+{
+    if (!out) {
+        return PTXEMU_ERROR_INVALID_VALUE;
+    }
+    *out = NULL;
+    ptxemu_device_options o;
+    ptxemu_device_options_default(&o);
+    if (opts) {
+        if (opts->size < offsetof(ptxemu_device_options, insn_limit) ||
+            opts->size > sizeof(o)) {
+            return PTXEMU_ERROR_INVALID_VALUE;
+        }
+        memcpy(&o, opts, opts->size);
+        if (o.diverge_order != PTXEMU_DIVERGE_TAKEN_FIRST &&
+            o.diverge_order != PTXEMU_DIVERGE_MAJORITY_LAST) {
+            return PTXEMU_ERROR_INVALID_VALUE;
+        }
+    }
+    EmuConfig c;
+    emu_config_default(&c);
+    c.diverge_order = (EmuDivergeOrder)o.diverge_order;
+    c.insn_limit = o.insn_limit;
+#define OVERRIDE(f) do { if (o.f) { c.f = o.f; } } while (0)
+    OVERRIDE(watchdog_rounds);
+    OVERRIDE(num_sms);
+    OVERRIDE(max_threads_per_block);
+    OVERRIDE(max_shared_per_block);
+    OVERRIDE(max_call_depth);
+    OVERRIDE(local_bytes_per_thread);
+    OVERRIDE(heap_bytes);
+#undef OVERRIDE
+    ptxemu_device *d = calloc(1, sizeof(*d));
+    if (!d) {
+        return PTXEMU_ERROR_OUT_OF_MEMORY;
+    }
+    d->emu = emu_device_new(&c);
+    if (!d->emu) {
+        free(d);
+        return PTXEMU_ERROR_OUT_OF_MEMORY;
+    }
+    pthread_mutex_init(&d->lock, NULL);
+    d->collect_stats = o.collect_stats != 0;
+    rt_stats_reset(&d->stats);
+    *out = d;
+    return PTXEMU_SUCCESS;
+}
+
+static void module_free_locked(ptxemu_module *m);
+
+void ptxemu_device_destroy(ptxemu_device *dev)
+{
+    if (!dev) {
+        return;
+    }
+    pthread_mutex_lock(&dev->lock);
+    while (dev->mods) {
+        module_free_locked(dev->mods);
+    }
+    emu_device_free(dev->emu);
+    free(dev->msg);
+    pthread_mutex_unlock(&dev->lock);
+    pthread_mutex_destroy(&dev->lock);
+    free(dev);
+}
+
+uint64_t ptxemu_mem_used(ptxemu_device *dev)
+{
+    if (!dev) {
+        return 0;
+    }
+    pthread_mutex_lock(&dev->lock);
+    uint64_t n = emu_mem_used(dev->emu->mem);
+    pthread_mutex_unlock(&dev->lock);
+    return n;
+}
+
+/* ------------------------------------------------------------ modules */
+
+static size_t align_up(size_t v, size_t a)
+{
+    return a > 1 ? (v + a - 1) / a * a : v;
+}
+
+/* Parameter layout of a kernel, as cuLaunchKernel expects it: each
+ * parameter at the next multiple of its alignment (.align, or its
+ * element's natural size). */
+static bool function_init(ptxemu_function *f, ptxemu_module *m, EmuFunc *ef)
+{
+    const IrFunc *ir = ef->ir;
+    f->mod = m;
+    f->ef = ef;
+    f->ir = ir;
+    f->nparams = ir->nparams;
+    f->params = ir->nparams ? calloc(ir->nparams, sizeof(*f->params)) : NULL;
+    if (ir->nparams && !f->params) {
+        return false;
+    }
+    size_t off = 0, maxalign = 1;
+    for (unsigned i = 0; i < ir->nparams; i++) {
+        const IrSymbol *p = ir->params[i];
+        ptxemu_param_info *pi = &f->params[i];
+        size_t elem = (ptx_type_bits(p->type) + 7) / 8 * (p->vec ? p->vec : 1);
+        if (!elem) {
+            elem = 8;       /* .texref & co: 64-bit handles */
+        }
+        size_t size = p->size ? p->size : elem;
+        size_t al = p->align ? p->align : elem;
+        off = align_up(off, al);
+        pi->name = p->name;
+        pi->type = p->type ? ptx_type_name(p->type) : "handle";
+        pi->offset = off;
+        pi->size = size;
+        pi->align = al;
+        pi->array_len = p->ndims ? (unsigned)p->dims[0] : 0;
+        pi->is_ptr = p->is_ptr;
+        off += size;
+        if (al > maxalign) {
+            maxalign = al;
+        }
+    }
+    f->param_bytes = align_up(off, maxalign);
+    return true;
+}
+
+static void module_free_locked(ptxemu_module *m)
+{
+    ptxemu_device *dev = m->dev;
+    if (m->prev) {
+        m->prev->next = m->next;
+    } else {
+        dev->mods = m->next;
+    }
+    if (m->next) {
+        m->next->prev = m->prev;
+    }
+    for (unsigned i = 0; i < m->nfuncs; i++) {
+        free(m->funcs[i].params);
+    }
+    free(m->funcs);
+    emu_module_free(m->em);
+    free(m->name);
+    free(m->src);
+    free(m);
+}
+
+static ptxemu_status load_locked(ptxemu_device *dev, const char *name,
+                                 char *src, size_t len, ptxemu_module **out)
+{
+    ptxemu_module *m = calloc(1, sizeof(*m));
+    char *nm = strdup(name);
+    if (!m || !nm) {
+        free(m);
+        free(nm);
+        free(src);
+        return fail(dev, PTXEMU_ERROR_OUT_OF_MEMORY, "out of memory");
+    }
+    m->dev = dev;
+    m->name = nm;
+    m->src = src;
+    m->srclen = len;
+    PtxDiag d;
+    IrModule *ir = ptx_parse_string(m->name, m->src, len, &d, NULL);
+    if (!ir) {
+        char *msg = d.buf;
+        d.buf = NULL;
+        if (!msg && asprintf(&msg, "%s: error: invalid PTX\n", m->name) < 0) {
+            msg = NULL;
+        }
+        ptx_diag_fini(&d);
+        free(m->name);
+        free(m->src);
+        free(m);
+        return fail_take(dev, PTXEMU_ERROR_INVALID_PTX, msg);
+    }
+    ptx_diag_fini(&d);
+    EmuStatus est = EMU_OK;
+    char *emsg = NULL;
+    m->em = emu_module_load(dev->emu, ir, &est, &emsg);
+    if (!m->em) {
+        if (est == EMU_OK) {
+            est = EMU_ERR_UNSUPPORTED;
+        }
+        if (!emsg && asprintf(&emsg, "%s: error: cannot load module: %s\n",
+                              m->name, emu_status_name(est)) < 0) {
+            emsg = NULL;
+        }
+        free(m->name);
+        free(m->src);
+        free(m);
+        return fail_take(dev, (ptxemu_status)est, emsg);
+    }
+    unsigned nk = 0;
+    for (uint32_t i = 0; i < m->em->nfuncs; i++) {
+        const IrFunc *f = m->em->ir->funcs[i];
+        if (f->is_entry && !f->is_decl && m->em->funcs[i]) {
+            nk++;
+        }
+    }
+    m->funcs = nk ? calloc(nk, sizeof(*m->funcs)) : NULL;
+    for (uint32_t i = 0; m->funcs && i < m->em->nfuncs; i++) {
+        const IrFunc *f = m->em->ir->funcs[i];
+        if (f->is_entry && !f->is_decl && m->em->funcs[i]) {
+            if (!function_init(&m->funcs[m->nfuncs++], m, m->em->funcs[i])) {
+                m->funcs = NULL;     /* reported below */
+                break;
+            }
+        }
+    }
+    m->next = dev->mods;
+    if (m->next) {
+        m->next->prev = m;
+    }
+    dev->mods = m;
+    if (nk && !m->funcs) {
+        module_free_locked(m);
+        return fail(dev, PTXEMU_ERROR_OUT_OF_MEMORY, "out of memory");
+    }
+    *out = m;
+    return PTXEMU_SUCCESS;
+}
+
+ptxemu_status ptxemu_module_load_string(ptxemu_device *dev, const char *name,
+                                        const char *src, size_t len,
+                                        ptxemu_module **out)
+{
+    if (!dev) {
+        return PTXEMU_ERROR_INVALID_VALUE;
+    }
+    pthread_mutex_lock(&dev->lock);
+    ptxemu_status st;
+    if (out) {
+        *out = NULL;
+    }
+    if (!src || !out) {
+        st = fail(dev, PTXEMU_ERROR_INVALID_VALUE,
+                  "ptxemu_module_load_string: NULL %s",
+                  !src ? "source" : "output pointer");
+    } else {
+        if (!len) {
+            len = strlen(src);
+        }
+        char *copy = malloc(len + 1);
+        if (!copy) {
+            st = fail(dev, PTXEMU_ERROR_OUT_OF_MEMORY, "out of memory");
+        } else {
+            memcpy(copy, src, len);
+            copy[len] = '\0';
+            st = load_locked(dev, name ? name : "<string>", copy, len, out);
+        }
+    }
+    pthread_mutex_unlock(&dev->lock);
+    return st;
+}
+
+static char *read_file(const char *path, size_t *len, int *err)
+{
+    FILE *fp = fopen(path, "rb");
+    if (!fp) {
+        *err = errno;
+        return NULL;
+    }
+    size_t cap = 1 << 16, n = 0;
+    char *buf = malloc(cap);
+    while (buf) {
+        size_t k = fread(buf + n, 1, cap - n - 1, fp);
+        n += k;
+        if (n + 1 < cap) {
+            if (ferror(fp)) {
+                *err = errno ? errno : EIO;
+                free(buf);
+                buf = NULL;
+            }
+            break;
+        }
+        char *nb = realloc(buf, cap * 2);
+        if (!nb) {
+            free(buf);
+            buf = NULL;
+            *err = ENOMEM;
+            break;
+        }
+        buf = nb;
+        cap *= 2;
+    }
+    fclose(fp);
+    if (buf) {
+        buf[n] = '\0';
+        *len = n;
+    } else if (!*err) {
+        *err = ENOMEM;
+    }
+    return buf;
+}
+
+ptxemu_status ptxemu_module_load_file(ptxemu_device *dev, const char *path,
+                                      ptxemu_module **out)
+{
+    if (!dev) {
+        return PTXEMU_ERROR_INVALID_VALUE;
+    }
+    pthread_mutex_lock(&dev->lock);
+    ptxemu_status st;
+    if (out) {
+        *out = NULL;
+    }
+    if (!path || !out) {
+        st = fail(dev, PTXEMU_ERROR_INVALID_VALUE,
+                  "ptxemu_module_load_file: NULL %s",
+                  !path ? "path" : "output pointer");
+    } else {
+        size_t len = 0;
+        int err = 0;
+        char *src = read_file(path, &len, &err);
+        if (!src) {
+            st = fail(dev, err == ENOMEM ? PTXEMU_ERROR_OUT_OF_MEMORY
+                                         : PTXEMU_ERROR_INVALID_VALUE,
+                      "%s: error: cannot open: %s\n", path, strerror(err));
+        } else {
+            st = load_locked(dev, path, src, len, out);
+        }
+    }
+    pthread_mutex_unlock(&dev->lock);
+    return st;
+}
+
+void ptxemu_module_unload(ptxemu_module *mod)
+{
+    if (!mod) {
+        return;
+    }
+    ptxemu_device *dev = mod->dev;
+    pthread_mutex_lock(&dev->lock);
+    module_free_locked(mod);
+    pthread_mutex_unlock(&dev->lock);
+}
+
+ptxemu_status ptxemu_module_get_function(ptxemu_module *mod, const char *name,
+                                         ptxemu_function **out)
+{
+    if (!mod) {
+        return PTXEMU_ERROR_INVALID_VALUE;
+    }
+    ptxemu_device *dev = mod->dev;
+    ptxemu_status st = PTXEMU_SUCCESS;
+    pthread_mutex_lock(&dev->lock);
+    if (out) {
+        *out = NULL;
+    }
+    if (!name || !out) {
+        st = fail(dev, PTXEMU_ERROR_INVALID_VALUE,
+                  "ptxemu_module_get_function: NULL argument");
+    } else {
+        for (unsigned i = 0; i < mod->nfuncs; i++) {
+            if (!strcmp(mod->funcs[i].ir->name, name)) {
+                *out = &mod->funcs[i];
+                break;
+            }
+        }
+        if (!*out) {
+            st = fail(dev, PTXEMU_ERROR_NOT_FOUND,
+                      "%s: no kernel named '%s'", mod->name, name);
+        }
+    }
+    pthread_mutex_unlock(&dev->lock);
+    return st;
+}
+
+unsigned ptxemu_module_num_functions(ptxemu_module *mod)
+{
+    return mod ? mod->nfuncs : 0;
+}
+
+ptxemu_function *ptxemu_module_function(ptxemu_module *mod, unsigned i)
+{
+    return mod && i < mod->nfuncs ? &mod->funcs[i] : NULL;
+}
+
+ptxemu_status ptxemu_module_get_global(ptxemu_module *mod, const char *name,
+                                       ptxemu_devptr *addr, size_t *size)
+{
+    if (!mod) {
+        return PTXEMU_ERROR_INVALID_VALUE;
+    }
+    ptxemu_device *dev = mod->dev;
+    ptxemu_status st = PTXEMU_SUCCESS;
+    pthread_mutex_lock(&dev->lock);
+    if (!name) {
+        st = fail(dev, PTXEMU_ERROR_INVALID_VALUE,
+                  "ptxemu_module_get_global: NULL name");
+    } else {
+        uint64_t sz = 0;
+        uint64_t a = emu_module_global(mod->em, name, &sz);
+        if (!a) {
+            st = fail(dev, PTXEMU_ERROR_NOT_FOUND,
+                      "%s: no .global or .const variable named '%s'",
+                      mod->name, name);
+        } else {
+            if (addr) {
+                *addr = a;
+            }
+            if (size) {
+                *size = (size_t)sz;
+            }
+        }
+    }
+    pthread_mutex_unlock(&dev->lock);
+    return st;
+}
+
+/* ------------------------------------------------------------ functions */
+
+const char *ptxemu_function_name(ptxemu_function *f)
+{
+    return f ? f->ir->name : NULL;
+}
+
+unsigned ptxemu_function_num_params(ptxemu_function *f)
+{
+    return f ? f->nparams : 0;
+}
+
+size_t ptxemu_function_param_bytes(ptxemu_function *f)
+{
+    return f ? f->param_bytes : 0;
+}
+
+ptxemu_status ptxemu_function_param(ptxemu_function *f, unsigned i,
+                                    ptxemu_param_info *info)
+{
+    if (!f || !info || i >= f->nparams) {
+        return PTXEMU_ERROR_INVALID_VALUE;
+    }
+    *info = f->params[i];
+    return PTXEMU_SUCCESS;
+}
+
+/* ------------------------------------------------------------ memory */
+
+ptxemu_status ptxemu_malloc(ptxemu_device *dev, size_t size,
+                            ptxemu_devptr *out)
+{
+    if (!dev) {
+        return PTXEMU_ERROR_INVALID_VALUE;
+    }
+    ptxemu_status st = PTXEMU_SUCCESS;
+    pthread_mutex_lock(&dev->lock);
+    if (!out || !size) {
+        st = fail(dev, PTXEMU_ERROR_INVALID_VALUE, "ptxemu_malloc: %s",
+                  !out ? "NULL output pointer" : "size 0");
+    } else {
+        *out = emu_mem_alloc(dev->emu->mem, size, EMU_ALLOC_DEVICE, NULL);
+        if (!*out) {
+            st = fail(dev, PTXEMU_ERROR_OUT_OF_MEMORY,
+                      "ptxemu_malloc: cannot allocate %zu bytes", size);
+        }
+    }
+    pthread_mutex_unlock(&dev->lock);
+    return st;
+}
+
+ptxemu_status ptxemu_free(ptxemu_device *dev, ptxemu_devptr ptr)
+{
+    if (!dev) {
+        return PTXEMU_ERROR_INVALID_VALUE;
+    }
+    if (!ptr) {
+        return PTXEMU_SUCCESS;         /* as cudaFree(NULL) */
+    }
+    pthread_mutex_lock(&dev->lock);
+    const EmuAlloc *a = emu_mem_find(dev->emu->mem, ptr, 1);
+    ptxemu_status st;
+    if (!a || a->addr != ptr || a->kind != EMU_ALLOC_DEVICE) {
+        st = fail(dev, PTXEMU_ERROR_INVALID_VALUE,
+                  "ptxemu_free: 0x%" PRIx64 " is not the start of a "
+                  "ptxemu_malloc allocation", ptr);
+    } else {
+        st = (ptxemu_status)emu_mem_release(dev->emu->mem, ptr);
+        if (st != PTXEMU_SUCCESS) {
+            fail(dev, st, "ptxemu_free: cannot free 0x%" PRIx64, ptr);
+        }
+    }
+    pthread_mutex_unlock(&dev->lock);
+    return st;
+}
+
+static ptxemu_status bad_range(ptxemu_device *dev, const char *what,
+                               ptxemu_devptr p, size_t size)
+{
+    return fail(dev, PTXEMU_ERROR_INVALID_VALUE,
+                "%s: [0x%" PRIx64 ", +%zu) is not inside one device "
+                "allocation", what, p, size);
+}
+
+ptxemu_status ptxemu_memcpy_htod(ptxemu_device *dev, ptxemu_devptr dst,
+                                 const void *src, size_t size)
+{
+    if (!dev) {
+        return PTXEMU_ERROR_INVALID_VALUE;
+    }
+    if (!size) {
+        return PTXEMU_SUCCESS;
+    }
+    ptxemu_status st = PTXEMU_SUCCESS;
+    pthread_mutex_lock(&dev->lock);
+    if (!src) {
+        st = fail(dev, PTXEMU_ERROR_INVALID_VALUE,
+                  "ptxemu_memcpy_htod: NULL source");
+    } else if (emu_mem_write(dev->emu->mem, dst, src, size) != EMU_OK) {
+        st = bad_range(dev, "ptxemu_memcpy_htod", dst, size);
+    }
+    pthread_mutex_unlock(&dev->lock);
+    return st;
+}
+
+ptxemu_status ptxemu_memcpy_dtoh(ptxemu_device *dev, void *dst,
+                                 ptxemu_devptr src, size_t size)
+{
+    if (!dev) {
+        return PTXEMU_ERROR_INVALID_VALUE;
+    }
+    if (!size) {
+        return PTXEMU_SUCCESS;
+    }
+    ptxemu_status st = PTXEMU_SUCCESS;
+    pthread_mutex_lock(&dev->lock);
+    if (!dst) {
+        st = fail(dev, PTXEMU_ERROR_INVALID_VALUE,
+                  "ptxemu_memcpy_dtoh: NULL destination");
+    } else if (emu_mem_read(dev->emu->mem, src, dst, size) != EMU_OK) {
+        st = bad_range(dev, "ptxemu_memcpy_dtoh", src, size);
+    }
+    pthread_mutex_unlock(&dev->lock);
+    return st;
+}
+
+ptxemu_status ptxemu_memcpy_dtod(ptxemu_device *dev, ptxemu_devptr dst,
+                                 ptxemu_devptr src, size_t size)
+{
+    if (!dev) {
+        return PTXEMU_ERROR_INVALID_VALUE;
+    }
+    if (!size) {
+        return PTXEMU_SUCCESS;
+    }
+    ptxemu_status st = PTXEMU_SUCCESS;
+    pthread_mutex_lock(&dev->lock);
+    const EmuAlloc *s = emu_mem_find(dev->emu->mem, src, size);
+    const EmuAlloc *d = emu_mem_find(dev->emu->mem, dst, size);
+    if (!s) {
+        st = bad_range(dev, "ptxemu_memcpy_dtod (source)", src, size);
+    } else if (!d) {
+        st = bad_range(dev, "ptxemu_memcpy_dtod (destination)", dst, size);
+    } else {
+        memmove(d->host + (dst - d->addr), s->host + (src - s->addr), size);
+    }
+    pthread_mutex_unlock(&dev->lock);
+    return st;
+}
+
+ptxemu_status ptxemu_memset(ptxemu_device *dev, ptxemu_devptr dst, int byte,
+                            size_t size)
+{
+    if (!dev) {
+        return PTXEMU_ERROR_INVALID_VALUE;
+    }
+    if (!size) {
+        return PTXEMU_SUCCESS;
+    }
+    ptxemu_status st = PTXEMU_SUCCESS;
+    pthread_mutex_lock(&dev->lock);
+    if (emu_mem_set(dev->emu->mem, dst, (uint8_t)byte, size) != EMU_OK) {
+        st = bad_range(dev, "ptxemu_memset", dst, size);
+    }
+    pthread_mutex_unlock(&dev->lock);
+    return st;
+}
+
+/* ------------------------------------------------------------ launch */
+
+/* The source line `line` (1-based) of m, trimmed, into buf. */
+static const char *source_line(const ptxemu_module *m, uint32_t line,
+                               char *buf, size_t len)
+{
+    const char *p = m->src, *end = m->src + m->srclen;
+    buf[0] = '\0';
+    if (!line) {
+        return buf;
+    }
+    for (uint32_t l = 1; l < line && p < end; l++) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        if (!nl) {
+            return buf;
+        }
+        p = nl + 1;
+    }
+    while (p < end && (*p == ' ' || *p == '\t')) {
+        p++;
+    }
+    const char *e = p;
+    while (e < end && *e != '\n' && *e != '\r') {
+        e++;
+    }
+    size_t n = (size_t)(e - p);
+    if (n >= len) {
+        n = len - 1;
+    }
+    memcpy(buf, p, n);
+    buf[n] = '\0';
+    for (char *q = buf; *q; q++) {
+        if (*q == '\t') {
+            *q = ' ';
+        }
+    }
+    return buf;
+}
+
+static const char *alloc_kind_name(EmuAllocKind k)
+{
+    switch (k) {
+    case EMU_ALLOC_DEVICE: return "device allocation";
+    case EMU_ALLOC_MANAGED: return "managed allocation";
+    case EMU_ALLOC_GLOBAL: return ".global variable";
+    case EMU_ALLOC_CONST: return ".const variable";
+    case EMU_ALLOC_HEAP: return "device heap block";
+    }
+    return "allocation";
+}
+
+/* The message of a failed launch: everything EmuFault knows. */
+static char *fault_message(ptxemu_device *dev, const ptxemu_function *f,
+                           EmuStatus st, const EmuFault *flt,
+                           const char *insn_text)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *o = open_memstream(&buf, &len);
+    if (!o) {
+        return NULL;
+    }
+    const char *kname = flt && flt->kernel ? flt->kernel : f->ir->name;
+    fprintf(o, "kernel '%s' failed: %s (%s)\n", kname,
+            ptxemu_status_string((ptxemu_status)st),
+            ptxemu_status_name((ptxemu_status)st));
+    if (flt) {
+        const char *file = flt->file ? flt->file : f->mod->name;
+        fprintf(o, "  at %s:%u:%u", file, flt->loc.line, flt->loc.col);
+        if (flt->func && strcmp(flt->func, kname) != 0) {
+            fprintf(o, " in function '%s'", flt->func);
+        }
+        fprintf(o, ", CTA (%u,%u,%u), thread (%u,%u,%u)\n", flt->ctaid[0],
+                flt->ctaid[1], flt->ctaid[2], flt->tid[0], flt->tid[1],
+                flt->tid[2]);
+        char line[256];
+        if (insn_text && *insn_text) {
+            size_t n = strcspn(insn_text, "\n");
+            fprintf(o, "  instruction: %.*s\n", (int)n, insn_text);
+        } else if (*source_line(f->mod, flt->loc.line, line, sizeof(line))) {
+            fprintf(o, "  instruction: %s\n", line);
+        }
+        bool memfault = st == EMU_ERR_ILLEGAL_ADDRESS ||
+                        st == EMU_ERR_MISALIGNED || st == EMU_ERR_READ_ONLY ||
+                        flt->addr != 0;
+        if (memfault) {
+            fprintf(o, "  address: 0x%016" PRIx64, flt->addr);
+            if (flt->size) {
+                fprintf(o, " (%u byte%s", flt->size,
+                        flt->size == 1 ? "" : "s");
+                if (flt->space != PTX_SPACE_NONE) {
+                    fprintf(o, ", %s", ptx_space_name(flt->space));
+                }
+                fputc(')', o);
+            }
+            fputc('\n', o);
+        }
+        if (flt->detail[0]) {
+            fprintf(o, "  %.*s\n", (int)sizeof(flt->detail), flt->detail);
+        }
+        if (memfault && !strstr(flt->detail, "nearest allocation")) {
+            const EmuAlloc *a = emu_mem_nearest(dev->emu->mem, flt->addr);
+            if (a) {
+                fprintf(o, "  nearest allocation: %s%s%s[0x%016" PRIx64
+                        ", +%" PRIu64 ")", alloc_kind_name(a->kind),
+                        a->name ? " " : "", a->name ? a->name : "",
+                        a->addr, a->size);
+                if (flt->addr >= a->addr + a->size) {
+                    fprintf(o, ", the address is %" PRIu64 " bytes past "
+                            "its end", flt->addr - (a->addr + a->size));
+                } else if (flt->addr < a->addr) {
+                    fprintf(o, ", the address is %" PRIu64 " bytes before "
+                            "its start", a->addr - flt->addr);
+                } else {
+                    fprintf(o, ", offset %" PRIu64, flt->addr - a->addr);
+                }
+                fputc('\n', o);
+            } else {
+                fprintf(o, "  nearest allocation: none\n");
+            }
+        }
+    }
+    fclose(o);
+    return buf;
+}
+
+#ifdef EMU_HAVE_STEP_HOOK
+typedef struct StepCtx {
+    RtStats *stats;
+    uint64_t steps;
+} StepCtx;
+
+static void on_step(void *ctx, const EmuCta *cta, const EmuWarp *w,
+                    const EmuStepRecord *rec)
+{
+    (void)cta;
+    (void)w;
+    StepCtx *sc = ctx;
+    sc->steps++;
+    rt_stats_step(sc->stats, rec);
+}
+#endif
+
+ptxemu_status ptxemu_launch(ptxemu_function *f, const unsigned grid[3],
+                            const unsigned block[3], unsigned shared_bytes,
+                            void **params)
+{
+    if (!f) {
+        return PTXEMU_ERROR_INVALID_VALUE;
+    }
+    ptxemu_module *m = f->mod;
+    ptxemu_device *dev = m->dev;
+    const EmuConfig *cfg = &dev->emu->cfg;
+    const char *kn = f->ir->name;
+    ptxemu_status st = PTXEMU_SUCCESS;
+    pthread_mutex_lock(&dev->lock);
+    if (!grid || !block) {
+        st = fail(dev, PTXEMU_ERROR_INVALID_VALUE,
+                  "launch of '%s': NULL grid or block", kn);
+        goto out;
+    }
+    uint64_t nthreads = (uint64_t)block[0] * block[1] * block[2];
+    if (!grid[0] || !grid[1] || !grid[2] || !block[0] || !block[1] ||
+        !block[2]) {
+        st = fail(dev, PTXEMU_ERROR_LAUNCH_CONFIG,
+                  "launch of '%s': grid (%u,%u,%u) and block (%u,%u,%u) must "
+                  "be at least 1 in every dimension", kn, grid[0], grid[1],
+                  grid[2], block[0], block[1], block[2]);
+        goto out;
+    }
+    if (grid[0] > INT32_MAX || grid[1] > 65535 || grid[2] > 65535 ||
+        block[2] > 64 ||
+        block[0] > 1024 || block[1] > 1024 ||
+        (cfg->max_threads_per_block && nthreads > cfg->max_threads_per_block)) {
+        st = fail(dev, PTXEMU_ERROR_LAUNCH_CONFIG,
+                  "launch of '%s': grid (%u,%u,%u) block (%u,%u,%u): at most "
+                  "%u threads per block (x,y <= 1024, z <= 64), grid x "
+                  "< 2^31 and grid y,z <= 65535", kn, grid[0], grid[1], grid[2],
+                  block[0], block[1], block[2], cfg->max_threads_per_block);
+        goto out;
+    }
+    if (cfg->max_shared_per_block &&
+        (uint64_t)shared_bytes + f->ef->shared_bytes >
+            cfg->max_shared_per_block) {
+        st = fail(dev, PTXEMU_ERROR_LAUNCH_CONFIG,
+                  "launch of '%s': %u bytes of static plus %u of dynamic "
+                  "shared memory exceed the limit of %u", kn,
+                  f->ef->shared_bytes, shared_bytes,
+                  cfg->max_shared_per_block);
+        goto out;
+    }
+    for (unsigned i = 0; i < f->nparams; i++) {
+        if (!params || !params[i]) {
+            st = fail(dev, PTXEMU_ERROR_INVALID_VALUE,
+                      "launch of '%s': no value for parameter %u '%s'", kn,
+                      i, f->params[i].name);
+            goto out;
+        }
+    }
+    dev->emu->has_fault = false;
+    EmuLaunch *l = NULL;
+    EmuStatus est = emu_launch_begin(m->em, f->ef, grid, block, shared_bytes,
+                                     params, &l);
+    if (est != EMU_OK || !l) {
+        if (est == EMU_OK) {
+            est = EMU_ERR_OUT_OF_MEMORY;
+        }
+        st = fail(dev, (ptxemu_status)est, "launch of '%s' failed: %s (%s)",
+                  kn, ptxemu_status_string((ptxemu_status)est),
+                  emu_status_name(est));
+        goto out;
+    }
+    uint64_t steps = 0;
+#ifdef EMU_HAVE_STEP_HOOK
+    StepCtx sc = {&dev->stats, 0};
+    if (dev->collect_stats) {
+        l->step_hook = on_step;
+        l->step_hook_ctx = &sc;
+    }
+#endif
+    est = emu_launch_run(l);
+#ifdef EMU_HAVE_STEP_HOOK
+    steps = sc.steps;
+#endif
+    rt_stats_launch(&dev->stats, l, steps);
+    if (est != EMU_OK) {
+        const EmuFault *flt = l->faulted ? &l->fault
+                              : dev->emu->has_fault ? &dev->emu->last_fault
+                                                    : NULL;
+        st = fail_take(dev, (ptxemu_status)est,
+                       fault_message(dev, f, est, flt,
+                                     l->faulted ? l->fault_text : NULL));
+        if (dev->pending == PTXEMU_SUCCESS) {
+            dev->pending = st;
+        }
+    }
+    emu_launch_end(l);
+out:
+    pthread_mutex_unlock(&dev->lock);
+    return st;
+}
+
+ptxemu_status ptxemu_synchronize(ptxemu_device *dev)
+{
+    if (!dev) {
+        return PTXEMU_ERROR_INVALID_VALUE;
+    }
+    pthread_mutex_lock(&dev->lock);
+    ptxemu_status st = dev->pending;
+    dev->pending = PTXEMU_SUCCESS;
+    pthread_mutex_unlock(&dev->lock);
+    fflush(stdout);
+    return st;
+}
+
+/* ------------------------------------------------------------ statistics */
+
+ptxemu_status ptxemu_get_stats(ptxemu_device *dev, ptxemu_stats *out)
+{
+    if (!dev || !out) {
+        return PTXEMU_ERROR_INVALID_VALUE;
+    }
+    pthread_mutex_lock(&dev->lock);
+    *out = dev->stats.s;
+    pthread_mutex_unlock(&dev->lock);
+    return PTXEMU_SUCCESS;
+}
+
+void ptxemu_reset_stats(ptxemu_device *dev)
+{
+    if (!dev) {
+        return;
+    }
+    pthread_mutex_lock(&dev->lock);
+    rt_stats_reset(&dev->stats);
+    pthread_mutex_unlock(&dev->lock);
+}
+
+size_t ptxemu_get_opcode_stats(ptxemu_device *dev, ptxemu_opcode_count *out,
+                               size_t max)
+{
+    if (!dev) {
+        return 0;
+    }
+    pthread_mutex_lock(&dev->lock);
+    size_t n = rt_stats_opcodes(&dev->stats, out, out ? max : 0);
+    pthread_mutex_unlock(&dev->lock);
+    return n;
+}

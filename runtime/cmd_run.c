@@ -1,0 +1,616 @@
+/*
+ * runtime/cmd_run.c: `ptxemu run`, a kernel launch with no host program.
+ * Uses only the public API (runtime/ptxemu.h) and the argument specs
+ * (runtime/argspec.h).  Exit status: 0 ok, 1 kernel fault, PTX error or
+ * I/O error, 2 bad usage (including arguments that do not match the
+ * kernel's parameters).
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runtime/argspec.h"
+#include "runtime/ptxemu.h"
+
+int cmd_run(int argc, char **argv);
+
+static void run_usage(FILE *out)
+{
+    fprintf(out,
+        "usage: ptxemu run FILE.ptx [--kernel NAME] --grid X[,Y,Z] "
+        "--block X[,Y,Z]\n"
+        "                  [--shared BYTES] --arg SPEC ... [--out N=FILE]\n"
+        "                  [--print N[:COUNT]] [--stats[=FILE.json]]\n"
+        "\n"
+        "Run one kernel of a PTX module on the emulator, without a host "
+        "program.\n"
+        "\n"
+        "  --kernel NAME       the kernel (.entry) to run; may be left out "
+        "when the\n"
+        "                      module has only one\n"
+        "  --grid X[,Y,Z]      CTAs in the grid (default 1,1,1)\n"
+        "  --block X[,Y,Z]     threads per CTA (default 1,1,1)\n"
+        "  --shared BYTES      dynamic shared memory per CTA (default 0)\n"
+        "  --arg SPEC          the next kernel parameter (in order; see "
+        "below)\n"
+        "  --out N=FILE        after the run, write buffer argument N's bytes "
+        "to FILE\n"
+        "  --print N[:COUNT]   after the run, print the first COUNT (default "
+        "all)\n"
+        "                      elements of buffer argument N, 8 per line\n"
+        "  --stats             print execution statistics\n"
+        "  --stats=FILE.json   write them to FILE.json instead\n"
+        "  --insn-limit N      stop a launch after N warp instructions\n"
+        "  --diverge ORDER     divergent-branch order: taken (default, "
+        "taken path\n"
+        "                      first) or majority-last (fewer lanes first)\n"
+        "  -h, --help          this text\n"
+        "\n"
+        "Arguments are numbered from 0 in the order given, and must match "
+        "the\n"
+        "kernel's .param list in number and size.  SPEC is one of:\n"
+        "\n"
+        "  TYPE:VALUE             a scalar.  TYPE: u8 u16 u32 u64 s8 s16 s32 "
+        "s64\n"
+        "                         b8 b16 b32 b64 (decimal or 0x hex) or f16 "
+        "bf16\n"
+        "                         f32 f64 (decimal, hex float, inf, nan)\n"
+        "  hex:BYTES              raw bytes in memory order, for struct or "
+        ".b8\n"
+        "                         array parameters: hex:01000000ff000000\n"
+        "  buf:TYPE:COUNT[:INIT]  a device buffer of COUNT elements; the "
+        "parameter\n"
+        "                         is its 64-bit device address.  INIT:\n"
+        "      zero               all zero (default)\n"
+        "      iota               element i is i\n"
+        "      fill=V             every element is V\n"
+        "      rand=SEED          deterministic xorshift64*: x = SEED (0 "
+        "means\n"
+        "                         0x9E3779B97F4A7C15); per element x ^= x>>12;"
+        "\n"
+        "                         x ^= x<<25; x ^= x>>27; r = x * "
+        "0x2545F4914F6CDD1D;\n"
+        "                         f32 = (r>>40)/2^24, f64 = (r>>11)/2^53, f16 "
+        "and\n"
+        "                         bf16 = the f32 rounded (all in [0,1)); "
+        "integers\n"
+        "                         take the low bits of r (full range)\n"
+        "      values=V1,V2,...   the first elements; the rest zero\n"
+        "      file=PATH          the file's bytes; the rest zero\n"
+        "\n"
+        "Printed values: integers in decimal, f16/bf16/f32 with %%.9g, f64 "
+        "with %%.17g.\n"
+        "\n"
+        "Examples:\n"
+        "  ptxemu run examples/vecadd.ptx --kernel vecAdd --grid 4 --block "
+        "256 \\\n"
+        "      --arg buf:f32:1024:iota --arg buf:f32:1024:iota \\\n"
+        "      --arg buf:f32:1024:zero --arg u32:1000 --print 2:8\n"
+        "  ptxemu run examples/saxpy.ptx --kernel saxpy --grid 8 --block 128 "
+        "\\\n"
+        "      --arg u32:1000 --arg f32:2.5 --arg buf:f32:1000:rand=42 \\\n"
+        "      --arg buf:f32:1000:fill=1 --out 3=y.bin --stats=stats.json\n"
+        "\n"
+        "Exit status: 0 on success, 1 if the kernel faults or the PTX (or "
+        "an input\n"
+        "file) has errors, 2 on usage errors.\n");
+}
+
+typedef struct OutReq {
+    unsigned arg;
+    const char *file;
+} OutReq;
+
+typedef struct PrintReq {
+    unsigned arg;
+    uint64_t count;             /* UINT64_MAX: all */
+} PrintReq;
+
+/* "N=FILE" */
+static bool parse_out(const char *s, OutReq *o)
+{
+    const char *eq = strchr(s, '=');
+    if (!eq || !eq[1] || eq == s) {
+        return false;
+    }
+    char num[32];
+    size_t n = (size_t)(eq - s);
+    if (n >= sizeof(num)) {
+        return false;
+    }
+    memcpy(num, s, n);
+    num[n] = '\0';
+    uint64_t v;
+    if (!argspec_parse_uint(num, UINT32_MAX, &v)) {
+        return false;
+    }
+    o->arg = (unsigned)v;
+    o->file = eq + 1;
+    return true;
+}
+
+/* "N[:COUNT]" */
+static bool parse_print(const char *s, PrintReq *p)
+{
+    char num[32];
+    const char *c = strchr(s, ':');
+    size_t n = c ? (size_t)(c - s) : strlen(s);
+    if (n >= sizeof(num)) {
+        return false;
+    }
+    memcpy(num, s, n);
+    num[n] = '\0';
+    uint64_t v;
+    if (!argspec_parse_uint(num, UINT32_MAX, &v)) {
+        return false;
+    }
+    p->arg = (unsigned)v;
+    p->count = UINT64_MAX;
+    if (c && (!argspec_parse_uint(c + 1, UINT64_MAX, &p->count) ||
+              p->count == 0)) {
+        return false;
+    }
+    return true;
+}
+
+static void print_buffer(const ArgSpec *a, unsigned idx, uint64_t count)
+{
+    uint64_t n = count < a->count ? count : a->count;
+    if (n == a->count) {
+        printf("arg %u: %s[%" PRIu64 "]\n", idx, a->type->name, a->count);
+    } else {
+        printf("arg %u: %s[%" PRIu64 "], first %" PRIu64 "\n", idx,
+               a->type->name, a->count, n);
+    }
+    for (uint64_t i = 0; i < n; i++) {
+        argspec_print_elem(stdout, a->type, a->bytes + i * a->type->size);
+        putchar(i + 1 == n || i % 8 == 7 ? '\n' : ' ');
+    }
+}
+
+static void json_str(FILE *o, const char *s)
+{
+    fputc('"', o);
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\') {
+            fprintf(o, "\\%c", c);
+        } else if (c < 0x20) {
+            fprintf(o, "\\u%04x", c);
+        } else {
+            fputc(c, o);
+        }
+    }
+    fputc('"', o);
+}
+
+static void write_stats(FILE *o, bool json, ptxemu_device *dev,
+                        const char *kernel, const unsigned grid[3],
+                        const unsigned block[3])
+{
+    ptxemu_stats s;
+    ptxemu_get_stats(dev, &s);
+    size_t nops = ptxemu_get_opcode_stats(dev, NULL, 0);
+    ptxemu_opcode_count *ops = nops ? calloc(nops, sizeof(*ops)) : NULL;
+    if (ops) {
+        nops = ptxemu_get_opcode_stats(dev, ops, nops);
+    } else {
+        nops = 0;
+    }
+    bool steps = (s.collected & PTXEMU_STATS_STEPS) != 0;
+    if (json) {
+        fprintf(o, "{\n  \"kernel\": ");
+        json_str(o, kernel);
+        fprintf(o, ",\n  \"grid\": [%u, %u, %u],\n  \"block\": [%u, %u, %u],\n",
+                grid[0], grid[1], grid[2], block[0], block[1], block[2]);
+        fprintf(o, "  \"per_instruction\": %s,\n", steps ? "true" : "false");
+#define J(name, v) fprintf(o, "  \"%s\": %" PRIu64 ",\n", name, (uint64_t)(v))
+        J("launches", s.launches);
+        J("ctas", s.ctas);
+        J("threads", s.threads);
+        J("warp_instructions", s.warp_insns);
+        J("thread_instructions", s.thread_insns);
+        J("thread_instructions_executed", s.thread_insns_executed);
+        J("branches", s.branches);
+        J("divergent_branches", s.divergent_branches);
+        J("loads", s.loads);
+        J("stores", s.stores);
+        J("atomics", s.atomics);
+        J("atomic_accesses", s.atomic_accesses);
+        J("barriers", s.barriers);
+#undef J
+        fprintf(o, "  \"memory\": {");
+        for (int i = 0; i < PTXEMU_SPACE_COUNT; i++) {
+            fprintf(o, "%s\n    \"%s\": {\"instructions\": %" PRIu64
+                    ", \"accesses\": %" PRIu64 ", \"bytes\": %" PRIu64 "}",
+                    i ? "," : "", ptxemu_space_name((ptxemu_space)i),
+                    s.mem_insns[i], s.mem_accesses[i], s.mem_bytes[i]);
+        }
+        fprintf(o, "\n  },\n  \"opcodes\": {");
+        for (size_t i = 0; i < nops; i++) {
+            fprintf(o, "%s\n    ", i ? "," : "");
+            json_str(o, ops[i].opcode);
+            fprintf(o, ": {\"warp\": %" PRIu64 ", \"thread\": %" PRIu64 "}",
+                    ops[i].warp_insns, ops[i].thread_insns);
+        }
+        fprintf(o, "%s}\n}\n", nops ? "\n  " : "");
+    } else {
+        fprintf(o, "statistics for kernel %s, grid (%u,%u,%u), block "
+                "(%u,%u,%u):\n", kernel, grid[0], grid[1], grid[2], block[0],
+                block[1], block[2]);
+#define T(name, v) fprintf(o, "  %-30s %" PRIu64 "\n", name, (uint64_t)(v))
+        T("launches", s.launches);
+        T("CTAs", s.ctas);
+        T("threads", s.threads);
+        T("warp instructions", s.warp_insns);
+        if (steps) {
+            T("thread instructions", s.thread_insns);
+            T("thread instructions executed", s.thread_insns_executed);
+            T("branches", s.branches);
+            T("divergent branches", s.divergent_branches);
+            T("loads (per thread)", s.loads);
+            T("stores (per thread)", s.stores);
+            T("atomics (per warp)", s.atomics);
+            T("atomic accesses (per thread)", s.atomic_accesses);
+            T("barrier arrivals (per warp)", s.barriers);
+#undef T
+            fprintf(o, "  memory        instructions     accesses        "
+                    "bytes\n");
+            for (int i = 0; i < PTXEMU_SPACE_COUNT; i++) {
+                if (!s.mem_insns[i] && !s.mem_accesses[i]) {
+                    continue;
+                }
+                fprintf(o, "    %-8s %15" PRIu64 " %12" PRIu64 " %12" PRIu64
+                        "\n", ptxemu_space_name((ptxemu_space)i),
+                        s.mem_insns[i], s.mem_accesses[i], s.mem_bytes[i]);
+            }
+            fprintf(o, "  opcode        warp insns  thread insns\n");
+            for (size_t i = 0; i < nops; i++) {
+                fprintf(o, "    %-10s %12" PRIu64 " %13" PRIu64 "\n",
+                        ops[i].opcode, ops[i].warp_insns, ops[i].thread_insns);
+            }
+        } else {
+            fprintf(o, "  (per-instruction statistics are not available from "
+                    "this emulator core)\n");
+        }
+    }
+    free(ops);
+}
+
+/* Check the arguments against the kernel's parameters; 0 or 2. */
+static int check_params(ptxemu_function *k, ArgSpec *args, unsigned nargs)
+{
+    unsigned np = ptxemu_function_num_params(k);
+    const char *kn = ptxemu_function_name(k);
+    ptxemu_param_info pi;
+    if (nargs < np) {
+        ptxemu_function_param(k, nargs, &pi);
+        fprintf(stderr, "ptxemu run: kernel '%s' takes %u parameter%s but "
+                "%u --arg %s given: no argument for parameter %u '%s' "
+                "(.%s, %zu bytes)\n", kn, np, np == 1 ? "" : "s", nargs,
+                nargs == 1 ? "was" : "were", nargs, pi.name, pi.type,
+                pi.size);
+        return 2;
+    }
+    if (nargs > np) {
+        fprintf(stderr, "ptxemu run: kernel '%s' takes %u parameter%s but "
+                "%u --arg were given: argument %u '%s' has no parameter\n",
+                kn, np, np == 1 ? "" : "s", nargs, np, args[np].text);
+        return 2;
+    }
+    for (unsigned i = 0; i < np; i++) {
+        ptxemu_function_param(k, i, &pi);
+        size_t sz = args[i].kind == ARG_BUFFER ? 8 : args[i].nbytes;
+        if (sz != pi.size) {
+            fprintf(stderr, "ptxemu run: argument %u '%s' is %zu bytes%s but "
+                    "parameter %u '%s' of kernel '%s' is .%s%s, %zu bytes\n",
+                    i, args[i].text, sz,
+                    args[i].kind == ARG_BUFFER ? " (a device pointer)" : "",
+                    i, pi.name, kn, pi.type,
+                    pi.array_len ? " array" : "", pi.size);
+            return 2;
+        }
+    }
+    return 0;
+}
+
+int cmd_run(int argc, char **argv)
+{
+    enum { OPT_KERNEL = 256, OPT_GRID, OPT_BLOCK, OPT_SHARED, OPT_ARG,
+           OPT_OUT, OPT_PRINT, OPT_STATS, OPT_LIMIT, OPT_DIVERGE };
+    static const struct option opts[] = {
+        {"kernel", required_argument, NULL, OPT_KERNEL},
+        {"grid", required_argument, NULL, OPT_GRID},
+        {"block", required_argument, NULL, OPT_BLOCK},
+        {"shared", required_argument, NULL, OPT_SHARED},
+        {"arg", required_argument, NULL, OPT_ARG},
+        {"out", required_argument, NULL, OPT_OUT},
+        {"print", required_argument, NULL, OPT_PRINT},
+        {"stats", optional_argument, NULL, OPT_STATS},
+        {"insn-limit", required_argument, NULL, OPT_LIMIT},
+        {"diverge", required_argument, NULL, OPT_DIVERGE},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    const char *kernel = NULL, *stats_file = NULL;
+    bool stats = false;
+    unsigned grid[3] = {1, 1, 1}, block[3] = {1, 1, 1};
+    uint64_t shared = 0;
+    ptxemu_device_options dopt;
+    ptxemu_device_options_default(&dopt);
+    /* every list is at most argc long */
+    const char **specs = calloc((size_t)argc + 1, sizeof(*specs));
+    OutReq *outs = calloc((size_t)argc + 1, sizeof(*outs));
+    PrintReq *prints = calloc((size_t)argc + 1, sizeof(*prints));
+    ArgSpec *args = NULL;
+    unsigned nspecs = 0, nouts = 0, nprints = 0, nparsed = 0;
+    ptxemu_device *dev = NULL;
+    int status = 2;
+    int c;
+    if (!specs || !outs || !prints) {
+        fprintf(stderr, "ptxemu run: out of memory\n");
+        status = 1;
+        goto done;
+    }
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+        switch (c) {
+        case OPT_KERNEL: kernel = optarg; break;
+        case OPT_GRID:
+            if (!argspec_parse_dim3(optarg, grid)) {
+                fprintf(stderr, "ptxemu run: --grid '%s': expected X[,Y,Z] "
+                        "with positive integers\n", optarg);
+                goto done;
+            }
+            break;
+        case OPT_BLOCK:
+            if (!argspec_parse_dim3(optarg, block)) {
+                fprintf(stderr, "ptxemu run: --block '%s': expected X[,Y,Z] "
+                        "with positive integers\n", optarg);
+                goto done;
+            }
+            break;
+        case OPT_SHARED:
+            if (!argspec_parse_uint(optarg, UINT32_MAX, &shared)) {
+                fprintf(stderr, "ptxemu run: --shared '%s': expected a "
+                        "byte count\n", optarg);
+                goto done;
+            }
+            break;
+        case OPT_ARG: specs[nspecs++] = optarg; break;
+        case OPT_OUT:
+            if (!parse_out(optarg, &outs[nouts++])) {
+                fprintf(stderr, "ptxemu run: --out '%s': expected N=FILE\n",
+                        optarg);
+                goto done;
+            }
+            break;
+        case OPT_PRINT:
+            if (!parse_print(optarg, &prints[nprints++])) {
+                fprintf(stderr, "ptxemu run: --print '%s': expected "
+                        "N[:COUNT]\n", optarg);
+                goto done;
+            }
+            break;
+        case OPT_STATS:
+            stats = true;
+            stats_file = optarg;
+            if (stats_file && !*stats_file) {
+                fprintf(stderr, "ptxemu run: --stats=: empty file name\n");
+                goto done;
+            }
+            break;
+        case OPT_LIMIT:
+            if (!argspec_parse_uint(optarg, UINT64_MAX, &dopt.insn_limit)) {
+                fprintf(stderr, "ptxemu run: --insn-limit '%s': expected a "
+                        "count\n", optarg);
+                goto done;
+            }
+            break;
+        case OPT_DIVERGE:
+            if (!strcmp(optarg, "taken")) {
+                dopt.diverge_order = PTXEMU_DIVERGE_TAKEN_FIRST;
+            } else if (!strcmp(optarg, "majority-last")) {
+                dopt.diverge_order = PTXEMU_DIVERGE_MAJORITY_LAST;
+            } else {
+                fprintf(stderr, "ptxemu run: --diverge '%s': expected taken "
+                        "or majority-last\n", optarg);
+                goto done;
+            }
+            break;
+        case 'h':
+            run_usage(stdout);
+            status = 0;
+            goto done;
+        default:
+            run_usage(stderr);
+            goto done;
+        }
+    }
+    if (optind >= argc) {
+        fprintf(stderr, "ptxemu run: no PTX file\n");
+        run_usage(stderr);
+        goto done;
+    }
+    if (optind + 1 < argc) {
+        fprintf(stderr, "ptxemu run: one PTX file only (extra: '%s')\n",
+                argv[optind + 1]);
+        goto done;
+    }
+    const char *file = argv[optind];
+
+    /* Arguments first: a typo is found before any work. */
+    args = calloc((size_t)nspecs + 1, sizeof(*args));
+    if (!args) {
+        fprintf(stderr, "ptxemu run: out of memory\n");
+        status = 1;
+        goto done;
+    }
+    for (unsigned i = 0; i < nspecs; i++, nparsed++) {
+        char err[512];
+        int r = argspec_parse(specs[i], &args[i], err, sizeof(err));
+        if (r != ARGSPEC_OK) {
+            fprintf(stderr, "ptxemu run: --arg %u: %s\n", i, err);
+            nparsed++;
+            status = r;
+            goto done;
+        }
+    }
+    for (unsigned i = 0; i < nouts + nprints; i++) {
+        unsigned a = i < nouts ? outs[i].arg : prints[i - nouts].arg;
+        const char *opt = i < nouts ? "--out" : "--print";
+        if (a >= nspecs || args[a].kind != ARG_BUFFER) {
+            fprintf(stderr, "ptxemu run: %s %u: argument %u is not a buffer "
+                    "(buf:...)\n", opt, a, a);
+            goto done;
+        }
+    }
+
+    dopt.collect_stats = stats;
+    if (ptxemu_device_create(&dopt, &dev) != PTXEMU_SUCCESS) {
+        fprintf(stderr, "ptxemu run: cannot create the device\n");
+        status = 1;
+        goto done;
+    }
+    ptxemu_module *mod;
+    if (ptxemu_module_load_file(dev, file, &mod) != PTXEMU_SUCCESS) {
+        const char *m = ptxemu_last_error_message(dev);
+        fputs(m, stderr);
+        if (*m && m[strlen(m) - 1] != '\n') {
+            fputc('\n', stderr);
+        }
+        status = 1;
+        goto done;
+    }
+    ptxemu_function *k = NULL;
+    unsigned nk = ptxemu_module_num_functions(mod);
+    if (!kernel) {
+        if (nk != 1) {
+            fprintf(stderr, "ptxemu run: %s has %u kernels: choose one with "
+                    "--kernel:", file, nk);
+            for (unsigned i = 0; i < nk; i++) {
+                fprintf(stderr, " %s",
+                        ptxemu_function_name(ptxemu_module_function(mod, i)));
+            }
+            fputc('\n', stderr);
+            goto done;
+        }
+        k = ptxemu_module_function(mod, 0);
+    } else if (ptxemu_module_get_function(mod, kernel, &k) !=
+               PTXEMU_SUCCESS) {
+        fprintf(stderr, "ptxemu run: %s has no kernel named '%s' (kernels:",
+                file, kernel);
+        for (unsigned i = 0; i < nk; i++) {
+            fprintf(stderr, " %s",
+                    ptxemu_function_name(ptxemu_module_function(mod, i)));
+        }
+        fprintf(stderr, ")\n");
+        goto done;
+    }
+    if ((status = check_params(k, args, nspecs)) != 0) {
+        goto done;
+    }
+
+    void **params = calloc((size_t)nspecs + 1, sizeof(*params));
+    if (!params) {
+        fprintf(stderr, "ptxemu run: out of memory\n");
+        status = 1;
+        goto done;
+    }
+    for (unsigned i = 0; i < nspecs; i++) {
+        ArgSpec *a = &args[i];
+        if (a->kind == ARG_BUFFER) {
+            if (ptxemu_malloc(dev, a->nbytes, &a->devptr) != PTXEMU_SUCCESS ||
+                ptxemu_memcpy_htod(dev, a->devptr, a->bytes, a->nbytes) !=
+                    PTXEMU_SUCCESS) {
+                fprintf(stderr, "ptxemu run: argument %u: %s\n", i,
+                        ptxemu_last_error_message(dev));
+                free(params);
+                status = 1;
+                goto done;
+            }
+            params[i] = &a->devptr;
+        } else {
+            params[i] = a->bytes;
+        }
+    }
+    ptxemu_status st = ptxemu_launch(k, grid, block, (unsigned)shared,
+                                     params);
+    free(params);
+    ptxemu_status st2 = ptxemu_synchronize(dev);
+    if (st == PTXEMU_SUCCESS) {
+        st = st2;
+    }
+    if (st != PTXEMU_SUCCESS) {
+        const char *m = ptxemu_last_error_message(dev);
+        fprintf(stderr, "ptxemu run: %s", *m ? m : ptxemu_status_string(st));
+        if (!*m || m[strlen(m) - 1] != '\n') {
+            fputc('\n', stderr);
+        }
+        status = st == PTXEMU_ERROR_LAUNCH_CONFIG ? 2 : 1;
+        goto done;
+    }
+    status = 0;
+    for (unsigned i = 0; i < nspecs; i++) {
+        ArgSpec *a = &args[i];
+        if (a->kind == ARG_BUFFER &&
+            ptxemu_memcpy_dtoh(dev, a->bytes, a->devptr, a->nbytes) !=
+                PTXEMU_SUCCESS) {
+            fprintf(stderr, "ptxemu run: reading back argument %u: %s\n", i,
+                    ptxemu_last_error_message(dev));
+            status = 1;
+            goto done;
+        }
+    }
+    for (unsigned i = 0; i < nprints; i++) {
+        print_buffer(&args[prints[i].arg], prints[i].arg, prints[i].count);
+    }
+    for (unsigned i = 0; i < nouts; i++) {
+        const ArgSpec *a = &args[outs[i].arg];
+        FILE *fp = fopen(outs[i].file, "wb");
+        if (!fp || fwrite(a->bytes, 1, a->nbytes, fp) != a->nbytes ||
+            fclose(fp) != 0) {
+            fprintf(stderr, "ptxemu run: --out %u=%s: %s\n", outs[i].arg,
+                    outs[i].file, strerror(errno));
+            status = 1;
+        }
+    }
+    if (stats) {
+        if (stats_file) {
+            FILE *fp = fopen(stats_file, "w");
+            if (!fp) {
+                fprintf(stderr, "ptxemu run: --stats=%s: %s\n", stats_file,
+                        strerror(errno));
+                status = 1;
+            } else {
+                write_stats(fp, true, dev, ptxemu_function_name(k), grid,
+                            block);
+                if (fclose(fp) != 0) {
+                    fprintf(stderr, "ptxemu run: --stats=%s: %s\n",
+                            stats_file, strerror(errno));
+                    status = 1;
+                }
+            }
+        } else {
+            fflush(stdout);
+            write_stats(stdout, false, dev, ptxemu_function_name(k), grid,
+                        block);
+        }
+    }
+done:
+    for (unsigned i = 0; i < nparsed && args; i++) {
+        argspec_free(&args[i]);
+    }
+    free(args);
+    ptxemu_device_destroy(dev);
+    free(specs);
+    free(outs);
+    free(prints);
+    fflush(stdout);
+    return status;
+}

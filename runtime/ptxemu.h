@@ -1,0 +1,280 @@
+/*
+ * ptxemu.h: the public host C API of ptxemu, a PTX emulator.
+ *
+ * A program that would call the CUDA driver API calls this instead:
+ *
+ *   ptxemu_device *dev;
+ *   ptxemu_module *mod;
+ *   ptxemu_function *k;
+ *   ptxemu_device_create(NULL, &dev);
+ *   if (ptxemu_module_load_file(dev, "vecadd.ptx", &mod) != PTXEMU_SUCCESS)
+ *       fputs(ptxemu_last_error_message(dev), stderr);
+ *   ptxemu_module_get_function(mod, "vecAdd", &k);
+ *   ptxemu_devptr a;
+ *   ptxemu_malloc(dev, n * sizeof(float), &a);
+ *   ptxemu_memcpy_htod(dev, a, host_a, n * sizeof(float));
+ *   ...
+ *   void *params[] = { &a, &b, &c, &n };
+ *   unsigned grid[3] = {4, 1, 1}, block[3] = {256, 1, 1};
+ *   ptxemu_launch(k, grid, block, 0, params);
+ *   ptxemu_synchronize(dev);
+ *   ptxemu_memcpy_dtoh(dev, host_c, c, n * sizeof(float));
+ *   ptxemu_module_unload(mod);
+ *   ptxemu_device_destroy(dev);
+ *
+ * Conventions.
+ *  - Every handle is opaque.  Calls return a ptxemu_status; a failing call
+ *    also records its status and a message on the device, read with
+ *    ptxemu_last_error() / ptxemu_last_error_message() (the record stays
+ *    until the next failure or ptxemu_clear_error()).
+ *  - Launches run to completion before ptxemu_launch returns (the emulator
+ *    is functional and deterministic).  A launch's error is both returned
+ *    and kept as the device's pending launch error, which the next
+ *    ptxemu_synchronize() returns and clears, as cudaDeviceSynchronize
+ *    would.  A guest fault never crashes the host and is not sticky: the
+ *    device stays usable and the next launch runs normally.
+ *  - Thread safety: a device and everything made from it may be used from
+ *    several host threads; operations on one device are serialised.  The
+ *    string returned by ptxemu_last_error_message() belongs to the device
+ *    and changes at its next failure; threads sharing a device should use
+ *    ptxemu_last_error_copy().
+ *  - Device pointers are 64-bit addresses in the emulated device's
+ *    unified address space (ptxemu_devptr); 0 is never a valid one.
+ */
+#ifndef PTXEMU_PUBLIC_H
+#define PTXEMU_PUBLIC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define PTXEMU_API_VERSION 1
+
+typedef struct ptxemu_device ptxemu_device;
+typedef struct ptxemu_module ptxemu_module;
+typedef struct ptxemu_function ptxemu_function;
+typedef uint64_t ptxemu_devptr;
+
+/* ------------------------------------------------------------ status */
+
+/* Status codes.  Each is one emulator status (the values are identical)
+ * and has one CUDA meaning, given by ptxemu_status_cuda_error(). */
+typedef enum ptxemu_status {
+    PTXEMU_SUCCESS = 0,                 /* cudaSuccess */
+    PTXEMU_ERROR_INVALID_VALUE,         /* cudaErrorInvalidValue */
+    PTXEMU_ERROR_OUT_OF_MEMORY,         /* cudaErrorMemoryAllocation */
+    PTXEMU_ERROR_INVALID_PTX,           /* cudaErrorInvalidPtx */
+    PTXEMU_ERROR_UNSUPPORTED,           /* cudaErrorNotSupported */
+    PTXEMU_ERROR_NOT_FOUND,             /* cudaErrorSymbolNotFound */
+    PTXEMU_ERROR_LAUNCH_CONFIG,         /* cudaErrorInvalidConfiguration */
+    PTXEMU_ERROR_ILLEGAL_ADDRESS,       /* cudaErrorIllegalAddress */
+    PTXEMU_ERROR_MISALIGNED,            /* cudaErrorMisalignedAddress */
+    PTXEMU_ERROR_READ_ONLY,             /* cudaErrorInvalidAddressSpace */
+    PTXEMU_ERROR_TRAP,                  /* cudaErrorLaunchFailure */
+    PTXEMU_ERROR_ASSERT,                /* cudaErrorAssert */
+    PTXEMU_ERROR_TIMEOUT,               /* cudaErrorLaunchTimeout */
+    PTXEMU_ERROR_DEADLOCK,              /* cudaErrorLaunchTimeout */
+    PTXEMU_ERROR_ILLEGAL_INSTRUCTION,   /* cudaErrorIllegalInstruction */
+    PTXEMU_ERROR_STACK_OVERFLOW,        /* cudaErrorHardwareStackError */
+    PTXEMU_STATUS_COUNT
+} ptxemu_status;
+
+/* "PTXEMU_ERROR_ILLEGAL_ADDRESS" etc.; "PTXEMU_ERROR_UNKNOWN" if out of
+ * range. */
+const char *ptxemu_status_name(ptxemu_status s);
+/* A short English description ("an illegal memory access was
+ * encountered"). */
+const char *ptxemu_status_string(ptxemu_status s);
+/* The numeric cudaError_t value with the same meaning. */
+int ptxemu_status_cuda_error(ptxemu_status s);
+
+/* The most recent failure recorded on dev (PTXEMU_SUCCESS if none), and
+ * its message: for PTX errors the located diagnostics
+ * ("file.ptx:12:5: error: ..." with the source line and a caret); for a
+ * guest fault the kernel, CTA, thread, PTX file:line, the instruction,
+ * the address and the nearest allocation.  Never NULL ("" if none). */
+ptxemu_status ptxemu_last_error(ptxemu_device *dev);
+const char *ptxemu_last_error_message(ptxemu_device *dev);
+/* Copies the message into buf (always NUL-terminated when len > 0);
+ * returns the message's full length. */
+size_t ptxemu_last_error_copy(ptxemu_device *dev, char *buf, size_t len);
+void ptxemu_clear_error(ptxemu_device *dev);
+
+/* ------------------------------------------------------------ device */
+
+typedef enum ptxemu_diverge_order {
+    PTXEMU_DIVERGE_TAKEN_FIRST = 0,     /* taken path runs first (default) */
+    PTXEMU_DIVERGE_MAJORITY_LAST        /* path with fewer lanes first */
+} ptxemu_diverge_order;
+
+typedef struct ptxemu_device_options {
+    uint32_t size;                      /* sizeof(ptxemu_device_options):
+                                           set by ptxemu_device_options_default */
+    ptxemu_diverge_order diverge_order;
+    uint64_t insn_limit;                /* warp instructions per launch;
+                                           0 = no limit */
+    uint32_t watchdog_rounds;           /* scheduler rounds without
+                                           progress; 0 = default (1000) */
+    uint32_t num_sms;                   /* %nsmid; 0 = default */
+    uint32_t max_threads_per_block;     /* 0 = default (1024) */
+    uint32_t max_shared_per_block;      /* bytes; 0 = default (48 KiB) */
+    uint32_t max_call_depth;            /* 0 = default (1024) */
+    uint64_t local_bytes_per_thread;    /* 0 = default (1 MiB) */
+    uint64_t heap_bytes;                /* device malloc heap; 0 = 8 MiB */
+    int collect_stats;                  /* non-zero: count per-instruction
+                                           statistics (slower) */
+} ptxemu_device_options;
+
+void ptxemu_device_options_default(ptxemu_device_options *opts);
+/* opts may be NULL for the defaults. */
+ptxemu_status ptxemu_device_create(const ptxemu_device_options *opts,
+                                   ptxemu_device **out);
+/* Frees the device, its modules and all its memory. */
+void ptxemu_device_destroy(ptxemu_device *dev);
+
+/* Bytes of device memory currently allocated. */
+uint64_t ptxemu_mem_used(ptxemu_device *dev);
+
+/* ------------------------------------------------------------ modules */
+
+/* Parse, validate and load PTX.  On failure *out is NULL and the device's
+ * last error message holds the located diagnostics.  `name` is the file
+ * name used in messages (NULL: "<string>"); len 0 means strlen(src). */
+ptxemu_status ptxemu_module_load_string(ptxemu_device *dev, const char *name,
+                                        const char *src, size_t len,
+                                        ptxemu_module **out);
+ptxemu_status ptxemu_module_load_file(ptxemu_device *dev, const char *path,
+                                      ptxemu_module **out);
+/* Frees the module, its functions and its .global/.const variables. */
+void ptxemu_module_unload(ptxemu_module *mod);
+
+/* A kernel (.entry) by name.  The handle lives as long as the module. */
+ptxemu_status ptxemu_module_get_function(ptxemu_module *mod, const char *name,
+                                         ptxemu_function **out);
+/* Number of kernels, and the i-th one (in declaration order). */
+unsigned ptxemu_module_num_functions(ptxemu_module *mod);
+ptxemu_function *ptxemu_module_function(ptxemu_module *mod, unsigned i);
+/* A module-scope .global or .const variable: its device address and its
+ * size in bytes (either pointer may be NULL).  .const variables are
+ * writable from the host with ptxemu_memcpy_htod. */
+ptxemu_status ptxemu_module_get_global(ptxemu_module *mod, const char *name,
+                                       ptxemu_devptr *addr, size_t *size);
+
+/* ------------------------------------------------------------ functions */
+
+const char *ptxemu_function_name(ptxemu_function *f);
+unsigned ptxemu_function_num_params(ptxemu_function *f);
+/* Size of the kernel's parameter buffer (last offset + size, aligned). */
+size_t ptxemu_function_param_bytes(ptxemu_function *f);
+
+typedef struct ptxemu_param_info {
+    const char *name;                   /* "vecAdd_param_0" */
+    const char *type;                   /* PTX type: "u64", "b8", ... */
+    size_t offset;                      /* in the parameter buffer */
+    size_t size;                        /* bytes (arrays: all of it) */
+    size_t align;                       /* bytes */
+    unsigned array_len;                 /* 0 for scalars, else elements */
+    int is_ptr;                         /* declared .ptr */
+} ptxemu_param_info;
+
+ptxemu_status ptxemu_function_param(ptxemu_function *f, unsigned i,
+                                    ptxemu_param_info *info);
+
+/* ------------------------------------------------------------ memory */
+
+/* Zeroed, 256-byte aligned, as cudaMalloc.  size 0 is an error. */
+ptxemu_status ptxemu_malloc(ptxemu_device *dev, size_t size,
+                            ptxemu_devptr *out);
+ptxemu_status ptxemu_free(ptxemu_device *dev, ptxemu_devptr ptr);
+ptxemu_status ptxemu_memcpy_htod(ptxemu_device *dev, ptxemu_devptr dst,
+                                 const void *src, size_t size);
+ptxemu_status ptxemu_memcpy_dtoh(ptxemu_device *dev, void *dst,
+                                 ptxemu_devptr src, size_t size);
+ptxemu_status ptxemu_memcpy_dtod(ptxemu_device *dev, ptxemu_devptr dst,
+                                 ptxemu_devptr src, size_t size);
+ptxemu_status ptxemu_memset(ptxemu_device *dev, ptxemu_devptr dst,
+                            int byte, size_t size);
+
+/* ------------------------------------------------------------ launch */
+
+/* Run kernel f on a grid of grid[0..2] CTAs of block[0..2] threads with
+ * shared_bytes of dynamic shared memory.  params[i] points to the value
+ * of the kernel's i-th parameter, exactly as for cuLaunchKernel (the
+ * number and sizes come from the kernel's .param list: see
+ * ptxemu_function_param).  Returns the launch's status. */
+ptxemu_status ptxemu_launch(ptxemu_function *f, const unsigned grid[3],
+                            const unsigned block[3], unsigned shared_bytes,
+                            void **params);
+/* Waits for outstanding work (none: launches are synchronous), flushes
+ * device printf output, and returns and clears the first error of the
+ * launches since the last synchronisation. */
+ptxemu_status ptxemu_synchronize(ptxemu_device *dev);
+
+/* ------------------------------------------------------------ statistics */
+
+/* State spaces of memory statistics (generic accesses are counted in the
+ * space they resolve to). */
+typedef enum ptxemu_space {
+    PTXEMU_SPACE_GLOBAL = 0,
+    PTXEMU_SPACE_SHARED,
+    PTXEMU_SPACE_LOCAL,
+    PTXEMU_SPACE_CONST,
+    PTXEMU_SPACE_PARAM,
+    PTXEMU_SPACE_OTHER,
+    PTXEMU_SPACE_COUNT
+} ptxemu_space;
+
+const char *ptxemu_space_name(ptxemu_space s);   /* "global", ... */
+
+/* Which groups of counters hold data (flags in ptxemu_stats.collected). */
+enum {
+    PTXEMU_STATS_LAUNCHES = 1u << 0,    /* launches, threads, warp_insns */
+    PTXEMU_STATS_STEPS = 1u << 1        /* everything counted per step:
+                                           thread instructions, opcodes,
+                                           branches, memory, atomics,
+                                           barriers */
+};
+
+typedef struct ptxemu_stats {
+    unsigned collected;                 /* PTXEMU_STATS_* */
+    uint64_t launches;
+    uint64_t ctas;
+    uint64_t threads;
+    uint64_t warp_insns;                /* instructions issued per warp */
+    uint64_t thread_insns;              /* x lanes active (stack mask) */
+    uint64_t thread_insns_executed;     /* x lanes whose guard was true */
+    uint64_t branches;                  /* warp-level branch instructions */
+    uint64_t divergent_branches;
+    uint64_t mem_insns[PTXEMU_SPACE_COUNT];     /* warp-level ld/st/atom */
+    uint64_t mem_accesses[PTXEMU_SPACE_COUNT];  /* per-lane accesses */
+    uint64_t mem_bytes[PTXEMU_SPACE_COUNT];
+    uint64_t loads;                     /* per-lane, all spaces */
+    uint64_t stores;
+    uint64_t atomics;                   /* warp-level atom/red */
+    uint64_t atomic_accesses;           /* per-lane */
+    uint64_t barriers;                  /* warp arrivals at barriers */
+} ptxemu_stats;
+
+/* Statistics summed over all launches on dev since creation or the last
+ * reset.  Per-step counters need collect_stats in the device options. */
+ptxemu_status ptxemu_get_stats(ptxemu_device *dev, ptxemu_stats *out);
+void ptxemu_reset_stats(ptxemu_device *dev);
+
+typedef struct ptxemu_opcode_count {
+    const char *opcode;                 /* "ld", "add", ... */
+    uint64_t warp_insns;
+    uint64_t thread_insns;
+} ptxemu_opcode_count;
+
+/* Per-opcode counts, most frequent first (ties by name); fills at most
+ * max entries and returns how many opcodes have a non-zero count. */
+size_t ptxemu_get_opcode_stats(ptxemu_device *dev, ptxemu_opcode_count *out,
+                               size_t max);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,135 @@
+/*
+ * runtime/stats.c: accumulation of execution statistics (see stats.h).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ptx/opcode.h"
+#include "runtime/stats.h"
+
+void rt_stats_reset(RtStats *st)
+{
+    memset(st, 0, sizeof(*st));
+}
+
+ptxemu_space rt_stats_space(unsigned ptx_space)
+{
+    switch (ptx_space) {
+    case PTX_SPACE_GLOBAL: return PTXEMU_SPACE_GLOBAL;
+    case PTX_SPACE_SHARED:
+    case PTX_SPACE_SHARED_CLUSTER: return PTXEMU_SPACE_SHARED;
+    case PTX_SPACE_LOCAL: return PTXEMU_SPACE_LOCAL;
+    case PTX_SPACE_CONST: return PTXEMU_SPACE_CONST;
+    case PTX_SPACE_PARAM: return PTXEMU_SPACE_PARAM;
+    default: return PTXEMU_SPACE_OTHER;
+    }
+}
+
+void rt_stats_step(RtStats *st, const EmuStepRecord *rec)
+{
+    ptxemu_stats *s = &st->s;
+    unsigned active = (unsigned)__builtin_popcount(rec->active);
+    unsigned exec = (unsigned)__builtin_popcount(rec->exec);
+    s->collected |= PTXEMU_STATS_STEPS;
+    s->warp_insns++;
+    s->thread_insns += active;
+    s->thread_insns_executed += exec;
+    if (rec->op < PTX_OP_COUNT) {
+        st->op_warp[rec->op]++;
+        st->op_thread[rec->op] += active;
+    }
+    switch (rec->kind) {
+    case EMU_STEP_BRANCH:
+        s->branches++;
+        if (rec->diverged) {
+            s->divergent_branches++;
+        }
+        break;
+    case EMU_STEP_BARRIER:
+        s->barriers++;
+        break;
+    case EMU_STEP_ATOMIC:
+        s->atomics++;
+        s->atomic_accesses += rec->nacc ? rec->nacc : exec;
+        break;
+    default:
+        break;
+    }
+    if (rec->kind == EMU_STEP_MEM || rec->kind == EMU_STEP_ATOMIC) {
+        unsigned sp;
+        if (rec->nacc) {
+            sp = rec->acc[0].space;
+        } else if (rec->func && rec->pc < rec->func->ncode) {
+            sp = rec->func->code[rec->pc].space;
+        } else {
+            sp = PTX_SPACE_NONE;
+        }
+        s->mem_insns[rt_stats_space(sp)]++;
+    }
+    uint32_t n = rec->nacc;
+    if (n > sizeof(rec->acc) / sizeof(rec->acc[0])) {
+        n = sizeof(rec->acc) / sizeof(rec->acc[0]);
+    }
+    for (uint32_t k = 0; k < n; k++) {
+        const EmuAccess *a = &rec->acc[k];
+        ptxemu_space sp = rt_stats_space(a->space);
+        s->mem_accesses[sp]++;
+        s->mem_bytes[sp] += a->size;
+        if (a->write) {
+            s->stores++;
+        } else {
+            s->loads++;
+        }
+    }
+}
+
+void rt_stats_launch(RtStats *st, const EmuLaunch *l, uint64_t steps_seen)
+{
+    ptxemu_stats *s = &st->s;
+    uint64_t ctas = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
+    uint64_t tpc = (uint64_t)l->block[0] * l->block[1] * l->block[2];
+    s->collected |= PTXEMU_STATS_LAUNCHES;
+    s->launches++;
+    s->ctas += ctas;
+    s->threads += ctas * tpc;
+    if (!steps_seen) {
+        s->warp_insns += l->insns;
+    }
+}
+
+typedef struct OpRow {
+    const char *name;
+    uint64_t w, t;
+} OpRow;
+
+static int oprow_cmp(const void *a, const void *b)
+{
+    const OpRow *x = a, *y = b;
+    if (x->w != y->w) {
+        return x->w > y->w ? -1 : 1;
+    }
+    return strcmp(x->name, y->name);
+}
+
+size_t rt_stats_opcodes(const RtStats *st, ptxemu_opcode_count *out,
+                        size_t max)
+{
+    OpRow rows[PTX_OP_COUNT];
+    size_t n = 0;
+    for (unsigned op = 1; op < PTX_OP_COUNT; op++) {
+        if (st->op_warp[op]) {
+            const PtxOpInfo *oi = ptx_opinfo((PtxOpcode)op);
+            rows[n].name = oi && oi->name ? oi->name : "?";
+            rows[n].w = st->op_warp[op];
+            rows[n].t = st->op_thread[op];
+            n++;
+        }
+    }
+    qsort(rows, n, sizeof(rows[0]), oprow_cmp);
+    for (size_t i = 0; i < n && i < max; i++) {
+        out[i].opcode = rows[i].name;
+        out[i].warp_insns = rows[i].w;
+        out[i].thread_insns = rows[i].t;
+    }
+    return n;
+}

@@ -1,0 +1,551 @@
+/*
+ * tests/check_memory.c: device memory, guest access checks, address
+ * spaces and atomics.
+ *
+ *  - table: the allocation table (alignment, lookup, nearest, release,
+ *    host copies and their bounds).
+ *  - faults: out-of-bounds, misaligned and read-only kernel accesses
+ *    produce their status and a fault naming the kernel, CTA, thread,
+ *    file:line, instruction, address and nearest allocation; the next
+ *    launch in the same process succeeds.
+ *  - spaces: generic shared/local windows, cvta and cvta.to, isspacep,
+ *    .const and .global module variables (initialisers, relocations).
+ *  - atomics: 64 lanes atom.add on one word (exact sum, old values in
+ *    lane order), a CAS-based counter, and a table of (op, type) rows.
+ */
+#include "tests/emutest.h"
+
+Suite *memory_suite(void);
+
+/* ----------------------------------------------------------- table */
+
+START_TEST(alloc_table)
+{
+    EmuMemory *m = emu_mem_new();
+    uint64_t a = emu_mem_alloc(m, 100, EMU_ALLOC_DEVICE, NULL);
+    uint64_t b = emu_mem_alloc(m, 256, EMU_ALLOC_GLOBAL, "gv");
+    uint64_t c = emu_mem_alloc(m, 1, EMU_ALLOC_DEVICE, NULL);
+    ck_assert(a && b && c);
+    ck_assert(a < b && b < c);
+    ck_assert_uint_eq(a % 256, 0);
+    ck_assert_uint_eq(b % 256, 0);
+    ck_assert_uint_ge(b, a + 100 + 1);       /* a gap after each */
+    ck_assert_uint_eq(emu_mem_used(m), 357);
+    ck_assert_ptr_nonnull(emu_mem_find(m, a + 99, 1));
+    ck_assert_ptr_null(emu_mem_find(m, a + 100, 1));
+    ck_assert_ptr_null(emu_mem_find(m, a + 90, 20));
+    ck_assert_ptr_null(emu_mem_find(m, a - 1, 1));
+    ck_assert_uint_eq(emu_mem_find(m, b + 255, 1)->addr, b);
+    ck_assert_uint_eq(emu_mem_nearest(m, a + 104)->addr, a);
+    ck_assert_uint_eq(emu_mem_nearest(m, b - 4)->addr, b);
+    ck_assert_uint_eq(emu_mem_nearest(m, 0)->addr, a);
+    ck_assert_uint_eq(emu_mem_nearest(m, c + 4096)->addr, c);
+    ck_assert_str_eq(emu_mem_nearest(m, b + 3)->name, "gv");
+    uint8_t buf[300];
+    memset(buf, 0xab, sizeof(buf));
+    ck_assert_int_eq(emu_mem_write(m, b, buf, 256), EMU_OK);
+    ck_assert_int_eq(emu_mem_write(m, b, buf, 257), EMU_ERR_INVALID_VALUE);
+    ck_assert_int_eq(emu_mem_set(m, b + 8, 0, 8), EMU_OK);
+    uint8_t back[16];
+    ck_assert_int_eq(emu_mem_read(m, b, back, 16), EMU_OK);
+    ck_assert_uint_eq(back[0], 0xab);
+    ck_assert_uint_eq(back[8], 0);
+    ck_assert_int_eq(emu_mem_read(m, c, back, 2), EMU_ERR_INVALID_VALUE);
+    ck_assert_int_eq(emu_mem_release(m, b), EMU_OK);
+    ck_assert_ptr_null(emu_mem_find(m, b, 1));
+    ck_assert_int_eq(emu_mem_release(m, b), EMU_ERR_INVALID_VALUE);
+    ck_assert_int_eq(emu_mem_release(m, a + 4), EMU_ERR_INVALID_VALUE);
+    uint64_t d = emu_mem_alloc(m, 16, EMU_ALLOC_DEVICE, NULL);
+    ck_assert(d > c);                        /* addresses never reused */
+    ck_assert_uint_eq(emu_mem_used(m), 117);
+    emu_mem_free(m);
+}
+END_TEST
+
+/* ---------------------------------------------------------- faults */
+
+static const char fault_src[] = PTX_HDR
+    ".const .align 4 .u32 cv[2] = { 11, 22 };\n"
+    ".visible .entry oob(.param .u64 p, .param .u32 off)\n"
+    "{\n"
+    "  .reg .pred %p<3>;\n"
+    "  .reg .b32 %r<8>;\n"
+    "  .reg .b64 %rd<8>;\n"
+    "  ld.param.u64 %rd1, [p];\n"
+    "  ld.param.u32 %r1, [off];\n"
+    "  mov.u32 %r2, %tid.x;\n"
+    "  mov.u32 %r3, %ctaid.x;\n"
+    "  setp.eq.u32 %p1, %r2, 5;\n"
+    "  setp.eq.and.u32 %p2, %r3, 1, %p1;\n"
+    "  selp.u32 %r4, %r1, 0, %p2;\n"
+    "  mad.lo.u32 %r5, %r2, 4, %r4;\n"
+    "  cvt.u64.u32 %rd2, %r5;\n"
+    "  add.s64 %rd3, %rd1, %rd2;\n"
+    "  st.global.u32 [%rd3], %r2;\n"        /* line 20 */
+    "}\n"
+    ".visible .entry mis(.param .u64 p)\n"
+    "{\n"
+    "  .reg .b32 %r<2>;\n"
+    "  .reg .b64 %rd<2>;\n"
+    "  ld.param.u64 %rd1, [p];\n"
+    "  ld.global.u32 %r1, [%rd1+2];\n"      /* line 27 */
+    "}\n"
+    ".visible .entry ro(.param .u64 p)\n"
+    "{\n"
+    "  .reg .b32 %r<3>;\n"
+    "  .reg .b64 %rd<3>;\n"
+    "  ld.param.u64 %rd1, [p];\n"
+    "  ld.const.u32 %r1, [cv+4];\n"
+    "  st.global.u32 [%rd1], %r1;\n"
+    "  mov.u64 %rd2, cv;\n"
+    "  st.u32 [%rd2], 5;\n"                 /* line 37: generic -> const */
+    "}\n";
+
+static EmuStatus launch_text(EmuModule *m, const char *name, uint32_t grid,
+                             uint32_t block, void **args, EmuFault *f,
+                             char *text, size_t ntext)
+{
+    EmuFunc *k = emu_module_kernel(m, name);
+    ck_assert(k != NULL);
+    uint32_t g[3] = { grid, 1, 1 }, b[3] = { block, 1, 1 };
+    EmuLaunch *l;
+    EmuStatus st = emu_launch_begin(m, k, g, b, 0, args, &l);
+    ck_assert_int_eq(st, EMU_OK);
+    st = emu_launch_run(l);
+    *f = l->fault;
+    snprintf(text, ntext, "%s", l->fault_text);
+    emu_launch_end(l);
+    return st;
+}
+
+START_TEST(fault_out_of_bounds)
+{
+    EmuDevice *d = dev_new(EMU_TAKEN_FIRST);
+    EmuModule *m = mod_load(d, fault_src);
+    uint64_t buf = dev_alloc(d, 64 * 4);
+    uint32_t off = 4096;
+    void *args[] = { &buf, &off };
+    EmuFault f;
+    char text[512];
+    EmuStatus st = launch_text(m, "oob", 2, 64, args, &f, text,
+                               sizeof(text));
+    ck_assert_int_eq(st, EMU_ERR_ILLEGAL_ADDRESS);
+    ck_assert_int_eq(f.status, EMU_ERR_ILLEGAL_ADDRESS);
+    ck_assert_str_eq(f.kernel, "oob");
+    ck_assert_str_eq(f.file, "t.ptx");
+    ck_assert_uint_eq(f.ctaid[0], 1);
+    ck_assert_uint_eq(f.tid[0], 5);
+    ck_assert_uint_eq(f.loc.line, 20);
+    ck_assert_uint_eq(f.addr, buf + 5 * 4 + 4096);
+    ck_assert_uint_eq(f.size, 4);
+    ck_assert_int_eq(f.space, PTX_SPACE_GLOBAL);
+    ck_assert_msg(strstr(f.detail, "nearest allocation: device allocation")
+                  && strstr(f.detail, "3860 bytes past its end"),
+                  "detail: %s", f.detail);
+    ck_assert_msg(strstr(text, "st.global.u32") != NULL, "text: %s", text);
+    ck_assert(d->has_fault);
+    /* memory stays usable and the next launch works */
+    off = 0;
+    ck_assert_int_eq(run_kernel(m, "oob", 2, 64, args, NULL), EMU_OK);
+    uint32_t res[64];
+    emu_mem_read(d->mem, buf, res, sizeof(res));
+    for (uint32_t t = 0; t < 64; t++) {
+        ck_assert_uint_eq(res[t], t);
+    }
+    emu_module_free(m);
+    emu_device_free(d);
+}
+END_TEST
+
+START_TEST(fault_misaligned_readonly)
+{
+    EmuDevice *d = dev_new(EMU_TAKEN_FIRST);
+    EmuModule *m = mod_load(d, fault_src);
+    uint64_t buf = dev_alloc(d, 64);
+    void *args[] = { &buf };
+    EmuFault f;
+    char text[512];
+    ck_assert_int_eq(launch_text(m, "mis", 1, 1, args, &f, text,
+                                 sizeof(text)), EMU_ERR_MISALIGNED);
+    ck_assert_uint_eq(f.loc.line, 27);
+    ck_assert_uint_eq(f.addr, buf + 2);
+    ck_assert_ptr_nonnull(strstr(f.detail, "misaligned"));
+    ck_assert_int_eq(launch_text(m, "ro", 1, 1, args, &f, text,
+                                 sizeof(text)), EMU_ERR_READ_ONLY);
+    ck_assert_uint_eq(f.loc.line, 37);
+    ck_assert_msg(strstr(f.detail, ".const variable 'cv'") != NULL,
+                  "detail: %s", f.detail);
+    uint32_t v;
+    emu_mem_read(d->mem, buf, &v, 4);
+    ck_assert_uint_eq(v, 22);
+    /* the host may write .const variables */
+    uint64_t size;
+    uint64_t cv = emu_module_global(m, "cv", &size);
+    ck_assert(cv != 0);
+    ck_assert_uint_eq(size, 8);
+    uint32_t nv[2] = { 1, 99 };
+    ck_assert_int_eq(emu_mem_write(d->mem, cv, nv, 8), EMU_OK);
+    ck_assert_int_eq(launch_text(m, "ro", 1, 1, args, &f, text,
+                                 sizeof(text)), EMU_ERR_READ_ONLY);
+    emu_mem_read(d->mem, buf, &v, 4);
+    ck_assert_uint_eq(v, 99);
+    emu_module_free(m);
+    emu_device_free(d);
+}
+END_TEST
+
+/* ---------------------------------------------------------- spaces */
+
+static const char space_src[] = PTX_HDR
+    ".global .align 4 .u32 garr[4] = { 1, 2, 3, 4 };\n"
+    ".global .align 8 .u64 gptr = generic(garr);\n"
+    ".visible .entry sp(.param .u64 out)\n"
+    "{\n"
+    "  .shared .align 4 .b8 sbuf[256];\n"
+    "  .local .align 4 .b8 lbuf[16];\n"
+    "  .reg .pred %p<4>;\n"
+    "  .reg .b32 %r<12>;\n"
+    "  .reg .b64 %rd<16>;\n"
+    "  ld.param.u64 %rd1, [out];\n"
+    "  mov.u32 %r1, %tid.x;\n"
+    "  mul.wide.u32 %rd2, %r1, 4;\n"
+    "  cvta.shared.u64 %rd3, sbuf;\n"
+    "  add.s64 %rd4, %rd3, %rd2;\n"
+    "  add.u32 %r2, %r1, 1;\n"
+    "  st.u32 [%rd4], %r2;\n"               /* generic store to shared */
+    "  bar.sync 0;\n"
+    "  cvta.to.shared.u64 %rd5, %rd4;\n"
+    "  ld.shared.u32 %r3, [%rd5];\n"        /* = tid + 1 */
+    "  isspacep.shared %p1, %rd4;\n"
+    "  isspacep.global %p2, %rd4;\n"
+    "  selp.u32 %r4, 1, 0, %p1;\n"
+    "  selp.u32 %r5, 1, 0, %p2;\n"
+    "  mov.u64 %rd6, lbuf;\n"
+    "  cvta.local.u64 %rd7, %rd6;\n"
+    "  mul.lo.u32 %r6, %r1, 3;\n"
+    "  st.u32 [%rd7+8], %r6;\n"             /* generic store to local */
+    "  ld.local.u32 %r7, [lbuf+8];\n"       /* = 3 * tid */
+    "  isspacep.local %p3, %rd7;\n"
+    "  selp.u32 %r8, 1, 0, %p3;\n"
+    "  ld.global.u64 %rd8, [gptr];\n"
+    "  ld.u32 %r9, [%rd8+8];\n"             /* garr[2] via relocation */
+    "  mul.wide.u32 %rd9, %r1, 32;\n"
+    "  add.s64 %rd10, %rd1, %rd9;\n"
+    "  st.global.v4.u32 [%rd10], {%r3, %r4, %r5, %r7};\n"
+    "  st.global.v2.u32 [%rd10+16], {%r8, %r9};\n"
+    "  st.global.u64 [%rd10+24], %rd4;\n"
+    "}\n"
+    ".visible .entry shoob()\n"
+    "{\n"
+    "  .shared .align 4 .b8 s2[16];\n"
+    "  .reg .b32 %r<2>;\n"
+    "  ld.shared.u32 %r1, [s2+4096];\n"
+    "}\n";
+
+START_TEST(generic_windows)
+{
+    EmuDevice *d = dev_new(EMU_TAKEN_FIRST);
+    EmuModule *m = mod_load(d, space_src);
+    uint64_t out = dev_alloc(d, 40 * 32);
+    void *args[] = { &out };
+    EmuFault f;
+    EmuStatus st = run_kernel(m, "sp", 1, 40, args, &f);
+    ck_assert_msg(st == EMU_OK, "%s: %s", emu_status_name(st), f.detail);
+    uint32_t res[40 * 8];
+    emu_mem_read(d->mem, out, res, sizeof(res));
+    for (uint32_t t = 0; t < 40; t++) {
+        const uint32_t *r = &res[8 * t];
+        ck_assert_uint_eq(r[0], t + 1);
+        ck_assert_uint_eq(r[1], 1);
+        ck_assert_uint_eq(r[2], 0);
+        ck_assert_uint_eq(r[3], 3 * t);
+        ck_assert_uint_eq(r[4], 1);
+        ck_assert_uint_eq(r[5], 3);
+        uint64_t gen = r[6] | (uint64_t)r[7] << 32;
+        ck_assert_uint_ge(gen, EMU_SHARED_WINDOW);
+        ck_assert_uint_lt(gen, EMU_SHARED_WINDOW + EMU_SHARED_LIMIT);
+        ck_assert_uint_eq(gen % 4, 0);
+        if (t) {
+            uint64_t prev = res[8 * t - 2] | (uint64_t)res[8 * t - 1] << 32;
+            ck_assert_uint_eq(gen, prev + 4);
+        }
+    }
+    ck_assert_int_eq(run_kernel(m, "shoob", 1, 1, NULL, &f),
+                     EMU_ERR_ILLEGAL_ADDRESS);
+    ck_assert_ptr_nonnull(strstr(f.detail, "shared"));
+    emu_module_free(m);
+    emu_device_free(d);
+}
+END_TEST
+
+static const char dyn_src[] = PTX_HDR
+    ".extern .shared .align 16 .b8 dsm[];\n"
+    ".visible .entry dyn(.param .u64 out)\n"
+    "{\n"
+    "  .shared .align 4 .u32 st0[3];\n"
+    "  .reg .pred %p<2>;\n"
+    "  .reg .b32 %r<8>;\n"
+    "  .reg .b64 %rd<4>;\n"
+    "  ld.param.u64 %rd1, [out];\n"
+    "  mov.u32 %r1, %tid.x;\n"
+    "  shl.b32 %r2, %r1, 2;\n"
+    "  mov.u32 %r3, dsm;\n"
+    "  add.u32 %r4, %r3, %r2;\n"
+    "  st.shared.u32 [%r4], %r1;\n"
+    "  st.shared.u32 [st0+8], 5;\n"
+    "  bar.sync 0;\n"
+    "  setp.ne.u32 %p1, %r1, 0;\n"
+    "  @%p1 exit;\n"
+    "  ld.shared.u32 %r5, [dsm+252];\n"
+    "  mov.u32 %r6, %dynamic_smem_size;\n"
+    "  st.global.v4.u32 [%rd1], {%r5, %r6, %r3, %r3};\n"
+    "  ld.shared.u32 %r7, [%r4+256];\n"   /* past the dynamic bytes */
+    "}\n";
+
+START_TEST(dynamic_shared)
+{
+    EmuDevice *d = dev_new(EMU_TAKEN_FIRST);
+    EmuModule *m = mod_load(d, dyn_src);
+    uint64_t out = dev_alloc(d, 16);
+    void *args[] = { &out };
+    EmuFunc *k = emu_module_kernel(m, "dyn");
+    uint32_t g[3] = { 1, 1, 1 }, b[3] = { 64, 1, 1 };
+    EmuLaunch *l;
+    ck_assert_int_eq(emu_launch_begin(m, k, g, b, 256, args, &l), EMU_OK);
+    ck_assert_int_eq(emu_launch_run(l), EMU_ERR_ILLEGAL_ADDRESS);
+    ck_assert_uint_eq(l->fault.tid[0], 0);
+    emu_launch_end(l);
+    uint32_t r[4];
+    emu_mem_read(d->mem, out, r, sizeof(r));
+    ck_assert_uint_eq(r[0], 63);
+    ck_assert_uint_eq(r[1], 256);
+    ck_assert_uint_ge(r[2], 12);
+    ck_assert_uint_eq(r[2] % 16, 0);
+    /* too much shared memory for a block */
+    ck_assert_int_eq(emu_launch_begin(m, k, g, b, 1u << 20, args, &l),
+                     EMU_ERR_LAUNCH_CONFIG);
+    emu_module_free(m);
+    emu_device_free(d);
+}
+END_TEST
+
+static const char cpa_src[] = PTX_HDR
+    ".visible .entry cpa(.param .u64 in, .param .u64 out)\n"
+    "{\n"
+    "  .shared .align 16 .b8 sh[64];\n"
+    "  .reg .pred %p<2>;\n"
+    "  .reg .b32 %r<12>;\n"
+    "  .reg .b64 %rd<8>;\n"
+    "  ld.param.u64 %rd1, [in];\n"
+    "  ld.param.u64 %rd2, [out];\n"
+    "  mov.u32 %r1, %tid.x;\n"
+    "  shl.b32 %r2, %r1, 4;\n"
+    "  mov.u32 %r3, sh;\n"
+    "  add.u32 %r4, %r3, %r2;\n"
+    "  mul.wide.u32 %rd3, %r1, 16;\n"
+    "  add.s64 %rd4, %rd1, %rd3;\n"
+    "  setp.eq.u32 %p1, %r1, 1;\n"
+    "  selp.u32 %r5, 8, 16, %p1;\n"
+    "  cp.async.cg.shared.global [%r4], [%rd4], 16, %r5;\n"
+    "  cp.async.commit_group;\n"
+    "  cp.async.wait_group 0;\n"
+    "  bar.sync 0;\n"
+    "  ld.shared.v4.u32 {%r6, %r7, %r8, %r9}, [%r4];\n"
+    "  add.s64 %rd5, %rd2, %rd3;\n"
+    "  st.global.v4.u32 [%rd5], {%r6, %r7, %r8, %r9};\n"
+    "}\n";
+
+START_TEST(cp_async_copy)
+{
+    EmuDevice *d = dev_new(EMU_TAKEN_FIRST);
+    EmuModule *m = mod_load(d, cpa_src);
+    uint64_t in = dev_alloc(d, 64), out = dev_alloc(d, 64);
+    uint8_t src[64], res[64];
+    for (int k = 0; k < 64; k++) {
+        src[k] = (uint8_t)(k + 1);
+    }
+    emu_mem_write(d->mem, in, src, 64);
+    void *args[] = { &in, &out };
+    EmuFault f;
+    EmuStatus st = run_kernel(m, "cpa", 1, 4, args, &f);
+    ck_assert_msg(st == EMU_OK, "%s: %s", emu_status_name(st), f.detail);
+    emu_mem_read(d->mem, out, res, 64);
+    for (int k = 0; k < 64; k++) {
+        ck_assert_uint_eq(res[k], (k >= 24 && k < 32) ? 0 : k + 1);
+    }
+    emu_module_free(m);
+    emu_device_free(d);
+}
+END_TEST
+
+/* --------------------------------------------------------- atomics */
+
+static const char atom_src[] = PTX_HDR
+    ".visible .entry count(.param .u64 ctr, .param .u64 old)\n"
+    "{\n"
+    "  .shared .align 4 .u32 sc;\n"
+    "  .reg .pred %p<2>;\n"
+    "  .reg .b32 %r<8>;\n"
+    "  .reg .b64 %rd<8>;\n"
+    "  ld.param.u64 %rd1, [ctr];\n"
+    "  ld.param.u64 %rd2, [old];\n"
+    "  mov.u32 %r1, %tid.x;\n"
+    "  atom.global.add.u32 %r2, [%rd1], 1;\n"
+    "  mul.wide.u32 %rd3, %r1, 4;\n"
+    "  add.s64 %rd4, %rd2, %rd3;\n"
+    "  st.global.u32 [%rd4], %r2;\n"
+    "CAS:\n"                                /* CAS-based increment */
+    "  ld.volatile.global.u32 %r3, [%rd1+4];\n"
+    "  add.u32 %r4, %r3, 1;\n"
+    "  atom.global.cas.b32 %r5, [%rd1+4], %r3, %r4;\n"
+    "  setp.ne.u32 %p1, %r5, %r3;\n"
+    "  @%p1 bra CAS;\n"
+    "  atom.shared.add.u32 %r6, [sc], 2;\n"
+    "  red.global.add.u64 [%rd1+8], 3;\n"
+    "  bar.sync 0;\n"
+    "  setp.ne.u32 %p1, %r1, 0;\n"
+    "  @%p1 exit;\n"
+    "  ld.shared.u32 %r7, [sc];\n"
+    "  st.global.u32 [%rd1+16], %r7;\n"
+    "}\n";
+
+START_TEST(atomics_ordered)
+{
+    EmuDevice *d = dev_new(EMU_TAKEN_FIRST);
+    EmuModule *m = mod_load(d, atom_src);
+    uint64_t ctr = dev_alloc(d, 24), old = dev_alloc(d, 64 * 4);
+    void *args[] = { &ctr, &old };
+    EmuFault f;
+    EmuStatus st = run_kernel(m, "count", 1, 64, args, &f);
+    ck_assert_msg(st == EMU_OK, "%s: %s", emu_status_name(st), f.detail);
+    uint32_t c[6];
+    emu_mem_read(d->mem, ctr, c, sizeof(c));
+    ck_assert_uint_eq(c[0], 64);
+    ck_assert_uint_eq(c[1], 64);
+    ck_assert_uint_eq(c[2] | (uint64_t)c[3] << 32, 192);
+    ck_assert_uint_eq(c[4], 128);
+    uint32_t o[64];
+    emu_mem_read(d->mem, old, o, sizeof(o));
+    for (uint32_t t = 0; t < 64; t++) {
+        ck_assert_uint_eq(o[t], t);     /* ascending lane, warp order */
+    }
+    emu_module_free(m);
+    emu_device_free(d);
+}
+END_TEST
+
+/* One atomic on one word: init, operands b (and c), expected old and
+ * new memory values. */
+typedef struct AtomRow {
+    const char *id;
+    const char *op;           /* "add.u32" ... */
+    unsigned bytes;
+    uint64_t init, b, c;
+    uint64_t want_new;
+} AtomRow;
+
+#define F32(x) ((uint64_t)(x))
+static const AtomRow atom_rows[] = {
+    { "add.u32-01", "add.u32", 4, 0xfffffffful, 2, 0, 1 },
+    { "add.s32-01", "add.s32", 4, 5, 0xfffffff9ul, 0, 0xfffffffeul },
+    { "add.u64-01", "add.u64", 8, 0xffffffffull, 1, 0, 0x100000000ull },
+    { "min.s32-01", "min.s32", 4, 3, 0xfffffffful, 0, 0xfffffffful },
+    { "min.u32-01", "min.u32", 4, 3, 0xfffffffful, 0, 3 },
+    { "max.s32-01", "max.s32", 4, 3, 0xfffffffful, 0, 3 },
+    { "max.u32-01", "max.u32", 4, 3, 0xfffffffful, 0, 0xfffffffful },
+    { "min.s64-01", "min.s64", 8, 1, (uint64_t)-5, 0, (uint64_t)-5 },
+    { "max.u64-01", "max.u64", 8, 1, (uint64_t)-5, 0, (uint64_t)-5 },
+    { "inc.u32-01", "inc.u32", 4, 4, 5, 0, 5 },
+    { "inc.u32-02", "inc.u32", 4, 5, 5, 0, 0 },
+    { "dec.u32-01", "dec.u32", 4, 0, 5, 0, 5 },
+    { "dec.u32-02", "dec.u32", 4, 7, 5, 0, 5 },
+    { "dec.u32-03", "dec.u32", 4, 3, 5, 0, 2 },
+    { "and.b32-01", "and.b32", 4, 0xf0f0, 0xff00, 0, 0xf000 },
+    { "or.b32-01", "or.b32", 4, 0xf0f0, 0x0f00, 0, 0xfff0 },
+    { "xor.b64-01", "xor.b64", 8, 0xff00000000ull, 0xf000000001ull, 0,
+      0x0f00000001ull },
+    { "exch.b32-01", "exch.b32", 4, 9, 7, 0, 7 },
+    { "cas.b32-01", "cas.b32", 4, 9, 9, 4, 4 },
+    { "cas.b32-02", "cas.b32", 4, 9, 8, 4, 9 },
+    { "cas.b64-01", "cas.b64", 8, 1ull << 40, 1ull << 40, 3, 3 },
+    { "add.f32-01", "add.f32", 4, 0x3fc00000, 0x40100000, 0, 0x40700000 },
+    { "add.f32-02", "add.f32", 4, 0x00000001, 0x00000002, 0, 0 },  /* ftz */
+    { "add.f64-01", "add.f64", 8, 0x3ff8000000000000ull,
+      0x4002000000000000ull, 0, 0x400e000000000000ull },
+    { "add.f16x2-01", "add.noftz.f16x2", 4, 0x3c004000, 0x40003c00, 0,
+      0x42004200 },
+    { "add.f16x2-02", "add.noftz.f16x2", 4, 0x00017bff, 0x00010400, 0,
+      0x00027bff },   /* subnormals kept; 65504 + 2^-14 rounds to 65504 */
+    { "add.bf16x2-01", "add.noftz.bf16x2", 4, 0x3f804000, 0x40003f80, 0,
+      0x40404040 },
+};
+
+START_TEST(atomics_table)
+{
+    const AtomRow *r = &atom_rows[_i];
+    char src[2048];
+    const char *sz = r->bytes == 8 ? "b64" : "b32";
+    const char *reg = r->bytes == 8 ? "%rd" : "%r";
+    bool cas = strncmp(r->op, "cas", 3) == 0;
+    snprintf(src, sizeof(src), PTX_HDR
+             ".visible .entry a(.param .u64 p, .param .%s b, .param .%s c)\n"
+             "{\n"
+             "  .reg .b32 %%r<4>;\n"
+             "  .reg .b64 %%rd<4>;\n"
+             "  ld.param.u64 %%rd3, [p];\n"
+             "  ld.param.%s %s1, [b];\n"
+             "  ld.param.%s %s2, [c];\n"
+             "  atom.global.%s %s0, [%%rd3], %s1%s%s%s;\n"
+             "  st.global.%s [%%rd3+8], %s0;\n"
+             "}\n", sz, sz, sz, reg, sz, reg, r->op, reg, reg,
+             cas ? ", " : "", cas ? reg : "", cas ? "2" : "", sz, reg);
+    EmuDevice *d = dev_new(EMU_TAKEN_FIRST);
+    EmuModule *m = mod_load(d, src);
+    uint64_t p = dev_alloc(d, 16);
+    emu_mem_write(d->mem, p, &r->init, r->bytes);
+    uint64_t b = r->b, c = r->c;
+    void *args[] = { &p, &b, &c };
+    EmuFault f;
+    EmuStatus st = run_kernel(m, "a", 1, 1, args, &f);
+    ck_assert_msg(st == EMU_OK, "%s: %s: %s", r->id, emu_status_name(st),
+                  f.detail);
+    uint64_t got_new = 0, got_old = 0;
+    emu_mem_read(d->mem, p, &got_new, r->bytes);
+    emu_mem_read(d->mem, p + 8, &got_old, r->bytes);
+    ck_assert_msg(got_new == r->want_new, "%s: memory 0x%llx, want 0x%llx",
+                  r->id, (unsigned long long)got_new,
+                  (unsigned long long)r->want_new);
+    ck_assert_msg(got_old == r->init, "%s: old 0x%llx", r->id,
+                  (unsigned long long)got_old);
+    emu_module_free(m);
+    emu_device_free(d);
+}
+END_TEST
+
+Suite *memory_suite(void)
+{
+    Suite *s = suite_create("memory");
+    TCase *tc = tcase_create("table");
+    tcase_add_test(tc, alloc_table);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("faults");
+    tcase_add_test(tc, fault_out_of_bounds);
+    tcase_add_test(tc, fault_misaligned_readonly);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("spaces");
+    tcase_add_test(tc, generic_windows);
+    tcase_add_test(tc, dynamic_shared);
+    tcase_add_test(tc, cp_async_copy);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("atomics");
+    tcase_add_test(tc, atomics_ordered);
+    tcase_add_loop_test(tc, atomics_table, 0,
+                        (int)(sizeof(atom_rows) / sizeof(atom_rows[0])));
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    return run_suite(memory_suite());
+}

@@ -1,0 +1,843 @@
+/*
+ * tests/check_ops_cvt.c: cvt, cvt.pack and mov handlers (emu/ops_cvt.c).
+ *
+ * Rows build an IrInsn/EmuInsn pair as decode.c would and run the
+ * selector emu_select_cvt plus the handler on a fake warp.  Expected bit
+ * patterns are hand-computed (ids like "cvt.rni.s32.f32-03"); sweeps
+ * compare against the host FPU under fesetround() and against a
+ * brute-force rounding of exact binary128 values that shares no code
+ * with emu/fp.c.
+ */
+#include "config.h"
+
+#include <check.h>
+#include <fenv.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "emu/emu.h"
+#include "emu/fp.h"
+#include "emu/ops.h"
+
+/* An exact reference type: binary128 (GCC's __float128 on x86-64, long
+ * double where that is binary128, e.g. aarch64). */
+#if defined(__SIZEOF_FLOAT128__)
+typedef __float128 Q128;
+#else
+typedef long double Q128;
+#endif
+
+Suite *ops_cvt_suite(void);
+
+#define NSLOT 16
+static uint64_t regs[NSLOT * EMU_WARP_SIZE];
+
+/* build the instruction; regbits = width of the destination register
+ * (0: same as the type) */
+static void build(EmuInsn *ei, IrInsn *in, IrOperand *io, IrFunc *fn,
+                  IrReg *reg, unsigned op, PtxType t, PtxType t2,
+                  const uint16_t *mods, unsigned nsrc, unsigned regbits)
+{
+    memset(ei, 0, sizeof *ei);
+    memset(in, 0, sizeof *in);
+    memset(io, 0, sizeof(IrOperand) * 5);
+    memset(fn, 0, sizeof *fn);
+    in->op = (uint16_t)op;
+    in->ntypes = t2 ? 2 : 1;
+    in->types[0] = (uint8_t)t;
+    in->types[1] = (uint8_t)t2;
+    in->opnds = io;
+    in->nopnds = (uint8_t)(1 + nsrc);
+    ei->op = (uint16_t)op;
+    ei->type = (uint8_t)t;
+    ei->type2 = (uint8_t)t2;
+    ei->nopnd = (uint8_t)(1 + nsrc);
+    ei->vec = 1;
+    for (unsigned k = 0; mods && mods[k]; k++) {
+        in->sfx[in->nsfx++] = mods[k];
+        switch (mods[k]) {
+        case PTX_M_RN: ei->rnd = EMU_RND_RN; break;
+        case PTX_M_RZ: ei->rnd = EMU_RND_RZ; break;
+        case PTX_M_RM: ei->rnd = EMU_RND_RM; break;
+        case PTX_M_RP: ei->rnd = EMU_RND_RP; break;
+        case PTX_M_RNA: ei->rnd = EMU_RND_RNA; break;
+        case PTX_M_RNI: ei->rnd = EMU_RND_RNI; break;
+        case PTX_M_RZI: ei->rnd = EMU_RND_RZI; break;
+        case PTX_M_RMI: ei->rnd = EMU_RND_RMI; break;
+        case PTX_M_RPI: ei->rnd = EMU_RND_RPI; break;
+        case PTX_M_FTZ: ei->flags |= EMU_F_FTZ; break;
+        case PTX_M_SAT: ei->flags |= EMU_F_SAT; break;
+        case PTX_M_RELU: ei->flags |= EMU_F_RELU; break;
+        default: break;
+        }
+    }
+    ei->o[0].kind = EO_REG;
+    ei->o[0].reg = 0;
+    for (unsigned k = 0; k < nsrc; k++) {
+        ei->o[k + 1].kind = EO_REG;
+        ei->o[k + 1].reg = k + 1;
+    }
+    if (regbits) {
+        memset(reg, 0, sizeof *reg);
+        reg->type = regbits == 64 ? PTX_T_B64 : regbits == 32 ? PTX_T_B32
+                                              : PTX_T_B16;
+        fn->regs = reg;
+        fn->nregs = 1;
+        io[0].kind = IR_O_REG;
+        io[0].id = 0;
+    }
+    ck_assert(emu_select_cvt(NULL, fn, in, ei));
+    ck_assert_msg(ei->fn != NULL, "no handler selected");
+}
+
+static void run(const EmuInsn *ei, uint32_t mask, const EmuFunc *f)
+{
+    EmuCtx x;
+    memset(&x, 0, sizeof x);
+    x.regs = regs;
+    x.func = f;
+    ei->fn(&x, ei, mask);
+}
+
+#define OP(x) PTX_OP_##x
+#define T(x) PTX_T_##x
+#define M(...) { __VA_ARGS__, 0 }
+
+typedef struct Row {
+    const char *id;
+    unsigned op;
+    PtxType t, t2;
+    uint16_t mods[5];
+    unsigned nsrc;
+    uint64_t a, b, c;
+    uint64_t want;
+    unsigned regbits;
+} Row;
+
+#define ONE 0x3F800000u
+#define PINF 0x7F800000u
+#define NINF 0xFF800000u
+#define CNAN 0x7FFFFFFFu
+#define QNAN 0x7FC00000u
+#define MAXF 0x7F7FFFFFu
+#define D(x) 0x##x##ull
+#define NEG32(v) ((uint64_t)(uint32_t)(int32_t)(v))
+
+static const Row rows[] = {
+    /* integer <-> integer */
+    { "cvt.u32.s8-01", OP(CVT), T(U32), T(S8), M(0), 1, 0xFF, 0, 0,
+      0xFFFFFFFF, 0 },
+    { "cvt.s32.u8-02", OP(CVT), T(S32), T(U8), M(0), 1, 0x1FF, 0, 0, 0xFF,
+      0 },
+    { "cvt.u8.u32-03", OP(CVT), T(U8), T(U32), M(0), 1, 0x1234, 0, 0, 0x34,
+      0 },
+    { "cvt.sat.u8.s32-04", OP(CVT), T(U8), T(S32), M(PTX_M_SAT), 1,
+      0xFFFFFFFF, 0, 0, 0, 0 },
+    { "cvt.sat.u8.s32-05", OP(CVT), T(U8), T(S32), M(PTX_M_SAT), 1, 300, 0,
+      0, 255, 0 },
+    { "cvt.sat.s8.s32-06", OP(CVT), T(S8), T(S32), M(PTX_M_SAT), 1,
+      NEG32(-200), 0, 0, 0x80, 0 },
+    { "cvt.s8.s32-07", OP(CVT), T(S8), T(S32), M(0), 1, 0x80, 0, 0,
+      0xFFFFFF80, 32 },
+    { "cvt.u8.s32-08", OP(CVT), T(U8), T(S32), M(0), 1, 0x80, 0, 0, 0x80,
+      32 },
+    { "cvt.u64.u32-09", OP(CVT), T(U64), T(U32), M(0), 1, 0xFFFFFFFF, 0, 0,
+      0xFFFFFFFF, 0 },
+    { "cvt.s64.s32-10", OP(CVT), T(S64), T(S32), M(0), 1, 0x80000000, 0, 0,
+      D(FFFFFFFF80000000), 0 },
+    { "cvt.u32.u64-11", OP(CVT), T(U32), T(U64), M(0), 1, D(123456789), 0,
+      0, 0x23456789, 0 },
+    { "cvt.sat.u32.s64-12", OP(CVT), T(U32), T(S64), M(PTX_M_SAT), 1,
+      ~0ull, 0, 0, 0, 0 },
+    { "cvt.sat.s32.u64-13", OP(CVT), T(S32), T(U64), M(PTX_M_SAT), 1,
+      D(8000000000000000), 0, 0, 0x7FFFFFFF, 0 },
+    { "cvt.sat.u64.s64-14", OP(CVT), T(U64), T(S64), M(PTX_M_SAT), 1,
+      (uint64_t)-5, 0, 0, 0, 0 },
+    { "cvt.s16.s64-15", OP(CVT), T(S16), T(S64), M(0), 1, 0x18000, 0, 0,
+      0x8000, 0 },
+    { "cvt.s64.s16-16", OP(CVT), T(S64), T(S16), M(0), 1, 0xFFFF8000, 0, 0,
+      D(FFFFFFFFFFFF8000), 0 },
+    /* float -> integer */
+    { "cvt.rni.s32.f32-01", OP(CVT), T(S32), T(F32), M(PTX_M_RNI), 1,
+      0x40200000, 0, 0, 2, 0 },
+    { "cvt.rni.s32.f32-02", OP(CVT), T(S32), T(F32), M(PTX_M_RNI), 1,
+      0x40600000, 0, 0, 4, 0 },
+    { "cvt.rni.s32.f32-03", OP(CVT), T(S32), T(F32), M(PTX_M_RNI), 1,
+      0xC0200000, 0, 0, NEG32(-2), 0 },
+    { "cvt.rni.s32.f32-04", OP(CVT), T(S32), T(F32), M(PTX_M_RNI), 1,
+      0xBF000000, 0, 0, 0, 0 },
+    { "cvt.rzi.s32.f32-05", OP(CVT), T(S32), T(F32), M(PTX_M_RZI), 1,
+      0xBFF33333, 0, 0, NEG32(-1), 0 },
+    { "cvt.rmi.s32.f32-06", OP(CVT), T(S32), T(F32), M(PTX_M_RMI), 1,
+      0xBF000000, 0, 0, NEG32(-1), 0 },
+    { "cvt.rpi.s32.f32-07", OP(CVT), T(S32), T(F32), M(PTX_M_RPI), 1,
+      0x3DCCCCCD, 0, 0, 1, 0 },
+    { "cvt.rzi.s32.f32-08", OP(CVT), T(S32), T(F32), M(PTX_M_RZI), 1, QNAN,
+      0, 0, 0, 0 },
+    { "cvt.rzi.s32.f32-09", OP(CVT), T(S32), T(F32), M(PTX_M_RZI), 1, PINF,
+      0, 0, 0x7FFFFFFF, 0 },
+    { "cvt.rzi.s32.f32-10", OP(CVT), T(S32), T(F32), M(PTX_M_RZI), 1, NINF,
+      0, 0, 0x80000000, 0 },
+    { "cvt.rzi.s32.f32-11", OP(CVT), T(S32), T(F32), M(PTX_M_RZI), 1,
+      0x4F000000, 0, 0, 0x7FFFFFFF, 0 },
+    { "cvt.rzi.s32.f32-12", OP(CVT), T(S32), T(F32), M(PTX_M_RZI), 1,
+      0xCF000000, 0, 0, 0x80000000, 0 },
+    { "cvt.rzi.u32.f32-13", OP(CVT), T(U32), T(F32), M(PTX_M_RZI), 1,
+      0xBF800000, 0, 0, 0, 0 },
+    { "cvt.rzi.u32.f32-14", OP(CVT), T(U32), T(F32), M(PTX_M_RZI), 1,
+      0x4F800000, 0, 0, 0xFFFFFFFF, 0 },
+    { "cvt.rpi.s32.f32-15", OP(CVT), T(S32), T(F32), M(PTX_M_RPI), 1, 1, 0,
+      0, 1, 0 },
+    { "cvt.rpi.ftz.s32.f32-16", OP(CVT), T(S32), T(F32),
+      M(PTX_M_RPI, PTX_M_FTZ), 1, 1, 0, 0, 0, 0 },
+    { "cvt.rmi.s32.f32-17", OP(CVT), T(S32), T(F32), M(PTX_M_RMI), 1,
+      0x80000001, 0, 0, NEG32(-1), 0 },
+    { "cvt.rzi.s64.f64-18", OP(CVT), T(S64), T(F64), M(PTX_M_RZI), 1,
+      D(43E158E460913D00), 0, 0, D(7FFFFFFFFFFFFFFF), 0 },
+    { "cvt.rzi.u64.f64-19", OP(CVT), T(U64), T(F64), M(PTX_M_RZI), 1,
+      D(43E158E460913D00), 0, 0, D(8AC7230489E80000), 0 },
+    { "cvt.rni.u8.f32-20", OP(CVT), T(U8), T(F32), M(PTX_M_RNI), 1,
+      0x43960000, 0, 0, 255, 0 },
+    { "cvt.rni.s8.f32-21", OP(CVT), T(S8), T(F32), M(PTX_M_RNI), 1,
+      0xC3480000, 0, 0, 0x80, 0 },
+    { "cvt.rni.s32.f16-22", OP(CVT), T(S32), T(F16), M(PTX_M_RNI), 1,
+      0x4100, 0, 0, 2, 0 },
+    { "cvt.rzi.s32.bf16-23", OP(CVT), T(S32), T(BF16), M(PTX_M_RZI), 1,
+      0xC040, 0, 0, NEG32(-3), 0 },
+    { "cvt.rni.s16.f64-24", OP(CVT), T(S16), T(F64), M(PTX_M_RNI), 1,
+      D(BFF0000000000000), 0, 0, 0xFFFFFFFF, 32 },
+    { "cvt.rzi.u64.f32-25", OP(CVT), T(U64), T(F32), M(PTX_M_RZI), 1,
+      0x5F800000, 0, 0, ~0ull, 0 },
+    { "cvt.rzi.s64.f32-26", OP(CVT), T(S64), T(F32), M(PTX_M_RZI), 1,
+      0xDF000000, 0, 0, D(8000000000000000), 0 },
+    /* integer -> float */
+    { "cvt.rn.f32.s32-01", OP(CVT), T(F32), T(S32), M(PTX_M_RN), 1,
+      NEG32(-1), 0, 0, 0xBF800000, 0 },
+    { "cvt.rn.f32.s32-02", OP(CVT), T(F32), T(S32), M(PTX_M_RN), 1,
+      16777217, 0, 0, 0x4B800000, 0 },
+    { "cvt.rz.f32.u32-03", OP(CVT), T(F32), T(U32), M(PTX_M_RZ), 1,
+      0xFFFFFFFF, 0, 0, 0x4F7FFFFF, 0 },
+    { "cvt.rn.f32.u32-04", OP(CVT), T(F32), T(U32), M(PTX_M_RN), 1,
+      0xFFFFFFFF, 0, 0, 0x4F800000, 0 },
+    { "cvt.rp.f32.s32-05", OP(CVT), T(F32), T(S32), M(PTX_M_RP), 1,
+      16777217, 0, 0, 0x4B800001, 0 },
+    { "cvt.rm.f32.s32-06", OP(CVT), T(F32), T(S32), M(PTX_M_RM), 1,
+      NEG32(-16777217), 0, 0, 0xCB800001, 0 },
+    { "cvt.rn.f64.u64-07", OP(CVT), T(F64), T(U64), M(PTX_M_RN), 1, ~0ull,
+      0, 0, D(43F0000000000000), 0 },
+    { "cvt.rz.f64.u64-08", OP(CVT), T(F64), T(U64), M(PTX_M_RZ), 1, ~0ull,
+      0, 0, D(43EFFFFFFFFFFFFF), 0 },
+    { "cvt.rn.f64.s64-09", OP(CVT), T(F64), T(S64), M(PTX_M_RN), 1,
+      D(8000000000000000), 0, 0, D(C3E0000000000000), 0 },
+    { "cvt.rn.f16.s32-10", OP(CVT), T(F16), T(S32), M(PTX_M_RN), 1, 65520,
+      0, 0, 0x7C00, 0 },
+    { "cvt.rz.f16.s32-11", OP(CVT), T(F16), T(S32), M(PTX_M_RZ), 1, 70000,
+      0, 0, 0x7BFF, 0 },
+    { "cvt.rn.f16.u8-12", OP(CVT), T(F16), T(U8), M(PTX_M_RN), 1, 0x103, 0,
+      0, 0x4200, 0 },
+    { "cvt.rn.bf16.s32-13", OP(CVT), T(BF16), T(S32), M(PTX_M_RN), 1, 257,
+      0, 0, 0x4380, 0 },
+    { "cvt.rn.sat.f32.s32-14", OP(CVT), T(F32), T(S32),
+      M(PTX_M_RN, PTX_M_SAT), 1, 5, 0, 0, ONE, 0 },
+    { "cvt.rn.sat.f32.s32-15", OP(CVT), T(F32), T(S32),
+      M(PTX_M_RN, PTX_M_SAT), 1, NEG32(-5), 0, 0, 0, 0 },
+    { "cvt.rn.f64.s32-16", OP(CVT), T(F64), T(S32), M(PTX_M_RN), 1,
+      NEG32(-2), 0, 0, D(C000000000000000), 0 },
+    /* float -> float */
+    { "cvt.rn.f16.f32-01", OP(CVT), T(F16), T(F32), M(PTX_M_RN), 1, ONE, 0,
+      0, 0x3C00, 0 },
+    { "cvt.rn.f16.f32-02", OP(CVT), T(F16), T(F32), M(PTX_M_RN), 1,
+      0x477FF000, 0, 0, 0x7C00, 0 },
+    { "cvt.rz.f16.f32-03", OP(CVT), T(F16), T(F32), M(PTX_M_RZ), 1,
+      0x477FF000, 0, 0, 0x7BFF, 0 },
+    { "cvt.rn.f16.f32-04", OP(CVT), T(F16), T(F32), M(PTX_M_RN), 1,
+      0x7F800001, 0, 0, 0x7FFF, 0 },
+    { "cvt.rn.f16.f32-05", OP(CVT), T(F16), T(F32), M(PTX_M_RN), 1,
+      0x322BCC77, 0, 0, 0, 0 },
+    { "cvt.rn.f16.f32-06", OP(CVT), T(F16), T(F32), M(PTX_M_RN), 1,
+      0x33800000, 0, 0, 1, 0 },
+    { "cvt.rn.satfinite.f16.f32-07", OP(CVT), T(F16), T(F32),
+      M(PTX_M_RN, PTX_M_SATFINITE), 1, PINF, 0, 0, 0x7BFF, 0 },
+    { "cvt.rn.relu.f16.f32-08", OP(CVT), T(F16), T(F32),
+      M(PTX_M_RN, PTX_M_RELU), 1, 0xBF800000, 0, 0, 0, 0 },
+    { "cvt.rn.relu.f16.f32-09", OP(CVT), T(F16), T(F32),
+      M(PTX_M_RN, PTX_M_RELU), 1, QNAN, 0, 0, 0x7FFF, 0 },
+    { "cvt.rm.f16.f32-10", OP(CVT), T(F16), T(F32), M(PTX_M_RM), 1,
+      0xB3000000, 0, 0, 0x8001, 0 },
+    { "cvt.f32.f16-11", OP(CVT), T(F32), T(F16), M(0), 1, 0x3C00, 0, 0, ONE,
+      0 },
+    { "cvt.f32.f16-12", OP(CVT), T(F32), T(F16), M(0), 1, 0x0001, 0, 0,
+      0x33800000, 0 },
+    { "cvt.f32.f16-13", OP(CVT), T(F32), T(F16), M(0), 1, 0xFC00, 0, 0,
+      NINF, 0 },
+    { "cvt.f32.f16-14", OP(CVT), T(F32), T(F16), M(0), 1, 0x7E00, 0, 0,
+      CNAN, 0 },
+    { "cvt.rn.bf16.f32-15", OP(CVT), T(BF16), T(F32), M(PTX_M_RN), 1,
+      0x3F808000, 0, 0, 0x3F80, 0 },
+    { "cvt.rn.bf16.f32-16", OP(CVT), T(BF16), T(F32), M(PTX_M_RN), 1,
+      0x3F818000, 0, 0, 0x3F82, 0 },
+    { "cvt.rz.bf16.f32-17", OP(CVT), T(BF16), T(F32), M(PTX_M_RZ), 1,
+      0x3F81FFFF, 0, 0, 0x3F81, 0 },
+    { "cvt.rn.bf16.f32-18", OP(CVT), T(BF16), T(F32), M(PTX_M_RN), 1,
+      0xFFC00001, 0, 0, 0x7FFF, 0 },
+    { "cvt.f32.bf16-19", OP(CVT), T(F32), T(BF16), M(0), 1, 0xBF80, 0, 0,
+      0xBF800000, 0 },
+    { "cvt.f64.f32-20", OP(CVT), T(F64), T(F32), M(0), 1, ONE, 0, 0,
+      D(3FF0000000000000), 0 },
+    { "cvt.f64.f32-21", OP(CVT), T(F64), T(F32), M(0), 1, 1, 0, 0,
+      D(36A0000000000000), 0 },
+    { "cvt.ftz.f64.f32-22", OP(CVT), T(F64), T(F32), M(PTX_M_FTZ), 1,
+      0x80000001, 0, 0, D(8000000000000000), 0 },
+    { "cvt.f64.f32-23", OP(CVT), T(F64), T(F32), M(0), 1, 0x7F800001, 0, 0,
+      D(7FF8000020000000), 0 },
+    { "cvt.rn.f32.f64-24", OP(CVT), T(F32), T(F64), M(PTX_M_RN), 1,
+      D(3FF0000010000000), 0, 0, ONE, 0 },
+    { "cvt.rz.f32.f64-25", OP(CVT), T(F32), T(F64), M(PTX_M_RZ), 1,
+      D(7E37E43C8800759C), 0, 0, MAXF, 0 },
+    { "cvt.rn.f32.f64-26", OP(CVT), T(F32), T(F64), M(PTX_M_RN), 1,
+      D(01A56E1FC2F8F359), 0, 0, 0, 0 },
+    { "cvt.rp.f32.f64-27", OP(CVT), T(F32), T(F64), M(PTX_M_RP), 1,
+      D(01A56E1FC2F8F359), 0, 0, 1, 0 },
+    { "cvt.rn.f32.f64-28", OP(CVT), T(F32), T(F64), M(PTX_M_RN), 1,
+      D(36A0000000000000), 0, 0, 1, 0 },
+    { "cvt.rn.ftz.f32.f64-29", OP(CVT), T(F32), T(F64),
+      M(PTX_M_RN, PTX_M_FTZ), 1, D(36A0000000000000), 0, 0, 0, 0 },
+    { "cvt.rn.f32.f64-30", OP(CVT), T(F32), T(F64), M(PTX_M_RN), 1,
+      D(7FF8000000000001), 0, 0, CNAN, 0 },
+    { "cvt.rni.f32.f32-31", OP(CVT), T(F32), T(F32), M(PTX_M_RNI), 1,
+      0x40200000, 0, 0, 0x40000000, 0 },
+    { "cvt.rni.f32.f32-32", OP(CVT), T(F32), T(F32), M(PTX_M_RNI), 1,
+      0xBF000000, 0, 0, 0x80000000, 0 },
+    { "cvt.rzi.f32.f32-33", OP(CVT), T(F32), T(F32), M(PTX_M_RZI), 1,
+      0xBFC00000, 0, 0, 0xBF800000, 0 },
+    { "cvt.rmi.f32.f32-34", OP(CVT), T(F32), T(F32), M(PTX_M_RMI), 1,
+      0x3FC00000, 0, 0, ONE, 0 },
+    { "cvt.rpi.f32.f32-35", OP(CVT), T(F32), T(F32), M(PTX_M_RPI), 1,
+      0x3FA00000, 0, 0, 0x40000000, 0 },
+    { "cvt.rni.f32.f32-36", OP(CVT), T(F32), T(F32), M(PTX_M_RNI), 1, QNAN,
+      0, 0, CNAN, 0 },
+    { "cvt.rni.f64.f64-37", OP(CVT), T(F64), T(F64), M(PTX_M_RNI), 1,
+      D(4004000000000000), 0, 0, D(4000000000000000), 0 },
+    { "cvt.sat.f32.f32-38", OP(CVT), T(F32), T(F32), M(PTX_M_SAT), 1,
+      0x40000000, 0, 0, ONE, 0 },
+    { "cvt.sat.f32.f32-39", OP(CVT), T(F32), T(F32), M(PTX_M_SAT), 1,
+      0xBF800000, 0, 0, 0, 0 },
+    { "cvt.sat.f32.f32-40", OP(CVT), T(F32), T(F32), M(PTX_M_SAT), 1, QNAN,
+      0, 0, 0, 0 },
+    { "cvt.ftz.f32.f32-41", OP(CVT), T(F32), T(F32), M(PTX_M_FTZ), 1,
+      0x807FFFFF, 0, 0, 0x80000000, 0 },
+    { "cvt.rn.f16.f64-42", OP(CVT), T(F16), T(F64), M(PTX_M_RN), 1,
+      D(40EFFC0000000000), 0, 0, 0x7BFF, 0 },
+    { "cvt.rni.f16.f16-43", OP(CVT), T(F16), T(F16), M(PTX_M_RNI), 1,
+      0x3E00, 0, 0, 0x4000, 0 },
+    /* packed forms: a goes to the upper half */
+    { "cvt.rn.f16x2.f32-01", OP(CVT), T(F16X2), T(F32), M(PTX_M_RN), 2, ONE,
+      0x40000000, 0, 0x3C004000, 0 },
+    { "cvt.rn.relu.f16x2.f32-02", OP(CVT), T(F16X2), T(F32),
+      M(PTX_M_RN, PTX_M_RELU), 2, 0xBF800000, QNAN, 0, 0x00007FFF, 0 },
+    { "cvt.rn.satfinite.f16x2.f32-03", OP(CVT), T(F16X2), T(F32),
+      M(PTX_M_RN, PTX_M_SATFINITE), 2, 0x49742400, NINF, 0, 0x7BFFFBFF,
+      0 },
+    { "cvt.rn.bf16x2.f32-04", OP(CVT), T(BF16X2), T(F32), M(PTX_M_RN), 2,
+      ONE, 0xC0000000, 0, 0x3F80C000, 0 },
+    { "cvt.rn.satfinite.e4m3x2.f32-05", OP(CVT), T(E4M3X2), T(F32),
+      M(PTX_M_RN, PTX_M_SATFINITE), 2, ONE, 0x43E00000, 0, 0x387E, 0 },
+    { "cvt.rn.satfinite.e4m3x2.f32-06", OP(CVT), T(E4M3X2), T(F32),
+      M(PTX_M_RN, PTX_M_SATFINITE), 2, 0x49742400, QNAN, 0, 0x7E7F, 0 },
+    { "cvt.rn.satfinite.e5m2x2.f32-07", OP(CVT), T(E5M2X2), T(F32),
+      M(PTX_M_RN, PTX_M_SATFINITE), 2, ONE, 0xC9742400, 0, 0x3CFB, 0 },
+    { "cvt.rn.satfinite.relu.e4m3x2.f32-08", OP(CVT), T(E4M3X2), T(F32),
+      M(PTX_M_RN, PTX_M_SATFINITE, PTX_M_RELU), 2, 0xBF800000, ONE, 0,
+      0x0038, 0 },
+    { "cvt.rn.satfinite.e4m3x2.f16x2-09", OP(CVT), T(E4M3X2), T(F16X2),
+      M(PTX_M_RN, PTX_M_SATFINITE), 1, 0x3C004000, 0, 0, 0x3840, 0 },
+    { "cvt.rn.f16x2.e4m3x2-10", OP(CVT), T(F16X2), T(E4M3X2), M(PTX_M_RN),
+      1, 0x387E, 0, 0, 0x3C005F00, 0 },
+    { "cvt.rn.f16x2.e5m2x2-11", OP(CVT), T(F16X2), T(E5M2X2), M(PTX_M_RN),
+      1, 0x3C7B, 0, 0, 0x3C007B00, 0 },
+    { "cvt.rn.f16x2.e4m3x2-12", OP(CVT), T(F16X2), T(E4M3X2), M(PTX_M_RN),
+      1, 0xFF01, 0, 0, 0x7FFF1800, 0 },
+    { "cvt.rna.tf32.f32-13", OP(CVT), T(TF32), T(F32), M(PTX_M_RNA), 1,
+      0x3F801000, 0, 0, 0x3F802000, 0 },
+    { "cvt.rna.tf32.f32-14", OP(CVT), T(TF32), T(F32), M(PTX_M_RNA), 1,
+      0x3F800FFF, 0, 0, 0x3F800000, 0 },
+    { "cvt.rna.tf32.f32-15", OP(CVT), T(TF32), T(F32), M(PTX_M_RNA), 1,
+      MAXF, 0, 0, PINF, 0 },
+    { "cvt.rna.satfinite.tf32.f32-16", OP(CVT), T(TF32), T(F32),
+      M(PTX_M_RNA, PTX_M_SATFINITE), 1, MAXF, 0, 0, 0x7F7FE000, 0 },
+    { "cvt.rna.tf32.f32-17", OP(CVT), T(TF32), T(F32), M(PTX_M_RNA), 1,
+      QNAN, 0, 0, CNAN, 0 },
+    { "cvt.rna.tf32.f32-18", OP(CVT), T(TF32), T(F32), M(PTX_M_RNA), 1,
+      0xBF801000, 0, 0, 0xBF802000, 0 },
+    /* cvt.pack */
+    { "cvt.pack.sat.u16.s32-01", OP(CVT_PACK), T(U16), T(S32), M(PTX_M_SAT),
+      2, 70000, NEG32(-5), 0, 0xFFFF0000, 0 },
+    { "cvt.pack.sat.s16.s32-02", OP(CVT_PACK), T(S16), T(S32), M(PTX_M_SAT),
+      2, NEG32(-40000), 100, 0, 0x80000064, 0 },
+    { "cvt.pack.sat.u8.s32.b32-03", OP(CVT_PACK), T(U8), T(S32),
+      M(PTX_M_SAT), 3, 300, 7, 0x1234, 0x1234FF07, 0 },
+    { "cvt.pack.sat.s8.s32.b32-04", OP(CVT_PACK), T(S8), T(S32),
+      M(PTX_M_SAT), 3, NEG32(-1), NEG32(-200), 0, 0xFF80, 0 },
+    { "cvt.pack.sat.s4.s32.b32-05", OP(CVT_PACK), T(S4), T(S32),
+      M(PTX_M_SAT), 3, 7, NEG32(-9), 0xABC, 0xABC78, 0 },
+    { "cvt.pack.sat.u2.s32.b32-06", OP(CVT_PACK), T(U2), T(S32),
+      M(PTX_M_SAT), 3, 9, 1, 0x3, 0x3D, 0 },
+    /* mov */
+    { "mov.b32-01", OP(MOV), T(B32), 0, M(0), 1, ~0ull, 0, 0, 0xFFFFFFFF,
+      0 },
+    { "mov.u16-02", OP(MOV), T(U16), 0, M(0), 1, 0x12345, 0, 0, 0x2345, 0 },
+    { "mov.pred-03", OP(MOV), T(PRED), 0, M(0), 1, 1, 0, 0, 1, 0 },
+    { "mov.f32-04", OP(MOV), T(F32), 0, M(0), 1, QNAN | 5, 0, 0, QNAN | 5,
+      0 },
+    { "mov.f64-05", OP(MOV), T(F64), 0, M(0), 1, D(FFF0000000000001), 0, 0,
+      D(FFF0000000000001), 0 },
+    { "mov.s64-06", OP(MOV), T(S64), 0, M(0), 1, (uint64_t)-7, 0, 0,
+      (uint64_t)-7, 0 },
+};
+
+START_TEST(test_rows)
+{
+    const Row *r = &rows[_i];
+    EmuInsn ei;
+    IrInsn in;
+    IrOperand io[5];
+    IrFunc fn;
+    IrReg reg;
+    build(&ei, &in, io, &fn, &reg, r->op, r->t, r->t2, r->mods, r->nsrc,
+          r->regbits);
+    for (unsigned l = 0; l < EMU_WARP_SIZE; l++) {
+        regs[l] = 0xDEADBEEFull;
+        regs[1 * EMU_WARP_SIZE + l] = r->a;
+        regs[2 * EMU_WARP_SIZE + l] = r->b;
+        regs[3 * EMU_WARP_SIZE + l] = r->c;
+    }
+    run(&ei, 0x80000001u, NULL);
+    ck_assert_msg(regs[0] == r->want, "%s: got 0x%llx want 0x%llx", r->id,
+                  (unsigned long long)regs[0], (unsigned long long)r->want);
+    ck_assert_uint_eq(regs[31], r->want);
+    ck_assert_uint_eq(regs[1], 0xDEADBEEFull);
+    /* the same with the source as an immediate */
+    ei.o[1].kind = EO_IMM;
+    ei.o[1].imm = r->a;
+    regs[0] = 0;
+    run(&ei, 1u, NULL);
+    ck_assert_msg(regs[0] == r->want, "%s (imm): got 0x%llx", r->id,
+                  (unsigned long long)regs[0]);
+}
+END_TEST
+
+/* ----------------------------------------------------------------- mov */
+
+START_TEST(test_mov_vec)
+{
+    EmuInsn ei;
+    IrInsn in;
+    IrOperand io[5];
+    IrFunc fn;
+    IrReg reg;
+    uint32_t vslots[8] = { 4, 5, 6, 7, 8, EMU_NOREG, 9, 10 };
+    EmuFunc ef;
+    memset(&ef, 0, sizeof ef);
+    ef.vslots = vslots;
+    ef.nvslots = 8;
+
+    /* mov.b64 %rd, {%r4, %r5} */
+    build(&ei, &in, io, &fn, &reg, PTX_OP_MOV, PTX_T_B64, 0, NULL, 1, 0);
+    ei.o[1].kind = EO_VEC;
+    ei.o[1].reg = 0;
+    ei.o[1].n = 2;
+    in.opnds[1].kind = IR_O_VEC;
+    ck_assert(emu_select_cvt(NULL, &fn, &in, &ei));
+    for (unsigned l = 0; l < EMU_WARP_SIZE; l++) {
+        regs[4 * EMU_WARP_SIZE + l] = 0x11111111u + l;
+        regs[5 * EMU_WARP_SIZE + l] = 0xA0000000u + l;
+    }
+    run(&ei, 0xFFFFFFFFu, &ef);
+    for (unsigned l = 0; l < EMU_WARP_SIZE; l++) {
+        ck_assert_uint_eq(regs[l], ((0xA0000000ull + l) << 32) |
+                                       (0x11111111u + l));
+    }
+
+    /* mov.b32 %r, {%h4, %h5} */
+    build(&ei, &in, io, &fn, &reg, PTX_OP_MOV, PTX_T_B32, 0, NULL, 1, 0);
+    ei.o[1].kind = EO_VEC;
+    ei.o[1].reg = 0;
+    ei.o[1].n = 2;
+    ck_assert(emu_select_cvt(NULL, &fn, &in, &ei));
+    regs[4 * EMU_WARP_SIZE] = 0xBEEF;
+    regs[5 * EMU_WARP_SIZE] = 0xDEAD;
+    run(&ei, 1u, &ef);
+    ck_assert_uint_eq(regs[0], 0xDEADBEEF);
+
+    /* mov.b64 {%h4, %h5, %h6, %h7}, %rd1 (reads %rd1 = slot 1) */
+    build(&ei, &in, io, &fn, &reg, PTX_OP_MOV, PTX_T_B64, 0, NULL, 1, 0);
+    ei.o[0].kind = EO_VEC;
+    ei.o[0].reg = 0;
+    ei.o[0].n = 4;
+    ck_assert(emu_select_cvt(NULL, &fn, &in, &ei));
+    regs[1 * EMU_WARP_SIZE + 3] = 0x4444333322221111ull;
+    run(&ei, 1u << 3, &ef);
+    ck_assert_uint_eq(regs[4 * EMU_WARP_SIZE + 3], 0x1111);
+    ck_assert_uint_eq(regs[5 * EMU_WARP_SIZE + 3], 0x2222);
+    ck_assert_uint_eq(regs[6 * EMU_WARP_SIZE + 3], 0x3333);
+    ck_assert_uint_eq(regs[7 * EMU_WARP_SIZE + 3], 0x4444);
+
+    /* mov.b64 {_, %r9}, %rd: vslots[5] is a sink; unpack may alias the
+     * source slot (%r9 = slot 9 holds the source) */
+    build(&ei, &in, io, &fn, &reg, PTX_OP_MOV, PTX_T_B64, 0, NULL, 1, 0);
+    ei.o[0].kind = EO_VEC;
+    ei.o[0].reg = 5;
+    ei.o[0].n = 2;
+    ei.o[1].reg = 9;
+    ck_assert(emu_select_cvt(NULL, &fn, &in, &ei));
+    regs[9 * EMU_WARP_SIZE] = 0x0123456789ABCDEFull;
+    regs[8 * EMU_WARP_SIZE] = 77;
+    run(&ei, 1u, &ef);
+    ck_assert_uint_eq(regs[9 * EMU_WARP_SIZE], 0x01234567);
+    ck_assert_uint_eq(regs[8 * EMU_WARP_SIZE], 77);
+
+    /* mov.b16 %h, imm: the immediate truncated to the type */
+    build(&ei, &in, io, &fn, &reg, PTX_OP_MOV, PTX_T_B16, 0, NULL, 1, 0);
+    ei.o[1].kind = EO_IMM;
+    ei.o[1].imm = (uint64_t)-2;
+    run(&ei, 0xFFFFFFFFu, &ef);
+    ck_assert_uint_eq(regs[0], 0xFFFE);
+    ck_assert_uint_eq(regs[31], 0xFFFE);
+
+    /* mov of a symbol's address is ops_mem.c's */
+    build(&ei, &in, io, &fn, &reg, PTX_OP_MOV, PTX_T_U64, 0, NULL, 1, 0);
+    in.opnds[1].kind = IR_O_SYM;
+    ck_assert(!emu_select_cvt(NULL, &fn, &in, &ei));
+    /* other families' opcodes */
+    in.op = ei.op = PTX_OP_ADD;
+    ck_assert(!emu_select_cvt(NULL, &fn, &in, &ei));
+}
+END_TEST
+
+/* -------------------------------------------------------------- sweeps */
+
+static uint64_t rng_state = 0x243F6A8885A308D3ull;
+
+static uint64_t rnd64(void)
+{
+    uint64_t z = (rng_state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+
+/* Valgrind runs SSE arithmetic in round-to-nearest whatever fesetround
+ * says; the host-FPU references of the directed modes are then skipped
+ * (the binary128 references still cover them). */
+static bool host_modes_ok(void)
+{
+    volatile float a = 1.0f, b = 0x1p-30f;
+    int old = fegetround();
+    fesetround(FE_UPWARD);
+    volatile float r = a + b;
+    fesetround(old);
+    return r != 1.0f;
+}
+
+static const int host_modes[4] = {
+    FE_TONEAREST, FE_TOWARDZERO, FE_DOWNWARD, FE_UPWARD
+};
+static const uint16_t rnd_mods[4] = { PTX_M_RN, PTX_M_RZ, PTX_M_RM,
+                                      PTX_M_RP };
+static const uint16_t rndi_mods[4] = { PTX_M_RNI, PTX_M_RZI, PTX_M_RMI,
+                                       PTX_M_RPI };
+
+/* brute-force reference (see check_ops_fp.c) */
+static Q128 ref_value(unsigned ebits, unsigned mbits, uint64_t bits)
+{
+    int bias = (1 << (ebits - 1)) - 1;
+    uint64_t e = bits >> mbits, m = bits & ((1ull << mbits) - 1);
+    Q128 v = (Q128)(e ? (m | (1ull << mbits)) : m);
+    int sc = (e ? (int)e : 1) - bias - (int)mbits;
+    if (e == (1ull << ebits) - 1) {
+        v = (Q128)(1ull << mbits) * 2;
+        sc = (int)e - 1 - bias - (int)mbits;
+    }
+    for (; sc > 0; sc--) {
+        v *= 2;
+    }
+    for (; sc < 0; sc++) {
+        v /= 2;
+    }
+    return v;
+}
+
+static uint64_t ref_round(unsigned ebits, unsigned mbits, Q128 v,
+                          unsigned mode)
+{
+    bool neg = v < 0;
+    Q128 a = neg ? -v : v;
+    uint64_t sign = (uint64_t)neg << (ebits + mbits);
+    uint64_t inf = ((1ull << ebits) - 1) << mbits;
+    uint64_t lo = 0, hi = inf;
+    if (a >= ref_value(ebits, mbits, inf)) {
+        bool to_inf = mode == 0 || (mode == 2 && neg) || (mode == 3 && !neg);
+        return sign | (to_inf ? inf : inf - 1);
+    }
+    while (hi - lo > 1) {
+        uint64_t mid = lo + (hi - lo) / 2;
+        if (ref_value(ebits, mbits, mid) <= a) {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    Q128 vl = ref_value(ebits, mbits, lo);
+    if (vl == a) {
+        return sign | lo;
+    }
+    Q128 vh = ref_value(ebits, mbits, lo + 1);
+    uint64_t r;
+    switch (mode) {
+    case 1:
+        r = lo;
+        break;
+    case 2:
+        r = neg ? lo + 1 : lo;
+        break;
+    case 3:
+        r = neg ? lo : lo + 1;
+        break;
+    default:
+        r = 2 * a < vl + vh ? lo : 2 * a > vl + vh ? lo + 1
+            : (lo & 1) ? lo + 1 : lo;
+        break;
+    }
+    return sign | r;
+}
+
+/* f32 -> f16 and f32 -> bf16 in every mode: index = mode * 2 + bf */
+START_TEST(test_sweep_f32_half)
+{
+    unsigned mode = _i / 2;
+    bool bf = _i & 1;
+    unsigned eb = bf ? 8 : 5, mb = bf ? 7 : 10;
+    uint16_t mods[2] = { rnd_mods[mode], 0 };
+    EmuInsn ei;
+    IrInsn in;
+    IrOperand io[5];
+    IrFunc fn;
+    IrReg reg;
+    build(&ei, &in, io, &fn, &reg, PTX_OP_CVT, bf ? PTX_T_BF16 : PTX_T_F16,
+          PTX_T_F32, mods, 1, 0);
+    for (unsigned round = 0; round < 100; round++) {
+        for (unsigned l = 0; l < EMU_WARP_SIZE; l++) {
+            uint32_t v = (uint32_t)rnd64();
+            if (!bf && (round & 1)) {
+                /* exponents around the f16 range */
+                v = (v & 0x807FFFFFu) |
+                    ((uint32_t)(96 + (rnd64() % 70)) << 23);
+            }
+            regs[1 * EMU_WARP_SIZE + l] = v;
+        }
+        run(&ei, 0xFFFFFFFFu, NULL);
+        for (unsigned l = 0; l < EMU_WARP_SIZE; l++) {
+            uint32_t a = (uint32_t)regs[1 * EMU_WARP_SIZE + l];
+            if ((a & 0x7F800000u) == 0x7F800000u) {
+                continue;
+            }
+            Q128 v = ref_value(8, 23, a & 0x7FFFFFFF);
+            if (a >> 31) {
+                v = -v;
+            }
+            uint64_t want = v == 0 ? (uint64_t)(a >> 31) << 15
+                                   : ref_round(eb, mb, v, mode);
+            ck_assert_msg(regs[l] == want, "cvt mode %u %s.f32 %08x: got "
+                          "%04llx want %04llx", mode, bf ? "bf16" : "f16",
+                          a, (unsigned long long)regs[l],
+                          (unsigned long long)want);
+        }
+    }
+}
+END_TEST
+
+/* f64 -> f32, s64/u64 -> f32/f64 vs the host under fesetround;
+ * index = mode * 5 + kind */
+START_TEST(test_sweep_host)
+{
+    unsigned mode = _i / 5, kind = _i % 5;
+    static const PtxType dts[5] = { PTX_T_F32, PTX_T_F32, PTX_T_F32,
+                                    PTX_T_F64, PTX_T_F64 };
+    static const PtxType sts[5] = { PTX_T_F64, PTX_T_S64, PTX_T_U64,
+                                    PTX_T_S64, PTX_T_U64 };
+    uint16_t mods[2] = { rnd_mods[mode], 0 };
+    EmuInsn ei;
+    IrInsn in;
+    IrOperand io[5];
+    IrFunc fn;
+    IrReg reg;
+    if (mode != 0 && !host_modes_ok()) {
+        return;
+    }
+    build(&ei, &in, io, &fn, &reg, PTX_OP_CVT, dts[kind], sts[kind], mods,
+          1, 0);
+    for (unsigned round = 0; round < 200; round++) {
+        for (unsigned l = 0; l < EMU_WARP_SIZE; l++) {
+            uint64_t v = rnd64();
+            if (kind == 0 && (l & 1)) {
+                v = (v & 0x800FFFFFFFFFFFFFull) |
+                    ((uint64_t)(0x300 + rnd64() % 0x200) << 52);
+            } else if (kind != 0) {
+                v >>= rnd64() % 64;
+                if (l & 1) {
+                    v = (uint64_t)-(int64_t)v;
+                }
+            }
+            regs[1 * EMU_WARP_SIZE + l] = v;
+        }
+        run(&ei, 0xFFFFFFFFu, NULL);
+        for (unsigned l = 0; l < EMU_WARP_SIZE; l++) {
+            uint64_t a = regs[1 * EMU_WARP_SIZE + l];
+            int old = fegetround();
+            fesetround(host_modes[mode]);
+            volatile uint64_t va = a;
+            uint64_t want;
+            switch (kind) {
+            case 0: {
+                volatile double d = fp_f64(va);
+                volatile float f = (float)d;
+                want = f != f ? CNAN : fp_u32(f);
+                break;
+            }
+            case 1: {
+                volatile float f = (float)(int64_t)va;
+                want = fp_u32(f);
+                break;
+            }
+            case 2: {
+                volatile float f = (float)va;
+                want = fp_u32(f);
+                break;
+            }
+            case 3: {
+                volatile double d = (double)(int64_t)va;
+                want = fp_u64(d);
+                break;
+            }
+            default: {
+                volatile double d = (double)va;
+                want = fp_u64(d);
+                break;
+            }
+            }
+            fesetround(old);
+            ck_assert_msg(regs[l] == want, "kind %u mode %u %016llx: got "
+                          "%016llx want %016llx", kind, mode,
+                          (unsigned long long)a,
+                          (unsigned long long)regs[l],
+                          (unsigned long long)want);
+        }
+    }
+}
+END_TEST
+
+/* f32/f64 -> s32/u32/s64 with the four integer roundings vs host
+ * nearbyint()/trunc()/floor()/ceil() and explicit clamping;
+ * index = mode * 4 + kind */
+START_TEST(test_sweep_f2i)
+{
+    unsigned mode = _i / 4, kind = _i % 4;
+    static const PtxType dts[4] = { PTX_T_S32, PTX_T_U32, PTX_T_S64,
+                                    PTX_T_U64 };
+    PtxType dt = dts[kind], st = kind & 1 ? PTX_T_F64 : PTX_T_F32;
+    uint16_t mods[2] = { rndi_mods[mode], 0 };
+    EmuInsn ei;
+    IrInsn in;
+    IrOperand io[5];
+    IrFunc fn;
+    IrReg reg;
+    build(&ei, &in, io, &fn, &reg, PTX_OP_CVT, dt, st, mods, 1, 0);
+    for (unsigned round = 0; round < 200; round++) {
+        for (unsigned l = 0; l < EMU_WARP_SIZE; l++) {
+            double v = ldexp((double)(int64_t)rnd64(),
+                             -(int)(rnd64() % 90));
+            if (l & 1) {
+                v = floor(v) + 0.5 * (double)(l & 2);
+            }
+            if (l == 5) {
+                v = NAN;
+            }
+            regs[1 * EMU_WARP_SIZE + l] = st == PTX_T_F32
+                                              ? fp_u32((float)v) : fp_u64(v);
+        }
+        run(&ei, 0xFFFFFFFFu, NULL);
+        for (unsigned l = 0; l < EMU_WARP_SIZE; l++) {
+            uint64_t a = regs[1 * EMU_WARP_SIZE + l];
+            double v = st == PTX_T_F32 ? fp_f32((uint32_t)a) : fp_f64(a);
+            double r;
+            switch (mode) {
+            case 0: {
+                int old = fegetround();
+                fesetround(FE_TONEAREST);
+                r = nearbyint(v);
+                fesetround(old);
+                break;
+            }
+            case 1: r = trunc(v); break;
+            case 2: r = floor(v); break;
+            default: r = ceil(v); break;
+            }
+            unsigned bits = ptx_type_bits(dt);
+            bool sgn = ptx_type_kind(dt) == PTX_TK_S;
+            double lo = sgn ? -ldexp(1, (int)bits - 1) : 0;
+            double hi = ldexp(1, sgn ? (int)bits - 1 : (int)bits);
+            uint64_t want;
+            if (isnan(v)) {
+                want = 0;
+            } else if (r < lo) {
+                want = sgn ? (bits == 64 ? 0x8000000000000000ull
+                                         : 0x80000000ull) : 0;
+            } else if (r >= hi) {
+                want = sgn ? (bits == 64 ? 0x7FFFFFFFFFFFFFFFull
+                                         : 0x7FFFFFFFull)
+                           : (bits == 64 ? ~0ull : 0xFFFFFFFFull);
+            } else if (sgn) {
+                want = (uint64_t)(int64_t)r;
+                if (bits == 32) {
+                    want &= 0xFFFFFFFFull;
+                }
+            } else {
+                want = (uint64_t)r;
+            }
+            ck_assert_msg(regs[l] == want, "f2i kind %u mode %u %a: got "
+                          "%llx want %llx", kind, mode, v,
+                          (unsigned long long)regs[l],
+                          (unsigned long long)want);
+        }
+    }
+}
+END_TEST
+
+Suite *ops_cvt_suite(void)
+{
+    Suite *s = suite_create("ops_cvt");
+    TCase *tc = tcase_create("rows");
+    tcase_add_loop_test(tc, test_rows, 0,
+                        (int)(sizeof rows / sizeof rows[0]));
+    tcase_add_test(tc, test_mov_vec);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("sweeps");
+    tcase_set_timeout(tc, 120);
+    tcase_add_loop_test(tc, test_sweep_f32_half, 0, 8);
+    tcase_add_loop_test(tc, test_sweep_host, 0, 20);
+    tcase_add_loop_test(tc, test_sweep_f2i, 0, 16);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(ops_cvt_suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed != 0;
+}
