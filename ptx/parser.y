@@ -144,7 +144,7 @@ static PtxDeclSpec *spec_new(PtxParse *ps, PTX_YYLTYPE l, int kind,
 %token T_SHL "<<" T_SHR ">>" T_LE "<=" T_GE ">=" T_EQ "==" T_NE "!="
 %token T_ANDAND "&&" T_OROR "||"
 
-%type <expr> expr primary guard
+%type <expr> expr assign_val guard
 %type <list> expr_list expr_list_opt perf_vals perf_ints
 %type <spec> decl_specs
 %type <decl> declarator
@@ -188,7 +188,11 @@ top
                             { pb_declare(ps, (IrLinkage)$1, $2, $3.head); }
     | opt_linkage { ps->linkage = (IrLinkage)$1; } function
     | T_WORD ':'            { pb_label(ps, S($1), L(@1)); }
-    | insn_stmt
+    | T_WORD ';'            { pb_insn(ps, NULL, false, S($1), L(@1),
+                                      (PtxExprList){0}); }
+    | T_WORD expr_list ';'  { pb_insn(ps, NULL, false, S($1), L(@1), $2); }
+    | '@' guard_neg guard T_WORD expr_list_opt ';'
+                            { pb_insn(ps, $3, $2, S($4), L(@4), $5); }
     | error ';'             { yyerrok; }
     | error '}'             { yyerrok; pb_func_end(ps, L(@2)); }
     ;
@@ -367,7 +371,11 @@ stmt
                             { pb_declare(ps, IR_LINK_INTERNAL, $1, $2.head); }
     | T_LINKAGE decl_specs declarators ';'
                             { pb_declare(ps, (IrLinkage)$1.v, $2, $3.head); }
-    | insn_stmt
+    | T_WORD ';'            { pb_insn(ps, NULL, false, S($1), L(@1),
+                                      (PtxExprList){0}); }
+    | T_WORD expr_list ';'  { pb_insn(ps, NULL, false, S($1), L(@1), $2); }
+    | '@' guard_neg guard T_WORD expr_list_opt ';'
+                            { pb_insn(ps, $3, $2, S($4), L(@4), $5); }
     | '{'                   { pb_scope_open(ps, L(@1)); }
       block_rest
     | T_LOC T_INT T_INT T_INT loc_extra
@@ -376,13 +384,6 @@ stmt
     | error ';'             { yyerrok; }
     ;
 
-insn_stmt
-    : T_WORD ';'            { pb_insn(ps, NULL, false, S($1), L(@1),
-                                      (PtxExprList){0}); }
-    | T_WORD expr_list ';'  { pb_insn(ps, NULL, false, S($1), L(@1), $2); }
-    | '@' guard_neg guard T_WORD expr_list_opt ';'
-                            { pb_insn(ps, $3, $2, S($4), L(@4), $5); }
-    ;
 
 guard_neg
     : %empty                { $$ = false; }
@@ -416,8 +417,33 @@ expr_list
     | expr_list ',' expr    { $$ = pb_list_add($1, $3); }
     ;
 
+/* The primaries are alternatives of expr itself rather than a nonterminal
+ * of their own: one reduction less for every operand. */
 expr
-    : primary
+    : T_INT                 { $$ = pb_expr(ps, EX_INT, L(@1));
+                              $$->ival = $1.v; $$->flags = $1.flags; }
+    | T_FLT                 { $$ = pb_expr(ps, EX_FLT, L(@1));
+                              $$->ival = $1.v; $$->flags = $1.flags; }
+    | T_WORD                { $$ = pb_expr(ps, EX_NAME, L(@1));
+                              $$->name = S($1); }
+    | T_WORD '(' expr_list ')'
+                            { $$ = listexpr(ps, EX_FCALL, $3, @1);
+                              $$->name = S($1); }
+    | T_WORD '=' assign_val    { $$ = pb_expr(ps, EX_ASSIGN, L(@1));
+                              $$->name = S($1); $$->a = $3; }
+    | T_INT '(' expr ')'    { $$ = pb_expr(ps, EX_MASK, L(@1));
+                              $$->ival = $1.v; $$->flags = $1.flags;
+                              $$->a = $3; }
+    | '(' expr_list ')'     { $$ = listexpr(ps, EX_PAREN, $2, @1); }
+    | '(' ')'               { $$ = listexpr(ps, EX_PAREN, (PtxExprList){0}, @1); }
+    | '[' expr_list ']'     { if ($2.n == 1) {
+                                  $$ = pb_expr(ps, EX_ADDR, L(@1));
+                                  $$->a = $2.head;
+                              } else {
+                                  $$ = listexpr(ps, EX_TUPLE, $2, @1);
+                              } }
+    | '{' expr_list_opt '}' { $$ = listexpr(ps, EX_VEC, $2, @1); }
+
     | '-' expr %prec UNARY  { $$ = unary(ps, '-', $2, @1); }
     | '+' expr %prec UNARY  { $$ = unary(ps, '+', $2, @1); }
     | '!' expr %prec UNARY  { $$ = unary(ps, '!', $2, @1); }
@@ -448,30 +474,12 @@ expr
                               $$->a = $1; $$->b = $3; $$->c = $5; }
     ;
 
-primary
-    : T_INT                 { $$ = pb_expr(ps, EX_INT, L(@1));
-                              $$->ival = $1.v; $$->flags = $1.flags; }
-    | T_FLT                 { $$ = pb_expr(ps, EX_FLT, L(@1));
-                              $$->ival = $1.v; $$->flags = $1.flags; }
-    | T_WORD                { $$ = pb_expr(ps, EX_NAME, L(@1));
+/* Right-hand side of a texture/sampler attribute (filter_mode = linear). */
+assign_val
+    : T_WORD                { $$ = pb_expr(ps, EX_NAME, L(@1));
                               $$->name = S($1); }
-    | T_WORD '(' expr_list ')'
-                            { $$ = listexpr(ps, EX_FCALL, $3, @1);
-                              $$->name = S($1); }
-    | T_WORD '=' primary    { $$ = pb_expr(ps, EX_ASSIGN, L(@1));
-                              $$->name = S($1); $$->a = $3; }
-    | T_INT '(' expr ')'    { $$ = pb_expr(ps, EX_MASK, L(@1));
-                              $$->ival = $1.v; $$->flags = $1.flags;
-                              $$->a = $3; }
-    | '(' expr_list ')'     { $$ = listexpr(ps, EX_PAREN, $2, @1); }
-    | '(' ')'               { $$ = listexpr(ps, EX_PAREN, (PtxExprList){0}, @1); }
-    | '[' expr_list ']'     { if ($2.n == 1) {
-                                  $$ = pb_expr(ps, EX_ADDR, L(@1));
-                                  $$->a = $2.head;
-                              } else {
-                                  $$ = listexpr(ps, EX_TUPLE, $2, @1);
-                              } }
-    | '{' expr_list_opt '}' { $$ = listexpr(ps, EX_VEC, $2, @1); }
+    | T_INT                 { $$ = pb_expr(ps, EX_INT, L(@1));
+                              $$->ival = $1.v; $$->flags = $1.flags; }
     ;
 
 %%
