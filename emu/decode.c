@@ -569,6 +569,26 @@ static char *located(const EmuModule *m, const IrInsn *in, const char *what)
     return s;
 }
 
+/* The callee of a direct call to a function without a body, or NULL. */
+static const IrFunc *extern_callee(const EmuModule *m, const IrInsn *in)
+{
+    if (in->op != PTX_OP_CALL) {
+        return NULL;
+    }
+    for (unsigned k = 0; k < in->nopnds; k++) {
+        if (in->opnds[k].kind == IR_O_FUNC) {
+            const IrFunc *cf = in->opnds[k].u.func;
+            for (uint32_t a = 0; a < m->ir->naliases; a++) {
+                if (m->ir->aliases[a].alias == cf) {
+                    cf = m->ir->aliases[a].target;
+                }
+            }
+            return cf && (cf->is_decl || cf->ninsns == 0) ? cf : NULL;
+        }
+    }
+    return NULL;
+}
+
 static bool decode_insn(Dec *d, uint32_t pc, EmuInsn *ei)
 {
     const IrInsn *in = &d->f->insns[pc];
@@ -700,8 +720,17 @@ EmuFunc *emu_decode_func(EmuModule *m, const IrFunc *f, char **msg)
                 goto oom;
             }
             if (msg) {
-                *msg = located(m, &f->insns[pc],
-                               "is not supported by the emulator yet");
+                const IrFunc *ext = extern_callee(m, &f->insns[pc]);
+                char what[256];
+                if (ext) {
+                    snprintf(what, sizeof(what), "calls '%s', an external "
+                             "function without a body: not supported by "
+                             "the emulator (its device library has vprintf, "
+                             "malloc, free, __nv_aligned_device_malloc and "
+                             "__assertfail)", ext->name);
+                }
+                *msg = located(m, &f->insns[pc], ext ? what
+                               : "is not supported by the emulator yet");
             }
             goto fail;
         }

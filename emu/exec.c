@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "emu/builtins.h"
 #include "emu/decode.h"
 #include "emu/exec.h"
 #include "ptx/opcode.h"
@@ -115,6 +116,8 @@ void emu_device_free(EmuDevice *d)
     if (!d) {
         return;
     }
+    emu_device_flush_output(d);
+    emu_builtins_device_free(d);
     emu_mem_free(d->mem);
     free(d->sm_clock);
     free(d);
@@ -433,6 +436,7 @@ void emu_launch_end(EmuLaunch *l)
         return;
     }
     l->dev->clock_base += l->insns;
+    emu_printf_launch_end(l);
     free(l->params);
     free(l);
 }

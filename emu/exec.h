@@ -31,6 +31,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "emu/emu.h"
 #include "emu/memory.h"
@@ -54,6 +55,9 @@ typedef struct EmuConfig {
     uint32_t max_call_depth;          /* frames per warp; 0 = 1024 */
     uint64_t local_bytes_per_thread;  /* stack per thread; 0 = 1 MiB */
     uint64_t heap_bytes;              /* device malloc heap; 0 = 8 MiB */
+    /* Appended (builtins.c): device printf, see emu/builtins.h. */
+    FILE *printf_out;                 /* NULL = stdout */
+    uint64_t printf_buffer_bytes;     /* per launch; 0 = 1 MiB */
 } EmuConfig;
 
 void emu_config_default(EmuConfig *c);
@@ -73,6 +77,11 @@ struct EmuDevice {
     uint64_t ngrids;              /* launches begun (%gridid) */
     uint64_t *sm_clock;           /* per SM: warp instructions issued
                                      (%clock, monotonic across launches) */
+    /* Appended (builtins.c): printf output of ended launches not yet
+     * written (emu_device_flush_output), and device-heap bytes in use. */
+    char *printf_pending;
+    size_t printf_pending_len, printf_pending_cap;
+    uint64_t heap_used;
 };
 
 EmuDevice *emu_device_new(const EmuConfig *cfg);
@@ -199,6 +208,21 @@ struct EmuLaunch {
      * traps as on hardware). */
     bool cooperative;
     uint64_t coop_ws;
+    /* Step hook (statistics, tracing): when step_hook is set, the
+     * functional scheduler steps every warp with a record (step_rec, one
+     * per launch, owned by emu_launch_run) and calls the hook after each
+     * step that executed an instruction, the faulting one included.  When
+     * it is NULL the fast path (emu_warp_run, no record) runs.  Set after
+     * emu_launch_begin, before emu_launch_run. */
+    struct EmuStepRecord *step_rec;
+    void (*step_hook)(void *ctx, const EmuCta *cta, const EmuWarp *w,
+                      const struct EmuStepRecord *rec);
+    void *step_hook_ctx;
+    /* Appended (builtins.c): this launch's printf output and the number
+     * of printf records dropped because the buffer was full. */
+    char *printf_buf;
+    size_t printf_len, printf_cap;
+    uint64_t printf_dropped;
 };
 
 /* What one step did: for schedulers, timing models and statistics. */
@@ -275,5 +299,8 @@ static inline uint64_t emu_frame_base(const EmuCtx *x)
 }
 
 #define EMU_MAX_BARRIERS 16
+
+/* EmuLaunch has step_hook / step_hook_ctx (runtime/api.c tests this). */
+#define EMU_HAVE_STEP_HOOK 1
 
 #endif

@@ -13,6 +13,7 @@
  */
 #include <string.h>
 
+#include "emu/builtins.h"
 #include "emu/exec.h"
 #include "emu/ops.h"
 #include "ptx/opcode.h"
@@ -301,7 +302,10 @@ EMU_SELECTOR(ctrl)
                 }
             }
             if (cf->is_decl || cf->ninsns == 0) {
-                return true;   /* vprintf, malloc ...: not yet */
+                /* an extern function without a body: a device library
+                 * function of emu/builtins.c, or unsupported (NULL) */
+                ei->fn = emu_builtin_handler(cf->name);
+                return true;
             }
             ei->fn = op_call;
         } else if (ei->o[t].kind == EO_REG) {

@@ -369,6 +369,7 @@ DEF_BIN(maxrelu, s32, int32_t, uint32_t, (a > b ? a : b) < 0 ? 0
             ut a = (ut)pa[l];                                             \
             ut b = (ut)pb[l];                                             \
             ut ci = (CIN) ? (ut)((cin >> l) & 1) : 0;                     \
+            const bool has_cin = (CIN);                                   \
             ut r;                                                         \
             uint64_t co;                                                  \
             BODY                                                          \
@@ -380,11 +381,18 @@ DEF_BIN(maxrelu, s32, int32_t, uint32_t, (a > b ? a : b) < 0 ? 0
     }
 
 /* add: r = a + b + ci; carry out of the top bit. */
-#define ADD_BODY { r = (ut)(a + b); co = r < a; ut r2 = (ut)(r + ci);     \
+#define ADD_BODY { (void)has_cin; r = (ut)(a + b); co = r < a;           \
+                   ut r2 = (ut)(r + ci); co |= r2 < r; r = r2; }
+/* sub: computed as the hardware does, r = a + ~b + c with c = 1 for
+ * sub.cc and c = CF for subc, and CF = the carry out, i.e. NOT borrow.
+ * The ISA's "d = a - (b + CC.CF)" reads CF as a borrow, but nvcc's own
+ * code mixes the chains (its 128-bit division ends "sub.cc; subc.cc;
+ * addc.u32 %r, 0, 0" and tests %r for "no borrow"), which only works
+ * with the carry convention; a pure sub chain gives the same result
+ * either way. */
+#define SUB_BODY { ut c1 = has_cin ? ci : (ut)1; ut nb = (ut)~b;         \
+                   r = (ut)(a + nb); co = r < a; ut r2 = (ut)(r + c1);    \
                    co |= r2 < r; r = r2; }
-/* sub: r = a - (b + ci); CF is the borrow (PTX ISA subc: d = a - (b + CC.CF)). */
-#define SUB_BODY { r = (ut)(a - b); co = a < b; co |= r < ci;            \
-                   r = (ut)(r - ci); }
 
 DEF_CARRY(addcc_32, uint32_t, 32, 0, 1, ADD_BODY)
 DEF_CARRY(addc_32, uint32_t, 32, 1, 0, ADD_BODY)

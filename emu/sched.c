@@ -34,8 +34,10 @@ static uint64_t mix(uint64_t h, uint64_t v)
     return h * 0xff51afd7ed558ccdull;
 }
 
-static uint64_t hash_state(const EmuCta *ctas, uint32_t n)
+/* The hash of the resident CTAs' state; *words: 64-bit words hashed. */
+static uint64_t hash_state(const EmuCta *ctas, uint32_t n, uint64_t *words)
 {
+    uint64_t nw = 0;
     uint64_t h = 0x243f6a8885a308d3ull;
     for (uint32_t c = 0; c < n; c++) {
         const EmuCta *cta = &ctas[c];
@@ -63,9 +65,11 @@ static uint64_t hash_state(const EmuCta *ctas, uint32_t n)
                 for (size_t k = 0; k < ns; k++) {
                     h = mix(h, fr->regs[k]);
                 }
+                nw += ns;
             }
         }
     }
+    *words = nw;
     return h;
 }
 
@@ -133,6 +137,28 @@ static EmuStatus report_stuck(EmuLaunch *l, EmuCta *ctas, uint32_t n,
     return EMU_ERR_DEADLOCK;
 }
 
+/* The hooked counterpart of emu_warp_run: every step fills the launch's
+ * record and the hook sees it.  A step that executed no instruction (a
+ * warp released from a barrier at the end of its function only settles
+ * its stack) leaves a stale record and is not reported, so the hook sees
+ * exactly EmuLaunch.insns steps. */
+static EmuStatus warp_run_hooked(EmuLaunch *l, EmuCta *cta, EmuWarp *w,
+                                 uint32_t max)
+{
+    EmuStepRecord *rec = l->step_rec;
+    for (uint32_t k = 0; k < max && w->state == EMU_WARP_READY; k++) {
+        uint64_t before = l->insns;
+        EmuStatus st = emu_warp_step(cta, w, rec);
+        if (l->insns != before) {
+            l->step_hook(l->step_hook_ctx, cta, w, rec);
+        }
+        if (st != EMU_OK) {
+            return st;
+        }
+    }
+    return EMU_OK;
+}
+
 static EmuStatus run_resident(EmuLaunch *l, EmuCta *ctas, uint32_t n)
 {
     uint64_t last = l->progress;
@@ -141,6 +167,10 @@ static EmuStatus run_resident(EmuLaunch *l, EmuCta *ctas, uint32_t n)
                                                  : 1000;
     uint64_t saved = 0, power = 1, lam = 0;
     bool have_saved = false;
+    /* sampling: at least 8 rounds and `budget` warp instructions after
+     * the previous sample (see below) */
+    uint32_t since = 0;
+    uint64_t sample_insns = 0, budget = 0;
     for (;;) {
         bool left = false, ran = false;
         for (uint32_t c = 0; c < n; c++) {
@@ -153,7 +183,9 @@ static EmuStatus run_resident(EmuLaunch *l, EmuCta *ctas, uint32_t n)
                 left = true;
                 if (w->state == EMU_WARP_READY) {
                     ran = true;
-                    EmuStatus st = emu_warp_run(cta, w, EMU_SCHED_QUANTUM);
+                    EmuStatus st = l->step_hook
+                        ? warp_run_hooked(l, cta, w, EMU_SCHED_QUANTUM)
+                        : emu_warp_run(cta, w, EMU_SCHED_QUANTUM);
                     if (st != EMU_OK) {
                         return st;
                     }
@@ -170,18 +202,31 @@ static EmuStatus run_resident(EmuLaunch *l, EmuCta *ctas, uint32_t n)
             last = l->progress;
             quiet = 0;
             have_saved = false;
+            since = 0;
+            budget = 0;
             continue;
         }
         if (quiet < limit) {
             quiet++;
             continue;
         }
-        /* Brent's steps are 8 rounds each: a deterministic function of
-         * the state too, and an 8th of the hashing cost */
-        if (++quiet % 8 != 0) {
+        /* Brent's steps run from one sample to the next round boundary
+         * that is at least 8 rounds and `budget` warp instructions later,
+         * where budget is twice the words hashed at the previous sample:
+         * a deterministic function of the sampled state (so Brent's
+         * method still finds every cycle), and the hashing stays a small
+         * fraction of the work when the warps hold many registers (a long
+         * compute loop that writes no memory would otherwise spend ~15%
+         * of its time here). */
+        quiet++;
+        if (++since < 8 || l->insns - sample_insns < budget) {
             continue;
         }
-        uint64_t h = hash_state(ctas, n);
+        since = 0;
+        uint64_t words;
+        uint64_t h = hash_state(ctas, n, &words);
+        sample_insns = l->insns;
+        budget = 2 * words;
         if (have_saved && h == saved) {
             return report_stuck(l, ctas, n, true);
         }
@@ -229,7 +274,7 @@ static EmuStatus run_cooperative(EmuLaunch *l, uint64_t total)
     return st;
 }
 
-EmuStatus emu_launch_run(EmuLaunch *l)
+static EmuStatus run_grid(EmuLaunch *l)
 {
     uint64_t total = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
     if (l->cooperative) {
@@ -248,4 +293,21 @@ EmuStatus emu_launch_run(EmuLaunch *l)
         }
     }
     return EMU_OK;
+}
+
+EmuStatus emu_launch_run(EmuLaunch *l)
+{
+    if (!l->step_hook) {
+        return run_grid(l);
+    }
+    /* one record per launch, for every step of every warp */
+    EmuStepRecord *rec = calloc(1, sizeof(*rec));
+    if (!rec) {
+        return EMU_ERR_OUT_OF_MEMORY;
+    }
+    l->step_rec = rec;
+    EmuStatus st = run_grid(l);
+    l->step_rec = NULL;
+    free(rec);
+    return st;
 }

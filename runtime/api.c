@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "emu/builtins.h"
 #include "emu/exec.h"
 #include "emu/memory.h"
 #include "ptx/ptx.h"
@@ -1054,6 +1055,8 @@ ptxemu_status ptxemu_synchronize(ptxemu_device *dev)
     pthread_mutex_lock(&dev->lock);
     ptxemu_status st = dev->pending;
     dev->pending = PTXEMU_SUCCESS;
+    /* device printf: the launches' output, in launch order */
+    emu_device_flush_output(dev->emu);
     pthread_mutex_unlock(&dev->lock);
     fflush(stdout);
     return st;

@@ -1178,7 +1178,23 @@ START_TEST(test_carry_lanes)
     run_all(M32);
     ck_assert_uint_eq(fk.regs[slot_of("%r0") * 32], M32);
     ck_assert_uint_eq(fk.regs[slot_of("%r3") * 32], 2);   /* 5 - 2 - 1 */
-    ck_assert_uint_eq(fk.warp.carry & M32, M32);
+    /* CF is the carry out of a + ~b + 1: 0 after a borrow (5 - 2 in subc
+     * borrows nothing, so the flag from sub.cc is what is left) */
+    ck_assert_uint_eq(fk.warp.carry & M32, 0);
+    unload();
+
+    /* nvcc's 128-bit division reads the flag of a sub chain with addc:
+     * addc.u32 %r, 0, 0 after sub.cc gives 1 when nothing was borrowed
+     * (hardware convention), 0 after a borrow. */
+    load("sub.cc.u32 %r0, %r1, %r2;\naddc.u32 %r3, 0, 0;");
+    for (unsigned l = 0; l < 32; l++) {
+        fk.regs[slot_of("%r1") * 32 + l] = l & 1 ? 7 : 5;
+        fk.regs[slot_of("%r2") * 32 + l] = l & 1 ? 5 : 7;
+    }
+    run_all(M32);
+    for (unsigned l = 0; l < 32; l++) {
+        ck_assert_uint_eq(fk.regs[slot_of("%r3") * 32 + l], l & 1);
+    }
     unload();
 
     /* 64-bit mad.cc / madc: lo(M*M) = 1, 1 + M carries; hi(M*M) = M - 1 */
