@@ -46,11 +46,6 @@ const char *pb_str(PtxParse *ps, PtxStr s)
     return ptx_arena_intern(ps->arena, s.s, s.len);
 }
 
-PtxSymtab *pb_syms(PtxParse *ps)
-{
-    return ps->syms;
-}
-
 PtxExpr *pb_expr(PtxParse *ps, PtxExprKind kind, PtxLoc loc)
 {
     PtxExpr *e = ptx_arena_alloc(ps->scratch, sizeof(*e));
@@ -194,10 +189,7 @@ void pb_pragma(PtxParse *ps, PtxStr str, PtxLoc loc)
 {
     (void)loc;
     const char *p = unquote(ps, str);
-    if (ps->func && ps->in_body) {
-        IrFunc *f = ps->func;
-        *PS_ARRAY_PUSH(ps, f->pragmas, f->npragmas, ps->cap_fpragmas) = p;
-    } else if (ps->func) {
+    if (ps->func) {
         IrFunc *f = ps->func;
         *PS_ARRAY_PUSH(ps, f->pragmas, f->npragmas, ps->cap_fpragmas) = p;
     } else {
@@ -456,11 +448,9 @@ static IrSymbol *make_symbol(PtxParse *ps, const PtxDeclSpec *s,
         }
     }
     if (d->unsized && !d->init && link != IR_LINK_EXTERN &&
-        !(sym->space == PTX_SPACE_SHARED && link == IR_LINK_EXTERN)) {
-        if (!(sym->space == PTX_SPACE_SHARED || sym->space == PTX_SPACE_PARAM)) {
-            ptx_error(ps->diag, d->loc, "array '%s' has no size; only "
-                      ".extern arrays may be unsized", sym->name);
-        }
+        sym->space != PTX_SPACE_SHARED && sym->space != PTX_SPACE_PARAM) {
+        ptx_error(ps->diag, d->loc, "array '%s' has no size; only "
+                  ".extern arrays may be unsized", sym->name);
     }
     return sym;
 }

@@ -48,7 +48,6 @@ typedef enum PtxExprKind {
     EX_ASSIGN,          /* name = value: sampler/texture attributes */
     EX_ADDR,            /* [ e ] */
     EX_VEC,             /* { a, b, ... } */
-    EX_SINK,            /* _ */
     EX_TUPLE            /* [ a, b, ... ]: texture/tensor operands */
 } PtxExprKind;
 

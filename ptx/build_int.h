@@ -33,7 +33,6 @@ typedef struct PtxLabelRef {
 
 const char *pb_str(PtxParse *ps, PtxStr s);
 void pb_label_ref(PtxParse *ps, int32_t *slot, PtxStr name, PtxLoc loc);
-PtxSymtab *pb_syms(PtxParse *ps);
 
 /* Resolve `name` (possibly "%r17", "%tid.x", "sym") into an operand.
  * Unknown non-% names become forward label references when fwd_label
