@@ -45,42 +45,91 @@ void emu_mem_free(EmuMemory *m)
         return;
     }
     for (uint32_t i = 0; i < m->n; i++) {
-        free(m->a[i].host);
+        if (m->a[i].kind != EMU_ALLOC_HOST) {
+            free(m->a[i].host);
+        }
     }
     free(m->a);
     free(m);
 }
 
-uint64_t emu_mem_alloc(EmuMemory *m, uint64_t size, EmuAllocKind kind,
-                       const char *name)
+/* Index of the last allocation with addr <= a, or -1. */
+static long mem_floor(const EmuMemory *m, uint64_t a);
+
+/* Inserts an allocation, keeping the table sorted; fails (false) on
+ * overlap or when the table cannot grow. */
+static bool mem_insert(EmuMemory *m, const EmuAlloc *e)
 {
-    if (size > EMU_MEM_LIMIT || m->used + size > EMU_MEM_LIMIT) {
-        return 0;
+    uint64_t span = e->size ? e->size : 1;
+    if (e->addr + span < e->addr) {
+        return false;
+    }
+    long i = mem_floor(m, e->addr + span - 1);
+    if (i >= 0 && m->a[i].addr + (m->a[i].size ? m->a[i].size : 1) >
+                      e->addr) {
+        return false;
     }
     if (m->n == m->cap) {
         uint32_t nc = m->cap ? m->cap * 2 : 64;
         EmuAlloc *na = realloc(m->a, nc * sizeof(*na));
         if (!na) {
-            return 0;
+            return false;
         }
         m->a = na;
         m->cap = nc;
     }
-    uint8_t *host = calloc(1, size ? size : 1);
-    if (!host) {
+    uint32_t at = (uint32_t)(i + 1);
+    memmove(&m->a[at + 1], &m->a[at], (m->n - at) * sizeof(*m->a));
+    m->a[at] = *e;
+    m->n++;
+    return true;
+}
+
+uint64_t emu_mem_alloc(EmuMemory *m, uint64_t size, EmuAllocKind kind,
+                       const char *name)
+{
+    if (size > EMU_MEM_LIMIT || m->used + size > EMU_MEM_LIMIT ||
+        kind == EMU_ALLOC_HOST) {
         return 0;
     }
-    uint64_t addr = m->next;
-    m->next = (addr + (size ? size : 1) + EMU_ALLOC_GAP + EMU_ALLOC_ALIGN - 1)
-              & ~(uint64_t)(EMU_ALLOC_ALIGN - 1);
-    EmuAlloc *e = &m->a[m->n++];
-    e->addr = addr;
-    e->size = size;
-    e->host = host;
-    e->kind = kind;
-    e->name = name;
+    EmuAlloc e = {0, size, NULL, kind, name};
+    uint64_t span = size ? size : 1;
+    if (kind == EMU_ALLOC_MANAGED) {
+        uint64_t padded = (span + EMU_ALLOC_ALIGN - 1) &
+                          ~(uint64_t)(EMU_ALLOC_ALIGN - 1);
+        e.host = aligned_alloc(EMU_ALLOC_ALIGN, padded);
+        if (e.host) {
+            memset(e.host, 0, padded);
+        }
+        e.addr = (uint64_t)(uintptr_t)e.host;
+    } else {
+        e.host = calloc(1, span);
+        e.addr = m->next;
+    }
+    if (!e.host) {
+        return 0;
+    }
+    if (!mem_insert(m, &e)) {
+        free(e.host);
+        return 0;
+    }
+    if (kind != EMU_ALLOC_MANAGED) {
+        m->next = (e.addr + span + EMU_ALLOC_GAP + EMU_ALLOC_ALIGN - 1) &
+                  ~(uint64_t)(EMU_ALLOC_ALIGN - 1);
+    }
     m->used += size;
-    return addr;
+    return e.addr;
+}
+
+EmuStatus emu_mem_map_host(EmuMemory *m, void *host, uint64_t size,
+                           const char *name)
+{
+    EmuAlloc e = {(uint64_t)(uintptr_t)host, size, host, EMU_ALLOC_HOST,
+                  name};
+    if (!host || !size || !mem_insert(m, &e)) {
+        return EMU_ERR_INVALID_VALUE;
+    }
+    return EMU_OK;
 }
 
 /* Index of the last allocation with addr <= a, or -1. */
@@ -105,8 +154,10 @@ EmuStatus emu_mem_release(EmuMemory *m, uint64_t addr)
     if (i < 0 || m->a[i].addr != addr) {
         return EMU_ERR_INVALID_VALUE;
     }
-    free(m->a[i].host);
-    m->used -= m->a[i].size;
+    if (m->a[i].kind != EMU_ALLOC_HOST) {
+        free(m->a[i].host);
+        m->used -= m->a[i].size;
+    }
     memmove(&m->a[i], &m->a[i + 1], (m->n - (uint32_t)i - 1) * sizeof(*m->a));
     m->n--;
     return EMU_OK;
@@ -192,7 +243,7 @@ uint64_t emu_mem_used(const EmuMemory *m)
 
 /* ------------------------------------------------------ guest access */
 
-static const char *alloc_kind_name(EmuAllocKind k)
+const char *emu_alloc_kind_name(EmuAllocKind k)
 {
     switch (k) {
     case EMU_ALLOC_DEVICE: return "device allocation";
@@ -200,6 +251,7 @@ static const char *alloc_kind_name(EmuAllocKind k)
     case EMU_ALLOC_GLOBAL: return ".global variable";
     case EMU_ALLOC_CONST: return ".const variable";
     case EMU_ALLOC_HEAP: return "device heap block";
+    case EMU_ALLOC_HOST: return "registered host memory";
     }
     return "allocation";
 }
@@ -229,13 +281,13 @@ static void fault_global(EmuCtx *x, EmuStatus st, unsigned lane,
         if (n->name) {
             snprintf(near, sizeof(near),
                      "nearest allocation: %s '%s' at 0x%llx (%llu bytes), "
-                     "%s", alloc_kind_name(n->kind), n->name,
+                     "%s", emu_alloc_kind_name(n->kind), n->name,
                      (unsigned long long)n->addr,
                      (unsigned long long)n->size, rel);
         } else {
             snprintf(near, sizeof(near),
                      "nearest allocation: %s at 0x%llx (%llu bytes), %s",
-                     alloc_kind_name(n->kind), (unsigned long long)n->addr,
+                     emu_alloc_kind_name(n->kind), (unsigned long long)n->addr,
                      (unsigned long long)n->size, rel);
         }
     }

@@ -40,7 +40,8 @@ typedef enum EmuAllocKind {
     EMU_ALLOC_MANAGED,    /* cudaMallocManaged: host pointer == device */
     EMU_ALLOC_GLOBAL,     /* module .global variable */
     EMU_ALLOC_CONST,      /* module .const variable (device read-only) */
-    EMU_ALLOC_HEAP        /* device malloc */
+    EMU_ALLOC_HEAP,       /* device malloc */
+    EMU_ALLOC_HOST        /* registered host memory (not ours to free) */
 } EmuAllocKind;
 
 typedef struct EmuAlloc {
@@ -57,9 +58,18 @@ EmuMemory *emu_mem_new(void);
 void emu_mem_free(EmuMemory *m);
 
 /* Allocate size bytes (zeroed), aligned to 256 bytes like cudaMalloc.
+ * EMU_ALLOC_MANAGED memory lives at its host address (the device address
+ * is the host pointer, as with unified memory); every other kind gets
+ * an address from the device range starting at EMU_GLOBAL_BASE.
  * Returns 0 on failure. */
 uint64_t emu_mem_alloc(EmuMemory *m, uint64_t size, EmuAllocKind kind,
                        const char *name);
+/* Register host memory [host, host+size) at its own address
+ * (EMU_ALLOC_HOST).  Fails with EMU_ERR_INVALID_VALUE when the range is
+ * empty or overlaps an allocation.  Releasing it never frees it. */
+EmuStatus emu_mem_map_host(EmuMemory *m, void *host, uint64_t size,
+                           const char *name);
+const char *emu_alloc_kind_name(EmuAllocKind k);  /* "device allocation" */
 EmuStatus emu_mem_release(EmuMemory *m, uint64_t addr);
 
 /* The allocation containing [addr, addr+size), or NULL. */

@@ -699,10 +699,11 @@ ptxemu_status ptxemu_free(ptxemu_device *dev, ptxemu_devptr ptr)
     pthread_mutex_lock(&dev->lock);
     const EmuAlloc *a = emu_mem_find(dev->emu->mem, ptr, 1);
     ptxemu_status st;
-    if (!a || a->addr != ptr || a->kind != EMU_ALLOC_DEVICE) {
+    if (!a || a->addr != ptr ||
+        (a->kind != EMU_ALLOC_DEVICE && a->kind != EMU_ALLOC_MANAGED)) {
         st = fail(dev, PTXEMU_ERROR_INVALID_VALUE,
                   "ptxemu_free: 0x%" PRIx64 " is not the start of a "
-                  "ptxemu_malloc allocation", ptr);
+                  "ptxemu_malloc or ptxemu_malloc_managed allocation", ptr);
     } else {
         st = (ptxemu_status)emu_mem_release(dev->emu->mem, ptr);
         if (st != PTXEMU_SUCCESS) {
@@ -711,6 +712,104 @@ ptxemu_status ptxemu_free(ptxemu_device *dev, ptxemu_devptr ptr)
     }
     pthread_mutex_unlock(&dev->lock);
     return st;
+}
+
+ptxemu_status ptxemu_malloc_managed(ptxemu_device *dev, size_t size,
+                                    void **out)
+{
+    if (!dev) {
+        return PTXEMU_ERROR_INVALID_VALUE;
+    }
+    ptxemu_status st = PTXEMU_SUCCESS;
+    pthread_mutex_lock(&dev->lock);
+    if (!out || !size) {
+        st = fail(dev, PTXEMU_ERROR_INVALID_VALUE,
+                  "ptxemu_malloc_managed: %s",
+                  !out ? "NULL output pointer" : "size 0");
+    } else {
+        uint64_t a = emu_mem_alloc(dev->emu->mem, size, EMU_ALLOC_MANAGED,
+                                   NULL);
+        *out = (void *)(uintptr_t)a;
+        if (!a) {
+            st = fail(dev, PTXEMU_ERROR_OUT_OF_MEMORY,
+                      "ptxemu_malloc_managed: cannot allocate %zu bytes",
+                      size);
+        }
+    }
+    pthread_mutex_unlock(&dev->lock);
+    return st;
+}
+
+ptxemu_status ptxemu_host_register(ptxemu_device *dev, void *ptr,
+                                   size_t size)
+{
+    if (!dev) {
+        return PTXEMU_ERROR_INVALID_VALUE;
+    }
+    pthread_mutex_lock(&dev->lock);
+    ptxemu_status st = PTXEMU_SUCCESS;
+    if (emu_mem_map_host(dev->emu->mem, ptr, size, NULL) != EMU_OK) {
+        st = fail(dev, PTXEMU_ERROR_INVALID_VALUE,
+                  "ptxemu_host_register: [%p, +%zu) is empty or overlaps "
+                  "memory the device already knows", ptr, size);
+    }
+    pthread_mutex_unlock(&dev->lock);
+    return st;
+}
+
+ptxemu_status ptxemu_host_unregister(ptxemu_device *dev, void *ptr)
+{
+    if (!dev) {
+        return PTXEMU_ERROR_INVALID_VALUE;
+    }
+    pthread_mutex_lock(&dev->lock);
+    uint64_t addr = (uint64_t)(uintptr_t)ptr;
+    const EmuAlloc *a = emu_mem_find(dev->emu->mem, addr, 1);
+    ptxemu_status st = PTXEMU_SUCCESS;
+    if (!a || a->addr != addr || a->kind != EMU_ALLOC_HOST) {
+        st = fail(dev, PTXEMU_ERROR_INVALID_VALUE,
+                  "ptxemu_host_unregister: %p was not registered", ptr);
+    } else {
+        emu_mem_release(dev->emu->mem, addr);
+    }
+    pthread_mutex_unlock(&dev->lock);
+    return st;
+}
+
+ptxemu_status ptxemu_pointer_info(ptxemu_device *dev, ptxemu_devptr addr,
+                                  ptxemu_mem_kind *kind,
+                                  ptxemu_devptr *base, size_t *size)
+{
+    if (!dev) {
+        return PTXEMU_ERROR_INVALID_VALUE;
+    }
+    pthread_mutex_lock(&dev->lock);
+    const EmuAlloc *a = emu_mem_find(dev->emu->mem, addr, 0);
+    if (a && addr == a->addr + a->size && a->size) {
+        a = NULL;                       /* one past the end */
+    }
+    ptxemu_mem_kind k = PTXEMU_MEM_NONE;
+    if (a) {
+        switch (a->kind) {
+        case EMU_ALLOC_DEVICE:
+        case EMU_ALLOC_HEAP: k = PTXEMU_MEM_DEVICE; break;
+        case EMU_ALLOC_MANAGED: k = PTXEMU_MEM_MANAGED; break;
+        case EMU_ALLOC_HOST: k = PTXEMU_MEM_HOST; break;
+        case EMU_ALLOC_GLOBAL:
+        case EMU_ALLOC_CONST: k = PTXEMU_MEM_MODULE; break;
+        }
+    }
+    if (kind) {
+        *kind = k;
+    }
+    if (base) {
+        *base = a ? a->addr : 0;
+    }
+    if (size) {
+        *size = a ? (size_t)a->size : 0;
+    }
+    pthread_mutex_unlock(&dev->lock);
+    return PTXEMU_SUCCESS;
 }
 
 static ptxemu_status bad_range(ptxemu_device *dev, const char *what,
@@ -844,18 +943,6 @@ static const char *source_line(const ptxemu_module *m, uint32_t line,
     return buf;
 }
 
-static const char *alloc_kind_name(EmuAllocKind k)
-{
-    switch (k) {
-    case EMU_ALLOC_DEVICE: return "device allocation";
-    case EMU_ALLOC_MANAGED: return "managed allocation";
-    case EMU_ALLOC_GLOBAL: return ".global variable";
-    case EMU_ALLOC_CONST: return ".const variable";
-    case EMU_ALLOC_HEAP: return "device heap block";
-    }
-    return "allocation";
-}
-
 /* The message of a failed launch: everything EmuFault knows. */
 static char *fault_message(ptxemu_device *dev, const ptxemu_function *f,
                            EmuStatus st, const EmuFault *flt,
@@ -909,7 +996,7 @@ static char *fault_message(ptxemu_device *dev, const ptxemu_function *f,
             const EmuAlloc *a = emu_mem_nearest(dev->emu->mem, flt->addr);
             if (a) {
                 fprintf(o, "  nearest allocation: %s%s%s[0x%016" PRIx64
-                        ", +%" PRIu64 ")", alloc_kind_name(a->kind),
+                        ", +%" PRIu64 ")", emu_alloc_kind_name(a->kind),
                         a->name ? " " : "", a->name ? a->name : "",
                         a->addr, a->size);
                 if (flt->addr >= a->addr + a->size) {
@@ -948,9 +1035,9 @@ static void on_step(void *ctx, const EmuCta *cta, const EmuWarp *w,
 }
 #endif
 
-ptxemu_status ptxemu_launch(ptxemu_function *f, const unsigned grid[3],
+static ptxemu_status launch(ptxemu_function *f, const unsigned grid[3],
                             const unsigned block[3], unsigned shared_bytes,
-                            void **params)
+                            void **params, bool cooperative)
 {
     if (!f) {
         return PTXEMU_ERROR_INVALID_VALUE;
@@ -1017,6 +1104,7 @@ ptxemu_status ptxemu_launch(ptxemu_function *f, const unsigned grid[3],
                   emu_status_name(est));
         goto out;
     }
+    l->cooperative = cooperative;
     uint64_t steps = 0;
 #ifdef EMU_HAVE_STEP_HOOK
     StepCtx sc = {&dev->stats, 0};
@@ -1045,6 +1133,22 @@ ptxemu_status ptxemu_launch(ptxemu_function *f, const unsigned grid[3],
 out:
     pthread_mutex_unlock(&dev->lock);
     return st;
+}
+
+ptxemu_status ptxemu_launch(ptxemu_function *f, const unsigned grid[3],
+                            const unsigned block[3], unsigned shared_bytes,
+                            void **params)
+{
+    return launch(f, grid, block, shared_bytes, params, false);
+}
+
+ptxemu_status ptxemu_launch_cooperative(ptxemu_function *f,
+                                        const unsigned grid[3],
+                                        const unsigned block[3],
+                                        unsigned shared_bytes,
+                                        void **params)
+{
+    return launch(f, grid, block, shared_bytes, params, true);
 }
 
 ptxemu_status ptxemu_synchronize(ptxemu_device *dev)

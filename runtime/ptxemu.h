@@ -198,6 +198,35 @@ ptxemu_status ptxemu_memcpy_dtod(ptxemu_device *dev, ptxemu_devptr dst,
 ptxemu_status ptxemu_memset(ptxemu_device *dev, ptxemu_devptr dst,
                             int byte, size_t size);
 
+/* Memory shared by host and device (cudaMallocManaged, cudaMallocHost,
+ * mapped pinned memory): the device address IS the host pointer, so
+ * kernels and host code use the same pointer.  Zeroed; freed with
+ * ptxemu_free(dev, (ptxemu_devptr)ptr). */
+ptxemu_status ptxemu_malloc_managed(ptxemu_device *dev, size_t size,
+                                    void **out);
+/* Make existing host memory [ptr, ptr+size) device-accessible at the
+ * same address (cudaHostRegister).  Overlapping an existing allocation
+ * is an error.  Unregistering does not free the host memory. */
+ptxemu_status ptxemu_host_register(ptxemu_device *dev, void *ptr,
+                                   size_t size);
+ptxemu_status ptxemu_host_unregister(ptxemu_device *dev, void *ptr);
+
+typedef enum ptxemu_mem_kind {
+    PTXEMU_MEM_NONE = 0,                /* not device-visible memory */
+    PTXEMU_MEM_DEVICE,                  /* ptxemu_malloc */
+    PTXEMU_MEM_MANAGED,                 /* ptxemu_malloc_managed */
+    PTXEMU_MEM_HOST,                    /* ptxemu_host_register */
+    PTXEMU_MEM_MODULE                   /* a module's .global/.const */
+} ptxemu_mem_kind;
+
+/* What addr points into (cudaPointerGetAttributes, cudaMemcpyDefault):
+ * the kind, and the allocation's base and size (pointers may be NULL).
+ * An address outside every allocation gives PTXEMU_MEM_NONE and
+ * PTXEMU_SUCCESS. */
+ptxemu_status ptxemu_pointer_info(ptxemu_device *dev, ptxemu_devptr addr,
+                                  ptxemu_mem_kind *kind,
+                                  ptxemu_devptr *base, size_t *size);
+
 /* ------------------------------------------------------------ launch */
 
 /* Run kernel f on a grid of grid[0..2] CTAs of block[0..2] threads with
@@ -208,6 +237,15 @@ ptxemu_status ptxemu_memset(ptxemu_device *dev, ptxemu_devptr dst,
 ptxemu_status ptxemu_launch(ptxemu_function *f, const unsigned grid[3],
                             const unsigned block[3], unsigned shared_bytes,
                             void **params);
+/* As ptxemu_launch, for a cooperative launch: every CTA of the grid is
+ * resident at once and the scheduler interleaves CTAs, so grid-wide
+ * synchronisation through global memory (cooperative groups'
+ * grid.sync()) completes.  The caller checks co-residency limits. */
+ptxemu_status ptxemu_launch_cooperative(ptxemu_function *f,
+                                        const unsigned grid[3],
+                                        const unsigned block[3],
+                                        unsigned shared_bytes,
+                                        void **params);
 /* Waits for outstanding work (none: launches are synchronous), flushes
  * device printf output, and returns and clears the first error of the
  * launches since the last synchronisation. */

@@ -716,6 +716,77 @@ START_TEST(test_launch_vecadd)
 }
 END_TEST
 
+/* Managed and registered host memory: kernels use the host pointer
+ * itself, and the host sees the results without a copy. */
+START_TEST(test_managed_memory)
+{
+    ptxemu_device *d = NULL;
+    ck_assert_int_eq(ptxemu_device_create(NULL, &d), PTXEMU_SUCCESS);
+    ptxemu_module *m = load_ok(d, vec_ptx);
+    ptxemu_function *k;
+    ck_assert_int_eq(ptxemu_module_get_function(m, "vecAdd", &k),
+                     PTXEMU_SUCCESS);
+    enum { N = 300 };
+    float *a = NULL, *c = NULL;
+    ck_assert_int_eq(ptxemu_malloc_managed(d, N * sizeof(float), (void **)&a),
+                     PTXEMU_SUCCESS);
+    ck_assert_int_eq(ptxemu_malloc_managed(d, N * sizeof(float), (void **)&c),
+                     PTXEMU_SUCCESS);
+    ck_assert_uint_eq((uintptr_t)a % 256, 0);
+    static float b[N + 7];              /* host memory, registered */
+    ck_assert_int_eq(ptxemu_host_register(d, b, sizeof(b)), PTXEMU_SUCCESS);
+    /* Overlapping registrations are refused. */
+    ck_assert_int_eq(ptxemu_host_register(d, b + 3, 8),
+                     PTXEMU_ERROR_INVALID_VALUE);
+    for (int i = 0; i < N; i++) {
+        ck_assert(a[i] == 0.0f);        /* zeroed */
+        a[i] = (float)i * 0.5f;
+        b[i] = (float)(N - i);
+    }
+    ptxemu_devptr pa = (uintptr_t)a, pb = (uintptr_t)b, pc = (uintptr_t)c;
+    unsigned n = N;
+    void *params[] = {&pa, &pb, &pc, &n};
+    unsigned grid[3] = {3, 1, 1}, block[3] = {128, 1, 1};
+    ck_assert_int_eq(ptxemu_launch(k, grid, block, 0, params),
+                     PTXEMU_SUCCESS);
+    for (int i = 0; i < N; i++) {
+        ck_assert(c[i] == (float)i * 0.5f + (float)(N - i));
+    }
+    ptxemu_mem_kind kind;
+    ptxemu_devptr base;
+    size_t size;
+    ck_assert_int_eq(ptxemu_pointer_info(d, pa + 40, &kind, &base, &size),
+                     PTXEMU_SUCCESS);
+    ck_assert_int_eq(kind, PTXEMU_MEM_MANAGED);
+    ck_assert_uint_eq(base, pa);
+    ck_assert_uint_eq(size, N * sizeof(float));
+    ck_assert_int_eq(ptxemu_pointer_info(d, pb + 4, &kind, &base, NULL),
+                     PTXEMU_SUCCESS);
+    ck_assert_int_eq(kind, PTXEMU_MEM_HOST);
+    ck_assert_uint_eq(base, pb);
+    ptxemu_devptr dp;
+    ck_assert_int_eq(ptxemu_malloc(d, 64, &dp), PTXEMU_SUCCESS);
+    ck_assert_int_eq(ptxemu_pointer_info(d, dp, &kind, NULL, NULL),
+                     PTXEMU_SUCCESS);
+    ck_assert_int_eq(kind, PTXEMU_MEM_DEVICE);
+    int local = 0;
+    ck_assert_int_eq(ptxemu_pointer_info(d, (uintptr_t)&local, &kind, NULL,
+                                         NULL), PTXEMU_SUCCESS);
+    ck_assert_int_eq(kind, PTXEMU_MEM_NONE);
+    /* Unregistered memory is no longer visible to kernels. */
+    ck_assert_int_eq(ptxemu_host_unregister(d, b), PTXEMU_SUCCESS);
+    ck_assert_int_eq(ptxemu_host_unregister(d, b),
+                     PTXEMU_ERROR_INVALID_VALUE);
+    ck_assert_int_ne(ptxemu_launch(k, grid, block, 0, params),
+                     PTXEMU_SUCCESS);
+    ptxemu_synchronize(d);
+    ck_assert_int_eq(ptxemu_free(d, pa), PTXEMU_SUCCESS);
+    ck_assert_int_eq(ptxemu_free(d, pc), PTXEMU_SUCCESS);
+    ck_assert_int_eq(ptxemu_free(d, dp), PTXEMU_SUCCESS);
+    ptxemu_device_destroy(d);
+}
+END_TEST
+
 START_TEST(test_launch_params)
 {
     ptxemu_device *d = new_dev();
@@ -916,6 +987,7 @@ Suite *api_suite(void)
     tc = tcase_create("launch");
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_launch_vecadd);
+    tcase_add_test(tc, test_managed_memory);
     tcase_add_test(tc, test_launch_params);
     tcase_add_test(tc, test_launch_globals);
     tcase_add_test(tc, test_launch_fault);

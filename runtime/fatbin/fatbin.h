@@ -1,0 +1,73 @@
+/*
+ * runtime/fatbin/fatbin.h: CUDA fat binaries: the registration wrapper
+ * that nvcc places in .nvFatBinSegment, the fat-binary container in
+ * .nv_fatbin, its entries (PTX, ELF/SASS), and their decompression.
+ *
+ * Contract.  Everything here reads untrusted bytes: every length is
+ * checked against the bytes available, and a malformed image gives an
+ * error message, never a crash.  Nothing here knows about devices; the
+ * driver (runtime/cuda) loads the PTX it gets through the C API.
+ *
+ * An "image" is any of what CUDA accepts where a fat binary may appear
+ * (cuModuleLoadData, cuModuleLoadFatBinary, __cudaRegisterFatBinary):
+ *   - the registration wrapper (magic FATBIN_WRAPPER_MAGIC), whose data
+ *     pointer leads to the container;
+ *   - the container itself (magic FATBIN_MAGIC);
+ *   - NUL-terminated PTX text (starts with optional blanks/comments and
+ *     ".version"), returned as is.
+ */
+#ifndef PTXEMU_RUNTIME_FATBIN_H
+#define PTXEMU_RUNTIME_FATBIN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define FATBIN_WRAPPER_MAGIC 0x466243b1u   /* __fatBinC_Wrapper_t.magic */
+#define FATBIN_MAGIC         0xba55ed50u   /* container header */
+
+typedef enum fatbin_kind {
+    FATBIN_KIND_PTX = 1,
+    FATBIN_KIND_ELF = 2,        /* SASS cubin: we cannot run it */
+    FATBIN_KIND_OTHER = 0
+} fatbin_kind;
+
+typedef struct fatbin_entry {
+    fatbin_kind kind;
+    unsigned arch;              /* 80 for compute_80 / sm_80, 90 for 90 */
+    int arch_suffix;            /* 'a', 'f' or 0 (sm_90a ...) */
+    int compressed;             /* payload compressed in the image */
+    uint64_t offset;            /* payload offset from the container */
+    uint64_t stored_size;       /* bytes in the image */
+    uint64_t size;              /* bytes once decompressed */
+    char identifier[128];       /* file name nvcc recorded, may be "" */
+} fatbin_entry;
+
+/* Lists the entries of the image's container(s).  `avail` bounds the
+ * bytes readable from `image` (0: unknown, trust the headers, as for a
+ * pointer handed to __cudaRegisterFatBinary).  Fills at most `max`
+ * entries and returns how many there are, or -1 with a message in err. */
+int fatbin_list(const void *image, size_t avail, fatbin_entry *out,
+                size_t max, char *err, size_t errlen);
+
+/* The PTX to run for virtual architecture `want_arch` (e.g. 80): the
+ * PTX entry whose arch equals it, else the newest PTX not above it,
+ * else the newest PTX.  On success returns 0 and a malloc'd
+ * NUL-terminated text in *ptx (caller frees), its length in *len and
+ * the chosen arch in *arch (any of len/arch may be NULL).  Plain PTX
+ * text images are copied.  When the image holds only SASS, fails with
+ * a message telling the user to rebuild with
+ * -gencode arch=compute_XX,code=compute_XX.  Returns -1 with a message
+ * in err on failure. */
+int fatbin_get_ptx(const void *image, size_t avail, unsigned want_arch,
+                   char **ptx, size_t *len, unsigned *arch,
+                   char *err, size_t errlen);
+
+/* All PTX entries for the best arch (as above) when one image holds
+ * several PTX modules (relocatable device code keeps one per
+ * translation unit): returns their count, fills at most max texts
+ * (each malloc'd, caller frees), or -1 with a message. */
+int fatbin_get_all_ptx(const void *image, size_t avail, unsigned want_arch,
+                       char **ptx, size_t *len, size_t max,
+                       char *err, size_t errlen);
+
+#endif
