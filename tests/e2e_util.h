@@ -1,0 +1,144 @@
+/*
+ * tests/e2e_util.h: the harness shared by the end-to-end corpus tests
+ * (tests/check_e2e*.c): load one corpus PTX file
+ * (tests/corpus/ptx/NAME.sm80.ptx), deterministic inputs, device buffers,
+ * launches that must succeed, and bit-exact comparison macros.
+ * Each test program includes it once.
+ */
+#ifndef PTXEMU_TESTS_E2E_UTIL_H
+#define PTXEMU_TESTS_E2E_UTIL_H
+
+#include <check.h>
+#include <inttypes.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runtime/ptxemu.h"
+
+static ptxemu_device *dev;
+static ptxemu_module *mod;
+
+static uint32_t rng_state;
+
+static inline void rng_seed(uint32_t s)
+{
+    rng_state = s ? s : 1u;
+}
+
+static inline uint32_t rnd(void)
+{
+    uint32_t x = rng_state;
+    x ^= x << 13;
+    x ^= x >> 17;
+    x ^= x << 5;
+    rng_state = x;
+    return x;
+}
+
+static inline uint64_t rnd64(void)
+{
+    uint64_t hi = rnd();
+    return (hi << 32) | rnd();
+}
+
+/* Uniform in [lo, hi). */
+static inline float rndf(float lo, float hi)
+{
+    return lo + (hi - lo) * (float)(rnd() >> 8) * (1.0f / 16777216.0f);
+}
+
+static inline void open_ptx(const char *base)
+{
+    const char *top = getenv("top_srcdir");
+    char path[1024];
+    snprintf(path, sizeof(path), "%s/tests/corpus/ptx/%s.sm80.ptx",
+             top ? top : ".", base);
+    ck_assert_int_eq(ptxemu_device_create(NULL, &dev), PTXEMU_SUCCESS);
+    ptxemu_status st = ptxemu_module_load_file(dev, path, &mod);
+    ck_assert_msg(st == PTXEMU_SUCCESS, "loading %s: %s", path,
+                  ptxemu_last_error_message(dev));
+}
+
+static inline void close_ptx(void)
+{
+    if (mod)
+        ptxemu_module_unload(mod);
+    mod = NULL;
+    if (dev)
+        ptxemu_device_destroy(dev);
+    dev = NULL;
+}
+
+/* A device buffer of `bytes`, holding a copy of src (zeroed if NULL). */
+static inline ptxemu_devptr dbuf(const void *src, size_t bytes)
+{
+    ptxemu_devptr p = 0;
+    ck_assert_int_eq(ptxemu_malloc(dev, bytes, &p), PTXEMU_SUCCESS);
+    if (src)
+        ck_assert_int_eq(ptxemu_memcpy_htod(dev, p, src, bytes),
+                         PTXEMU_SUCCESS);
+    return p;
+}
+
+static inline void dget(void *dst, ptxemu_devptr p, size_t bytes)
+{
+    ck_assert_int_eq(ptxemu_memcpy_dtoh(dev, dst, p, bytes), PTXEMU_SUCCESS);
+}
+
+static inline void launch3(const char *name, unsigned gx, unsigned gy,
+                           unsigned bx, unsigned by, unsigned shmem,
+                           void **params)
+{
+    ptxemu_function *f = NULL;
+    ck_assert_msg(ptxemu_module_get_function(mod, name, &f) == PTXEMU_SUCCESS,
+                  "no kernel %s", name);
+    unsigned grid[3] = {gx, gy, 1}, block[3] = {bx, by, 1};
+    ptxemu_status st = ptxemu_launch(f, grid, block, shmem, params);
+    ck_assert_msg(st == PTXEMU_SUCCESS, "%s: %s: %s", name,
+                  ptxemu_status_name(st), ptxemu_last_error_message(dev));
+    ck_assert_int_eq(ptxemu_synchronize(dev), PTXEMU_SUCCESS);
+}
+
+static inline void launch(const char *name, unsigned gx, unsigned bx,
+                          unsigned shmem, void **params)
+{
+    launch3(name, gx, 1, bx, 1, shmem, params);
+}
+
+static inline uint32_t fbits(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return u;
+}
+
+static inline uint64_t dbits(double d)
+{
+    uint64_t u;
+    memcpy(&u, &d, 8);
+    return u;
+}
+
+#define EQ_I(what, i, got, exp)                                                \
+    ck_assert_msg((uint64_t)(got) == (uint64_t)(exp),                          \
+                  "%s[%d]: got 0x%" PRIx64 ", expected 0x%" PRIx64, what,      \
+                  (int)(i), (uint64_t)(got), (uint64_t)(exp))
+#define EQ_F(what, i, got, exp)                                                \
+    ck_assert_msg(fbits(got) == fbits(exp),                                    \
+                  "%s[%d]: got %.9g (0x%08x), expected %.9g (0x%08x)", what,   \
+                  (int)(i), (double)(got), fbits(got), (double)(exp),          \
+                  fbits(exp))
+#define EQ_D(what, i, got, exp)                                                \
+    ck_assert_msg(dbits(got) == dbits(exp),                                    \
+                  "%s[%d]: got %.17g, expected %.17g", what, (int)(i),         \
+                  (double)(got), (double)(exp))
+
+/* Standard launch shape: 3 CTAs of 112 threads (3.5 warps), n a bit less
+ * than the thread count so the tail CTA diverges on the bounds check. */
+#define NB 3u
+#define BS 112u
+#define NN 300
+
+#endif
