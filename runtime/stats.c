@@ -75,6 +75,12 @@ void rt_stats_step(RtStats *st, const EmuStepRecord *rec)
         ptxemu_space sp = rt_stats_space(a->space);
         s->mem_accesses[sp]++;
         s->mem_bytes[sp] += a->size;
+        /* An atomic reads and writes: it is counted in atomic_accesses
+         * only, so that loads + stores + atomic_accesses is the number of
+         * per-lane accesses. */
+        if (rec->kind == EMU_STEP_ATOMIC) {
+            continue;
+        }
         if (a->write) {
             s->stores++;
         } else {

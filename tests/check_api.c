@@ -787,6 +787,68 @@ START_TEST(test_managed_memory)
 }
 END_TEST
 
+/* Per-lane access counters: each of 40 threads loads one word, adds it
+ * atomically to a counter and stores the old value: 40 loads, 40 stores
+ * and 40 atomic accesses in 2 warp-level atomics (an atomic is neither a
+ * load nor a store in the statistics). */
+static const char atom_ptx[] =
+    HDR
+    ".visible .entry count(.param .u64 p_in, .param .u64 p_out)\n"
+    "{\n"
+    "\t.reg .b32 %r<4>;\n"
+    "\t.reg .b64 %rd<6>;\n"
+    "\tld.param.u64 %rd1, [p_in];\n"
+    "\tld.param.u64 %rd2, [p_out];\n"
+    "\tmov.u32 %r1, %tid.x;\n"
+    "\tmul.wide.u32 %rd3, %r1, 4;\n"
+    "\tadd.s64 %rd4, %rd1, %rd3;\n"
+    "\tld.global.u32 %r2, [%rd4];\n"
+    "\tatom.global.add.u32 %r3, [%rd2], %r2;\n"
+    "\tadd.s64 %rd5, %rd4, 256;\n"
+    "\tst.global.u32 [%rd5], %r3;\n"
+    "\tret;\n"
+    "}\n";
+
+START_TEST(test_stats_atomics)
+{
+    ptxemu_device_options o;
+    ptxemu_device_options_default(&o);
+    o.collect_stats = 1;
+    ptxemu_device *d = NULL;
+    ck_assert_int_eq(ptxemu_device_create(&o, &d), PTXEMU_SUCCESS);
+    ptxemu_module *m = load_ok(d, atom_ptx);
+    ptxemu_function *k;
+    ck_assert_int_eq(ptxemu_module_get_function(m, "count", &k),
+                     PTXEMU_SUCCESS);
+    ptxemu_devptr in, out;
+    ck_assert_int_eq(ptxemu_malloc(d, 512, &in), PTXEMU_SUCCESS);
+    ck_assert_int_eq(ptxemu_malloc(d, 4, &out), PTXEMU_SUCCESS);
+    uint32_t v[40];
+    for (int i = 0; i < 40; i++) {
+        v[i] = (uint32_t)(i * i + 1);
+    }
+    ck_assert_int_eq(ptxemu_memcpy_htod(d, in, v, sizeof(v)),
+                     PTXEMU_SUCCESS);
+    void *params[] = {&in, &out};
+    unsigned grid[3] = {1, 1, 1}, block[3] = {40, 1, 1};
+    ck_assert_int_eq(ptxemu_launch(k, grid, block, 0, params),
+                     PTXEMU_SUCCESS);
+    uint32_t sum = 0;
+    ck_assert_int_eq(ptxemu_memcpy_dtoh(d, &sum, out, 4), PTXEMU_SUCCESS);
+    ck_assert_uint_eq(sum, 40u * 39u * 79u / 6u + 40u);   /* sum i^2 + 1 */
+    ptxemu_stats s;
+    ck_assert_int_eq(ptxemu_get_stats(d, &s), PTXEMU_SUCCESS);
+    if (s.collected & PTXEMU_STATS_STEPS) {
+        ck_assert_uint_eq(s.atomics, 2);
+        ck_assert_uint_eq(s.atomic_accesses, 40);
+        /* ld.param is a load too: 2 per thread. */
+        ck_assert_uint_eq(s.loads, 40 + 2 * 40);
+        ck_assert_uint_eq(s.stores, 40);
+    }
+    ptxemu_device_destroy(d);
+}
+END_TEST
+
 START_TEST(test_launch_params)
 {
     ptxemu_device *d = new_dev();
@@ -988,6 +1050,7 @@ Suite *api_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_launch_vecadd);
     tcase_add_test(tc, test_managed_memory);
+    tcase_add_test(tc, test_stats_atomics);
     tcase_add_test(tc, test_launch_params);
     tcase_add_test(tc, test_launch_globals);
     tcase_add_test(tc, test_launch_fault);
