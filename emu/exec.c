@@ -634,7 +634,7 @@ void emu_fault(EmuCtx *x, EmuStatus st, unsigned lane, uint64_t addr,
     f->pc = x->pc;
     const EmuFunc *fn = x->frame->func;
     f->func = fn->ir->name;
-    f->file = l->mod->ir->filename;
+    f->file = ir_func_file(l->mod->ir, fn->ir);
     f->addr = addr;
     f->size = size;
     f->space = space;

@@ -346,6 +346,9 @@ typedef struct IrFunc {
      * Indexed by instruction; UINT32_MAX elsewhere. */
     uint32_t *reconv;
     PtxLoc loc;
+    /* The PTX file this function was parsed from, when the module was
+     * linked from several (ptx_link); NULL: the module's filename. */
+    const char *file;
 } IrFunc;
 
 /* ---- module ---- */
@@ -376,7 +379,16 @@ typedef struct IrModule {
     IrAlias *aliases;
     uint32_t naliases;
     struct PtxArena *arena;
+    /* A linked module (ptx_link) also owns its inputs' arenas. */
+    struct PtxArena **more_arenas;
+    uint32_t nmore_arenas;
 } IrModule;
+
+/* The PTX file that function f of module m came from. */
+static inline const char *ir_func_file(const IrModule *m, const IrFunc *f)
+{
+    return f->file ? f->file : m->filename;
+}
 
 /* ---- queries ---- */
 

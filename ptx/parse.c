@@ -30,6 +30,10 @@ static IrModule *new_module(const char *filename)
 void ptx_module_free(IrModule *m)
 {
     if (m) {
+        /* The arrays live in m->arena: free the others first. */
+        for (uint32_t i = 0; i < m->nmore_arenas; i++) {
+            ptx_arena_free(m->more_arenas[i]);
+        }
         ptx_arena_free(m->arena);
     }
 }

@@ -23,6 +23,7 @@
 #include "emu/exec.h"
 #include "emu/memory.h"
 #include "ptx/ptx.h"
+#include "ptx/link.h"
 #include "runtime/ptxemu.h"
 #include "runtime/stats.h"
 
@@ -64,6 +65,11 @@ struct ptxemu_module {
     char *name;                 /* file name for messages */
     char *src;                  /* the PTX text, NUL-terminated */
     size_t srclen;
+    /* Linked modules (ptxemu_module_load_linked): each input's name and
+     * text, for fault reports; name/src above are then unused. */
+    unsigned nunits;
+    char **unit_name, **unit_src;
+    size_t *unit_len;
     ptxemu_function *funcs;     /* the kernels */
     unsigned nfuncs;
     ptxemu_module *prev, *next;
@@ -352,6 +358,18 @@ static bool function_init(ptxemu_function *f, ptxemu_module *m, EmuFunc *ef)
     return true;
 }
 
+static void free_units(ptxemu_module *m)
+{
+    for (unsigned i = 0; i < m->nunits; i++) {
+        free(m->unit_name[i]);
+        free(m->unit_src[i]);
+    }
+    free(m->unit_name);
+    free(m->unit_src);
+    free(m->unit_len);
+    m->nunits = 0;
+}
+
 static void module_free_locked(ptxemu_module *m)
 {
     ptxemu_device *dev = m->dev;
@@ -370,8 +388,12 @@ static void module_free_locked(ptxemu_module *m)
     emu_module_free(m->em);
     free(m->name);
     free(m->src);
+    free_units(m);
     free(m);
 }
+
+static ptxemu_status install_locked(ptxemu_device *dev, ptxemu_module *m,
+                                    IrModule *ir, ptxemu_module **out);
 
 static ptxemu_status load_locked(ptxemu_device *dev, const char *name,
                                  char *src, size_t len, ptxemu_module **out)
@@ -403,6 +425,14 @@ static ptxemu_status load_locked(ptxemu_device *dev, const char *name,
         return fail_take(dev, PTXEMU_ERROR_INVALID_PTX, msg);
     }
     ptx_diag_fini(&d);
+    return install_locked(dev, m, ir, out);
+}
+
+/* Loads the parsed module ir into the emulator as m (which owns its
+ * names and texts; freed on failure) and links it into dev's list. */
+static ptxemu_status install_locked(ptxemu_device *dev, ptxemu_module *m,
+                                    IrModule *ir, ptxemu_module **out)
+{
     EmuStatus est = EMU_OK;
     char *emsg = NULL;
     m->em = emu_module_load(dev->emu, ir, &est, &emsg);
@@ -416,6 +446,7 @@ static ptxemu_status load_locked(ptxemu_device *dev, const char *name,
         }
         free(m->name);
         free(m->src);
+        free_units(m);
         free(m);
         return fail_take(dev, (ptxemu_status)est, emsg);
     }
@@ -550,6 +581,130 @@ ptxemu_status ptxemu_module_load_file(ptxemu_device *dev, const char *path,
         }
     }
     pthread_mutex_unlock(&dev->lock);
+    return st;
+}
+
+ptxemu_status ptxemu_module_load_linked(ptxemu_device *dev, unsigned n,
+                                        const char *const names[],
+                                        const char *const srcs[],
+                                        const size_t lens[],
+                                        ptxemu_module **out)
+{
+    if (!dev) {
+        return PTXEMU_ERROR_INVALID_VALUE;
+    }
+    if (out) {
+        *out = NULL;
+    }
+    if (!out || !srcs || !n) {
+        pthread_mutex_lock(&dev->lock);
+        ptxemu_status st = fail(dev, PTXEMU_ERROR_INVALID_VALUE,
+                                "ptxemu_module_load_linked: %s",
+                                !out ? "NULL output pointer"
+                                : !n ? "no modules" : "NULL sources");
+        pthread_mutex_unlock(&dev->lock);
+        return st;
+    }
+    ptxemu_module *m = calloc(1, sizeof(*m));
+    IrModule **irs = calloc(n, sizeof(*irs));
+    size_t joined = 1;
+    if (m) {
+        m->unit_name = calloc(n, sizeof(char *));
+        m->unit_src = calloc(n, sizeof(char *));
+        m->unit_len = calloc(n, sizeof(size_t));
+    }
+    if (!m || !irs || !m->unit_name || !m->unit_src || !m->unit_len) {
+        if (m) {
+            free(m->unit_name);
+            free(m->unit_src);
+            free(m->unit_len);
+        }
+        free(m);
+        free(irs);
+        pthread_mutex_lock(&dev->lock);
+        ptxemu_status st = fail(dev, PTXEMU_ERROR_OUT_OF_MEMORY,
+                                "out of memory");
+        pthread_mutex_unlock(&dev->lock);
+        return st;
+    }
+    m->dev = dev;
+    m->nunits = n;
+    char *diag = NULL;
+    size_t diaglen = 0;
+    bool ok = true;
+    for (unsigned i = 0; i < n; i++) {
+        char def[32];
+        snprintf(def, sizeof(def), "<string %u>", i);
+        const char *nm = names && names[i] ? names[i] : def;
+        size_t len = lens && lens[i] ? lens[i] : srcs[i] ? strlen(srcs[i]) : 0;
+        m->unit_name[i] = strdup(nm);
+        m->unit_src[i] = malloc(len + 1);
+        m->unit_len[i] = len;
+        if (!m->unit_name[i] || !m->unit_src[i] || !srcs[i]) {
+            ok = false;
+            continue;
+        }
+        memcpy(m->unit_src[i], srcs[i], len);
+        m->unit_src[i][len] = '\0';
+        joined += strlen(nm) + 1;
+        PtxDiag d;
+        irs[i] = ptx_parse_string(m->unit_name[i], m->unit_src[i], len, &d,
+                                  NULL);
+        if (!irs[i]) {
+            ok = false;
+            const char *t = d.buf ? d.buf : "error: invalid PTX\n";
+            size_t k = strlen(t);
+            char *nd = realloc(diag, diaglen + k + 1);
+            if (nd) {
+                memcpy(nd + diaglen, t, k + 1);
+                diag = nd;
+                diaglen += k;
+            }
+        }
+        ptx_diag_fini(&d);
+    }
+    m->name = malloc(joined);
+    if (m->name) {
+        m->name[0] = '\0';
+        for (unsigned i = 0; i < n; i++) {
+            if (m->unit_name[i]) {
+                strcat(strcat(m->name, i ? "+" : ""), m->unit_name[i]);
+            }
+        }
+    }
+    pthread_mutex_lock(&dev->lock);
+    ptxemu_status st;
+    if (!ok || !m->name) {
+        for (unsigned i = 0; i < n; i++) {
+            ptx_module_free(irs[i]);
+        }
+        st = diag ? fail_take(dev, PTXEMU_ERROR_INVALID_PTX, diag)
+                  : fail(dev, !srcs[0] ? PTXEMU_ERROR_INVALID_VALUE
+                                       : PTXEMU_ERROR_OUT_OF_MEMORY,
+                         "ptxemu_module_load_linked: NULL source or out of "
+                         "memory");
+        diag = NULL;
+        free(m->name);
+        free_units(m);
+        free(m);
+    } else {
+        char *lmsg = NULL;
+        IrModule *ir = ptx_link(irs, n, m->name,
+                                (const char *const *)m->unit_src,
+                                m->unit_len, &lmsg);
+        if (!ir) {
+            st = fail_take(dev, PTXEMU_ERROR_INVALID_PTX, lmsg);
+            free(m->name);
+            free_units(m);
+            free(m);
+        } else {
+            free(lmsg);
+            st = install_locked(dev, m, ir, out);
+        }
+    }
+    pthread_mutex_unlock(&dev->lock);
+    free(diag);
+    free(irs);
     return st;
 }
 
@@ -907,10 +1062,20 @@ ptxemu_status ptxemu_memset(ptxemu_device *dev, ptxemu_devptr dst, int byte,
 /* ------------------------------------------------------------ launch */
 
 /* The source line `line` (1-based) of m, trimmed, into buf. */
-static const char *source_line(const ptxemu_module *m, uint32_t line,
-                               char *buf, size_t len)
+static const char *source_line(const ptxemu_module *m, const char *file,
+                               uint32_t line, char *buf, size_t len)
 {
     const char *p = m->src, *end = m->src + m->srclen;
+    for (unsigned i = 0; i < m->nunits; i++) {
+        if (file && strcmp(file, m->unit_name[i]) == 0) {
+            p = m->unit_src[i];
+            end = p + m->unit_len[i];
+        }
+    }
+    if (!p) {
+        buf[0] = '\0';
+        return buf;
+    }
     buf[0] = '\0';
     if (!line) {
         return buf;
@@ -971,7 +1136,8 @@ static char *fault_message(ptxemu_device *dev, const ptxemu_function *f,
         if (insn_text && *insn_text) {
             size_t n = strcspn(insn_text, "\n");
             fprintf(o, "  instruction: %.*s\n", (int)n, insn_text);
-        } else if (*source_line(f->mod, flt->loc.line, line, sizeof(line))) {
+        } else if (*source_line(f->mod, file, flt->loc.line, line,
+                                sizeof(line))) {
             fprintf(o, "  instruction: %s\n", line);
         }
         bool memfault = st == EMU_ERR_ILLEGAL_ADDRESS ||

@@ -148,6 +148,19 @@ ptxemu_status ptxemu_module_load_string(ptxemu_device *dev, const char *name,
                                         ptxemu_module **out);
 ptxemu_status ptxemu_module_load_file(ptxemu_device *dev, const char *path,
                                       ptxemu_module **out);
+/* Parse n PTX modules and link them by name into one module, as the CUDA
+ * driver links relocatable device code (nvcc -rdc=true keeps one PTX
+ * module per translation unit): .extern declarations bind to the
+ * .visible/.weak definitions of the other inputs (ptx/link.h has the
+ * rules).  names[i] is input i's file name for messages (names may be
+ * NULL); lens[i] == 0 (or lens NULL) means strlen(srcs[i]).  Errors
+ * (parse errors of any input, multiple definitions) are located
+ * messages, as for ptxemu_module_load_string. */
+ptxemu_status ptxemu_module_load_linked(ptxemu_device *dev, unsigned n,
+                                        const char *const names[],
+                                        const char *const srcs[],
+                                        const size_t lens[],
+                                        ptxemu_module **out);
 /* Frees the module, its functions and its .global/.const variables. */
 void ptxemu_module_unload(ptxemu_module *mod);
 
