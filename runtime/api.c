@@ -708,6 +708,55 @@ ptxemu_status ptxemu_module_load_linked(ptxemu_device *dev, unsigned n,
     return st;
 }
 
+ptxemu_status ptxemu_module_load_linked_files(ptxemu_device *dev,
+                                              unsigned n,
+                                              const char *const paths[],
+                                              ptxemu_module **out)
+{
+    if (!dev) {
+        return PTXEMU_ERROR_INVALID_VALUE;
+    }
+    if (!paths || !n) {
+        return ptxemu_module_load_linked(dev, n, NULL, NULL, NULL, out);
+    }
+    char **srcs = calloc(n, sizeof(char *));
+    size_t *lens = calloc(n, sizeof(size_t));
+    ptxemu_status st = PTXEMU_SUCCESS;
+    if (!srcs || !lens) {
+        pthread_mutex_lock(&dev->lock);
+        st = fail(dev, PTXEMU_ERROR_OUT_OF_MEMORY, "out of memory");
+        pthread_mutex_unlock(&dev->lock);
+    }
+    for (unsigned i = 0; st == PTXEMU_SUCCESS && i < n; i++) {
+        int err = 0;
+        srcs[i] = paths[i] ? read_file(paths[i], &lens[i], &err) : NULL;
+        if (!srcs[i]) {
+            pthread_mutex_lock(&dev->lock);
+            st = fail(dev, err == ENOMEM ? PTXEMU_ERROR_OUT_OF_MEMORY
+                                         : PTXEMU_ERROR_INVALID_VALUE,
+                      "%s: error: cannot open: %s\n",
+                      paths[i] ? paths[i] : "(null)",
+                      strerror(err ? err : EINVAL));
+            pthread_mutex_unlock(&dev->lock);
+        } else if (!lens[i]) {
+            /* An empty file: parse "" rather than strlen of nothing. */
+            lens[i] = 0;
+        }
+    }
+    if (st == PTXEMU_SUCCESS) {
+        st = ptxemu_module_load_linked(dev, n, paths,
+                                       (const char *const *)srcs, lens, out);
+    } else if (out) {
+        *out = NULL;
+    }
+    for (unsigned i = 0; srcs && i < n; i++) {
+        free(srcs[i]);
+    }
+    free(srcs);
+    free(lens);
+    return st;
+}
+
 void ptxemu_module_unload(ptxemu_module *mod)
 {
     if (!mod) {

@@ -22,13 +22,16 @@ int cmd_run(int argc, char **argv);
 static void run_usage(FILE *out)
 {
     fprintf(out,
-        "usage: ptxemu run FILE.ptx [--kernel NAME] --grid X[,Y,Z] "
+        "usage: ptxemu run FILE.ptx... [--kernel NAME] --grid X[,Y,Z] "
         "--block X[,Y,Z]\n"
         "                  [--shared BYTES] --arg SPEC ... [--out N=FILE]\n"
         "                  [--print N[:COUNT]] [--stats[=FILE.json]]\n"
         "\n"
         "Run one kernel of a PTX module on the emulator, without a host "
         "program.\n"
+        "Several PTX files are linked by name first, as for relocatable "
+        "device code\n"
+        "(nvcc -rdc=true).\n"
         "\n"
         "  --kernel NAME       the kernel (.entry) to run; may be left out "
         "when the\n"
@@ -437,12 +440,9 @@ int cmd_run(int argc, char **argv)
         run_usage(stderr);
         goto done;
     }
-    if (optind + 1 < argc) {
-        fprintf(stderr, "ptxemu run: one PTX file only (extra: '%s')\n",
-                argv[optind + 1]);
-        goto done;
-    }
+    /* Several files are linked by name (relocatable device code). */
     const char *file = argv[optind];
+    unsigned nfiles = (unsigned)(argc - optind);
 
     /* Arguments first: a typo is found before any work. */
     args = calloc((size_t)nspecs + 1, sizeof(*args));
@@ -478,7 +478,12 @@ int cmd_run(int argc, char **argv)
         goto done;
     }
     ptxemu_module *mod;
-    if (ptxemu_module_load_file(dev, file, &mod) != PTXEMU_SUCCESS) {
+    ptxemu_status lst =
+        nfiles == 1 ? ptxemu_module_load_file(dev, file, &mod)
+                    : ptxemu_module_load_linked_files(
+                          dev, nfiles, (const char *const *)&argv[optind],
+                          &mod);
+    if (lst != PTXEMU_SUCCESS) {
         const char *m = ptxemu_last_error_message(dev);
         fputs(m, stderr);
         if (*m && m[strlen(m) - 1] != '\n') {

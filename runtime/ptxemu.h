@@ -161,6 +161,11 @@ ptxemu_status ptxemu_module_load_linked(ptxemu_device *dev, unsigned n,
                                         const char *const srcs[],
                                         const size_t lens[],
                                         ptxemu_module **out);
+/* The same for PTX files. */
+ptxemu_status ptxemu_module_load_linked_files(ptxemu_device *dev,
+                                              unsigned n,
+                                              const char *const paths[],
+                                              ptxemu_module **out);
 /* Frees the module, its functions and its .global/.const variables. */
 void ptxemu_module_unload(ptxemu_module *mod);
 
