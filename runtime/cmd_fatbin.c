@@ -177,8 +177,12 @@ static void print_entries(const fb_image *im, const fatbin_entry_ex *v,
         }
         char arch[32];
         fatbin_arch_name(&x->e, arch, sizeof arch);
+        if (x->raw_kind == 8) {
+            snprintf(arch, sizeof arch, "lto_%u", x->e.arch);
+        }
         const char *kind = x->e.kind == FATBIN_KIND_PTX ? "PTX"
-                         : x->e.kind == FATBIN_KIND_ELF ? "ELF" : "?";
+                         : x->e.kind == FATBIN_KIND_ELF ? "ELF"
+                         : x->raw_kind == 8 ? "LTO" : "?";
         printf("%3zu %5u %-4s %-12s %9llu %9llu %-5s %s%s%s%s\n", i,
                x->container, kind, arch,
                (unsigned long long)x->e.stored_size,

@@ -469,6 +469,18 @@ START_TEST(sass_only)
     ck_assert_int_eq(fatbin_get_all_ptx(b.p, b.n, 80, all, NULL, 2, err,
                                         sizeof err), -1);
     free(b.p);
+    /* LTO IR only (-gencode arch=compute_80,code=lto_80) */
+    b = load("lto.fatbin");
+    ck_assert_int_eq(fatbin_get_ptx(b.p, b.n, 90, &ptx, NULL, NULL, err,
+                                    sizeof err), -1);
+    ck_assert_msg(strstr(err, "only LTO IR (lto_80)"), "%s", err);
+    ck_assert_msg(strstr(err, "-gencode arch=compute_80,code=compute_80"),
+                  "%s", err);
+    fatbin_entry_ex x;
+    ck_assert_int_eq(fatbin_list_ex(b.p, b.n, &x, 1, err, sizeof err), 1);
+    ck_assert_uint_eq(x.raw_kind, 8);
+    ck_assert_int_eq(x.e.kind, FATBIN_KIND_OTHER);
+    free(b.p);
     /* an arch-specific cubin: the rebuild names the same target */
     syn e[] = {{2, 90, 'a', "S"}, {2, 80, 0, "T"}};
     unsigned char buf[512];

@@ -65,6 +65,9 @@ ref multi vadd.compute_80.ptx multi.compute_80.ptx
 ref multi vadd.compute_90.ptx multi.compute_90.ptx
 build sass sass.fatbin -fatbin -gencode arch=compute_90,code=sm_90 \
     "$src/vadd.cu"
+# LTO IR only (-dlto code): no PTX to run.
+build lto lto.fatbin -fatbin -gencode arch=compute_80,code=lto_80 \
+    "$src/vadd.cu"
 # fatbinary by hand: an identifier and ptxas options in the entry header.
 # The input is already in stored form, so it is its own reference.
 "$FATBINARY" --create="$out/direct.fatbin" -64 --ident=vadd.cu \
