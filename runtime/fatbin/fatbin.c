@@ -613,6 +613,23 @@ int fatbin_entry_bytes(const fatbin_entry_ex *x, unsigned char **data,
         return fb_err(err, errlen, "entry sizes out of range");
     }
     size_t size = (size_t)x->e.size;
+    if (x->compression == FATBIN_COMP_ZSTD) {
+        /* The frame header records the size too (nvcc's do): a
+         * disagreement is found before allocating. */
+        unsigned long long fcs = ZSTD_getFrameContentSize(
+            x->payload, (size_t)x->packed_size);
+        if (fcs == ZSTD_CONTENTSIZE_ERROR ||
+            (fcs != ZSTD_CONTENTSIZE_UNKNOWN && fcs != size)) {
+            return fb_err(err, errlen,
+                          "container %u: zstd payload at offset %llu is "
+                          "corrupt (frame header %s; entry header says "
+                          "%zu bytes)", x->container,
+                          (unsigned long long)x->e.offset,
+                          fcs == ZSTD_CONTENTSIZE_ERROR ? "unreadable"
+                                                        : "disagrees",
+                          size);
+        }
+    }
     unsigned char *buf = malloc(size + 1);
     if (!buf) {
         return fb_err(err, errlen, "out of memory for %zu bytes", size);
