@@ -153,12 +153,12 @@ START_TEST(elf_fixture_ptx)
     check_ptx(s.p, s.n, 80, "vadd_exe.compute_80.ptx", 80);
     free(s.p);
     free(f.p);
-    f = load("vadd.o");
+    f = load("vadd.obj");
     s = elf_section(&f, ".nv_fatbin");
     check_ptx(s.p, s.n, 80, "vadd_o.compute_80.ptx", 80);
     free(s.p);
     free(f.p);
-    f = load("rdc_lib.o");
+    f = load("rdc_lib.obj");
     s = elf_section(&f, "__nv_relfatbin");
     check_ptx(s.p, s.n, 80, "rdc_lib_o.compute_80.ptx", 80);
     free(s.p);
@@ -540,7 +540,7 @@ END_TEST
 
 START_TEST(elf_truncation)
 {
-    blob b = load("rdc_lib.o");
+    blob b = load("rdc_lib.obj");
     fatbin_section s[4];
     char err[256];
     for (size_t n = 0; n <= b.n; n++) {

@@ -78,13 +78,13 @@ cp "$out/ref/default.compute_80.ptx" "$out/ref/direct.compute_86.ptx"
 # Programs and objects (ELF): .nv_fatbin, __nv_relfatbin sections.
 build exe vadd.exe -cudart shared -arch=sm_80 "$src/vadd.cu"
 ref exe vadd.ptx vadd_exe.compute_80.ptx
-build obj vadd.o -c -arch=sm_80 "$src/vadd.cu"
+build obj vadd.obj -c -arch=sm_80 "$src/vadd.cu"
 ref obj vadd.ptx vadd_o.compute_80.ptx
 build rdc rdc.exe -rdc=true -cudart shared -arch=sm_80 \
     "$src/rdc_main.cu" "$src/rdc_lib.cu"
 ref rdc rdc_main.ptx rdc.rdc_main.compute_80.ptx
 ref rdc rdc_lib.ptx rdc.rdc_lib.compute_80.ptx
-build rdcobj rdc_lib.o -rdc=true -c -arch=sm_80 "$src/rdc_lib.cu"
+build rdcobj rdc_lib.obj -rdc=true -c -arch=sm_80 "$src/rdc_lib.cu"
 ref rdcobj rdc_lib.ptx rdc_lib_o.compute_80.ptx
 strip "$out/vadd.exe" "$out/rdc.exe"
 echo "regen.sh: fixtures written to $out"
