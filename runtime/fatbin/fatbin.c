@@ -49,8 +49,8 @@
  *             host, 0x2000 LZ4-compressed payload, 0x8000 zstd-
  *             compressed payload, 0x100000 arch-specific target
  *             (sm_90a), 0x200000 family target (sm_100f)
- *   +0x30 u64 seen 0; in LTO IR entries a value that changes from one
- *             build to the next
+ *   +0x30 u64 seen 0; in LTO IR entries a value that differed between
+ *             two builds of the same source
  *   +0x38 u64 uncompressed size (0 when not compressed)
  *   +0x40...  the strings named above, NUL-terminated, padded to 8
  *

@@ -16,7 +16,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 NVCC=${NVCC:-nvcc}
 if ! command -v "$NVCC" >/dev/null 2>&1; then
     if [ -x /usr/local/cuda/bin/nvcc ]; then
-        PATH=/usr/local/cuda/bin:$PATH
+        NVCC=/usr/local/cuda/bin/nvcc
     else
         echo "regen.sh: nvcc not found; fixtures left as committed"
         exit 0
