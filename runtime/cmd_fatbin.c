@@ -21,7 +21,10 @@ int cmd_fatbin(int argc, char **argv);
 /* Files above this are not fat binaries we mean to read whole. */
 #define FB_CLI_MAX_FILE ((size_t)1 << 30)
 
-enum { FB_CLI_MAX_SECTIONS = 16 };
+enum {
+    FB_CLI_MAX_SECTIONS = 16,
+    FB_EM_CUDA = 190,           /* e_machine of a cubin (System V ABI) */
+};
 
 static void fatbin_usage(FILE *out)
 {
@@ -110,6 +113,11 @@ static int image_from_elf(const char *path, const unsigned char *file,
                                 err, sizeof err);
     if (n < 0) {
         return fail(path, err);
+    }
+    if (n == 0 && len >= 20 && (file[18] | file[19] << 8) == FB_EM_CUDA) {
+        return fail(path, "a cubin (SASS), which ptxemu cannot run: give "
+                    "PTX, or a program built with "
+                    "-gencode arch=compute_XX,code=compute_XX");
     }
     if (n == 0) {
         return fail(path, "no .nv_fatbin or __nv_relfatbin section: no "

@@ -293,6 +293,15 @@ START_TEST(plain_ptx)
     ck_assert_int_eq(fatbin_get_ptx("hello", 0, 80, &ptx, &len, NULL, err,
                                     sizeof err), -1);
     ck_assert_msg(strstr(err, "neither"), "%s", err);
+    /* a cubin handed over alone (cuModuleLoadData accepts one) */
+    blob b = load("default.fatbin");
+    fatbin_entry_ex x;
+    ck_assert_int_eq(fatbin_list_ex(b.p, b.n, &x, 1, err, sizeof err), 2);
+    ck_assert_int_eq(x.e.kind, FATBIN_KIND_ELF);
+    ck_assert_int_eq(fatbin_get_ptx(x.payload, x.e.stored_size, 80, &ptx,
+                                    &len, NULL, err, sizeof err), -1);
+    ck_assert_msg(strstr(err, "cubin"), "%s", err);
+    free(b.p);
     ck_assert_int_eq(fatbin_get_ptx("", 0, 80, &ptx, &len, NULL, err,
                                     sizeof err), -1);
     ck_assert_int_eq(fatbin_get_ptx(NULL, 0, 80, &ptx, &len, NULL, err,

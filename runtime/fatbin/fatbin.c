@@ -363,6 +363,11 @@ static int set_open(fb_set *s, const void *image, size_t avail,
         rc = open_wrapper(s, p, avail, err, errlen);
     } else if (magic == FATBIN_MAGIC) {
         rc = add_containers(s, p, avail, 1, err, errlen);
+    } else if (nb == 4 && memcmp(b, "\177ELF", 4) == 0) {
+        return fb_err(err, errlen,
+                      "an ELF cubin (SASS), not PTX; ptxemu runs PTX: "
+                      "load PTX, or a fat binary with PTX in it (nvcc "
+                      "-gencode arch=compute_XX,code=compute_XX)");
     } else {
         size_t n = text_len(p, avail);
         if (!looks_like_ptx((const char *)p, n)) {
