@@ -458,6 +458,27 @@ static bool decode_word(PtxParse *ps, PtxStr w, PtxLoc loc, IrInsn *in,
         return false;
     }
     const PtxOpInfo *info = ptx_opinfo(op);
+    /* ptxas takes ".sync" anywhere among the suffixes (CUB writes
+     * "vote.ballot.sync.b32"): it still names the OP.sync instruction. */
+    const char *skip = NULL;
+    for (const char *q = w.s + used; q && q < w.s + w.len;
+         q = memchr(q + 1, '.', (size_t)(w.s + w.len - q - 1))) {
+        size_t rest = (size_t)(w.s + w.len - q);
+        if (rest >= 5 && memcmp(q, ".sync", 5) == 0 &&
+            (rest == 5 || q[5] == '.')) {
+            char nm[64];
+            int k = snprintf(nm, sizeof(nm), "%s.sync", info->name);
+            size_t all = 0;
+            PtxOpcode sop = k > 0 && (size_t)k < sizeof(nm)
+                ? ptx_opcode_lookup(nm, (size_t)k, &all) : PTX_OP_INVALID;
+            if (sop != PTX_OP_INVALID && all == (size_t)k) {
+                op = sop;
+                info = ptx_opinfo(op);
+                skip = q;
+            }
+            break;
+        }
+    }
     *info_out = info;
     in->op = (uint16_t)op;
     uint64_t used_groups = 0;
@@ -468,6 +489,9 @@ static bool decode_word(PtxParse *ps, PtxStr w, PtxLoc loc, IrInsn *in,
         const char *s = ++p;
         while (p < end && *p != '.') {
             p++;
+        }
+        if (s - 1 == skip) {
+            continue;
         }
         uint32_t n = (uint32_t)(p - s);
         PtxLoc sl = loc;

@@ -275,6 +275,39 @@ START_TEST(test_operands)
 }
 END_TEST
 
+/* ptxas accepts ".sync" after other suffixes (CUB's inline assembly
+ * writes vote.ballot.sync.b32): the instruction is still OP.sync, with
+ * the same modifiers as in the canonical order. */
+START_TEST(test_sync_anywhere)
+{
+    IrModule *m = parse_ok(PTX_HDR
+        ".entry k() {\n"
+        " .reg .b32 %r<4>;\n .reg .pred %p<3>;\n"
+        " vote.ballot.sync.b32 %r1, %p1, -1;\n"
+        " vote.sync.ballot.b32 %r1, %p1, -1;\n"
+        " vote.any.sync.pred %p2, %p1, -1;\n"
+        " shfl.down.sync.b32 %r2, %r1, 1, 31, -1;\n"
+        " shfl.sync.down.b32 %r2, %r1, 1, 31, -1;\n"
+        " ret;\n}\n");
+    const IrInsn *in = func(m, "k")->insns;
+    ck_assert_int_eq(in[0].op, PTX_OP_VOTE_SYNC);
+    ck_assert_int_eq(in[2].op, PTX_OP_VOTE_SYNC);
+    ck_assert_int_eq(in[3].op, PTX_OP_SHFL_SYNC);
+    ck_assert_int_eq(in[4].op, PTX_OP_SHFL_SYNC);
+    ck_assert_int_eq(ir_insn_mod(&in[0], ptx_mod_group(PTX_M_BALLOT)),
+                     PTX_M_BALLOT);
+    ck_assert_int_eq(ir_insn_mod(&in[1], ptx_mod_group(PTX_M_BALLOT)),
+                     PTX_M_BALLOT);
+    ck_assert_int_eq(in[0].ntypes, 1);
+    ck_assert_int_eq(in[0].types[0], PTX_T_B32);
+    ptx_module_free(m);
+    /* Twice is still an error, and plain vote has no .sync group. */
+    parse_err(PTX_HDR ".entry k() {\n .reg .b32 %r;\n .reg .pred %p;\n"
+              " vote.sync.ballot.sync.b32 %r, %p, -1;\n ret;\n}\n",
+              "t.ptx:7:");
+}
+END_TEST
+
 START_TEST(test_modifier_errors)
 {
     parse_err(PTX_HDR ".entry k() {\n .reg .b32 %r;\n frob.s32 %r, %r;\n}\n",
@@ -430,6 +463,7 @@ static Suite *parser_suite(void)
     tcase_add_test(tc, test_initializers);
     tcase_add_test(tc, test_initializer_errors);
     tcase_add_test(tc, test_operands);
+    tcase_add_test(tc, test_sync_anywhere);
     tcase_add_test(tc, test_modifier_errors);
     tcase_add_test(tc, test_recovery);
     tcase_add_test(tc, test_caret_line);
