@@ -66,6 +66,32 @@ static inline void mma_elem_pos(MmaRole role, unsigned rows, unsigned cols,
     (void)cols;
 }
 
+/* mma.m8n8k4 .f16 (PTX ISA 9.0, 9.7.14.5.1 "Matrix Fragments for
+ * mma.m8n8k4 with .f16 floating point type"): the warp computes four
+ * independent 8 x 8 x 4 products, product q by quad-pair q (lanes 4q ..
+ * 4q+3, the low group, and 16+4q .. 16+4q+3, the high group).  Element i
+ * of lane `lane`'s fragment, within its quad-pair's matrices; col_major
+ * is the .col layout of A or B; f32acc selects the .f32 C/D table. */
+static inline void mma884_pos(MmaRole role, int col_major, int f32acc,
+                              unsigned lane, unsigned i, unsigned *row,
+                              unsigned *col)
+{
+    unsigned hi = lane >> 4, l4 = lane & 3;
+    if (role == MMA_A) {
+        *row = (col_major ? i % 4 : l4) + 4 * hi;
+        *col = col_major ? l4 : i;
+    } else if (role == MMA_B) {
+        *row = col_major ? i : l4;
+        *col = (col_major ? l4 : i) + 4 * hi;
+    } else if (!f32acc) {
+        *row = l4 + 4 * hi;
+        *col = i;
+    } else {
+        *row = (lane & 1) + (i & 2) + 4 * hi;
+        *col = (i & 4) + (lane & 2) + (i & 1);
+    }
+}
+
 /* ldmatrix .m8n8 .b16: the (row, column) of an 8 x 8 matrix whose element
  * lane `lane` holds in half h (0 = low 16 bits) of its register, before
  * any .trans. */

@@ -107,6 +107,8 @@ enum {
     MF_ROLE_SH = 5,             /* wmma.load/store: MmaRole, 2 bits */
     MF_RND_SH = 8,              /* FP_RN .. FP_RP, 2 bits */
     MF_NUM_SH = 10,             /* ldmatrix/stmatrix: matrices, 3 bits */
+    MF_ACOL = 1u << 13,         /* mma.m8n8k4 .f16: A is .col */
+    MF_BCOL = 1u << 14,         /* mma.m8n8k4 .f16: B is .col */
 };
 
 static inline MmaDesc desc_of(const EmuInsn *i)
@@ -504,6 +506,57 @@ static void h_mma(EmuCtx *x, const EmuInsn *i, uint32_t mask)
     write_regs(x, &i->o[0], u / per, vals);
 }
 
+static inline uint64_t lane_reg(EmuCtx *x, const EmuOpnd *o, unsigned r,
+                                unsigned lane)
+{
+    uint32_t s = vec_slot(x, o, r);
+    return s == EMU_NOREG ? 0 : x->regs[(size_t)s * EMU_WARP_SIZE + lane];
+}
+
+/* mma.m8n8k4 .f16: four independent 8 x 8 x 4 products, one per
+ * quad-pair (mma_layout.h); A and B may be .row or .col. */
+static void h_mma884(EmuCtx *x, const EmuInsn *i, uint32_t mask)
+{
+    if (!whole_warp(x, i, mask)) {
+        return;
+    }
+    MmaDesc d = desc_of(i);
+    bool acol = i->aux & MF_ACOL, bcol = i->aux & MF_BCOL;
+    bool cf32 = d.tc == EK_F32, df32 = d.td == EK_F32;
+    uint64_t ra[32], rb[32], rc[64], rd[64], vals[8 * EMU_WARP_SIZE];
+    memset(vals, 0, sizeof(vals));
+    for (unsigned q = 0; q < 4; q++) {
+        for (unsigned l = 0; l < 8; l++) {
+            unsigned lane = 16 * (l >> 2) + 4 * q + (l & 3), r, c;
+            for (unsigned e = 0; e < 4; e++) {
+                mma884_pos(MMA_A, acol, 0, lane, e, &r, &c);
+                ra[r * 4 + c] = (lane_reg(x, &i->o[1], e / 2, lane)
+                                 >> (16 * (e % 2))) & 0xffff;
+                mma884_pos(MMA_B, bcol, 0, lane, e, &r, &c);
+                rb[r * 8 + c] = (lane_reg(x, &i->o[2], e / 2, lane)
+                                 >> (16 * (e % 2))) & 0xffff;
+            }
+            for (unsigned e = 0; e < 8; e++) {
+                mma884_pos(MMA_C, 0, cf32, lane, e, &r, &c);
+                uint64_t v = cf32 ? lane_reg(x, &i->o[3], e, lane)
+                    : lane_reg(x, &i->o[3], e / 2, lane) >> (16 * (e % 2));
+                rc[r * 8 + c] = v & (cf32 ? 0xffffffffu : 0xffffu);
+            }
+        }
+        compute(&d, i->aux, ra, rb, rc, rd);
+        for (unsigned l = 0; l < 8; l++) {
+            unsigned lane = 16 * (l >> 2) + 4 * q + (l & 3), r, c;
+            for (unsigned e = 0; e < 8; e++) {
+                mma884_pos(MMA_C, 0, df32, lane, e, &r, &c);
+                unsigned reg = df32 ? e : e / 2;
+                vals[reg * EMU_WARP_SIZE + lane] |=
+                    rd[r * 8 + c] << (df32 ? 0 : 16 * (e % 2));
+            }
+        }
+    }
+    write_regs(x, &i->o[0], df32 ? 8 : 4, vals);
+}
+
 /* ------------------------------------------------ memory forms */
 
 static inline uint64_t lane_addr(EmuCtx *x, const EmuOpnd *a,
@@ -870,14 +923,18 @@ static EmuHandler select_mma(const IrInsn *in, EmuInsn *ei, bool wmma)
     if (fam == FAM_F16 && ta != tb) {
         return NULL;
     }
-    unsigned allowed = wmma ? wmma_shapes(fam) : mma_shapes(fam);
-    if (!(allowed & (1u << (unsigned)(sd - shapes)))) {
-        return NULL;
-    }
     PtxMod la = ir_insn_mod(in, PTX_MG_LAYOUT);
     PtxMod lb = ir_insn_mod(in, PTX_MG_LAYOUT2);
-    if (!wmma && (la != PTX_M_ROW || lb != PTX_M_COL2)) {
-        return NULL;            /* m8n8k4 .f16's other layouts: not yet */
+    bool qp = !wmma && fam == FAM_F16 && sd->mod == PTX_M_M8N8K4;
+    unsigned allowed = wmma ? wmma_shapes(fam) : mma_shapes(fam);
+    if (!qp && !(allowed & (1u << (unsigned)(sd - shapes)))) {
+        return NULL;
+    }
+    if (!wmma && !qp && (la != PTX_M_ROW || lb != PTX_M_COL2)) {
+        return NULL;
+    }
+    if (qp && (la == PTX_M_NONE || lb == PTX_M_NONE)) {
+        return NULL;
     }
     if (wmma && (la == PTX_M_NONE || lb == PTX_M_NONE)) {
         return NULL;
@@ -914,6 +971,18 @@ static EmuHandler select_mma(const IrInsn *in, EmuInsn *ei, bool wmma)
     }
     MmaDesc d = { sd->m, sd->n, sd->k, (uint8_t)ta, (uint8_t)tb,
                   (uint8_t)tc, (uint8_t)td };
+    if (qp) {
+        /* per lane: A, B 2 x .f16x2; C, D 4 x .f16x2 or 8 x .f32 */
+        if (!vec_ok(&ei->o[0], td == EK_F16 ? 4 : 8) ||
+            !vec_ok(&ei->o[1], 2) || !vec_ok(&ei->o[2], 2) ||
+            !vec_ok(&ei->o[3], tc == EK_F16 ? 4 : 8)) {
+            return NULL;
+        }
+        put_desc(ei, d);
+        ei->aux = (uint16_t)((la == PTX_M_COL ? MF_ACOL : 0) |
+                             (lb == PTX_M_COL2 ? MF_BCOL : 0));
+        return h_mma884;
+    }
     if (!vec_ok(&ei->o[0], frag_regs(MMA_C, td, d.m, d.n, wmma)) ||
         !vec_ok(&ei->o[1], frag_regs(MMA_A, ta, d.m, d.k, wmma)) ||
         !vec_ok(&ei->o[2], frag_regs(MMA_B, tb, d.k, d.n, wmma)) ||

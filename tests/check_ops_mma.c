@@ -599,11 +599,11 @@ static void from_frag(const MForm *f, int t, const uint64_t *fr,
     }
 }
 
-static void mma_text(Buf *b, const MForm *f)
+/* A kernel: load the lane's A, B, C registers (na, nb, nc words of w
+ * bits, lane-major), run `op` and store D's nd registers. */
+static void mma_text_n(Buf *b, const char *op, unsigned na, unsigned nb,
+                       unsigned nc, unsigned nd, unsigned w)
 {
-    unsigned w = f->ta == T_F64 ? 64 : 32;
-    unsigned na = nregs_of(f, 0, f->ta), nb = nregs_of(f, 1, f->tb);
-    unsigned nc = nregs_of(f, 2, f->tc), nd = nregs_of(f, 2, f->td);
     unsigned n[4] = { na, nb, nc, nd };
     const char *x[4] = { "a", "b", "c", "d" };
     b->n = 0;
@@ -621,8 +621,7 @@ static void mma_text(Buf *b, const MForm *f)
                 8 + o, k * w / 8);
         }
     }
-    put(b, "mma.sync.aligned.%s.row.col%s.%s.%s.%s.%s ", f->shape, f->mods,
-        tname[f->td], tname[f->ta], tname[f->tb], tname[f->tc]);
+    put(b, "%s ", op);
     regs(b, "d", nd);
     put(b, ", ");
     regs(b, "a", na);
@@ -637,14 +636,22 @@ static void mma_text(Buf *b, const MForm *f)
     put(b, "ret;\n}\n");
 }
 
-/* Upload fragments (as 32- or 64-bit words), run, read D's fragment. */
-static void run_mma(const MForm *f, const uint64_t *fa, const uint64_t *fb,
-                    const uint64_t *fc, uint64_t *fd)
+static void mma_text(Buf *b, const MForm *f)
 {
-    unsigned w = f->ta == T_F64 ? 8 : 4;
+    char op[128];
+    snprintf(op, sizeof(op), "mma.sync.aligned.%s.row.col%s.%s.%s.%s.%s",
+             f->shape, f->mods, tname[f->td], tname[f->ta], tname[f->tb],
+             tname[f->tc]);
+    mma_text_n(b, op, nregs_of(f, 0, f->ta), nregs_of(f, 1, f->tb),
+               nregs_of(f, 2, f->tc), nregs_of(f, 2, f->td),
+               f->ta == T_F64 ? 64 : 32);
+}
+
+/* Upload fragments (as 32- or 64-bit words), run, read D's fragment. */
+static void run_mma_n(const unsigned n[4], unsigned w, const uint64_t *fa,
+                      const uint64_t *fb, const uint64_t *fc, uint64_t *fd)
+{
     const uint64_t *src[3] = { fa, fb, fc };
-    unsigned n[4] = { nregs_of(f, 0, f->ta), nregs_of(f, 1, f->tb),
-                      nregs_of(f, 2, f->tc), nregs_of(f, 2, f->td) };
     ptxemu_devptr args[4];
     uint8_t tmp[32 * 16 * 8];
     for (unsigned o = 0; o < 4; o++) {
@@ -664,6 +671,14 @@ static void run_mma(const MForm *f, const uint64_t *fa, const uint64_t *fb,
     for (unsigned o = 0; o < 4; o++) {
         ptxemu_free(dev, args[o]);
     }
+}
+
+static void run_mma(const MForm *f, const uint64_t *fa, const uint64_t *fb,
+                    const uint64_t *fc, uint64_t *fd)
+{
+    unsigned n[4] = { nregs_of(f, 0, f->ta), nregs_of(f, 1, f->tb),
+                      nregs_of(f, 2, f->tc), nregs_of(f, 2, f->td) };
+    run_mma_n(n, f->ta == T_F64 ? 8 : 4, fa, fb, fc, fd);
 }
 
 /* Element bits for test (1): small integers exact everywhere; (2)
@@ -801,6 +816,108 @@ START_TEST(test_mma_random)
     const MForm *f = &mforms[_i];
     for (int rep = 0; rep < 3; rep++) {
         check_mform(f, true);
+    }
+}
+END_TEST
+
+/* mma.m8n8k4 .f16, PTX ISA 9.0 9.7.14.5.1: four independent products,
+ * product q by lanes 4q..4q+3 (low group) and 16+4q..16+4q+3 (high).
+ * Element i of lane l's fragment in its product's matrices. */
+static void isa884(int role, bool colmajor, bool f32, unsigned l,
+                   unsigned i, unsigned *row, unsigned *col)
+{
+    bool low = l < 16;
+    if (role == 0 && !colmajor) {               /* Figure 46 */
+        *row = low ? l % 4 : l % 4 + 4;
+        *col = i;
+    } else if (role == 0) {                     /* Figure 47 */
+        *row = low ? i % 4 : i % 4 + 4;
+        *col = l % 4;
+    } else if (role == 1 && !colmajor) {        /* Figure 48 */
+        *row = l % 4;
+        *col = low ? i : i + 4;
+    } else if (role == 1) {                     /* Figure 49 */
+        *row = i;
+        *col = low ? l % 4 : l % 4 + 4;
+    } else if (!f32) {                          /* Figure 50 */
+        *row = low ? l % 4 : l % 4 + 4;
+        *col = i;
+    } else {                                    /* Figures 51, 52 */
+        unsigned x = (l & 1) + (i & 2);
+        *row = low ? x : x + 4;
+        *col = (i & 4) + (l & 2) + (i & 1);
+    }
+}
+
+START_TEST(test_mma_m8n8k4_f16)
+{
+    bool acol = _i & 1, bcol = _i & 2, cf32 = _i & 4, df32 = _i & 8;
+    int tc = cf32 ? T_F32 : T_F16, td = df32 ? T_F32 : T_F16;
+    unsigned n[4] = { 2, 2, cf32 ? 8u : 4u, df32 ? 8u : 4u };
+    static uint64_t A[4][8 * 4], B[4][4 * 8], C[4][8 * 8];
+    static uint64_t fa[64], fb[64], fc[256], fd[256];
+    for (int rep = 0; rep < 3; rep++) {
+        bool random = rep > 0;
+        for (unsigned q = 0; q < 4; q++) {
+            for (unsigned e = 0; e < 32; e++) {
+                A[q][e] = random ? rand_val(T_F16) : small_val(T_F16);
+                B[q][e] = random ? rand_val(T_F16) : small_val(T_F16);
+            }
+            for (unsigned e = 0; e < 64; e++) {
+                C[q][e] = random ? rand_val(tc) : small_val(tc);
+            }
+        }
+        memset(fa, 0, sizeof(fa));
+        memset(fb, 0, sizeof(fb));
+        memset(fc, 0, sizeof(fc));
+        for (unsigned l = 0; l < 32; l++) {
+            unsigned q = (l / 4) % 4, r, c;
+            for (unsigned i = 0; i < 4; i++) {
+                isa884(0, acol, false, l, i, &r, &c);
+                fa[l * 2 + i / 2] |= A[q][r * 4 + c] << (16 * (i % 2));
+                isa884(1, bcol, false, l, i, &r, &c);
+                fb[l * 2 + i / 2] |= B[q][r * 8 + c] << (16 * (i % 2));
+            }
+            for (unsigned i = 0; i < 8; i++) {
+                isa884(2, false, cf32, l, i, &r, &c);
+                if (cf32) {
+                    fc[l * 8 + i] = C[q][r * 8 + c];
+                } else {
+                    fc[l * 4 + i / 2] |= C[q][r * 8 + c] << (16 * (i % 2));
+                }
+            }
+        }
+        char op[128];
+        snprintf(op, sizeof(op), "mma.sync.aligned.m8n8k4.%s.%s.%s.f16.f16"
+                 ".%s", acol ? "col" : "row", bcol ? "col" : "row",
+                 tname[td], tname[tc]);
+        Buf *b = malloc(sizeof(Buf));
+        mma_text_n(b, op, n[0], n[1], n[2], n[3], 32);
+        load(b->s);
+        free(b);
+        run_mma_n(n, 4, fa, fb, fc, fd);
+        for (unsigned l = 0; l < 32; l++) {
+            unsigned q = (l / 4) % 4, r, c;
+            for (unsigned i = 0; i < 8; i++) {
+                isa884(2, false, df32, l, i, &r, &c);
+                uint64_t got = df32 ? fd[l * 8 + i]
+                    : (fd[l * 4 + i / 2] >> (16 * (i % 2))) & 0xffff;
+                uint64_t want;
+                if (random) {
+                    want = model(T_F16, T_F16, tc, td, 4, A[q] + r * 4, 1,
+                                 B[q] + c, 8, C[q][r * 8 + c], RN);
+                } else {
+                    double s = dec(tc, C[q][r * 8 + c]);
+                    for (unsigned k = 0; k < 4; k++) {
+                        s += dec(T_F16, A[q][r * 4 + k]) *
+                             dec(T_F16, B[q][k * 8 + c]);
+                    }
+                    want = enc(td, s + 0.0);
+                }
+                ck_assert_msg(got == want, "%s lane %u D%u: 0x%" PRIx64
+                              ", expected 0x%" PRIx64, op, l, i, got, want);
+            }
+        }
     }
 }
 END_TEST
@@ -1354,12 +1471,12 @@ END_TEST
 
 START_TEST(test_unsupported_form)
 {
-    /* mma.m8n8k4 .f16 (quad-pair fragments) is not implemented yet: the
-     * load must say so, not run it wrongly. */
-    const char *src = HDR ".reg .b32 %a<4>;\n.reg .f32 %d<8>;\n"
-        "mma.sync.aligned.m8n8k4.row.col.f32.f16.f16.f32 "
-        "{%d0, %d1, %d2, %d3, %d4, %d5, %d6, %d7}, {%a0, %a1}, {%a2, %a3}, "
-        "{%d0, %d1, %d2, %d3, %d4, %d5, %d6, %d7};\nret;\n}\n";
+    /* mma.m16n8k8 .f64 (sm_90) is not implemented yet: the load must
+     * say so, not run it wrongly. */
+    const char *src = HDR ".reg .f64 %a<8>;\n.reg .f64 %d<4>;\n"
+        "mma.sync.aligned.m16n8k8.row.col.f64.f64.f64.f64 "
+        "{%d0, %d1, %d2, %d3}, {%a0, %a1, %a2, %a3}, {%a4, %a5}, "
+        "{%d0, %d1, %d2, %d3};\nret;\n}\n";
     ptxemu_module *m2 = NULL;
     ptxemu_status st = ptxemu_module_load_string(dev, "u.ptx", src, 0, &m2);
     ck_assert_int_ne(st, PTXEMU_SUCCESS);
@@ -1377,6 +1494,7 @@ static Suite *ops_mma_suite(void)
     tcase_add_loop_test(tc, test_mma_exact, 0, (int)NMFORMS);
     tcase_add_loop_test(tc, test_mma_random, 0, (int)NMFORMS);
     tcase_add_test(tc, test_mma_specials);
+    tcase_add_loop_test(tc, test_mma_m8n8k4_f16, 0, 16);
     suite_add_tcase(s, tc);
     tc = tcase_create("wmma");
     tcase_add_checked_fixture(tc, setup, teardown);
