@@ -572,6 +572,28 @@ static inline uint64_t lane_addr(EmuCtx *x, const EmuOpnd *a,
     return v;
 }
 
+/* Note a memory access in the step record (statistics, tracing), as
+ * ops_mem.c does; accesses past the record's capacity (4 per lane) are
+ * not noted. */
+static inline void record(EmuCtx *x, unsigned lane, PtxSpace sp,
+                          uint64_t addr, uint32_t size, bool write)
+{
+    if (!x->acc || x->nacc >= 4 * EMU_WARP_SIZE) {
+        return;
+    }
+    if (sp == PTX_SPACE_GENERIC) {
+        sp = addr - EMU_SHARED_WINDOW < EMU_SHARED_LIMIT ? PTX_SPACE_SHARED
+            : addr - EMU_LOCAL_WINDOW < EMU_LOCAL_LIMIT ? PTX_SPACE_LOCAL
+            : PTX_SPACE_GLOBAL;
+    }
+    EmuAccess *e = &x->acc[x->nacc++];
+    e->addr = addr;
+    e->lane = (uint8_t)lane;
+    e->size = (uint8_t)size;
+    e->space = (uint8_t)sp;
+    e->write = write;
+}
+
 /* Element (r, c) of a fragment matrix in memory: its bit offset from the
  * lane's base address, for a row- or column-major matrix with the given
  * stride (in elements). */
@@ -614,6 +636,7 @@ static void h_wmma_load(EmuCtx *x, const EmuInsn *i, uint32_t mask)
             if (!p) {
                 return;
             }
+            record(x, lane, sp, base + off / 8, sz, false);
             uint64_t v = 0;
             memcpy(&v, p, sz);
             v = (v >> (off % 8)) & emask;
@@ -653,6 +676,7 @@ static void h_wmma_store(EmuCtx *x, const EmuInsn *i, uint32_t mask)
             if (!p) {
                 return;
             }
+            record(x, lane, sp, base + off, sz, true);
             changed |= memcmp(p, &v, sz) != 0;
             memcpy(p, &v, sz);
         }
@@ -694,6 +718,7 @@ static void h_ldmatrix(EmuCtx *x, const EmuInsn *i, uint32_t mask)
             if (!p) {
                 return;
             }
+            record(x, lane, sp, a, 16, false);
             memcpy(mat[q][r], p, 16);
         }
     }
@@ -742,6 +767,7 @@ static void h_stmatrix(EmuCtx *x, const EmuInsn *i, uint32_t mask)
             if (!p) {
                 return;
             }
+            record(x, lane, sp, a, 16, true);
             changed |= memcmp(p, mat[q][r], 16) != 0;
             memcpy(p, mat[q][r], 16);
         }
