@@ -1485,6 +1485,63 @@ START_TEST(test_unsupported_form)
 }
 END_TEST
 
+/* A fragment load past the end of its buffer stops the launch with a
+ * located out-of-bounds fault, and writes no register. */
+START_TEST(test_wmma_out_of_bounds)
+{
+    load(HDR ".reg .b32 %a<8>;\n"
+         "wmma.load.a.sync.aligned.row.m16n16k16.global.f16 "
+         "{%a0, %a1, %a2, %a3, %a4, %a5, %a6, %a7}, [%rd0], 16;\n"
+         "ret;\n}\n");
+    ptxemu_devptr args[4] = { dbuf(NULL, 256), dbuf(NULL, 16),
+                              dbuf(NULL, 16), dbuf(NULL, 16) };
+    ptxemu_status st = run_k(32, args, 4);
+    ck_assert_int_eq(st, PTXEMU_ERROR_ILLEGAL_ADDRESS);
+    ck_assert_ptr_nonnull(strstr(ptxemu_last_error_message(dev),
+                                 "wmma.load"));
+}
+END_TEST
+
+/* ldmatrix through a generic address (cvta.shared), .x4.trans. */
+START_TEST(test_ldmatrix_generic)
+{
+    uint16_t sm[512], out[32 * 8];
+    for (unsigned k = 0; k < 512; k++) {
+        sm[k] = (uint16_t)(k * 11 + 5);
+    }
+    Buf *b = malloc(sizeof(Buf));
+    ldm_text(b, 4, true, false);
+    /* turn the shared row address into a generic one */
+    char *at = strstr(b->s, "ldmatrix.sync.aligned.m8n8.x4.trans.shared");
+    ck_assert_ptr_nonnull(at);
+    char rest[4096];
+    snprintf(rest, sizeof(rest), "%s", at);
+    b->n = (size_t)(at - b->s);
+    put(b, "cvt.u64.u32 %%rd23, %%r9;\ncvta.shared.u64 %%rd23, %%rd23;\n");
+    char *sh = strstr(rest, ".shared.b16");
+    memmove(sh, sh + 7, strlen(sh + 7) + 1);
+    char *ad = strstr(rest, "[%r9]");
+    ck_assert_ptr_nonnull(ad);
+    size_t pre = (size_t)(ad - rest);
+    put(b, "%.*s[%%rd23]%s", (int)pre, rest, ad + 5);
+    load(b->s);
+    free(b);
+    ptxemu_devptr args[4] = { dbuf(sm, sizeof(sm)), dbuf(NULL, 32 * 16),
+                              dbuf(NULL, 16), dbuf(NULL, 16) };
+    ck_assert_int_eq(run_k(32, args, 4), PTXEMU_SUCCESS);
+    ck_assert_int_eq(ptxemu_memcpy_dtoh(dev, out, args[1], 32 * 16),
+                     PTXEMU_SUCCESS);
+    for (unsigned l = 0; l < 32; l++) {
+        for (unsigned q = 0; q < 4; q++) {
+            for (unsigned h = 0; h < 2; h++) {
+                ck_assert_uint_eq(out[l * 8 + q * 2 + h],
+                                  ldm_expect(sm, q, l, h, true));
+            }
+        }
+    }
+}
+END_TEST
+
 static Suite *ops_mma_suite(void)
 {
     Suite *s = suite_create("ops_mma");
@@ -1509,6 +1566,8 @@ static Suite *ops_mma_suite(void)
     tcase_add_test(tc, test_movmatrix);
     tcase_add_test(tc, test_partial_warp);
     tcase_add_test(tc, test_unsupported_form);
+    tcase_add_test(tc, test_wmma_out_of_bounds);
+    tcase_add_test(tc, test_ldmatrix_generic);
     suite_add_tcase(s, tc);
     return s;
 }
