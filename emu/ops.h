@@ -35,5 +35,7 @@ EMU_SELECTOR(cvt);    /* ops_cvt.c: cvt, cvt.pack, mov (register moves,
                          packing/unpacking) */
 EMU_SELECTOR(warp);   /* ops_warp.c: shfl vote match redux activemask,
                          special-register reads */
+EMU_SELECTOR(mma);    /* ops_mma.c: mma wmma.load/mma/store ldmatrix
+                         stmatrix movmatrix */
 
 #endif

@@ -4092,8 +4092,6 @@ static const char *const skipped[] = {
     /* features not implemented yet */
     "printf.printf_kernel, malloc.heap_list, malloc.heap_buffer: covered "
     "by tests/check_builtins.c (exact output text)",
-    "wmma_f16.*, wmma_int8.*, wmma_bf16_tf32.*, mma_asm.*: wmma/mma/ldmatrix "
-    "not implemented",
     "tex_surf.*: textures and surfaces not implemented",
     "mbarrier.*: mbarrier and cuda::barrier not implemented",
     "cluster, tma_bulk, wgmma_sm90a: sm_90 only (no sm80 PTX); clusters, "
