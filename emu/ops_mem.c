@@ -309,7 +309,12 @@ static void op_atom(EmuCtx *x, const EmuInsn *i, uint32_t mask)
         } else if (sz == 2) {
             uint16_t o16, n16;
             memcpy(&o16, p, 2);
-            n16 = (uint16_t)add_half2((PtxType)i->type, o16, (uint16_t)bv);
+            if (i->aux == PTX_M_CAS) {      /* atom.cas.b16 */
+                n16 = o16 == (uint16_t)bv ? (uint16_t)cv : o16;
+            } else {
+                n16 = (uint16_t)add_half2((PtxType)i->type, o16,
+                                          (uint16_t)bv);
+            }
             old = o16;
             nv = n16;
             memcpy(p, &n16, 2);
@@ -441,6 +446,30 @@ static void op_cp_async(EmuCtx *x, const EmuInsn *i, uint32_t mask)
     }
 }
 
+/* createpolicy.*: an L2 cache policy is an opaque 64-bit value that
+ * only cache-hinted accesses consume, and the emulator has no cache, so
+ * any value is a correct one.  It is made from the instruction's
+ * priorities (aux, AUX_POLICY_*) and .fractional's fraction so that
+ * different policies differ; createpolicy.cvt passes the access property
+ * through. */
+#define AUX_POLICY_CVT 0x8000u
+#define POLICY_TAG 0x0ECE000000000000ull
+
+static void op_createpolicy(EmuCtx *x, const EmuInsn *i, uint32_t mask)
+{
+    uint64_t *d = &x->regs[(size_t)i->o[0].reg * EMU_WARP_SIZE];
+    bool frac = i->op == PTX_OP_CREATEPOLICY_FRACTIONAL;
+    EMU_FOR_LANES(mask, lane) {
+        uint64_t v = POLICY_TAG | (uint64_t)(i->aux & 0xff) << 40;
+        if (i->aux & AUX_POLICY_CVT) {
+            v = emu_src(x, &i->o[1], lane);
+        } else if (frac && i->nopnd > 1) {
+            v ^= emu_src(x, &i->o[1], lane) >> 24;
+        }
+        d[lane] = v;
+    }
+}
+
 static void op_nop(EmuCtx *x, const EmuInsn *i, uint32_t mask)
 {
     (void)x;
@@ -485,8 +514,9 @@ static bool atom_ok(unsigned op, PtxType t)
     case PTX_M_RED_OR:
     case PTX_M_RED_XOR:
     case PTX_M_EXCH:
-    case PTX_M_CAS:
         return b || i32 || i64;
+    case PTX_M_CAS:
+        return b || i32 || i64 || t == PTX_T_B16;
     default:
         return false;
     }
@@ -563,6 +593,24 @@ EMU_SELECTOR(mem)
         }
         return true;
     }
+    case PTX_OP_CREATEPOLICY_FRACTIONAL:
+    case PTX_OP_CREATEPOLICY_RANGE:
+    case PTX_OP_CREATEPOLICY_CVT: {
+        PtxMod e1 = ir_insn_mod(in, PTX_MG_L2EVICT);
+        PtxMod e2 = ir_insn_mod(in, PTX_MG_L2EVICT2);
+        unsigned aux = e1 == PTX_M_NONE ? 0 : e1 - PTX_M_L2_EVICT_NORMAL + 1;
+        aux |= (e2 == PTX_M_NONE ? 0 : e2 - PTX_M_L2_EVICT_NORMAL2 + 1) << 4;
+        if (in->op == PTX_OP_CREATEPOLICY_CVT) {
+            aux |= AUX_POLICY_CVT;
+        }
+        ei->aux = (uint16_t)aux;
+        ei->fn = ei->o[0].kind == EO_REG ? op_createpolicy : NULL;
+        return true;
+    }
+    case PTX_OP_DISCARD:
+        /* the lines' contents become undefined: keeping them is one of
+         * the allowed outcomes */
+    case PTX_OP_APPLYPRIORITY:
     case PTX_OP_CP_ASYNC_COMMIT_GROUP:
     case PTX_OP_CP_ASYNC_WAIT_GROUP:
     case PTX_OP_CP_ASYNC_WAIT_ALL:
