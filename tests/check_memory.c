@@ -478,18 +478,22 @@ static const AtomRow atom_rows[] = {
       0x00027bff },   /* subnormals kept; 65504 + 2^-14 rounds to 65504 */
     { "add.bf16x2-01", "add.noftz.bf16x2", 4, 0x3f804000, 0x40003f80, 0,
       0x40404040 },
+    /* atom.cas.b16 (PTX ISA 6.3, sm_70): only the addressed halfword */
+    { "cas.b16-01", "cas.b16", 2, 0x1234, 0x1234, 0xbeef, 0xbeef },
+    { "cas.b16-02", "cas.b16", 2, 0x1234, 0x1235, 0xbeef, 0x1234 },
 };
 
 START_TEST(atomics_table)
 {
     const AtomRow *r = &atom_rows[_i];
     char src[2048];
-    const char *sz = r->bytes == 8 ? "b64" : "b32";
-    const char *reg = r->bytes == 8 ? "%rd" : "%r";
+    const char *sz = r->bytes == 8 ? "b64" : r->bytes == 2 ? "b16" : "b32";
+    const char *reg = r->bytes == 8 ? "%rd" : r->bytes == 2 ? "%rs" : "%r";
     bool cas = strncmp(r->op, "cas", 3) == 0;
     snprintf(src, sizeof(src), PTX_HDR
              ".visible .entry a(.param .u64 p, .param .%s b, .param .%s c)\n"
              "{\n"
+             "  .reg .b16 %%rs<4>;\n"
              "  .reg .b32 %%r<4>;\n"
              "  .reg .b64 %%rd<4>;\n"
              "  ld.param.u64 %%rd3, [p];\n"
@@ -501,7 +505,8 @@ START_TEST(atomics_table)
              cas ? ", " : "", cas ? reg : "", cas ? "2" : "", sz, reg);
     EmuDevice *d = dev_new(EMU_TAKEN_FIRST);
     EmuModule *m = mod_load(d, src);
-    uint64_t p = dev_alloc(d, 16);
+    uint64_t p = dev_alloc(d, 16), guard = 0x5a5a5a5a5a5a5a5aull;
+    emu_mem_write(d->mem, p, &guard, 8);
     emu_mem_write(d->mem, p, &r->init, r->bytes);
     uint64_t b = r->b, c = r->c;
     void *args[] = { &p, &b, &c };
@@ -517,6 +522,54 @@ START_TEST(atomics_table)
                   (unsigned long long)r->want_new);
     ck_assert_msg(got_old == r->init, "%s: old 0x%llx", r->id,
                   (unsigned long long)got_old);
+    uint8_t rest[8];
+    emu_mem_read(d->mem, p, rest, 8);
+    for (unsigned k = r->bytes; k < 8; k++) {
+        ck_assert_msg(rest[k] == 0x5a, "%s: byte %u changed", r->id, k);
+    }
+    emu_module_free(m);
+    emu_device_free(d);
+}
+END_TEST
+
+/* createpolicy makes an opaque L2 policy that cache-hinted accesses
+ * take as an extra operand; the data moved are unchanged by it. */
+static const char policy_src[] = PTX_HDR
+    ".visible .entry pol(.param .u64 p)\n"
+    "{\n"
+    "  .reg .b32 %r<4>;\n"
+    "  .reg .b64 %rd<8>;\n"
+    "  ld.param.u64 %rd1, [p];\n"
+    "  createpolicy.fractional.L2::evict_last.b64 %rd2, 1.0;\n"
+    "  createpolicy.fractional.L2::evict_first.L2::evict_unchanged.b64 "
+    "%rd3, 0.5;\n"
+    "  createpolicy.cvt.L2.b64 %rd4, %rd2;\n"
+    "  ld.global.L2::cache_hint.u32 %r1, [%rd1], %rd2;\n"
+    "  add.u32 %r1, %r1, 1;\n"
+    "  st.global.L2::cache_hint.u32 [%rd1+4], %r1, %rd3;\n"
+    "  st.global.u64 [%rd1+8], %rd2;\n"
+    "  st.global.u64 [%rd1+16], %rd3;\n"
+    "  st.global.u64 [%rd1+24], %rd4;\n"
+    "  discard.global.L2 [%rd1+128], 128;\n"
+    "  applypriority.global.L2::evict_normal [%rd1+128], 128;\n"
+    "}\n";
+
+START_TEST(cache_policy)
+{
+    EmuDevice *d = dev_new(EMU_TAKEN_FIRST);
+    EmuModule *m = mod_load(d, policy_src);
+    uint64_t p = dev_alloc(d, 256);
+    uint32_t v = 41;
+    emu_mem_write(d->mem, p, &v, 4);
+    void *args[] = { &p };
+    EmuFault f;
+    EmuStatus st = run_kernel(m, "pol", 1, 1, args, &f);
+    ck_assert_msg(st == EMU_OK, "%s: %s", emu_status_name(st), f.detail);
+    uint64_t o[4];
+    emu_mem_read(d->mem, p, o, sizeof(o));
+    ck_assert_uint_eq(o[0], 41ull | 42ull << 32);
+    ck_assert_uint_ne(o[1], o[2]);      /* different policies differ */
+    ck_assert_uint_eq(o[3], o[1]);      /* .cvt passes the value through */
     emu_module_free(m);
     emu_device_free(d);
 }
@@ -539,6 +592,7 @@ Suite *memory_suite(void)
     suite_add_tcase(s, tc);
     tc = tcase_create("atomics");
     tcase_add_test(tc, atomics_ordered);
+    tcase_add_test(tc, cache_policy);
     tcase_add_loop_test(tc, atomics_table, 0,
                         (int)(sizeof(atom_rows) / sizeof(atom_rows[0])));
     suite_add_tcase(s, tc);
