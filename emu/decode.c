@@ -660,6 +660,9 @@ static bool decode_insn(Dec *d, uint32_t pc, EmuInsn *ei)
     if (in->op == PTX_OP_CALL) {
         d->ef->has_calls = true;
     }
+    if (in->op == PTX_OP_ALLOCA) {
+        d->ef->has_alloca = true;
+    }
     const IrModule *im = d->m->ir;
     if (emu_select_ctrl(im, d->f, in, ei) || emu_select_mem(im, d->f, in, ei)
         || emu_select_int(im, d->f, in, ei) || emu_select_fp(im, d->f, in, ei)

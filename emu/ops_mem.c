@@ -446,6 +446,75 @@ static void op_cp_async(EmuCtx *x, const EmuInsn *i, uint32_t mask)
     }
 }
 
+/* ------------------------------------------------ dynamic stack */
+
+/* alloca.type d, size{, align} (PTX ISA 7.3): per lane, `size` bytes of
+ * the lane's local memory above its stack top, aligned to max(align, 8)
+ * (8 is the guaranteed minimum); d gets their .local address.  They are
+ * freed when the frame returns or by stackrestore.  aux = log2(align). */
+static void op_alloca(EmuCtx *x, const EmuInsn *i, uint32_t mask)
+{
+    uint64_t *d = &x->regs[(size_t)i->o[0].reg * EMU_WARP_SIZE];
+    bool narrow = ptx_type_bits((PtxType)i->type) == 32;
+    uint64_t al = 1ull << i->aux, lim = x->cta->local_stride;
+    if (al < 8) {
+        al = 8;
+    }
+    EMU_FOR_LANES(mask, lane) {
+        uint64_t size = emu_src(x, &i->o[1], lane);
+        uint64_t top = (x->frame->sp[lane] + al - 1) & ~(al - 1);
+        if (narrow) {
+            size = (uint32_t)size;
+        }
+        if (top > lim || size > lim - top) {
+            emu_fault(x, EMU_ERR_STACK_OVERFLOW, lane, top, 0,
+                      PTX_SPACE_LOCAL, "alloca of %llu bytes (aligned to "
+                      "%llu) overflows the thread's %llu-byte local stack "
+                      "(top at %llu)", (unsigned long long)size,
+                      (unsigned long long)al, (unsigned long long)lim,
+                      (unsigned long long)x->frame->sp[lane]);
+            return;
+        }
+        x->frame->sp[lane] = top + size;
+        d[lane] = narrow ? (uint32_t)top : top;
+    }
+}
+
+/* stacksave.type d: the lane's stack top */
+static void op_stacksave(EmuCtx *x, const EmuInsn *i, uint32_t mask)
+{
+    uint64_t *d = &x->regs[(size_t)i->o[0].reg * EMU_WARP_SIZE];
+    bool narrow = ptx_type_bits((PtxType)i->type) == 32;
+    EMU_FOR_LANES(mask, lane) {
+        uint64_t v = x->frame->sp[lane];
+        d[lane] = narrow ? (uint32_t)v : v;
+    }
+}
+
+/* stackrestore.type a: the stack top back to a (from stacksave in this
+ * frame); a value outside the frame's dynamic area is a fault rather
+ * than a corrupted stack. */
+static void op_stackrestore(EmuCtx *x, const EmuInsn *i, uint32_t mask)
+{
+    uint64_t lo = x->frame->local_base + x->frame->func->local_bytes;
+    bool narrow = ptx_type_bits((PtxType)i->type) == 32;
+    EMU_FOR_LANES(mask, lane) {
+        uint64_t v = emu_src(x, &i->o[0], lane);
+        if (narrow) {
+            v = (uint32_t)v;
+        }
+        if (v < lo || v > x->cta->local_stride) {
+            emu_fault(x, EMU_ERR_ILLEGAL_ADDRESS, lane, v, 0,
+                      PTX_SPACE_LOCAL, "stackrestore to %llu, outside "
+                      "this frame's stack [%llu, %llu]",
+                      (unsigned long long)v, (unsigned long long)lo,
+                      (unsigned long long)x->cta->local_stride);
+            return;
+        }
+        x->frame->sp[lane] = v;
+    }
+}
+
 /* createpolicy.*: an L2 cache policy is an opaque 64-bit value that
  * only cache-hinted accesses consume, and the emulator has no cache, so
  * any value is a correct one.  It is made from the instruction's
@@ -593,6 +662,24 @@ EMU_SELECTOR(mem)
         }
         return true;
     }
+    case PTX_OP_ALLOCA: {
+        uint64_t al = in->nopnds > 2 ? ei->o[2].imm : 8;
+        ei->fn = NULL;
+        /* immAlign: a power of 2, at most 2^23 (PTX ISA) */
+        if (ei->o[0].kind == EO_REG && (in->nopnds < 3 ||
+            ei->o[2].kind == EO_IMM) && al && !(al & (al - 1)) &&
+            al <= (1u << 23)) {
+            ei->aux = (uint16_t)__builtin_ctzll(al);
+            ei->fn = op_alloca;
+        }
+        return true;
+    }
+    case PTX_OP_STACKSAVE:
+        ei->fn = ei->o[0].kind == EO_REG ? op_stacksave : NULL;
+        return true;
+    case PTX_OP_STACKRESTORE:
+        ei->fn = op_stackrestore;
+        return true;
     case PTX_OP_CREATEPOLICY_FRACTIONAL:
     case PTX_OP_CREATEPOLICY_RANGE:
     case PTX_OP_CREATEPOLICY_CVT: {
