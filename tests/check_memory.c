@@ -575,6 +575,259 @@ START_TEST(cache_policy)
 }
 END_TEST
 
+/* ------------------------------------------------------------ alloca */
+
+/* alloca / stacksave / stackrestore (PTX ISA 7.3).  Per lane: `t + 1`
+ * words at alignment 16 filled with t * k and summed back, then 8 bytes
+ * at alignment 64 (an immediate size) holding the first pointer. */
+static const char alloca_src[] = PTX_HDR
+    ".visible .entry al(.param .u64 out)\n"
+    "{\n"
+    "  .reg .b32 %r<10>;\n"
+    "  .reg .b64 %rd<12>;\n"
+    "  .reg .pred %p<2>;\n"
+    "  ld.param.u64 %rd1, [out];\n"
+    "  mov.u32 %r1, %tid.x;\n"
+    "  add.u32 %r2, %r1, 1;\n"
+    "  shl.b32 %r3, %r2, 2;\n"
+    "  cvt.u64.u32 %rd2, %r3;\n"
+    "  alloca.u64 %rd3, %rd2, 16;\n"
+    "  mov.u32 %r4, 0;\n"
+    "L1:\n"
+    "  mul.lo.u32 %r5, %r1, %r4;\n"
+    "  mul.wide.u32 %rd4, %r4, 4;\n"
+    "  add.u64 %rd5, %rd3, %rd4;\n"
+    "  st.local.u32 [%rd5], %r5;\n"
+    "  add.u32 %r4, %r4, 1;\n"
+    "  setp.lt.u32 %p1, %r4, %r2;\n"
+    "  @%p1 bra L1;\n"
+    "  alloca.u64 %rd6, 8, 64;\n"
+    "  mov.u32 %r6, 0;\n"
+    "  mov.u32 %r4, 0;\n"
+    "L2:\n"
+    "  mul.wide.u32 %rd4, %r4, 4;\n"
+    "  add.u64 %rd5, %rd3, %rd4;\n"
+    "  ld.local.u32 %r7, [%rd5];\n"
+    "  add.u32 %r6, %r6, %r7;\n"
+    "  add.u32 %r4, %r4, 1;\n"
+    "  setp.lt.u32 %p1, %r4, %r2;\n"
+    "  @%p1 bra L2;\n"
+    "  st.local.u64 [%rd6], %rd3;\n"
+    "  cvta.local.u64 %rd10, %rd6;\n"
+    "  ld.u64 %rd7, [%rd10];\n"
+    "  mul.wide.u32 %rd8, %r1, 24;\n"
+    "  add.u64 %rd9, %rd1, %rd8;\n"
+    "  st.global.u32 [%rd9], %r6;\n"
+    "  st.global.u64 [%rd9+8], %rd7;\n"
+    "  st.global.u64 [%rd9+16], %rd6;\n"
+    "}\n"
+    /* stacksave / alloca / stackrestore / alloca: the space is reused;
+     * then a u32 alloca (32-bit local pointer) */
+    ".visible .entry sr(.param .u64 out)\n"
+    "{\n"
+    "  .local .align 16 .b8 depot[16];\n"
+    "  .reg .b32 %r<6>;\n"
+    "  .reg .b64 %rd<8>;\n"
+    "  ld.param.u64 %rd1, [out];\n"
+    "  st.local.u32 [depot], 99;\n"
+    "  stacksave.u64 %rd2;\n"
+    "  alloca.u64 %rd3, 64, 16;\n"
+    "  st.local.u32 [%rd3+60], 7;\n"
+    "  stackrestore.u64 %rd2;\n"
+    "  alloca.u64 %rd4, 64, 16;\n"
+    "  ld.local.u32 %r1, [%rd4+60];\n"
+    "  alloca.u32 %r2, 4;\n"
+    "  st.local.u32 [%r2], 5;\n"
+    "  ld.local.u32 %r3, [%r2];\n"
+    "  ld.local.u32 %r4, [depot];\n"
+    "  st.global.u64 [%rd1], %rd2;\n"
+    "  st.global.u64 [%rd1+8], %rd3;\n"
+    "  st.global.u64 [%rd1+16], %rd4;\n"
+    "  st.global.u32 [%rd1+24], %r1;\n"
+    "  st.global.u32 [%rd1+28], %r2;\n"
+    "  st.global.u32 [%rd1+32], %r3;\n"
+    "  st.global.u32 [%rd1+36], %r4;\n"
+    "}\n"
+    /* one word past a 16-byte alloca (line 76) */
+    ".visible .entry oob()\n"
+    "{\n"
+    "  .local .align 16 .b8 depot[16];\n"
+    "  .reg .b64 %rd<4>;\n"
+    "  st.local.u32 [depot+12], 1;\n"
+    "  alloca.u64 %rd1, 16, 16;\n"
+    "  st.local.u32 [%rd1+12], 2;\n"
+    "  st.local.u32 [%rd1+16], 3;\n"
+    "}\n"
+    /* a read of freed space after stackrestore (line 86) */
+    ".visible .entry freed()\n"
+    "{\n"
+    "  .reg .b32 %r<2>;\n"
+    "  .reg .b64 %rd<4>;\n"
+    "  stacksave.u64 %rd1;\n"
+    "  alloca.u64 %rd2, 32, 8;\n"
+    "  st.local.u32 [%rd2], 1;\n"
+    "  stackrestore.u64 %rd1;\n"
+    "  ld.local.u32 %r1, [%rd2];\n"
+    "}\n"
+    ".visible .entry huge()\n"
+    "{\n"
+    "  .reg .b64 %rd<4>;\n"
+    "  alloca.u64 %rd1, 1073741824, 8;\n"
+    "}\n"
+    /* frames: a callee's locals and allocas sit above the caller's
+     * allocas (per lane sizes 32 + 16 * lane), and its allocas are freed
+     * when it returns */
+    ".func (.param .b64 ret) g()\n"
+    "{\n"
+    "  .local .align 16 .b8 gl[64];\n"
+    "  .reg .b64 %rd<4>;\n"
+    "  st.local.v4.u32 [gl], {0xdead, 0xdead, 0xdead, 0xdead};\n"
+    "  st.local.v4.u32 [gl+48], {0xdead, 0xdead, 0xdead, 0xdead};\n"
+    "  alloca.u64 %rd1, 40, 8;\n"
+    "  st.local.u64 [%rd1+32], %rd1;\n"
+    "  st.param.b64 [ret], %rd1;\n"
+    "  ret;\n"
+    "}\n"
+    ".visible .entry frames(.param .u64 out)\n"
+    "{\n"
+    "  .reg .b32 %r<6>;\n"
+    "  .reg .b64 %rd<16>;\n"
+    "  .reg .pred %p<2>;\n"
+    "  ld.param.u64 %rd1, [out];\n"
+    "  mov.u32 %r1, %laneid;\n"
+    "  mul.wide.u32 %rd2, %r1, 16;\n"
+    "  add.u64 %rd2, %rd2, 32;\n"
+    "  alloca.u64 %rd3, %rd2, 16;\n"
+    "  add.u64 %rd4, %rd3, %rd2;\n"
+    "  add.u64 %rd5, %rd4, -8;\n"
+    "  cvt.u64.u32 %rd6, %r1;\n"
+    "  st.local.u64 [%rd3], %rd6;\n"
+    "  st.local.u64 [%rd5], %rd2;\n"
+    "  {\n"
+    "    .param .b64 r0;\n"
+    "    call.uni (r0), g, ();\n"
+    "    ld.param.b64 %rd7, [r0];\n"
+    "  }\n"
+    "  {\n"
+    "    .param .b64 r1;\n"
+    "    call.uni (r1), g, ();\n"
+    "    ld.param.b64 %rd8, [r1];\n"
+    "  }\n"
+    "  ld.local.u64 %rd9, [%rd3];\n"
+    "  ld.local.u64 %rd10, [%rd5];\n"
+    "  mul.wide.u32 %rd11, %r1, 48;\n"
+    "  add.u64 %rd12, %rd1, %rd11;\n"
+    "  st.global.u64 [%rd12], %rd3;\n"
+    "  st.global.u64 [%rd12+8], %rd2;\n"
+    "  st.global.u64 [%rd12+16], %rd7;\n"
+    "  st.global.u64 [%rd12+24], %rd8;\n"
+    "  st.global.u64 [%rd12+32], %rd9;\n"
+    "  st.global.u64 [%rd12+40], %rd10;\n"
+    "}\n";
+
+START_TEST(alloca_per_lane)
+{
+    EmuDevice *d = dev_new(EMU_TAKEN_FIRST);
+    EmuModule *m = mod_load(d, alloca_src);
+    uint64_t out = dev_alloc(d, 64 * 24);
+    void *args[] = { &out };
+    EmuFault f;
+    EmuStatus st = run_kernel(m, "al", 1, 64, args, &f);
+    ck_assert_msg(st == EMU_OK, "%s: %s", emu_status_name(st), f.detail);
+    uint64_t o[64 * 3];
+    emu_mem_read(d->mem, out, o, sizeof(o));
+    for (uint64_t t = 0; t < 64; t++) {
+        uint64_t sum = t * (t * (t + 1) / 2), p1 = o[3 * t + 1],
+                 p2 = o[3 * t + 2];
+        ck_assert_uint_eq(o[3 * t] & 0xffffffffu, sum);
+        ck_assert_uint_eq(p1 % 16, 0);
+        ck_assert_uint_eq(p2 % 64, 0);
+        ck_assert_uint_ge(p2, p1 + 4 * (t + 1));   /* no overlap */
+    }
+    emu_module_free(m);
+    emu_device_free(d);
+}
+END_TEST
+
+START_TEST(stackrestore_frees)
+{
+    EmuDevice *d = dev_new(EMU_TAKEN_FIRST);
+    EmuModule *m = mod_load(d, alloca_src);
+    uint64_t out = dev_alloc(d, 64);
+    void *args[] = { &out };
+    EmuFault f;
+    EmuStatus st = run_kernel(m, "sr", 1, 1, args, &f);
+    ck_assert_msg(st == EMU_OK, "%s: %s", emu_status_name(st), f.detail);
+    uint64_t q[3];
+    uint32_t w[4];
+    emu_mem_read(d->mem, out, q, sizeof(q));
+    emu_mem_read(d->mem, out + 24, w, sizeof(w));
+    /* the saved top is past the 16-byte depot and 16-aligned, so the
+     * first alloca starts there; after the restore the second reuses it
+     * and sees the first one's bytes */
+    ck_assert_uint_ge(q[0], 16);
+    ck_assert_uint_eq(q[1], q[0]);
+    ck_assert_uint_eq(q[2], q[1]);
+    ck_assert_uint_eq(w[0], 7);
+    ck_assert_uint_eq(w[1], q[2] + 64);   /* u32 alloca right above */
+    ck_assert_uint_eq(w[2], 5);
+    ck_assert_uint_eq(w[3], 99);          /* the depot is untouched */
+    emu_module_free(m);
+    emu_device_free(d);
+}
+END_TEST
+
+START_TEST(alloca_faults)
+{
+    EmuDevice *d = dev_new(EMU_TAKEN_FIRST);
+    EmuModule *m = mod_load(d, alloca_src);
+    EmuFault f;
+    EmuStatus st = run_kernel(m, "oob", 1, 1, NULL, &f);
+    ck_assert_int_eq(st, EMU_ERR_ILLEGAL_ADDRESS);
+    ck_assert_uint_eq(f.loc.line, 76);
+    ck_assert_int_eq(f.space, PTX_SPACE_LOCAL);
+    ck_assert_uint_eq(f.size, 4);
+    ck_assert_msg(strstr(f.detail, "beyond the thread's stack") != NULL,
+                  "%s", f.detail);
+    st = run_kernel(m, "freed", 1, 1, NULL, &f);
+    ck_assert_int_eq(st, EMU_ERR_ILLEGAL_ADDRESS);
+    ck_assert_uint_eq(f.loc.line, 86);
+    st = run_kernel(m, "huge", 1, 1, NULL, &f);
+    ck_assert_int_eq(st, EMU_ERR_STACK_OVERFLOW);
+    ck_assert_msg(strstr(f.detail, "alloca of 1073741824 bytes") != NULL,
+                  "%s", f.detail);
+    emu_module_free(m);
+    emu_device_free(d);
+}
+END_TEST
+
+START_TEST(alloca_frames)
+{
+    EmuDevice *d = dev_new(EMU_TAKEN_FIRST);
+    EmuModule *m = mod_load(d, alloca_src);
+    uint64_t out = dev_alloc(d, 32 * 48);
+    void *args[] = { &out };
+    EmuFault f;
+    EmuStatus st = run_kernel(m, "frames", 1, 32, args, &f);
+    ck_assert_msg(st == EMU_OK, "%s: %s", emu_status_name(st), f.detail);
+    uint64_t o[32 * 6];
+    emu_mem_read(d->mem, out, o, sizeof(o));
+    uint64_t g0 = o[2];
+    for (uint64_t l = 0; l < 32; l++) {
+        const uint64_t *r = &o[6 * l];
+        uint64_t size = 32 + 16 * l;
+        ck_assert_uint_eq(r[1], size);
+        ck_assert_uint_eq(r[2], r[3]);       /* freed at return, reused */
+        ck_assert_uint_ge(r[2], r[0] + size + 64);  /* above g's locals */
+        ck_assert_uint_eq(r[2], g0);         /* g's frame is warp-wide */
+        ck_assert_uint_eq(r[4], l);          /* the caller's bytes kept */
+        ck_assert_uint_eq(r[5], size);
+    }
+    emu_module_free(m);
+    emu_device_free(d);
+}
+END_TEST
+
 Suite *memory_suite(void)
 {
     Suite *s = suite_create("memory");
@@ -593,6 +846,10 @@ Suite *memory_suite(void)
     tc = tcase_create("atomics");
     tcase_add_test(tc, atomics_ordered);
     tcase_add_test(tc, cache_policy);
+    tcase_add_test(tc, alloca_per_lane);
+    tcase_add_test(tc, stackrestore_frees);
+    tcase_add_test(tc, alloca_faults);
+    tcase_add_test(tc, alloca_frames);
     tcase_add_loop_test(tc, atomics_table, 0,
                         (int)(sizeof(atom_rows) / sizeof(atom_rows[0])));
     suite_add_tcase(s, tc);
