@@ -708,8 +708,10 @@ EmuFunc *emu_decode_func(EmuModule *m, const IrFunc *f, char **msg)
         goto oom;
     }
     for (uint32_t r = 0; r < f->nregs; r++) {
+        /* a .b128 register takes two slots: low and high 64 bits */
+        uint32_t w = f->regs[r].type == PTX_T_B128 ? 2 : 1;
         d.regslot[r] = d.nslots;
-        d.nslots += f->regs[r].vec > 1 ? f->regs[r].vec : 1;
+        d.nslots += (f->regs[r].vec > 1 ? f->regs[r].vec : 1) * w;
     }
     ef->nregslots = d.nslots;
     ef->ncode = f->ninsns;

@@ -277,6 +277,17 @@ static uint64_t atom_op64(unsigned op, PtxType t, uint64_t old, uint64_t b,
     }
 }
 
+/* PTX ISA (atom): "atom.add.f32 on global memory flushes subnormal
+ * inputs and results to sign-preserving zero; whereas atom.add.f32 on
+ * shared memory supports subnormal inputs and results". */
+static bool flushes_f32(PtxSpace sp, uint64_t addr)
+{
+    if (sp == PTX_SPACE_GENERIC) {
+        return addr - EMU_SHARED_WINDOW >= EMU_SHARED_LIMIT;
+    }
+    return sp != PTX_SPACE_SHARED && sp != PTX_SPACE_SHARED_CLUSTER;
+}
+
 /* atom: d, [a], b{, c}   red: [a], b   (aux = PtxMod of the operation) */
 static void op_atom(EmuCtx *x, const EmuInsn *i, uint32_t mask)
 {
@@ -319,11 +330,16 @@ static void op_atom(EmuCtx *x, const EmuInsn *i, uint32_t mask)
             nv = n16;
             memcpy(p, &n16, 2);
         } else if (sz == 4) {
-            uint32_t o32;
+            uint32_t o32, n32;
             memcpy(&o32, p, 4);
             old = o32;
-            uint32_t n32 = (uint32_t)atom_op32(i->aux, (PtxType)i->type, o32,
-                                               (uint32_t)bv, (uint32_t)cv);
+            if (i->aux == PTX_M_ADD && i->type == PTX_T_F32 &&
+                !flushes_f32(sp, addr)) {
+                n32 = bits_of_f32(f32_of(o32) + f32_of((uint32_t)bv));
+            } else {
+                n32 = (uint32_t)atom_op32(i->aux, (PtxType)i->type, o32,
+                                          (uint32_t)bv, (uint32_t)cv);
+            }
             nv = n32;
             memcpy(p, &n32, 4);
         } else {
@@ -338,6 +354,161 @@ static void op_atom(EmuCtx *x, const EmuInsn *i, uint32_t mask)
     }
     if (changed) {
         x->launch->progress++;
+    }
+}
+
+/* 128-bit atomics (PTX ISA 8.3, sm_90): atom.exch.b128 d, [a], b and
+ * atom.cas.b128 d, [a], b, c; each operand a .b128 register (two slots,
+ * low half first). */
+static void op_atom128(EmuCtx *x, const EmuInsn *i, uint32_t mask)
+{
+    const EmuOpnd *a = &i->o[1];
+    bool cas = i->aux == PTX_M_CAS;
+    uint64_t *r = x->regs;
+    PtxSpace sp = (PtxSpace)i->space;
+    bool changed = false;
+    EMU_FOR_LANES(mask, lane) {
+        uint64_t addr = lane_addr(x, a, lane);
+        uint8_t *p = emu_mem_guest(x, lane, sp, addr, 16, true);
+        if (!p) {
+            return;
+        }
+        record(x, lane, sp, addr, 16, true);
+        uint64_t old[2], b[2], nv[2];
+        memcpy(old, p, 16);
+        for (unsigned h = 0; h < 2; h++) {
+            b[h] = r[(size_t)(i->o[2].reg + h) * EMU_WARP_SIZE + lane];
+            nv[h] = b[h];
+        }
+        if (cas) {
+            bool eq = old[0] == b[0] && old[1] == b[1];
+            for (unsigned h = 0; h < 2; h++) {
+                nv[h] = eq ? r[(size_t)(i->o[3].reg + h) * EMU_WARP_SIZE +
+                               lane] : old[h];
+            }
+        }
+        changed |= memcmp(p, nv, 16) != 0;
+        memcpy(p, nv, 16);
+        if (i->o[0].kind == EO_REG) {
+            for (unsigned h = 0; h < 2; h++) {
+                r[(size_t)(i->o[0].reg + h) * EMU_WARP_SIZE + lane] = old[h];
+            }
+        }
+    }
+    if (changed) {
+        x->launch->progress++;
+    }
+}
+
+/* min / max of two f16 or bf16 values, as min/max.f16: a NaN operand
+ * gives the other one (two NaNs the canonical NaN), and -0 < +0. */
+static uint16_t minmax_half(const FpFmt *fmt, uint16_t a, uint16_t b,
+                            bool max)
+{
+    double x = fp_decode(fmt, a), y = fp_decode(fmt, b);
+    if (x != x && y != y) {
+        return 0x7fff;
+    }
+    if (x != x) {
+        return b;
+    }
+    if (y != y) {
+        return a;
+    }
+    if (x == y) {     /* equal values: the signs decide (-0 < +0) */
+        bool an = (a >> 15) != 0;
+        return (an != max) ? a : b;
+    }
+    return ((x < y) != max) ? a : b;
+}
+
+/* aux of vector atomics: the PtxMod operation; ei->type is the element
+ * type (f32, f16, bf16, f16x2, bf16x2). */
+static uint32_t vec_elem_op(const EmuInsn *i, uint32_t old, uint32_t b,
+                            bool flush)
+{
+    PtxType t = (PtxType)i->type;
+    if (t == PTX_T_F32) {
+        if (flush) {
+            return (uint32_t)atom_op32(PTX_M_ADD, t, old, b, 0);
+        }
+        return bits_of_f32(f32_of(old) + f32_of(b));
+    }
+    const FpFmt *fmt = (t == PTX_T_F16 || t == PTX_T_F16X2) ? &fp_fmt_f16
+                                                          : &fp_fmt_bf16;
+    unsigned nh = (t == PTX_T_F16 || t == PTX_T_BF16) ? 1 : 2;
+    uint32_t r = 0;
+    for (unsigned h = 0; h < nh; h++) {
+        uint16_t p = (uint16_t)(old >> (16 * h)), q = (uint16_t)(b >> (16 * h));
+        uint16_t v = i->aux == PTX_M_ADD ? add_half(fmt, p, q)
+            : minmax_half(fmt, p, q, i->aux == PTX_M_MAX);
+        r |= (uint32_t)v << (16 * h);
+    }
+    return r;
+}
+
+/* Vector atomics and reductions (PTX ISA 8.1, sm_90):
+ * {atom d,|red} .global .op .vN .type [a], b with d and b brace
+ * vectors; each element is its own atomic operation on adjacent
+ * elements in memory. */
+static void op_atom_vec(EmuCtx *x, const EmuInsn *i, uint32_t mask)
+{
+    bool is_red = i->op == PTX_OP_RED;
+    const EmuOpnd *a = &i->o[is_red ? 0 : 1], *b = &i->o[is_red ? 1 : 2];
+    const EmuOpnd *d = is_red ? NULL : &i->o[0];
+    unsigned esz = ptx_type_bits((PtxType)i->type) / 8, n = i->vec;
+    PtxSpace sp = (PtxSpace)i->space;
+    bool changed = false;
+    EMU_FOR_LANES(mask, lane) {
+        uint64_t addr = lane_addr(x, a, lane);
+        uint8_t *p = emu_mem_guest(x, lane, sp, addr, esz * n, true);
+        if (!p) {
+            return;
+        }
+        record(x, lane, sp, addr, esz * n, true);
+        bool flush = flushes_f32(sp, addr);
+        for (unsigned e = 0; e < n; e++) {
+            uint32_t s = elem_slot(x, b, e), old = 0, nv;
+            uint64_t bv = s == EMU_NOREG ? 0
+                : x->regs[(size_t)s * EMU_WARP_SIZE + lane];
+            memcpy(&old, p + e * esz, esz);
+            nv = vec_elem_op(i, old, (uint32_t)bv, flush);
+            changed |= nv != old;
+            memcpy(p + e * esz, &nv, esz);
+            uint32_t ds = d ? elem_slot(x, d, e) : EMU_NOREG;
+            if (ds != EMU_NOREG) {
+                x->regs[(size_t)ds * EMU_WARP_SIZE + lane] = old;
+            }
+        }
+    }
+    if (changed) {
+        x->launch->progress++;
+    }
+}
+
+/* mov.b128: d, a (copy); {lo, hi}, a (unpack); d, {lo, hi} (pack).
+ * A .b128 register is two slots, low half first. */
+static void op_mov128(EmuCtx *x, const EmuInsn *i, uint32_t mask)
+{
+    uint64_t *r = x->regs;
+    uint32_t ds[2], ss[2];
+    for (unsigned h = 0; h < 2; h++) {
+        ds[h] = i->o[0].kind == EO_VEC ? elem_slot(x, &i->o[0], h)
+                                       : i->o[0].reg + h;
+        ss[h] = i->o[1].kind == EO_VEC ? elem_slot(x, &i->o[1], h)
+                                       : i->o[1].reg + h;
+    }
+    EMU_FOR_LANES(mask, lane) {
+        uint64_t v[2];
+        for (unsigned h = 0; h < 2; h++) {
+            v[h] = ss[h] == EMU_NOREG ? 0
+                : r[(size_t)ss[h] * EMU_WARP_SIZE + lane];
+        }
+        for (unsigned h = 0; h < 2; h++) {
+            if (ds[h] != EMU_NOREG) {
+                r[(size_t)ds[h] * EMU_WARP_SIZE + lane] = v[h];
+            }
+        }
     }
 }
 
@@ -563,6 +734,56 @@ static unsigned reg_bits(const IrFunc *f, const IrOperand *o)
     return 64;
 }
 
+static bool is_b128_reg(const IrFunc *f, const IrOperand *o)
+{
+    return o->kind == IR_O_REG && f->regs[o->id].type == PTX_T_B128 &&
+           f->regs[o->id].vec <= 1;
+}
+
+/* A .b128 register or a brace pair of 64-bit registers (or sinks). */
+static bool b128_or_pair(const IrFunc *f, const IrOperand *o)
+{
+    if (is_b128_reg(f, o)) {
+        return true;
+    }
+    if (o->kind != IR_O_VEC || o->n != 2) {
+        return false;
+    }
+    for (unsigned e = 0; e < 2; e++) {
+        const IrOperand *el = &o->u.elems[e];
+        if (el->kind == IR_O_SINK) {
+            continue;
+        }
+        if (el->kind != IR_O_REG || f->regs[el->id].vec > 1 ||
+            ptx_type_bits(f->regs[el->id].type) != 64) {
+            return false;
+        }
+    }
+    return true;
+}
+
+static bool atom_space_ok(const EmuInsn *ei)
+{
+    return ei->space == PTX_SPACE_GLOBAL || ei->space == PTX_SPACE_SHARED ||
+           ei->space == PTX_SPACE_GENERIC ||
+           ei->space == PTX_SPACE_SHARED_CLUSTER;
+}
+
+/* The vector atomics of PTX ISA 8.1: .f32 add in .v2/.v4; .f16/.bf16
+ * add/min/max in .v2/.v4/.v8; .f16x2/.bf16x2 add/min/max in .v2/.v4. */
+static bool vec_atom_ok(unsigned op, PtxType t, unsigned vec)
+{
+    bool mm = op == PTX_M_ADD || op == PTX_M_MIN || op == PTX_M_MAX;
+    switch (t) {
+    case PTX_T_F32: return op == PTX_M_ADD && vec <= 4;
+    case PTX_T_F16:
+    case PTX_T_BF16: return mm;
+    case PTX_T_F16X2:
+    case PTX_T_BF16X2: return mm && vec <= 4;
+    default: return false;
+    }
+}
+
 static bool atom_ok(unsigned op, PtxType t)
 {
     bool i32 = t == PTX_T_U32 || t == PTX_T_S32;
@@ -600,6 +821,17 @@ EMU_SELECTOR(mem)
     case PTX_OP_ST: {
         unsigned bits = ptx_type_bits((PtxType)ei->type);
         ei->fn = NULL;
+        if (bits == 128) {
+            /* .b128 (PTX ISA 8.3): the two 64-bit halves of a .b128
+             * register, moved as one 16-byte aligned access */
+            const IrOperand *data = &in->opnds[in->op == PTX_OP_ST];
+            if (ei->vec == 1 && is_b128_reg(f, data)) {
+                ei->vec = 2;
+                ei->aux = (uint16_t)(8 | 64u << 8);
+                ei->fn = in->op == PTX_OP_ST ? op_st : op_ld;
+            }
+            return true;
+        }
         if (bits != 8 && bits != 16 && bits != 32 && bits != 64) {
             return true;
         }
@@ -626,10 +858,30 @@ EMU_SELECTOR(mem)
         PtxMod op = ir_insn_mod(in, PTX_MG_REDOP);
         ei->aux = (uint16_t)op;
         ei->fn = NULL;
+        if (ei->type == PTX_T_B128) {
+            bool cas = op == PTX_M_CAS;
+            if (in->op == PTX_OP_ATOM && (cas || op == PTX_M_EXCH) &&
+                in->nopnds == (cas ? 4u : 3u) && atom_space_ok(ei) &&
+                (is_b128_reg(f, &in->opnds[0]) ||
+                 in->opnds[0].kind == IR_O_SINK) &&
+                is_b128_reg(f, &in->opnds[2]) &&
+                (!cas || is_b128_reg(f, &in->opnds[3]))) {
+                ei->fn = op_atom128;
+            }
+            return true;
+        }
+        if (ei->vec > 1) {
+            if (vec_atom_ok(op, (PtxType)ei->type, ei->vec) &&
+                (ei->space == PTX_SPACE_GLOBAL ||
+                 ei->space == PTX_SPACE_GENERIC) &&
+                ei->o[in->op == PTX_OP_RED ? 1 : 2].kind == EO_VEC &&
+                (in->op == PTX_OP_RED || ei->o[0].kind == EO_VEC)) {
+                ei->fn = op_atom_vec;
+            }
+            return true;
+        }
         if (ei->vec == 1 && atom_ok(op, (PtxType)ei->type) &&
-            (ei->space == PTX_SPACE_GLOBAL || ei->space == PTX_SPACE_SHARED
-             || ei->space == PTX_SPACE_GENERIC ||
-             ei->space == PTX_SPACE_SHARED_CLUSTER)) {
+            atom_space_ok(ei)) {
             ei->fn = op_atom;
         }
         return true;
@@ -706,6 +958,16 @@ EMU_SELECTOR(mem)
         ei->fn = op_nop;
         return true;
     case PTX_OP_MOV:
+        if (ei->type == PTX_T_B128) {
+            ei->fn = NULL;
+            if (in->nopnds == 2 && b128_or_pair(f, &in->opnds[0]) &&
+                b128_or_pair(f, &in->opnds[1]) &&
+                (is_b128_reg(f, &in->opnds[0]) ||
+                 is_b128_reg(f, &in->opnds[1]))) {
+                ei->fn = op_mov128;
+            }
+            return true;
+        }
         if (in->nopnds == 2 && ei->o[0].kind == EO_REG &&
             (in->opnds[1].kind == IR_O_SYM ||
              in->opnds[1].kind == IR_O_FUNC)) {

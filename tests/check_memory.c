@@ -828,6 +828,208 @@ START_TEST(alloca_frames)
 }
 END_TEST
 
+/* ---------------------------------------------- .b128 and vector atom */
+
+#define PTX_HDR90 ".version 8.3\n.target sm_90\n.address_size 64\n"
+
+/* .b128 (PTX ISA 8.3, sm_90): ld/st in global, shared and local memory,
+ * mov copy/pack/unpack, atom.exch/cas.b128 on global, shared and generic
+ * addresses.  p[0..1] = A = (a0, a1), p[6..7] = B (u64 words). */
+static const char b128_src[] = PTX_HDR90
+    ".visible .entry q(.param .u64 p)\n"
+    "{\n"
+    "  .reg .b128 %q<6>;\n"
+    "  .reg .b64 %rd<8>;\n"
+    "  .shared .align 16 .b8 sh[32];\n"
+    "  .local .align 16 .b8 lo[16];\n"
+    "  ld.param.u64 %rd1, [p];\n"
+    "  ld.global.b128 %q1, [%rd1];\n"
+    "  mov.b128 {%rd2, %rd3}, %q1;\n"
+    "  mov.b128 %q2, {%rd3, %rd2};\n"
+    "  st.global.b128 [%rd1+16], %q2;\n"
+    "  st.shared.b128 [sh], %q1;\n"
+    "  ld.shared.b128 %q3, [sh];\n"
+    "  st.local.b128 [lo], %q3;\n"
+    "  ld.local.b128 %q4, [lo];\n"
+    "  mov.b128 %q5, %q4;\n"
+    "  st.global.b128 [%rd1+32], %q5;\n"
+    "  atom.global.exch.b128 %q3, [%rd1+48], %q2;\n"
+    "  st.global.b128 [%rd1+64], %q3;\n"
+    "  atom.global.cas.b128 %q3, [%rd1+48], %q2, %q1;\n"
+    "  st.global.b128 [%rd1+80], %q3;\n"
+    "  atom.global.cas.b128 %q3, [%rd1+48], %q2, %q2;\n"
+    "  st.global.b128 [%rd1+96], %q3;\n"
+    "  atom.shared.cas.b128 %q3, [sh], %q1, %q2;\n"
+    "  ld.shared.b128 %q4, [sh];\n"
+    "  st.global.b128 [%rd1+112], %q4;\n"
+    "  mov.u64 %rd4, sh;\n"
+    "  cvta.shared.u64 %rd5, %rd4;\n"
+    "  atom.cas.b128 %q3, [%rd5], %q2, %q1;\n"
+    "  ld.shared.b128 %q4, [sh];\n"
+    "  st.global.b128 [%rd1+128], %q4;\n"
+    "  st.global.b128 [%rd1+144], %q3;\n"
+    "}\n"
+    /* a .b128 access must be 16-byte aligned (line 42) */
+    ".visible .entry mis(.param .u64 p)\n"
+    "{\n"
+    "  .reg .b128 %q<2>;\n"
+    "  .reg .b64 %rd<2>;\n"
+    "  ld.param.u64 %rd1, [p];\n"
+    "  ld.global.b128 %q1, [%rd1+8];\n"
+    "}\n";
+
+START_TEST(b128_moves_atomics)
+{
+    EmuDevice *d = dev_new(EMU_TAKEN_FIRST);
+    EmuModule *m = mod_load(d, b128_src);
+    uint64_t p = dev_alloc(d, 160);
+    const uint64_t a0 = 0x0123456789abcdefull, a1 = 0xfedcba9876543210ull,
+                   b0 = 0x1111222233334444ull, b1 = 0x5555666677778888ull;
+    uint64_t in[8] = { a0, a1, 0, 0, 0, 0, b0, b1 };
+    emu_mem_write(d->mem, p, in, sizeof(in));
+    void *args[] = { &p };
+    EmuFault f;
+    EmuStatus st = run_kernel(m, "q", 1, 1, args, &f);
+    ck_assert_msg(st == EMU_OK, "%s: %s", emu_status_name(st), f.detail);
+    uint64_t o[20];
+    emu_mem_read(d->mem, p, o, sizeof(o));
+    /* word pairs: the swapped value S = (a1, a0) ... */
+    const uint64_t want[20] = {
+        a0, a1,           /* input A */
+        a1, a0,           /* mov pack of the unpacked halves, swapped */
+        a0, a1,           /* shared -> local -> mov copy */
+        a0, a1,           /* exch B -> S, cas S -> A, failed cas keeps A */
+        b0, b1,           /* exch's old value */
+        a1, a0,           /* successful cas: old S */
+        a0, a1,           /* failed cas: old A */
+        a1, a0,           /* shared cas A -> S */
+        a0, a1,           /* generic cas on shared S -> A */
+        a1, a0,           /* its old value */
+    };
+    for (int k = 0; k < 20; k++) {
+        ck_assert_msg(o[k] == want[k], "word %d: 0x%llx, want 0x%llx", k,
+                      (unsigned long long)o[k],
+                      (unsigned long long)want[k]);
+    }
+    st = run_kernel(m, "mis", 1, 1, args, &f);
+    ck_assert_int_eq(st, EMU_ERR_MISALIGNED);
+    ck_assert_uint_eq(f.loc.line, 42);
+    ck_assert_uint_eq(f.size, 16);
+    emu_module_free(m);
+    emu_device_free(d);
+}
+END_TEST
+
+/* Vector atom/red (PTX ISA 8.1, sm_90), one per supported combination
+ * of type and operation; expected words computed by hand (f16: 1.0 =
+ * 0x3c00, 2.0 = 0x4000, 3.0 = 0x4200, -1.0 = 0xbc00, -2.0 = 0xc000;
+ * bf16: 1.0 = 0x3f80, -1.0 = 0xbf80, 2.0 = 0x4000). */
+static const char vatom_src[] = PTX_HDR90
+    ".visible .entry va(.param .u64 p)\n"
+    "{\n"
+    "  .reg .f32 %f<12>;\n"
+    "  .reg .b32 %r<12>;\n"
+    "  .reg .b16 %h<20>;\n"
+    "  .reg .b64 %rd<4>;\n"
+    "  .shared .align 4 .f32 s1;\n"
+    "  ld.param.u64 %rd1, [p];\n"
+    "  mov.f32 %f1, 0f3F800000;\n"
+    "  mov.f32 %f2, 0fC0000000;\n"
+    "  mov.f32 %f3, 0f3F000000;\n"
+    "  mov.f32 %f4, 0f00000001;\n"
+    "  atom.global.v4.f32.add {%f5, %f6, %f7, %f8}, [%rd1],"
+    " {%f1, %f2, %f3, %f4};\n"
+    "  red.global.add.v2.f32 [%rd1+16], {%f1, %f2};\n"
+    "  st.global.v4.f32 [%rd1+32], {%f5, %f6, %f7, %f8};\n"
+    "  red.global.add.noftz.v2.f16x2 [%rd1+48], {0x3C003C00, 0x3C000001};\n"
+    "  atom.global.v2.f16x2.min.noftz {%r1, %r2}, [%rd1+56],"
+    " {0xC0004000, 0x00008000};\n"
+    "  st.global.v2.b32 [%rd1+120], {%r1, %r2};\n"
+    "  red.global.max.noftz.v4.bf16x2 [%rd1+64],"
+    " {0x40000000, 0x3F808000, 0x12345678, 0x00010001};\n"
+    "  mov.b16 %h9, 0x3C00;\n"
+    "  atom.global.v8.f16.add.noftz {%h1, %h2, %h3, %h4, %h5, %h6, %h7,"
+    " %h8}, [%rd1+80], {%h9, %h9, %h9, %h9, %h9, %h9, %h9, %h9};\n"
+    "  st.global.v4.b16 [%rd1+128], {%h1, %h2, %h3, %h4};\n"
+    "  st.global.v4.b16 [%rd1+136], {%h5, %h6, %h7, %h8};\n"
+    "  mov.b16 %h10, 0x3F80;\n"
+    "  mov.b16 %h11, 0x0001;\n"
+    "  red.global.add.noftz.v2.bf16 [%rd1+112], {%h10, %h11};\n"
+    /* scalar atom.add.f32 keeps subnormals in shared memory */
+    "  st.shared.f32 [s1], %f4;\n"
+    "  atom.shared.add.f32 %f9, [s1], %f4;\n"
+    "  ld.shared.f32 %f10, [s1];\n"
+    "  st.global.f32 [%rd1+144], %f10;\n"
+    "}\n";
+
+START_TEST(vector_atomics)
+{
+    EmuDevice *d = dev_new(EMU_TAKEN_FIRST);
+    EmuModule *m = mod_load(d, vatom_src);
+    uint64_t p = dev_alloc(d, 160);
+    uint32_t in[40] = { 0 };
+    const uint32_t f32in[6] = { 0x3fc00000, 0x40400000, 0xbe800000,
+                                0x00000001, 0x41200000, 0x41a00000 };
+    memcpy(in, f32in, sizeof(f32in));
+    in[12] = 0x40003c00;    /* (lo 1.0, hi 2.0) */
+    in[13] = 0xc0000001;    /* (lo 2^-24, hi -2.0) */
+    in[14] = 0x7e003c00;    /* (lo 1.0, hi NaN) */
+    in[15] = 0x80000000;    /* (lo +0, hi -0) */
+    in[16] = 0x3f80bf80;    /* bf16 (lo -1.0, hi 1.0) */
+    in[17] = 0x7fc00000;    /* (lo +0, hi NaN) */
+    in[18] = 0x12345678;
+    in[19] = 0;
+    for (int k = 0; k < 8; k++) {   /* f16 k = 0 .. 7 */
+        static const uint16_t hk[8] = { 0x0000, 0x3c00, 0x4000, 0x4200,
+                                        0x4400, 0x4500, 0x4600, 0x4700 };
+        in[20 + k / 2] |= (uint32_t)hk[k] << (16 * (k & 1));
+    }
+    in[28] = 0x00013f80;    /* bf16 (lo 1.0, hi 2^-133) */
+    emu_mem_write(d->mem, p, in, sizeof(in));
+    void *args[] = { &p };
+    EmuFault f;
+    EmuStatus st = run_kernel(m, "va", 1, 1, args, &f);
+    ck_assert_msg(st == EMU_OK, "%s: %s", emu_status_name(st), f.detail);
+    uint32_t o[40];
+    emu_mem_read(d->mem, p, o, sizeof(o));
+    uint32_t want[40];
+    memcpy(want, in, sizeof(want));
+    /* v4.f32 add: 2.5, 1.0, 0.25; global flushes the subnormal sum */
+    want[0] = 0x40200000;
+    want[1] = 0x3f800000;
+    want[2] = 0x3e800000;
+    want[3] = 0x00000000;
+    want[4] = 0x41300000;   /* 11 */
+    want[5] = 0x41900000;   /* 18 */
+    memcpy(&want[8], f32in, 16);        /* atom's old values */
+    want[12] = 0x42004000;  /* (2.0, 3.0) */
+    want[13] = 0xbc000002;  /* (2^-23 kept, -1.0) */
+    want[14] = 0xc0003c00;  /* min(1, 2) = 1; min(NaN, -2) = -2 */
+    want[15] = 0x80008000;  /* min(+0, -0) = -0 both ways */
+    want[30] = in[14];
+    want[31] = in[15];
+    want[16] = 0x40000000;  /* max(-1, +0) = +0; max(1, 2) = 2 */
+    want[17] = 0x3f800000;  /* max(+0, -0) = +0; max(NaN, 1) = 1 */
+    want[18] = 0x12345678;
+    want[19] = 0x00010001;
+    static const uint16_t hk1[8] = { 0x3c00, 0x4000, 0x4200, 0x4400,
+                                     0x4500, 0x4600, 0x4700, 0x4800 };
+    for (int k = 0; k < 8; k++) {
+        want[20 + k / 2] &= ~(0xffffu << (16 * (k & 1)));
+        want[20 + k / 2] |= (uint32_t)hk1[k] << (16 * (k & 1));
+    }
+    memcpy(&want[32], &in[20], 16);     /* v8.f16 old values */
+    want[28] = 0x00024000;  /* (2.0, 2^-132 kept) */
+    want[36] = 0x00000002;  /* shared: 2^-149 + 2^-149 not flushed */
+    for (int k = 0; k < 37; k++) {
+        ck_assert_msg(o[k] == want[k], "word %d: 0x%08x, want 0x%08x", k,
+                      o[k], want[k]);
+    }
+    emu_module_free(m);
+    emu_device_free(d);
+}
+END_TEST
+
 Suite *memory_suite(void)
 {
     Suite *s = suite_create("memory");
@@ -850,6 +1052,8 @@ Suite *memory_suite(void)
     tcase_add_test(tc, stackrestore_frees);
     tcase_add_test(tc, alloca_faults);
     tcase_add_test(tc, alloca_frames);
+    tcase_add_test(tc, b128_moves_atomics);
+    tcase_add_test(tc, vector_atomics);
     tcase_add_loop_test(tc, atomics_table, 0,
                         (int)(sizeof(atom_rows) / sizeof(atom_rows[0])));
     suite_add_tcase(s, tc);
