@@ -439,7 +439,8 @@ static uint32_t vec_elem_op(const EmuInsn *i, uint32_t old, uint32_t b,
     unsigned nh = (t == PTX_T_F16 || t == PTX_T_BF16) ? 1 : 2;
     uint32_t r = 0;
     for (unsigned h = 0; h < nh; h++) {
-        uint16_t p = (uint16_t)(old >> (16 * h)), q = (uint16_t)(b >> (16 * h));
+        uint16_t p = (uint16_t)(old >> (16 * h));
+        uint16_t q = (uint16_t)(b >> (16 * h));
         uint16_t v = i->aux == PTX_M_ADD ? add_half(fmt, p, q)
             : minmax_half(fmt, p, q, i->aux == PTX_M_MAX);
         r |= (uint32_t)v << (16 * h);
@@ -467,12 +468,16 @@ static void op_atom_vec(EmuCtx *x, const EmuInsn *i, uint32_t mask)
         }
         record(x, lane, sp, addr, esz * n, true);
         bool flush = flushes_f32(sp, addr);
+        uint32_t bv[8];       /* read first: d may name b's registers */
         for (unsigned e = 0; e < n; e++) {
-            uint32_t s = elem_slot(x, b, e), old = 0, nv;
-            uint64_t bv = s == EMU_NOREG ? 0
-                : x->regs[(size_t)s * EMU_WARP_SIZE + lane];
+            uint32_t s = elem_slot(x, b, e);
+            bv[e] = s == EMU_NOREG ? 0
+                : (uint32_t)x->regs[(size_t)s * EMU_WARP_SIZE + lane];
+        }
+        for (unsigned e = 0; e < n; e++) {
+            uint32_t old = 0, nv;
             memcpy(&old, p + e * esz, esz);
-            nv = vec_elem_op(i, old, (uint32_t)bv, flush);
+            nv = vec_elem_op(i, old, bv[e], flush);
             changed |= nv != old;
             memcpy(p + e * esz, &nv, esz);
             uint32_t ds = d ? elem_slot(x, d, e) : EMU_NOREG;

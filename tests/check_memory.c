@@ -927,7 +927,7 @@ END_TEST
 static const char vatom_src[] = PTX_HDR90
     ".visible .entry va(.param .u64 p)\n"
     "{\n"
-    "  .reg .f32 %f<12>;\n"
+    "  .reg .f32 %f<13>;\n"
     "  .reg .b32 %r<12>;\n"
     "  .reg .b16 %h<20>;\n"
     "  .reg .b64 %rd<4>;\n"
@@ -960,14 +960,19 @@ static const char vatom_src[] = PTX_HDR90
     "  atom.shared.add.f32 %f9, [s1], %f4;\n"
     "  ld.shared.f32 %f10, [s1];\n"
     "  st.global.f32 [%rd1+144], %f10;\n"
+    /* d names b's registers in the other order */
+    "  mov.f32 %f11, 0f40400000;\n"
+    "  mov.f32 %f12, 0f40A00000;\n"
+    "  atom.global.v2.f32.add {%f12, %f11}, [%rd1+152], {%f11, %f12};\n"
+    "  st.global.v2.f32 [%rd1+160], {%f11, %f12};\n"
     "}\n";
 
 START_TEST(vector_atomics)
 {
     EmuDevice *d = dev_new(EMU_TAKEN_FIRST);
     EmuModule *m = mod_load(d, vatom_src);
-    uint64_t p = dev_alloc(d, 160);
-    uint32_t in[40] = { 0 };
+    uint64_t p = dev_alloc(d, 192);
+    uint32_t in[48] = { 0 };
     const uint32_t f32in[6] = { 0x3fc00000, 0x40400000, 0xbe800000,
                                 0x00000001, 0x41200000, 0x41a00000 };
     memcpy(in, f32in, sizeof(f32in));
@@ -985,14 +990,16 @@ START_TEST(vector_atomics)
         in[20 + k / 2] |= (uint32_t)hk[k] << (16 * (k & 1));
     }
     in[28] = 0x00013f80;    /* bf16 (lo 1.0, hi 2^-133) */
+    in[38] = 0x3f800000;    /* 1.0, 2.0 */
+    in[39] = 0x40000000;
     emu_mem_write(d->mem, p, in, sizeof(in));
     void *args[] = { &p };
     EmuFault f;
     EmuStatus st = run_kernel(m, "va", 1, 1, args, &f);
     ck_assert_msg(st == EMU_OK, "%s: %s", emu_status_name(st), f.detail);
-    uint32_t o[40];
+    uint32_t o[48];
     emu_mem_read(d->mem, p, o, sizeof(o));
-    uint32_t want[40];
+    uint32_t want[48];
     memcpy(want, in, sizeof(want));
     /* v4.f32 add: 2.5, 1.0, 0.25; global flushes the subnormal sum */
     want[0] = 0x40200000;
@@ -1021,7 +1028,11 @@ START_TEST(vector_atomics)
     memcpy(&want[32], &in[20], 16);     /* v8.f16 old values */
     want[28] = 0x00024000;  /* (2.0, 2^-132 kept) */
     want[36] = 0x00000002;  /* shared: 2^-149 + 2^-149 not flushed */
-    for (int k = 0; k < 37; k++) {
+    want[38] = 0x40800000;  /* 1 + 3 = 4 */
+    want[39] = 0x40e00000;  /* 2 + 5 = 7 */
+    want[40] = 0x40000000;  /* %f11 = old[1] = 2.0 */
+    want[41] = 0x3f800000;  /* %f12 = old[0] = 1.0 */
+    for (int k = 0; k < 42; k++) {
         ck_assert_msg(o[k] == want[k], "word %d: 0x%08x, want 0x%08x", k,
                       o[k], want[k]);
     }
