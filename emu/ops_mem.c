@@ -865,8 +865,10 @@ EMU_SELECTOR(mem)
         ei->fn = NULL;
         if (ei->type == PTX_T_B128) {
             bool cas = op == PTX_M_CAS;
+            /* exch may end with a cache-policy operand (ignored) */
+            unsigned hint = ir_insn_mod(in, PTX_MG_L2HINT) != PTX_M_NONE;
             if (in->op == PTX_OP_ATOM && (cas || op == PTX_M_EXCH) &&
-                in->nopnds == (cas ? 4u : 3u) && atom_space_ok(ei) &&
+                in->nopnds == (cas ? 4u : 3u + hint) && atom_space_ok(ei) &&
                 (is_b128_reg(f, &in->opnds[0]) ||
                  in->opnds[0].kind == IR_O_SINK) &&
                 is_b128_reg(f, &in->opnds[2]) &&

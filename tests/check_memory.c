@@ -868,8 +868,11 @@ static const char b128_src[] = PTX_HDR90
     "  ld.shared.b128 %q4, [sh];\n"
     "  st.global.b128 [%rd1+128], %q4;\n"
     "  st.global.b128 [%rd1+144], %q3;\n"
+    "  createpolicy.fractional.L2::evict_first.b64 %rd6, 1.0;\n"
+    "  atom.global.exch.L2::cache_hint.b128 %q4, [%rd1+144], %q1, %rd6;\n"
+    "  st.global.b128 [%rd1+160], %q4;\n"
     "}\n"
-    /* a .b128 access must be 16-byte aligned (line 42) */
+    /* a .b128 access must be 16-byte aligned (line 45) */
     ".visible .entry mis(.param .u64 p)\n"
     "{\n"
     "  .reg .b128 %q<2>;\n"
@@ -882,7 +885,7 @@ START_TEST(b128_moves_atomics)
 {
     EmuDevice *d = dev_new(EMU_TAKEN_FIRST);
     EmuModule *m = mod_load(d, b128_src);
-    uint64_t p = dev_alloc(d, 160);
+    uint64_t p = dev_alloc(d, 176);
     const uint64_t a0 = 0x0123456789abcdefull, a1 = 0xfedcba9876543210ull,
                    b0 = 0x1111222233334444ull, b1 = 0x5555666677778888ull;
     uint64_t in[8] = { a0, a1, 0, 0, 0, 0, b0, b1 };
@@ -891,10 +894,10 @@ START_TEST(b128_moves_atomics)
     EmuFault f;
     EmuStatus st = run_kernel(m, "q", 1, 1, args, &f);
     ck_assert_msg(st == EMU_OK, "%s: %s", emu_status_name(st), f.detail);
-    uint64_t o[20];
+    uint64_t o[22];
     emu_mem_read(d->mem, p, o, sizeof(o));
     /* word pairs: the swapped value S = (a1, a0) ... */
-    const uint64_t want[20] = {
+    const uint64_t want[22] = {
         a0, a1,           /* input A */
         a1, a0,           /* mov pack of the unpacked halves, swapped */
         a0, a1,           /* shared -> local -> mov copy */
@@ -904,16 +907,17 @@ START_TEST(b128_moves_atomics)
         a0, a1,           /* failed cas: old A */
         a1, a0,           /* shared cas A -> S */
         a0, a1,           /* generic cas on shared S -> A */
-        a1, a0,           /* its old value */
+        a0, a1,           /* its old value S, then exch (cache hint) A */
+        a1, a0,           /* the exch's old value */
     };
-    for (int k = 0; k < 20; k++) {
+    for (int k = 0; k < 22; k++) {
         ck_assert_msg(o[k] == want[k], "word %d: 0x%llx, want 0x%llx", k,
                       (unsigned long long)o[k],
                       (unsigned long long)want[k]);
     }
     st = run_kernel(m, "mis", 1, 1, args, &f);
     ck_assert_int_eq(st, EMU_ERR_MISALIGNED);
-    ck_assert_uint_eq(f.loc.line, 42);
+    ck_assert_uint_eq(f.loc.line, 45);
     ck_assert_uint_eq(f.size, 16);
     emu_module_free(m);
     emu_device_free(d);
