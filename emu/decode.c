@@ -660,6 +660,9 @@ static bool decode_insn(Dec *d, uint32_t pc, EmuInsn *ei)
     if (in->op == PTX_OP_CALL) {
         d->ef->has_calls = true;
     }
+    if (in->op == PTX_OP_ALLOCA) {
+        d->ef->has_alloca = true;
+    }
     const IrModule *im = d->m->ir;
     if (emu_select_ctrl(im, d->f, in, ei) || emu_select_mem(im, d->f, in, ei)
         || emu_select_int(im, d->f, in, ei) || emu_select_fp(im, d->f, in, ei)
@@ -706,8 +709,10 @@ EmuFunc *emu_decode_func(EmuModule *m, const IrFunc *f, char **msg)
         goto oom;
     }
     for (uint32_t r = 0; r < f->nregs; r++) {
+        /* a .b128 register takes two slots: low and high 64 bits */
+        uint32_t w = f->regs[r].type == PTX_T_B128 ? 2 : 1;
         d.regslot[r] = d.nslots;
-        d.nslots += f->regs[r].vec > 1 ? f->regs[r].vec : 1;
+        d.nslots += (f->regs[r].vec > 1 ? f->regs[r].vec : 1) * w;
     }
     ef->nregslots = d.nslots;
     ef->ncode = f->ninsns;

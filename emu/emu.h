@@ -201,6 +201,7 @@ struct EmuFunc {
     bool has_calls;              /* contains call instructions */
     uint64_t *param_size;        /* per IrFunc.params[i]: bytes */
     uint64_t *ret_size;          /* per IrFunc.rets[i]: bytes */
+    bool has_alloca;             /* contains alloca (dynamic stack) */
 };
 
 /* --------------------------------------------------------- the context */

@@ -416,7 +416,9 @@ EmuStatus emu_launch_begin(EmuModule *m, const EmuFunc *kernel,
     }
     bool calls = false;
     for (uint32_t i = 0; i < m->nfuncs; i++) {
-        if (m->funcs[i] && m->funcs[i]->has_calls) {
+        /* frames and allocas need the whole per-thread stack */
+        if (m->funcs[i] && (m->funcs[i]->has_calls ||
+                            m->funcs[i]->has_alloca)) {
             calls = true;
         }
     }
@@ -517,6 +519,7 @@ EmuStatus emu_cta_init(EmuLaunch *l, uint32_t linear, EmuCta *cta)
             emu_cta_fini(cta);
             return EMU_ERR_OUT_OF_MEMORY;
         }
+        emu_frame_sp_init(fr);
         w->nframes = 1;
         if (l->kernel->ncode == 0) {
             w->depth = 0;
@@ -809,7 +812,13 @@ void emu_simt_call(EmuCtx *x, uint32_t lanes, const EmuFunc *callee,
     EmuWarp *w = x->warp;
     EmuCta *cta = x->cta;
     EmuFrame *fr = x->frame;
+    /* the callee's frame (uniform over the warp) starts above every
+     * calling lane's stack, allocas included */
     uint64_t base = fr->local_base + fr->func->local_bytes;
+    EMU_FOR_LANES(lanes, l) {
+        base = fr->sp[l] > base ? fr->sp[l] : base;
+    }
+    base = align_up(base, 16);
     x->branched = true;
     w->stack[w->depth - 1].npc = x->pc + 1;
     if (!lanes) {
@@ -851,6 +860,7 @@ void emu_simt_call(EmuCtx *x, uint32_t lanes, const EmuFunc *callee,
     }
     nf->func = callee;
     nf->local_base = base;
+    emu_frame_sp_init(nf);
     nf->ret_pc = x->pc + 1;
     nf->stack_base = w->depth;
     nf->call_mask = lanes;

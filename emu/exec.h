@@ -131,6 +131,12 @@ typedef struct EmuFrame {
     /* Appended: */
     uint32_t returned;            /* lanes that executed ret */
     size_t regs_cap;              /* slots allocated in regs */
+    /* Per lane: the top of the lane's stack while this frame runs (an
+     * offset in its local window): local_base + the function's
+     * local_bytes, raised by alloca, reset by stackrestore.  Local
+     * accesses at or above it fault; a callee's frame starts above the
+     * calling lanes' tops, so returning frees the callee's allocas. */
+    uint64_t sp[EMU_WARP_SIZE];
 } EmuFrame;
 
 typedef enum EmuWarpState {
@@ -292,6 +298,16 @@ void emu_barrier_arrive(EmuCtx *x, unsigned id, uint32_t expected,
                         bool wait);
 /* A CTA's local memory (allocated on first use). */
 uint8_t *emu_local_bytes(EmuCta *cta);
+/* Start a frame's per-lane stack tops (EmuFrame.sp) at the end of its
+ * static local memory. */
+static inline void emu_frame_sp_init(EmuFrame *fr)
+{
+    uint64_t top = fr->local_base + fr->func->local_bytes;
+    for (unsigned l = 0; l < EMU_WARP_SIZE; l++) {
+        fr->sp[l] = top;
+    }
+}
+
 /* The local base of the current frame. */
 static inline uint64_t emu_frame_base(const EmuCtx *x)
 {

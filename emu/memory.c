@@ -358,6 +358,18 @@ uint8_t *emu_mem_guest(EmuCtx *x, unsigned lane, PtxSpace space,
         if (off > st || size > st - off) {
             return window_fault(x, lane, space, addr, size, write, off, st);
         }
+        if (x->frame && off + size > x->frame->sp[lane]) {
+            /* above the lane's stack: a freed or overrun alloca, or a
+             * returned frame */
+            emu_fault(x, EMU_ERR_ILLEGAL_ADDRESS, lane, addr, size, space,
+                      "out-of-bounds %s of %u bytes at %s address 0x%llx: "
+                      "beyond the thread's stack (offset %llu, stack top "
+                      "%llu)", write ? "write" : "read", size,
+                      ptx_space_name(space), (unsigned long long)addr,
+                      (unsigned long long)off,
+                      (unsigned long long)x->frame->sp[lane]);
+            return NULL;
+        }
         uint8_t *base = emu_local_bytes(c);
         if (!base) {
             emu_fault(x, EMU_ERR_OUT_OF_MEMORY, lane, addr, size, space,

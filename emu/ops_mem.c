@@ -277,6 +277,17 @@ static uint64_t atom_op64(unsigned op, PtxType t, uint64_t old, uint64_t b,
     }
 }
 
+/* PTX ISA (atom): "atom.add.f32 on global memory flushes subnormal
+ * inputs and results to sign-preserving zero; whereas atom.add.f32 on
+ * shared memory supports subnormal inputs and results". */
+static bool flushes_f32(PtxSpace sp, uint64_t addr)
+{
+    if (sp == PTX_SPACE_GENERIC) {
+        return addr - EMU_SHARED_WINDOW >= EMU_SHARED_LIMIT;
+    }
+    return sp != PTX_SPACE_SHARED && sp != PTX_SPACE_SHARED_CLUSTER;
+}
+
 /* atom: d, [a], b{, c}   red: [a], b   (aux = PtxMod of the operation) */
 static void op_atom(EmuCtx *x, const EmuInsn *i, uint32_t mask)
 {
@@ -309,16 +320,26 @@ static void op_atom(EmuCtx *x, const EmuInsn *i, uint32_t mask)
         } else if (sz == 2) {
             uint16_t o16, n16;
             memcpy(&o16, p, 2);
-            n16 = (uint16_t)add_half2((PtxType)i->type, o16, (uint16_t)bv);
+            if (i->aux == PTX_M_CAS) {      /* atom.cas.b16 */
+                n16 = o16 == (uint16_t)bv ? (uint16_t)cv : o16;
+            } else {
+                n16 = (uint16_t)add_half2((PtxType)i->type, o16,
+                                          (uint16_t)bv);
+            }
             old = o16;
             nv = n16;
             memcpy(p, &n16, 2);
         } else if (sz == 4) {
-            uint32_t o32;
+            uint32_t o32, n32;
             memcpy(&o32, p, 4);
             old = o32;
-            uint32_t n32 = (uint32_t)atom_op32(i->aux, (PtxType)i->type, o32,
-                                               (uint32_t)bv, (uint32_t)cv);
+            if (i->aux == PTX_M_ADD && i->type == PTX_T_F32 &&
+                !flushes_f32(sp, addr)) {
+                n32 = bits_of_f32(f32_of(o32) + f32_of((uint32_t)bv));
+            } else {
+                n32 = (uint32_t)atom_op32(i->aux, (PtxType)i->type, o32,
+                                          (uint32_t)bv, (uint32_t)cv);
+            }
             nv = n32;
             memcpy(p, &n32, 4);
         } else {
@@ -333,6 +354,166 @@ static void op_atom(EmuCtx *x, const EmuInsn *i, uint32_t mask)
     }
     if (changed) {
         x->launch->progress++;
+    }
+}
+
+/* 128-bit atomics (PTX ISA 8.3, sm_90): atom.exch.b128 d, [a], b and
+ * atom.cas.b128 d, [a], b, c; each operand a .b128 register (two slots,
+ * low half first). */
+static void op_atom128(EmuCtx *x, const EmuInsn *i, uint32_t mask)
+{
+    const EmuOpnd *a = &i->o[1];
+    bool cas = i->aux == PTX_M_CAS;
+    uint64_t *r = x->regs;
+    PtxSpace sp = (PtxSpace)i->space;
+    bool changed = false;
+    EMU_FOR_LANES(mask, lane) {
+        uint64_t addr = lane_addr(x, a, lane);
+        uint8_t *p = emu_mem_guest(x, lane, sp, addr, 16, true);
+        if (!p) {
+            return;
+        }
+        record(x, lane, sp, addr, 16, true);
+        uint64_t old[2], b[2], nv[2];
+        memcpy(old, p, 16);
+        for (unsigned h = 0; h < 2; h++) {
+            b[h] = r[(size_t)(i->o[2].reg + h) * EMU_WARP_SIZE + lane];
+            nv[h] = b[h];
+        }
+        if (cas) {
+            bool eq = old[0] == b[0] && old[1] == b[1];
+            for (unsigned h = 0; h < 2; h++) {
+                nv[h] = eq ? r[(size_t)(i->o[3].reg + h) * EMU_WARP_SIZE +
+                               lane] : old[h];
+            }
+        }
+        changed |= memcmp(p, nv, 16) != 0;
+        memcpy(p, nv, 16);
+        if (i->o[0].kind == EO_REG) {
+            for (unsigned h = 0; h < 2; h++) {
+                r[(size_t)(i->o[0].reg + h) * EMU_WARP_SIZE + lane] = old[h];
+            }
+        }
+    }
+    if (changed) {
+        x->launch->progress++;
+    }
+}
+
+/* min / max of two f16 or bf16 values, as min/max.f16: a NaN operand
+ * gives the other one (two NaNs the canonical NaN), and -0 < +0. */
+static uint16_t minmax_half(const FpFmt *fmt, uint16_t a, uint16_t b,
+                            bool max)
+{
+    double x = fp_decode(fmt, a), y = fp_decode(fmt, b);
+    if (x != x && y != y) {
+        return 0x7fff;
+    }
+    if (x != x) {
+        return b;
+    }
+    if (y != y) {
+        return a;
+    }
+    if (x == y) {     /* equal values: the signs decide (-0 < +0) */
+        bool an = (a >> 15) != 0;
+        return (an != max) ? a : b;
+    }
+    return ((x < y) != max) ? a : b;
+}
+
+/* aux of vector atomics: the PtxMod operation; ei->type is the element
+ * type (f32, f16, bf16, f16x2, bf16x2). */
+static uint32_t vec_elem_op(const EmuInsn *i, uint32_t old, uint32_t b,
+                            bool flush)
+{
+    PtxType t = (PtxType)i->type;
+    if (t == PTX_T_F32) {
+        if (flush) {
+            return (uint32_t)atom_op32(PTX_M_ADD, t, old, b, 0);
+        }
+        return bits_of_f32(f32_of(old) + f32_of(b));
+    }
+    const FpFmt *fmt = (t == PTX_T_F16 || t == PTX_T_F16X2) ? &fp_fmt_f16
+                                                          : &fp_fmt_bf16;
+    unsigned nh = (t == PTX_T_F16 || t == PTX_T_BF16) ? 1 : 2;
+    uint32_t r = 0;
+    for (unsigned h = 0; h < nh; h++) {
+        uint16_t p = (uint16_t)(old >> (16 * h));
+        uint16_t q = (uint16_t)(b >> (16 * h));
+        uint16_t v = i->aux == PTX_M_ADD ? add_half(fmt, p, q)
+            : minmax_half(fmt, p, q, i->aux == PTX_M_MAX);
+        r |= (uint32_t)v << (16 * h);
+    }
+    return r;
+}
+
+/* Vector atomics and reductions (PTX ISA 8.1, sm_90):
+ * {atom d,|red} .global .op .vN .type [a], b with d and b brace
+ * vectors; each element is its own atomic operation on adjacent
+ * elements in memory. */
+static void op_atom_vec(EmuCtx *x, const EmuInsn *i, uint32_t mask)
+{
+    bool is_red = i->op == PTX_OP_RED;
+    const EmuOpnd *a = &i->o[is_red ? 0 : 1], *b = &i->o[is_red ? 1 : 2];
+    const EmuOpnd *d = is_red ? NULL : &i->o[0];
+    unsigned esz = ptx_type_bits((PtxType)i->type) / 8, n = i->vec;
+    PtxSpace sp = (PtxSpace)i->space;
+    bool changed = false;
+    EMU_FOR_LANES(mask, lane) {
+        uint64_t addr = lane_addr(x, a, lane);
+        uint8_t *p = emu_mem_guest(x, lane, sp, addr, esz * n, true);
+        if (!p) {
+            return;
+        }
+        record(x, lane, sp, addr, esz * n, true);
+        bool flush = flushes_f32(sp, addr);
+        uint32_t bv[8];       /* read first: d may name b's registers */
+        for (unsigned e = 0; e < n; e++) {
+            uint32_t s = elem_slot(x, b, e);
+            bv[e] = s == EMU_NOREG ? 0
+                : (uint32_t)x->regs[(size_t)s * EMU_WARP_SIZE + lane];
+        }
+        for (unsigned e = 0; e < n; e++) {
+            uint32_t old = 0, nv;
+            memcpy(&old, p + e * esz, esz);
+            nv = vec_elem_op(i, old, bv[e], flush);
+            changed |= nv != old;
+            memcpy(p + e * esz, &nv, esz);
+            uint32_t ds = d ? elem_slot(x, d, e) : EMU_NOREG;
+            if (ds != EMU_NOREG) {
+                x->regs[(size_t)ds * EMU_WARP_SIZE + lane] = old;
+            }
+        }
+    }
+    if (changed) {
+        x->launch->progress++;
+    }
+}
+
+/* mov.b128: d, a (copy); {lo, hi}, a (unpack); d, {lo, hi} (pack).
+ * A .b128 register is two slots, low half first. */
+static void op_mov128(EmuCtx *x, const EmuInsn *i, uint32_t mask)
+{
+    uint64_t *r = x->regs;
+    uint32_t ds[2], ss[2];
+    for (unsigned h = 0; h < 2; h++) {
+        ds[h] = i->o[0].kind == EO_VEC ? elem_slot(x, &i->o[0], h)
+                                       : i->o[0].reg + h;
+        ss[h] = i->o[1].kind == EO_VEC ? elem_slot(x, &i->o[1], h)
+                                       : i->o[1].reg + h;
+    }
+    EMU_FOR_LANES(mask, lane) {
+        uint64_t v[2];
+        for (unsigned h = 0; h < 2; h++) {
+            v[h] = ss[h] == EMU_NOREG ? 0
+                : r[(size_t)ss[h] * EMU_WARP_SIZE + lane];
+        }
+        for (unsigned h = 0; h < 2; h++) {
+            if (ds[h] != EMU_NOREG) {
+                r[(size_t)ds[h] * EMU_WARP_SIZE + lane] = v[h];
+            }
+        }
     }
 }
 
@@ -441,6 +622,99 @@ static void op_cp_async(EmuCtx *x, const EmuInsn *i, uint32_t mask)
     }
 }
 
+/* ------------------------------------------------ dynamic stack */
+
+/* alloca.type d, size{, align} (PTX ISA 7.3): per lane, `size` bytes of
+ * the lane's local memory above its stack top, aligned to max(align, 8)
+ * (8 is the guaranteed minimum); d gets their .local address.  They are
+ * freed when the frame returns or by stackrestore.  aux = log2(align). */
+static void op_alloca(EmuCtx *x, const EmuInsn *i, uint32_t mask)
+{
+    uint64_t *d = &x->regs[(size_t)i->o[0].reg * EMU_WARP_SIZE];
+    bool narrow = ptx_type_bits((PtxType)i->type) == 32;
+    uint64_t al = 1ull << i->aux, lim = x->cta->local_stride;
+    if (al < 8) {
+        al = 8;
+    }
+    EMU_FOR_LANES(mask, lane) {
+        uint64_t size = emu_src(x, &i->o[1], lane);
+        uint64_t top = (x->frame->sp[lane] + al - 1) & ~(al - 1);
+        if (narrow) {
+            size = (uint32_t)size;
+        }
+        if (top > lim || size > lim - top) {
+            emu_fault(x, EMU_ERR_STACK_OVERFLOW, lane, top, 0,
+                      PTX_SPACE_LOCAL, "alloca of %llu bytes (aligned to "
+                      "%llu) overflows the thread's %llu-byte local stack "
+                      "(top at %llu)", (unsigned long long)size,
+                      (unsigned long long)al, (unsigned long long)lim,
+                      (unsigned long long)x->frame->sp[lane]);
+            return;
+        }
+        x->frame->sp[lane] = top + size;
+        d[lane] = narrow ? (uint32_t)top : top;
+    }
+}
+
+/* stacksave.type d: the lane's stack top */
+static void op_stacksave(EmuCtx *x, const EmuInsn *i, uint32_t mask)
+{
+    uint64_t *d = &x->regs[(size_t)i->o[0].reg * EMU_WARP_SIZE];
+    bool narrow = ptx_type_bits((PtxType)i->type) == 32;
+    EMU_FOR_LANES(mask, lane) {
+        uint64_t v = x->frame->sp[lane];
+        d[lane] = narrow ? (uint32_t)v : v;
+    }
+}
+
+/* stackrestore.type a: the stack top back to a (from stacksave in this
+ * frame); a value outside the frame's dynamic area is a fault rather
+ * than a corrupted stack. */
+static void op_stackrestore(EmuCtx *x, const EmuInsn *i, uint32_t mask)
+{
+    uint64_t lo = x->frame->local_base + x->frame->func->local_bytes;
+    bool narrow = ptx_type_bits((PtxType)i->type) == 32;
+    EMU_FOR_LANES(mask, lane) {
+        uint64_t v = emu_src(x, &i->o[0], lane);
+        if (narrow) {
+            v = (uint32_t)v;
+        }
+        if (v < lo || v > x->cta->local_stride) {
+            emu_fault(x, EMU_ERR_ILLEGAL_ADDRESS, lane, v, 0,
+                      PTX_SPACE_LOCAL, "stackrestore to %llu, outside "
+                      "this frame's stack [%llu, %llu]",
+                      (unsigned long long)v, (unsigned long long)lo,
+                      (unsigned long long)x->cta->local_stride);
+            return;
+        }
+        x->frame->sp[lane] = v;
+    }
+}
+
+/* createpolicy.*: an L2 cache policy is an opaque 64-bit value that
+ * only cache-hinted accesses consume, and the emulator has no cache, so
+ * any value is a correct one.  It is made from the instruction's
+ * priorities (aux, AUX_POLICY_*) and .fractional's fraction so that
+ * different policies differ; createpolicy.cvt passes the access property
+ * through. */
+#define AUX_POLICY_CVT 0x8000u
+#define POLICY_TAG 0x0ECE000000000000ull
+
+static void op_createpolicy(EmuCtx *x, const EmuInsn *i, uint32_t mask)
+{
+    uint64_t *d = &x->regs[(size_t)i->o[0].reg * EMU_WARP_SIZE];
+    bool frac = i->op == PTX_OP_CREATEPOLICY_FRACTIONAL;
+    EMU_FOR_LANES(mask, lane) {
+        uint64_t v = POLICY_TAG | (uint64_t)(i->aux & 0xff) << 40;
+        if (i->aux & AUX_POLICY_CVT) {
+            v = emu_src(x, &i->o[1], lane);
+        } else if (frac && i->nopnd > 1) {
+            v ^= emu_src(x, &i->o[1], lane) >> 24;
+        }
+        d[lane] = v;
+    }
+}
+
 static void op_nop(EmuCtx *x, const EmuInsn *i, uint32_t mask)
 {
     (void)x;
@@ -465,6 +739,56 @@ static unsigned reg_bits(const IrFunc *f, const IrOperand *o)
     return 64;
 }
 
+static bool is_b128_reg(const IrFunc *f, const IrOperand *o)
+{
+    return o->kind == IR_O_REG && f->regs[o->id].type == PTX_T_B128 &&
+           f->regs[o->id].vec <= 1;
+}
+
+/* A .b128 register or a brace pair of 64-bit registers (or sinks). */
+static bool b128_or_pair(const IrFunc *f, const IrOperand *o)
+{
+    if (is_b128_reg(f, o)) {
+        return true;
+    }
+    if (o->kind != IR_O_VEC || o->n != 2) {
+        return false;
+    }
+    for (unsigned e = 0; e < 2; e++) {
+        const IrOperand *el = &o->u.elems[e];
+        if (el->kind == IR_O_SINK) {
+            continue;
+        }
+        if (el->kind != IR_O_REG || f->regs[el->id].vec > 1 ||
+            ptx_type_bits(f->regs[el->id].type) != 64) {
+            return false;
+        }
+    }
+    return true;
+}
+
+static bool atom_space_ok(const EmuInsn *ei)
+{
+    return ei->space == PTX_SPACE_GLOBAL || ei->space == PTX_SPACE_SHARED ||
+           ei->space == PTX_SPACE_GENERIC ||
+           ei->space == PTX_SPACE_SHARED_CLUSTER;
+}
+
+/* The vector atomics of PTX ISA 8.1: .f32 add in .v2/.v4; .f16/.bf16
+ * add/min/max in .v2/.v4/.v8; .f16x2/.bf16x2 add/min/max in .v2/.v4. */
+static bool vec_atom_ok(unsigned op, PtxType t, unsigned vec)
+{
+    bool mm = op == PTX_M_ADD || op == PTX_M_MIN || op == PTX_M_MAX;
+    switch (t) {
+    case PTX_T_F32: return op == PTX_M_ADD && vec <= 4;
+    case PTX_T_F16:
+    case PTX_T_BF16: return mm;
+    case PTX_T_F16X2:
+    case PTX_T_BF16X2: return mm && vec <= 4;
+    default: return false;
+    }
+}
+
 static bool atom_ok(unsigned op, PtxType t)
 {
     bool i32 = t == PTX_T_U32 || t == PTX_T_S32;
@@ -485,8 +809,9 @@ static bool atom_ok(unsigned op, PtxType t)
     case PTX_M_RED_OR:
     case PTX_M_RED_XOR:
     case PTX_M_EXCH:
-    case PTX_M_CAS:
         return b || i32 || i64;
+    case PTX_M_CAS:
+        return b || i32 || i64 || t == PTX_T_B16;
     default:
         return false;
     }
@@ -501,6 +826,17 @@ EMU_SELECTOR(mem)
     case PTX_OP_ST: {
         unsigned bits = ptx_type_bits((PtxType)ei->type);
         ei->fn = NULL;
+        if (bits == 128) {
+            /* .b128 (PTX ISA 8.3): the two 64-bit halves of a .b128
+             * register, moved as one 16-byte aligned access */
+            const IrOperand *data = &in->opnds[in->op == PTX_OP_ST];
+            if (ei->vec == 1 && is_b128_reg(f, data)) {
+                ei->vec = 2;
+                ei->aux = (uint16_t)(8 | 64u << 8);
+                ei->fn = in->op == PTX_OP_ST ? op_st : op_ld;
+            }
+            return true;
+        }
         if (bits != 8 && bits != 16 && bits != 32 && bits != 64) {
             return true;
         }
@@ -527,10 +863,32 @@ EMU_SELECTOR(mem)
         PtxMod op = ir_insn_mod(in, PTX_MG_REDOP);
         ei->aux = (uint16_t)op;
         ei->fn = NULL;
+        if (ei->type == PTX_T_B128) {
+            bool cas = op == PTX_M_CAS;
+            /* exch may end with a cache-policy operand (ignored) */
+            unsigned hint = ir_insn_mod(in, PTX_MG_L2HINT) != PTX_M_NONE;
+            if (in->op == PTX_OP_ATOM && (cas || op == PTX_M_EXCH) &&
+                in->nopnds == (cas ? 4u : 3u + hint) && atom_space_ok(ei) &&
+                (is_b128_reg(f, &in->opnds[0]) ||
+                 in->opnds[0].kind == IR_O_SINK) &&
+                is_b128_reg(f, &in->opnds[2]) &&
+                (!cas || is_b128_reg(f, &in->opnds[3]))) {
+                ei->fn = op_atom128;
+            }
+            return true;
+        }
+        if (ei->vec > 1) {
+            if (vec_atom_ok(op, (PtxType)ei->type, ei->vec) &&
+                (ei->space == PTX_SPACE_GLOBAL ||
+                 ei->space == PTX_SPACE_GENERIC) &&
+                ei->o[in->op == PTX_OP_RED ? 1 : 2].kind == EO_VEC &&
+                (in->op == PTX_OP_RED || ei->o[0].kind == EO_VEC)) {
+                ei->fn = op_atom_vec;
+            }
+            return true;
+        }
         if (ei->vec == 1 && atom_ok(op, (PtxType)ei->type) &&
-            (ei->space == PTX_SPACE_GLOBAL || ei->space == PTX_SPACE_SHARED
-             || ei->space == PTX_SPACE_GENERIC ||
-             ei->space == PTX_SPACE_SHARED_CLUSTER)) {
+            atom_space_ok(ei)) {
             ei->fn = op_atom;
         }
         return true;
@@ -563,6 +921,42 @@ EMU_SELECTOR(mem)
         }
         return true;
     }
+    case PTX_OP_ALLOCA: {
+        uint64_t al = in->nopnds > 2 ? ei->o[2].imm : 8;
+        ei->fn = NULL;
+        /* immAlign: a power of 2, at most 2^23 (PTX ISA) */
+        if (ei->o[0].kind == EO_REG && (in->nopnds < 3 ||
+            ei->o[2].kind == EO_IMM) && al && !(al & (al - 1)) &&
+            al <= (1u << 23)) {
+            ei->aux = (uint16_t)__builtin_ctzll(al);
+            ei->fn = op_alloca;
+        }
+        return true;
+    }
+    case PTX_OP_STACKSAVE:
+        ei->fn = ei->o[0].kind == EO_REG ? op_stacksave : NULL;
+        return true;
+    case PTX_OP_STACKRESTORE:
+        ei->fn = op_stackrestore;
+        return true;
+    case PTX_OP_CREATEPOLICY_FRACTIONAL:
+    case PTX_OP_CREATEPOLICY_RANGE:
+    case PTX_OP_CREATEPOLICY_CVT: {
+        PtxMod e1 = ir_insn_mod(in, PTX_MG_L2EVICT);
+        PtxMod e2 = ir_insn_mod(in, PTX_MG_L2EVICT2);
+        unsigned aux = e1 == PTX_M_NONE ? 0 : e1 - PTX_M_L2_EVICT_NORMAL + 1;
+        aux |= (e2 == PTX_M_NONE ? 0 : e2 - PTX_M_L2_EVICT_NORMAL2 + 1) << 4;
+        if (in->op == PTX_OP_CREATEPOLICY_CVT) {
+            aux |= AUX_POLICY_CVT;
+        }
+        ei->aux = (uint16_t)aux;
+        ei->fn = ei->o[0].kind == EO_REG ? op_createpolicy : NULL;
+        return true;
+    }
+    case PTX_OP_DISCARD:
+        /* the lines' contents become undefined: keeping them is one of
+         * the allowed outcomes */
+    case PTX_OP_APPLYPRIORITY:
     case PTX_OP_CP_ASYNC_COMMIT_GROUP:
     case PTX_OP_CP_ASYNC_WAIT_GROUP:
     case PTX_OP_CP_ASYNC_WAIT_ALL:
@@ -571,6 +965,16 @@ EMU_SELECTOR(mem)
         ei->fn = op_nop;
         return true;
     case PTX_OP_MOV:
+        if (ei->type == PTX_T_B128) {
+            ei->fn = NULL;
+            if (in->nopnds == 2 && b128_or_pair(f, &in->opnds[0]) &&
+                b128_or_pair(f, &in->opnds[1]) &&
+                (is_b128_reg(f, &in->opnds[0]) ||
+                 is_b128_reg(f, &in->opnds[1]))) {
+                ei->fn = op_mov128;
+            }
+            return true;
+        }
         if (in->nopnds == 2 && ei->o[0].kind == EO_REG &&
             (in->opnds[1].kind == IR_O_SYM ||
              in->opnds[1].kind == IR_O_FUNC)) {

@@ -4087,8 +4087,6 @@ END_TEST
 /* Corpus kernels not run here, and why (printed by main). */
 static const char *const skipped[] = {
     /* emulator bugs / missing instructions (see the tests' comments) */
-    "alloca.alloca_kernel: 'alloca.u64' (and stacksave/stackrestore) not "
-    "supported by the emulator yet (load fails)",
     /* features not implemented yet */
     "printf.printf_kernel, malloc.heap_list, malloc.heap_buffer: covered "
     "by tests/check_builtins.c (exact output text)",
@@ -4096,16 +4094,12 @@ static const char *const skipped[] = {
     "mbarrier.*: mbarrier and cuda::barrier not implemented",
     "cluster, tma_bulk, wgmma_sm90a: sm_90 only (no sm80 PTX); clusters, "
     "TMA and wgmma not implemented",
-    "grid_sync.*: needs a cooperative launch (grid.sync)",
     "dyn_parallel.*: device-side launches (CUDA dynamic parallelism)",
     /* no host reference written yet */
     "f32_math.f32_basic, f64_math.f64_basic/f64_asm, f32_fastmath.*, "
     "fp16_arith.half_scalar/half_math/half2_arith, bf16_arith.*, "
-    "templates.saxpy_f16, conv_half.conv_fp8, conversions.conv_round_sat, "
-    "simd_video.*, atomics_half.*, atomic_ref.*, cache_hints.*, ptx_misc.*, "
-    "special_regs.*, trap_asm.*, debug_g.*, extern_linkage.*, "
-    "addr_arith.addr_ptr_math/addr_volatile: not covered yet (no host "
-    "reference)",
+    "templates.saxpy_f16, conv_half.conv_fp8, conversions.conv_round_sat: "
+    "not covered yet (no host reference)",
     NULL};
 
 Suite *e2e_suite(void);

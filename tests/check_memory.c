@@ -478,18 +478,22 @@ static const AtomRow atom_rows[] = {
       0x00027bff },   /* subnormals kept; 65504 + 2^-14 rounds to 65504 */
     { "add.bf16x2-01", "add.noftz.bf16x2", 4, 0x3f804000, 0x40003f80, 0,
       0x40404040 },
+    /* atom.cas.b16 (PTX ISA 6.3, sm_70): only the addressed halfword */
+    { "cas.b16-01", "cas.b16", 2, 0x1234, 0x1234, 0xbeef, 0xbeef },
+    { "cas.b16-02", "cas.b16", 2, 0x1234, 0x1235, 0xbeef, 0x1234 },
 };
 
 START_TEST(atomics_table)
 {
     const AtomRow *r = &atom_rows[_i];
     char src[2048];
-    const char *sz = r->bytes == 8 ? "b64" : "b32";
-    const char *reg = r->bytes == 8 ? "%rd" : "%r";
+    const char *sz = r->bytes == 8 ? "b64" : r->bytes == 2 ? "b16" : "b32";
+    const char *reg = r->bytes == 8 ? "%rd" : r->bytes == 2 ? "%rs" : "%r";
     bool cas = strncmp(r->op, "cas", 3) == 0;
     snprintf(src, sizeof(src), PTX_HDR
              ".visible .entry a(.param .u64 p, .param .%s b, .param .%s c)\n"
              "{\n"
+             "  .reg .b16 %%rs<4>;\n"
              "  .reg .b32 %%r<4>;\n"
              "  .reg .b64 %%rd<4>;\n"
              "  ld.param.u64 %%rd3, [p];\n"
@@ -501,7 +505,8 @@ START_TEST(atomics_table)
              cas ? ", " : "", cas ? reg : "", cas ? "2" : "", sz, reg);
     EmuDevice *d = dev_new(EMU_TAKEN_FIRST);
     EmuModule *m = mod_load(d, src);
-    uint64_t p = dev_alloc(d, 16);
+    uint64_t p = dev_alloc(d, 16), guard = 0x5a5a5a5a5a5a5a5aull;
+    emu_mem_write(d->mem, p, &guard, 8);
     emu_mem_write(d->mem, p, &r->init, r->bytes);
     uint64_t b = r->b, c = r->c;
     void *args[] = { &p, &b, &c };
@@ -517,6 +522,524 @@ START_TEST(atomics_table)
                   (unsigned long long)r->want_new);
     ck_assert_msg(got_old == r->init, "%s: old 0x%llx", r->id,
                   (unsigned long long)got_old);
+    uint8_t rest[8];
+    emu_mem_read(d->mem, p, rest, 8);
+    for (unsigned k = r->bytes; k < 8; k++) {
+        ck_assert_msg(rest[k] == 0x5a, "%s: byte %u changed", r->id, k);
+    }
+    emu_module_free(m);
+    emu_device_free(d);
+}
+END_TEST
+
+/* createpolicy makes an opaque L2 policy that cache-hinted accesses
+ * take as an extra operand; the data moved are unchanged by it. */
+static const char policy_src[] = PTX_HDR
+    ".visible .entry pol(.param .u64 p)\n"
+    "{\n"
+    "  .reg .b32 %r<4>;\n"
+    "  .reg .b64 %rd<8>;\n"
+    "  ld.param.u64 %rd1, [p];\n"
+    "  createpolicy.fractional.L2::evict_last.b64 %rd2, 1.0;\n"
+    "  createpolicy.fractional.L2::evict_first.L2::evict_unchanged.b64 "
+    "%rd3, 0.5;\n"
+    "  createpolicy.cvt.L2.b64 %rd4, %rd2;\n"
+    "  ld.global.L2::cache_hint.u32 %r1, [%rd1], %rd2;\n"
+    "  add.u32 %r1, %r1, 1;\n"
+    "  st.global.L2::cache_hint.u32 [%rd1+4], %r1, %rd3;\n"
+    "  st.global.u64 [%rd1+8], %rd2;\n"
+    "  st.global.u64 [%rd1+16], %rd3;\n"
+    "  st.global.u64 [%rd1+24], %rd4;\n"
+    "  discard.global.L2 [%rd1+128], 128;\n"
+    "  applypriority.global.L2::evict_normal [%rd1+128], 128;\n"
+    "}\n";
+
+START_TEST(cache_policy)
+{
+    EmuDevice *d = dev_new(EMU_TAKEN_FIRST);
+    EmuModule *m = mod_load(d, policy_src);
+    uint64_t p = dev_alloc(d, 256);
+    uint32_t v = 41;
+    emu_mem_write(d->mem, p, &v, 4);
+    void *args[] = { &p };
+    EmuFault f;
+    EmuStatus st = run_kernel(m, "pol", 1, 1, args, &f);
+    ck_assert_msg(st == EMU_OK, "%s: %s", emu_status_name(st), f.detail);
+    uint64_t o[4];
+    emu_mem_read(d->mem, p, o, sizeof(o));
+    ck_assert_uint_eq(o[0], 41ull | 42ull << 32);
+    ck_assert_uint_ne(o[1], o[2]);      /* different policies differ */
+    ck_assert_uint_eq(o[3], o[1]);      /* .cvt passes the value through */
+    emu_module_free(m);
+    emu_device_free(d);
+}
+END_TEST
+
+/* ------------------------------------------------------------ alloca */
+
+/* alloca / stacksave / stackrestore (PTX ISA 7.3).  Per lane: `t + 1`
+ * words at alignment 16 filled with t * k and summed back, then 8 bytes
+ * at alignment 64 (an immediate size) holding the first pointer. */
+static const char alloca_src[] = PTX_HDR
+    ".visible .entry al(.param .u64 out)\n"
+    "{\n"
+    "  .reg .b32 %r<10>;\n"
+    "  .reg .b64 %rd<12>;\n"
+    "  .reg .pred %p<2>;\n"
+    "  ld.param.u64 %rd1, [out];\n"
+    "  mov.u32 %r1, %tid.x;\n"
+    "  add.u32 %r2, %r1, 1;\n"
+    "  shl.b32 %r3, %r2, 2;\n"
+    "  cvt.u64.u32 %rd2, %r3;\n"
+    "  alloca.u64 %rd3, %rd2, 16;\n"
+    "  mov.u32 %r4, 0;\n"
+    "L1:\n"
+    "  mul.lo.u32 %r5, %r1, %r4;\n"
+    "  mul.wide.u32 %rd4, %r4, 4;\n"
+    "  add.u64 %rd5, %rd3, %rd4;\n"
+    "  st.local.u32 [%rd5], %r5;\n"
+    "  add.u32 %r4, %r4, 1;\n"
+    "  setp.lt.u32 %p1, %r4, %r2;\n"
+    "  @%p1 bra L1;\n"
+    "  alloca.u64 %rd6, 8, 64;\n"
+    "  mov.u32 %r6, 0;\n"
+    "  mov.u32 %r4, 0;\n"
+    "L2:\n"
+    "  mul.wide.u32 %rd4, %r4, 4;\n"
+    "  add.u64 %rd5, %rd3, %rd4;\n"
+    "  ld.local.u32 %r7, [%rd5];\n"
+    "  add.u32 %r6, %r6, %r7;\n"
+    "  add.u32 %r4, %r4, 1;\n"
+    "  setp.lt.u32 %p1, %r4, %r2;\n"
+    "  @%p1 bra L2;\n"
+    "  st.local.u64 [%rd6], %rd3;\n"
+    "  cvta.local.u64 %rd10, %rd6;\n"
+    "  ld.u64 %rd7, [%rd10];\n"
+    "  mul.wide.u32 %rd8, %r1, 24;\n"
+    "  add.u64 %rd9, %rd1, %rd8;\n"
+    "  st.global.u32 [%rd9], %r6;\n"
+    "  st.global.u64 [%rd9+8], %rd7;\n"
+    "  st.global.u64 [%rd9+16], %rd6;\n"
+    "}\n"
+    /* stacksave / alloca / stackrestore / alloca: the space is reused;
+     * then a u32 alloca (32-bit local pointer) */
+    ".visible .entry sr(.param .u64 out)\n"
+    "{\n"
+    "  .local .align 16 .b8 depot[16];\n"
+    "  .reg .b32 %r<6>;\n"
+    "  .reg .b64 %rd<8>;\n"
+    "  ld.param.u64 %rd1, [out];\n"
+    "  st.local.u32 [depot], 99;\n"
+    "  stacksave.u64 %rd2;\n"
+    "  alloca.u64 %rd3, 64, 16;\n"
+    "  st.local.u32 [%rd3+60], 7;\n"
+    "  stackrestore.u64 %rd2;\n"
+    "  alloca.u64 %rd4, 64, 16;\n"
+    "  ld.local.u32 %r1, [%rd4+60];\n"
+    "  alloca.u32 %r2, 4;\n"
+    "  st.local.u32 [%r2], 5;\n"
+    "  ld.local.u32 %r3, [%r2];\n"
+    "  ld.local.u32 %r4, [depot];\n"
+    "  st.global.u64 [%rd1], %rd2;\n"
+    "  st.global.u64 [%rd1+8], %rd3;\n"
+    "  st.global.u64 [%rd1+16], %rd4;\n"
+    "  st.global.u32 [%rd1+24], %r1;\n"
+    "  st.global.u32 [%rd1+28], %r2;\n"
+    "  st.global.u32 [%rd1+32], %r3;\n"
+    "  st.global.u32 [%rd1+36], %r4;\n"
+    "}\n"
+    /* one word past a 16-byte alloca (line 76) */
+    ".visible .entry oob()\n"
+    "{\n"
+    "  .local .align 16 .b8 depot[16];\n"
+    "  .reg .b64 %rd<4>;\n"
+    "  st.local.u32 [depot+12], 1;\n"
+    "  alloca.u64 %rd1, 16, 16;\n"
+    "  st.local.u32 [%rd1+12], 2;\n"
+    "  st.local.u32 [%rd1+16], 3;\n"
+    "}\n"
+    /* a read of freed space after stackrestore (line 86) */
+    ".visible .entry freed()\n"
+    "{\n"
+    "  .reg .b32 %r<2>;\n"
+    "  .reg .b64 %rd<4>;\n"
+    "  stacksave.u64 %rd1;\n"
+    "  alloca.u64 %rd2, 32, 8;\n"
+    "  st.local.u32 [%rd2], 1;\n"
+    "  stackrestore.u64 %rd1;\n"
+    "  ld.local.u32 %r1, [%rd2];\n"
+    "}\n"
+    ".visible .entry huge()\n"
+    "{\n"
+    "  .reg .b64 %rd<4>;\n"
+    "  alloca.u64 %rd1, 1073741824, 8;\n"
+    "}\n"
+    /* frames: a callee's locals and allocas sit above the caller's
+     * allocas (per lane sizes 32 + 16 * lane), and its allocas are freed
+     * when it returns */
+    ".func (.param .b64 ret) g()\n"
+    "{\n"
+    "  .local .align 16 .b8 gl[64];\n"
+    "  .reg .b64 %rd<4>;\n"
+    "  st.local.v4.u32 [gl], {0xdead, 0xdead, 0xdead, 0xdead};\n"
+    "  st.local.v4.u32 [gl+48], {0xdead, 0xdead, 0xdead, 0xdead};\n"
+    "  alloca.u64 %rd1, 40, 8;\n"
+    "  st.local.u64 [%rd1+32], %rd1;\n"
+    "  st.param.b64 [ret], %rd1;\n"
+    "  ret;\n"
+    "}\n"
+    ".visible .entry frames(.param .u64 out)\n"
+    "{\n"
+    "  .reg .b32 %r<6>;\n"
+    "  .reg .b64 %rd<16>;\n"
+    "  .reg .pred %p<2>;\n"
+    "  ld.param.u64 %rd1, [out];\n"
+    "  mov.u32 %r1, %laneid;\n"
+    "  mul.wide.u32 %rd2, %r1, 16;\n"
+    "  add.u64 %rd2, %rd2, 32;\n"
+    "  alloca.u64 %rd3, %rd2, 16;\n"
+    "  add.u64 %rd4, %rd3, %rd2;\n"
+    "  add.u64 %rd5, %rd4, -8;\n"
+    "  cvt.u64.u32 %rd6, %r1;\n"
+    "  st.local.u64 [%rd3], %rd6;\n"
+    "  st.local.u64 [%rd5], %rd2;\n"
+    "  {\n"
+    "    .param .b64 r0;\n"
+    "    call.uni (r0), g, ();\n"
+    "    ld.param.b64 %rd7, [r0];\n"
+    "  }\n"
+    "  {\n"
+    "    .param .b64 r1;\n"
+    "    call.uni (r1), g, ();\n"
+    "    ld.param.b64 %rd8, [r1];\n"
+    "  }\n"
+    "  ld.local.u64 %rd9, [%rd3];\n"
+    "  ld.local.u64 %rd10, [%rd5];\n"
+    "  mul.wide.u32 %rd11, %r1, 48;\n"
+    "  add.u64 %rd12, %rd1, %rd11;\n"
+    "  st.global.u64 [%rd12], %rd3;\n"
+    "  st.global.u64 [%rd12+8], %rd2;\n"
+    "  st.global.u64 [%rd12+16], %rd7;\n"
+    "  st.global.u64 [%rd12+24], %rd8;\n"
+    "  st.global.u64 [%rd12+32], %rd9;\n"
+    "  st.global.u64 [%rd12+40], %rd10;\n"
+    "}\n";
+
+START_TEST(alloca_per_lane)
+{
+    EmuDevice *d = dev_new(EMU_TAKEN_FIRST);
+    EmuModule *m = mod_load(d, alloca_src);
+    uint64_t out = dev_alloc(d, 64 * 24);
+    void *args[] = { &out };
+    EmuFault f;
+    EmuStatus st = run_kernel(m, "al", 1, 64, args, &f);
+    ck_assert_msg(st == EMU_OK, "%s: %s", emu_status_name(st), f.detail);
+    uint64_t o[64 * 3];
+    emu_mem_read(d->mem, out, o, sizeof(o));
+    for (uint64_t t = 0; t < 64; t++) {
+        uint64_t sum = t * (t * (t + 1) / 2), p1 = o[3 * t + 1],
+                 p2 = o[3 * t + 2];
+        ck_assert_uint_eq(o[3 * t] & 0xffffffffu, sum);
+        ck_assert_uint_eq(p1 % 16, 0);
+        ck_assert_uint_eq(p2 % 64, 0);
+        ck_assert_uint_ge(p2, p1 + 4 * (t + 1));   /* no overlap */
+    }
+    emu_module_free(m);
+    emu_device_free(d);
+}
+END_TEST
+
+START_TEST(stackrestore_frees)
+{
+    EmuDevice *d = dev_new(EMU_TAKEN_FIRST);
+    EmuModule *m = mod_load(d, alloca_src);
+    uint64_t out = dev_alloc(d, 64);
+    void *args[] = { &out };
+    EmuFault f;
+    EmuStatus st = run_kernel(m, "sr", 1, 1, args, &f);
+    ck_assert_msg(st == EMU_OK, "%s: %s", emu_status_name(st), f.detail);
+    uint64_t q[3];
+    uint32_t w[4];
+    emu_mem_read(d->mem, out, q, sizeof(q));
+    emu_mem_read(d->mem, out + 24, w, sizeof(w));
+    /* the saved top is past the 16-byte depot and 16-aligned, so the
+     * first alloca starts there; after the restore the second reuses it
+     * and sees the first one's bytes */
+    ck_assert_uint_ge(q[0], 16);
+    ck_assert_uint_eq(q[1], q[0]);
+    ck_assert_uint_eq(q[2], q[1]);
+    ck_assert_uint_eq(w[0], 7);
+    ck_assert_uint_eq(w[1], q[2] + 64);   /* u32 alloca right above */
+    ck_assert_uint_eq(w[2], 5);
+    ck_assert_uint_eq(w[3], 99);          /* the depot is untouched */
+    emu_module_free(m);
+    emu_device_free(d);
+}
+END_TEST
+
+START_TEST(alloca_faults)
+{
+    EmuDevice *d = dev_new(EMU_TAKEN_FIRST);
+    EmuModule *m = mod_load(d, alloca_src);
+    EmuFault f;
+    EmuStatus st = run_kernel(m, "oob", 1, 1, NULL, &f);
+    ck_assert_int_eq(st, EMU_ERR_ILLEGAL_ADDRESS);
+    ck_assert_uint_eq(f.loc.line, 76);
+    ck_assert_int_eq(f.space, PTX_SPACE_LOCAL);
+    ck_assert_uint_eq(f.size, 4);
+    ck_assert_msg(strstr(f.detail, "beyond the thread's stack") != NULL,
+                  "%s", f.detail);
+    st = run_kernel(m, "freed", 1, 1, NULL, &f);
+    ck_assert_int_eq(st, EMU_ERR_ILLEGAL_ADDRESS);
+    ck_assert_uint_eq(f.loc.line, 86);
+    st = run_kernel(m, "huge", 1, 1, NULL, &f);
+    ck_assert_int_eq(st, EMU_ERR_STACK_OVERFLOW);
+    ck_assert_msg(strstr(f.detail, "alloca of 1073741824 bytes") != NULL,
+                  "%s", f.detail);
+    emu_module_free(m);
+    emu_device_free(d);
+}
+END_TEST
+
+START_TEST(alloca_frames)
+{
+    EmuDevice *d = dev_new(EMU_TAKEN_FIRST);
+    EmuModule *m = mod_load(d, alloca_src);
+    uint64_t out = dev_alloc(d, 32 * 48);
+    void *args[] = { &out };
+    EmuFault f;
+    EmuStatus st = run_kernel(m, "frames", 1, 32, args, &f);
+    ck_assert_msg(st == EMU_OK, "%s: %s", emu_status_name(st), f.detail);
+    uint64_t o[32 * 6];
+    emu_mem_read(d->mem, out, o, sizeof(o));
+    uint64_t g0 = o[2];
+    for (uint64_t l = 0; l < 32; l++) {
+        const uint64_t *r = &o[6 * l];
+        uint64_t size = 32 + 16 * l;
+        ck_assert_uint_eq(r[1], size);
+        ck_assert_uint_eq(r[2], r[3]);       /* freed at return, reused */
+        ck_assert_uint_ge(r[2], r[0] + size + 64);  /* above g's locals */
+        ck_assert_uint_eq(r[2], g0);         /* g's frame is warp-wide */
+        ck_assert_uint_eq(r[4], l);          /* the caller's bytes kept */
+        ck_assert_uint_eq(r[5], size);
+    }
+    emu_module_free(m);
+    emu_device_free(d);
+}
+END_TEST
+
+/* ---------------------------------------------- .b128 and vector atom */
+
+#define PTX_HDR90 ".version 8.3\n.target sm_90\n.address_size 64\n"
+
+/* .b128 (PTX ISA 8.3, sm_90): ld/st in global, shared and local memory,
+ * mov copy/pack/unpack, atom.exch/cas.b128 on global, shared and generic
+ * addresses.  p[0..1] = A = (a0, a1), p[6..7] = B (u64 words). */
+static const char b128_src[] = PTX_HDR90
+    ".visible .entry q(.param .u64 p)\n"
+    "{\n"
+    "  .reg .b128 %q<6>;\n"
+    "  .reg .b64 %rd<8>;\n"
+    "  .shared .align 16 .b8 sh[32];\n"
+    "  .local .align 16 .b8 lo[16];\n"
+    "  ld.param.u64 %rd1, [p];\n"
+    "  ld.global.b128 %q1, [%rd1];\n"
+    "  mov.b128 {%rd2, %rd3}, %q1;\n"
+    "  mov.b128 %q2, {%rd3, %rd2};\n"
+    "  st.global.b128 [%rd1+16], %q2;\n"
+    "  st.shared.b128 [sh], %q1;\n"
+    "  ld.shared.b128 %q3, [sh];\n"
+    "  st.local.b128 [lo], %q3;\n"
+    "  ld.local.b128 %q4, [lo];\n"
+    "  mov.b128 %q5, %q4;\n"
+    "  st.global.b128 [%rd1+32], %q5;\n"
+    "  atom.global.exch.b128 %q3, [%rd1+48], %q2;\n"
+    "  st.global.b128 [%rd1+64], %q3;\n"
+    "  atom.global.cas.b128 %q3, [%rd1+48], %q2, %q1;\n"
+    "  st.global.b128 [%rd1+80], %q3;\n"
+    "  atom.global.cas.b128 %q3, [%rd1+48], %q2, %q2;\n"
+    "  st.global.b128 [%rd1+96], %q3;\n"
+    "  atom.shared.cas.b128 %q3, [sh], %q1, %q2;\n"
+    "  ld.shared.b128 %q4, [sh];\n"
+    "  st.global.b128 [%rd1+112], %q4;\n"
+    "  mov.u64 %rd4, sh;\n"
+    "  cvta.shared.u64 %rd5, %rd4;\n"
+    "  atom.cas.b128 %q3, [%rd5], %q2, %q1;\n"
+    "  ld.shared.b128 %q4, [sh];\n"
+    "  st.global.b128 [%rd1+128], %q4;\n"
+    "  st.global.b128 [%rd1+144], %q3;\n"
+    "  createpolicy.fractional.L2::evict_first.b64 %rd6, 1.0;\n"
+    "  atom.global.exch.L2::cache_hint.b128 %q4, [%rd1+144], %q1, %rd6;\n"
+    "  st.global.b128 [%rd1+160], %q4;\n"
+    "}\n"
+    /* a .b128 access must be 16-byte aligned (line 45) */
+    ".visible .entry mis(.param .u64 p)\n"
+    "{\n"
+    "  .reg .b128 %q<2>;\n"
+    "  .reg .b64 %rd<2>;\n"
+    "  ld.param.u64 %rd1, [p];\n"
+    "  ld.global.b128 %q1, [%rd1+8];\n"
+    "}\n";
+
+START_TEST(b128_moves_atomics)
+{
+    EmuDevice *d = dev_new(EMU_TAKEN_FIRST);
+    EmuModule *m = mod_load(d, b128_src);
+    uint64_t p = dev_alloc(d, 176);
+    const uint64_t a0 = 0x0123456789abcdefull, a1 = 0xfedcba9876543210ull,
+                   b0 = 0x1111222233334444ull, b1 = 0x5555666677778888ull;
+    uint64_t in[8] = { a0, a1, 0, 0, 0, 0, b0, b1 };
+    emu_mem_write(d->mem, p, in, sizeof(in));
+    void *args[] = { &p };
+    EmuFault f;
+    EmuStatus st = run_kernel(m, "q", 1, 1, args, &f);
+    ck_assert_msg(st == EMU_OK, "%s: %s", emu_status_name(st), f.detail);
+    uint64_t o[22];
+    emu_mem_read(d->mem, p, o, sizeof(o));
+    /* word pairs: the swapped value S = (a1, a0) ... */
+    const uint64_t want[22] = {
+        a0, a1,           /* input A */
+        a1, a0,           /* mov pack of the unpacked halves, swapped */
+        a0, a1,           /* shared -> local -> mov copy */
+        a0, a1,           /* exch B -> S, cas S -> A, failed cas keeps A */
+        b0, b1,           /* exch's old value */
+        a1, a0,           /* successful cas: old S */
+        a0, a1,           /* failed cas: old A */
+        a1, a0,           /* shared cas A -> S */
+        a0, a1,           /* generic cas on shared S -> A */
+        a0, a1,           /* its old value S, then exch (cache hint) A */
+        a1, a0,           /* the exch's old value */
+    };
+    for (int k = 0; k < 22; k++) {
+        ck_assert_msg(o[k] == want[k], "word %d: 0x%llx, want 0x%llx", k,
+                      (unsigned long long)o[k],
+                      (unsigned long long)want[k]);
+    }
+    st = run_kernel(m, "mis", 1, 1, args, &f);
+    ck_assert_int_eq(st, EMU_ERR_MISALIGNED);
+    ck_assert_uint_eq(f.loc.line, 45);
+    ck_assert_uint_eq(f.size, 16);
+    emu_module_free(m);
+    emu_device_free(d);
+}
+END_TEST
+
+/* Vector atom/red (PTX ISA 8.1, sm_90), one per supported combination
+ * of type and operation; expected words computed by hand (f16: 1.0 =
+ * 0x3c00, 2.0 = 0x4000, 3.0 = 0x4200, -1.0 = 0xbc00, -2.0 = 0xc000;
+ * bf16: 1.0 = 0x3f80, -1.0 = 0xbf80, 2.0 = 0x4000). */
+static const char vatom_src[] = PTX_HDR90
+    ".visible .entry va(.param .u64 p)\n"
+    "{\n"
+    "  .reg .f32 %f<13>;\n"
+    "  .reg .b32 %r<12>;\n"
+    "  .reg .b16 %h<20>;\n"
+    "  .reg .b64 %rd<4>;\n"
+    "  .shared .align 4 .f32 s1;\n"
+    "  ld.param.u64 %rd1, [p];\n"
+    "  mov.f32 %f1, 0f3F800000;\n"
+    "  mov.f32 %f2, 0fC0000000;\n"
+    "  mov.f32 %f3, 0f3F000000;\n"
+    "  mov.f32 %f4, 0f00000001;\n"
+    "  atom.global.v4.f32.add {%f5, %f6, %f7, %f8}, [%rd1],"
+    " {%f1, %f2, %f3, %f4};\n"
+    "  red.global.add.v2.f32 [%rd1+16], {%f1, %f2};\n"
+    "  st.global.v4.f32 [%rd1+32], {%f5, %f6, %f7, %f8};\n"
+    "  red.global.add.noftz.v2.f16x2 [%rd1+48], {0x3C003C00, 0x3C000001};\n"
+    "  atom.global.v2.f16x2.min.noftz {%r1, %r2}, [%rd1+56],"
+    " {0xC0004000, 0x00008000};\n"
+    "  st.global.v2.b32 [%rd1+120], {%r1, %r2};\n"
+    "  red.global.max.noftz.v4.bf16x2 [%rd1+64],"
+    " {0x40000000, 0x3F808000, 0x12345678, 0x00010001};\n"
+    "  mov.b16 %h9, 0x3C00;\n"
+    "  atom.global.v8.f16.add.noftz {%h1, %h2, %h3, %h4, %h5, %h6, %h7,"
+    " %h8}, [%rd1+80], {%h9, %h9, %h9, %h9, %h9, %h9, %h9, %h9};\n"
+    "  st.global.v4.b16 [%rd1+128], {%h1, %h2, %h3, %h4};\n"
+    "  st.global.v4.b16 [%rd1+136], {%h5, %h6, %h7, %h8};\n"
+    "  mov.b16 %h10, 0x3F80;\n"
+    "  mov.b16 %h11, 0x0001;\n"
+    "  red.global.add.noftz.v2.bf16 [%rd1+112], {%h10, %h11};\n"
+    /* scalar atom.add.f32 keeps subnormals in shared memory */
+    "  st.shared.f32 [s1], %f4;\n"
+    "  atom.shared.add.f32 %f9, [s1], %f4;\n"
+    "  ld.shared.f32 %f10, [s1];\n"
+    "  st.global.f32 [%rd1+144], %f10;\n"
+    /* d names b's registers in the other order */
+    "  mov.f32 %f11, 0f40400000;\n"
+    "  mov.f32 %f12, 0f40A00000;\n"
+    "  atom.global.v2.f32.add {%f12, %f11}, [%rd1+152], {%f11, %f12};\n"
+    "  st.global.v2.f32 [%rd1+160], {%f11, %f12};\n"
+    "}\n";
+
+START_TEST(vector_atomics)
+{
+    EmuDevice *d = dev_new(EMU_TAKEN_FIRST);
+    EmuModule *m = mod_load(d, vatom_src);
+    uint64_t p = dev_alloc(d, 192);
+    uint32_t in[48] = { 0 };
+    const uint32_t f32in[6] = { 0x3fc00000, 0x40400000, 0xbe800000,
+                                0x00000001, 0x41200000, 0x41a00000 };
+    memcpy(in, f32in, sizeof(f32in));
+    in[12] = 0x40003c00;    /* (lo 1.0, hi 2.0) */
+    in[13] = 0xc0000001;    /* (lo 2^-24, hi -2.0) */
+    in[14] = 0x7e003c00;    /* (lo 1.0, hi NaN) */
+    in[15] = 0x80000000;    /* (lo +0, hi -0) */
+    in[16] = 0x3f80bf80;    /* bf16 (lo -1.0, hi 1.0) */
+    in[17] = 0x7fc00000;    /* (lo +0, hi NaN) */
+    in[18] = 0x12345678;
+    in[19] = 0;
+    for (int k = 0; k < 8; k++) {   /* f16 k = 0 .. 7 */
+        static const uint16_t hk[8] = { 0x0000, 0x3c00, 0x4000, 0x4200,
+                                        0x4400, 0x4500, 0x4600, 0x4700 };
+        in[20 + k / 2] |= (uint32_t)hk[k] << (16 * (k & 1));
+    }
+    in[28] = 0x00013f80;    /* bf16 (lo 1.0, hi 2^-133) */
+    in[38] = 0x3f800000;    /* 1.0, 2.0 */
+    in[39] = 0x40000000;
+    emu_mem_write(d->mem, p, in, sizeof(in));
+    void *args[] = { &p };
+    EmuFault f;
+    EmuStatus st = run_kernel(m, "va", 1, 1, args, &f);
+    ck_assert_msg(st == EMU_OK, "%s: %s", emu_status_name(st), f.detail);
+    uint32_t o[48];
+    emu_mem_read(d->mem, p, o, sizeof(o));
+    uint32_t want[48];
+    memcpy(want, in, sizeof(want));
+    /* v4.f32 add: 2.5, 1.0, 0.25; global flushes the subnormal sum */
+    want[0] = 0x40200000;
+    want[1] = 0x3f800000;
+    want[2] = 0x3e800000;
+    want[3] = 0x00000000;
+    want[4] = 0x41300000;   /* 11 */
+    want[5] = 0x41900000;   /* 18 */
+    memcpy(&want[8], f32in, 16);        /* atom's old values */
+    want[12] = 0x42004000;  /* (2.0, 3.0) */
+    want[13] = 0xbc000002;  /* (2^-23 kept, -1.0) */
+    want[14] = 0xc0003c00;  /* min(1, 2) = 1; min(NaN, -2) = -2 */
+    want[15] = 0x80008000;  /* min(+0, -0) = -0 both ways */
+    want[30] = in[14];
+    want[31] = in[15];
+    want[16] = 0x40000000;  /* max(-1, +0) = +0; max(1, 2) = 2 */
+    want[17] = 0x3f800000;  /* max(+0, -0) = +0; max(NaN, 1) = 1 */
+    want[18] = 0x12345678;
+    want[19] = 0x00010001;
+    static const uint16_t hk1[8] = { 0x3c00, 0x4000, 0x4200, 0x4400,
+                                     0x4500, 0x4600, 0x4700, 0x4800 };
+    for (int k = 0; k < 8; k++) {
+        want[20 + k / 2] &= ~(0xffffu << (16 * (k & 1)));
+        want[20 + k / 2] |= (uint32_t)hk1[k] << (16 * (k & 1));
+    }
+    memcpy(&want[32], &in[20], 16);     /* v8.f16 old values */
+    want[28] = 0x00024000;  /* (2.0, 2^-132 kept) */
+    want[36] = 0x00000002;  /* shared: 2^-149 + 2^-149 not flushed */
+    want[38] = 0x40800000;  /* 1 + 3 = 4 */
+    want[39] = 0x40e00000;  /* 2 + 5 = 7 */
+    want[40] = 0x40000000;  /* %f11 = old[1] = 2.0 */
+    want[41] = 0x3f800000;  /* %f12 = old[0] = 1.0 */
+    for (int k = 0; k < 42; k++) {
+        ck_assert_msg(o[k] == want[k], "word %d: 0x%08x, want 0x%08x", k,
+                      o[k], want[k]);
+    }
     emu_module_free(m);
     emu_device_free(d);
 }
@@ -539,6 +1062,13 @@ Suite *memory_suite(void)
     suite_add_tcase(s, tc);
     tc = tcase_create("atomics");
     tcase_add_test(tc, atomics_ordered);
+    tcase_add_test(tc, cache_policy);
+    tcase_add_test(tc, alloca_per_lane);
+    tcase_add_test(tc, stackrestore_frees);
+    tcase_add_test(tc, alloca_faults);
+    tcase_add_test(tc, alloca_frames);
+    tcase_add_test(tc, b128_moves_atomics);
+    tcase_add_test(tc, vector_atomics);
     tcase_add_loop_test(tc, atomics_table, 0,
                         (int)(sizeof(atom_rows) / sizeof(atom_rows[0])));
     suite_add_tcase(s, tc);
