@@ -24,6 +24,7 @@
 #include "emu/emu.h"
 #include "emu/fp.h"
 #include "emu/ops.h"
+#include "runtime/ptxemu.h"
 
 /* An exact reference type: binary128 (GCC's __float128 on x86-64, long
  * double where that is binary128, e.g. aarch64). */
@@ -1075,6 +1076,124 @@ START_TEST(test_fast_half_round)
 }
 END_TEST
 
+/* ------------------------------------------- through the decoder */
+
+/* Rows that go through the whole front end and emu/decode.c (operand
+ * types, float immediates): one instruction in a kernel that loads
+ * %fd1 (f64), %f1 (f32), %h1 (b16) and %r1 (b32) and stores %r2, %fd2
+ * and %f2 (each preset to 0). */
+typedef struct DecRow {
+    const char *id;
+    const char *insn;
+    double fd1;
+    uint32_t f1;
+    uint16_t h1;
+    uint32_t r1;
+    uint32_t want_r2;
+    uint64_t want_fd2;
+    uint32_t want_f2;
+} DecRow;
+
+static const DecRow dec_rows[] = {
+    /* float immediates take the type of their operand's slot: set's
+     * sources are the second type.  They were converted to types[0]
+     * (u32/f32: an f32 pattern) and widened back, so an f64 literal lost
+     * its low bits and its range: 1.0 < 1+2^-52 was false, 1e300 <
+     * 2^128 true (2^128 became inf). */
+    { "set.lt.u32.f64-imm-01",
+      "set.lt.u32.f64 %r2, %fd1, 0d3FF0000000000001;", 1.0, 0, 0, 0,
+      0xFFFFFFFFu, 0, 0 },
+    { "set.ge.u32.f64-imm-02",
+      "set.ge.u32.f64 %r2, %fd1, 0d3FF0000000000001;", 1.0, 0, 0, 0, 0, 0,
+      0 },
+    { "set.lt.f32.f64-imm-03",
+      "set.lt.f32.f64 %f2, %fd1, 0d47F0000000000000;", 1e300, 0, 0, 0, 0,
+      0, 0 },
+    { "set.lt.f32.f64-imm-04",
+      "set.lt.f32.f64 %f2, %fd1, 0d3FF0000000000001;", 1.0, 0, 0, 0, 0, 0,
+      ONE },
+    { "set.lt.u32.f64-imm-05",
+      "set.lt.u32.f64 %r2, %fd1, 0d3FF8000000000000;", 1.75, 0, 0, 0, 0, 0,
+      0 },
+    { "set.lt.u32.f32-imm-06",
+      "set.lt.u32.f32 %r2, %f1, 0f3F800000;", 0, 0x3F7FFFFF, 0, 0,
+      0xFFFFFFFFu, 0, 0 },
+    /* slct.f64.f32: c is .f32 */
+    { "slct.f64.f32-imm-07",
+      "slct.f64.f32 %fd2, 0d4000000000000000, %fd1, 0fBF800000;", 3.0, 0, 0,
+      0, 0, 0x4008000000000000ull, 0 },
+    { "slct.f64.f32-imm-08",
+      "slct.f64.f32 %fd2, 0d4000000000000001, %fd1, 0f3F800000;", 3.0, 0, 0,
+      0, 0, 0x4000000000000001ull, 0 },
+    { "slct.f32.s32-09",
+      "slct.f32.s32 %f2, 0f3F800000, %f1, %r1;", 0, 0x40000000, 0,
+      0xFFFFFFFFu, 0, 0, 0x40000000 },
+};
+
+static const char dec_head[] =
+    ".version 8.7\n.target sm_100a\n.address_size 64\n"
+    ".visible .entry k(.param .u64 p)\n{\n"
+    ".reg .b16 %h<3>;\n.reg .b32 %r<3>;\n.reg .f32 %f<3>;\n"
+    ".reg .b64 %rd<3>;\n.reg .f64 %fd<3>;\n"
+    "ld.param.u64 %rd1, [p];\n"
+    "ld.global.f64 %fd1, [%rd1];\nld.global.f32 %f1, [%rd1+8];\n"
+    "ld.global.b16 %h1, [%rd1+12];\nld.global.b32 %r1, [%rd1+36];\n"
+    "mov.b32 %r2, 0;\nmov.b64 %fd2, 0;\nmov.b32 %f2, 0;\n";
+static const char dec_tail[] =
+    "\nst.global.b32 [%rd1+16], %r2;\nst.global.f64 [%rd1+24], %fd2;\n"
+    "st.global.f32 [%rd1+32], %f2;\nret;\n}\n";
+
+/* Run one instruction through parse, decode and a 1-thread launch. */
+static void run_decoded(const char *insn, const uint8_t in[40],
+                        uint8_t out[40])
+{
+    char src[2048];
+    snprintf(src, sizeof src, "%s%s%s", dec_head, insn, dec_tail);
+    ptxemu_device *dev = NULL;
+    ptxemu_module *mod = NULL;
+    ptxemu_function *fn = NULL;
+    ptxemu_devptr p = 0;
+    ck_assert_int_eq(ptxemu_device_create(NULL, &dev), PTXEMU_SUCCESS);
+    ptxemu_status st = ptxemu_module_load_string(dev, NULL, src, 0, &mod);
+    ck_assert_msg(st == PTXEMU_SUCCESS, "%s: %s", insn,
+                  ptxemu_last_error_message(dev));
+    ck_assert_int_eq(ptxemu_module_get_function(mod, "k", &fn),
+                     PTXEMU_SUCCESS);
+    ck_assert_int_eq(ptxemu_malloc(dev, 40, &p), PTXEMU_SUCCESS);
+    ck_assert_int_eq(ptxemu_memcpy_htod(dev, p, in, 40), PTXEMU_SUCCESS);
+    unsigned grid[3] = { 1, 1, 1 }, block[3] = { 1, 1, 1 };
+    void *params[] = { &p };
+    st = ptxemu_launch(fn, grid, block, 0, params);
+    ck_assert_msg(st == PTXEMU_SUCCESS, "%s: %s", insn,
+                  ptxemu_last_error_message(dev));
+    ck_assert_int_eq(ptxemu_synchronize(dev), PTXEMU_SUCCESS);
+    ck_assert_int_eq(ptxemu_memcpy_dtoh(dev, out, p, 40), PTXEMU_SUCCESS);
+    ptxemu_module_unload(mod);
+    ptxemu_device_destroy(dev);
+}
+
+START_TEST(test_decoded_rows)
+{
+    const DecRow *r = &dec_rows[_i];
+    uint8_t in[40] = { 0 }, out[40];
+    memcpy(in, &r->fd1, 8);
+    memcpy(in + 8, &r->f1, 4);
+    memcpy(in + 12, &r->h1, 2);
+    memcpy(in + 36, &r->r1, 4);
+    run_decoded(r->insn, in, out);
+    uint32_t r2, f2;
+    uint64_t fd2;
+    memcpy(&r2, out + 16, 4);
+    memcpy(&fd2, out + 24, 8);
+    memcpy(&f2, out + 32, 4);
+    ck_assert_msg(r2 == r->want_r2 && fd2 == r->want_fd2 &&
+                  f2 == r->want_f2,
+                  "%s: got r2 0x%x fd2 0x%llx f2 0x%x, want 0x%x 0x%llx "
+                  "0x%x", r->id, r2, (unsigned long long)fd2, f2,
+                  r->want_r2, (unsigned long long)r->want_fd2, r->want_f2);
+}
+END_TEST
+
 Suite *ops_fp_suite(void)
 {
     Suite *s = suite_create("ops_fp");
@@ -1084,6 +1203,8 @@ Suite *ops_fp_suite(void)
     tcase_add_test(tc, test_lanes_alias);
     tcase_add_test(tc, test_select);
     tcase_add_test(tc, test_fp_round);
+    tcase_add_loop_test(tc, test_decoded_rows, 0,
+                        (int)(sizeof dec_rows / sizeof dec_rows[0]));
     suite_add_tcase(s, tc);
     tc = tcase_create("sweeps");
     tcase_set_timeout(tc, 120);
