@@ -984,11 +984,19 @@ START_TEST(test_select)
     ck_assert(!emu_select_fp(NULL, &fn, &in, &ei));
     ei.op = in.op = PTX_OP_LD;
     ck_assert(!emu_select_fp(NULL, &fn, &in, &ei));
-    /* add.f32.f16 (mixed): recognised, not supported */
+    /* add.f32.f16 (mixed, PTX 8.6): selected; mul has no mixed form in
+     * the ISA and .ftz is not allowed: recognised, no handler */
     ei.op = in.op = PTX_OP_ADD;
     ei.type = in.types[0] = PTX_T_F32;
     in.types[1] = PTX_T_F16;
     in.ntypes = 2;
+    ck_assert(emu_select_fp(NULL, &fn, &in, &ei));
+    ck_assert_ptr_nonnull(ei.fn);
+    ei.op = in.op = PTX_OP_MUL;
+    ck_assert(emu_select_fp(NULL, &fn, &in, &ei));
+    ck_assert_ptr_null(ei.fn);
+    ei.op = in.op = PTX_OP_ADD;
+    ei.flags = EMU_F_FTZ;
     ck_assert(emu_select_fp(NULL, &fn, &in, &ei));
     ck_assert_ptr_null(ei.fn);
 }
@@ -1125,6 +1133,32 @@ static const DecRow dec_rows[] = {
     { "slct.f64.f32-imm-08",
       "slct.f64.f32 %fd2, 0d4000000000000001, %fd1, 0f3F800000;", 3.0, 0, 0,
       0, 0, 0x4000000000000001ull, 0 },
+    /* mixed precision (PTX ISA 9.7.5): a (and b) widen exactly, one
+     * f32 rounding; %h1 is the 16-bit source, %f1 the f32 one */
+    { "add.rn.f32.f16-mix-01", "add.rn.f32.f16 %f2, %h1, %f1;", 0,
+      0x33800000, 0x3C00, 0, 0, 0, 0x3F800000 },     /* 1 + 2^-24: tie */
+    { "add.rp.f32.f16-mix-02", "add.rp.f32.f16 %f2, %h1, %f1;", 0,
+      0x33800000, 0x3C00, 0, 0, 0, 0x3F800001 },
+    { "add.rz.f32.bf16-mix-03", "add.rz.f32.bf16 %f2, %h1, %f1;", 0,
+      0x3F800001, 0xBF80, 0, 0, 0, 0x34000000 },     /* exact 2^-23 */
+    { "sub.rn.f32.f16-mix-04", "sub.rn.f32.f16 %f2, %h1, %f1;", 0,
+      0xC7800000, 0x7BFF, 0, 0, 0, 0x47FFF000 },     /* 65504 + 65536 */
+    { "sub.rm.sat.f32.f16-mix-05", "sub.rm.sat.f32.f16 %f2, %h1, %f1;", 0,
+      ONE, 0x3800, 0, 0, 0, 0 },                     /* -0.5 -> 0 */
+    { "add.sat.f32.bf16-mix-06", "add.sat.f32.bf16 %f2, %h1, %f1;", 0, 0,
+      0x4000, 0, 0, 0, ONE },
+    { "fma.rn.f32.f16-mix-07", "fma.rn.f32.f16 %f2, %h1, %h1, %f1;", 0,
+      0xBF800000, 0x3C01, 0, 0, 0, 0x3B001000 },     /* 2^-9 + 2^-20 */
+    { "fma.rz.f32.bf16-mix-08", "fma.rz.f32.bf16 %f2, %h1, %h1, %f1;", 0,
+      0x33800000, 0x3F81, 0, 0, 0, 0x3F820200 },
+    { "fma.rp.f32.bf16-mix-09", "fma.rp.f32.bf16 %f2, %h1, %h1, %f1;", 0,
+      0x33800000, 0x3F81, 0, 0, 0, 0x3F820201 },
+    { "fma.rn.sat.f32.f16-mix-10", "fma.rn.sat.f32.f16 %f2, %h1, %h1, %f1;",
+      0, 0, 0xC000, 0, 0, 0, ONE },
+    { "add.rn.f32.f16-mix-11", "add.rn.f32.f16 %f2, %h1, %f1;", 0, ONE,
+      0x7E00, 0, 0, 0, CNAN },                        /* NaN: canonical */
+    { "add.rn.f32.f16-mix-12", "add.rn.f32.f16 %f2, %h1, %f1;", 0,
+      0x33000000, 0x0001, 0, 0, 0, 0x33C00000 },     /* subnormal 2^-24 */
     { "slct.f32.s32-09",
       "slct.f32.s32 %f2, 0f3F800000, %f1, %r1;", 0, 0x40000000, 0,
       0xFFFFFFFFu, 0, 0, 0x40000000 },
