@@ -871,6 +871,168 @@ END_TEST
 /* f32/f64 -> s32/u32/s64 with the four integer roundings vs host
  * nearbyint()/trunc()/floor()/ceil() and explicit clamping;
  * index = mode * 4 + kind */
+/* The finite-only MX formats (e2m1, e2m3, e3m2), ebits/mbits/bias: every
+ * code's value by the OCP definition, for a brute-force nearest-even
+ * reference and the exact reverse conversion. */
+static const struct {
+    PtxType t;
+    unsigned eb, mb, w;
+} mx_fmts[3] = {
+    { PTX_T_E2M1X2, 2, 1, 4 },
+    { PTX_T_E2M3X2, 2, 3, 8 },
+    { PTX_T_E3M2X2, 3, 2, 8 },
+};
+
+static double mx_value(unsigned eb, unsigned mb, unsigned code)
+{
+    int bias = (1 << (eb - 1)) - 1;
+    unsigned e = (code >> mb) & ((1u << eb) - 1), m = code & ((1u << mb) - 1);
+    double v = e ? ldexp(1.0 + ldexp(m, -(int)mb), (int)e - bias)
+                 : ldexp(m, 1 - bias - (int)mb);
+    return (code >> (eb + mb)) & 1 ? -v : v;
+}
+
+/* nearest code, ties to the even one; beyond the largest value +-max;
+ * NaN +max (cvt.rn.satfinite) */
+static unsigned mx_ref(unsigned eb, unsigned mb, float x)
+{
+    unsigned n = 1u << (eb + mb), best = 0;
+    if (x != x) {
+        return n - 1;
+    }
+    double a = fabs((double)x);
+    if (isinf(a)) {
+        return (signbit(x) ? n : 0) | (n - 1);
+    }
+    for (unsigned c = 1; c < n; c++) {
+        double d = fabs(mx_value(eb, mb, c) - a);
+        double db = fabs(mx_value(eb, mb, best) - a);
+        if (d < db || (d == db && !(c & 1))) {
+            best = c;
+        }
+    }
+    return (signbit(x) ? n : 0) | best;
+}
+
+START_TEST(test_sweep_mx)
+{
+    unsigned eb = mx_fmts[_i].eb, mb = mx_fmts[_i].mb, w = mx_fmts[_i].w;
+    uint16_t mods[3] = { PTX_M_RN, PTX_M_SATFINITE, 0 };
+    EmuInsn ei, back;
+    IrInsn in, in2;
+    IrOperand io[5], io2[5];
+    IrFunc fn;
+    IrReg reg;
+    unsigned n = 1u << (eb + mb);
+    /* every code and the midpoints around it, nudged both ways, plus
+     * random floats of all magnitudes */
+    float xs[4096];
+    unsigned nx = 0;
+    for (unsigned c = 0; c < n && nx + 8 < 4096; c++) {
+        double v = mx_value(eb, mb, c), v2 = mx_value(eb, mb, (c + 1) % n);
+        double mid = (v + v2) / 2;
+        float cand[6] = { (float)v, (float)mid, nextafterf((float)mid, 0),
+                          nextafterf((float)mid, INFINITY),
+                          nextafterf((float)mid, -INFINITY),
+                          (float)(v * 1.5) };
+        for (unsigned k = 0; k < 6; k++) {
+            xs[nx++] = cand[k];
+        }
+    }
+    xs[nx++] = INFINITY;
+    xs[nx++] = -INFINITY;
+    xs[nx++] = NAN;
+    xs[nx++] = -0.0f;
+    while (nx < 4096) {
+        uint32_t r = (uint32_t)rnd64();
+        float f = fp_f32((r & 0x807FFFFFu) | ((100 + (r >> 23) % 60) << 23));
+        xs[nx++] = f;
+    }
+    build(&ei, &in, io, &fn, &reg, PTX_OP_CVT, mx_fmts[_i].t, PTX_T_F32,
+          mods, 2, 0);
+    for (unsigned base = 0; base < nx; base += EMU_WARP_SIZE) {
+        for (unsigned l = 0; l < EMU_WARP_SIZE; l++) {
+            regs[1 * EMU_WARP_SIZE + l] = fp_u32(xs[base + l]);
+            regs[2 * EMU_WARP_SIZE + l] =
+                fp_u32(xs[(base + l + 7) % nx]);
+        }
+        run(&ei, 0xFFFFFFFFu, NULL);
+        for (unsigned l = 0; l < EMU_WARP_SIZE; l++) {
+            float a = xs[base + l], b = xs[(base + l + 7) % nx];
+            uint64_t want = (uint64_t)mx_ref(eb, mb, a) << w |
+                            mx_ref(eb, mb, b);
+            ck_assert_msg(regs[l] == want, "fmt %d: %a %a: got 0x%llx "
+                          "want 0x%llx", _i, (double)a, (double)b,
+                          (unsigned long long)regs[l],
+                          (unsigned long long)want);
+        }
+    }
+    /* back to f16x2: every pair of codes, exact */
+    uint16_t rn[2] = { PTX_M_RN, 0 };
+    build(&back, &in2, io2, &fn, &reg, PTX_OP_CVT, PTX_T_F16X2,
+          mx_fmts[_i].t, rn, 1, 0);
+    for (unsigned c = 0; c < n * n; c += EMU_WARP_SIZE) {
+        for (unsigned l = 0; l < EMU_WARP_SIZE; l++) {
+            unsigned cc = (c + l) % (n * n);
+            regs[1 * EMU_WARP_SIZE + l] = (cc / n) << w | (cc % n);
+        }
+        run(&back, 0xFFFFFFFFu, NULL);
+        for (unsigned l = 0; l < EMU_WARP_SIZE; l++) {
+            unsigned cc = (c + l) % (n * n);
+            uint64_t want = fp_round_d(&fp_fmt_f16,
+                                       mx_value(eb, mb, cc / n), FP_RN, 0)
+                                << 16 |
+                            fp_round_d(&fp_fmt_f16,
+                                       mx_value(eb, mb, cc % n), FP_RN, 0);
+            ck_assert_msg(regs[l] == want, "fmt %d back 0x%x: got 0x%llx "
+                          "want 0x%llx", _i, cc, (unsigned long long)regs[l],
+                          (unsigned long long)want);
+        }
+    }
+}
+END_TEST
+
+/* cvt.rs: over every random-bit value the round-ups count exactly the
+ * discarded bits (the carry rule makes the rounding unbiased). */
+START_TEST(test_rs_counts)
+{
+    bool bf = _i;
+    unsigned nb = bf ? 16 : 13;
+    uint16_t mods[2] = { PTX_M_RS, 0 };
+    EmuInsn ei;
+    IrInsn in;
+    IrOperand io[5];
+    IrFunc fn;
+    IrReg reg;
+    build(&ei, &in, io, &fn, &reg, PTX_OP_CVT, bf ? PTX_T_BF16X2
+          : PTX_T_F16X2, PTX_T_F32, mods, 3, 0);
+    static const uint32_t xs[] = { 0x3F800001, 0x3FAAAAAB, 0xC0490FDB,
+                                   0x3F801FFF, 0x477FEF00 };
+    for (unsigned k = 0; k < sizeof xs / sizeof xs[0]; k++) {
+        uint32_t x = xs[k], disc = x & ((1u << nb) - 1);
+        unsigned ups = 0;
+        for (uint32_t r = 0; r < (1u << nb); r += EMU_WARP_SIZE) {
+            for (unsigned l = 0; l < EMU_WARP_SIZE; l++) {
+                regs[1 * EMU_WARP_SIZE + l] = x;
+                regs[2 * EMU_WARP_SIZE + l] = x;
+                regs[3 * EMU_WARP_SIZE + l] = r + l;
+            }
+            run(&ei, 0xFFFFFFFFu, NULL);
+            uint64_t rz = bf ? x >> 16 : fp_round_d(&fp_fmt_f16,
+                                                    fp_f32(x), FP_RZ, 0);
+            for (unsigned l = 0; l < EMU_WARP_SIZE; l++) {
+                uint64_t lo = regs[l] & 0xFFFF;
+                ck_assert(lo == rz || lo == rz + 1);
+                ups += lo == rz + 1;
+            }
+        }
+        /* f16: the 13 bits below the f16 mantissa of a normal result */
+        ck_assert_msg(ups == disc, "x %08x: %u round-ups, want %u", x, ups,
+                      disc);
+    }
+}
+END_TEST
+
 START_TEST(test_sweep_f2i)
 {
     unsigned mode = _i / 4, kind = _i % 4;
@@ -959,6 +1121,8 @@ Suite *ops_cvt_suite(void)
     tcase_add_loop_test(tc, test_sweep_f32_half, 0, 8);
     tcase_add_loop_test(tc, test_sweep_host, 0, 20);
     tcase_add_loop_test(tc, test_sweep_f2i, 0, 16);
+    tcase_add_loop_test(tc, test_sweep_mx, 0, 3);
+    tcase_add_loop_test(tc, test_rs_counts, 0, 2);
     suite_add_tcase(s, tc);
     return s;
 }
