@@ -1159,6 +1159,14 @@ static const DecRow dec_rows[] = {
       0x7E00, 0, 0, 0, CNAN },                        /* NaN: canonical */
     { "add.rn.f32.f16-mix-12", "add.rn.f32.f16 %f2, %h1, %f1;", 0,
       0x33000000, 0x0001, 0, 0, 0, 0x33C00000 },     /* subnormal 2^-24 */
+    { "add.rn.f32.bf16-mix-13", "add.rn.f32.bf16 %f2, %h1, %f1;", 0, NINF,
+      0x7F80, 0, 0, 0, CNAN },                        /* inf - inf */
+    { "fma.rn.f32.bf16-mix-14", "fma.rn.f32.bf16 %f2, %h1, %h1, %f1;", 0,
+      0, 0x7F7F, 0, 0, 0, PINF },                     /* overflow */
+    { "fma.rz.f32.bf16-mix-15", "fma.rz.f32.bf16 %f2, %h1, %h1, %f1;", 0,
+      0, 0x7F7F, 0, 0, 0, MAXF },
+    { "sub.rm.f32.f16-mix-16", "sub.rm.f32.f16 %f2, %h1, %f1;", 0, ONE,
+      0x3C00, 0, 0, 0, 0x80000000 },                  /* exact 0 -> -0 */
     { "slct.f32.s32-09",
       "slct.f32.s32 %f2, 0f3F800000, %f1, %r1;", 0, 0x40000000, 0,
       0xFFFFFFFFu, 0, 0, 0x40000000 },
