@@ -21,7 +21,11 @@
  *    to the register's width (aux = register width in bits); all other
  *    results are zero-extended.
  *  - NaN: f32 results 0x7FFFFFFF, f16/bf16 0x7FFF, tf32 0x7FFFFFFF,
- *    e4m3/e5m2 0x7F; an f64 result keeps the (quieted) source NaN.
+ *    e4m3/e5m2 0x7F, ue8m0 0xFF; the fp6/fp4 formats (e2m3, e3m2, e2m1)
+ *    have no NaN and give +max; an f64 result keeps the (quieted)
+ *    source NaN.
+ *  - cvt.rs: the f16x2/bf16x2 forms; the x4 forms (d, {a, b, e, f},
+ *    rbits) are not supported yet (no handler: the load fails).
  *  - mov copies the value truncated to the type's width; it packs and
  *    unpacks brace vectors (elements of width type/n, element 0 in the
  *    low bits; '_' elements are skipped).  mov of a symbol's or a
