@@ -374,6 +374,26 @@ static uint32_t elem_slot(Dec *d, const IrOperand *io, PtxType ft)
     }
 }
 
+/* The type a float immediate in operand k is converted to: the type slot
+ * the opcode table gives that operand (set.lt.u32.f64 d, a, 0d3FF0...
+ * compares as .f64, types[1]; slct.f64.f32's c is .f32), types[0] when
+ * the instruction has fewer types; cvt's sources are the second type. */
+static PtxType opnd_type(const IrInsn *in, unsigned k)
+{
+    if (in->ntypes == 0) {
+        return PTX_T_NONE;
+    }
+    const PtxOpInfo *oi = ptx_opinfo((PtxOpcode)in->op);
+    unsigned slot = 0;
+    if (in->op == PTX_OP_CVT) {
+        slot = k >= 1;
+    } else if (k < PTX_MAX_OPNDS && oi->opnd[k].tclass >= '0' &&
+               oi->opnd[k].tclass <= '3') {
+        slot = (unsigned)(oi->opnd[k].tclass - '0');
+    }
+    return (PtxType)(slot < in->ntypes ? in->types[slot] : in->types[0]);
+}
+
 static bool dec_opnd(Dec *d, const IrInsn *in, unsigned k, EmuOpnd *eo,
                      EmuInsn *ei)
 {
@@ -381,10 +401,7 @@ static bool dec_opnd(Dec *d, const IrInsn *in, unsigned k, EmuOpnd *eo,
     memset(eo, 0, sizeof(*eo));
     eo->neg = io->neg;
     eo->sel = io->sel;
-    PtxType ft = (PtxType)(in->ntypes ? in->types[0] : PTX_T_NONE);
-    if (in->op == PTX_OP_CVT && k >= 1 && in->ntypes > 1) {
-        ft = (PtxType)in->types[1];
-    }
+    PtxType ft = opnd_type(in, k);
     uint64_t val;
     PtxSpace sp;
     switch (io->kind) {

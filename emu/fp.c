@@ -21,6 +21,11 @@ const FpFmt fp_fmt_f32 = { 8, 23, FP_K_IEEE, 0, FP_NAN32 };
 const FpFmt fp_fmt_f64 = { 11, 52, FP_K_IEEE, 0, FP_NAN64 };
 const FpFmt fp_fmt_e4m3 = { 4, 3, FP_K_E4M3, 0, 0x7F };
 const FpFmt fp_fmt_e5m2 = { 5, 2, FP_K_IEEE, 0, 0x7F };
+/* OCP MX formats (PTX ISA 9.0 section 5.2.5.2): all exponents finite;
+ * "nan" is the pattern a NaN input converts to, +max. */
+const FpFmt fp_fmt_e2m1 = { 2, 1, FP_K_FINITE, 0, 0x7 };
+const FpFmt fp_fmt_e2m3 = { 2, 3, FP_K_FINITE, 0, 0x1F };
+const FpFmt fp_fmt_e3m2 = { 3, 2, FP_K_FINITE, 0, 0x1F };
 
 /* Largest finite magnitude, as (exponent field, mantissa field) bits. */
 static uint64_t fmt_max(const FpFmt *f)
@@ -28,6 +33,9 @@ static uint64_t fmt_max(const FpFmt *f)
     uint64_t mmask = (1ull << f->mbits) - 1;
     if (f->kind == FP_K_E4M3) {
         return ((uint64_t)15 << f->mbits) | (mmask - 1);
+    }
+    if (f->kind == FP_K_FINITE) {
+        return ((((uint64_t)1 << f->ebits) - 1) << f->mbits) | mmask;
     }
     return ((((uint64_t)1 << f->ebits) - 2) << f->mbits) | mmask;
 }
@@ -42,7 +50,7 @@ static uint64_t fmt_overflow(const FpFmt *f, bool neg, unsigned rnd,
 {
     uint64_t sign = (uint64_t)neg << (f->ebits + f->mbits);
     bool to_max;
-    if (flags & FP_SATFINITE) {
+    if ((flags & FP_SATFINITE) || f->kind == FP_K_FINITE) {
         to_max = true;
     } else if (f->kind == FP_K_E4M3) {
         return f->nan;
@@ -164,7 +172,7 @@ uint64_t fp_round_hilo(const FpFmt *f, double hi, double lo, unsigned rnd,
         if (mant) {
             return f->nan;
         }
-        if ((flags & FP_SATFINITE) || f->kind == FP_K_E4M3) {
+        if ((flags & FP_SATFINITE) || f->kind != FP_K_IEEE) {
             return fmt_overflow(f, neg, rnd, flags | FP_SATFINITE);
         }
         return (((uint64_t)neg << (f->ebits + f->mbits)) | fmt_inf(f))
@@ -189,6 +197,32 @@ uint64_t fp_round_hilo(const FpFmt *f, double hi, double lo, unsigned rnd,
         sticky = true;
     }
     return fp_round(f, neg, mant, exp, sticky, rnd, flags);
+}
+
+uint64_t fp_round_rs(const FpFmt *f, double v, uint32_t rbits,
+                     unsigned nbits, unsigned flags)
+{
+    if (v != v) {
+        return f->nan;
+    }
+    bool neg = signbit(v);
+    double a = fabs(v);
+    const int bias = (1 << (f->ebits - 1)) - 1, mb = f->mbits;
+    int emax = f->kind == FP_K_IEEE ? bias : bias + 1;
+    if (a == 0.0) {
+        return fp_round_d(f, v, FP_RZ, flags);   /* keeps the sign */
+    }
+    if (isinf(a) || ilogb(a) > emax) {
+        /* past the top binade: overflows as a rounding up would */
+        return fp_round_d(f, v, neg ? FP_RM : FP_RP, flags);
+    }
+    int e = ilogb(a);
+    int qe = (e < 1 - bias ? 1 - bias : e) - mb;
+    uint64_t t = fp_round_d(f, a, FP_RZ, flags);
+    double frac = ldexp(a - fp_decode(f, t), -qe); /* in [0, 1), exact */
+    uint64_t top = (uint64_t)ldexp(frac, (int)nbits);
+    bool up = frac != 0 && top + rbits >= (1ull << nbits);
+    return fp_round_d(f, v, up ? (neg ? FP_RM : FP_RP) : FP_RZ, flags);
 }
 
 double fp_decode(const FpFmt *f, uint64_t bits)

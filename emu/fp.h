@@ -8,14 +8,17 @@
  *    environment.  Directed rounding is done in software by fp_round(),
  *    which rounds an exact value (a 64-bit integer significand, a binary
  *    exponent and a sticky bit) to any of the small binary formats
- *    FpFmt describes: f16, bf16, tf32, f32, f64, e4m3, e5m2.
+ *    FpFmt describes: f16, bf16, tf32, f32, f64, e4m3, e5m2, and the
+ *    finite-only fp6/fp4 formats e2m3, e3m2, e2m1.
  *  - An f32, f16 or bf16 operation is made exact in double first (sums
  *    with the TwoSum error term, products exactly, quotients and roots
  *    with the sign of an fma() remainder), then rounded once by
  *    fp_round_hilo().  Because double carries more than twice the
  *    target's precision, only the sign of the error term matters.
  *  - NaN results of the narrow formats are canonical: f32 0x7FFFFFFF,
- *    f16 and bf16 0x7FFF, e4m3 and e5m2 0x7F (PTX ISA 9.0).
+ *    f16 and bf16 0x7FFF, e4m3 and e5m2 0x7F (PTX ISA 9.0); the fp6/fp4
+ *    formats have no NaN: a NaN input gives +max (CUDA 13's cuda_fp6.hpp
+ *    and cuda_fp4.hpp reference conversions).
  */
 #ifndef PTXEMU_EMU_FP_H
 #define PTXEMU_EMU_FP_H
@@ -41,10 +44,12 @@ typedef struct FpFmt {
 enum {
     FP_K_IEEE = 0,           /* all-ones exponent = inf/NaN */
     FP_K_E4M3,               /* no inf; only S.1111.111 is NaN */
+    FP_K_FINITE,             /* no inf, no NaN (e2m1, e2m3, e3m2) */
 };
 
 extern const FpFmt fp_fmt_f16, fp_fmt_bf16, fp_fmt_tf32, fp_fmt_f32,
-    fp_fmt_f64, fp_fmt_e4m3, fp_fmt_e5m2;
+    fp_fmt_f64, fp_fmt_e4m3, fp_fmt_e5m2, fp_fmt_e2m1, fp_fmt_e2m3,
+    fp_fmt_e3m2;
 
 /* Rounding directions of fp_round (EMU_RND_* mapped by the callers). */
 enum { FP_RN = 0, FP_RZ, FP_RM, FP_RP, FP_RNA };
@@ -69,6 +74,16 @@ static inline uint64_t fp_round_d(const FpFmt *f, double v, unsigned rnd,
 {
     return fp_round_hilo(f, v, 0.0, rnd, flags);
 }
+
+/* Stochastic rounding (cvt.rs, PTX ISA 9.0 section 9.7.9.21) of the
+ * exact value v: the nbits-wide random value rbits is added to the top
+ * nbits of the bits the truncation discards, and a carry out rounds the
+ * magnitude up, else it is truncated.  (For a normal f16/bf16 result
+ * from f32, nbits is exactly the discarded width: 13 and 16.)  A value
+ * beyond the format's largest binade overflows to inf, or +-max with
+ * FP_SATFINITE; NaN gives the canonical NaN. */
+uint64_t fp_round_rs(const FpFmt *f, double v, uint32_t rbits,
+                     unsigned nbits, unsigned flags);
 
 /* Exact decode of a narrow format to double. */
 double fp_decode(const FpFmt *f, uint64_t bits);

@@ -21,7 +21,11 @@
  *    to the register's width (aux = register width in bits); all other
  *    results are zero-extended.
  *  - NaN: f32 results 0x7FFFFFFF, f16/bf16 0x7FFF, tf32 0x7FFFFFFF,
- *    e4m3/e5m2 0x7F; an f64 result keeps the (quieted) source NaN.
+ *    e4m3/e5m2 0x7F, ue8m0 0xFF; the fp6/fp4 formats (e2m3, e3m2, e2m1)
+ *    have no NaN and give +max; an f64 result keeps the (quieted)
+ *    source NaN.
+ *  - cvt.rs: the f16x2/bf16x2 forms; the x4 forms (d, {a, b, e, f},
+ *    rbits) are not supported yet (no handler: the load fails).
  *  - mov copies the value truncated to the type's width; it packs and
  *    unpacks brace vectors (elements of width type/n, element 0 in the
  *    low bits; '_' elements are skipped).  mov of a symbol's or a
@@ -92,9 +96,36 @@ static const FpFmt *fmt_of(PtxType t)
         return &fp_fmt_e4m3;
     case PTX_T_E5M2X2:
         return &fp_fmt_e5m2;
+    case PTX_T_E2M1X2:
+        return &fp_fmt_e2m1;
+    case PTX_T_E2M3X2:
+        return &fp_fmt_e2m3;
+    case PTX_T_E3M2X2:
+        return &fp_fmt_e3m2;
     default:
         return NULL;
     }
+}
+
+/* Width of one packed element of a pair type (e2m3x2/e3m2x2: 6-bit
+ * values zero-padded to bytes, PTX ISA 9.7.9.21). */
+static unsigned elem_width(PtxType t)
+{
+    switch (t) {
+    case PTX_T_F16X2:
+    case PTX_T_BF16X2:
+        return 16;
+    case PTX_T_E2M1X2:
+        return 4;
+    default:
+        return 8;
+    }
+}
+
+/* The sign bit of an element of format f. */
+static uint64_t sign_bit(const FpFmt *f)
+{
+    return 1ull << (f->ebits + f->mbits);
 }
 
 /* Exact value of a float source. */
@@ -372,17 +403,18 @@ static void cvt_rn_f32_f64(EmuCtx *x, const EmuInsn *i, uint32_t mask)
     }
 }
 
-/* d = cvt(a) << w | cvt(b): f16x2/bf16x2/e4m3x2/e5m2x2 from two f32. */
+/* d = cvt(a) << w | cvt(b): f16x2/bf16x2 and the fp8/fp6/fp4 pairs from
+ * two f32. */
 static void cvt_pair_f32(EmuCtx *x, const EmuInsn *i, uint32_t mask)
 {
     uint64_t *d = emu_slot(x, i->o[0].reg);
     PtxType dt = (PtxType)i->type;
     const FpFmt *f = fmt_of(dt);
-    unsigned w = (dt == PTX_T_F16X2 || dt == PTX_T_BF16X2) ? 16 : 8;
+    unsigned w = elem_width(dt);
     unsigned rnd = rnd_float(i->rnd);
     unsigned ff = (i->flags & EMU_F_SATFINITE_) ? FP_SATFINITE : 0;
     bool relu = (i->flags & EMU_F_RELU) != 0;
-    uint64_t sign = 1ull << (w - 1);
+    uint64_t sign = sign_bit(f);
     EMU_FOR_LANES(mask, lane) {
         uint64_t a = LANE_SRC(1), b = LANE_SRC(2);
         uint64_t ra = fp_round_d(f, fp_f32((uint32_t)a), rnd, ff);
@@ -399,43 +431,136 @@ static void cvt_pair_f32(EmuCtx *x, const EmuInsn *i, uint32_t mask)
     }
 }
 
-/* e4m3x2/e5m2x2 from f16x2 (one source). */
-static void cvt_f8x2_f16x2(EmuCtx *x, const EmuInsn *i, uint32_t mask)
+/* cvt.rs{.relu}{.satfinite}.f16x2/bf16x2.f32 d, a, b, rbits (PTX ISA
+ * 9.7.9.21): stochastic rounding; a takes its random bits from the
+ * upper half of rbits, b from the lower (f16: the 13 low bits of each
+ * half, bf16: all 16). */
+static void cvt_rs_pair(EmuCtx *x, const EmuInsn *i, uint32_t mask)
 {
     uint64_t *d = emu_slot(x, i->o[0].reg);
-    const FpFmt *f = fmt_of((PtxType)i->type);
-    unsigned rnd = rnd_float(i->rnd);
+    bool bf = i->type == PTX_T_BF16X2;
+    const FpFmt *f = bf ? &fp_fmt_bf16 : &fp_fmt_f16;
+    unsigned nb = bf ? 16 : 13;
+    uint32_t rm = (1u << nb) - 1;
+    unsigned ff = (i->flags & EMU_F_SATFINITE_) ? FP_SATFINITE : 0;
     bool relu = (i->flags & EMU_F_RELU) != 0;
+    EMU_FOR_LANES(mask, lane) {
+        uint32_t a = (uint32_t)LANE_SRC(1), b = (uint32_t)LANE_SRC(2);
+        uint32_t rbits = (uint32_t)LANE_SRC(3);
+        uint64_t ra = fp_round_rs(f, fp_f32(a), (rbits >> 16) & rm, nb, ff);
+        uint64_t rb = fp_round_rs(f, fp_f32(b), rbits & rm, nb, ff);
+        if (relu && !fp_isnan32(a) && (ra & 0x8000)) {
+            ra = 0;
+        }
+        if (relu && !fp_isnan32(b) && (rb & 0x8000)) {
+            rb = 0;
+        }
+        d[lane] = (ra << 16) | rb;
+    }
+}
+
+/* fp8/fp6/fp4 pairs from f16x2 or bf16x2 (one source, always
+ * .satfinite): the upper half of a goes to the upper element. */
+static void cvt_narrow_x2(EmuCtx *x, const EmuInsn *i, uint32_t mask)
+{
+    uint64_t *d = emu_slot(x, i->o[0].reg);
+    PtxType dt = (PtxType)i->type;
+    const FpFmt *f = fmt_of(dt);
+    bool bf = i->type2 == PTX_T_BF16X2;
+    unsigned w = elem_width(dt), rnd = rnd_float(i->rnd);
+    bool relu = (i->flags & EMU_F_RELU) != 0;
+    uint64_t sign = sign_bit(f);
     EMU_FOR_LANES(mask, lane) {
         uint32_t a = (uint32_t)LANE_SRC(1);
         uint64_t r = 0;
         for (unsigned k = 0; k < 2; k++) {
             uint16_t h = (uint16_t)(a >> (16 * k));
-            uint64_t e = fp_round_d(f, fp_f16_to_d(h), rnd, FP_SATFINITE);
-            if (relu && !fp_isnan16(h) && (e & 0x80)) {
+            double v = bf ? fp_bf16_to_d(h) : fp_f16_to_d(h);
+            uint64_t e = fp_round_d(f, v, rnd, FP_SATFINITE);
+            if (relu && !isnan(v) && (e & sign)) {
                 e = 0;
             }
-            r |= e << (8 * k);
+            r |= e << (w * k);
         }
         d[lane] = r;
     }
 }
 
-/* f16x2 from e4m3x2/e5m2x2 (exact). */
-static void cvt_f16x2_f8x2(EmuCtx *x, const EmuInsn *i, uint32_t mask)
+/* f16x2 from an fp8/fp6/fp4 pair (exact): the upper element goes to
+ * the upper half. */
+static void cvt_f16x2_narrow(EmuCtx *x, const EmuInsn *i, uint32_t mask)
 {
     uint64_t *d = emu_slot(x, i->o[0].reg);
     const FpFmt *f = fmt_of((PtxType)i->type2);
+    unsigned w = elem_width((PtxType)i->type2);
+    uint64_t em = (sign_bit(f) << 1) - 1;
     bool relu = (i->flags & EMU_F_RELU) != 0;
     EMU_FOR_LANES(mask, lane) {
         uint32_t a = (uint32_t)LANE_SRC(1);
         uint64_t r = 0;
         for (unsigned k = 0; k < 2; k++) {
-            double v = fp_decode(f, (a >> (8 * k)) & 0xFF);
+            double v = fp_decode(f, (a >> (w * k)) & em);
             uint64_t h = fp_round_d(&fp_fmt_f16, v, FP_RN, 0);
             if (relu && !isnan(v) && (h & 0x8000)) {
                 h = 0;
             }
+            r |= h << (16 * k);
+        }
+        d[lane] = r;
+    }
+}
+
+/* ue8m0 (an unsigned power of two 2^(e-127), 0xFF NaN) from the bits of
+ * an f32 (mbits 23) or bf16 (mbits 7), with .rz or .rp and optional
+ * .satfinite.  The sign is ignored; .rp rounds up a magnitude above
+ * 2^-127 with a nonzero mantissa; .satfinite turns a non-NaN overflow
+ * into 0xFE (PTX ISA 9.7.9.21; CUDA 13's cuda_fp8.hpp host conversion
+ * agrees). */
+static uint64_t ue8m0_of(uint32_t bits, unsigned mbits, bool rp, bool sat)
+{
+    uint32_t a = bits & ((1u << (mbits + 8)) - 1);
+    uint32_t inf = 0xFFu << mbits, mant = (1u << mbits) - 1;
+    uint32_t e = a >> mbits;
+    if (rp && (a & mant) && a > (1u << (mbits - 1)) && a < inf) {
+        e++;
+    }
+    if (sat && a <= inf && e == 0xFF) {
+        e = 0xFE;
+    }
+    return e;
+}
+
+/* cvt.{rz,rp}{.satfinite}.ue8m0x2.f32 d, a, b and .ue8m0x2.bf16x2 d, a */
+static void cvt_ue8m0x2(EmuCtx *x, const EmuInsn *i, uint32_t mask)
+{
+    uint64_t *d = emu_slot(x, i->o[0].reg);
+    bool rp = i->rnd == EMU_RND_RP;
+    bool sat = (i->flags & EMU_F_SATFINITE_) != 0;
+    bool bf = i->type2 == PTX_T_BF16X2;
+    EMU_FOR_LANES(mask, lane) {
+        uint64_t a = LANE_SRC(1), hi, lo;
+        if (bf) {
+            hi = ue8m0_of((uint32_t)(a >> 16) & 0xFFFF, 7, rp, sat);
+            lo = ue8m0_of((uint32_t)a & 0xFFFF, 7, rp, sat);
+        } else {
+            hi = ue8m0_of((uint32_t)a, 23, rp, sat);
+            lo = ue8m0_of((uint32_t)LANE_SRC(2), 23, rp, sat);
+        }
+        d[lane] = (hi << 8) | lo;
+    }
+}
+
+/* cvt.rn.bf16x2.ue8m0x2 d, a: exact; 0xFF is NaN, 0 is 2^-127 (a bf16
+ * subnormal). */
+static void cvt_bf16x2_ue8m0x2(EmuCtx *x, const EmuInsn *i, uint32_t mask)
+{
+    uint64_t *d = emu_slot(x, i->o[0].reg);
+    EMU_FOR_LANES(mask, lane) {
+        uint32_t a = (uint32_t)LANE_SRC(1);
+        uint64_t r = 0;
+        for (unsigned k = 0; k < 2; k++) {
+            uint32_t e = (a >> (8 * k)) & 0xFF;
+            uint64_t h = e == 0xFF ? FP_NAN16 : e == 0 ? 0x0040 : e << 7;
             r |= h << (16 * k);
         }
         d[lane] = r;
@@ -539,6 +664,13 @@ static bool is_scalar_float(PtxType t)
            t == PTX_T_F64;
 }
 
+/* The fp8/fp6/fp4 pair types. */
+static bool narrow(PtxType t)
+{
+    return t == PTX_T_E4M3X2 || t == PTX_T_E5M2X2 || t == PTX_T_E2M1X2 ||
+           t == PTX_T_E2M3X2 || t == PTX_T_E3M2X2;
+}
+
 static unsigned reg_bits(const IrFunc *f, const IrOperand *o)
 {
     if (o->kind == IR_O_REG && o->id >= 0 && (uint32_t)o->id < f->nregs) {
@@ -578,8 +710,17 @@ static void select_cvt(const IrFunc *f, const IrInsn *in, EmuInsn *ei)
 {
     PtxType dt = (PtxType)ei->type, st = (PtxType)ei->type2;
     unsigned rnd = ei->rnd;
-    if (ei->o[0].kind != EO_REG || rnd == EMU_RND_RS) {
-        return;                       /* .rs (stochastic): not yet */
+    if (ei->o[0].kind != EO_REG) {
+        return;
+    }
+    if (rnd == EMU_RND_RS) {
+        /* f16x2/bf16x2 d, a, b, rbits; the x4 forms (d, {a, b, e, f},
+         * rbits) are not supported yet */
+        if ((dt == PTX_T_F16X2 || dt == PTX_T_BF16X2) && st == PTX_T_F32 &&
+            ei->nopnd == 4 && ei->o[1].kind != EO_VEC) {
+            ei->fn = cvt_rs_pair;
+        }
+        return;
     }
     if (is_int(dt) && is_int(st)) {
         unsigned rb = reg_bits(f, &in->opnds[0]);
@@ -634,20 +775,28 @@ static void select_cvt(const IrFunc *f, const IrInsn *in, EmuInsn *ei)
         } else {
             ei->fn = cvt_ff;
         }
-    } else if ((dt == PTX_T_F16X2 || dt == PTX_T_BF16X2 ||
-                dt == PTX_T_E4M3X2 || dt == PTX_T_E5M2X2) &&
+    } else if ((dt == PTX_T_F16X2 || dt == PTX_T_BF16X2 || narrow(dt)) &&
                st == PTX_T_F32) {
         if (ei->nopnd < 3 || ei->o[2].kind == EO_NONE ||
             rnd_integral(rnd) || rnd == EMU_RND_RNA) {
             return;
         }
         ei->fn = cvt_pair_f32;
-    } else if ((dt == PTX_T_E4M3X2 || dt == PTX_T_E5M2X2) &&
-               st == PTX_T_F16X2) {
-        ei->fn = cvt_f8x2_f16x2;
-    } else if (dt == PTX_T_F16X2 &&
-               (st == PTX_T_E4M3X2 || st == PTX_T_E5M2X2)) {
-        ei->fn = cvt_f16x2_f8x2;
+    } else if (narrow(dt) && (st == PTX_T_F16X2 || st == PTX_T_BF16X2)) {
+        ei->fn = cvt_narrow_x2;
+    } else if (dt == PTX_T_F16X2 && narrow(st)) {
+        ei->fn = cvt_f16x2_narrow;
+    } else if (dt == PTX_T_UE8M0X2 &&
+               (st == PTX_T_F32 || st == PTX_T_BF16X2)) {
+        if (rnd != EMU_RND_RZ && rnd != EMU_RND_RP) {
+            return;
+        }
+        if (st == PTX_T_F32 && (ei->nopnd < 3 || ei->o[2].kind == EO_NONE)) {
+            return;
+        }
+        ei->fn = cvt_ue8m0x2;
+    } else if (dt == PTX_T_BF16X2 && st == PTX_T_UE8M0X2) {
+        ei->fn = cvt_bf16x2_ue8m0x2;
     } else if (dt == PTX_T_TF32 && st == PTX_T_F32) {
         if (rnd_integral(rnd)) {
             return;

@@ -773,6 +773,50 @@ H_HANDLERS(h16x2, &fp_fmt_f16, true)
 H_HANDLERS(bf16, &fp_fmt_bf16, false)
 H_HANDLERS(bf16x2, &fp_fmt_bf16, true)
 
+/* --------------------------------------------- mixed f32 with f16/bf16 */
+
+/* add/sub{.rnd}{.sat}.f32.atype d, a, c and fma.rnd{.sat}.f32.abtype d, a,
+ * b, c (PTX ISA 9.0 section 9.7.5, PTX 8.6): the 16-bit sources widen
+ * exactly to f32, then one f32 operation rounds once.  aux: bit 0 =
+ * .bf16, bits 1.. = the K_ operation. */
+static uint32_t widen16(bool bf, uint64_t v)
+{
+    uint16_t h = (uint16_t)v;
+    return fp_u32(bf ? fp_bf16_to_f32(h) : fp_f16_to_f32(h));
+}
+
+static void mixed_f32(EmuCtx *x, const EmuInsn *i, uint32_t mask)
+{
+    uint64_t *d = emu_slot(x, i->o[0].reg);
+    bool bf = i->aux & 1;
+    unsigned op = i->aux >> 1, rnd = rnd_of(i), flags = i->flags;
+    EMU_FOR_LANES(mask, lane) {
+        uint32_t a = widen16(bf, LANE_SRC64(1)), b, c;
+        if (op == K_FMA) {
+            b = widen16(bf, LANE_SRC64(2));
+            c = LANE_SRC32(3);
+        } else {
+            b = LANE_SRC32(2);
+            c = 0;
+        }
+        d[lane] = f32_lane(op, rnd, flags, a, b, c);
+    }
+}
+
+static bool select_mixed(const IrInsn *in, EmuInsn *ei, int k)
+{
+    PtxType st = (PtxType)in->types[1];
+    if (ei->type != PTX_T_F32 || (st != PTX_T_F16 && st != PTX_T_BF16) ||
+        (k != K_ADD && k != K_SUB && k != K_FMA) ||
+        (ei->flags & (EMU_F_FTZ | EMU_F_RELU)) ||
+        ir_insn_mod(in, PTX_MG_MISC) != PTX_M_NONE) {
+        return false;
+    }
+    ei->aux = (uint16_t)((unsigned)k << 1 | (st == PTX_T_BF16));
+    ei->fn = mixed_f32;
+    return true;
+}
+
 /* ---------------------------------------------------------- selector */
 
 static int kop_of(unsigned op)
@@ -881,7 +925,8 @@ EMU_SELECTOR(fp)
     ei->fn = NULL;
     ei->aux = 0;
     if (in->ntypes > 1) {
-        return true;                /* mixed add.f32.f16 etc.: not yet */
+        select_mixed(in, ei, k);    /* else: not supported, fn NULL */
+        return true;
     }
     bool approx = ir_insn_mod(in, PTX_MG_PREC) == PTX_M_APPROX;
     if (k == 100) {

@@ -32,6 +32,7 @@
 #include "runtime/ptxemu.h"
 
 #include "tests/e2e_util.h"
+#include "tests/fp_ref.h"
 
 static uint32_t mulhi_s32(int32_t a, int32_t b)
 {
@@ -2437,8 +2438,6 @@ END_TEST
 
 /* ------------------------------------------------------------ conversions */
 
-enum { RN, RZ, RD, RU };
-
 /* Directed rounding by correcting the round-to-nearest result f, given
  * c = sign(f - v) with v the exact value (no long double: valgrind's x87
  * is only 64 bits wide). */
@@ -3747,50 +3746,6 @@ END_TEST
 
 /* ------------------------------------------------------------ half */
 
-/* v (exact in double) rounded to IEEE binary16 bits in a direction. */
-static uint16_t half_bits(double v, int mode)
-{
-    uint16_t sign = signbit(v) ? 0x8000 : 0;
-    if (v != v)
-        return 0x7fff;
-    double a = fabs(v);
-    if (isinf(a))
-        return sign | 0x7c00;
-    if (a == 0)
-        return sign;
-    int e;
-    frexp(a, &e); /* a in [2^(e-1), 2^e) */
-    int qe = (e - 1 < -14 ? -14 : e - 1) - 10;
-    double sc = ldexp(a, -qe), nfl = floor(sc), fr = sc - nfl;
-    int up;
-    switch (mode) {
-    case RN: up = fr > 0.5 || (fr == 0.5 && fmod(nfl, 2.0) != 0); break;
-    case RZ: up = 0; break;
-    case RD: up = sign && fr > 0; break;
-    default: up = !sign && fr > 0; break;
-    }
-    double r = ldexp(nfl + up, qe);
-    if (r >= 65536.0 || (r > 65504.0)) {
-        int to_inf =
-            mode == RN || (mode == RD && sign) || (mode == RU && !sign);
-        return sign | (to_inf ? 0x7c00 : 0x7bff);
-    }
-    if (r < 0x1p-14)
-        return sign | (uint16_t)ldexp(r, 24);
-    frexp(r, &e);
-    uint16_t m = (uint16_t)((ldexp(r, 11 - e) - 1024.0));
-    return sign | (uint16_t)((e - 1 + 15) << 10) | m;
-}
-
-static float half_to_float(uint16_t h)
-{
-    int e = (h >> 10) & 31, m = h & 1023;
-    float v = e == 0    ? ldexpf((float)m, -24)
-              : e == 31 ? (m ? NAN : INFINITY)
-                        : ldexpf((float)(m + 1024), e - 25);
-    return (h & 0x8000) ? -v : v;
-}
-
 START_TEST(e2e_conv_half)
 {
     open_ptx("conv_half");
@@ -3848,34 +3803,6 @@ START_TEST(e2e_conv_half)
     close_ptx();
 }
 END_TEST
-
-/* v (exact in double, |v| well inside the float range) rounded to
- * bfloat16 bits in a direction. */
-static uint16_t bf16_bits(double v, int mode)
-{
-    float f = (float)v; /* exact for the inputs used */
-    ck_assert((double)f == v || v != v);
-    uint32_t u = fbits(f);
-    if (f != f)
-        return 0x7fff;
-    uint32_t lo = u & 0xffff, hi = u >> 16, s = u >> 31;
-    int up;
-    switch (mode) {
-    case RN: up = lo > 0x8000 || (lo == 0x8000 && (hi & 1)); break;
-    case RZ: up = 0; break;
-    case RD: up = s && lo; break;
-    default: up = !s && lo; break;
-    }
-    return (uint16_t)(hi + (uint32_t)up);
-}
-
-static float bf16_to_float(uint16_t b)
-{
-    uint32_t u = (uint32_t)b << 16;
-    float f;
-    memcpy(&f, &u, 4);
-    return f;
-}
 
 START_TEST(e2e_conv_bf16)
 {
@@ -4086,7 +4013,6 @@ END_TEST
 
 /* Corpus kernels not run here, and why (printed by main). */
 static const char *const skipped[] = {
-    /* emulator bugs / missing instructions (see the tests' comments) */
     /* features not implemented yet */
     "printf.printf_kernel, malloc.heap_list, malloc.heap_buffer: covered "
     "by tests/check_builtins.c (exact output text)",
@@ -4095,11 +4021,6 @@ static const char *const skipped[] = {
     "cluster, tma_bulk, wgmma_sm90a: sm_90 only (no sm80 PTX); clusters, "
     "TMA and wgmma not implemented",
     "dyn_parallel.*: device-side launches (CUDA dynamic parallelism)",
-    /* no host reference written yet */
-    "f32_math.f32_basic, f64_math.f64_basic/f64_asm, f32_fastmath.*, "
-    "fp16_arith.half_scalar/half_math/half2_arith, bf16_arith.*, "
-    "templates.saxpy_f16, conv_half.conv_fp8, conversions.conv_round_sat: "
-    "not covered yet (no host reference)",
     NULL};
 
 Suite *e2e_suite(void);

@@ -24,6 +24,7 @@
 #include "emu/emu.h"
 #include "emu/fp.h"
 #include "emu/ops.h"
+#include "runtime/ptxemu.h"
 
 /* An exact reference type: binary128 (GCC's __float128 on x86-64, long
  * double where that is binary128, e.g. aarch64). */
@@ -983,11 +984,19 @@ START_TEST(test_select)
     ck_assert(!emu_select_fp(NULL, &fn, &in, &ei));
     ei.op = in.op = PTX_OP_LD;
     ck_assert(!emu_select_fp(NULL, &fn, &in, &ei));
-    /* add.f32.f16 (mixed): recognised, not supported */
+    /* add.f32.f16 (mixed, PTX 8.6): selected; mul has no mixed form in
+     * the ISA and .ftz is not allowed: recognised, no handler */
     ei.op = in.op = PTX_OP_ADD;
     ei.type = in.types[0] = PTX_T_F32;
     in.types[1] = PTX_T_F16;
     in.ntypes = 2;
+    ck_assert(emu_select_fp(NULL, &fn, &in, &ei));
+    ck_assert_ptr_nonnull(ei.fn);
+    ei.op = in.op = PTX_OP_MUL;
+    ck_assert(emu_select_fp(NULL, &fn, &in, &ei));
+    ck_assert_ptr_null(ei.fn);
+    ei.op = in.op = PTX_OP_ADD;
+    ei.flags = EMU_F_FTZ;
     ck_assert(emu_select_fp(NULL, &fn, &in, &ei));
     ck_assert_ptr_null(ei.fn);
 }
@@ -1075,6 +1084,158 @@ START_TEST(test_fast_half_round)
 }
 END_TEST
 
+/* ------------------------------------------- through the decoder */
+
+/* Rows that go through the whole front end and emu/decode.c (operand
+ * types, float immediates): one instruction in a kernel that loads
+ * %fd1 (f64), %f1 (f32), %h1 (b16) and %r1 (b32) and stores %r2, %fd2
+ * and %f2 (each preset to 0). */
+typedef struct DecRow {
+    const char *id;
+    const char *insn;
+    double fd1;
+    uint32_t f1;
+    uint16_t h1;
+    uint32_t r1;
+    uint32_t want_r2;
+    uint64_t want_fd2;
+    uint32_t want_f2;
+} DecRow;
+
+static const DecRow dec_rows[] = {
+    /* float immediates take the type of their operand's slot: set's
+     * sources are the second type.  They were converted to types[0]
+     * (u32/f32: an f32 pattern) and widened back, so an f64 literal lost
+     * its low bits and its range: 1.0 < 1+2^-52 was false, 1e300 <
+     * 2^128 true (2^128 became inf). */
+    { "set.lt.u32.f64-imm-01",
+      "set.lt.u32.f64 %r2, %fd1, 0d3FF0000000000001;", 1.0, 0, 0, 0,
+      0xFFFFFFFFu, 0, 0 },
+    { "set.ge.u32.f64-imm-02",
+      "set.ge.u32.f64 %r2, %fd1, 0d3FF0000000000001;", 1.0, 0, 0, 0, 0, 0,
+      0 },
+    { "set.lt.f32.f64-imm-03",
+      "set.lt.f32.f64 %f2, %fd1, 0d47F0000000000000;", 1e300, 0, 0, 0, 0,
+      0, 0 },
+    { "set.lt.f32.f64-imm-04",
+      "set.lt.f32.f64 %f2, %fd1, 0d3FF0000000000001;", 1.0, 0, 0, 0, 0, 0,
+      ONE },
+    { "set.lt.u32.f64-imm-05",
+      "set.lt.u32.f64 %r2, %fd1, 0d3FF8000000000000;", 1.75, 0, 0, 0, 0, 0,
+      0 },
+    { "set.lt.u32.f32-imm-06",
+      "set.lt.u32.f32 %r2, %f1, 0f3F800000;", 0, 0x3F7FFFFF, 0, 0,
+      0xFFFFFFFFu, 0, 0 },
+    /* slct.f64.f32: c is .f32 */
+    { "slct.f64.f32-imm-07",
+      "slct.f64.f32 %fd2, 0d4000000000000000, %fd1, 0fBF800000;", 3.0, 0, 0,
+      0, 0, 0x4008000000000000ull, 0 },
+    { "slct.f64.f32-imm-08",
+      "slct.f64.f32 %fd2, 0d4000000000000001, %fd1, 0f3F800000;", 3.0, 0, 0,
+      0, 0, 0x4000000000000001ull, 0 },
+    /* mixed precision (PTX ISA 9.7.5): a (and b) widen exactly, one
+     * f32 rounding; %h1 is the 16-bit source, %f1 the f32 one */
+    { "add.rn.f32.f16-mix-01", "add.rn.f32.f16 %f2, %h1, %f1;", 0,
+      0x33800000, 0x3C00, 0, 0, 0, 0x3F800000 },     /* 1 + 2^-24: tie */
+    { "add.rp.f32.f16-mix-02", "add.rp.f32.f16 %f2, %h1, %f1;", 0,
+      0x33800000, 0x3C00, 0, 0, 0, 0x3F800001 },
+    { "add.rz.f32.bf16-mix-03", "add.rz.f32.bf16 %f2, %h1, %f1;", 0,
+      0x3F800001, 0xBF80, 0, 0, 0, 0x34000000 },     /* exact 2^-23 */
+    { "sub.rn.f32.f16-mix-04", "sub.rn.f32.f16 %f2, %h1, %f1;", 0,
+      0xC7800000, 0x7BFF, 0, 0, 0, 0x47FFF000 },     /* 65504 + 65536 */
+    { "sub.rm.sat.f32.f16-mix-05", "sub.rm.sat.f32.f16 %f2, %h1, %f1;", 0,
+      ONE, 0x3800, 0, 0, 0, 0 },                     /* -0.5 -> 0 */
+    { "add.sat.f32.bf16-mix-06", "add.sat.f32.bf16 %f2, %h1, %f1;", 0, 0,
+      0x4000, 0, 0, 0, ONE },
+    { "fma.rn.f32.f16-mix-07", "fma.rn.f32.f16 %f2, %h1, %h1, %f1;", 0,
+      0xBF800000, 0x3C01, 0, 0, 0, 0x3B001000 },     /* 2^-9 + 2^-20 */
+    { "fma.rz.f32.bf16-mix-08", "fma.rz.f32.bf16 %f2, %h1, %h1, %f1;", 0,
+      0x33800000, 0x3F81, 0, 0, 0, 0x3F820200 },
+    { "fma.rp.f32.bf16-mix-09", "fma.rp.f32.bf16 %f2, %h1, %h1, %f1;", 0,
+      0x33800000, 0x3F81, 0, 0, 0, 0x3F820201 },
+    { "fma.rn.sat.f32.f16-mix-10", "fma.rn.sat.f32.f16 %f2, %h1, %h1, %f1;",
+      0, 0, 0xC000, 0, 0, 0, ONE },
+    { "add.rn.f32.f16-mix-11", "add.rn.f32.f16 %f2, %h1, %f1;", 0, ONE,
+      0x7E00, 0, 0, 0, CNAN },                        /* NaN: canonical */
+    { "add.rn.f32.f16-mix-12", "add.rn.f32.f16 %f2, %h1, %f1;", 0,
+      0x33000000, 0x0001, 0, 0, 0, 0x33C00000 },     /* subnormal 2^-24 */
+    { "add.rn.f32.bf16-mix-13", "add.rn.f32.bf16 %f2, %h1, %f1;", 0, NINF,
+      0x7F80, 0, 0, 0, CNAN },                        /* inf - inf */
+    { "fma.rn.f32.bf16-mix-14", "fma.rn.f32.bf16 %f2, %h1, %h1, %f1;", 0,
+      0, 0x7F7F, 0, 0, 0, PINF },                     /* overflow */
+    { "fma.rz.f32.bf16-mix-15", "fma.rz.f32.bf16 %f2, %h1, %h1, %f1;", 0,
+      0, 0x7F7F, 0, 0, 0, MAXF },
+    { "sub.rm.f32.f16-mix-16", "sub.rm.f32.f16 %f2, %h1, %f1;", 0, ONE,
+      0x3C00, 0, 0, 0, 0x80000000 },                  /* exact 0 -> -0 */
+    { "slct.f32.s32-09",
+      "slct.f32.s32 %f2, 0f3F800000, %f1, %r1;", 0, 0x40000000, 0,
+      0xFFFFFFFFu, 0, 0, 0x40000000 },
+};
+
+static const char dec_head[] =
+    ".version 8.7\n.target sm_100a\n.address_size 64\n"
+    ".visible .entry k(.param .u64 p)\n{\n"
+    ".reg .b16 %h<3>;\n.reg .b32 %r<3>;\n.reg .f32 %f<3>;\n"
+    ".reg .b64 %rd<3>;\n.reg .f64 %fd<3>;\n"
+    "ld.param.u64 %rd1, [p];\n"
+    "ld.global.f64 %fd1, [%rd1];\nld.global.f32 %f1, [%rd1+8];\n"
+    "ld.global.b16 %h1, [%rd1+12];\nld.global.b32 %r1, [%rd1+36];\n"
+    "mov.b32 %r2, 0;\nmov.b64 %fd2, 0;\nmov.b32 %f2, 0;\n";
+static const char dec_tail[] =
+    "\nst.global.b32 [%rd1+16], %r2;\nst.global.f64 [%rd1+24], %fd2;\n"
+    "st.global.f32 [%rd1+32], %f2;\nret;\n}\n";
+
+/* Run one instruction through parse, decode and a 1-thread launch. */
+static void run_decoded(const char *insn, const uint8_t in[40],
+                        uint8_t out[40])
+{
+    char src[2048];
+    snprintf(src, sizeof src, "%s%s%s", dec_head, insn, dec_tail);
+    ptxemu_device *dev = NULL;
+    ptxemu_module *mod = NULL;
+    ptxemu_function *fn = NULL;
+    ptxemu_devptr p = 0;
+    ck_assert_int_eq(ptxemu_device_create(NULL, &dev), PTXEMU_SUCCESS);
+    ptxemu_status st = ptxemu_module_load_string(dev, NULL, src, 0, &mod);
+    ck_assert_msg(st == PTXEMU_SUCCESS, "%s: %s", insn,
+                  ptxemu_last_error_message(dev));
+    ck_assert_int_eq(ptxemu_module_get_function(mod, "k", &fn),
+                     PTXEMU_SUCCESS);
+    ck_assert_int_eq(ptxemu_malloc(dev, 40, &p), PTXEMU_SUCCESS);
+    ck_assert_int_eq(ptxemu_memcpy_htod(dev, p, in, 40), PTXEMU_SUCCESS);
+    unsigned grid[3] = { 1, 1, 1 }, block[3] = { 1, 1, 1 };
+    void *params[] = { &p };
+    st = ptxemu_launch(fn, grid, block, 0, params);
+    ck_assert_msg(st == PTXEMU_SUCCESS, "%s: %s", insn,
+                  ptxemu_last_error_message(dev));
+    ck_assert_int_eq(ptxemu_synchronize(dev), PTXEMU_SUCCESS);
+    ck_assert_int_eq(ptxemu_memcpy_dtoh(dev, out, p, 40), PTXEMU_SUCCESS);
+    ptxemu_module_unload(mod);
+    ptxemu_device_destroy(dev);
+}
+
+START_TEST(test_decoded_rows)
+{
+    const DecRow *r = &dec_rows[_i];
+    uint8_t in[40] = { 0 }, out[40];
+    memcpy(in, &r->fd1, 8);
+    memcpy(in + 8, &r->f1, 4);
+    memcpy(in + 12, &r->h1, 2);
+    memcpy(in + 36, &r->r1, 4);
+    run_decoded(r->insn, in, out);
+    uint32_t r2, f2;
+    uint64_t fd2;
+    memcpy(&r2, out + 16, 4);
+    memcpy(&fd2, out + 24, 8);
+    memcpy(&f2, out + 32, 4);
+    ck_assert_msg(r2 == r->want_r2 && fd2 == r->want_fd2 &&
+                  f2 == r->want_f2,
+                  "%s: got r2 0x%x fd2 0x%llx f2 0x%x, want 0x%x 0x%llx "
+                  "0x%x", r->id, r2, (unsigned long long)fd2, f2,
+                  r->want_r2, (unsigned long long)r->want_fd2, r->want_f2);
+}
+END_TEST
+
 Suite *ops_fp_suite(void)
 {
     Suite *s = suite_create("ops_fp");
@@ -1084,6 +1245,8 @@ Suite *ops_fp_suite(void)
     tcase_add_test(tc, test_lanes_alias);
     tcase_add_test(tc, test_select);
     tcase_add_test(tc, test_fp_round);
+    tcase_add_loop_test(tc, test_decoded_rows, 0,
+                        (int)(sizeof dec_rows / sizeof dec_rows[0]));
     suite_add_tcase(s, tc);
     tc = tcase_create("sweeps");
     tcase_set_timeout(tc, 120);
