@@ -3326,7 +3326,8 @@ START_TEST(e2e_int_bits32)
         int64_t sd = (int64_t)(int32_t)x - (int32_t)y;
         r += (uint32_t)(sd < 0 ? -sd : sd) + 3u;
         r += (x & 0xffffff) * (y & 0xffffff);
-        r += (uint32_t)(sext(x & 0xffffff, 24) * sext(y & 0xffffff, 24));
+        r += (uint32_t)((int64_t)sext(x & 0xffffff, 24) *
+                        sext(y & 0xffffff, 24));
         r += mulhi_u32(x, y);
         int32_t d4 = 11;
         uint32_t u4 = 5;
