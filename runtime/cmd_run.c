@@ -16,6 +16,7 @@
 
 #include "runtime/argspec.h"
 #include "runtime/ptxemu.h"
+#include "runtime/stats.h"
 
 int cmd_run(int argc, char **argv);
 
