@@ -262,6 +262,27 @@ START_TEST(test_launch_kernel)
                                       0),
                      cudaErrorInvalidDeviceFunction);
     ck_assert_int_eq(cudaGetLastError(), cudaErrorInvalidDeviceFunction);
+    /* cudaLaunchKernelEx's entry point, cooperative attribute set. */
+    set_coeffs(2.0f, 1);
+    float h = 5.0f;
+    ck_assert_int_eq(cudaMemcpy(d, &h, 4, cudaMemcpyHostToDevice),
+                     cudaSuccess);
+    cudaLaunchAttribute attr;
+    memset(&attr, 0, sizeof attr);
+    attr.id = cudaLaunchAttributeCooperative;
+    attr.val.cooperative = 1;
+    cudaLaunchConfig_t cfg = { d3(1, 1, 1), d3(32, 1, 1), 0, NULL, &attr,
+                               1 };
+    ck_assert_int_eq(cudaLaunchKernelExC(&cfg, (const void *)axpb_stub,
+                                         args), cudaSuccess);
+    ck_assert_int_eq(cudaMemcpy(&h, d, 4, cudaMemcpyDeviceToHost),
+                     cudaSuccess);
+    ck_assert(h == 11.0f);
+    cfg.blockDim = d3(2048, 1, 1);
+    ck_assert_int_eq(cudaLaunchKernelExC(&cfg, (const void *)axpb_stub,
+                                         args),
+                     cudaErrorInvalidConfiguration);
+    ck_assert_int_eq(cudaGetLastError(), cudaErrorInvalidConfiguration);
     const char *name = NULL;
     ck_assert_int_eq(cudaFuncGetName(&name, (const void *)axpb_stub),
                      cudaSuccess);

@@ -260,6 +260,37 @@ struct cudaPointerAttributes {
     long reserved[8];
 };
 
+/* cudaLaunchKernelExC's configuration.  Of the attributes only the
+ * identifier matters here; the value is a 64-byte union. */
+typedef enum cudaLaunchAttributeID {
+    cudaLaunchAttributeIgnore = 0,
+    cudaLaunchAttributeCooperative = 2,
+    cudaLaunchAttributeClusterDimension = 4
+} cudaLaunchAttributeID;
+
+typedef union cudaLaunchAttributeValue {
+    char pad[64];
+    int cooperative;
+    struct {
+        unsigned int x, y, z;
+    } clusterDim;
+} cudaLaunchAttributeValue;
+
+typedef struct cudaLaunchAttribute {
+    cudaLaunchAttributeID id;
+    char pad[8 - sizeof(cudaLaunchAttributeID)];
+    cudaLaunchAttributeValue val;
+} cudaLaunchAttribute;
+
+typedef struct cudaLaunchConfig_t {
+    dim3 gridDim;
+    dim3 blockDim;
+    size_t dynamicSmemBytes;
+    cudaStream_t stream;
+    cudaLaunchAttribute *attrs;
+    unsigned int numAttrs;
+} cudaLaunchConfig_t;
+
 struct cudaChannelFormatDesc {
     int x, y, z, w;
     enum cudaChannelFormatKind f;

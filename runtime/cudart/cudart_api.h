@@ -74,6 +74,10 @@ cudaError_t
 cudaLaunchCooperativeKernel_ptsz(const void *func, dim3 grid, dim3 block,
                                  void **args, size_t shmem,
                                  cudaStream_t stream);
+cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *cfg,
+                                const void *func, void **args);
+cudaError_t cudaLaunchKernelExC_ptsz(const cudaLaunchConfig_t *cfg,
+                                     const void *func, void **args);
 cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr,
                                   const void *func);
 cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute attr,

@@ -180,6 +180,40 @@ RT_API cudaError_t cudaLaunchCooperativeKernel_ptsz(const void *func,
     return launch(func, grid, block, args, shmem, stream, 1);
 }
 
+/* cudaLaunchKernelEx (a template in cuda_runtime.h) ends here; CUB
+ * launches through it.  A cooperative attribute makes a cooperative
+ * launch; clusters of more than one CTA are not modelled. */
+static cudaError_t launch_ex(const cudaLaunchConfig_t *cfg,
+                             const void *func, void **args)
+{
+    if (!cfg || (cfg->numAttrs && !cfg->attrs))
+        return rt_err(cudaErrorInvalidValue);
+    int coop = 0;
+    for (unsigned i = 0; i < cfg->numAttrs; i++) {
+        const cudaLaunchAttribute *a = &cfg->attrs[i];
+        if (a->id == cudaLaunchAttributeCooperative)
+            coop = a->val.cooperative != 0;
+        else if (a->id == cudaLaunchAttributeClusterDimension
+                 && (uint64_t)a->val.clusterDim.x * a->val.clusterDim.y
+                            * a->val.clusterDim.z > 1)
+            return rt_err(cudaErrorNotSupported);
+    }
+    return launch(func, cfg->gridDim, cfg->blockDim, args,
+                  cfg->dynamicSmemBytes, cfg->stream, coop);
+}
+
+RT_API cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *cfg,
+                                       const void *func, void **args)
+{
+    return launch_ex(cfg, func, args);
+}
+
+RT_API cudaError_t cudaLaunchKernelExC_ptsz(const cudaLaunchConfig_t *cfg,
+                                            const void *func, void **args)
+{
+    return launch_ex(cfg, func, args);
+}
+
 /* ------------------------------------------------ kernel attributes */
 
 static cudaError_t resolve(const void *func, CUfunction *fn)
