@@ -94,6 +94,11 @@ typedef struct DrvState {
 
 extern DrvState drv;
 
+/* Export `name` as a second name of the function `target` (defined in
+ * the same file). */
+#define DRV_ALIAS(name, target) \
+    extern __typeof__(target) name __attribute__((alias(#target)));
+
 /* drv_trace: with PTXEMU_TRACE=1, one stderr line
  * "ptxemu: NAME(ARGS) = RESULT"; returns r. */
 __attribute__((format(printf, 3, 4)))

@@ -397,3 +397,9 @@ CUresult cuOccupancyAvailableDynamicSMemPerBlock(size_t *dynamicSmemSize,
                      "%p, %p, %d, %d", (void *)dynamicSmemSize, (void *)func,
                      numBlocks, blockSize);
 }
+
+/* The per-thread default stream variants (_ptds, _ptsz): every
+ * stream behaves the same here. */
+DRV_ALIAS(cuLaunchCooperativeKernel_ptsz, cuLaunchCooperativeKernel)
+DRV_ALIAS(cuLaunchKernelEx_ptsz, cuLaunchKernelEx)
+DRV_ALIAS(cuLaunchKernel_ptsz, cuLaunchKernel)

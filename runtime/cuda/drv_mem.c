@@ -935,3 +935,37 @@ CUresult cuMemsetD2D32Async(CUdeviceptr dstDevice, size_t dstPitch,
                      dstDevice, dstPitch, ui, Width, Height,
                      (void *)hStream);
 }
+
+/* The per-thread default stream variants (_ptds, _ptsz): every
+ * stream behaves the same here. */
+DRV_ALIAS(cuMemAllocAsync_ptsz, cuMemAllocAsync)
+DRV_ALIAS(cuMemFreeAsync_ptsz, cuMemFreeAsync)
+DRV_ALIAS(cuMemPrefetchAsync_ptsz, cuMemPrefetchAsync)
+DRV_ALIAS(cuMemPrefetchAsync_v2_ptsz, cuMemPrefetchAsync_v2)
+DRV_ALIAS(cuMemcpy2DAsync_v2_ptsz, cuMemcpy2DAsync_v2)
+DRV_ALIAS(cuMemcpy2DUnaligned_v2_ptds, cuMemcpy2DUnaligned_v2)
+DRV_ALIAS(cuMemcpy2D_v2_ptds, cuMemcpy2D_v2)
+DRV_ALIAS(cuMemcpy3DAsync_v2_ptsz, cuMemcpy3DAsync_v2)
+DRV_ALIAS(cuMemcpy3D_v2_ptds, cuMemcpy3D_v2)
+DRV_ALIAS(cuMemcpyAsync_ptsz, cuMemcpyAsync)
+DRV_ALIAS(cuMemcpyDtoDAsync_v2_ptsz, cuMemcpyDtoDAsync_v2)
+DRV_ALIAS(cuMemcpyDtoD_v2_ptds, cuMemcpyDtoD_v2)
+DRV_ALIAS(cuMemcpyDtoHAsync_v2_ptsz, cuMemcpyDtoHAsync_v2)
+DRV_ALIAS(cuMemcpyDtoH_v2_ptds, cuMemcpyDtoH_v2)
+DRV_ALIAS(cuMemcpyHtoDAsync_v2_ptsz, cuMemcpyHtoDAsync_v2)
+DRV_ALIAS(cuMemcpyHtoD_v2_ptds, cuMemcpyHtoD_v2)
+DRV_ALIAS(cuMemcpyPeerAsync_ptsz, cuMemcpyPeerAsync)
+DRV_ALIAS(cuMemcpyPeer_ptds, cuMemcpyPeer)
+DRV_ALIAS(cuMemcpy_ptds, cuMemcpy)
+DRV_ALIAS(cuMemsetD16Async_ptsz, cuMemsetD16Async)
+DRV_ALIAS(cuMemsetD16_v2_ptds, cuMemsetD16_v2)
+DRV_ALIAS(cuMemsetD2D16Async_ptsz, cuMemsetD2D16Async)
+DRV_ALIAS(cuMemsetD2D16_v2_ptds, cuMemsetD2D16_v2)
+DRV_ALIAS(cuMemsetD2D32Async_ptsz, cuMemsetD2D32Async)
+DRV_ALIAS(cuMemsetD2D32_v2_ptds, cuMemsetD2D32_v2)
+DRV_ALIAS(cuMemsetD2D8Async_ptsz, cuMemsetD2D8Async)
+DRV_ALIAS(cuMemsetD2D8_v2_ptds, cuMemsetD2D8_v2)
+DRV_ALIAS(cuMemsetD32Async_ptsz, cuMemsetD32Async)
+DRV_ALIAS(cuMemsetD32_v2_ptds, cuMemsetD32_v2)
+DRV_ALIAS(cuMemsetD8Async_ptsz, cuMemsetD8Async)
+DRV_ALIAS(cuMemsetD8_v2_ptds, cuMemsetD8_v2)

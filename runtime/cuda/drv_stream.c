@@ -386,3 +386,19 @@ CUresult cuEventElapsedTime_v2(float *pMilliseconds, CUevent hStart,
                      "cuEventElapsedTime_v2", "%p, %p, %p",
                      (void *)pMilliseconds, (void *)hStart, (void *)hEnd);
 }
+
+/* The per-thread default stream variants (_ptds, _ptsz): every
+ * stream behaves the same here. */
+DRV_ALIAS(cuEventRecordWithFlags_ptsz, cuEventRecordWithFlags)
+DRV_ALIAS(cuEventRecord_ptsz, cuEventRecord)
+DRV_ALIAS(cuLaunchHostFunc_ptsz, cuLaunchHostFunc)
+DRV_ALIAS(cuStreamAddCallback_ptsz, cuStreamAddCallback)
+DRV_ALIAS(cuStreamAttachMemAsync_ptsz, cuStreamAttachMemAsync)
+DRV_ALIAS(cuStreamGetCtx_ptsz, cuStreamGetCtx)
+DRV_ALIAS(cuStreamGetDevice_ptsz, cuStreamGetDevice)
+DRV_ALIAS(cuStreamGetFlags_ptsz, cuStreamGetFlags)
+DRV_ALIAS(cuStreamGetId_ptsz, cuStreamGetId)
+DRV_ALIAS(cuStreamGetPriority_ptsz, cuStreamGetPriority)
+DRV_ALIAS(cuStreamQuery_ptsz, cuStreamQuery)
+DRV_ALIAS(cuStreamSynchronize_ptsz, cuStreamSynchronize)
+DRV_ALIAS(cuStreamWaitEvent_ptsz, cuStreamWaitEvent)
