@@ -338,19 +338,21 @@ RT_API cudaError_t cudaDeviceSynchronize(void)
     return r == CUDA_SUCCESS ? cudaSuccess : rt_cu(r);
 }
 
-/* The context is kept (modules, managed variables and host pointers the
- * program registered stay valid); what a reset must do for a program is
- * finish the work and forget the errors, faults included. */
+/* Resets the primary context through the driver, which finishes the
+ * work and clears the context's fault but keeps its modules and memory
+ * (so the registered kernels, variables and managed pointers of the
+ * program stay valid, as they become again after a real reset). */
 RT_API cudaError_t cudaDeviceReset(void)
 {
     cudaError_t e = driver_ready();
     if (e != cudaSuccess)
         return rt_err(e);
+    CUdevice d;
+    CUresult r = cuDeviceGet(&d, thread_device);
+    if (r == CUDA_SUCCESS)
+        r = cuDevicePrimaryCtxReset_v2(d);
     rt_sticky_clear();
-    if (rt_ctx() == cudaSuccess)
-        (void)cuCtxSynchronize();
-    rt_sticky_clear();
-    return cudaSuccess;
+    return r == CUDA_SUCCESS ? cudaSuccess : rt_cu(r);
 }
 
 RT_API cudaError_t cudaDriverGetVersion(int *v)

@@ -71,7 +71,7 @@ static const CUdevice_attribute limit_attrs[7] = {
 
 static cudaError_t get_limits(rt_limits *l)
 {
-    int v[7];
+    int v[7] = { 0 };
     CUdevice d = rt_cudevice();
     for (int i = 0; i < 7; i++) {
         CUresult r = cuDeviceGetAttribute(&v[i], limit_attrs[i], d);
@@ -91,7 +91,7 @@ static cudaError_t get_limits(rt_limits *l)
  * above the device's limits. */
 static cudaError_t check_config(dim3 grid, dim3 block)
 {
-    rt_limits l;
+    rt_limits l = { { 0, 0, 0 }, { 0, 0, 0 }, 0 };
     cudaError_t e = get_limits(&l);
     if (e != cudaSuccess)
         return e;
