@@ -291,6 +291,9 @@ RT_API cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop,
     r = cuDeviceTotalMem_v2(&prop->totalGlobalMem, d);
     if (r != CUDA_SUCCESS)
         return rt_cu(r);
+    CUuuid uuid;
+    if (cuDeviceGetUuid_v2(&uuid, d) == CUDA_SUCCESS)
+        memcpy(prop->uuid.bytes, uuid.bytes, sizeof prop->uuid.bytes);
     for (size_t i = 0; i < sizeof prop_fields / sizeof *prop_fields; i++) {
         const prop_field *f = &prop_fields[i];
         int v = 0;
