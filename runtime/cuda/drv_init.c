@@ -251,6 +251,11 @@ CUresult cuInit(unsigned int Flags)
                 drv.gpu.sms = opts.num_sms;
             }
             opts.num_sms = drv.gpu.sms;
+            /* The emulator enforces the opt-in maximum; the 48 KiB
+             * default without opting in is checked at launch. */
+            if (!opts.max_shared_per_block) {
+                opts.max_shared_per_block = drv.gpu.smem_optin;
+            }
             if (ptxemu_device_create(&opts, &drv.dev) != PTXEMU_SUCCESS) {
                 r = CUDA_ERROR_OUT_OF_MEMORY;
             } else {
