@@ -628,6 +628,9 @@ START_TEST(test_streams_events)
     ck_assert(ms >= 0.0f);
     ck_assert_int_eq(cudaStreamSynchronize(s), cudaSuccess);
     ck_assert_int_eq(cudaStreamQuery(s), cudaSuccess);
+    int capturing = -1;
+    ck_assert_int_eq(cudaStreamIsCapturing(s, &capturing), cudaSuccess);
+    ck_assert_int_eq(capturing, 0);
     ck_assert_int_eq(hits, 1);
     ck_assert_int_eq(callback_count, 2);
     ck_assert_ptr_eq(seen, s);
@@ -768,6 +771,11 @@ START_TEST(test_device)
     ck_assert_int_eq(dev, 0);
     ck_assert_int_eq(cudaDeviceSetCacheConfig(cudaFuncCachePreferL1),
                      cudaSuccess);
+    char bus[32] = "";
+    ck_assert_int_eq(cudaDeviceGetPCIBusId(bus, sizeof bus, 0), cudaSuccess);
+    dev = -1;
+    ck_assert_int_eq(cudaDeviceGetByPCIBusId(&dev, bus), cudaSuccess);
+    ck_assert_int_eq(dev, 0);
     ck_assert_int_eq(cudaProfilerStart(), cudaSuccess);
     ck_assert_int_eq(cudaProfilerStop(), cudaSuccess);
 }
@@ -791,6 +799,12 @@ START_TEST(test_func_attributes)
     ck_assert_int_eq(cudaFuncSetCacheConfig((const void *)axpb_stub,
                                             cudaFuncCachePreferShared),
                      cudaSuccess);
+    /* axpb(.u64, .u32): the parameter buffer's layout. */
+    size_t off = 99, size = 99;
+    ck_assert_int_eq(cudaFuncGetParamInfo((const void *)axpb_stub, 1, &off,
+                                          &size), cudaSuccess);
+    ck_assert_uint_eq(off, 8);
+    ck_assert_uint_eq(size, 4);
     int blocks = 0;
     ck_assert_int_eq(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                          &blocks, (const void *)axpb_stub, 256, 0),

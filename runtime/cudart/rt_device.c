@@ -492,3 +492,35 @@ RT_API cudaError_t cudaGetDriverEntryPoint(const char *symbol, void **fn,
 RT_ALIAS(cudaGetDriverEntryPoint_ptsz, cudaGetDriverEntryPoint);
 RT_ALIAS(cudaGetDriverEntryPointByVersion_ptsz,
          cudaGetDriverEntryPointByVersion);
+
+RT_API cudaError_t cudaDeviceGetPCIBusId(char *id, int len, int dev)
+{
+    cudaError_t e = check_device(dev);
+    if (e != cudaSuccess)
+        return rt_err(e);
+    CUdevice d;
+    CUresult r = cuDeviceGet(&d, dev);
+    if (r == CUDA_SUCCESS)
+        r = cuDeviceGetPCIBusId(id, len, d);
+    return r == CUDA_SUCCESS ? cudaSuccess : rt_cu(r);
+}
+
+RT_API cudaError_t cudaDeviceGetByPCIBusId(int *dev, const char *id)
+{
+    if (!dev || !id)
+        return rt_err(cudaErrorInvalidValue);
+    cudaError_t e = driver_ready();
+    if (e != cudaSuccess)
+        return rt_err(e);
+    CUdevice d;
+    CUresult r = cuDeviceGetByPCIBusId(&d, id);
+    if (r == CUDA_SUCCESS)
+        *dev = (int)d;
+    return r == CUDA_SUCCESS ? cudaSuccess : rt_cu(r);
+}
+
+/* No L2 cache is modelled: nothing persists to reset. */
+RT_API cudaError_t cudaCtxResetPersistingL2Cache(void)
+{
+    return rt_enter();
+}
