@@ -268,6 +268,8 @@ START_TEST(module_from_string)
     ck_assert_int_eq(cuModuleLoadDataEx(&mod, ".version 7.0\n.target sm_80\n"
                                         "bogus;\n", 2, opt, val), 218);
     ck_assert_ptr_nonnull(strstr(log, "error"));
+    ck_assert_int_eq(cuModuleLoadData(&mod, ""), 218);
+    ck_assert_int_eq(cuModuleLoadData(&mod, NULL), 1);
 }
 END_TEST
 

@@ -99,6 +99,11 @@ static CUresult load_image(const char *name, const void *image,
     if (!image) {
         return CUDA_ERROR_INVALID_VALUE;
     }
+    /* With no size known, look at the first 4 bytes only when they
+     * hold no NUL (a shorter PTX string ends before them). */
+    if (!avail && strnlen(image, 4) < 4) {
+        return load_ptx(name, image, 0, out, log, loglen);
+    }
     if (fatbin_is_elf(image, avail ? avail : 4)) {
         char msg[256];
         snprintf(msg, sizeof(msg), "%s is a cubin (SASS); the emulator "
