@@ -17,6 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "runtime/cuda/cuda_abi.h"
 #include "runtime/cudart/cudart_api.h"
 
 /* Entry points of nvcc's generated code (crt/host_runtime.h). */
@@ -872,6 +873,34 @@ START_TEST(test_threads)
 }
 END_TEST
 
+/* A thread with its own driver context: the runtime works in it. */
+static void *own_context_body(void *arg)
+{
+    (void)arg;
+    CUcontext mine = NULL, cur = NULL;
+    if (cuInit(0) != CUDA_SUCCESS || cuCtxCreate_v2(&mine, 0, 0)
+        != CUDA_SUCCESS)
+        return (void *)1;
+    float *d;
+    if (cudaMalloc((void **)&d, 64) != cudaSuccess)
+        return (void *)2;
+    if (cuCtxGetCurrent(&cur) != CUDA_SUCCESS || cur != mine)
+        return (void *)3;
+    cudaFree(d);
+    cuCtxDestroy_v2(mine);
+    return NULL;
+}
+
+START_TEST(test_driver_context)
+{
+    pthread_t t;
+    void *res;
+    ck_assert_int_eq(pthread_create(&t, NULL, own_context_body, NULL), 0);
+    ck_assert_int_eq(pthread_join(t, &res), 0);
+    ck_assert_msg(res == NULL, "step %d", (int)(intptr_t)res);
+}
+END_TEST
+
 static Suite *cudart_suite(void)
 {
     Suite *s = suite_create("cudart");
@@ -894,6 +923,7 @@ static Suite *cudart_suite(void)
     tcase_add_test(tc, test_device);
     tcase_add_test(tc, test_func_attributes);
     tcase_add_test(tc, test_threads);
+    tcase_add_test(tc, test_driver_context);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -42,11 +42,26 @@ static cudaError_t driver_ready(void)
                                                : rt_map(init_result);
 }
 
+static int contexts_has(CUcontext ctx);
+
+/* A thread that made a driver context current before its first runtime
+ * call keeps it: the runtime works in the current context, as CUDA's
+ * does for programs mixing the two APIs. */
+static __thread int thread_checked;
+
 cudaError_t rt_ctx(void)
 {
     cudaError_t e = driver_ready();
     if (e != cudaSuccess)
         return e;
+    if (!thread_checked) {
+        CUcontext cur = NULL;
+        thread_checked = 1;
+        if (cuCtxGetCurrent(&cur) == CUDA_SUCCESS && cur)
+            thread_ctx = cur;
+    }
+    if (thread_ctx && !contexts_has(thread_ctx))
+        return rt_sticky();
     int dev = thread_device;
     pthread_mutex_lock(&ctx_lock);
     CUcontext ctx = contexts[dev];
@@ -69,6 +84,17 @@ cudaError_t rt_ctx(void)
         thread_ctx = ctx;
     }
     return rt_sticky();
+}
+
+/* Whether ctx is one of the runtime's primary contexts. */
+static int contexts_has(CUcontext ctx)
+{
+    int found = 0;
+    pthread_mutex_lock(&ctx_lock);
+    for (int i = 0; i < RT_MAX_DEVICES; i++)
+        found |= contexts[i] == ctx;
+    pthread_mutex_unlock(&ctx_lock);
+    return found;
 }
 
 cudaError_t rt_enter(void)
