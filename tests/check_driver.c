@@ -128,6 +128,31 @@ static int run_vadd(CUfunction f, unsigned n, unsigned seed)
     return bad;
 }
 
+/* Capture what the driver writes on stderr between the two calls. */
+static int cap_fd = -1, cap_saved = -1;
+
+static void capture_start(void)
+{
+    char tmpl[] = "/tmp/check_driver_XXXXXX";
+    cap_fd = mkstemp(tmpl);
+    ck_assert_int_ge(cap_fd, 0);
+    unlink(tmpl);
+    fflush(stderr);
+    cap_saved = dup(2);
+    dup2(cap_fd, 2);
+}
+
+static void capture_end(char *buf, size_t len)
+{
+    fflush(stderr);
+    dup2(cap_saved, 2);
+    close(cap_saved);
+    ssize_t n = pread(cap_fd, buf, len - 1, 0);
+    close(cap_fd);
+    ck_assert_int_ge(n, 0);
+    buf[n] = 0;
+}
+
 /* ------------------------------------------------------------ tests */
 
 START_TEST(init_and_device)
@@ -564,8 +589,20 @@ START_TEST(fault_is_sticky)
     void *params[] = {&bad};
     /* CUDA_ERROR_ILLEGAL_ADDRESS (700), then every call needing the
      * context gives it back. */
+    char buf[8192];
+    capture_start();
     ck_assert_int_eq(cuLaunchKernel(f, 1, 1, 1, 32, 1, 1, 0, NULL, params,
                                     NULL), 700);
+    ck_assert_int_eq(cuLaunchKernel(f, 1, 1, 1, 32, 1, 1, 0, NULL, params,
+                                    NULL), 700);
+    capture_end(buf, sizeof(buf));
+    /* The report, once: the kernel, the instruction, the address. */
+    const char *at = strstr(buf, "ptxemu: kernel fault");
+    ck_assert_ptr_nonnull(at);
+    ck_assert_ptr_null(strstr(at + 1, "ptxemu: kernel fault"));
+    ck_assert_ptr_nonnull(strstr(buf, "'fault'"));
+    ck_assert_ptr_nonnull(strstr(buf, "st.global.u32"));
+    ck_assert_ptr_nonnull(strstr(buf, "0x0000000000000010"));
     ck_assert_int_eq(cuMemAlloc_v2(&p, 16), 700);
     ck_assert_int_eq(cuCtxSynchronize(), 700);
     ck_assert_int_eq(run_vadd(v, 10, 0), -1);
@@ -717,25 +754,14 @@ END_TEST
 
 START_TEST(unsupported_stub)
 {
-    char tmpl[] = "/tmp/check_driver_XXXXXX";
-    int fd = mkstemp(tmpl);
-    ck_assert_int_ge(fd, 0);
-    unlink(tmpl);
-    fflush(stderr);
-    int saved = dup(2);
-    dup2(fd, 2);
     void *g;
+    char buf[512];
+    capture_start();
     CUresult r1 = cuGraphCreate(&g, 0);
     CUresult r2 = cuGraphCreate(&g, 0);
-    fflush(stderr);
-    dup2(saved, 2);
-    close(saved);
+    capture_end(buf, sizeof(buf));
     ck_assert_int_eq(r1, 801);
     ck_assert_int_eq(r2, 801);
-    char buf[512] = "";
-    ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
-    close(fd);
-    ck_assert_int_ge(n, 0);
     /* Said once, in one line. */
     ck_assert_str_eq(buf,
                      "ptxemu: cuGraphCreate is not supported by the "

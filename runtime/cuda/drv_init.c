@@ -170,18 +170,21 @@ CUresult drv_fault(CUcontext ctx, ptxemu_status st)
         || st == PTXEMU_ERROR_NOT_FOUND) {
         return r;
     }
-    char buf[4096];
-    size_t n = ptxemu_last_error_copy(drv.dev, buf, sizeof(buf));
     pthread_mutex_lock(&drv.lock);
     int first = ctx && !ctx->sticky;
-    if (ctx && !ctx->sticky) {
+    if (first) {
         ctx->sticky = r;
     }
     pthread_mutex_unlock(&drv.lock);
     if (first) {
-        fprintf(stderr, "ptxemu: kernel fault (%s): %s%s\n",
-                drv_result_name(r), buf,
-                n >= sizeof(buf) ? " [...]" : "");
+        size_t n = ptxemu_last_error_copy(drv.dev, NULL, 0) + 1;
+        char *buf = malloc(n);
+        if (buf) {
+            ptxemu_last_error_copy(drv.dev, buf, n);
+        }
+        fprintf(stderr, "ptxemu: kernel fault (%s): %s\n",
+                drv_result_name(r), buf ? buf : ptxemu_status_string(st));
+        free(buf);
     }
     return r;
 }
