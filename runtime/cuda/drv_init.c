@@ -85,48 +85,92 @@ CUresult drv_trace(CUresult r, const char *name, const char *fmt, ...)
 
 /* ------------------------------------------------------------ handles */
 
-static struct {
+/* An open-addressing set of (pointer, kind): every call validates its
+ * handles, and a program may hold thousands (one per kernel). */
+typedef struct Slot {
+    const void *p;                      /* NULL: empty; &tomb: deleted */
     DrvKind kind;
-    const void *p;
-} *handles;
-static size_t nhandles, caphandles;
+} Slot;
 
-int drv_handle_add(DrvKind kind, const void *p)
+static Slot *slots;
+static size_t nslots, nused;            /* nused counts tombstones too */
+static const char tomb;
+
+static size_t hash_ptr(const void *p)
 {
-    pthread_mutex_lock(&drv.lock);
-    if (nhandles == caphandles) {
-        size_t nc = caphandles ? caphandles * 2 : 64;
-        void *n = realloc(handles, nc * sizeof(*handles));
-        if (!n) {
-            pthread_mutex_unlock(&drv.lock);
-            return -1;
+    uint64_t x = (uint64_t)(uintptr_t)p;
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdull;
+    x ^= x >> 33;
+    return (size_t)x;
+}
+
+/* The slot holding p, or the empty slot where it would go. */
+static Slot *probe(const void *p)
+{
+    size_t mask = nslots - 1;
+    Slot *free_slot = NULL;
+    for (size_t i = hash_ptr(p) & mask;; i = (i + 1) & mask) {
+        if (slots[i].p == p) {
+            return &slots[i];
         }
-        handles = n;
-        caphandles = nc;
+        if (slots[i].p == &tomb) {
+            free_slot = free_slot ? free_slot : &slots[i];
+        } else if (!slots[i].p) {
+            return free_slot ? free_slot : &slots[i];
+        }
     }
-    handles[nhandles].kind = kind;
-    handles[nhandles].p = p;
-    nhandles++;
-    pthread_mutex_unlock(&drv.lock);
+}
+
+static int grow(void)
+{
+    size_t old_n = nslots;
+    Slot *old = slots;
+    size_t n = old_n ? old_n * 2 : 256;
+    Slot *fresh = calloc(n, sizeof(*fresh));
+    if (!fresh) {
+        return -1;
+    }
+    slots = fresh;
+    nslots = n;
+    nused = 0;
+    for (size_t i = 0; i < old_n; i++) {
+        if (old[i].p && old[i].p != &tomb) {
+            *probe(old[i].p) = old[i];
+            nused++;
+        }
+    }
+    free(old);
     return 0;
 }
 
-static size_t find_handle(DrvKind kind, const void *p)
+int drv_handle_add(DrvKind kind, const void *p)
 {
-    for (size_t i = nhandles; i-- > 0;) {
-        if (handles[i].p == p && handles[i].kind == kind) {
-            return i;
-        }
+    int r = 0;
+    pthread_mutex_lock(&drv.lock);
+    if ((nused + 1) * 2 > nslots) {
+        r = grow();
     }
-    return (size_t)-1;
+    if (!r) {
+        Slot *s = probe(p);
+        if (s->p != p) {
+            nused += !s->p;
+            s->p = p;
+        }
+        s->kind = kind;
+    }
+    pthread_mutex_unlock(&drv.lock);
+    return r;
 }
 
 void drv_handle_remove(DrvKind kind, const void *p)
 {
     pthread_mutex_lock(&drv.lock);
-    size_t i = find_handle(kind, p);
-    if (i != (size_t)-1) {
-        handles[i] = handles[--nhandles];
+    if (nslots) {
+        Slot *s = probe(p);
+        if (s->p == p && s->kind == kind) {
+            s->p = &tomb;
+        }
     }
     pthread_mutex_unlock(&drv.lock);
 }
@@ -140,7 +184,11 @@ int drv_handle_valid(DrvKind kind, const void *p)
         return 1;
     }
     pthread_mutex_lock(&drv.lock);
-    int ok = find_handle(kind, p) != (size_t)-1;
+    int ok = 0;
+    if (nslots) {
+        Slot *s = probe(p);
+        ok = s->p == p && s->kind == kind;
+    }
     pthread_mutex_unlock(&drv.lock);
     return ok;
 }
