@@ -657,6 +657,28 @@ static void stream_cb(CUstream s, CUresult st, void *arg)
     order[norder++] = st == CUDA_SUCCESS ? (int)(intptr_t)arg : -1;
 }
 
+START_TEST(many_handles)
+{
+    enum { N = 300 };
+    static CUmodule mods[N];
+    static CUfunction fs[N];
+    setup();
+    for (int i = 0; i < N; i++) {
+        OK(cuModuleLoadData(&mods[i], kernels));
+        OK(cuModuleGetFunction(&fs[i], mods[i], "vadd"));
+    }
+    for (int i = 0; i < N; i += 2) {
+        OK(cuModuleUnload(mods[i]));
+    }
+    const char *nm;
+    for (int i = 0; i < N; i++) {
+        ck_assert_int_eq(cuFuncGetName(&nm, fs[i]), i % 2 ? 0 : 400);
+    }
+    ck_assert_int_eq(run_vadd(fs[N - 1], 50, 9), 0);
+    ck_assert_int_eq(cuModuleUnload(mods[0]), 400);
+}
+END_TEST
+
 START_TEST(streams_events)
 {
     CUmodule mod = setup();
@@ -872,6 +894,7 @@ int main(void)
     tcase_add_test(tc, launch_config_errors);
     tcase_add_test(tc, fault_is_sticky);
     tcase_add_test(tc, error_names);
+    tcase_add_test(tc, many_handles);
     tcase_add_test(tc, streams_events);
     tcase_add_test(tc, proc_address);
     tcase_add_test(tc, unsupported_stub);
