@@ -815,7 +815,7 @@ CUresult cuFuncIsLoaded(int *state, CUfunction function);
 CUresult cuFuncLoad(CUfunction function);
 
 /* Memory. */
-CUresult cuMemGetInfo_v2(size_t *free, size_t *total);
+CUresult cuMemGetInfo_v2(size_t *free_bytes, size_t *total);
 CUresult cuMemAlloc_v2(CUdeviceptr *dptr, size_t bytesize);
 CUresult cuMemAllocPitch_v2(CUdeviceptr *dptr, size_t *pPitch,
                             size_t WidthInBytes, size_t Height,
