@@ -873,6 +873,42 @@ START_TEST(test_threads)
 }
 END_TEST
 
+/* Bad arguments give errors, never a crash, and leave the device
+ * usable. */
+START_TEST(test_bad_input)
+{
+    ck_assert_int_ne(cudaLaunchKernel((const void *)axpb_stub, d3(1, 1, 1),
+                                      d3(1, 1, 1), NULL, 0, 0),
+                     cudaSuccess);
+    ck_assert_int_eq(cudaLaunchKernel(NULL, d3(1, 1, 1), d3(1, 1, 1), NULL,
+                                      0, 0),
+                     cudaErrorInvalidDeviceFunction);
+    unsigned h = 0;
+    ck_assert_int_ne(cudaMemcpy(&h, (void *)(uintptr_t)0x1234, 4,
+                                cudaMemcpyDeviceToHost), cudaSuccess);
+    ck_assert_int_ne(cudaMemcpy((void *)(uintptr_t)0x1234, &h, 4,
+                                cudaMemcpyHostToDevice), cudaSuccess);
+    ck_assert_int_ne(cudaFree((void *)(uintptr_t)0x1234), cudaSuccess);
+    ck_assert_int_ne(cudaMemset((void *)(uintptr_t)0x1234, 0, 4),
+                     cudaSuccess);
+    ck_assert_int_eq(cudaMemcpy(&h, NULL, 4, cudaMemcpyDeviceToHost),
+                     cudaErrorInvalidValue);
+    ck_assert_int_eq(cudaGetSymbolAddress(NULL, &gbias),
+                     cudaErrorInvalidValue);
+    ck_assert_int_eq(cudaEventElapsedTime(NULL, NULL, NULL),
+                     cudaErrorInvalidValue);
+    ck_assert_int_eq(cudaStreamAddCallback(0, NULL, NULL, 0),
+                     cudaErrorInvalidValue);
+    dim3 g, b;
+    size_t shmem;
+    cudaStream_t st;
+    ck_assert_int_eq(__cudaPopCallConfiguration(&g, &b, &shmem, &st),
+                     cudaErrorMissingConfiguration);
+    (void)cudaGetLastError();
+    check_axpb(1);
+}
+END_TEST
+
 /* A thread with its own driver context: the runtime works in it. */
 static void *own_context_body(void *arg)
 {
@@ -924,6 +960,7 @@ static Suite *cudart_suite(void)
     tcase_add_test(tc, test_func_attributes);
     tcase_add_test(tc, test_threads);
     tcase_add_test(tc, test_driver_context);
+    tcase_add_test(tc, test_bad_input);
     suite_add_tcase(s, tc);
     return s;
 }
