@@ -476,6 +476,56 @@ START_TEST(memory_kinds)
             ck_assert_uint_eq(dst[y][x], src[y + 1][x + 5]);
         }
     }
+    /* A 3D copy: a 3 x 2 x 2 box at (1, 1, 1) of a 4 x 3 x 3 host
+     * volume into a device volume with 8-byte rows, back to the host
+     * packed; reference computed on the host. */
+    unsigned char vol[3][3][4], box[2][2][3];
+    for (int z = 0; z < 3; z++) {
+        for (int y = 0; y < 3; y++) {
+            for (int x = 0; x < 4; x++) {
+                vol[z][y][x] = (unsigned char)(z * 100 + y * 10 + x);
+            }
+        }
+    }
+    CUdeviceptr dv;
+    OK(cuMemAlloc_v2(&dv, 8 * 2 * 2));
+    CUDA_MEMCPY3D c3;
+    memset(&c3, 0, sizeof(c3));
+    c3.srcMemoryType = CU_MEMORYTYPE_HOST;
+    c3.srcHost = vol;
+    c3.srcPitch = 4;
+    c3.srcHeight = 3;
+    c3.srcXInBytes = 1;
+    c3.srcY = 1;
+    c3.srcZ = 1;
+    c3.dstMemoryType = CU_MEMORYTYPE_DEVICE;
+    c3.dstDevice = dv;
+    c3.dstPitch = 8;
+    c3.dstHeight = 2;
+    c3.WidthInBytes = 3;
+    c3.Height = 2;
+    c3.Depth = 2;
+    OK(cuMemcpy3D_v2(&c3));
+    memset(&c3, 0, sizeof(c3));
+    c3.srcMemoryType = CU_MEMORYTYPE_DEVICE;
+    c3.srcDevice = dv;
+    c3.srcPitch = 8;
+    c3.srcHeight = 2;
+    c3.dstMemoryType = CU_MEMORYTYPE_HOST;
+    c3.dstHost = box;
+    c3.dstPitch = 3;
+    c3.dstHeight = 2;
+    c3.WidthInBytes = 3;
+    c3.Height = 2;
+    c3.Depth = 2;
+    OK(cuMemcpy3D_v2(&c3));
+    for (int z = 0; z < 2; z++) {
+        for (int y = 0; y < 2; y++) {
+            for (int x = 0; x < 3; x++) {
+                ck_assert_uint_eq(box[z][y][x], vol[z + 1][y + 1][x + 1]);
+            }
+        }
+    }
     OK(cuMemFree_v2(d));
     ck_assert_int_eq(cuMemFree_v2(d + 8), 1);
 }
