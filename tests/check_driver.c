@@ -97,28 +97,26 @@ static const char *path(const char *rel)
 static int run_vadd(CUfunction f, unsigned n, unsigned seed)
 {
     unsigned *a = malloc(n * 4), *b = malloc(n * 4), *c = malloc(n * 4);
-    CUdeviceptr da, db, dc;
-    int bad = 0;
+    CUdeviceptr da = 0, db = 0, dc = 0;
+    int bad = -1;
     for (unsigned i = 0; i < n; i++) {
         a[i] = i + seed;
         b[i] = 2 * i;
     }
-    if (cuMemAlloc_v2(&da, n * 4) || cuMemAlloc_v2(&db, n * 4) ||
-        cuMemAlloc_v2(&dc, n * 4)) {
-        return -1;
-    }
-    if (cuMemcpyHtoD_v2(da, a, n * 4) || cuMemcpyHtoD_v2(db, b, n * 4)) {
-        return -1;
-    }
     void *params[] = {&da, &db, &dc, &n};
-    if (cuLaunchKernel(f, (n + 127) / 128, 1, 1, 128, 1, 1, 0, NULL, params,
+    if (cuMemAlloc_v2(&da, n * 4) || cuMemAlloc_v2(&db, n * 4) ||
+        cuMemAlloc_v2(&dc, n * 4) || cuMemcpyHtoD_v2(da, a, n * 4) ||
+        cuMemcpyHtoD_v2(db, b, n * 4) ||
+        cuLaunchKernel(f, (n + 127) / 128, 1, 1, 128, 1, 1, 0, NULL, params,
                        NULL) ||
         cuMemcpyDtoH_v2(c, dc, n * 4)) {
-        return -1;
+        goto out;
     }
+    bad = 0;
     for (unsigned i = 0; i < n; i++) {
         bad += c[i] != a[i] + 3 * b[i];
     }
+out:
     cuMemFree_v2(da);
     cuMemFree_v2(db);
     cuMemFree_v2(dc);
