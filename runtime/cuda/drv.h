@@ -44,7 +44,7 @@ struct CUctx_st {
     unsigned flags;
     int primary;
     unsigned long long id;
-    CUresult sticky;                    /* set by a kernel fault */
+    _Atomic CUresult sticky;            /* set by a kernel fault */
     size_t limits[CU_LIMIT_MAX];
     CUfunc_cache cache;
 };
@@ -82,7 +82,7 @@ typedef enum DrvKind {
 
 typedef struct DrvState {
     pthread_mutex_t lock;
-    int initialized;
+    _Atomic int initialized;            /* read without the lock */
     ptxemu_device *dev;
     DrvGpu gpu;
     int trace;
