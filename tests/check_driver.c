@@ -206,9 +206,9 @@ START_TEST(arch_from_env)
                             dev));
     ck_assert_int_eq(v, 4);
     /* H100: 227 KiB of shared memory per block when opted in. */
-    OK(cuDeviceGetAttribute(&v,
-                            CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
-                            dev));
+    CUdevice_attribute optin =
+        CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN;
+    OK(cuDeviceGetAttribute(&v, optin, dev));
     ck_assert_int_eq(v, 227 * 1024);
 }
 END_TEST
