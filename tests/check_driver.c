@@ -62,6 +62,15 @@ static const char kernels[] =
     " cvt.u32.u16 %r1, %rs1; cvt.u32.u16 %r2, %rs2;\n"
     " st.global.u32 [%rd1], %r1; st.global.u32 [%rd1+4], %r2;\n"
     " st.global.u32 [%rd1+8], %r3;\n ret;\n}\n"
+    /* *out = (malloc(size) != NULL) */
+    ".extern .func (.param .b64 rv) malloc(.param .b64 sz);\n"
+    ".visible .entry domalloc(.param .u64 out, .param .u64 size)\n{\n"
+    " .reg .pred %p<2>; .reg .b32 %r<2>; .reg .b64 %rd<4>;\n"
+    " ld.param.u64 %rd1, [out]; ld.param.u64 %rd2, [size];\n"
+    " { .param .b64 p0; st.param.b64 [p0], %rd2; .param .b64 r0;\n"
+    "   call.uni (r0), malloc, (p0); ld.param.b64 %rd3, [r0]; }\n"
+    " setp.ne.u64 %p1, %rd3, 0; selp.u32 %r1, 1, 0, %p1;\n"
+    " st.global.u32 [%rd1], %r1;\n ret;\n}\n"
     /* 40000 bytes of static shared memory, for occupancy. */
     ".visible .entry bigshared(.param .u64 p)\n{\n"
     " .shared .align 4 .b8 buf[40000];\n"
@@ -268,7 +277,7 @@ START_TEST(module_from_string)
     OK(cuFuncGetName(&nm, f));
     ck_assert_str_eq(nm, "vadd");
     OK(cuModuleGetFunctionCount(&count, mod));
-    ck_assert_uint_eq(count, 4);
+    ck_assert_uint_eq(count, 5);
     ck_assert_int_eq(run_vadd(f, 1000, 5), 0);
     /* The .global counter saw every thread below n. */
     OK(cuModuleGetGlobal_v2(&g, &gsize, mod, "counter"));
@@ -727,6 +736,34 @@ START_TEST(many_handles)
 }
 END_TEST
 
+/* The device malloc heap: 8 MiB by default, as on hardware; a larger
+ * one through the limit. */
+START_TEST(heap_limit)
+{
+    CUmodule mod = setup();
+    CUfunction f;
+    CUdeviceptr out;
+    unsigned got;
+    size_t lim;
+    unsigned long long size = 16 << 20;
+    OK(cuModuleGetFunction(&f, mod, "domalloc"));
+    OK(cuMemAlloc_v2(&out, 4));
+    void *params[] = {&out, &size};
+    OK(cuCtxGetLimit(&lim, CU_LIMIT_MALLOC_HEAP_SIZE));
+    ck_assert_uint_eq(lim, 8 << 20);
+    OK(cuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, NULL, params, NULL));
+    OK(cuMemcpyDtoH_v2(&got, out, 4));
+    ck_assert_uint_eq(got, 0);
+    OK(cuCtxSetLimit(CU_LIMIT_MALLOC_HEAP_SIZE, 64 << 20));
+    OK(cuCtxGetLimit(&lim, CU_LIMIT_MALLOC_HEAP_SIZE));
+    ck_assert_uint_eq(lim, 64 << 20);
+    OK(cuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, NULL, params, NULL));
+    OK(cuMemcpyDtoH_v2(&got, out, 4));
+    ck_assert_uint_eq(got, 1);
+    ck_assert_int_eq(cuCtxSetLimit(CU_LIMIT_CIG_ENABLED, 1), 215);
+}
+END_TEST
+
 START_TEST(streams_events)
 {
     CUmodule mod = setup();
@@ -943,6 +980,7 @@ int main(void)
     tcase_add_test(tc, fault_is_sticky);
     tcase_add_test(tc, error_names);
     tcase_add_test(tc, many_handles);
+    tcase_add_test(tc, heap_limit);
     tcase_add_test(tc, streams_events);
     tcase_add_test(tc, proc_address);
     tcase_add_test(tc, unsupported_stub);
