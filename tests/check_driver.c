@@ -764,6 +764,41 @@ START_TEST(heap_limit)
 }
 END_TEST
 
+START_TEST(jit_link)
+{
+    setup();
+    CUlinkState ls;
+    void *image;
+    size_t size;
+    CUmodule mod;
+    CUfunction f;
+    OK(cuLinkCreate_v2(0, NULL, NULL, &ls));
+    OK(cuLinkAddData_v2(ls, CU_JIT_INPUT_PTX, (void *)kernels,
+                        sizeof(kernels), "kernels.ptx", 0, NULL, NULL));
+    OK(cuLinkComplete(ls, &image, &size));
+    ck_assert_uint_gt(size, 0);
+    OK(cuModuleLoadData(&mod, image));
+    OK(cuLinkDestroy(ls));
+    OK(cuModuleGetFunction(&f, mod, "vadd"));
+    ck_assert_int_eq(run_vadd(f, 77, 3), 0);
+    /* A fat binary from a file links too; two inputs do not. */
+    OK(cuLinkCreate_v2(0, NULL, NULL, &ls));
+    OK(cuLinkAddFile_v2(ls, CU_JIT_INPUT_FATBINARY,
+                        path("tests/fatbin/default.fatbin"), 0, NULL, NULL));
+    OK(cuLinkComplete(ls, &image, &size));
+    OK(cuModuleLoadData(&mod, image));
+    OK(cuModuleGetFunction(&f, mod, "_Z4vaddPKfS0_Pfi"));
+    OK(cuLinkAddData_v2(ls, CU_JIT_INPUT_PTX, (void *)kernels, 0, NULL, 0,
+                        NULL, NULL));
+    ck_assert_int_eq(cuLinkComplete(ls, &image, &size), 801);
+    ck_assert_int_eq(cuLinkAddData_v2(ls, CU_JIT_INPUT_CUBIN,
+                                      (void *)kernels, 1, NULL, 0, NULL,
+                                      NULL), 801);
+    OK(cuLinkDestroy(ls));
+    ck_assert_int_eq(cuLinkDestroy(ls), 400);
+}
+END_TEST
+
 START_TEST(streams_events)
 {
     CUmodule mod = setup();
@@ -981,6 +1016,7 @@ int main(void)
     tcase_add_test(tc, error_names);
     tcase_add_test(tc, many_handles);
     tcase_add_test(tc, heap_limit);
+    tcase_add_test(tc, jit_link);
     tcase_add_test(tc, streams_events);
     tcase_add_test(tc, proc_address);
     tcase_add_test(tc, unsupported_stub);

@@ -77,7 +77,7 @@ struct CUevent_st {
 };
 
 typedef enum DrvKind {
-    DRV_CTX = 1, DRV_MOD, DRV_FUNC, DRV_STREAM, DRV_EVENT
+    DRV_CTX = 1, DRV_MOD, DRV_FUNC, DRV_STREAM, DRV_EVENT, DRV_LINK
 } DrvKind;
 
 typedef struct DrvState {
