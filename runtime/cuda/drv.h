@@ -135,7 +135,7 @@ size_t drv_static_smem(CUfunction f);
 /* cuFuncGetAttribute without the trace line. */
 CUresult drv_func_attr(int *pi, CUfunction_attribute a, CUfunction f);
 
-/* Statistics at exit (drv_stats.c). */
-void drv_stats_at_exit(void);
+/* At exit: flush device printf, write PTXEMU_STATS (drv_stats.c). */
+void drv_at_exit(void);
 
 #endif
