@@ -1,0 +1,40 @@
+/*
+ * runtime/cuda/drv_stats.c: what the driver does at process exit:
+ * device printf output still buffered appears (as when the real driver
+ * tears its context down), and with PTXEMU_STATS=FILE the execution
+ * statistics of the whole process go to FILE as JSON (the writer of
+ * `ptxemu run --stats`).
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runtime/cuda/drv.h"
+#include "runtime/stats.h"
+
+void drv_at_exit(void)
+{
+    if (!drv.dev) {
+        return;
+    }
+    (void)ptxemu_synchronize(drv.dev);
+    fflush(stdout);
+    const char *file = getenv("PTXEMU_STATS");
+    if (!file || !*file) {
+        return;
+    }
+    FILE *fp = fopen(file, "w");
+    if (!fp) {
+        fprintf(stderr, "ptxemu: PTXEMU_STATS=%s: %s\n", file,
+                strerror(errno));
+        return;
+    }
+    rt_stats_write_json(fp, drv.dev, NULL, NULL, NULL);
+    if (fclose(fp) != 0) {
+        fprintf(stderr, "ptxemu: PTXEMU_STATS=%s: %s\n", file,
+                strerror(errno));
+    }
+}
