@@ -80,6 +80,43 @@ static CUresult load_ptx(const char *name, const char *src, size_t len,
     return wrap_module(pm, out);
 }
 
+/* Link n PTX modules by name (relocatable device code); the inputs are
+ * named NAME.0.ptx, NAME.1.ptx ... in messages. */
+static CUresult load_linked(const char *name, unsigned n, char **srcs,
+                            const size_t *lens, CUmodule *out, char *log,
+                            size_t loglen)
+{
+    char **names = calloc(n, sizeof(char *));
+    CUresult r = names ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
+    for (unsigned i = 0; names && i < n; i++) {
+        if (asprintf(&names[i], "%s.%u.ptx", name ? name : "fatbin", i) < 0) {
+            names[i] = NULL;
+            r = CUDA_ERROR_OUT_OF_MEMORY;
+        }
+    }
+    ptxemu_module *pm = NULL;
+    if (r == CUDA_SUCCESS) {
+        ptxemu_status st = ptxemu_module_load_linked(
+            drv.dev, n, (const char *const *)names,
+            (const char *const *)srcs, lens, &pm);
+        if (st != PTXEMU_SUCCESS) {
+            char msg[8192];
+            ptxemu_last_error_copy(drv.dev, msg, sizeof(msg));
+            jit_log(log, loglen, msg);
+            fprintf(stderr, "ptxemu: cannot link the %u PTX modules of %s:"
+                    "\n%s\n", n, name ? name : "the image", msg);
+            r = st == PTXEMU_ERROR_OUT_OF_MEMORY ? CUDA_ERROR_OUT_OF_MEMORY
+                : st == PTXEMU_ERROR_UNSUPPORTED ? CUDA_ERROR_NOT_SUPPORTED
+                : CUDA_ERROR_INVALID_PTX;
+        }
+    }
+    for (unsigned i = 0; names && i < n; i++) {
+        free(names[i]);
+    }
+    free(names);
+    return r == CUDA_SUCCESS ? wrap_module(pm, out) : r;
+}
+
 static int is_binary_magic(const void *image, size_t avail)
 {
     uint32_t magic;
@@ -117,17 +154,37 @@ static CUresult load_image(const char *name, const void *image,
     if (!is_binary_magic(image, avail)) {
         return load_ptx(name, image, avail, out, log, loglen);
     }
-    char *ptx = NULL, err[512];
-    size_t len = 0;
-    if (fatbin_get_ptx(image, avail, drv.gpu.arch, &ptx, &len, NULL, err,
-                       sizeof(err))) {
+    /* Relocatable device code (nvcc -rdc=true) registers one image that
+     * holds a PTX module per translation unit: they are linked by name,
+     * as the driver's JIT linker would. */
+    enum { MAX_UNITS = 256 };
+    char *ptx[MAX_UNITS], err[512];
+    size_t len[MAX_UNITS];
+    int n = fatbin_get_all_ptx(image, avail, drv.gpu.arch, ptx, len,
+                               MAX_UNITS, err, sizeof(err));
+    if (n > MAX_UNITS) {
+        for (int i = 0; i < MAX_UNITS; i++) {
+            free(ptx[i]);
+        }
+        snprintf(err, sizeof(err), "%d PTX modules to link: at most %d",
+                 n, MAX_UNITS);
+        n = -1;
+    }
+    if (n <= 0) {
+        if (n == 0) {
+            snprintf(err, sizeof(err), "no PTX in the fat binary");
+        }
         jit_log(log, loglen, err);
         fprintf(stderr, "ptxemu: %s: %s\n", name ? name : "fat binary", err);
         return strstr(err, "SASS") || strstr(err, "no PTX")
                ? CUDA_ERROR_NO_BINARY_FOR_GPU : CUDA_ERROR_INVALID_IMAGE;
     }
-    CUresult r = load_ptx(name, ptx, len, out, log, loglen);
-    free(ptx);
+    CUresult r = n == 1 ? load_ptx(name, ptx[0], len[0], out, log, loglen)
+                        : load_linked(name, (unsigned)n, ptx, len, out, log,
+                                      loglen);
+    for (int i = 0; i < n; i++) {
+        free(ptx[i]);
+    }
     return r;
 }
 
