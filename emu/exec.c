@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "emu/builtins.h"
+#include "emu/cluster.h"
 #include "emu/decode.h"
 #include "emu/exec.h"
 #include "ptx/opcode.h"
@@ -427,6 +428,9 @@ EmuStatus emu_launch_begin(EmuModule *m, const EmuFunc *kernel,
     if (!l->local_stride) {
         l->local_stride = 16;
     }
+    for (int i = 0; i < 3; i++) {
+        l->cluster[i] = 1;     /* no clusters until emu_launch_cluster */
+    }
     l->gridid = ++d->ngrids;
     *out = l;
     return EMU_OK;
@@ -480,6 +484,7 @@ EmuStatus emu_cta_init(EmuLaunch *l, uint32_t linear, EmuCta *cta)
     cta->shared_bytes = l->kernel->shared_bytes + l->dyn_shared;
     cta->local_stride = l->local_stride;
     cta->clock = &l->sm_clock[linear % l->dev->cfg.num_sms];
+    cta->cluster_rank = emu_cluster_rank_of(l, cta->ctaid);
     cta->shared = calloc(cta->shared_bytes + 1, 1);
     cta->warps = calloc(cta->nwarps, sizeof(EmuWarp));
     if (!cta->shared || !cta->warps) {
@@ -581,13 +586,13 @@ uint64_t emu_sreg_value(EmuCtx *x, const EmuOpnd *o, unsigned lane)
     case PTX_SREG_SMID: return sm;
     case PTX_SREG_NSMID: return l->dev->cfg.num_sms;
     case PTX_SREG_GRIDID: return l->gridid;
-    case PTX_SREG_IS_EXPLICIT_CLUSTER: return 0;
-    case PTX_SREG_CLUSTERID: return cta->ctaid[c];
-    case PTX_SREG_NCLUSTERID: return l->grid[c];
-    case PTX_SREG_CLUSTER_CTAID: return 0;
-    case PTX_SREG_CLUSTER_NCTAID: return 1;
-    case PTX_SREG_CLUSTER_CTARANK: return 0;
-    case PTX_SREG_CLUSTER_NCTARANK: return 1;
+    case PTX_SREG_IS_EXPLICIT_CLUSTER: return l->explicit_cluster;
+    case PTX_SREG_CLUSTERID: return cta->ctaid[c] / l->cluster[c];
+    case PTX_SREG_NCLUSTERID: return l->grid[c] / l->cluster[c];
+    case PTX_SREG_CLUSTER_CTAID: return cta->ctaid[c] % l->cluster[c];
+    case PTX_SREG_CLUSTER_NCTAID: return l->cluster[c];
+    case PTX_SREG_CLUSTER_CTARANK: return cta->cluster_rank;
+    case PTX_SREG_CLUSTER_NCTARANK: return emu_cluster_size(l);
     case PTX_SREG_LANEMASK_EQ: return (uint32_t)(1u << lane);
     case PTX_SREG_LANEMASK_LE: return (uint32_t)le;
     case PTX_SREG_LANEMASK_LT: return (uint32_t)lt;
@@ -751,6 +756,8 @@ void emu_simt_exit(EmuCtx *x, uint32_t lanes)
         w->frames[f].call_mask &= ~lanes;
     }
     w->stack[w->depth - 1].npc = x->pc + 1;
+    /* exited threads no longer hold back a cluster barrier */
+    emu_cluster_check(x->cta->cluster, x->launch);
 }
 
 void emu_simt_ret(EmuCtx *x, uint32_t lanes)
@@ -945,6 +952,7 @@ static void settle(EmuCta *cta, EmuWarp *w)
                         barrier_check(cta, b);
                     }
                 }
+                emu_cluster_check(cta->cluster, cta->launch);
             }
             return;
         }
@@ -971,6 +979,7 @@ static void settle(EmuCta *cta, EmuWarp *w)
             } else {
                 w->exited |= lanes;
                 warp_remove_lanes(w, 0, lanes);
+                emu_cluster_check(cta->cluster, cta->launch);
             }
             continue;
         }

@@ -164,6 +164,11 @@ struct EmuWarp {
     uint32_t red_lanes;           /* lanes that receive it */
     uint8_t red_op;               /* PTX_M_POPC / RED_AND / RED_OR */
     bool red_pred;                /* destination is a predicate */
+    /* Appended (cluster.c): lanes that arrived at the cluster barrier in
+     * its current phase, lanes whose arrival completed a phase and that
+     * have not waited yet, and the lanes blocked in barrier.cluster.wait
+     * (the warp is then AT_BARRIER with barrier_id EMU_CLUSTER_BARRIER). */
+    uint32_t cl_arrived, cl_passed, cl_wait;
 };
 
 struct EmuCta {
@@ -186,7 +191,23 @@ struct EmuCta {
     uint64_t local_stride;        /* local bytes per thread */
     uint8_t bar_op[16];           /* bar.red operator of the pending round */
     uint64_t *clock;              /* this CTA's SM counter (%clock) */
+    /* Appended (cluster.c): the CTA's cluster (NULL for a launch without
+     * clusters: the CTA is then a cluster of one) and its rank there. */
+    struct EmuCluster *cluster;
+    uint32_t cluster_rank;
 };
+
+/* A thread-block cluster (compute_90): its CTAs, resident together,
+ * indexed by %cluster_ctarank. */
+typedef struct EmuCluster {
+    EmuCta **ctas;
+    uint32_t nctas;
+    uint32_t narrived;            /* lanes arrived in the current phase */
+} EmuCluster;
+
+/* EmuWarp.barrier_id of a warp blocked in barrier.cluster.wait (CTA
+ * barriers use 0..EMU_MAX_BARRIERS-1). */
+#define EMU_CLUSTER_BARRIER 0xC1u
 
 struct EmuLaunch {
     EmuDevice *dev;
@@ -229,6 +250,11 @@ struct EmuLaunch {
     char *printf_buf;
     size_t printf_len, printf_cap;
     uint64_t printf_dropped;
+    /* Appended (cluster.c): CTAs per cluster in each dimension ({1,1,1}
+     * without clusters) and %is_explicit_cluster.  Set by
+     * emu_launch_cluster() after emu_launch_begin. */
+    uint32_t cluster[3];
+    bool explicit_cluster;
 };
 
 /* What one step did: for schedulers, timing models and statistics. */

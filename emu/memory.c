@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "emu/memory.h"
+#include "emu/cluster.h"
 #include "emu/exec.h"
 
 struct EmuMemory {
@@ -335,6 +336,9 @@ uint8_t *emu_mem_guest(EmuCtx *x, unsigned lane, PtxSpace space,
         if (addr - EMU_SHARED_WINDOW < EMU_SHARED_LIMIT) {
             sp = PTX_SPACE_SHARED;
             off = addr - EMU_SHARED_WINDOW;
+        } else if (addr - EMU_SHARED_WINDOW < EMU_SHARED_CLUSTER_LIMIT) {
+            sp = PTX_SPACE_SHARED_CLUSTER;   /* another CTA's (mapa) */
+            off = addr - EMU_SHARED_WINDOW;
         } else if (addr - EMU_LOCAL_WINDOW < EMU_LOCAL_LIMIT) {
             sp = PTX_SPACE_LOCAL;
             off = addr - EMU_LOCAL_WINDOW;
@@ -346,6 +350,12 @@ uint8_t *emu_mem_guest(EmuCtx *x, unsigned lane, PtxSpace space,
     case PTX_SPACE_SHARED:
     case PTX_SPACE_SHARED_CLUSTER: {
         EmuCta *c = x->cta;
+        if (sp == PTX_SPACE_SHARED_CLUSTER) {
+            c = emu_cluster_target(x, lane, space, addr, size, write, &off);
+            if (!c) {
+                return NULL;
+            }
+        }
         if (off > c->shared_bytes || size > c->shared_bytes - off) {
             return window_fault(x, lane, space, addr, size, write, off,
                                 c->shared_bytes);

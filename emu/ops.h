@@ -37,5 +37,6 @@ EMU_SELECTOR(warp);   /* ops_warp.c: shfl vote match redux activemask,
                          special-register reads */
 EMU_SELECTOR(mma);    /* ops_mma.c: mma wmma.load/mma/store ldmatrix
                          stmatrix movmatrix */
+EMU_SELECTOR(cluster);  /* ops_cluster.c: barrier.cluster mapa getctarank */
 
 #endif

@@ -15,6 +15,7 @@
  */
 #include <string.h>
 
+#include "emu/cluster.h"
 #include "emu/exec.h"
 #include "emu/fp.h"
 #include "emu/memory.h"
@@ -283,7 +284,7 @@ static uint64_t atom_op64(unsigned op, PtxType t, uint64_t old, uint64_t b,
 static bool flushes_f32(PtxSpace sp, uint64_t addr)
 {
     if (sp == PTX_SPACE_GENERIC) {
-        return addr - EMU_SHARED_WINDOW >= EMU_SHARED_LIMIT;
+        return addr - EMU_SHARED_WINDOW >= EMU_SHARED_CLUSTER_LIMIT;
     }
     return sp != PTX_SPACE_SHARED && sp != PTX_SPACE_SHARED_CLUSTER;
 }
@@ -523,7 +524,8 @@ static void op_mov128(EmuCtx *x, const EmuInsn *i, uint32_t mask)
 static void op_cvta(EmuCtx *x, const EmuInsn *i, uint32_t mask)
 {
     uint64_t *d = &x->regs[(size_t)i->o[0].reg * EMU_WARP_SIZE];
-    uint64_t base = i->space == PTX_SPACE_SHARED ? EMU_SHARED_WINDOW
+    uint64_t base = i->space == PTX_SPACE_SHARED ||
+                    i->space == PTX_SPACE_SHARED_CLUSTER ? EMU_SHARED_WINDOW
         : i->space == PTX_SPACE_LOCAL ? EMU_LOCAL_WINDOW : 0;
     bool to = i->aux != 0;
     bool narrow = ptx_type_bits((PtxType)i->type) == 32;
@@ -540,11 +542,13 @@ static void op_isspacep(EmuCtx *x, const EmuInsn *i, uint32_t mask)
     uint64_t *d = &x->regs[(size_t)i->o[0].reg * EMU_WARP_SIZE];
     EMU_FOR_LANES(mask, lane) {
         uint64_t v = emu_src(x, &i->o[1], lane);
-        bool sh = v - EMU_SHARED_WINDOW < EMU_SHARED_LIMIT;
+        bool sh = emu_cluster_is_shared(x, v, false);
         bool lo = v - EMU_LOCAL_WINDOW < EMU_LOCAL_LIMIT;
         bool r;
         switch (i->space) {
         case PTX_SPACE_SHARED:
+            r = emu_cluster_is_shared(x, v, true);
+            break;
         case PTX_SPACE_SHARED_CLUSTER:
             r = sh;
             break;
@@ -896,6 +900,7 @@ EMU_SELECTOR(mem)
     case PTX_OP_CVTA:
         ei->aux = ir_insn_mod(in, PTX_MG_TO) != PTX_M_NONE;
         ei->fn = (ei->space == PTX_SPACE_SHARED ||
+                  ei->space == PTX_SPACE_SHARED_CLUSTER ||
                   ei->space == PTX_SPACE_LOCAL ||
                   ei->space == PTX_SPACE_GLOBAL ||
                   ei->space == PTX_SPACE_CONST) &&

@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "emu/cluster.h"
 #include "emu/exec.h"
 
 #define EMU_SCHED_QUANTUM 64
@@ -103,8 +104,10 @@ static EmuStatus report_stuck(EmuLaunch *l, EmuCta *ctas, uint32_t n,
                                  "%swarp %u of CTA %u at pc %u (line %u, "
                                  "mask 0x%x%s)", shown ? "; " : "", w->id,
                                  ctas[c].linear, e->npc, line, e->mask,
-                                 w->state == EMU_WARP_AT_BARRIER
-                                 ? ", at a barrier" : "");
+                                 w->state != EMU_WARP_AT_BARRIER ? ""
+                                 : w->barrier_id == EMU_CLUSTER_BARRIER
+                                 ? ", at the cluster barrier"
+                                 : ", at a barrier");
                 o += k > 0 ? (size_t)k : 0;
                 shown++;
             }
@@ -240,26 +243,43 @@ static EmuStatus run_resident(EmuLaunch *l, EmuCta *ctas, uint32_t n)
     }
 }
 
-/* Cooperative launch: every CTA resident, round-robin over all. */
-static EmuStatus run_cooperative(EmuLaunch *l, uint64_t total)
+/* The linear CTA index of rank r of cluster ci (clusters and ranks both
+ * x-fastest, see emu/cluster.h). */
+static uint32_t member(const EmuLaunch *l, uint64_t ci, uint32_t r)
 {
-    if (total > 65536) {
-        return EMU_ERR_LAUNCH_CONFIG;
-    }
+    const uint32_t *c = l->cluster, *g = l->grid;
+    uint32_t nx = g[0] / c[0], ny = g[1] / c[1];
+    uint32_t id[3] = {
+        (uint32_t)(ci % nx) * c[0] + r % c[0],
+        (uint32_t)(ci / nx % ny) * c[1] + r / c[0] % c[1],
+        (uint32_t)(ci / nx / ny) * c[2] + r / (c[0] * c[1]),
+    };
+    return id[0] + g[0] * (id[1] + g[1] * id[2]);
+}
+
+/* Run CTAs of `count` consecutive clusters from cluster first, all
+ * resident together (a cooperative launch runs every cluster at once;
+ * otherwise each cluster runs alone, CTAs of one cluster interleaved). */
+static EmuStatus run_clusters(EmuLaunch *l, uint64_t first, uint64_t count)
+{
+    uint32_t cs = emu_cluster_size(l);
+    uint64_t total = count * cs;
     EmuCta *ctas = calloc(total, sizeof(*ctas));
-    if (!ctas) {
-        return EMU_ERR_OUT_OF_MEMORY;
-    }
-    EmuMemory *mem = l->dev->mem;
-    l->coop_ws = emu_mem_alloc(mem, 64, EMU_ALLOC_DEVICE,
-                               "grid sync workspace");
-    EmuStatus st = l->coop_ws ? EMU_OK : EMU_ERR_OUT_OF_MEMORY;
+    EmuCta **ptrs = calloc(total, sizeof(*ptrs));
+    EmuCluster *cls = calloc(count, sizeof(*cls));
+    EmuStatus st = ctas && ptrs && cls ? EMU_OK : EMU_ERR_OUT_OF_MEMORY;
     uint64_t n = 0;
     for (; st == EMU_OK && n < total; n++) {
-        st = emu_cta_init(l, (uint32_t)n, &ctas[n]);
+        EmuCluster *cl = &cls[n / cs];
+        st = emu_cta_init(l, member(l, first + n / cs, (uint32_t)(n % cs)),
+                          &ctas[n]);
         if (st != EMU_OK) {
             break;
         }
+        ptrs[n] = &ctas[n];
+        cl->ctas = &ptrs[n - n % cs];
+        cl->nctas = cs;
+        ctas[n].cluster = cl;
     }
     if (st == EMU_OK) {
         st = run_resident(l, ctas, (uint32_t)total);
@@ -268,17 +288,43 @@ static EmuStatus run_cooperative(EmuLaunch *l, uint64_t total)
         emu_cta_fini(&ctas[c]);
     }
     free(ctas);
-    if (l->coop_ws) {
-        emu_mem_release(mem, l->coop_ws);
+    free(ptrs);
+    free(cls);
+    return st;
+}
+
+/* Cooperative launch: every CTA resident, round-robin over all. */
+static EmuStatus run_cooperative(EmuLaunch *l, uint64_t total)
+{
+    if (total > 65536) {
+        return EMU_ERR_LAUNCH_CONFIG;
     }
+    EmuMemory *mem = l->dev->mem;
+    l->coop_ws = emu_mem_alloc(mem, 64, EMU_ALLOC_DEVICE,
+                               "grid sync workspace");
+    if (!l->coop_ws) {
+        return EMU_ERR_OUT_OF_MEMORY;
+    }
+    EmuStatus st = run_clusters(l, 0, total / emu_cluster_size(l));
+    emu_mem_release(mem, l->coop_ws);
     return st;
 }
 
 static EmuStatus run_grid(EmuLaunch *l)
 {
     uint64_t total = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
+    uint32_t cs = emu_cluster_size(l);
     if (l->cooperative) {
         return run_cooperative(l, total);
+    }
+    if (cs > 1 || l->explicit_cluster) {
+        for (uint64_t ci = 0; ci < total / cs; ci++) {
+            EmuStatus st = run_clusters(l, ci, 1);
+            if (st != EMU_OK) {
+                return st;
+            }
+        }
+        return EMU_OK;
     }
     for (uint64_t c = 0; c < total; c++) {
         EmuCta cta;
@@ -286,6 +332,10 @@ static EmuStatus run_grid(EmuLaunch *l)
         if (st != EMU_OK) {
             return st;
         }
+        /* a cluster of one, for barrier.cluster and mapa */
+        EmuCta *self = &cta;
+        EmuCluster one = { &self, 1, 0 };
+        cta.cluster = &one;
         st = run_resident(l, &cta, 1);
         emu_cta_fini(&cta);
         if (st != EMU_OK) {

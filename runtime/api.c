@@ -15,11 +15,13 @@
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "emu/builtins.h"
+#include "emu/cluster.h"
 #include "emu/exec.h"
 #include "emu/memory.h"
 #include "ptx/ptx.h"
@@ -1298,7 +1300,8 @@ static void on_step(void *ctx, const EmuCta *cta, const EmuWarp *w,
 
 static ptxemu_status launch(ptxemu_function *f, const unsigned grid[3],
                             const unsigned block[3], unsigned shared_bytes,
-                            void **params, bool cooperative)
+                            void **params, bool cooperative,
+                            const unsigned cluster[3], bool non_portable)
 {
     if (!f) {
         return PTXEMU_ERROR_INVALID_VALUE;
@@ -1366,6 +1369,13 @@ static ptxemu_status launch(ptxemu_function *f, const unsigned grid[3],
         goto out;
     }
     l->cooperative = cooperative;
+    char why[200];
+    est = emu_launch_cluster(l, cluster, non_portable, why, sizeof(why));
+    if (est != EMU_OK) {
+        st = fail(dev, (ptxemu_status)est, "launch of '%s': %s", kn, why);
+        emu_launch_end(l);
+        goto out;
+    }
     uint64_t steps = 0;
 #ifdef EMU_HAVE_STEP_HOOK
     StepCtx sc = {&dev->stats, 0};
@@ -1400,7 +1410,8 @@ ptxemu_status ptxemu_launch(ptxemu_function *f, const unsigned grid[3],
                             const unsigned block[3], unsigned shared_bytes,
                             void **params)
 {
-    return launch(f, grid, block, shared_bytes, params, false);
+    static const unsigned none[3];
+    return launch(f, grid, block, shared_bytes, params, false, none, false);
 }
 
 ptxemu_status ptxemu_launch_cooperative(ptxemu_function *f,
@@ -1409,7 +1420,38 @@ ptxemu_status ptxemu_launch_cooperative(ptxemu_function *f,
                                         unsigned shared_bytes,
                                         void **params)
 {
-    return launch(f, grid, block, shared_bytes, params, true);
+    static const unsigned none[3];
+    return launch(f, grid, block, shared_bytes, params, true, none, false);
+}
+
+void ptxemu_launch_config_default(ptxemu_launch_config *cfg)
+{
+    if (!cfg) {
+        return;
+    }
+    memset(cfg, 0, sizeof(*cfg));
+    cfg->size = sizeof(*cfg);
+    for (int i = 0; i < 3; i++) {
+        cfg->grid[i] = 1;
+        cfg->block[i] = 1;
+    }
+}
+
+ptxemu_status ptxemu_launch_ex(ptxemu_function *f,
+                               const ptxemu_launch_config *cfg,
+                               void **params)
+{
+    /* fields up to and including `cooperative` are the first version */
+    size_t v1 = offsetof(ptxemu_launch_config, cluster);
+    if (!f || !cfg || cfg->size < v1) {
+        return PTXEMU_ERROR_INVALID_VALUE;
+    }
+    ptxemu_launch_config c;
+    memset(&c, 0, sizeof(c));
+    memcpy(&c, cfg, cfg->size < sizeof(c) ? cfg->size : sizeof(c));
+    return launch(f, c.grid, c.block, c.shared_bytes, params,
+                  c.cooperative != 0, c.cluster,
+                  c.non_portable_cluster != 0);
 }
 
 ptxemu_status ptxemu_synchronize(ptxemu_device *dev)

@@ -285,6 +285,31 @@ ptxemu_status ptxemu_launch_cooperative(ptxemu_function *f,
                                         const unsigned block[3],
                                         unsigned shared_bytes,
                                         void **params);
+/* A launch with every option (cuLaunchKernelEx).  Set size to
+ * sizeof(ptxemu_launch_config) (ptxemu_launch_config_default does):
+ * a caller built against an older, shorter version passes its own size
+ * and the fields it lacks read as 0. */
+typedef struct ptxemu_launch_config {
+    uint32_t size;                      /* sizeof(ptxemu_launch_config) */
+    unsigned grid[3];                   /* CTAs */
+    unsigned block[3];                  /* threads per CTA */
+    unsigned shared_bytes;              /* dynamic shared memory */
+    int cooperative;                    /* as ptxemu_launch_cooperative */
+    /* Thread-block clusters (sm_90): CTAs per cluster in each dimension;
+     * {0,0,0} = the kernel's .reqnctapercluster, or no clusters.  The
+     * grid must be a multiple of it, with at most 8 CTAs per cluster (16
+     * with non_portable_cluster); else PTXEMU_ERROR_LAUNCH_CONFIG.  The
+     * CTAs of a cluster run together and share their shared memory
+     * (distributed shared memory). */
+    unsigned cluster[3];
+    int non_portable_cluster;
+} ptxemu_launch_config;
+
+/* Size set, grid and block 1, everything else 0. */
+void ptxemu_launch_config_default(ptxemu_launch_config *cfg);
+ptxemu_status ptxemu_launch_ex(ptxemu_function *f,
+                               const ptxemu_launch_config *cfg,
+                               void **params);
 /* Waits for outstanding work (none: launches are synchronous), flushes
  * device printf output, and returns and clears the first error of the
  * launches since the last synchronisation. */

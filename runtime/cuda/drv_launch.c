@@ -20,6 +20,7 @@ typedef struct Launch {
     unsigned smem;
     CUstream stream;
     int cooperative;
+    unsigned cluster[3];          /* 0,0,0: the kernel's, or none */
 } Launch;
 
 static CUresult check_config(CUfunction f, const Launch *l)
@@ -127,10 +128,14 @@ static CUresult launch(CUfunction f, const Launch *l, void **params,
         }
         params = owned;
     }
-    ptxemu_status st = l->cooperative
-        ? ptxemu_launch_cooperative(f->pf, l->grid, l->block, l->smem,
-                                    params)
-        : ptxemu_launch(f->pf, l->grid, l->block, l->smem, params);
+    ptxemu_launch_config cfg;
+    ptxemu_launch_config_default(&cfg);
+    memcpy(cfg.grid, l->grid, sizeof(cfg.grid));
+    memcpy(cfg.block, l->block, sizeof(cfg.block));
+    memcpy(cfg.cluster, l->cluster, sizeof(cfg.cluster));
+    cfg.shared_bytes = l->smem;
+    cfg.cooperative = l->cooperative;
+    ptxemu_status st = ptxemu_launch_ex(f->pf, &cfg, params);
     free(owned);
     return st == PTXEMU_SUCCESS ? CUDA_SUCCESS : drv_fault(ctx, st);
 }
@@ -144,7 +149,7 @@ CUresult cuLaunchKernel(CUfunction f, unsigned int gridDimX,
 {
     Launch l = {{gridDimX, gridDimY, gridDimZ},
                 {blockDimX, blockDimY, blockDimZ}, sharedMemBytes, hStream,
-                0};
+                0, {0, 0, 0}};
     return drv_trace(launch(f, &l, kernelParams, extra), "cuLaunchKernel",
                      "%p, (%u, %u, %u), (%u, %u, %u), %u, %p, %p, %p",
                      (void *)f, gridDimX, gridDimY, gridDimZ, blockDimX,
@@ -163,7 +168,7 @@ CUresult cuLaunchCooperativeKernel(CUfunction f, unsigned int gridDimX,
 {
     Launch l = {{gridDimX, gridDimY, gridDimZ},
                 {blockDimX, blockDimY, blockDimZ}, sharedMemBytes, hStream,
-                1};
+                1, {0, 0, 0}};
     CUresult r = launch(f, &l, kernelParams, NULL);
     return drv_trace(r, "cuLaunchCooperativeKernel",
                      "%p, (%u, %u, %u), (%u, %u, %u), %u, %p, %p",
@@ -206,12 +211,9 @@ CUresult cuLaunchKernelEx(const CUlaunchConfig *config, CUfunction f,
             l.cooperative = a->value.cooperative != 0;
             break;
         case CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION:
-            if (a->value.clusterDim.x * a->value.clusterDim.y *
-                a->value.clusterDim.z > 1) {
-                fprintf(stderr, "ptxemu: cuLaunchKernelEx: thread block "
-                        "clusters are not supported by the emulator\n");
-                r = CUDA_ERROR_NOT_SUPPORTED;
-            }
+            l.cluster[0] = a->value.clusterDim.x;
+            l.cluster[1] = a->value.clusterDim.y;
+            l.cluster[2] = a->value.clusterDim.z;
             break;
         default:
             r = CUDA_ERROR_NOT_SUPPORTED;
