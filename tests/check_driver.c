@@ -591,6 +591,62 @@ START_TEST(launch_extra)
 }
 END_TEST
 
+/* Thread-block clusters through cuLaunchKernelEx: p[ctaid] =
+ * %cluster_ctarank | %cluster_nctarank << 8. */
+static const char cluster_ptx[] =
+    ".version 8.0\n.target sm_90\n.address_size 64\n"
+    ".visible .entry ranks(.param .u64 p)\n{\n"
+    " .reg .b32 %r<5>; .reg .b64 %rd<4>;\n"
+    " ld.param.u64 %rd1, [p]; mov.u32 %r1, %ctaid.x;\n"
+    " mov.u32 %r2, %cluster_ctarank; mov.u32 %r3, %cluster_nctarank;\n"
+    " shl.b32 %r3, %r3, 8; or.b32 %r4, %r2, %r3;\n"
+    " mul.wide.u32 %rd2, %r1, 4; add.s64 %rd3, %rd1, %rd2;\n"
+    " st.global.u32 [%rd3], %r4;\n ret;\n}\n";
+
+START_TEST(launch_cluster_dims)
+{
+    setup();
+    CUmodule cm;
+    CUfunction f;
+    OK(cuModuleLoadData(&cm, cluster_ptx));
+    OK(cuModuleGetFunction(&f, cm, "ranks"));
+    CUdeviceptr p;
+    OK(cuMemAlloc_v2(&p, 6 * 4));
+    void *params[] = {&p};
+    CUlaunchAttribute at;
+    memset(&at, 0, sizeof(at));
+    at.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+    at.value.clusterDim.x = 3;
+    at.value.clusterDim.y = 1;
+    at.value.clusterDim.z = 1;
+    CUlaunchConfig cfg;
+    memset(&cfg, 0, sizeof(cfg));
+    cfg.gridDimX = 6;
+    cfg.gridDimY = cfg.gridDimZ = 1;
+    cfg.blockDimX = 32;
+    cfg.blockDimY = cfg.blockDimZ = 1;
+    cfg.attrs = &at;
+    cfg.numAttrs = 1;
+    OK(cuLaunchKernelEx(&cfg, f, params, NULL));
+    unsigned got[6];
+    OK(cuMemcpyDtoH_v2(got, p, sizeof(got)));
+    /* clusters of 3 consecutive CTAs: ranks 0 1 2 0 1 2, 3 CTAs each */
+    for (unsigned i = 0; i < 6; i++) {
+        ck_assert_uint_eq(got[i], (i % 3) | 3u << 8);
+    }
+    /* a grid of 6 is no multiple of a cluster of 4: refused, and the
+     * context stays usable */
+    at.value.clusterDim.x = 4;
+    ck_assert_int_ne(cuLaunchKernelEx(&cfg, f, params, NULL), CUDA_SUCCESS);
+    at.value.clusterDim.x = 2;
+    OK(cuLaunchKernelEx(&cfg, f, params, NULL));
+    OK(cuMemcpyDtoH_v2(got, p, sizeof(got)));
+    for (unsigned i = 0; i < 6; i++) {
+        ck_assert_uint_eq(got[i], (i % 2) | 2u << 8);
+    }
+}
+END_TEST
+
 START_TEST(launch_config_errors)
 {
     CUmodule mod = setup();
@@ -1012,6 +1068,7 @@ int main(void)
     tcase_add_test(tc, memory_kinds);
     tcase_add_test(tc, launch_extra);
     tcase_add_test(tc, launch_config_errors);
+    tcase_add_test(tc, launch_cluster_dims);
     tcase_add_test(tc, fault_is_sticky);
     tcase_add_test(tc, error_names);
     tcase_add_test(tc, many_handles);
