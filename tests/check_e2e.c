@@ -4019,8 +4019,8 @@ static const char *const skipped[] = {
     "by tests/check_builtins.c (exact output text)",
     "tex_surf.*: textures and surfaces not implemented",
     "mbarrier.*: mbarrier and cuda::barrier not implemented",
-    "cluster, tma_bulk, wgmma_sm90a: sm_90 only (no sm80 PTX); clusters, "
-    "TMA and wgmma not implemented",
+    "tma_bulk, wgmma_sm90a: sm_90 only (no sm80 PTX); TMA and wgmma not "
+    "implemented",
     "dyn_parallel.*: device-side launches (CUDA dynamic parallelism)",
     NULL};
 
