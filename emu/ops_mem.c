@@ -51,6 +51,8 @@ static inline void record(EmuCtx *x, unsigned lane, PtxSpace sp,
         if (sp == PTX_SPACE_GENERIC) {
             if (addr - EMU_SHARED_WINDOW < EMU_SHARED_LIMIT) {
                 sp = PTX_SPACE_SHARED;
+            } else if (addr - EMU_SHARED_WINDOW < EMU_SHARED_CLUSTER_LIMIT) {
+                sp = PTX_SPACE_SHARED_CLUSTER;
             } else if (addr - EMU_LOCAL_WINDOW < EMU_LOCAL_LIMIT) {
                 sp = PTX_SPACE_LOCAL;
             } else {

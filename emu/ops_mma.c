@@ -52,6 +52,7 @@
  */
 #include <string.h>
 
+#include "emu/cluster.h"
 #include "emu/exec.h"
 #include "emu/fp.h"
 #include "emu/memory.h"
@@ -598,7 +599,8 @@ static inline void record(EmuCtx *x, unsigned lane, PtxSpace sp,
         return;
     }
     if (sp == PTX_SPACE_GENERIC) {
-        sp = addr - EMU_SHARED_WINDOW < EMU_SHARED_LIMIT ? PTX_SPACE_SHARED
+        sp = addr - EMU_SHARED_WINDOW < EMU_SHARED_CLUSTER_LIMIT
+            ? PTX_SPACE_SHARED
             : addr - EMU_LOCAL_WINDOW < EMU_LOCAL_LIMIT ? PTX_SPACE_LOCAL
             : PTX_SPACE_GLOBAL;
     }
