@@ -25,8 +25,9 @@ static void run_usage(FILE *out)
     fprintf(out,
         "usage: ptxemu run FILE.ptx... [--kernel NAME] --grid X[,Y,Z] "
         "--block X[,Y,Z]\n"
-        "                  [--shared BYTES] --arg SPEC ... [--out N=FILE]\n"
-        "                  [--print N[:COUNT]] [--stats[=FILE.json]]\n"
+        "                  [--shared BYTES] [--cluster X[,Y,Z]] --arg SPEC ...\n"
+        "                  [--out N=FILE] [--print N[:COUNT]] "
+        "[--stats[=FILE.json]]\n"
         "\n"
         "Run one kernel of a PTX module on the emulator, without a host "
         "program.\n"
@@ -40,6 +41,9 @@ static void run_usage(FILE *out)
         "  --grid X[,Y,Z]      CTAs in the grid (default 1,1,1)\n"
         "  --block X[,Y,Z]     threads per CTA (default 1,1,1)\n"
         "  --shared BYTES      dynamic shared memory per CTA (default 0)\n"
+        "  --cluster X[,Y,Z]   CTAs per thread-block cluster (sm_90; default "
+        "the\n"
+        "                      kernel's .reqnctapercluster, or none)\n"
         "  --arg SPEC          the next kernel parameter (in order; see "
         "below)\n"
         "  --out N=FILE        after the run, write buffer argument N's bytes "
@@ -276,12 +280,14 @@ static int check_params(ptxemu_function *k, ArgSpec *args, unsigned nargs)
 int cmd_run(int argc, char **argv)
 {
     enum { OPT_KERNEL = 256, OPT_GRID, OPT_BLOCK, OPT_SHARED, OPT_ARG,
-           OPT_OUT, OPT_PRINT, OPT_STATS, OPT_LIMIT, OPT_DIVERGE };
+           OPT_OUT, OPT_PRINT, OPT_STATS, OPT_LIMIT, OPT_DIVERGE,
+           OPT_CLUSTER };
     static const struct option opts[] = {
         {"kernel", required_argument, NULL, OPT_KERNEL},
         {"grid", required_argument, NULL, OPT_GRID},
         {"block", required_argument, NULL, OPT_BLOCK},
         {"shared", required_argument, NULL, OPT_SHARED},
+        {"cluster", required_argument, NULL, OPT_CLUSTER},
         {"arg", required_argument, NULL, OPT_ARG},
         {"out", required_argument, NULL, OPT_OUT},
         {"print", required_argument, NULL, OPT_PRINT},
@@ -294,6 +300,7 @@ int cmd_run(int argc, char **argv)
     const char *kernel = NULL, *stats_file = NULL;
     bool stats = false;
     unsigned grid[3] = {1, 1, 1}, block[3] = {1, 1, 1};
+    unsigned cluster[3] = {0, 0, 0};
     uint64_t shared = 0;
     ptxemu_device_options dopt;
     ptxemu_device_options_default(&dopt);
@@ -326,6 +333,13 @@ int cmd_run(int argc, char **argv)
             if (!argspec_parse_dim3(optarg, block)) {
                 fprintf(stderr, "ptxemu run: --block '%s': expected X[,Y,Z] "
                         "with positive integers\n", optarg);
+                goto done;
+            }
+            break;
+        case OPT_CLUSTER:
+            if (!argspec_parse_dim3(optarg, cluster)) {
+                fprintf(stderr, "ptxemu run: --cluster '%s': expected "
+                        "X[,Y,Z] with positive integers\n", optarg);
                 goto done;
             }
             break;
@@ -495,8 +509,13 @@ int cmd_run(int argc, char **argv)
             params[i] = a->bytes;
         }
     }
-    ptxemu_status st = ptxemu_launch(k, grid, block, (unsigned)shared,
-                                     params);
+    ptxemu_launch_config lc;
+    ptxemu_launch_config_default(&lc);
+    memcpy(lc.grid, grid, sizeof(lc.grid));
+    memcpy(lc.block, block, sizeof(lc.block));
+    memcpy(lc.cluster, cluster, sizeof(lc.cluster));
+    lc.shared_bytes = (unsigned)shared;
+    ptxemu_status st = ptxemu_launch_ex(k, &lc, params);
     free(params);
     ptxemu_status st2 = ptxemu_synchronize(dev);
     if (st == PTXEMU_SUCCESS) {
