@@ -373,6 +373,17 @@ static const char bad_ptx[] = HDR
     " mov.u32 %r1, 1; mov.u32 %r2, v;\n"
     " mapa.shared::cluster.u32 %r3, %r2, %r1;\n"
     " ld.shared.u32 %r4, [%r3];\n ret;\n}\n"
+    /* rank 1 and the upper lanes of rank 0 exit before the cluster
+     * barrier: it waits for non-exited threads only */
+    ".visible .entry early(.param .u64 out)\n{\n"
+    " .reg .pred %p<3>; .reg .b32 %r<5>; .reg .b64 %rd<4>;\n"
+    " mov.u32 %r1, %cluster_ctarank; mov.u32 %r2, %tid.x;\n"
+    " setp.ne.u32 %p1, %r1, 0; @%p1 exit;\n"
+    " setp.ge.u32 %p2, %r2, 16; @%p2 exit;\n"
+    " barrier.cluster.arrive; barrier.cluster.wait;\n"
+    " mov.u32 %r3, %ctaid.x; shl.b32 %r4, %r3, 5; add.u32 %r4, %r4, %r2;\n"
+    " mul.wide.u32 %rd1, %r4, 4; ld.param.u64 %rd2, [out];\n"
+    " add.u64 %rd2, %rd2, %rd1; st.global.u32 [%rd2], 1;\n ret;\n}\n"
     /* wait without arrive */
     ".visible .entry nowait()\n{\n"
     " barrier.cluster.wait;\n ret;\n}\n"
@@ -385,6 +396,17 @@ START_TEST(cluster_deadlock)
     unsigned g[3] = {4, 1, 1}, b[3] = {64, 1, 1}, c[3] = {2, 1, 1};
     run_fails("stuck", g, b, c, 0, NULL, PTXEMU_ERROR_DEADLOCK,
               "at the cluster barrier");
+    /* exited threads do not hold the barrier back */
+    unsigned g4[3] = {4, 1, 1};
+    uint32_t h[4 * 64];
+    ptxemu_devptr out = dbuf(NULL, sizeof(h));
+    void *params[] = {&out};
+    run_ok("early", g4, b, c, params);
+    dget(h, out, sizeof(h));
+    for (unsigned i = 0; i < 4 * 32; i++) {
+        unsigned cta = i / 32, t = i % 32;
+        EQ_I("early", i, h[i], cta % 2 == 0 && t < 16);
+    }
     /* the device stays usable */
     g[0] = 2;
     run_fails("nowait", g, b, c, 0, NULL, PTXEMU_ERROR_ILLEGAL_INSTRUCTION,
