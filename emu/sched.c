@@ -2,10 +2,11 @@
  * emu/sched.c: the functional scheduler.
  *
  * A set of resident CTAs runs round-robin: each ready warp gets a quantum
- * of steps per round (fewer when it reaches a barrier or exits).  Today
- * CTAs are made resident one at a time in linear order; run_resident()
- * takes an array so that a grid-wide sync or a timing model can keep
- * several resident later.
+ * of steps per round (fewer when it reaches a barrier or exits).  CTAs
+ * are made resident one at a time in linear order; with thread-block
+ * clusters one cluster at a time (its CTAs in rank order, so that
+ * barrier.cluster and distributed shared memory see them all); for a
+ * cooperative launch the whole grid at once.
  *
  * Watchdog.  A round in which no warp could issue while some remain is
  * a deadlock (warps waiting at barriers that can never complete).  A
