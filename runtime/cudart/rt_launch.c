@@ -106,9 +106,22 @@ static cudaError_t check_config(dim3 grid, dim3 block)
     return cudaSuccess;
 }
 
+/* cluster: CTAs per cluster in x, y, z, or NULL (no cluster given). */
+static cudaError_t launch_cl(const void *func, dim3 grid, dim3 block,
+                             void **args, size_t shmem, cudaStream_t stream,
+                             int cooperative, const unsigned *cluster);
+
 static cudaError_t launch(const void *func, dim3 grid, dim3 block,
                           void **args, size_t shmem, cudaStream_t stream,
                           int cooperative)
+{
+    return launch_cl(func, grid, block, args, shmem, stream, cooperative,
+                     NULL);
+}
+
+static cudaError_t launch_cl(const void *func, dim3 grid, dim3 block,
+                             void **args, size_t shmem, cudaStream_t stream,
+                             int cooperative, const unsigned *cluster)
 {
     cudaError_t e = rt_enter();
     if (e != cudaSuccess)
@@ -124,7 +137,20 @@ static cudaError_t launch(const void *func, dim3 grid, dim3 block,
     if (shmem > UINT32_MAX)
         return rt_err(cudaErrorInvalidValue);
     CUresult r;
-    if (cooperative)
+    if (cluster) {
+        CUlaunchAttribute at[2];
+        memset(at, 0, sizeof(at));
+        at[0].id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+        at[0].value.clusterDim.x = cluster[0];
+        at[0].value.clusterDim.y = cluster[1];
+        at[0].value.clusterDim.z = cluster[2];
+        at[1].id = CU_LAUNCH_ATTRIBUTE_COOPERATIVE;
+        at[1].value.cooperative = cooperative;
+        CUlaunchConfig c = {grid.x, grid.y, grid.z, block.x, block.y,
+                            block.z, (unsigned)shmem, rt_stream(stream), at,
+                            2};
+        r = cuLaunchKernelEx(&c, fn, args, NULL);
+    } else if (cooperative)
         r = cuLaunchCooperativeKernel(fn, grid.x, grid.y, grid.z, block.x,
                                       block.y, block.z, (unsigned)shmem,
                                       rt_stream(stream), args);
@@ -182,24 +208,28 @@ RT_API cudaError_t cudaLaunchCooperativeKernel_ptsz(const void *func,
 
 /* cudaLaunchKernelEx (a template in cuda_runtime.h) ends here; CUB
  * launches through it.  A cooperative attribute makes a cooperative
- * launch; clusters of more than one CTA are not modelled. */
+ * launch; a cluster dimension goes to the driver's cuLaunchKernelEx. */
 static cudaError_t launch_ex(const cudaLaunchConfig_t *cfg,
                              const void *func, void **args)
 {
     if (!cfg || (cfg->numAttrs && !cfg->attrs))
         return rt_err(cudaErrorInvalidValue);
-    int coop = 0;
+    int coop = 0, has_cluster = 0;
+    unsigned cl[3] = {1, 1, 1};
     for (unsigned i = 0; i < cfg->numAttrs; i++) {
         const cudaLaunchAttribute *a = &cfg->attrs[i];
-        if (a->id == cudaLaunchAttributeCooperative)
+        if (a->id == cudaLaunchAttributeCooperative) {
             coop = a->val.cooperative != 0;
-        else if (a->id == cudaLaunchAttributeClusterDimension
-                 && (uint64_t)a->val.clusterDim.x * a->val.clusterDim.y
-                            * a->val.clusterDim.z > 1)
-            return rt_err(cudaErrorNotSupported);
+        } else if (a->id == cudaLaunchAttributeClusterDimension) {
+            has_cluster = 1;
+            cl[0] = a->val.clusterDim.x;
+            cl[1] = a->val.clusterDim.y;
+            cl[2] = a->val.clusterDim.z;
+        }
     }
-    return launch(func, cfg->gridDim, cfg->blockDim, args,
-                  cfg->dynamicSmemBytes, cfg->stream, coop);
+    return launch_cl(func, cfg->gridDim, cfg->blockDim, args,
+                     cfg->dynamicSmemBytes, cfg->stream, coop,
+                     has_cluster ? cl : NULL);
 }
 
 RT_API cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *cfg,
