@@ -103,6 +103,7 @@ static int cmd_check(int argc, char **argv)
 }
 
 int cmd_run(int argc, char **argv);   /* runtime/cmd_run.c */
+int cmd_exec(int argc, char **argv);  /* runtime/cmd_exec.c */
 
 typedef struct Command {
     const char *name;
@@ -113,6 +114,7 @@ typedef struct Command {
 static const Command commands[] = {
     {"check", cmd_check, "parse and validate PTX files"},
     {"run", cmd_run, "run a kernel of a PTX file on the emulator"},
+    {"exec", cmd_exec, "run an unmodified CUDA program on the emulator"},
 };
 
 static void usage(FILE *out)
