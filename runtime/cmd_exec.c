@@ -244,7 +244,7 @@ int cmd_exec(int argc, char **argv)
             exec_usage(stdout);
             return 0;
         }
-        if (strncmp(argv[i], "--", 2) != 0) {
+        if (argv[i][0] != '-') {
             exec_error("'%s' is not an option; the program comes after "
                        "'--': ptxemu exec [options] -- PROG [ARGS...]",
                        argv[i]);
