@@ -86,29 +86,30 @@ static const struct {
     const char *name;
     const char *text;
     int cuda;
+    int cu;                     /* CUresult */
 } status_info[PTXEMU_STATUS_COUNT] = {
-    {"PTXEMU_SUCCESS", "no error", 0},
-    {"PTXEMU_ERROR_INVALID_VALUE", "invalid argument", 1},
-    {"PTXEMU_ERROR_OUT_OF_MEMORY", "out of memory", 2},
-    {"PTXEMU_ERROR_INVALID_PTX", "a PTX JIT compilation failed", 218},
+    {"PTXEMU_SUCCESS", "no error", 0, 0},
+    {"PTXEMU_ERROR_INVALID_VALUE", "invalid argument", 1, 1},
+    {"PTXEMU_ERROR_OUT_OF_MEMORY", "out of memory", 2, 2},
+    {"PTXEMU_ERROR_INVALID_PTX", "a PTX JIT compilation failed", 218, 218},
     {"PTXEMU_ERROR_UNSUPPORTED", "operation not supported by the emulator",
-     801},
-    {"PTXEMU_ERROR_NOT_FOUND", "named symbol not found", 500},
-    {"PTXEMU_ERROR_LAUNCH_CONFIG", "invalid configuration argument", 9},
+     801, 801},
+    {"PTXEMU_ERROR_NOT_FOUND", "named symbol not found", 500, 500},
+    {"PTXEMU_ERROR_LAUNCH_CONFIG", "invalid configuration argument", 9, 1},
     {"PTXEMU_ERROR_ILLEGAL_ADDRESS",
-     "an illegal memory access was encountered", 700},
-    {"PTXEMU_ERROR_MISALIGNED", "misaligned address", 716},
-    {"PTXEMU_ERROR_READ_ONLY", "write to a read-only state space", 717},
-    {"PTXEMU_ERROR_TRAP", "unspecified launch failure (trap)", 719},
-    {"PTXEMU_ERROR_ASSERT", "device-side assert triggered", 710},
+     "an illegal memory access was encountered", 700, 700},
+    {"PTXEMU_ERROR_MISALIGNED", "misaligned address", 716, 716},
+    {"PTXEMU_ERROR_READ_ONLY", "write to a read-only state space", 717, 717},
+    {"PTXEMU_ERROR_TRAP", "unspecified launch failure (trap)", 719, 719},
+    {"PTXEMU_ERROR_ASSERT", "device-side assert triggered", 710, 710},
     {"PTXEMU_ERROR_TIMEOUT",
-     "the launch timed out (instruction limit or watchdog)", 702},
+     "the launch timed out (instruction limit or watchdog)", 702, 702},
     {"PTXEMU_ERROR_DEADLOCK", "the launch deadlocked (no warp can progress)",
-     702},
+     702, 702},
     {"PTXEMU_ERROR_ILLEGAL_INSTRUCTION", "an illegal instruction was "
-     "encountered", 715},
+     "encountered", 715, 715},
     {"PTXEMU_ERROR_STACK_OVERFLOW", "hardware stack error (call stack or "
-     "local memory overflow)", 714},
+     "local memory overflow)", 714, 714},
 };
 
 const char *ptxemu_status_name(ptxemu_status s)
@@ -126,6 +127,11 @@ const char *ptxemu_status_string(ptxemu_status s)
 int ptxemu_status_cuda_error(ptxemu_status s)
 {
     return (unsigned)s < PTXEMU_STATUS_COUNT ? status_info[s].cuda : 999;
+}
+
+int ptxemu_status_cu_result(ptxemu_status s)
+{
+    return (unsigned)s < PTXEMU_STATUS_COUNT ? status_info[s].cu : 999;
 }
 
 const char *ptxemu_space_name(ptxemu_space s)
@@ -652,6 +658,28 @@ unsigned ptxemu_function_num_params(ptxemu_function *f)
 size_t ptxemu_function_param_bytes(ptxemu_function *f)
 {
     return f ? f->param_bytes : 0;
+}
+
+ptxemu_status ptxemu_function_get_info(ptxemu_function *f,
+                                       ptxemu_function_info *info)
+{
+    if (!f || !info) {
+        return PTXEMU_ERROR_INVALID_VALUE;
+    }
+    memset(info, 0, sizeof(*info));
+    info->shared_bytes = f->ef->shared_bytes;
+    info->local_bytes = f->ef->local_bytes;
+    const uint32_t *nt = f->ir->reqntid[0] ? f->ir->reqntid
+                                           : f->ir->maxntid;
+    if (nt[0]) {
+        info->max_threads = nt[0] * (nt[1] ? nt[1] : 1) *
+                            (nt[2] ? nt[2] : 1);
+    }
+    info->maxnreg = f->ir->maxnreg;
+    info->virtual_regs = f->ef->nregslots;
+    const IrModule *m = f->mod->em->ir;
+    info->ptx_version = m->version_major * 10 + m->version_minor;
+    return PTXEMU_SUCCESS;
 }
 
 ptxemu_status ptxemu_function_param(ptxemu_function *f, unsigned i,

@@ -16,6 +16,7 @@
 
 #include "runtime/argspec.h"
 #include "runtime/ptxemu.h"
+#include "runtime/stats.h"
 
 int cmd_run(int argc, char **argv);
 
@@ -173,22 +174,6 @@ static void print_buffer(const ArgSpec *a, unsigned idx, uint64_t count)
     }
 }
 
-static void json_str(FILE *o, const char *s)
-{
-    fputc('"', o);
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\') {
-            fprintf(o, "\\%c", c);
-        } else if (c < 0x20) {
-            fprintf(o, "\\u%04x", c);
-        } else {
-            fputc(c, o);
-        }
-    }
-    fputc('"', o);
-}
-
 static void write_stats(FILE *o, bool json, ptxemu_device *dev,
                         const char *kernel, const unsigned grid[3],
                         const unsigned block[3])
@@ -204,41 +189,7 @@ static void write_stats(FILE *o, bool json, ptxemu_device *dev,
     }
     bool steps = (s.collected & PTXEMU_STATS_STEPS) != 0;
     if (json) {
-        fprintf(o, "{\n  \"kernel\": ");
-        json_str(o, kernel);
-        fprintf(o, ",\n  \"grid\": [%u, %u, %u],\n  \"block\": [%u, %u, %u],\n",
-                grid[0], grid[1], grid[2], block[0], block[1], block[2]);
-        fprintf(o, "  \"per_instruction\": %s,\n", steps ? "true" : "false");
-#define J(name, v) fprintf(o, "  \"%s\": %" PRIu64 ",\n", name, (uint64_t)(v))
-        J("launches", s.launches);
-        J("ctas", s.ctas);
-        J("threads", s.threads);
-        J("warp_instructions", s.warp_insns);
-        J("thread_instructions", s.thread_insns);
-        J("thread_instructions_executed", s.thread_insns_executed);
-        J("branches", s.branches);
-        J("divergent_branches", s.divergent_branches);
-        J("loads", s.loads);
-        J("stores", s.stores);
-        J("atomics", s.atomics);
-        J("atomic_accesses", s.atomic_accesses);
-        J("barriers", s.barriers);
-#undef J
-        fprintf(o, "  \"memory\": {");
-        for (int i = 0; i < PTXEMU_SPACE_COUNT; i++) {
-            fprintf(o, "%s\n    \"%s\": {\"instructions\": %" PRIu64
-                    ", \"accesses\": %" PRIu64 ", \"bytes\": %" PRIu64 "}",
-                    i ? "," : "", ptxemu_space_name((ptxemu_space)i),
-                    s.mem_insns[i], s.mem_accesses[i], s.mem_bytes[i]);
-        }
-        fprintf(o, "\n  },\n  \"opcodes\": {");
-        for (size_t i = 0; i < nops; i++) {
-            fprintf(o, "%s\n    ", i ? "," : "");
-            json_str(o, ops[i].opcode);
-            fprintf(o, ": {\"warp\": %" PRIu64 ", \"thread\": %" PRIu64 "}",
-                    ops[i].warp_insns, ops[i].thread_insns);
-        }
-        fprintf(o, "%s}\n}\n", nops ? "\n  " : "");
+        rt_stats_write_json(o, dev, kernel, grid, block);
     } else {
         fprintf(o, "statistics for kernel %s, grid (%u,%u,%u), block "
                 "(%u,%u,%u):\n", kernel, grid[0], grid[1], grid[2], block[0],

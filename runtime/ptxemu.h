@@ -90,6 +90,10 @@ const char *ptxemu_status_name(ptxemu_status s);
 const char *ptxemu_status_string(ptxemu_status s);
 /* The numeric cudaError_t value with the same meaning. */
 int ptxemu_status_cuda_error(ptxemu_status s);
+/* The numeric CUresult (driver API) value with the same meaning; it
+ * differs from the runtime's only where the driver has no such code
+ * (a bad launch configuration is CUDA_ERROR_INVALID_VALUE). */
+int ptxemu_status_cu_result(ptxemu_status s);
 
 /* The most recent failure recorded on dev (PTXEMU_SUCCESS if none), and
  * its message: for PTX errors the located diagnostics
@@ -182,6 +186,20 @@ typedef struct ptxemu_param_info {
 
 ptxemu_status ptxemu_function_param(ptxemu_function *f, unsigned i,
                                     ptxemu_param_info *info);
+
+/* What cuFuncGetAttribute reports about a kernel. */
+typedef struct ptxemu_function_info {
+    size_t shared_bytes;                /* static .shared, module's incl. */
+    size_t local_bytes;                 /* per-thread frame */
+    unsigned max_threads;               /* .maxntid/.reqntid product;
+                                           0 when not given */
+    unsigned maxnreg;                   /* .maxnreg; 0 when not given */
+    unsigned virtual_regs;              /* PTX registers after decoding */
+    unsigned ptx_version;               /* 10 * major + minor: 80 */
+} ptxemu_function_info;
+
+ptxemu_status ptxemu_function_get_info(ptxemu_function *f,
+                                       ptxemu_function_info *info);
 
 /* ------------------------------------------------------------ memory */
 

@@ -103,6 +103,7 @@ static int cmd_check(int argc, char **argv)
 }
 
 int cmd_run(int argc, char **argv);   /* runtime/cmd_run.c */
+int cmd_fatbin(int argc, char **argv);   /* runtime/cmd_fatbin.c */
 int cmd_exec(int argc, char **argv);  /* runtime/cmd_exec.c */
 
 typedef struct Command {
@@ -114,6 +115,7 @@ typedef struct Command {
 static const Command commands[] = {
     {"check", cmd_check, "parse and validate PTX files"},
     {"run", cmd_run, "run a kernel of a PTX file on the emulator"},
+    {"fatbin", cmd_fatbin, "list or extract the PTX of a CUDA fat binary"},
     {"exec", cmd_exec, "run an unmodified CUDA program on the emulator"},
 };
 

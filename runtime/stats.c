@@ -1,6 +1,9 @@
 /*
  * runtime/stats.c: accumulation of execution statistics (see stats.h).
  */
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -132,4 +135,75 @@ size_t rt_stats_opcodes(const RtStats *st, ptxemu_opcode_count *out,
         out[i].thread_insns = rows[i].t;
     }
     return n;
+}
+
+static void json_str(FILE *o, const char *s)
+{
+    fputc('"', o);
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\') {
+            fprintf(o, "\\%c", c);
+        } else if (c < 0x20) {
+            fprintf(o, "\\u%04x", c);
+        } else {
+            fputc(c, o);
+        }
+    }
+    fputc('"', o);
+}
+
+void rt_stats_write_json(FILE *o, ptxemu_device *dev, const char *kernel,
+                         const unsigned grid[3], const unsigned block[3])
+{
+    ptxemu_stats s;
+    ptxemu_get_stats(dev, &s);
+    size_t nops = ptxemu_get_opcode_stats(dev, NULL, 0);
+    ptxemu_opcode_count *ops = nops ? calloc(nops, sizeof(*ops)) : NULL;
+    if (ops) {
+        nops = ptxemu_get_opcode_stats(dev, ops, nops);
+    } else {
+        nops = 0;
+    }
+    bool steps = (s.collected & PTXEMU_STATS_STEPS) != 0;
+    fprintf(o, "{\n");
+    if (kernel) {
+        fprintf(o, "  \"kernel\": ");
+        json_str(o, kernel);
+        fprintf(o, ",\n  \"grid\": [%u, %u, %u],\n  \"block\": "
+                "[%u, %u, %u],\n", grid[0], grid[1], grid[2], block[0],
+                block[1], block[2]);
+    }
+    fprintf(o, "  \"per_instruction\": %s,\n", steps ? "true" : "false");
+#define J(name, v) fprintf(o, "  \"%s\": %" PRIu64 ",\n", name, (uint64_t)(v))
+    J("launches", s.launches);
+    J("ctas", s.ctas);
+    J("threads", s.threads);
+    J("warp_instructions", s.warp_insns);
+    J("thread_instructions", s.thread_insns);
+    J("thread_instructions_executed", s.thread_insns_executed);
+    J("branches", s.branches);
+    J("divergent_branches", s.divergent_branches);
+    J("loads", s.loads);
+    J("stores", s.stores);
+    J("atomics", s.atomics);
+    J("atomic_accesses", s.atomic_accesses);
+    J("barriers", s.barriers);
+#undef J
+    fprintf(o, "  \"memory\": {");
+    for (int i = 0; i < PTXEMU_SPACE_COUNT; i++) {
+        fprintf(o, "%s\n    \"%s\": {\"instructions\": %" PRIu64
+                ", \"accesses\": %" PRIu64 ", \"bytes\": %" PRIu64 "}",
+                i ? "," : "", ptxemu_space_name((ptxemu_space)i),
+                s.mem_insns[i], s.mem_accesses[i], s.mem_bytes[i]);
+    }
+    fprintf(o, "\n  },\n  \"opcodes\": {");
+    for (size_t i = 0; i < nops; i++) {
+        fprintf(o, "%s\n    ", i ? "," : "");
+        json_str(o, ops[i].opcode);
+        fprintf(o, ": {\"warp\": %" PRIu64 ", \"thread\": %" PRIu64 "}",
+                ops[i].warp_insns, ops[i].thread_insns);
+    }
+    fprintf(o, "%s}\n}\n", nops ? "\n  " : "");
+    free(ops);
 }

@@ -9,6 +9,7 @@
 #define PTXEMU_RUNTIME_STATS_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "emu/exec.h"
 #include "runtime/ptxemu.h"
@@ -29,4 +30,9 @@ ptxemu_space rt_stats_space(unsigned ptx_space);
 size_t rt_stats_opcodes(const RtStats *st, ptxemu_opcode_count *out,
                         size_t max);
 
+/* The statistics of dev as JSON (`ptxemu run --stats=FILE`,
+ * PTXEMU_STATS=FILE); kernel NULL leaves out the kernel, grid and
+ * block, which only a single-kernel run has. */
+void rt_stats_write_json(FILE *o, ptxemu_device *dev, const char *kernel,
+                         const unsigned grid[3], const unsigned block[3]);
 #endif

@@ -70,4 +70,73 @@ int fatbin_get_all_ptx(const void *image, size_t avail, unsigned want_arch,
                        char **ptx, size_t *len, size_t max,
                        char *err, size_t errlen);
 
+/* ---- Additions (tools and tests) ----------------------------------
+ *
+ * Image forms, in full.  A registration wrapper of version 1 leads to
+ * one container; one of version 2 (relocatable device code, after the
+ * device link) leads to the linked container and, through its second
+ * pointer, to a NULL-terminated array of the translation units'
+ * containers, whose PTX fatbin_get_all_ptx returns.  With avail != 0 a
+ * container may be followed by more (zero padding to 8 bytes between),
+ * as in an ELF file's .nv_fatbin or __nv_relfatbin section. */
+
+typedef enum fatbin_compression {
+    FATBIN_COMP_NONE = 0,
+    FATBIN_COMP_LZ4 = 1,        /* LZ4 block, no frame */
+    FATBIN_COMP_ZSTD = 2        /* Zstandard frame */
+} fatbin_compression;
+
+typedef struct fatbin_entry_ex {
+    fatbin_entry e;             /* as fatbin_list gives it */
+    unsigned container;         /* which container of the image */
+    uint64_t container_at;      /* its offset in the image's bytes, or
+                                 * 0 when reached through a pointer */
+    const unsigned char *payload;   /* the e.stored_size stored bytes */
+    uint64_t packed_size;       /* compressed bytes at payload */
+    unsigned version_major;     /* PTX ISA version for PTX, ELF */
+    unsigned version_minor;     /* container format version for ELF */
+    uint64_t flags;             /* the entry header's flag word */
+    fatbin_compression compression;
+    int debug;                  /* compiled with -g */
+    char options[128];          /* ptxas options recorded, may be "" */
+} fatbin_entry_ex;
+
+/* fatbin_list with every detail of each entry. */
+int fatbin_list_ex(const void *image, size_t avail, fatbin_entry_ex *out,
+                   size_t max, char *err, size_t errlen);
+
+/* The payload of one listed entry, decompressed: a malloc'd buffer of
+ * *len bytes plus a NUL not counted (caller frees).  0 or -1. */
+int fatbin_entry_bytes(const fatbin_entry_ex *x, unsigned char **data,
+                       size_t *len, char *err, size_t errlen);
+
+/* Index in v[0..n) of the PTX entry that fatbin_get_ptx would pick for
+ * want_arch, or -1 when there is no PTX entry. */
+long fatbin_choose_ptx(const fatbin_entry_ex *v, size_t n,
+                       unsigned want_arch);
+
+/* "none", "lz4", "zstd". */
+const char *fatbin_compression_name(fatbin_compression c);
+
+/* Writes "compute_80", "sm_90a"... for an entry into buf. */
+void fatbin_arch_name(const fatbin_entry *e, char *buf, size_t len);
+
+/* The fat-binary sections of an ELF file image (runtime/fatbin/elf.c):
+ * ".nv_fatbin" (linked or whole-program code) and "__nv_relfatbin"
+ * (relocatable code per translation unit). */
+typedef struct fatbin_section {
+    char name[32];
+    uint64_t offset;            /* in the file */
+    uint64_t size;
+} fatbin_section;
+
+/* 1 when the bytes start like an ELF file. */
+int fatbin_is_elf(const void *file, size_t len);
+
+/* Finds the fat-binary sections of a 64-bit little-endian ELF file held
+ * in memory: returns how many there are (filling at most max), or -1
+ * with a message. */
+int fatbin_elf_sections(const void *file, size_t len, fatbin_section *out,
+                        size_t max, char *err, size_t errlen);
+
 #endif

@@ -1,0 +1,141 @@
+/*
+ * runtime/cuda/drv.h: state shared by the files of the drop-in driver
+ * (libcuda.so.1).  Internal.
+ *
+ * One process-global emulated device, created by cuInit.  Everything
+ * the driver keeps (contexts, modules, streams, events) is registered
+ * in one handle table, so that a stale or forged handle is answered
+ * with CUDA_ERROR_INVALID_HANDLE / INVALID_CONTEXT instead of being
+ * dereferenced.  drv.lock guards the table and the globals below; the
+ * ptxemu_device has its own lock around the emulator.
+ */
+#ifndef PTXEMU_CUDA_DRV_H
+#define PTXEMU_CUDA_DRV_H
+
+#include <pthread.h>
+#include <stdint.h>
+
+#include "runtime/cuda/cuda_abi.h"
+#include "runtime/ptxemu.h"
+
+/* The emulated GPU's figures, per compute capability (drv_init.c).
+ * Sources: CUDA C++ Programming Guide, "Compute Capabilities" table
+ * (technical specifications per compute capability), and NVIDIA's
+ * published data sheets for the default SM counts and clocks. */
+typedef struct DrvGpu {
+    unsigned arch;                      /* 80 for sm_80 */
+    const char *model;                  /* "A100" */
+    unsigned sms;
+    unsigned threads_per_sm;
+    unsigned blocks_per_sm;
+    unsigned regs_per_sm;
+    unsigned smem_per_sm;               /* bytes */
+    unsigned smem_optin;                /* per block, opt-in */
+    unsigned l2_bytes;
+    unsigned clock_khz;
+    unsigned mem_clock_khz;
+    unsigned bus_width;
+    unsigned long long total_mem;
+} DrvGpu;
+
+enum { DRV_SMEM_STATIC_MAX = 48 * 1024, DRV_SMEM_RESERVED = 1024 };
+
+struct CUctx_st {
+    unsigned flags;
+    int primary;
+    unsigned long long id;
+    CUresult sticky;                    /* set by a kernel fault */
+    size_t limits[CU_LIMIT_MAX];
+    CUfunc_cache cache;
+};
+
+struct CUfunc_st {
+    struct CUmod_st *mod;
+    ptxemu_function *pf;
+    int max_dyn_smem;                   /* cuFuncSetAttribute */
+    int carveout;
+    CUfunc_cache cache;
+};
+
+struct CUmod_st {
+    ptxemu_module *pm;
+    struct CUfunc_st *funcs;
+    unsigned nfuncs;
+};
+
+struct CUstream_st {
+    unsigned flags;
+    int priority;
+    CUcontext ctx;
+    unsigned long long id;
+};
+
+struct CUevent_st {
+    unsigned flags;
+    int recorded;
+    uint64_t ns;                        /* CLOCK_MONOTONIC at record */
+};
+
+typedef enum DrvKind {
+    DRV_CTX = 1, DRV_MOD, DRV_FUNC, DRV_STREAM, DRV_EVENT
+} DrvKind;
+
+typedef struct DrvState {
+    pthread_mutex_t lock;
+    int initialized;
+    ptxemu_device *dev;
+    DrvGpu gpu;
+    int trace;
+    struct CUctx_st primary;
+    int primary_refs;
+    int primary_active;
+    unsigned long long next_id;
+} DrvState;
+
+extern DrvState drv;
+
+/* Export `name` as a second name of the function `target` (defined in
+ * the same file). */
+#define DRV_ALIAS(name, target) \
+    extern __typeof__(target) name __attribute__((alias(#target)));
+
+/* drv_trace: with PTXEMU_TRACE=1, one stderr line
+ * "ptxemu: NAME(ARGS) = RESULT"; returns r. */
+__attribute__((format(printf, 3, 4)))
+CUresult drv_trace(CUresult r, const char *name, const char *fmt, ...);
+const char *drv_result_name(CUresult r);
+
+/* Handle table (locks drv.lock itself). */
+int drv_handle_add(DrvKind kind, const void *p);
+void drv_handle_remove(DrvKind kind, const void *p);
+int drv_handle_valid(DrvKind kind, const void *p);
+unsigned long long drv_new_id(void);
+
+/* The calling thread's current context, or NULL. */
+CUcontext drv_current(void);
+/* Common entry check of calls that need a usable context: initialised,
+ * a current context, no sticky fault.  Sets *ctx when not NULL. */
+CUresult drv_ready(CUcontext *ctx);
+/* As drv_ready, for calls on a stream: the stream must be 0, a special
+ * handle or a live stream. */
+CUresult drv_ready_stream(CUstream s);
+/* A kernel fault on ctx: print the report once, make ctx unusable. */
+CUresult drv_fault(CUcontext ctx, ptxemu_status st);
+/* Map an emulator status of a non-launch call. */
+CUresult drv_status(ptxemu_status st);
+/* A synchronisation point: flush device printf (ptxemu_synchronize);
+ * returns the sticky error of the current context, if any. */
+CUresult drv_sync(void);
+
+/* The emulated GPU's attribute answer (drv_init.c). */
+int drv_attribute(CUdevice_attribute a, int *out);
+/* Blocks of `threads` threads with `smem` shared bytes per SM. */
+int drv_blocks_per_sm(CUfunction f, int threads, size_t dyn_smem);
+size_t drv_static_smem(CUfunction f);
+/* cuFuncGetAttribute without the trace line. */
+CUresult drv_func_attr(int *pi, CUfunction_attribute a, CUfunction f);
+
+/* Statistics at exit (drv_stats.c). */
+void drv_stats_at_exit(void);
+
+#endif

@@ -1,0 +1,583 @@
+/*
+ * runtime/cuda/drv_init.c: cuInit, versions, the device and its
+ * attributes, the API trace and the handle table.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include "config.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runtime/cuda/drv.h"
+#include "runtime/envopts.h"
+
+DrvState drv = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+/* The GPUs we can pretend to be, newest first within a major version.
+ * An arch not listed takes the nearest lower entry.  Figures from the
+ * CUDA C++ Programming Guide's per-compute-capability table (threads,
+ * blocks, registers and shared memory per SM, opt-in shared memory per
+ * block) and the products' data sheets (SMs, L2, clocks, bus, memory). */
+static const DrvGpu gpus[] = {
+    {50, "GTX 750 Ti", 5, 2048, 32, 65536, 65536, 49152, 2 << 20,
+     1085000, 2700000, 128, 2ull << 30},
+    {52, "GTX 980", 16, 2048, 32, 65536, 98304, 49152, 2 << 20,
+     1216000, 3505000, 256, 4ull << 30},
+    {60, "P100", 56, 2048, 32, 65536, 65536, 49152, 4 << 20,
+     1480000, 715000, 4096, 16ull << 30},
+    {61, "GTX 1080", 20, 2048, 32, 65536, 98304, 49152, 2 << 20,
+     1733000, 5005000, 256, 8ull << 30},
+    {70, "V100", 80, 2048, 32, 65536, 98304, 98304, 6 << 20,
+     1530000, 877000, 4096, 16ull << 30},
+    {75, "T4", 40, 1024, 16, 65536, 65536, 65536, 4 << 20,
+     1590000, 5001000, 256, 16ull << 30},
+    {80, "A100", 108, 2048, 32, 65536, 167936, 166912, 40 << 20,
+     1410000, 1215000, 5120, 40ull << 30},
+    {86, "RTX 3090", 82, 1536, 16, 65536, 102400, 101376, 6 << 20,
+     1695000, 9751000, 384, 24ull << 30},
+    {87, "Orin", 16, 1536, 16, 65536, 167936, 166912, 4 << 20,
+     1300000, 3200000, 256, 32ull << 30},
+    {89, "L40", 142, 1536, 24, 65536, 102400, 101376, 96 << 20,
+     2490000, 9001000, 384, 48ull << 30},
+    {90, "H100", 132, 2048, 32, 65536, 233472, 232448, 50 << 20,
+     1980000, 2619000, 5120, 80ull << 30},
+    {100, "B200", 148, 2048, 32, 65536, 233472, 232448, 126 << 20,
+     1965000, 3996000, 8192, 180ull << 30},
+    {120, "RTX 5090", 170, 1536, 32, 65536, 102400, 101376, 96 << 20,
+     2407000, 14001000, 512, 32ull << 30},
+};
+
+static DrvGpu gpu_for(unsigned arch)
+{
+    const DrvGpu *g = &gpus[0];
+    for (size_t i = 0; i < sizeof(gpus) / sizeof(gpus[0]); i++) {
+        if (gpus[i].arch <= arch) {
+            g = &gpus[i];
+        }
+    }
+    DrvGpu out = *g;
+    out.arch = arch;
+    return out;
+}
+
+/* ------------------------------------------------------------ trace */
+
+CUresult drv_trace(CUresult r, const char *name, const char *fmt, ...)
+{
+    if (!drv.trace) {
+        return r;
+    }
+    char args[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(args, sizeof(args), fmt, ap);
+    va_end(ap);
+    const char *rn = drv_result_name(r);
+    fprintf(stderr, "ptxemu: %s(%s) = %s (%d)\n", name, args,
+            rn ? rn : "?", (int)r);
+    return r;
+}
+
+/* ------------------------------------------------------------ handles */
+
+static struct {
+    DrvKind kind;
+    const void *p;
+} *handles;
+static size_t nhandles, caphandles;
+
+int drv_handle_add(DrvKind kind, const void *p)
+{
+    pthread_mutex_lock(&drv.lock);
+    if (nhandles == caphandles) {
+        size_t nc = caphandles ? caphandles * 2 : 64;
+        void *n = realloc(handles, nc * sizeof(*handles));
+        if (!n) {
+            pthread_mutex_unlock(&drv.lock);
+            return -1;
+        }
+        handles = n;
+        caphandles = nc;
+    }
+    handles[nhandles].kind = kind;
+    handles[nhandles].p = p;
+    nhandles++;
+    pthread_mutex_unlock(&drv.lock);
+    return 0;
+}
+
+static size_t find_handle(DrvKind kind, const void *p)
+{
+    for (size_t i = nhandles; i-- > 0;) {
+        if (handles[i].p == p && handles[i].kind == kind) {
+            return i;
+        }
+    }
+    return (size_t)-1;
+}
+
+void drv_handle_remove(DrvKind kind, const void *p)
+{
+    pthread_mutex_lock(&drv.lock);
+    size_t i = find_handle(kind, p);
+    if (i != (size_t)-1) {
+        handles[i] = handles[--nhandles];
+    }
+    pthread_mutex_unlock(&drv.lock);
+}
+
+int drv_handle_valid(DrvKind kind, const void *p)
+{
+    if (!p) {
+        return 0;
+    }
+    if (kind == DRV_CTX && p == &drv.primary) {
+        return 1;
+    }
+    pthread_mutex_lock(&drv.lock);
+    int ok = find_handle(kind, p) != (size_t)-1;
+    pthread_mutex_unlock(&drv.lock);
+    return ok;
+}
+
+unsigned long long drv_new_id(void)
+{
+    pthread_mutex_lock(&drv.lock);
+    unsigned long long id = ++drv.next_id;
+    pthread_mutex_unlock(&drv.lock);
+    return id;
+}
+
+/* ------------------------------------------------------------ status */
+
+CUresult drv_status(ptxemu_status st)
+{
+    return (CUresult)ptxemu_status_cu_result(st);
+}
+
+CUresult drv_fault(CUcontext ctx, ptxemu_status st)
+{
+    CUresult r = drv_status(st);
+    /* Configuration errors leave the context usable, as on hardware;
+     * faults inside the kernel poison it. */
+    if (st == PTXEMU_ERROR_INVALID_VALUE || st == PTXEMU_ERROR_LAUNCH_CONFIG
+        || st == PTXEMU_ERROR_OUT_OF_MEMORY || st == PTXEMU_ERROR_UNSUPPORTED
+        || st == PTXEMU_ERROR_NOT_FOUND) {
+        return r;
+    }
+    char buf[4096];
+    size_t n = ptxemu_last_error_copy(drv.dev, buf, sizeof(buf));
+    pthread_mutex_lock(&drv.lock);
+    int first = ctx && !ctx->sticky;
+    if (ctx && !ctx->sticky) {
+        ctx->sticky = r;
+    }
+    pthread_mutex_unlock(&drv.lock);
+    if (first) {
+        fprintf(stderr, "ptxemu: kernel fault (%s): %s%s\n",
+                drv_result_name(r), buf,
+                n >= sizeof(buf) ? " [...]" : "");
+    }
+    return r;
+}
+
+CUresult drv_ready(CUcontext *pctx)
+{
+    if (!drv.initialized) {
+        return CUDA_ERROR_NOT_INITIALIZED;
+    }
+    CUcontext ctx = drv_current();
+    if (!ctx) {
+        return CUDA_ERROR_INVALID_CONTEXT;
+    }
+    if (pctx) {
+        *pctx = ctx;
+    }
+    return ctx->sticky;
+}
+
+CUresult drv_ready_stream(CUstream s)
+{
+    CUresult r = drv_ready(NULL);
+    if (r) {
+        return r;
+    }
+    if (s && s != CU_STREAM_LEGACY && s != CU_STREAM_PER_THREAD &&
+        !drv_handle_valid(DRV_STREAM, s)) {
+        return CUDA_ERROR_INVALID_HANDLE;
+    }
+    return CUDA_SUCCESS;
+}
+
+CUresult drv_sync(void)
+{
+    CUcontext ctx;
+    CUresult r = drv_ready(&ctx);
+    if (r) {
+        return r;
+    }
+    /* Launch errors were returned by the launches themselves; what is
+     * left to do here is to flush device printf. */
+    (void)ptxemu_synchronize(drv.dev);
+    return ctx->sticky;
+}
+
+/* ------------------------------------------------------------ init */
+
+CUresult cuInit(unsigned int Flags)
+{
+    CUresult r = CUDA_SUCCESS;
+    if (Flags != 0) {
+        return drv_trace(CUDA_ERROR_INVALID_VALUE, "cuInit", "%u", Flags);
+    }
+    pthread_mutex_lock(&drv.lock);
+    if (!drv.initialized) {
+        const char *t = getenv("PTXEMU_TRACE");
+        drv.trace = t && *t && strcmp(t, "0") != 0;
+        ptxemu_device_options opts;
+        unsigned arch;
+        char err[256];
+        ptxemu_device_options_default(&opts);
+        if (ptxemu_env_device_options(&opts, &arch, err, sizeof(err))) {
+            fprintf(stderr, "ptxemu: %s\n", err);
+            r = CUDA_ERROR_INVALID_VALUE;
+        } else {
+            drv.gpu = gpu_for(arch);
+            if (opts.num_sms) {
+                drv.gpu.sms = opts.num_sms;
+            }
+            opts.num_sms = drv.gpu.sms;
+            if (ptxemu_device_create(&opts, &drv.dev) != PTXEMU_SUCCESS) {
+                r = CUDA_ERROR_OUT_OF_MEMORY;
+            } else {
+                drv.primary.flags = 0;
+                drv.primary.primary = 1;
+                drv.primary.id = ++drv.next_id;
+                drv.initialized = 1;
+                if (opts.collect_stats) {
+                    atexit(drv_stats_at_exit);
+                }
+            }
+        }
+    }
+    pthread_mutex_unlock(&drv.lock);
+    return drv_trace(r, "cuInit", "%u", Flags);
+}
+
+CUresult cuDriverGetVersion(int *driverVersion)
+{
+    CUresult r = CUDA_ERROR_INVALID_VALUE;
+    if (driverVersion) {
+        *driverVersion = PTXEMU_CUDA_VERSION;
+        r = CUDA_SUCCESS;
+    }
+    return drv_trace(r, "cuDriverGetVersion", "%p", (void *)driverVersion);
+}
+
+/* ------------------------------------------------------------ devices */
+
+static CUresult check_dev(CUdevice dev)
+{
+    if (!drv.initialized) {
+        return CUDA_ERROR_NOT_INITIALIZED;
+    }
+    return dev == 0 ? CUDA_SUCCESS : CUDA_ERROR_INVALID_DEVICE;
+}
+
+CUresult cuDeviceGet(CUdevice *device, int ordinal)
+{
+    CUresult r = !drv.initialized ? CUDA_ERROR_NOT_INITIALIZED
+                 : !device ? CUDA_ERROR_INVALID_VALUE
+                 : ordinal != 0 ? CUDA_ERROR_INVALID_DEVICE : CUDA_SUCCESS;
+    if (!r) {
+        *device = 0;
+    }
+    return drv_trace(r, "cuDeviceGet", "%p, %d", (void *)device, ordinal);
+}
+
+CUresult cuDeviceGetCount(int *count)
+{
+    CUresult r = !drv.initialized ? CUDA_ERROR_NOT_INITIALIZED
+                 : !count ? CUDA_ERROR_INVALID_VALUE : CUDA_SUCCESS;
+    if (!r) {
+        *count = 1;
+    }
+    return drv_trace(r, "cuDeviceGetCount", "%p", (void *)count);
+}
+
+CUresult cuDeviceGetName(char *name, int len, CUdevice dev)
+{
+    CUresult r = check_dev(dev);
+    if (!r && (!name || len <= 0)) {
+        r = CUDA_ERROR_INVALID_VALUE;
+    }
+    if (!r) {
+        snprintf(name, (size_t)len, "ptxemu %s-like GPU (sm_%u, emulated)",
+                 drv.gpu.model, drv.gpu.arch);
+    }
+    return drv_trace(r, "cuDeviceGetName", "%p, %d, %d", (void *)name, len,
+                     dev);
+}
+
+static CUresult get_uuid(CUuuid *uuid, CUdevice dev)
+{
+    CUresult r = check_dev(dev);
+    if (!r && !uuid) {
+        r = CUDA_ERROR_INVALID_VALUE;
+    }
+    if (!r) {
+        /* A fixed, recognisable UUID: "ptxemu" and the arch. */
+        static const char base[16] = "ptxemu-emulated";
+        memcpy(uuid->bytes, base, 16);
+        uuid->bytes[15] = (char)drv.gpu.arch;
+    }
+    return r;
+}
+
+CUresult cuDeviceGetUuid(CUuuid *uuid, CUdevice dev)
+{
+    return drv_trace(get_uuid(uuid, dev), "cuDeviceGetUuid", "%p, %d",
+                     (void *)uuid, dev);
+}
+
+CUresult cuDeviceGetUuid_v2(CUuuid *uuid, CUdevice dev)
+{
+    return drv_trace(get_uuid(uuid, dev), "cuDeviceGetUuid_v2", "%p, %d",
+                     (void *)uuid, dev);
+}
+
+CUresult cuDeviceTotalMem_v2(size_t *bytes, CUdevice dev)
+{
+    CUresult r = check_dev(dev);
+    if (!r && !bytes) {
+        r = CUDA_ERROR_INVALID_VALUE;
+    }
+    if (!r) {
+        *bytes = (size_t)drv.gpu.total_mem;
+    }
+    return drv_trace(r, "cuDeviceTotalMem_v2", "%p, %d", (void *)bytes,
+                     dev);
+}
+
+/* One device attribute.  Values for things the emulator does not have
+ * (textures, IPC, NUMA...) say "not supported" (0) or give the
+ * hardware's limits, so that programs querying them carry on. */
+int drv_attribute(CUdevice_attribute a, int *out)
+{
+    const DrvGpu *g = &drv.gpu;
+    int v;
+    switch (a) {
+    case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK: v = 1024; break;
+    case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X: v = 1024; break;
+    case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y: v = 1024; break;
+    case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z: v = 64; break;
+    case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X: v = 0x7fffffff; break;
+    case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y: v = 65535; break;
+    case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z: v = 65535; break;
+    case CU_DEVICE_ATTRIBUTE_SHARED_MEMORY_PER_BLOCK:
+        v = DRV_SMEM_STATIC_MAX; break;
+    case CU_DEVICE_ATTRIBUTE_TOTAL_CONSTANT_MEMORY: v = 65536; break;
+    case CU_DEVICE_ATTRIBUTE_WARP_SIZE: v = 32; break;
+    case CU_DEVICE_ATTRIBUTE_MAX_PITCH: v = 0x7fffffff; break;
+    case CU_DEVICE_ATTRIBUTE_REGISTERS_PER_BLOCK: v = 65536; break;
+    case CU_DEVICE_ATTRIBUTE_CLOCK_RATE: v = (int)g->clock_khz; break;
+    case CU_DEVICE_ATTRIBUTE_TEXTURE_ALIGNMENT: v = 512; break;
+    case CU_DEVICE_ATTRIBUTE_TEXTURE_PITCH_ALIGNMENT: v = 32; break;
+    case CU_DEVICE_ATTRIBUTE_SURFACE_ALIGNMENT: v = 512; break;
+    case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT: v = (int)g->sms; break;
+    case CU_DEVICE_ATTRIBUTE_COMPUTE_MODE: v = CU_COMPUTEMODE_DEFAULT; break;
+    case CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE:
+        v = (int)g->mem_clock_khz; break;
+    case CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH:
+        v = (int)g->bus_width; break;
+    case CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE: v = (int)g->l2_bytes; break;
+    case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR:
+        v = (int)g->threads_per_sm; break;
+    case CU_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT: v = 2; break;
+    case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR:
+        v = (int)(g->arch / 10); break;
+    case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR:
+        v = (int)(g->arch % 10); break;
+    case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR:
+        v = (int)g->smem_per_sm; break;
+    case CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR:
+        v = (int)g->regs_per_sm; break;
+    case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN:
+        v = (int)g->smem_optin; break;
+    case CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR:
+        v = (int)g->blocks_per_sm; break;
+    case CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK:
+        v = g->arch >= 80 ? DRV_SMEM_RESERVED : 0; break;
+    case CU_DEVICE_ATTRIBUTE_SINGLE_TO_DOUBLE_PRECISION_PERF_RATIO:
+        v = 2; break;
+    case CU_DEVICE_ATTRIBUTE_MAX_PERSISTING_L2_CACHE_SIZE:
+        v = g->arch >= 80 ? (int)(g->l2_bytes / 4 * 3) : 0; break;
+    case CU_DEVICE_ATTRIBUTE_MAX_ACCESS_POLICY_WINDOW_SIZE:
+        v = g->arch >= 80 ? 134213632 : 0; break;
+    case CU_DEVICE_ATTRIBUTE_CLUSTER_LAUNCH: v = 0; break;
+    case CU_DEVICE_ATTRIBUTE_MEM_SYNC_DOMAIN_COUNT: v = 1; break;
+    case CU_DEVICE_ATTRIBUTE_NUMA_ID:
+    case CU_DEVICE_ATTRIBUTE_HOST_NUMA_ID: v = -1; break;
+    case CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID:
+    case CU_DEVICE_ATTRIBUTE_PCI_BUS_ID:
+    case CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID: v = 0; break;
+    case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_WIDTH:
+    case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_MIPMAPPED_WIDTH:
+    case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_WIDTH:
+    case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LAYERED_WIDTH:
+    case CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_WIDTH:
+    case CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_LAYERED_WIDTH:
+        v = 131072; break;
+    case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LINEAR_WIDTH:
+        v = 1 << 27; break;
+    /* Capabilities the emulator really has: unified addressing, mapped
+     * and registered host memory, managed memory the host uses
+     * directly, cooperative launches, concurrent managed access (all
+     * work is synchronous), stream priorities (accepted). */
+    case CU_DEVICE_ATTRIBUTE_CAN_MAP_HOST_MEMORY:
+    case CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING:
+    case CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY:
+    case CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS:
+    case CU_DEVICE_ATTRIBUTE_DIRECT_MANAGED_MEM_ACCESS_FROM_HOST:
+    case CU_DEVICE_ATTRIBUTE_HOST_REGISTER_SUPPORTED:
+    case CU_DEVICE_ATTRIBUTE_CAN_USE_HOST_POINTER_FOR_REGISTERED_MEM:
+    case CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH:
+    case CU_DEVICE_ATTRIBUTE_STREAM_PRIORITIES_SUPPORTED:
+    case CU_DEVICE_ATTRIBUTE_GLOBAL_L1_CACHE_SUPPORTED:
+    case CU_DEVICE_ATTRIBUTE_LOCAL_L1_CACHE_SUPPORTED:
+    case CU_DEVICE_ATTRIBUTE_CONCURRENT_KERNELS:
+    case CU_DEVICE_ATTRIBUTE_GPU_OVERLAP:
+    case CU_DEVICE_ATTRIBUTE_HOST_NATIVE_ATOMIC_SUPPORTED:
+    case CU_DEVICE_ATTRIBUTE_COMPUTE_PREEMPTION_SUPPORTED:
+        v = 1; break;
+    default:
+        if ((int)a <= 0 || (int)a >= CU_DEVICE_ATTRIBUTE_MAX) {
+            return -1;
+        }
+        /* Texture/surface extents not listed, and features the
+         * emulator lacks (IPC, VMM, RDMA, NUMA, MPS...): 0. */
+        v = 0;
+        break;
+    }
+    *out = v;
+    return 0;
+}
+
+CUresult cuDeviceGetAttribute(int *pi, CUdevice_attribute attrib,
+                              CUdevice dev)
+{
+    CUresult r = check_dev(dev);
+    if (!r && (!pi || drv_attribute(attrib, pi))) {
+        r = CUDA_ERROR_INVALID_VALUE;
+    }
+    return drv_trace(r, "cuDeviceGetAttribute", "%p, %d, %d", (void *)pi,
+                     (int)attrib, dev);
+}
+
+CUresult cuDeviceComputeCapability(int *major, int *minor, CUdevice dev)
+{
+    CUresult r = check_dev(dev);
+    if (!r && (!major || !minor)) {
+        r = CUDA_ERROR_INVALID_VALUE;
+    }
+    if (!r) {
+        *major = (int)(drv.gpu.arch / 10);
+        *minor = (int)(drv.gpu.arch % 10);
+    }
+    return drv_trace(r, "cuDeviceComputeCapability", "%p, %p, %d",
+                     (void *)major, (void *)minor, dev);
+}
+
+CUresult cuDeviceGetProperties(CUdevprop *p, CUdevice dev)
+{
+    CUresult r = check_dev(dev);
+    if (!r && !p) {
+        r = CUDA_ERROR_INVALID_VALUE;
+    }
+    if (!r) {
+        drv_attribute(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
+                      &p->maxThreadsPerBlock);
+        for (int i = 0; i < 3; i++) {
+            drv_attribute(CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X + i,
+                          &p->maxThreadsDim[i]);
+            drv_attribute(CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X + i,
+                          &p->maxGridSize[i]);
+        }
+        drv_attribute(CU_DEVICE_ATTRIBUTE_SHARED_MEMORY_PER_BLOCK,
+                      &p->sharedMemPerBlock);
+        drv_attribute(CU_DEVICE_ATTRIBUTE_TOTAL_CONSTANT_MEMORY,
+                      &p->totalConstantMemory);
+        drv_attribute(CU_DEVICE_ATTRIBUTE_WARP_SIZE, &p->SIMDWidth);
+        drv_attribute(CU_DEVICE_ATTRIBUTE_MAX_PITCH, &p->memPitch);
+        drv_attribute(CU_DEVICE_ATTRIBUTE_REGISTERS_PER_BLOCK,
+                      &p->regsPerBlock);
+        drv_attribute(CU_DEVICE_ATTRIBUTE_CLOCK_RATE, &p->clockRate);
+        drv_attribute(CU_DEVICE_ATTRIBUTE_TEXTURE_ALIGNMENT,
+                      &p->textureAlign);
+    }
+    return drv_trace(r, "cuDeviceGetProperties", "%p, %d", (void *)p, dev);
+}
+
+static const char bus_id[] = "0000:00:00.0";
+
+CUresult cuDeviceGetPCIBusId(char *pciBusId, int len, CUdevice dev)
+{
+    CUresult r = check_dev(dev);
+    if (!r && (!pciBusId || len <= 0)) {
+        r = CUDA_ERROR_INVALID_VALUE;
+    }
+    if (!r) {
+        snprintf(pciBusId, (size_t)len, "%s", bus_id);
+    }
+    return drv_trace(r, "cuDeviceGetPCIBusId", "%p, %d, %d",
+                     (void *)pciBusId, len, dev);
+}
+
+CUresult cuDeviceGetByPCIBusId(CUdevice *dev, const char *pciBusId)
+{
+    CUresult r = !drv.initialized ? CUDA_ERROR_NOT_INITIALIZED
+                 : !dev || !pciBusId ? CUDA_ERROR_INVALID_VALUE
+                 : strcasecmp(pciBusId, bus_id) &&
+                   strcasecmp(pciBusId, bus_id + 5) ? CUDA_ERROR_INVALID_DEVICE
+                 : CUDA_SUCCESS;
+    if (!r) {
+        *dev = 0;
+    }
+    return drv_trace(r, "cuDeviceGetByPCIBusId", "%p, \"%s\"", (void *)dev,
+                     pciBusId ? pciBusId : "(null)");
+}
+
+CUresult cuDeviceCanAccessPeer(int *canAccessPeer, CUdevice dev,
+                               CUdevice peerDev)
+{
+    CUresult r = check_dev(dev);
+    if (!r) {
+        r = check_dev(peerDev);
+    }
+    if (!r && !canAccessPeer) {
+        r = CUDA_ERROR_INVALID_VALUE;
+    }
+    if (!r) {
+        *canAccessPeer = 0;             /* one device: no peers */
+    }
+    return drv_trace(r, "cuDeviceCanAccessPeer", "%p, %d, %d",
+                     (void *)canAccessPeer, dev, peerDev);
+}
+
+CUresult cuProfilerStart(void)
+{
+    return drv_trace(drv.initialized ? CUDA_SUCCESS
+                                     : CUDA_ERROR_NOT_INITIALIZED,
+                     "cuProfilerStart", "%s", "");
+}
+
+CUresult cuProfilerStop(void)
+{
+    return drv_trace(drv.initialized ? CUDA_SUCCESS
+                                     : CUDA_ERROR_NOT_INITIALIZED,
+                     "cuProfilerStop", "%s", "");
+}

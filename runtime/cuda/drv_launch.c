@@ -1,0 +1,405 @@
+/*
+ * runtime/cuda/drv_launch.c: kernel launches and occupancy.
+ *
+ * The configuration checks are those of the hardware's limits (block
+ * at most 1024 threads and 1024 x 1024 x 64, grid at most
+ * 2^31-1 x 65535 x 65535, shared memory within the kernel's allowance)
+ * and give CUDA_ERROR_INVALID_VALUE, as the driver does.  A fault in
+ * the kernel makes the context unusable (drv_fault).
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runtime/cuda/drv.h"
+
+typedef struct Launch {
+    unsigned grid[3], block[3];
+    unsigned smem;
+    CUstream stream;
+    int cooperative;
+} Launch;
+
+static CUresult check_config(CUfunction f, const Launch *l)
+{
+    static const unsigned gmax[3] = {0x7fffffffu, 65535, 65535};
+    static const unsigned bmax[3] = {1024, 1024, 64};
+    unsigned long long threads = 1;
+    for (int i = 0; i < 3; i++) {
+        if (l->grid[i] == 0 || l->grid[i] > gmax[i] || l->block[i] == 0 ||
+            l->block[i] > bmax[i]) {
+            return CUDA_ERROR_INVALID_VALUE;
+        }
+        threads *= l->block[i];
+    }
+    if (threads > 1024) {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    int limit;
+    if (drv_func_attr(&limit, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
+                           f) == CUDA_SUCCESS && threads > (unsigned)limit) {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    int dyn;
+    if (drv_func_attr(&dyn,
+                           CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                           f) == CUDA_SUCCESS && l->smem > (unsigned)dyn) {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    return CUDA_SUCCESS;
+}
+
+/* The parameter pointers from the `extra` array: one buffer laid out
+ * as the kernel's .param space (CU_LAUNCH_PARAM_BUFFER_POINTER / SIZE),
+ * split into per-parameter pointers at the kernel's offsets. */
+static CUresult params_from_extra(CUfunction f, void **extra, void ***out)
+{
+    const char *buf = NULL;
+    size_t size = 0;
+    int have_size = 0;
+    for (size_t i = 0; extra[i] != CU_LAUNCH_PARAM_END; i += 2) {
+        if (extra[i] == CU_LAUNCH_PARAM_BUFFER_POINTER) {
+            buf = extra[i + 1];
+        } else if (extra[i] == CU_LAUNCH_PARAM_BUFFER_SIZE) {
+            if (!extra[i + 1]) {
+                return CUDA_ERROR_INVALID_VALUE;
+            }
+            size = *(const size_t *)extra[i + 1];
+            have_size = 1;
+        } else {
+            return CUDA_ERROR_INVALID_VALUE;
+        }
+    }
+    unsigned n = ptxemu_function_num_params(f->pf);
+    if (n && (!buf || !have_size ||
+              size < ptxemu_function_param_bytes(f->pf))) {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    void **v = calloc(n ? n : 1, sizeof(*v));
+    if (!v) {
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    }
+    for (unsigned i = 0; i < n; i++) {
+        ptxemu_param_info pi;
+        ptxemu_function_param(f->pf, i, &pi);
+        v[i] = (void *)(buf + pi.offset);
+    }
+    *out = v;
+    return CUDA_SUCCESS;
+}
+
+static CUresult launch(CUfunction f, const Launch *l, void **params,
+                       void **extra)
+{
+    CUcontext ctx;
+    CUresult r = drv_ready_stream(l->stream);
+    if (r) {
+        return r;
+    }
+    ctx = drv_current();
+    if (!drv_handle_valid(DRV_FUNC, f)) {
+        return CUDA_ERROR_INVALID_HANDLE;
+    }
+    if ((params && extra) ||
+        (!params && !extra && ptxemu_function_num_params(f->pf))) {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    r = check_config(f, l);
+    if (r) {
+        return r;
+    }
+    if (l->cooperative) {
+        unsigned long long ctas = (unsigned long long)l->grid[0] *
+                                  l->grid[1] * l->grid[2];
+        int per_sm = drv_blocks_per_sm(f, (int)(l->block[0] * l->block[1] *
+                                                l->block[2]), l->smem);
+        if (ctas > (unsigned long long)per_sm * drv.gpu.sms) {
+            return CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE;
+        }
+    }
+    void **owned = NULL;
+    if (extra) {
+        r = params_from_extra(f, extra, &owned);
+        if (r) {
+            return r;
+        }
+        params = owned;
+    }
+    ptxemu_status st = l->cooperative
+        ? ptxemu_launch_cooperative(f->pf, l->grid, l->block, l->smem,
+                                    params)
+        : ptxemu_launch(f->pf, l->grid, l->block, l->smem, params);
+    free(owned);
+    return st == PTXEMU_SUCCESS ? CUDA_SUCCESS : drv_fault(ctx, st);
+}
+
+CUresult cuLaunchKernel(CUfunction f, unsigned int gridDimX,
+                        unsigned int gridDimY, unsigned int gridDimZ,
+                        unsigned int blockDimX, unsigned int blockDimY,
+                        unsigned int blockDimZ, unsigned int sharedMemBytes,
+                        CUstream hStream, void **kernelParams,
+                        void **extra)
+{
+    Launch l = {{gridDimX, gridDimY, gridDimZ},
+                {blockDimX, blockDimY, blockDimZ}, sharedMemBytes, hStream,
+                0};
+    return drv_trace(launch(f, &l, kernelParams, extra), "cuLaunchKernel",
+                     "%p, (%u, %u, %u), (%u, %u, %u), %u, %p, %p, %p",
+                     (void *)f, gridDimX, gridDimY, gridDimZ, blockDimX,
+                     blockDimY, blockDimZ, sharedMemBytes, (void *)hStream,
+                     (void *)kernelParams, (void *)extra);
+}
+
+CUresult cuLaunchCooperativeKernel(CUfunction f, unsigned int gridDimX,
+                                   unsigned int gridDimY,
+                                   unsigned int gridDimZ,
+                                   unsigned int blockDimX,
+                                   unsigned int blockDimY,
+                                   unsigned int blockDimZ,
+                                   unsigned int sharedMemBytes,
+                                   CUstream hStream, void **kernelParams)
+{
+    Launch l = {{gridDimX, gridDimY, gridDimZ},
+                {blockDimX, blockDimY, blockDimZ}, sharedMemBytes, hStream,
+                1};
+    CUresult r = launch(f, &l, kernelParams, NULL);
+    return drv_trace(r, "cuLaunchCooperativeKernel",
+                     "%p, (%u, %u, %u), (%u, %u, %u), %u, %p, %p",
+                     (void *)f, gridDimX, gridDimY, gridDimZ, blockDimX,
+                     blockDimY, blockDimZ, sharedMemBytes, (void *)hStream,
+                     (void *)kernelParams);
+}
+
+CUresult cuLaunchKernelEx(const CUlaunchConfig *config, CUfunction f,
+                          void **kernelParams, void **extra)
+{
+    CUresult r = config ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+    Launch l;
+    memset(&l, 0, sizeof(l));
+    if (!r) {
+        l.grid[0] = config->gridDimX;
+        l.grid[1] = config->gridDimY;
+        l.grid[2] = config->gridDimZ;
+        l.block[0] = config->blockDimX;
+        l.block[1] = config->blockDimY;
+        l.block[2] = config->blockDimZ;
+        l.smem = config->sharedMemBytes;
+        l.stream = config->hStream;
+        if (config->numAttrs && !config->attrs) {
+            r = CUDA_ERROR_INVALID_VALUE;
+        }
+    }
+    for (unsigned i = 0; !r && i < config->numAttrs; i++) {
+        const CUlaunchAttribute *a = &config->attrs[i];
+        switch (a->id) {
+        case CU_LAUNCH_ATTRIBUTE_IGNORE:
+        case CU_LAUNCH_ATTRIBUTE_PRIORITY:
+        case CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW:
+        case CU_LAUNCH_ATTRIBUTE_SYNCHRONIZATION_POLICY:
+        case CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN_MAP:
+        case CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN:
+        case CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION:
+            break;                      /* hints: nothing to do */
+        case CU_LAUNCH_ATTRIBUTE_COOPERATIVE:
+            l.cooperative = a->value.cooperative != 0;
+            break;
+        case CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION:
+            if (a->value.clusterDim.x * a->value.clusterDim.y *
+                a->value.clusterDim.z > 1) {
+                fprintf(stderr, "ptxemu: cuLaunchKernelEx: thread block "
+                        "clusters are not supported by the emulator\n");
+                r = CUDA_ERROR_NOT_SUPPORTED;
+            }
+            break;
+        default:
+            r = CUDA_ERROR_NOT_SUPPORTED;
+            break;
+        }
+    }
+    if (!r) {
+        r = launch(f, &l, kernelParams, extra);
+    }
+    return drv_trace(r, "cuLaunchKernelEx", "%p, %p, %p, %p",
+                     (const void *)config, (void *)f, (void *)kernelParams,
+                     (void *)extra);
+}
+
+/* ------------------------------------------------------------ occupancy */
+
+static int regs_of(CUfunction f)
+{
+    int regs = 32;
+    drv_func_attr(&regs, CU_FUNC_ATTRIBUTE_NUM_REGS, f);
+    return regs;
+}
+
+/* The occupancy calculator's rules: warps, registers (allocated per
+ * warp in units of 256) and shared memory (plus the per-block
+ * reservation) each bound the blocks an SM holds. */
+int drv_blocks_per_sm(CUfunction f, int threads, size_t dyn_smem)
+{
+    const DrvGpu *g = &drv.gpu;
+    if (threads <= 0) {
+        return 0;
+    }
+    int warps = (threads + 31) / 32;
+    int by_threads = (int)(g->threads_per_sm / 32) / warps;
+    int regs_warp = ((regs_of(f) * 32 + 255) / 256) * 256;
+    int by_regs = (int)(g->regs_per_sm / (unsigned)regs_warp) / warps;
+    size_t smem = drv_static_smem(f) + dyn_smem;
+    int by_smem = (int)g->blocks_per_sm;
+    if (smem) {
+        size_t per = smem + (g->arch >= 80 ? DRV_SMEM_RESERVED : 0);
+        by_smem = (int)(g->smem_per_sm / per);
+    }
+    int n = (int)g->blocks_per_sm;
+    n = by_threads < n ? by_threads : n;
+    n = by_regs < n ? by_regs : n;
+    n = by_smem < n ? by_smem : n;
+    return n;
+}
+
+static CUresult occupancy(int *numBlocks, CUfunction f, int blockSize,
+                          size_t dyn)
+{
+    if (!drv.initialized) {
+        return CUDA_ERROR_NOT_INITIALIZED;
+    }
+    if (!numBlocks || blockSize <= 0) {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    if (!drv_handle_valid(DRV_FUNC, f)) {
+        return CUDA_ERROR_INVALID_HANDLE;
+    }
+    int maxt;
+    drv_func_attr(&maxt, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, f);
+    *numBlocks = blockSize > maxt ? 0 : drv_blocks_per_sm(f, blockSize, dyn);
+    return CUDA_SUCCESS;
+}
+
+CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks,
+                                                     CUfunction func,
+                                                     int blockSize,
+                                                     size_t dynamicSMemSize)
+{
+    return drv_trace(occupancy(numBlocks, func, blockSize, dynamicSMemSize),
+                     "cuOccupancyMaxActiveBlocksPerMultiprocessor",
+                     "%p, %p, %d, %zu", (void *)numBlocks, (void *)func,
+                     blockSize, dynamicSMemSize);
+}
+
+CUresult cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
+    int *numBlocks, CUfunction func, int blockSize, size_t dynamicSMemSize,
+    unsigned int flags)
+{
+    CUresult r = flags > 1 ? CUDA_ERROR_INVALID_VALUE
+                           : occupancy(numBlocks, func, blockSize,
+                                       dynamicSMemSize);
+    return drv_trace(r, "cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags",
+                     "%p, %p, %d, %zu, %u", (void *)numBlocks, (void *)func,
+                     blockSize, dynamicSMemSize, flags);
+}
+
+/* The block size (multiple of 32) with the most resident threads per
+ * SM; ties go to the larger block. */
+static CUresult potential(int *minGrid, int *blockSize, CUfunction f,
+                          CUoccupancyB2DSize b2d, size_t dyn, int limit)
+{
+    if (!drv.initialized) {
+        return CUDA_ERROR_NOT_INITIALIZED;
+    }
+    if (!minGrid || !blockSize) {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    if (!drv_handle_valid(DRV_FUNC, f)) {
+        return CUDA_ERROR_INVALID_HANDLE;
+    }
+    int maxt;
+    drv_func_attr(&maxt, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, f);
+    if (limit > 0 && limit < maxt) {
+        maxt = limit;
+    }
+    int best = 0, best_blocks = 0, best_threads = -1;
+    for (int bs = maxt - maxt % 32; bs >= 32; bs -= 32) {
+        size_t d = b2d ? b2d(bs) : dyn;
+        int nb = drv_blocks_per_sm(f, bs, d);
+        if (nb * bs > best_threads) {
+            best = bs;
+            best_blocks = nb;
+            best_threads = nb * bs;
+        }
+    }
+    if (best == 0) {
+        best = maxt;
+        best_blocks = drv_blocks_per_sm(f, maxt, b2d ? b2d(maxt) : dyn);
+    }
+    *blockSize = best;
+    *minGrid = best_blocks * (int)drv.gpu.sms;
+    return CUDA_SUCCESS;
+}
+
+CUresult cuOccupancyMaxPotentialBlockSize(int *minGridSize, int *blockSize,
+                                          CUfunction func,
+                                          CUoccupancyB2DSize b2d,
+                                          size_t dynamicSMemSize,
+                                          int blockSizeLimit)
+{
+    return drv_trace(potential(minGridSize, blockSize, func, b2d,
+                               dynamicSMemSize, blockSizeLimit),
+                     "cuOccupancyMaxPotentialBlockSize",
+                     "%p, %p, %p, %zu, %d", (void *)minGridSize,
+                     (void *)blockSize, (void *)func, dynamicSMemSize,
+                     blockSizeLimit);
+}
+
+CUresult cuOccupancyMaxPotentialBlockSizeWithFlags(int *minGridSize,
+                                                   int *blockSize,
+                                                   CUfunction func,
+                                                   CUoccupancyB2DSize b2d,
+                                                   size_t dynamicSMemSize,
+                                                   int blockSizeLimit,
+                                                   unsigned int flags)
+{
+    CUresult r = flags > 1 ? CUDA_ERROR_INVALID_VALUE
+                           : potential(minGridSize, blockSize, func, b2d,
+                                       dynamicSMemSize, blockSizeLimit);
+    return drv_trace(r, "cuOccupancyMaxPotentialBlockSizeWithFlags",
+                     "%p, %p, %p, %zu, %d, %u", (void *)minGridSize,
+                     (void *)blockSize, (void *)func, dynamicSMemSize,
+                     blockSizeLimit, flags);
+}
+
+CUresult cuOccupancyAvailableDynamicSMemPerBlock(size_t *dynamicSmemSize,
+                                                 CUfunction func,
+                                                 int numBlocks,
+                                                 int blockSize)
+{
+    CUresult r = !drv.initialized ? CUDA_ERROR_NOT_INITIALIZED
+                 : !dynamicSmemSize || numBlocks <= 0 || blockSize <= 0
+                 ? CUDA_ERROR_INVALID_VALUE
+                 : !drv_handle_valid(DRV_FUNC, func)
+                 ? CUDA_ERROR_INVALID_HANDLE : CUDA_SUCCESS;
+    if (!r) {
+        const DrvGpu *g = &drv.gpu;
+        size_t per = g->smem_per_sm / (unsigned)numBlocks;
+        size_t reserve = drv_static_smem(func) +
+                         (g->arch >= 80 ? DRV_SMEM_RESERVED : 0);
+        size_t avail = per > reserve ? per - reserve : 0;
+        int maxdyn;
+        drv_func_attr(&maxdyn,
+                           CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                           func);
+        *dynamicSmemSize = avail < (size_t)maxdyn ? avail : (size_t)maxdyn;
+    }
+    return drv_trace(r, "cuOccupancyAvailableDynamicSMemPerBlock",
+                     "%p, %p, %d, %d", (void *)dynamicSmemSize, (void *)func,
+                     numBlocks, blockSize);
+}
+
+/* The per-thread default stream variants (_ptds, _ptsz): every
+ * stream behaves the same here. */
+DRV_ALIAS(cuLaunchCooperativeKernel_ptsz, cuLaunchCooperativeKernel)
+DRV_ALIAS(cuLaunchKernelEx_ptsz, cuLaunchKernelEx)
+DRV_ALIAS(cuLaunchKernel_ptsz, cuLaunchKernel)

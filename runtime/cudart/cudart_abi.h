@@ -1,0 +1,302 @@
+/*
+ * runtime/cudart/cudart_abi.h: the CUDA runtime API types as the
+ * programs that load our libcudart.so.13 see them: every value and
+ * layout here is an ABI fact of CUDA 13 (driver_types.h,
+ * vector_types.h), declared by us.  tests/cudart_abi.test compares each
+ * size and offset with NVIDIA's headers where they are installed.
+ */
+#ifndef PTXEMU_CUDART_ABI_H
+#define PTXEMU_CUDART_ABI_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum cudaError {
+#define X(name, value, text) name = value,
+#include "runtime/cudart/rt_errors.def"
+#undef X
+    cudaErrorApiFailureBase = 10000
+} cudaError_t;
+
+typedef enum cudaDeviceAttr {
+#define X(name, value) name = value,
+#include "runtime/cudart/rt_devattr.def"
+#undef X
+    cudaDevAttrMax
+} cudaDeviceAttr_t;
+
+enum cudaMemcpyKind {
+    cudaMemcpyHostToHost = 0,
+    cudaMemcpyHostToDevice = 1,
+    cudaMemcpyDeviceToHost = 2,
+    cudaMemcpyDeviceToDevice = 3,
+    cudaMemcpyDefault = 4               /* from the pointers (UVA) */
+};
+
+enum cudaFuncAttribute {
+    cudaFuncAttributeMaxDynamicSharedMemorySize = 8,
+    cudaFuncAttributePreferredSharedMemoryCarveout = 9,
+    cudaFuncAttributeClusterDimMustBeSet = 10,
+    cudaFuncAttributeRequiredClusterWidth = 11,
+    cudaFuncAttributeRequiredClusterHeight = 12,
+    cudaFuncAttributeRequiredClusterDepth = 13,
+    cudaFuncAttributeNonPortableClusterSizeAllowed = 14,
+    cudaFuncAttributeClusterSchedulingPolicyPreference = 15,
+    cudaFuncAttributeMax
+};
+
+enum cudaLimit {
+    cudaLimitStackSize = 0,
+    cudaLimitPrintfFifoSize = 1,
+    cudaLimitMallocHeapSize = 2,
+    cudaLimitDevRuntimeSyncDepth = 3,
+    cudaLimitDevRuntimePendingLaunchCount = 4,
+    cudaLimitMaxL2FetchGranularity = 5,
+    cudaLimitPersistingL2CacheSize = 6
+};
+
+enum cudaMemoryType {
+    cudaMemoryTypeUnregistered = 0,
+    cudaMemoryTypeHost = 1,
+    cudaMemoryTypeDevice = 2,
+    cudaMemoryTypeManaged = 3
+};
+
+enum cudaFuncCache {
+    cudaFuncCachePreferNone = 0,
+    cudaFuncCachePreferShared = 1,
+    cudaFuncCachePreferL1 = 2,
+    cudaFuncCachePreferEqual = 3
+};
+
+enum cudaSharedMemConfig {
+    cudaSharedMemBankSizeDefault = 0,
+    cudaSharedMemBankSizeFourByte = 1,
+    cudaSharedMemBankSizeEightByte = 2
+};
+
+enum cudaChannelFormatKind {
+    cudaChannelFormatKindSigned = 0,
+    cudaChannelFormatKindUnsigned = 1,
+    cudaChannelFormatKindFloat = 2,
+    cudaChannelFormatKindNone = 3
+};
+
+/* Flag values (driver_types.h #defines). */
+#define cudaHostAllocDefault            0x00
+#define cudaHostAllocPortable           0x01
+#define cudaHostAllocMapped             0x02
+#define cudaHostAllocWriteCombined      0x04
+#define cudaHostRegisterDefault         0x00
+#define cudaHostRegisterPortable        0x01
+#define cudaHostRegisterMapped          0x02
+#define cudaHostRegisterIoMemory        0x04
+#define cudaHostRegisterReadOnly        0x08
+#define cudaStreamDefault               0x00
+#define cudaStreamNonBlocking           0x01
+#define cudaStreamLegacy                ((cudaStream_t)0x1)
+#define cudaStreamPerThread             ((cudaStream_t)0x2)
+#define cudaEventDefault                0x00
+#define cudaEventBlockingSync           0x01
+#define cudaEventDisableTiming          0x02
+#define cudaEventInterprocess           0x04
+#define cudaDeviceScheduleMask          0x07
+#define cudaDeviceMapHost               0x08
+#define cudaDeviceLmemResizeToMax       0x10
+#define cudaDeviceSyncMemops            0x80
+#define cudaDeviceMask                  0xff
+#define cudaMemAttachGlobal             0x01
+#define cudaMemAttachHost               0x02
+#define cudaMemAttachSingle             0x04
+#define cudaOccupancyDefault            0x00
+#define cudaOccupancyDisableCachingOverride 0x01
+
+typedef struct uint3 {
+    unsigned int x, y, z;
+} uint3;
+
+typedef struct dim3 {
+    unsigned int x, y, z;
+} dim3;
+
+/* Opaque handles: pointers to the driver's objects. */
+typedef struct CUstream_st *cudaStream_t;
+typedef struct CUevent_st *cudaEvent_t;
+typedef struct CUkern_st *cudaKernel_t;
+typedef struct CUfunc_st *cudaFunction_t;
+
+typedef void (*cudaStreamCallback_t)(cudaStream_t stream, cudaError_t st,
+                                     void *user_data);
+typedef void (*cudaHostFn_t)(void *user_data);
+
+typedef struct cudaUUID_t {
+    char bytes[16];
+} cudaUUID_t;
+
+struct cudaDeviceProp {
+    char name[256];
+    cudaUUID_t uuid;
+    char luid[8];
+    unsigned int luidDeviceNodeMask;
+    size_t totalGlobalMem;
+    size_t sharedMemPerBlock;
+    int regsPerBlock;
+    int warpSize;
+    size_t memPitch;
+    int maxThreadsPerBlock;
+    int maxThreadsDim[3];
+    int maxGridSize[3];
+    size_t totalConstMem;
+    int major;
+    int minor;
+    size_t textureAlignment;
+    size_t texturePitchAlignment;
+    int multiProcessorCount;
+    int integrated;
+    int canMapHostMemory;
+    int maxTexture1D;
+    int maxTexture1DMipmap;
+    int maxTexture2D[2];
+    int maxTexture2DMipmap[2];
+    int maxTexture2DLinear[3];
+    int maxTexture2DGather[2];
+    int maxTexture3D[3];
+    int maxTexture3DAlt[3];
+    int maxTextureCubemap;
+    int maxTexture1DLayered[2];
+    int maxTexture2DLayered[3];
+    int maxTextureCubemapLayered[2];
+    int maxSurface1D;
+    int maxSurface2D[2];
+    int maxSurface3D[3];
+    int maxSurface1DLayered[2];
+    int maxSurface2DLayered[3];
+    int maxSurfaceCubemap;
+    int maxSurfaceCubemapLayered[2];
+    size_t surfaceAlignment;
+    int concurrentKernels;
+    int ECCEnabled;
+    int pciBusID;
+    int pciDeviceID;
+    int pciDomainID;
+    int tccDriver;
+    int asyncEngineCount;
+    int unifiedAddressing;
+    int memoryBusWidth;
+    int l2CacheSize;
+    int persistingL2CacheMaxSize;
+    int maxThreadsPerMultiProcessor;
+    int streamPrioritiesSupported;
+    int globalL1CacheSupported;
+    int localL1CacheSupported;
+    size_t sharedMemPerMultiprocessor;
+    int regsPerMultiprocessor;
+    int managedMemory;
+    int isMultiGpuBoard;
+    int multiGpuBoardGroupID;
+    int hostNativeAtomicSupported;
+    int pageableMemoryAccess;
+    int concurrentManagedAccess;
+    int computePreemptionSupported;
+    int canUseHostPointerForRegisteredMem;
+    int cooperativeLaunch;
+    size_t sharedMemPerBlockOptin;
+    int pageableMemoryAccessUsesHostPageTables;
+    int directManagedMemAccessFromHost;
+    int maxBlocksPerMultiProcessor;
+    int accessPolicyMaxWindowSize;
+    size_t reservedSharedMemPerBlock;
+    int hostRegisterSupported;
+    int sparseCudaArraySupported;
+    int hostRegisterReadOnlySupported;
+    int timelineSemaphoreInteropSupported;
+    int memoryPoolsSupported;
+    int gpuDirectRDMASupported;
+    unsigned int gpuDirectRDMAFlushWritesOptions;
+    int gpuDirectRDMAWritesOrdering;
+    unsigned int memoryPoolSupportedHandleTypes;
+    int deferredMappingCudaArraySupported;
+    int ipcEventSupported;
+    int clusterLaunch;
+    int unifiedFunctionPointers;
+    int deviceNumaConfig;
+    int deviceNumaId;
+    int mpsEnabled;
+    int hostNumaId;
+    unsigned int gpuPciDeviceID;
+    unsigned int gpuPciSubsystemID;
+    int hostNumaMultinodeIpcSupported;
+    int reserved[56];
+};
+
+struct cudaFuncAttributes {
+    size_t sharedSizeBytes;
+    size_t constSizeBytes;
+    size_t localSizeBytes;
+    int maxThreadsPerBlock;
+    int numRegs;
+    int ptxVersion;
+    int binaryVersion;
+    int cacheModeCA;
+    int maxDynamicSharedSizeBytes;
+    int preferredShmemCarveout;
+    int clusterDimMustBeSet;
+    int requiredClusterWidth;
+    int requiredClusterHeight;
+    int requiredClusterDepth;
+    int clusterSchedulingPolicyPreference;
+    int nonPortableClusterSizeAllowed;
+    int reserved[16];
+};
+
+struct cudaPointerAttributes {
+    enum cudaMemoryType type;
+    int device;
+    void *devicePointer;
+    void *hostPointer;
+    long reserved[8];
+};
+
+/* cudaLaunchKernelExC's configuration.  Of the attributes only the
+ * identifier matters here; the value is a 64-byte union. */
+typedef enum cudaLaunchAttributeID {
+    cudaLaunchAttributeIgnore = 0,
+    cudaLaunchAttributeCooperative = 2,
+    cudaLaunchAttributeClusterDimension = 4
+} cudaLaunchAttributeID;
+
+typedef union cudaLaunchAttributeValue {
+    char pad[64];
+    int cooperative;
+    struct {
+        unsigned int x, y, z;
+    } clusterDim;
+} cudaLaunchAttributeValue;
+
+typedef struct cudaLaunchAttribute {
+    cudaLaunchAttributeID id;
+    char pad[8 - sizeof(cudaLaunchAttributeID)];
+    cudaLaunchAttributeValue val;
+} cudaLaunchAttribute;
+
+typedef struct cudaLaunchConfig_t {
+    dim3 gridDim;
+    dim3 blockDim;
+    size_t dynamicSmemBytes;
+    cudaStream_t stream;
+    cudaLaunchAttribute *attrs;
+    unsigned int numAttrs;
+} cudaLaunchConfig_t;
+
+struct cudaChannelFormatDesc {
+    int x, y, z, w;
+    enum cudaChannelFormatKind f;
+};
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,205 @@
+/*
+ * runtime/cudart/cudart_api.h: the CUDA runtime entry points our
+ * libcudart.so.13 implements (the RT_API definitions of
+ * runtime/cudart/rt_*.c, in file order), for the library itself and for
+ * its tests.  The names and signatures are those of CUDA 13's runtime
+ * API; the hint functions (cudaMemPrefetchAsync, cudaMemAdvise) name
+ * only the leading arguments they ignore anyway.
+ */
+#ifndef PTXEMU_CUDART_API_H
+#define PTXEMU_CUDART_API_H
+
+#include "runtime/cudart/cudart_abi.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* rt_device.c */
+cudaError_t cudaGetDeviceCount(int *count);
+cudaError_t cudaSetDevice(int dev);
+cudaError_t cudaInitDevice(int dev, unsigned dflags, unsigned flags);
+cudaError_t cudaGetDevice(int *dev);
+cudaError_t cudaSetValidDevices(int *devs, int n);
+cudaError_t cudaSetDeviceFlags(unsigned flags);
+cudaError_t cudaGetDeviceFlags(unsigned *flags);
+cudaError_t cudaDeviceGetAttribute(int *value, cudaDeviceAttr_t attr, int dev);
+cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int dev);
+cudaError_t cudaGetDeviceProperties_v2(struct cudaDeviceProp *prop, int dev);
+cudaError_t cudaChooseDevice(int *dev, const struct cudaDeviceProp *prop);
+cudaError_t cudaDeviceSynchronize(void);
+cudaError_t cudaDeviceReset(void);
+cudaError_t cudaDriverGetVersion(int *v);
+cudaError_t cudaRuntimeGetVersion(int *v);
+cudaError_t cudaDeviceSetCacheConfig(enum cudaFuncCache c);
+cudaError_t cudaDeviceGetCacheConfig(enum cudaFuncCache *c);
+cudaError_t cudaDeviceSetSharedMemConfig(enum cudaSharedMemConfig c);
+cudaError_t cudaDeviceGetSharedMemConfig(enum cudaSharedMemConfig *c);
+cudaError_t cudaDeviceSetLimit(enum cudaLimit limit, size_t value);
+cudaError_t cudaDeviceGetLimit(size_t *value, enum cudaLimit limit);
+cudaError_t cudaDeviceGetStreamPriorityRange(int *least, int *greatest);
+cudaError_t cudaDeviceCanAccessPeer(int *can, int dev, int peer);
+cudaError_t cudaProfilerStart(void);
+cudaError_t cudaProfilerStop(void);
+cudaError_t cudaGetDriverEntryPointByVersion(const char *symbol, void **fn,
+                                             unsigned version,
+                                             unsigned long long flags,
+                                             int *status);
+cudaError_t cudaGetDriverEntryPoint(const char *symbol, void **fn,
+                                    unsigned long long flags, int *status);
+/* rt_error.c */
+const char *cudaGetErrorName(cudaError_t e);
+const char *cudaGetErrorString(cudaError_t e);
+cudaError_t cudaGetLastError(void);
+cudaError_t cudaPeekAtLastError(void);
+/* rt_launch.c */
+unsigned __cudaPushCallConfiguration(dim3 grid, dim3 block, size_t shmem,
+                                     struct CUstream_st *stream);
+cudaError_t __cudaPopCallConfiguration(dim3 *grid, dim3 *block, size_t *shmem,
+                                       void *stream);
+cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 grid, dim3 block,
+                               void **args, size_t shmem, cudaStream_t stream);
+cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 grid, dim3 block,
+                                    void **args, size_t shmem,
+                                    cudaStream_t stream);
+cudaError_t cudaLaunchKernel(const void *func, dim3 grid, dim3 block,
+                             void **args, size_t shmem, cudaStream_t stream);
+cudaError_t cudaLaunchKernel_ptsz(const void *func, dim3 grid, dim3 block,
+                                  void **args, size_t shmem,
+                                  cudaStream_t stream);
+cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 grid,
+                                        dim3 block, void **args, size_t shmem,
+                                        cudaStream_t stream);
+cudaError_t
+cudaLaunchCooperativeKernel_ptsz(const void *func, dim3 grid, dim3 block,
+                                 void **args, size_t shmem,
+                                 cudaStream_t stream);
+cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *cfg,
+                                const void *func, void **args);
+cudaError_t cudaLaunchKernelExC_ptsz(const cudaLaunchConfig_t *cfg,
+                                     const void *func, void **args);
+cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr,
+                                  const void *func);
+cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute attr,
+                                 int value);
+cudaError_t cudaFuncSetCacheConfig(const void *func, enum cudaFuncCache c);
+cudaError_t cudaFuncSetSharedMemConfig(const void *func,
+                                       enum cudaSharedMemConfig c);
+cudaError_t cudaFuncGetName(const char **name, const void *func);
+cudaError_t cudaGetFuncBySymbol(cudaFunction_t *out, const void *func);
+cudaError_t
+cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *blocks,
+                                                       const void *func,
+                                                       int block_size,
+                                                       size_t shmem,
+                                                       unsigned flags);
+cudaError_t
+cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *blocks, const void *func,
+                                              int block_size, size_t shmem);
+/* rt_memory.c */
+cudaError_t cudaMalloc(void **p, size_t size);
+cudaError_t cudaFree(void *p);
+cudaError_t cudaMallocHost(void **p, size_t size);
+cudaError_t cudaHostAlloc(void **p, size_t size, unsigned flags);
+cudaError_t cudaFreeHost(void *p);
+cudaError_t cudaMallocManaged(void **p, size_t size, unsigned flags);
+cudaError_t cudaMallocPitch(void **p, size_t *pitch, size_t width,
+                            size_t height);
+cudaError_t cudaMallocAsync(void **p, size_t size, cudaStream_t s);
+cudaError_t cudaFreeAsync(void *p, cudaStream_t s);
+cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total);
+cudaError_t cudaMemcpy(void *dst, const void *src, size_t n,
+                       enum cudaMemcpyKind kind);
+cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t n,
+                            enum cudaMemcpyKind kind, cudaStream_t s);
+cudaError_t cudaMemcpyPeer(void *dst, int ddev, const void *src, int sdev,
+                           size_t n);
+cudaError_t cudaMemcpyPeerAsync(void *dst, int ddev, const void *src, int sdev,
+                                size_t n, cudaStream_t s);
+cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src,
+                         size_t spitch, size_t width, size_t height,
+                         enum cudaMemcpyKind kind);
+cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src,
+                              size_t spitch, size_t width, size_t height,
+                              enum cudaMemcpyKind kind, cudaStream_t s);
+cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src, size_t n,
+                               size_t off, enum cudaMemcpyKind kind);
+cudaError_t cudaMemcpyToSymbolAsync(const void *symbol, const void *src,
+                                    size_t n, size_t off,
+                                    enum cudaMemcpyKind kind, cudaStream_t s);
+cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t n,
+                                 size_t off, enum cudaMemcpyKind kind);
+cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *symbol, size_t n,
+                                      size_t off, enum cudaMemcpyKind kind,
+                                      cudaStream_t s);
+cudaError_t cudaGetSymbolAddress(void **p, const void *symbol);
+cudaError_t cudaGetSymbolSize(size_t *size, const void *symbol);
+cudaError_t cudaMemset(void *p, int value, size_t n);
+cudaError_t cudaMemsetAsync(void *p, int value, size_t n, cudaStream_t s);
+cudaError_t cudaMemset2D(void *p, size_t pitch, int value, size_t width,
+                         size_t height);
+cudaError_t cudaMemset2DAsync(void *p, size_t pitch, int value, size_t width,
+                              size_t height, cudaStream_t s);
+cudaError_t cudaHostRegister(void *p, size_t size, unsigned flags);
+cudaError_t cudaHostUnregister(void *p);
+cudaError_t cudaHostGetDevicePointer(void **pdev, void *host, unsigned flags);
+cudaError_t cudaHostGetFlags(unsigned *flags, void *host);
+cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *a,
+                                     const void *p);
+cudaError_t cudaMemPrefetchAsync(const void *p, size_t n);
+cudaError_t cudaMemAdvise(const void *p, size_t n);
+cudaError_t cudaStreamAttachMemAsync(cudaStream_t s, void *p, size_t n,
+                                     unsigned flags);
+struct cudaChannelFormatDesc
+cudaCreateChannelDesc(int x, int y, int z, int w,
+                      enum cudaChannelFormatKind f);
+/* rt_register.c */
+void **__cudaRegisterFatBinary(void *fatCubin);
+void __cudaRegisterFatBinaryEnd(void **handle);
+void __cudaUnregisterFatBinary(void **handle);
+void __cudaRegisterFunction(void **handle, const char *hostFun,
+                            char *deviceFun, const char *deviceName,
+                            int thread_limit, uint3 *tid, uint3 *bid,
+                            dim3 *bDim, dim3 *gDim, int *wSize);
+void __cudaRegisterVar(void **handle, char *hostVar, char *deviceAddress,
+                       const char *deviceName, int ext, size_t size,
+                       int constant, int global);
+void __cudaRegisterManagedVar(void **handle, void **hostVarPtrAddress,
+                              char *deviceAddress, const char *deviceName,
+                              int ext, size_t size, int constant, int global);
+void __cudaRegisterHostVar(void **handle, const char *deviceName,
+                           char *hostVar, size_t size);
+char __cudaInitModule(void **handle);
+cudaError_t __cudaGetKernel(cudaKernel_t *kernel, const void *host);
+cudaError_t cudaGetKernel(cudaKernel_t *kernel, const void *host);
+/* rt_stream.c */
+cudaError_t
+cudaStreamCreateWithPriority(cudaStream_t *s, unsigned flags, int prio);
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t *s, unsigned flags);
+cudaError_t cudaStreamCreate(cudaStream_t *s);
+cudaError_t cudaStreamDestroy(cudaStream_t s);
+cudaError_t cudaStreamSynchronize(cudaStream_t s);
+cudaError_t cudaStreamQuery(cudaStream_t s);
+cudaError_t cudaStreamWaitEvent(cudaStream_t s, cudaEvent_t ev,
+                                unsigned flags);
+cudaError_t cudaStreamGetFlags(cudaStream_t s, unsigned *flags);
+cudaError_t cudaStreamGetPriority(cudaStream_t s, int *prio);
+cudaError_t cudaStreamGetDevice(cudaStream_t s, int *dev);
+cudaError_t cudaLaunchHostFunc(cudaStream_t s, cudaHostFn_t fn, void *data);
+cudaError_t cudaStreamAddCallback(cudaStream_t s, cudaStreamCallback_t fn,
+                                  void *data, unsigned flags);
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t *ev, unsigned flags);
+cudaError_t cudaEventCreate(cudaEvent_t *ev);
+cudaError_t cudaEventDestroy(cudaEvent_t ev);
+cudaError_t cudaEventRecord(cudaEvent_t ev, cudaStream_t s);
+cudaError_t cudaEventRecordWithFlags(cudaEvent_t ev, cudaStream_t s,
+                                     unsigned flags);
+cudaError_t cudaEventSynchronize(cudaEvent_t ev);
+cudaError_t cudaEventQuery(cudaEvent_t ev);
+cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start,
+                                 cudaEvent_t end);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,67 @@
+/*
+ * runtime/cudart/rt_internal.h: what the files of our libcudart.so.13
+ * share.  The runtime is a layer over our driver API (libcuda.so.1):
+ * it keeps the CUDA runtime's own state (the per-thread last error, the
+ * sticky fault, the registered fat binaries, the launch configuration
+ * stack) and turns every call into driver calls.
+ */
+#ifndef PTXEMU_CUDART_INTERNAL_H
+#define PTXEMU_CUDART_INTERNAL_H
+
+#include "runtime/cuda/cuda_abi.h"
+#include "runtime/cudart/cudart_abi.h"
+#include "runtime/cudart/cudart_api.h"
+
+/* Every entry point of the library. */
+#define RT_API __attribute__((visibility("default")))
+/* Another exported name for an entry point of the same file: the
+ * per-thread-default-stream forms (_ptsz, _ptds) behave as the plain
+ * ones, the emulator running every stream in one order. */
+#define RT_ALIAS(name, target) \
+    extern __typeof__(target) name \
+        __attribute__((alias(#target), visibility("default")))
+
+/* Records e as the calling thread's last error when it is one, and
+ * returns it (CUDA: every failing call sets the last error). */
+cudaError_t rt_err(cudaError_t e);
+/* The runtime error for a driver result (a table), recorded as above;
+ * faults of a kernel become sticky. */
+cudaError_t rt_cu(CUresult r);
+/* The runtime error for a driver result, not recorded. */
+cudaError_t rt_map(CUresult r);
+
+/* Initialises the driver and makes the current device's primary context
+ * current on the calling thread.  Returns cudaSuccess, the sticky fault
+ * of an earlier launch, or the initialisation error (not recorded). */
+cudaError_t rt_ctx(void);
+/* As rt_ctx, recording a failure as the last error: most entry points
+ * start with `if ((e = rt_enter()) != cudaSuccess) return e;`. */
+cudaError_t rt_enter(void);
+/* The current device of the calling thread (cudaSetDevice). */
+int rt_device(void);
+CUdevice rt_cudevice(void);
+/* Clears the sticky fault (cudaDeviceReset). */
+void rt_sticky_clear(void);
+/* Marks e sticky when it is a kernel fault that corrupts the context on
+ * real hardware (illegal address, trap, assert ...). */
+void rt_sticky_note(cudaError_t e);
+/* The sticky fault, cudaSuccess if none. */
+cudaError_t rt_sticky(void);
+
+/* The stream a runtime handle stands for in the driver: the legacy and
+ * per-thread default streams are the driver's NULL stream. */
+CUstream rt_stream(cudaStream_t s);
+
+/* Registered device code (rt_register.c). */
+typedef struct rt_func rt_func;
+/* The registered kernel whose host stub is `host` (or whose cudaKernel_t
+ * handle is `host`), or NULL. */
+rt_func *rt_func_lookup(const void *host);
+/* Loads the kernel's module if needed and gives its driver function. */
+cudaError_t rt_func_get(rt_func *f, CUfunction *out);
+const char *rt_func_name(const rt_func *f);
+/* The device address and size of the registered variable whose host
+ * shadow is `host`. */
+cudaError_t rt_var_get(const void *host, CUdeviceptr *addr, size_t *size);
+
+#endif

@@ -1,0 +1,535 @@
+/*
+ * runtime/cudart/rt_memory.c: allocations, copies (every cudaMemcpyKind,
+ * 2D, symbols), memsets, registered host memory and pointer attributes.
+ *
+ * Blocking copies are synchronisation points in CUDA: they wait for the
+ * device, return the faults of earlier launches and flush device printf.
+ * The emulator runs launches to completion, so the "async" forms differ
+ * only in not synchronising first.
+ */
+#include <stdint.h>
+#include <string.h>
+
+#include "runtime/cudart/rt_internal.h"
+
+#define DP(p) ((CUdeviceptr)(uintptr_t)(p))
+
+static cudaError_t done(CUresult r)
+{
+    return r == CUDA_SUCCESS ? cudaSuccess : rt_cu(r);
+}
+
+/* ------------------------------------------------------ allocation */
+
+RT_API cudaError_t cudaMalloc(void **p, size_t size)
+{
+    if (!p)
+        return rt_err(cudaErrorInvalidValue);
+    cudaError_t e = rt_enter();
+    if (e != cudaSuccess)
+        return e;
+    *p = NULL;
+    if (size == 0)
+        return cudaSuccess;     /* as CUDA: no allocation, no error */
+    CUdeviceptr d = 0;
+    CUresult r = cuMemAlloc_v2(&d, size);
+    if (r == CUDA_SUCCESS)
+        *p = (void *)(uintptr_t)d;
+    return done(r);
+}
+
+RT_API cudaError_t cudaFree(void *p)
+{
+    /* cudaFree(NULL) is the idiom that initialises the runtime. */
+    cudaError_t e = rt_enter();
+    if (e != cudaSuccess || !p)
+        return e;
+    return done(cuMemFree_v2(DP(p)));
+}
+
+RT_API cudaError_t cudaMallocHost(void **p, size_t size)
+{
+    if (!p)
+        return rt_err(cudaErrorInvalidValue);
+    cudaError_t e = rt_enter();
+    if (e != cudaSuccess)
+        return e;
+    return done(cuMemAllocHost_v2(p, size));
+}
+
+RT_API cudaError_t cudaHostAlloc(void **p, size_t size, unsigned flags)
+{
+    if (!p)
+        return rt_err(cudaErrorInvalidValue);
+    cudaError_t e = rt_enter();
+    if (e != cudaSuccess)
+        return e;
+    return done(cuMemHostAlloc(p, size, flags));
+}
+
+RT_API cudaError_t cudaFreeHost(void *p)
+{
+    cudaError_t e = rt_enter();
+    if (e != cudaSuccess || !p)
+        return e;
+    return done(cuMemFreeHost(p));
+}
+
+RT_API cudaError_t cudaMallocManaged(void **p, size_t size, unsigned flags)
+{
+    if (!p)
+        return rt_err(cudaErrorInvalidValue);
+    cudaError_t e = rt_enter();
+    if (e != cudaSuccess)
+        return e;
+    if (size == 0)
+        return rt_err(cudaErrorInvalidValue);
+    CUdeviceptr d = 0;
+    CUresult r = cuMemAllocManaged(&d, size, flags);
+    if (r == CUDA_SUCCESS)
+        *p = (void *)(uintptr_t)d;
+    return done(r);
+}
+
+/* Row pitch of cudaMallocPitch: rows start on this boundary (the
+ * alignment real devices report as the texture pitch alignment is at
+ * most this). */
+#define RT_PITCH_ALIGN 512u
+
+RT_API cudaError_t cudaMallocPitch(void **p, size_t *pitch, size_t width,
+                                   size_t height)
+{
+    if (!p || !pitch)
+        return rt_err(cudaErrorInvalidValue);
+    size_t pt = (width + RT_PITCH_ALIGN - 1) & ~(size_t)(RT_PITCH_ALIGN - 1);
+    if (pt < width || (height && pt > SIZE_MAX / height))
+        return rt_err(cudaErrorMemoryAllocation);
+    cudaError_t e = cudaMalloc(p, pt * height);
+    if (e == cudaSuccess)
+        *pitch = pt;
+    return e;
+}
+
+RT_API cudaError_t cudaMallocAsync(void **p, size_t size, cudaStream_t s)
+{
+    (void)s;
+    return cudaMalloc(p, size);
+}
+
+RT_API cudaError_t cudaFreeAsync(void *p, cudaStream_t s)
+{
+    (void)s;
+    return cudaFree(p);
+}
+
+RT_API cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total)
+{
+    cudaError_t e = rt_enter();
+    if (e != cudaSuccess)
+        return e;
+    size_t f = 0, t = 0;
+    CUresult r = cuMemGetInfo_v2(&f, &t);
+    if (free_bytes)
+        *free_bytes = f;
+    if (total)
+        *total = t;
+    return done(r);
+}
+
+/* ---------------------------------------------------------- copies */
+
+/* Memory the driver lets kernels address as a plain device allocation
+ * (cudaMalloc); everything else, managed and registered memory
+ * included, is a host pointer too. */
+static int is_device(const void *p)
+{
+    unsigned type = 0;
+    if (cuPointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
+                              DP(p)) != CUDA_SUCCESS)
+        return 0;
+    return type == CU_MEMORYTYPE_DEVICE;
+}
+
+/* One copy; `kind` already checked.  Unified-address kinds resolve from
+ * the pointers, as cudaMemcpyDefault asks. */
+static CUresult copy(void *dst, const void *src, size_t n,
+                     enum cudaMemcpyKind kind)
+{
+    if (n == 0)
+        return CUDA_SUCCESS;
+    if (kind == cudaMemcpyDefault) {
+        int dd = is_device(dst), sd = is_device(src);
+        kind = dd ? (sd ? cudaMemcpyDeviceToDevice : cudaMemcpyHostToDevice)
+                  : (sd ? cudaMemcpyDeviceToHost : cudaMemcpyHostToHost);
+    }
+    switch (kind) {
+    case cudaMemcpyHostToDevice:
+        return cuMemcpyHtoD_v2(DP(dst), src, n);
+    case cudaMemcpyDeviceToHost:
+        return cuMemcpyDtoH_v2(dst, DP(src), n);
+    case cudaMemcpyDeviceToDevice:
+        return cuMemcpyDtoD_v2(DP(dst), DP(src), n);
+    default:
+        memmove(dst, src, n);
+        return CUDA_SUCCESS;
+    }
+}
+
+/* Checks the arguments and, for a blocking copy, synchronises. */
+static cudaError_t copy_begin(const void *dst, const void *src, size_t n,
+                              enum cudaMemcpyKind kind, int blocking)
+{
+    if ((unsigned)kind > cudaMemcpyDefault)
+        return rt_err(cudaErrorInvalidMemcpyDirection);
+    if (n && (!dst || !src))
+        return rt_err(cudaErrorInvalidValue);
+    cudaError_t e = rt_enter();
+    if (e != cudaSuccess || !blocking)
+        return e;
+    CUresult r = cuCtxSynchronize();
+    return r == CUDA_SUCCESS ? cudaSuccess : rt_cu(r);
+}
+
+RT_API cudaError_t cudaMemcpy(void *dst, const void *src, size_t n,
+                              enum cudaMemcpyKind kind)
+{
+    cudaError_t e = copy_begin(dst, src, n, kind, 1);
+    return e != cudaSuccess ? e : done(copy(dst, src, n, kind));
+}
+
+RT_API cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t n,
+                                   enum cudaMemcpyKind kind, cudaStream_t s)
+{
+    (void)s;
+    cudaError_t e = copy_begin(dst, src, n, kind, 0);
+    return e != cudaSuccess ? e : done(copy(dst, src, n, kind));
+}
+
+RT_API cudaError_t cudaMemcpyPeer(void *dst, int ddev, const void *src,
+                                  int sdev, size_t n)
+{
+    (void)ddev; (void)sdev;
+    return cudaMemcpy(dst, src, n, cudaMemcpyDeviceToDevice);
+}
+
+RT_API cudaError_t cudaMemcpyPeerAsync(void *dst, int ddev, const void *src,
+                                       int sdev, size_t n, cudaStream_t s)
+{
+    (void)ddev; (void)sdev;
+    return cudaMemcpyAsync(dst, src, n, cudaMemcpyDeviceToDevice, s);
+}
+
+static cudaError_t copy2d(void *dst, size_t dpitch, const void *src,
+                          size_t spitch, size_t width, size_t height,
+                          enum cudaMemcpyKind kind, int blocking)
+{
+    if (width > dpitch || width > spitch)
+        return rt_err(cudaErrorInvalidPitchValue);
+    if (width == 0 || height == 0)
+        return cudaSuccess;
+    cudaError_t e = copy_begin(dst, src, width, kind, blocking);
+    if (e != cudaSuccess)
+        return e;
+    for (size_t row = 0; row < height; row++) {
+        CUresult r = copy((char *)dst + row * dpitch,
+                          (const char *)src + row * spitch, width, kind);
+        if (r != CUDA_SUCCESS)
+            return rt_cu(r);
+    }
+    return cudaSuccess;
+}
+
+RT_API cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src,
+                                size_t spitch, size_t width, size_t height,
+                                enum cudaMemcpyKind kind)
+{
+    return copy2d(dst, dpitch, src, spitch, width, height, kind, 1);
+}
+
+RT_API cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch,
+                                     const void *src, size_t spitch,
+                                     size_t width, size_t height,
+                                     enum cudaMemcpyKind kind,
+                                     cudaStream_t s)
+{
+    (void)s;
+    return copy2d(dst, dpitch, src, spitch, width, height, kind, 0);
+}
+
+/* --------------------------------------------------------- symbols */
+
+static cudaError_t symbol_range(const void *symbol, size_t n, size_t off,
+                                CUdeviceptr *addr)
+{
+    size_t size;
+    cudaError_t e = rt_var_get(symbol, addr, &size);
+    if (e != cudaSuccess)
+        return rt_err(e);
+    if (off > size || n > size - off)
+        return rt_err(cudaErrorInvalidValue);
+    *addr += off;
+    return cudaSuccess;
+}
+
+static cudaError_t to_symbol(const void *symbol, const void *src, size_t n,
+                             size_t off, enum cudaMemcpyKind kind,
+                             int blocking)
+{
+    if (kind == cudaMemcpyHostToHost || kind == cudaMemcpyDeviceToHost)
+        return rt_err(cudaErrorInvalidMemcpyDirection);
+    cudaError_t e = copy_begin(symbol, src, n, kind, blocking);
+    CUdeviceptr a;
+    if (e == cudaSuccess)
+        e = symbol_range(symbol, n, off, &a);
+    if (e != cudaSuccess)
+        return e;
+    if (kind == cudaMemcpyDefault)
+        kind = is_device(src) ? cudaMemcpyDeviceToDevice
+                              : cudaMemcpyHostToDevice;
+    return done(copy((void *)(uintptr_t)a, src, n, kind));
+}
+
+static cudaError_t from_symbol(void *dst, const void *symbol, size_t n,
+                               size_t off, enum cudaMemcpyKind kind,
+                               int blocking)
+{
+    if (kind == cudaMemcpyHostToHost || kind == cudaMemcpyHostToDevice)
+        return rt_err(cudaErrorInvalidMemcpyDirection);
+    cudaError_t e = copy_begin(dst, symbol, n, kind, blocking);
+    CUdeviceptr a;
+    if (e == cudaSuccess)
+        e = symbol_range(symbol, n, off, &a);
+    if (e != cudaSuccess)
+        return e;
+    if (kind == cudaMemcpyDefault)
+        kind = is_device(dst) ? cudaMemcpyDeviceToDevice
+                              : cudaMemcpyDeviceToHost;
+    return done(copy(dst, (const void *)(uintptr_t)a, n, kind));
+}
+
+RT_API cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src,
+                                      size_t n, size_t off,
+                                      enum cudaMemcpyKind kind)
+{
+    return to_symbol(symbol, src, n, off, kind, 1);
+}
+
+RT_API cudaError_t cudaMemcpyToSymbolAsync(const void *symbol,
+                                           const void *src, size_t n,
+                                           size_t off,
+                                           enum cudaMemcpyKind kind,
+                                           cudaStream_t s)
+{
+    (void)s;
+    return to_symbol(symbol, src, n, off, kind, 0);
+}
+
+RT_API cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol,
+                                        size_t n, size_t off,
+                                        enum cudaMemcpyKind kind)
+{
+    return from_symbol(dst, symbol, n, off, kind, 1);
+}
+
+RT_API cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *symbol,
+                                             size_t n, size_t off,
+                                             enum cudaMemcpyKind kind,
+                                             cudaStream_t s)
+{
+    (void)s;
+    return from_symbol(dst, symbol, n, off, kind, 0);
+}
+
+RT_API cudaError_t cudaGetSymbolAddress(void **p, const void *symbol)
+{
+    if (!p)
+        return rt_err(cudaErrorInvalidValue);
+    cudaError_t e = rt_enter();
+    if (e != cudaSuccess)
+        return e;
+    CUdeviceptr a;
+    if ((e = rt_var_get(symbol, &a, NULL)) != cudaSuccess)
+        return rt_err(e);
+    *p = (void *)(uintptr_t)a;
+    return cudaSuccess;
+}
+
+RT_API cudaError_t cudaGetSymbolSize(size_t *size, const void *symbol)
+{
+    if (!size)
+        return rt_err(cudaErrorInvalidValue);
+    cudaError_t e = rt_enter();
+    if (e != cudaSuccess)
+        return e;
+    return rt_err(rt_var_get(symbol, NULL, size));
+}
+
+/* ---------------------------------------------------------- memset */
+
+RT_API cudaError_t cudaMemset(void *p, int value, size_t n)
+{
+    cudaError_t e = rt_enter();
+    if (e != cudaSuccess || n == 0)
+        return e;
+    return done(cuMemsetD8_v2(DP(p), (unsigned char)value, n));
+}
+
+RT_API cudaError_t cudaMemsetAsync(void *p, int value, size_t n,
+                                   cudaStream_t s)
+{
+    (void)s;
+    return cudaMemset(p, value, n);
+}
+
+RT_API cudaError_t cudaMemset2D(void *p, size_t pitch, int value,
+                                size_t width, size_t height)
+{
+    if (width > pitch)
+        return rt_err(cudaErrorInvalidPitchValue);
+    cudaError_t e = rt_enter();
+    if (e != cudaSuccess || width == 0)
+        return e;
+    for (size_t row = 0; row < height; row++) {
+        CUresult r = cuMemsetD8_v2(DP((char *)p + row * pitch),
+                                   (unsigned char)value, width);
+        if (r != CUDA_SUCCESS)
+            return rt_cu(r);
+    }
+    return cudaSuccess;
+}
+
+RT_API cudaError_t cudaMemset2DAsync(void *p, size_t pitch, int value,
+                                     size_t width, size_t height,
+                                     cudaStream_t s)
+{
+    (void)s;
+    return cudaMemset2D(p, pitch, value, width, height);
+}
+
+/* --------------------------------------- host memory, unified memory */
+
+RT_API cudaError_t cudaHostRegister(void *p, size_t size, unsigned flags)
+{
+    cudaError_t e = rt_enter();
+    if (e != cudaSuccess)
+        return e;
+    return done(cuMemHostRegister_v2(p, size, flags));
+}
+
+RT_API cudaError_t cudaHostUnregister(void *p)
+{
+    cudaError_t e = rt_enter();
+    if (e != cudaSuccess)
+        return e;
+    return done(cuMemHostUnregister(p));
+}
+
+RT_API cudaError_t cudaHostGetDevicePointer(void **pdev, void *host,
+                                            unsigned flags)
+{
+    if (!pdev || flags != 0)
+        return rt_err(cudaErrorInvalidValue);
+    cudaError_t e = rt_enter();
+    if (e != cudaSuccess)
+        return e;
+    CUdeviceptr d = 0;
+    CUresult r = cuMemHostGetDevicePointer_v2(&d, host, 0);
+    if (r == CUDA_SUCCESS)
+        *pdev = (void *)(uintptr_t)d;
+    return done(r);
+}
+
+RT_API cudaError_t cudaHostGetFlags(unsigned *flags, void *host)
+{
+    if (!flags)
+        return rt_err(cudaErrorInvalidValue);
+    cudaError_t e = rt_enter();
+    if (e != cudaSuccess)
+        return e;
+    return done(cuMemHostGetFlags(flags, host));
+}
+
+RT_API cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *a,
+                                            const void *p)
+{
+    if (!a)
+        return rt_err(cudaErrorInvalidValue);
+    cudaError_t e = rt_enter();
+    if (e != cudaSuccess)
+        return e;
+    memset(a, 0, sizeof *a);
+    unsigned type = 0;
+    int managed = 0;
+    /* Memory unknown to the driver is ordinary host memory (CUDA 11 and
+     * later answer so instead of failing). */
+    if (cuPointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
+                              DP(p)) != CUDA_SUCCESS) {
+        a->type = cudaMemoryTypeUnregistered;
+        a->device = -2;
+        return cudaSuccess;
+    }
+    (void)cuPointerGetAttribute(&managed, CU_POINTER_ATTRIBUTE_IS_MANAGED,
+                                DP(p));
+    a->device = rt_device();
+    if (managed) {
+        a->type = cudaMemoryTypeManaged;
+        a->devicePointer = (void *)p;
+        a->hostPointer = (void *)p;
+    } else if (type == CU_MEMORYTYPE_DEVICE) {
+        a->type = cudaMemoryTypeDevice;
+        a->devicePointer = (void *)p;
+    } else {
+        /* Pinned or registered host memory: mapped at the same
+         * address. */
+        a->type = cudaMemoryTypeHost;
+        a->devicePointer = (void *)p;
+        a->hostPointer = (void *)p;
+    }
+    return cudaSuccess;
+}
+
+/* Hints: the emulator's memory is one, so there is nothing to move. */
+RT_API cudaError_t cudaMemPrefetchAsync(const void *p, size_t n)
+{
+    (void)p; (void)n;
+    return cudaSuccess;
+}
+
+RT_API cudaError_t cudaMemAdvise(const void *p, size_t n)
+{
+    (void)p; (void)n;
+    return cudaSuccess;
+}
+
+RT_API cudaError_t cudaStreamAttachMemAsync(cudaStream_t s, void *p,
+                                            size_t n, unsigned flags)
+{
+    (void)s; (void)p; (void)n; (void)flags;
+    return cudaSuccess;
+}
+
+RT_API struct cudaChannelFormatDesc
+cudaCreateChannelDesc(int x, int y, int z, int w,
+                      enum cudaChannelFormatKind f)
+{
+    struct cudaChannelFormatDesc d = { x, y, z, w, f };
+    return d;
+}
+
+/* Per-thread default stream forms. */
+RT_ALIAS(cudaFreeAsync_ptsz, cudaFreeAsync);
+RT_ALIAS(cudaMallocAsync_ptsz, cudaMallocAsync);
+RT_ALIAS(cudaMemPrefetchAsync_ptsz, cudaMemPrefetchAsync);
+RT_ALIAS(cudaMemcpy2DAsync_ptsz, cudaMemcpy2DAsync);
+RT_ALIAS(cudaMemcpyAsync_ptsz, cudaMemcpyAsync);
+RT_ALIAS(cudaMemcpyFromSymbolAsync_ptsz, cudaMemcpyFromSymbolAsync);
+RT_ALIAS(cudaMemcpyToSymbolAsync_ptsz, cudaMemcpyToSymbolAsync);
+RT_ALIAS(cudaMemset2DAsync_ptsz, cudaMemset2DAsync);
+RT_ALIAS(cudaMemsetAsync_ptsz, cudaMemsetAsync);
+RT_ALIAS(cudaStreamAttachMemAsync_ptsz, cudaStreamAttachMemAsync);
+RT_ALIAS(cudaMemcpy2D_ptds, cudaMemcpy2D);
+RT_ALIAS(cudaMemcpyFromSymbol_ptds, cudaMemcpyFromSymbol);
+RT_ALIAS(cudaMemcpyToSymbol_ptds, cudaMemcpyToSymbol);
+RT_ALIAS(cudaMemcpy_ptds, cudaMemcpy);
+RT_ALIAS(cudaMemset2D_ptds, cudaMemset2D);
+RT_ALIAS(cudaMemset_ptds, cudaMemset);
