@@ -6,7 +6,9 @@
  * work.  We put the directory of our drop-in libcudart.so.13 and
  * libcuda.so.1 first on LD_LIBRARY_PATH (a program linked with
  * -cudart shared finds our runtime there; one with nvcc's default static
- * runtime dlopens libcuda.so.1 by name, which the same path resolves),
+ * runtime dlopens libcuda.so.1 by name, which the same path resolves,
+ * but then asks the driver for private interfaces, cuGetExportTable,
+ * that our libcuda does not provide),
  * turn the emulator options into the PTXEMU_* variables the drop-ins
  * read (runtime/envopts.h), and exec the program in place of ourselves
  * so that its exit status and signals reach the caller unchanged.
@@ -113,11 +115,11 @@ static void exec_usage(FILE *out)
     fprintf(out,
         "usage: ptxemu exec [options] -- PROG [ARGS...]\n"
         "\n"
-        "Run an unmodified CUDA program on the emulator.  PROG finds our\n"
-        "libcudart.so.13 and libcuda.so.1 first on LD_LIBRARY_PATH, so a\n"
-        "program built with `nvcc -cudart shared` and one with the default\n"
-        "static runtime both run their kernels here.  Its exit status is\n"
-        "ptxemu's.\n"
+        "Run an unmodified CUDA program on the emulator: PROG finds our\n"
+        "libcudart.so.13 and libcuda.so.1 first on LD_LIBRARY_PATH.  Build\n"
+        "it with `nvcc -cudart shared` (nvcc's default static runtime needs\n"
+        "private driver interfaces the emulator does not provide) or on the\n"
+        "driver API alone.  PROG's exit status is ptxemu's.\n"
         "\n"
         "Options (each sets the environment variable shown, which may also\n"
         "be set directly):\n"
