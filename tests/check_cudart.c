@@ -17,6 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "runtime/cuda/cuda_abi.h"
 #include "runtime/cudart/cudart_api.h"
 
 /* Entry points of nvcc's generated code (crt/host_runtime.h). */
@@ -157,6 +158,7 @@ static void setup(void)
     __cudaRegisterManagedVar(handle, (void **)&mcount, (char *)"mcount",
                              "mcount", 0, sizeof *mcount, 0, 0);
     __cudaRegisterFatBinaryEnd(handle);
+    (void)cudaGetLastError();   /* CK_FORK=no: the previous test's */
 }
 
 static void teardown(void)
@@ -627,6 +629,9 @@ START_TEST(test_streams_events)
     ck_assert(ms >= 0.0f);
     ck_assert_int_eq(cudaStreamSynchronize(s), cudaSuccess);
     ck_assert_int_eq(cudaStreamQuery(s), cudaSuccess);
+    int capturing = -1;
+    ck_assert_int_eq(cudaStreamIsCapturing(s, &capturing), cudaSuccess);
+    ck_assert_int_eq(capturing, 0);
     ck_assert_int_eq(hits, 1);
     ck_assert_int_eq(callback_count, 2);
     ck_assert_ptr_eq(seen, s);
@@ -767,6 +772,11 @@ START_TEST(test_device)
     ck_assert_int_eq(dev, 0);
     ck_assert_int_eq(cudaDeviceSetCacheConfig(cudaFuncCachePreferL1),
                      cudaSuccess);
+    char bus[32] = "";
+    ck_assert_int_eq(cudaDeviceGetPCIBusId(bus, sizeof bus, 0), cudaSuccess);
+    dev = -1;
+    ck_assert_int_eq(cudaDeviceGetByPCIBusId(&dev, bus), cudaSuccess);
+    ck_assert_int_eq(dev, 0);
     ck_assert_int_eq(cudaProfilerStart(), cudaSuccess);
     ck_assert_int_eq(cudaProfilerStop(), cudaSuccess);
 }
@@ -790,6 +800,12 @@ START_TEST(test_func_attributes)
     ck_assert_int_eq(cudaFuncSetCacheConfig((const void *)axpb_stub,
                                             cudaFuncCachePreferShared),
                      cudaSuccess);
+    /* axpb(.u64, .u32): the parameter buffer's layout. */
+    size_t off = 99, size = 99;
+    ck_assert_int_eq(cudaFuncGetParamInfo((const void *)axpb_stub, 1, &off,
+                                          &size), cudaSuccess);
+    ck_assert_uint_eq(off, 8);
+    ck_assert_uint_eq(size, 4);
     int blocks = 0;
     ck_assert_int_eq(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                          &blocks, (const void *)axpb_stub, 256, 0),
@@ -857,6 +873,70 @@ START_TEST(test_threads)
 }
 END_TEST
 
+/* Bad arguments give errors, never a crash, and leave the device
+ * usable. */
+START_TEST(test_bad_input)
+{
+    ck_assert_int_ne(cudaLaunchKernel((const void *)axpb_stub, d3(1, 1, 1),
+                                      d3(1, 1, 1), NULL, 0, 0),
+                     cudaSuccess);
+    ck_assert_int_eq(cudaLaunchKernel(NULL, d3(1, 1, 1), d3(1, 1, 1), NULL,
+                                      0, 0),
+                     cudaErrorInvalidDeviceFunction);
+    unsigned h = 0;
+    ck_assert_int_ne(cudaMemcpy(&h, (void *)(uintptr_t)0x1234, 4,
+                                cudaMemcpyDeviceToHost), cudaSuccess);
+    ck_assert_int_ne(cudaMemcpy((void *)(uintptr_t)0x1234, &h, 4,
+                                cudaMemcpyHostToDevice), cudaSuccess);
+    ck_assert_int_ne(cudaFree((void *)(uintptr_t)0x1234), cudaSuccess);
+    ck_assert_int_ne(cudaMemset((void *)(uintptr_t)0x1234, 0, 4),
+                     cudaSuccess);
+    ck_assert_int_eq(cudaMemcpy(&h, NULL, 4, cudaMemcpyDeviceToHost),
+                     cudaErrorInvalidValue);
+    ck_assert_int_eq(cudaGetSymbolAddress(NULL, &gbias),
+                     cudaErrorInvalidValue);
+    ck_assert_int_eq(cudaEventElapsedTime(NULL, NULL, NULL),
+                     cudaErrorInvalidValue);
+    ck_assert_int_eq(cudaStreamAddCallback(0, NULL, NULL, 0),
+                     cudaErrorInvalidValue);
+    dim3 g, b;
+    size_t shmem;
+    cudaStream_t st;
+    ck_assert_int_eq(__cudaPopCallConfiguration(&g, &b, &shmem, &st),
+                     cudaErrorMissingConfiguration);
+    (void)cudaGetLastError();
+    check_axpb(1);
+}
+END_TEST
+
+/* A thread with its own driver context: the runtime works in it. */
+static void *own_context_body(void *arg)
+{
+    (void)arg;
+    CUcontext mine = NULL, cur = NULL;
+    if (cuInit(0) != CUDA_SUCCESS || cuCtxCreate_v2(&mine, 0, 0)
+        != CUDA_SUCCESS)
+        return (void *)1;
+    float *d;
+    if (cudaMalloc((void **)&d, 64) != cudaSuccess)
+        return (void *)2;
+    if (cuCtxGetCurrent(&cur) != CUDA_SUCCESS || cur != mine)
+        return (void *)3;
+    cudaFree(d);
+    cuCtxDestroy_v2(mine);
+    return NULL;
+}
+
+START_TEST(test_driver_context)
+{
+    pthread_t t;
+    void *res;
+    ck_assert_int_eq(pthread_create(&t, NULL, own_context_body, NULL), 0);
+    ck_assert_int_eq(pthread_join(t, &res), 0);
+    ck_assert_msg(res == NULL, "step %d", (int)(intptr_t)res);
+}
+END_TEST
+
 static Suite *cudart_suite(void)
 {
     Suite *s = suite_create("cudart");
@@ -879,6 +959,8 @@ static Suite *cudart_suite(void)
     tcase_add_test(tc, test_device);
     tcase_add_test(tc, test_func_attributes);
     tcase_add_test(tc, test_threads);
+    tcase_add_test(tc, test_driver_context);
+    tcase_add_test(tc, test_bad_input);
     suite_add_tcase(s, tc);
     return s;
 }

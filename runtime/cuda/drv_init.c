@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "runtime/cuda/drv.h"
 #include "runtime/envopts.h"
@@ -84,48 +85,92 @@ CUresult drv_trace(CUresult r, const char *name, const char *fmt, ...)
 
 /* ------------------------------------------------------------ handles */
 
-static struct {
+/* An open-addressing set of (pointer, kind): every call validates its
+ * handles, and a program may hold thousands (one per kernel). */
+typedef struct Slot {
+    const void *p;                      /* NULL: empty; &tomb: deleted */
     DrvKind kind;
-    const void *p;
-} *handles;
-static size_t nhandles, caphandles;
+} Slot;
 
-int drv_handle_add(DrvKind kind, const void *p)
+static Slot *slots;
+static size_t nslots, nused;            /* nused counts tombstones too */
+static const char tomb;
+
+static size_t hash_ptr(const void *p)
 {
-    pthread_mutex_lock(&drv.lock);
-    if (nhandles == caphandles) {
-        size_t nc = caphandles ? caphandles * 2 : 64;
-        void *n = realloc(handles, nc * sizeof(*handles));
-        if (!n) {
-            pthread_mutex_unlock(&drv.lock);
-            return -1;
+    uint64_t x = (uint64_t)(uintptr_t)p;
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdull;
+    x ^= x >> 33;
+    return (size_t)x;
+}
+
+/* The slot holding p, or the empty slot where it would go. */
+static Slot *probe(const void *p)
+{
+    size_t mask = nslots - 1;
+    Slot *free_slot = NULL;
+    for (size_t i = hash_ptr(p) & mask;; i = (i + 1) & mask) {
+        if (slots[i].p == p) {
+            return &slots[i];
         }
-        handles = n;
-        caphandles = nc;
+        if (slots[i].p == &tomb) {
+            free_slot = free_slot ? free_slot : &slots[i];
+        } else if (!slots[i].p) {
+            return free_slot ? free_slot : &slots[i];
+        }
     }
-    handles[nhandles].kind = kind;
-    handles[nhandles].p = p;
-    nhandles++;
-    pthread_mutex_unlock(&drv.lock);
+}
+
+static int grow(void)
+{
+    size_t old_n = nslots;
+    Slot *old = slots;
+    size_t n = old_n ? old_n * 2 : 256;
+    Slot *fresh = calloc(n, sizeof(*fresh));
+    if (!fresh) {
+        return -1;
+    }
+    slots = fresh;
+    nslots = n;
+    nused = 0;
+    for (size_t i = 0; i < old_n; i++) {
+        if (old[i].p && old[i].p != &tomb) {
+            *probe(old[i].p) = old[i];
+            nused++;
+        }
+    }
+    free(old);
     return 0;
 }
 
-static size_t find_handle(DrvKind kind, const void *p)
+int drv_handle_add(DrvKind kind, const void *p)
 {
-    for (size_t i = nhandles; i-- > 0;) {
-        if (handles[i].p == p && handles[i].kind == kind) {
-            return i;
-        }
+    int r = 0;
+    pthread_mutex_lock(&drv.lock);
+    if ((nused + 1) * 2 > nslots) {
+        r = grow();
     }
-    return (size_t)-1;
+    if (!r) {
+        Slot *s = probe(p);
+        if (s->p != p) {
+            nused += !s->p;
+            s->p = p;
+        }
+        s->kind = kind;
+    }
+    pthread_mutex_unlock(&drv.lock);
+    return r;
 }
 
 void drv_handle_remove(DrvKind kind, const void *p)
 {
     pthread_mutex_lock(&drv.lock);
-    size_t i = find_handle(kind, p);
-    if (i != (size_t)-1) {
-        handles[i] = handles[--nhandles];
+    if (nslots) {
+        Slot *s = probe(p);
+        if (s->p == p && s->kind == kind) {
+            s->p = &tomb;
+        }
     }
     pthread_mutex_unlock(&drv.lock);
 }
@@ -139,7 +184,11 @@ int drv_handle_valid(DrvKind kind, const void *p)
         return 1;
     }
     pthread_mutex_lock(&drv.lock);
-    int ok = find_handle(kind, p) != (size_t)-1;
+    int ok = 0;
+    if (nslots) {
+        Slot *s = probe(p);
+        ok = s->p == p && s->kind == kind;
+    }
     pthread_mutex_unlock(&drv.lock);
     return ok;
 }
@@ -169,18 +218,21 @@ CUresult drv_fault(CUcontext ctx, ptxemu_status st)
         || st == PTXEMU_ERROR_NOT_FOUND) {
         return r;
     }
-    char buf[4096];
-    size_t n = ptxemu_last_error_copy(drv.dev, buf, sizeof(buf));
     pthread_mutex_lock(&drv.lock);
     int first = ctx && !ctx->sticky;
-    if (ctx && !ctx->sticky) {
+    if (first) {
         ctx->sticky = r;
     }
     pthread_mutex_unlock(&drv.lock);
     if (first) {
-        fprintf(stderr, "ptxemu: kernel fault (%s): %s%s\n",
-                drv_result_name(r), buf,
-                n >= sizeof(buf) ? " [...]" : "");
+        size_t n = ptxemu_last_error_copy(drv.dev, NULL, 0) + 1;
+        char *buf = malloc(n);
+        if (buf) {
+            ptxemu_last_error_copy(drv.dev, buf, n);
+        }
+        fprintf(stderr, "ptxemu: kernel fault (%s): %s\n",
+                drv_result_name(r), buf ? buf : ptxemu_status_string(st));
+        free(buf);
     }
     return r;
 }
@@ -251,6 +303,11 @@ CUresult cuInit(unsigned int Flags)
                 drv.gpu.sms = opts.num_sms;
             }
             opts.num_sms = drv.gpu.sms;
+            /* The emulator enforces the opt-in maximum; the 48 KiB
+             * default without opting in is checked at launch. */
+            if (!opts.max_shared_per_block) {
+                opts.max_shared_per_block = drv.gpu.smem_optin;
+            }
             if (ptxemu_device_create(&opts, &drv.dev) != PTXEMU_SUCCESS) {
                 r = CUDA_ERROR_OUT_OF_MEMORY;
             } else {

@@ -99,6 +99,11 @@ static CUresult load_image(const char *name, const void *image,
     if (!image) {
         return CUDA_ERROR_INVALID_VALUE;
     }
+    /* With no size known, look at the first 4 bytes only when they
+     * hold no NUL (a shorter PTX string ends before them). */
+    if (!avail && strnlen(image, 4) < 4) {
+        return load_ptx(name, image, 0, out, log, loglen);
+    }
     if (fatbin_is_elf(image, avail ? avail : 4)) {
         char msg[256];
         snprintf(msg, sizeof(msg), "%s is a cubin (SASS); the emulator "
@@ -740,4 +745,47 @@ CUresult cuFuncLoad(CUfunction function)
                  : !drv_handle_valid(DRV_FUNC, function)
                  ? CUDA_ERROR_INVALID_HANDLE : CUDA_SUCCESS;
     return drv_trace(r, "cuFuncLoad", "%p", (void *)function);
+}
+
+/* ------------------------------------------------------------ kernels */
+
+CUresult cuKernelGetLibrary(CUlibrary *pLib, CUkernel kernel)
+{
+    CUresult r = !drv.initialized ? CUDA_ERROR_NOT_INITIALIZED
+                 : !pLib ? CUDA_ERROR_INVALID_VALUE
+                 : !drv_handle_valid(DRV_FUNC, kernel)
+                 ? CUDA_ERROR_INVALID_HANDLE : CUDA_SUCCESS;
+    if (!r) {
+        *pLib = (CUlibrary)((CUfunction)kernel)->mod;
+    }
+    return drv_trace(r, "cuKernelGetLibrary", "%p, %p", (void *)pLib,
+                     (void *)kernel);
+}
+
+CUresult cuKernelGetParamInfo(CUkernel kernel, size_t paramIndex,
+                              size_t *paramOffset, size_t *paramSize)
+{
+    return cuFuncGetParamInfo((CUfunction)kernel, paramIndex, paramOffset,
+                              paramSize);
+}
+
+CUresult cuKernelSetCacheConfig(CUkernel kernel, CUfunc_cache config,
+                                CUdevice dev)
+{
+    return dev != 0 ? drv_trace(CUDA_ERROR_INVALID_DEVICE,
+                                "cuKernelSetCacheConfig", "%p, %d, %d",
+                                (void *)kernel, (int)config, dev)
+                    : cuFuncSetCacheConfig((CUfunction)kernel, config);
+}
+
+CUresult cuLibraryGetKernelCount(unsigned int *count, CUlibrary lib)
+{
+    return cuModuleGetFunctionCount(count, (CUmodule)lib);
+}
+
+CUresult cuLibraryEnumerateKernels(CUkernel *kernels,
+                                   unsigned int numKernels, CUlibrary lib)
+{
+    return cuModuleEnumerateFunctions((CUfunction *)kernels, numKernels,
+                                      (CUmodule)lib);
 }

@@ -18,7 +18,6 @@ typedef enum cudaError {
 #define X(name, value, text) name = value,
 #include "runtime/cudart/rt_errors.def"
 #undef X
-    cudaErrorApiFailureBase = 10000
 } cudaError_t;
 
 typedef enum cudaDeviceAttr {

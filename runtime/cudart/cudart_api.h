@@ -47,6 +47,9 @@ cudaError_t cudaGetDriverEntryPointByVersion(const char *symbol, void **fn,
                                              int *status);
 cudaError_t cudaGetDriverEntryPoint(const char *symbol, void **fn,
                                     unsigned long long flags, int *status);
+cudaError_t cudaDeviceGetPCIBusId(char *id, int len, int dev);
+cudaError_t cudaDeviceGetByPCIBusId(int *dev, const char *id);
+cudaError_t cudaCtxResetPersistingL2Cache(void);
 /* rt_error.c */
 const char *cudaGetErrorName(cudaError_t e);
 const char *cudaGetErrorString(cudaError_t e);
@@ -96,6 +99,12 @@ cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *blocks,
 cudaError_t
 cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *blocks, const void *func,
                                               int block_size, size_t shmem);
+cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t *bytes,
+                                                     const void *func,
+                                                     int blocks,
+                                                     int block_size);
+cudaError_t cudaFuncGetParamInfo(const void *func, size_t index,
+                                 size_t *offset, size_t *size);
 /* rt_memory.c */
 cudaError_t cudaMalloc(void **p, size_t size);
 cudaError_t cudaFree(void *p);
@@ -198,6 +207,11 @@ cudaError_t cudaEventSynchronize(cudaEvent_t ev);
 cudaError_t cudaEventQuery(cudaEvent_t ev);
 cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start,
                                  cudaEvent_t end);
+cudaError_t cudaStreamIsCapturing(cudaStream_t s, int *status);
+cudaError_t cudaStreamGetCaptureInfo(cudaStream_t s, int *status,
+                                     unsigned long long *id);
+cudaError_t cudaThreadExchangeStreamCaptureMode(int *mode);
+cudaError_t cudaStreamGetId(cudaStream_t s, unsigned long long *id);
 
 #ifdef __cplusplus
 }

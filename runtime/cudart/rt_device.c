@@ -42,11 +42,26 @@ static cudaError_t driver_ready(void)
                                                : rt_map(init_result);
 }
 
+static int contexts_has(CUcontext ctx);
+
+/* A thread that made a driver context current before its first runtime
+ * call keeps it: the runtime works in the current context, as CUDA's
+ * does for programs mixing the two APIs. */
+static __thread int thread_checked;
+
 cudaError_t rt_ctx(void)
 {
     cudaError_t e = driver_ready();
     if (e != cudaSuccess)
         return e;
+    if (!thread_checked) {
+        CUcontext cur = NULL;
+        thread_checked = 1;
+        if (cuCtxGetCurrent(&cur) == CUDA_SUCCESS && cur)
+            thread_ctx = cur;
+    }
+    if (thread_ctx && !contexts_has(thread_ctx))
+        return rt_sticky();
     int dev = thread_device;
     pthread_mutex_lock(&ctx_lock);
     CUcontext ctx = contexts[dev];
@@ -69,6 +84,17 @@ cudaError_t rt_ctx(void)
         thread_ctx = ctx;
     }
     return rt_sticky();
+}
+
+/* Whether ctx is one of the runtime's primary contexts. */
+static int contexts_has(CUcontext ctx)
+{
+    int found = 0;
+    pthread_mutex_lock(&ctx_lock);
+    for (int i = 0; i < RT_MAX_DEVICES; i++)
+        found |= contexts[i] == ctx;
+    pthread_mutex_unlock(&ctx_lock);
+    return found;
 }
 
 cudaError_t rt_enter(void)
@@ -291,6 +317,9 @@ RT_API cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop,
     r = cuDeviceTotalMem_v2(&prop->totalGlobalMem, d);
     if (r != CUDA_SUCCESS)
         return rt_cu(r);
+    CUuuid uuid;
+    if (cuDeviceGetUuid_v2(&uuid, d) == CUDA_SUCCESS)
+        memcpy(prop->uuid.bytes, uuid.bytes, sizeof prop->uuid.bytes);
     for (size_t i = 0; i < sizeof prop_fields / sizeof *prop_fields; i++) {
         const prop_field *f = &prop_fields[i];
         int v = 0;
@@ -489,3 +518,35 @@ RT_API cudaError_t cudaGetDriverEntryPoint(const char *symbol, void **fn,
 RT_ALIAS(cudaGetDriverEntryPoint_ptsz, cudaGetDriverEntryPoint);
 RT_ALIAS(cudaGetDriverEntryPointByVersion_ptsz,
          cudaGetDriverEntryPointByVersion);
+
+RT_API cudaError_t cudaDeviceGetPCIBusId(char *id, int len, int dev)
+{
+    cudaError_t e = check_device(dev);
+    if (e != cudaSuccess)
+        return rt_err(e);
+    CUdevice d;
+    CUresult r = cuDeviceGet(&d, dev);
+    if (r == CUDA_SUCCESS)
+        r = cuDeviceGetPCIBusId(id, len, d);
+    return r == CUDA_SUCCESS ? cudaSuccess : rt_cu(r);
+}
+
+RT_API cudaError_t cudaDeviceGetByPCIBusId(int *dev, const char *id)
+{
+    if (!dev || !id)
+        return rt_err(cudaErrorInvalidValue);
+    cudaError_t e = driver_ready();
+    if (e != cudaSuccess)
+        return rt_err(e);
+    CUdevice d;
+    CUresult r = cuDeviceGetByPCIBusId(&d, id);
+    if (r == CUDA_SUCCESS)
+        *dev = (int)d;
+    return r == CUDA_SUCCESS ? cudaSuccess : rt_cu(r);
+}
+
+/* No L2 cache is modelled: nothing persists to reset. */
+RT_API cudaError_t cudaCtxResetPersistingL2Cache(void)
+{
+    return rt_enter();
+}

@@ -364,3 +364,30 @@ cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *blocks, const void *func,
     return cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
         blocks, func, block_size, shmem, cudaOccupancyDefault);
 }
+
+RT_API cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t *bytes,
+                                                            const void *func,
+                                                            int blocks,
+                                                            int block_size)
+{
+    if (!bytes)
+        return rt_err(cudaErrorInvalidValue);
+    CUfunction fn;
+    cudaError_t e = resolve(func, &fn);
+    if (e != cudaSuccess)
+        return e;
+    CUresult r = cuOccupancyAvailableDynamicSMemPerBlock(bytes, fn, blocks,
+                                                         block_size);
+    return r == CUDA_SUCCESS ? cudaSuccess : rt_cu(r);
+}
+
+RT_API cudaError_t cudaFuncGetParamInfo(const void *func, size_t index,
+                                        size_t *offset, size_t *size)
+{
+    CUfunction fn;
+    cudaError_t e = resolve(func, &fn);
+    if (e != cudaSuccess)
+        return e;
+    CUresult r = cuFuncGetParamInfo(fn, index, offset, size);
+    return r == CUDA_SUCCESS ? cudaSuccess : rt_cu(r);
+}

@@ -150,6 +150,17 @@ static int is_device(const void *p)
     return type == CU_MEMORYTYPE_DEVICE;
 }
 
+/* Memory the driver knows at all (device, managed, pinned, registered
+ * or a module's variable): what an explicit "device" side of a copy
+ * must be.  The driver's copies take unknown addresses for host
+ * memory, so a wild device pointer would be read as one. */
+static int is_known(const void *p)
+{
+    unsigned type = 0;
+    return cuPointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
+                                 DP(p)) == CUDA_SUCCESS;
+}
+
 /* One copy; `kind` already checked.  Unified-address kinds resolve from
  * the pointers, as cudaMemcpyDefault asks. */
 static CUresult copy(void *dst, const void *src, size_t n,
@@ -162,6 +173,12 @@ static CUresult copy(void *dst, const void *src, size_t n,
         kind = dd ? (sd ? cudaMemcpyDeviceToDevice : cudaMemcpyHostToDevice)
                   : (sd ? cudaMemcpyDeviceToHost : cudaMemcpyHostToHost);
     }
+    int dst_dev = kind == cudaMemcpyHostToDevice
+                  || kind == cudaMemcpyDeviceToDevice;
+    int src_dev = kind == cudaMemcpyDeviceToHost
+                  || kind == cudaMemcpyDeviceToDevice;
+    if ((dst_dev && !is_known(dst)) || (src_dev && !is_known(src)))
+        return CUDA_ERROR_INVALID_VALUE;
     switch (kind) {
     case cudaMemcpyHostToDevice:
         return cuMemcpyHtoD_v2(DP(dst), src, n);

@@ -210,6 +210,51 @@ RT_API cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start,
     return done(cuEventElapsedTime_v2(ms, (CUevent)start, (CUevent)end));
 }
 
+/* ---------------------------------------------------- stream capture */
+
+/* Stream capture (CUDA graphs) is not modelled: no stream is ever
+ * capturing, which libraries probe before they launch. */
+RT_API cudaError_t cudaStreamIsCapturing(cudaStream_t s, int *status)
+{
+    (void)s;
+    if (!status)
+        return rt_err(cudaErrorInvalidValue);
+    *status = 0;                /* cudaStreamCaptureStatusNone */
+    return cudaSuccess;
+}
+
+RT_API cudaError_t cudaStreamGetCaptureInfo(cudaStream_t s, int *status,
+                                            unsigned long long *id)
+{
+    (void)s;
+    if (!status)
+        return rt_err(cudaErrorInvalidValue);
+    *status = 0;                /* the other outputs only when capturing */
+    if (id)
+        *id = 0;
+    return cudaSuccess;
+}
+
+static __thread int capture_mode;   /* cudaStreamCaptureModeGlobal */
+
+RT_API cudaError_t cudaThreadExchangeStreamCaptureMode(int *mode)
+{
+    if (!mode || *mode < 0 || *mode > 2)
+        return rt_err(cudaErrorInvalidValue);
+    int old = capture_mode;
+    capture_mode = *mode;
+    *mode = old;
+    return cudaSuccess;
+}
+
+RT_API cudaError_t cudaStreamGetId(cudaStream_t s, unsigned long long *id)
+{
+    if (!id)
+        return rt_err(cudaErrorInvalidValue);
+    ENTER();
+    return done(cuStreamGetId(rt_stream(s), id));
+}
+
 /* Per-thread default stream forms. */
 RT_ALIAS(cudaEventRecord_ptsz, cudaEventRecord);
 RT_ALIAS(cudaEventRecordWithFlags_ptsz, cudaEventRecordWithFlags);
@@ -221,3 +266,6 @@ RT_ALIAS(cudaStreamGetPriority_ptsz, cudaStreamGetPriority);
 RT_ALIAS(cudaStreamQuery_ptsz, cudaStreamQuery);
 RT_ALIAS(cudaStreamSynchronize_ptsz, cudaStreamSynchronize);
 RT_ALIAS(cudaStreamWaitEvent_ptsz, cudaStreamWaitEvent);
+RT_ALIAS(cudaStreamIsCapturing_ptsz, cudaStreamIsCapturing);
+RT_ALIAS(cudaStreamGetCaptureInfo_ptsz, cudaStreamGetCaptureInfo);
+RT_ALIAS(cudaStreamGetId_ptsz, cudaStreamGetId);
