@@ -21,7 +21,10 @@ int cmd_fatbin(int argc, char **argv);
 /* Files above this are not fat binaries we mean to read whole. */
 #define FB_CLI_MAX_FILE ((size_t)1 << 30)
 
-enum { FB_CLI_MAX_SECTIONS = 16 };
+enum {
+    FB_CLI_MAX_SECTIONS = 16,
+    FB_EM_CUDA = 190,           /* e_machine of a cubin (System V ABI) */
+};
 
 static void fatbin_usage(FILE *out)
 {
@@ -111,6 +114,11 @@ static int image_from_elf(const char *path, const unsigned char *file,
     if (n < 0) {
         return fail(path, err);
     }
+    if (n == 0 && len >= 20 && (file[18] | file[19] << 8) == FB_EM_CUDA) {
+        return fail(path, "a cubin (SASS), which ptxemu cannot run: give "
+                    "PTX, or a program built with "
+                    "-gencode arch=compute_XX,code=compute_XX");
+    }
     if (n == 0) {
         return fail(path, "no .nv_fatbin or __nv_relfatbin section: no "
                     "device code from nvcc in this file");
@@ -177,8 +185,12 @@ static void print_entries(const fb_image *im, const fatbin_entry_ex *v,
         }
         char arch[32];
         fatbin_arch_name(&x->e, arch, sizeof arch);
+        if (x->raw_kind == 8) {
+            snprintf(arch, sizeof arch, "lto_%u", x->e.arch);
+        }
         const char *kind = x->e.kind == FATBIN_KIND_PTX ? "PTX"
-                         : x->e.kind == FATBIN_KIND_ELF ? "ELF" : "?";
+                         : x->e.kind == FATBIN_KIND_ELF ? "ELF"
+                         : x->raw_kind == 8 ? "LTO" : "?";
         printf("%3zu %5u %-4s %-12s %9llu %9llu %-5s %s%s%s%s\n", i,
                x->container, kind, arch,
                (unsigned long long)x->e.stored_size,

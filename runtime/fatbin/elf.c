@@ -68,7 +68,11 @@ int fatbin_elf_sections(const void *file, size_t len, fatbin_section *out,
     if (!fatbin_is_elf(file, len)) {
         return elf_err(err, errlen, "not an ELF file (no \\177ELF magic)");
     }
-    if (len < EI_NIDENT || f[EI_CLASS] != ELFCLASS64) {
+    if (len < EI_NIDENT) {
+        return elf_err(err, errlen, "identification truncated (%zu of %d "
+                       "bytes)", len, EI_NIDENT);
+    }
+    if (f[EI_CLASS] != ELFCLASS64) {
         return elf_err(err, errlen, "only 64-bit ELF files are supported");
     }
     if (f[EI_DATA] != ELFDATA2LSB) {

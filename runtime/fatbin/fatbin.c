@@ -29,7 +29,8 @@
  *   +8  u64  body size: the entries that follow the header
  *
  * Entry (header, then payload; the next entry follows the payload):
- *   +0x00 u16 kind: 1 PTX, 2 ELF (a cubin holding SASS)
+ *   +0x00 u16 kind: 1 PTX, 2 ELF (a cubin holding SASS), 8 LTO IR
+ *             (-gencode arch=compute_80,code=lto_80; not runnable here)
  *   +0x02 u16 seen 0x0101 always
  *   +0x04 u32 header size: 64, more when strings follow (80, 96...)
  *   +0x08 u64 payload size as stored, padded to a multiple of 8
@@ -48,7 +49,8 @@
  *             host, 0x2000 LZ4-compressed payload, 0x8000 zstd-
  *             compressed payload, 0x100000 arch-specific target
  *             (sm_90a), 0x200000 family target (sm_100f)
- *   +0x30 u64 seen 0
+ *   +0x30 u64 seen 0; in LTO IR entries a value that differed between
+ *             two builds of the same source
  *   +0x38 u64 uncompressed size (0 when not compressed)
  *   +0x40...  the strings named above, NUL-terminated, padded to 8
  *
@@ -77,6 +79,7 @@ enum {
     FB_WRAPPER_SIZE = 24,
     FB_HEADER_SIZE = 16,
     FB_ENTRY_MIN = 64,
+    FB_KIND_LTO = 8,
     FB_MAX_CONTAINERS = 4096,
 };
 
@@ -360,6 +363,11 @@ static int set_open(fb_set *s, const void *image, size_t avail,
         rc = open_wrapper(s, p, avail, err, errlen);
     } else if (magic == FATBIN_MAGIC) {
         rc = add_containers(s, p, avail, 1, err, errlen);
+    } else if (nb == 4 && memcmp(b, "\177ELF", 4) == 0) {
+        return fb_err(err, errlen,
+                      "an ELF cubin (SASS), not PTX; ptxemu runs PTX: "
+                      "load PTX, or a fat binary with PTX in it (nvcc "
+                      "-gencode arch=compute_XX,code=compute_XX)");
     } else {
         size_t n = text_len(p, avail);
         if (!looks_like_ptx((const char *)p, n)) {
@@ -441,6 +449,7 @@ static int parse_entry(const fb_cont *c, unsigned ci, uint64_t off,
     }
     memset(x, 0, sizeof *x);
     unsigned kind = rd16(q);
+    x->raw_kind = kind;
     x->e.kind = kind == 1 ? FATBIN_KIND_PTX
               : kind == 2 ? FATBIN_KIND_ELF : FATBIN_KIND_OTHER;
     x->e.arch = rd32(q + 0x1c);
@@ -610,6 +619,23 @@ int fatbin_entry_bytes(const fatbin_entry_ex *x, unsigned char **data,
         return fb_err(err, errlen, "entry sizes out of range");
     }
     size_t size = (size_t)x->e.size;
+    if (x->compression == FATBIN_COMP_ZSTD) {
+        /* The frame header records the size too (nvcc's do): a
+         * disagreement is found before allocating. */
+        unsigned long long fcs = ZSTD_getFrameContentSize(
+            x->payload, (size_t)x->packed_size);
+        if (fcs == ZSTD_CONTENTSIZE_ERROR ||
+            (fcs != ZSTD_CONTENTSIZE_UNKNOWN && fcs != size)) {
+            return fb_err(err, errlen,
+                          "container %u: zstd payload at offset %llu is "
+                          "corrupt (frame header %s; entry header says "
+                          "%zu bytes)", x->container,
+                          (unsigned long long)x->e.offset,
+                          fcs == ZSTD_CONTENTSIZE_ERROR ? "unreadable"
+                                                        : "disagrees",
+                          size);
+        }
+    }
     unsigned char *buf = malloc(size + 1);
     if (!buf) {
         return fb_err(err, errlen, "out of memory for %zu bytes", size);
@@ -711,19 +737,31 @@ static int no_ptx_error(const fatbin_entry_ex *v, size_t n, unsigned want,
                         char *err, size_t errlen)
 {
     long s = choose(v, n, FATBIN_KIND_ELF, want);
-    if (s < 0) {
-        return fb_err(err, errlen, "no PTX entry (%zu entries, none PTX or "
-                      "SASS)", n);
-    }
+    const char *what = "SASS";
     char name[32], virt[32];
-    fatbin_arch_name(&v[s].e, name, sizeof name);
+    if (s < 0) {
+        for (size_t i = 0; i < n; i++) {
+            if (v[i].raw_kind == FB_KIND_LTO &&
+                (s < 0 || better(&v[i].e, &v[s].e, want))) {
+                s = (long)i;
+            }
+        }
+        if (s < 0) {
+            return fb_err(err, errlen, "no PTX entry (%zu entries, none "
+                          "PTX, SASS or LTO IR)", n);
+        }
+        what = "LTO IR";
+        snprintf(name, sizeof name, "lto_%u", v[s].e.arch);
+    } else {
+        fatbin_arch_name(&v[s].e, name, sizeof name);
+    }
     fatbin_entry ptx = v[s].e;
     ptx.kind = FATBIN_KIND_PTX;
     fatbin_arch_name(&ptx, virt, sizeof virt);
     return fb_err(err, errlen,
-                  "the program holds only SASS (%s) and no PTX; ptxemu "
+                  "the program holds only %s (%s) and no PTX; ptxemu "
                   "runs PTX, so rebuild it with "
-                  "-gencode arch=%s,code=%s", name, virt, virt);
+                  "-gencode arch=%s,code=%s", what, name, virt, virt);
 }
 
 /* The PTX text of an entry: decompressed, cut at its NUL. */

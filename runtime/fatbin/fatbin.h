@@ -88,6 +88,8 @@ typedef enum fatbin_compression {
 
 typedef struct fatbin_entry_ex {
     fatbin_entry e;             /* as fatbin_list gives it */
+    unsigned raw_kind;          /* the header's kind: 1, 2, 8 (LTO IR,
+                                 * -gencode code=lto_XX), ... */
     unsigned container;         /* which container of the image */
     uint64_t container_at;      /* its offset in the image's bytes, or
                                  * 0 when reached through a pointer */

@@ -16,7 +16,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 NVCC=${NVCC:-nvcc}
 if ! command -v "$NVCC" >/dev/null 2>&1; then
     if [ -x /usr/local/cuda/bin/nvcc ]; then
-        PATH=/usr/local/cuda/bin:$PATH
+        NVCC=/usr/local/cuda/bin/nvcc
     else
         echo "regen.sh: nvcc not found; fixtures left as committed"
         exit 0
@@ -65,6 +65,9 @@ ref multi vadd.compute_80.ptx multi.compute_80.ptx
 ref multi vadd.compute_90.ptx multi.compute_90.ptx
 build sass sass.fatbin -fatbin -gencode arch=compute_90,code=sm_90 \
     "$src/vadd.cu"
+# LTO IR only (-dlto code): no PTX to run.
+build lto lto.fatbin -fatbin -gencode arch=compute_80,code=lto_80 \
+    "$src/vadd.cu"
 # fatbinary by hand: an identifier and ptxas options in the entry header.
 # The input is already in stored form, so it is its own reference.
 "$FATBINARY" --create="$out/direct.fatbin" -64 --ident=vadd.cu \
@@ -75,13 +78,13 @@ cp "$out/ref/default.compute_80.ptx" "$out/ref/direct.compute_86.ptx"
 # Programs and objects (ELF): .nv_fatbin, __nv_relfatbin sections.
 build exe vadd.exe -cudart shared -arch=sm_80 "$src/vadd.cu"
 ref exe vadd.ptx vadd_exe.compute_80.ptx
-build obj vadd.o -c -arch=sm_80 "$src/vadd.cu"
+build obj vadd.obj -c -arch=sm_80 "$src/vadd.cu"
 ref obj vadd.ptx vadd_o.compute_80.ptx
 build rdc rdc.exe -rdc=true -cudart shared -arch=sm_80 \
     "$src/rdc_main.cu" "$src/rdc_lib.cu"
 ref rdc rdc_main.ptx rdc.rdc_main.compute_80.ptx
 ref rdc rdc_lib.ptx rdc.rdc_lib.compute_80.ptx
-build rdcobj rdc_lib.o -rdc=true -c -arch=sm_80 "$src/rdc_lib.cu"
+build rdcobj rdc_lib.obj -rdc=true -c -arch=sm_80 "$src/rdc_lib.cu"
 ref rdcobj rdc_lib.ptx rdc_lib_o.compute_80.ptx
 strip "$out/vadd.exe" "$out/rdc.exe"
 echo "regen.sh: fixtures written to $out"
