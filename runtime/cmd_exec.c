@@ -156,7 +156,7 @@ static void exec_usage(FILE *out)
 
 /* Sets the variable of option `arg` ("--arch", "--arch=sm_90" or a
  * switch); the value may be the next word, in which case *i advances.
- * Returns 0 or 2 (usage error, reported). */
+ * Returns 0, or the exit status after reporting the error. */
 static int take_option(int argc, char **argv, int *i)
 {
     const char *arg = argv[*i];
