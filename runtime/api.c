@@ -310,6 +310,24 @@ uint64_t ptxemu_mem_used(ptxemu_device *dev)
     return n;
 }
 
+ptxemu_status ptxemu_set_heap_bytes(ptxemu_device *dev, uint64_t bytes)
+{
+    if (!dev) {
+        return PTXEMU_ERROR_INVALID_VALUE;
+    }
+    pthread_mutex_lock(&dev->lock);
+    ptxemu_status st = PTXEMU_SUCCESS;
+    if (bytes < dev->emu->heap_used) {
+        st = fail(dev, PTXEMU_ERROR_INVALID_VALUE, "a device heap of %"
+                  PRIu64 " bytes is smaller than the %" PRIu64 " in use",
+                  bytes, dev->emu->heap_used);
+    } else {
+        dev->emu->cfg.heap_bytes = bytes;
+    }
+    pthread_mutex_unlock(&dev->lock);
+    return st;
+}
+
 /* ------------------------------------------------------------ modules */
 
 static size_t align_up(size_t v, size_t a)

@@ -141,6 +141,9 @@ void ptxemu_device_destroy(ptxemu_device *dev);
 
 /* Bytes of device memory currently allocated. */
 uint64_t ptxemu_mem_used(ptxemu_device *dev);
+/* Resize the device malloc heap (cudaLimitMallocHeapSize); not below
+ * what device code holds now. */
+ptxemu_status ptxemu_set_heap_bytes(ptxemu_device *dev, uint64_t bytes);
 
 /* ------------------------------------------------------------ modules */
 

@@ -62,6 +62,15 @@ static const char kernels[] =
     " cvt.u32.u16 %r1, %rs1; cvt.u32.u16 %r2, %rs2;\n"
     " st.global.u32 [%rd1], %r1; st.global.u32 [%rd1+4], %r2;\n"
     " st.global.u32 [%rd1+8], %r3;\n ret;\n}\n"
+    /* *out = (malloc(size) != NULL) */
+    ".extern .func (.param .b64 rv) malloc(.param .b64 sz);\n"
+    ".visible .entry domalloc(.param .u64 out, .param .u64 size)\n{\n"
+    " .reg .pred %p<2>; .reg .b32 %r<2>; .reg .b64 %rd<4>;\n"
+    " ld.param.u64 %rd1, [out]; ld.param.u64 %rd2, [size];\n"
+    " { .param .b64 p0; st.param.b64 [p0], %rd2; .param .b64 r0;\n"
+    "   call.uni (r0), malloc, (p0); ld.param.b64 %rd3, [r0]; }\n"
+    " setp.ne.u64 %p1, %rd3, 0; selp.u32 %r1, 1, 0, %p1;\n"
+    " st.global.u32 [%rd1], %r1;\n ret;\n}\n"
     /* 40000 bytes of static shared memory, for occupancy. */
     ".visible .entry bigshared(.param .u64 p)\n{\n"
     " .shared .align 4 .b8 buf[40000];\n"
@@ -97,28 +106,26 @@ static const char *path(const char *rel)
 static int run_vadd(CUfunction f, unsigned n, unsigned seed)
 {
     unsigned *a = malloc(n * 4), *b = malloc(n * 4), *c = malloc(n * 4);
-    CUdeviceptr da, db, dc;
-    int bad = 0;
+    CUdeviceptr da = 0, db = 0, dc = 0;
+    int bad = -1;
     for (unsigned i = 0; i < n; i++) {
         a[i] = i + seed;
         b[i] = 2 * i;
     }
-    if (cuMemAlloc_v2(&da, n * 4) || cuMemAlloc_v2(&db, n * 4) ||
-        cuMemAlloc_v2(&dc, n * 4)) {
-        return -1;
-    }
-    if (cuMemcpyHtoD_v2(da, a, n * 4) || cuMemcpyHtoD_v2(db, b, n * 4)) {
-        return -1;
-    }
     void *params[] = {&da, &db, &dc, &n};
-    if (cuLaunchKernel(f, (n + 127) / 128, 1, 1, 128, 1, 1, 0, NULL, params,
+    if (cuMemAlloc_v2(&da, n * 4) || cuMemAlloc_v2(&db, n * 4) ||
+        cuMemAlloc_v2(&dc, n * 4) || cuMemcpyHtoD_v2(da, a, n * 4) ||
+        cuMemcpyHtoD_v2(db, b, n * 4) ||
+        cuLaunchKernel(f, (n + 127) / 128, 1, 1, 128, 1, 1, 0, NULL, params,
                        NULL) ||
         cuMemcpyDtoH_v2(c, dc, n * 4)) {
-        return -1;
+        goto out;
     }
+    bad = 0;
     for (unsigned i = 0; i < n; i++) {
         bad += c[i] != a[i] + 3 * b[i];
     }
+out:
     cuMemFree_v2(da);
     cuMemFree_v2(db);
     cuMemFree_v2(dc);
@@ -208,9 +215,9 @@ START_TEST(arch_from_env)
                             dev));
     ck_assert_int_eq(v, 4);
     /* H100: 227 KiB of shared memory per block when opted in. */
-    OK(cuDeviceGetAttribute(&v,
-                            CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
-                            dev));
+    CUdevice_attribute optin =
+        CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN;
+    OK(cuDeviceGetAttribute(&v, optin, dev));
     ck_assert_int_eq(v, 227 * 1024);
 }
 END_TEST
@@ -270,7 +277,7 @@ START_TEST(module_from_string)
     OK(cuFuncGetName(&nm, f));
     ck_assert_str_eq(nm, "vadd");
     OK(cuModuleGetFunctionCount(&count, mod));
-    ck_assert_uint_eq(count, 4);
+    ck_assert_uint_eq(count, 5);
     ck_assert_int_eq(run_vadd(f, 1000, 5), 0);
     /* The .global counter saw every thread below n. */
     OK(cuModuleGetGlobal_v2(&g, &gsize, mod, "counter"));
@@ -729,6 +736,69 @@ START_TEST(many_handles)
 }
 END_TEST
 
+/* The device malloc heap: 8 MiB by default, as on hardware; a larger
+ * one through the limit. */
+START_TEST(heap_limit)
+{
+    CUmodule mod = setup();
+    CUfunction f;
+    CUdeviceptr out;
+    unsigned got;
+    size_t lim;
+    unsigned long long size = 16 << 20;
+    OK(cuModuleGetFunction(&f, mod, "domalloc"));
+    OK(cuMemAlloc_v2(&out, 4));
+    void *params[] = {&out, &size};
+    OK(cuCtxGetLimit(&lim, CU_LIMIT_MALLOC_HEAP_SIZE));
+    ck_assert_uint_eq(lim, 8 << 20);
+    OK(cuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, NULL, params, NULL));
+    OK(cuMemcpyDtoH_v2(&got, out, 4));
+    ck_assert_uint_eq(got, 0);
+    OK(cuCtxSetLimit(CU_LIMIT_MALLOC_HEAP_SIZE, 64 << 20));
+    OK(cuCtxGetLimit(&lim, CU_LIMIT_MALLOC_HEAP_SIZE));
+    ck_assert_uint_eq(lim, 64 << 20);
+    OK(cuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, NULL, params, NULL));
+    OK(cuMemcpyDtoH_v2(&got, out, 4));
+    ck_assert_uint_eq(got, 1);
+    ck_assert_int_eq(cuCtxSetLimit(CU_LIMIT_CIG_ENABLED, 1), 215);
+}
+END_TEST
+
+START_TEST(jit_link)
+{
+    setup();
+    CUlinkState ls;
+    void *image;
+    size_t size;
+    CUmodule mod;
+    CUfunction f;
+    OK(cuLinkCreate_v2(0, NULL, NULL, &ls));
+    OK(cuLinkAddData_v2(ls, CU_JIT_INPUT_PTX, (void *)kernels,
+                        sizeof(kernels), "kernels.ptx", 0, NULL, NULL));
+    OK(cuLinkComplete(ls, &image, &size));
+    ck_assert_uint_gt(size, 0);
+    OK(cuModuleLoadData(&mod, image));
+    OK(cuLinkDestroy(ls));
+    OK(cuModuleGetFunction(&f, mod, "vadd"));
+    ck_assert_int_eq(run_vadd(f, 77, 3), 0);
+    /* A fat binary from a file links too; two inputs do not. */
+    OK(cuLinkCreate_v2(0, NULL, NULL, &ls));
+    OK(cuLinkAddFile_v2(ls, CU_JIT_INPUT_FATBINARY,
+                        path("tests/fatbin/default.fatbin"), 0, NULL, NULL));
+    OK(cuLinkComplete(ls, &image, &size));
+    OK(cuModuleLoadData(&mod, image));
+    OK(cuModuleGetFunction(&f, mod, "_Z4vaddPKfS0_Pfi"));
+    OK(cuLinkAddData_v2(ls, CU_JIT_INPUT_PTX, (void *)kernels, 0, NULL, 0,
+                        NULL, NULL));
+    ck_assert_int_eq(cuLinkComplete(ls, &image, &size), 801);
+    ck_assert_int_eq(cuLinkAddData_v2(ls, CU_JIT_INPUT_CUBIN,
+                                      (void *)kernels, 1, NULL, 0, NULL,
+                                      NULL), 801);
+    OK(cuLinkDestroy(ls));
+    ck_assert_int_eq(cuLinkDestroy(ls), 400);
+}
+END_TEST
+
 START_TEST(streams_events)
 {
     CUmodule mod = setup();
@@ -945,6 +1015,8 @@ int main(void)
     tcase_add_test(tc, fault_is_sticky);
     tcase_add_test(tc, error_names);
     tcase_add_test(tc, many_handles);
+    tcase_add_test(tc, heap_limit);
+    tcase_add_test(tc, jit_link);
     tcase_add_test(tc, streams_events);
     tcase_add_test(tc, proc_address);
     tcase_add_test(tc, unsupported_stub);

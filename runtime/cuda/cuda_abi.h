@@ -809,6 +809,27 @@ CUresult cuKernelGetAttribute(int *pi, CUfunction_attribute attrib,
                               CUkernel kernel, CUdevice dev);
 CUresult cuKernelSetAttribute(CUfunction_attribute attrib, int val,
                               CUkernel kernel, CUdevice dev);
+CUresult cuLinkCreate(unsigned int numOptions, CUjit_option *options,
+                      void **optionValues, CUlinkState *stateOut);
+CUresult cuLinkCreate_v2(unsigned int numOptions, CUjit_option *options,
+                         void **optionValues, CUlinkState *stateOut);
+CUresult cuLinkAddData(CUlinkState state, CUjitInputType type, void *data,
+                       size_t size, const char *name,
+                       unsigned int numOptions, CUjit_option *options,
+                       void **optionValues);
+CUresult cuLinkAddData_v2(CUlinkState state, CUjitInputType type,
+                          void *data, size_t size, const char *name,
+                          unsigned int numOptions, CUjit_option *options,
+                          void **optionValues);
+CUresult cuLinkAddFile(CUlinkState state, CUjitInputType type,
+                       const char *path, unsigned int numOptions,
+                       CUjit_option *options, void **optionValues);
+CUresult cuLinkAddFile_v2(CUlinkState state, CUjitInputType type,
+                          const char *path, unsigned int numOptions,
+                          CUjit_option *options, void **optionValues);
+CUresult cuLinkComplete(CUlinkState state, void **cubinOut,
+                        size_t *sizeOut);
+CUresult cuLinkDestroy(CUlinkState state);
 CUresult cuFuncGetAttribute(int *pi, CUfunction_attribute attrib,
                             CUfunction hfunc);
 CUresult cuFuncSetAttribute(CUfunction hfunc, CUfunction_attribute attrib,

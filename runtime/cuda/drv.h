@@ -44,7 +44,7 @@ struct CUctx_st {
     unsigned flags;
     int primary;
     unsigned long long id;
-    CUresult sticky;                    /* set by a kernel fault */
+    _Atomic CUresult sticky;            /* set by a kernel fault */
     size_t limits[CU_LIMIT_MAX];
     CUfunc_cache cache;
 };
@@ -77,12 +77,12 @@ struct CUevent_st {
 };
 
 typedef enum DrvKind {
-    DRV_CTX = 1, DRV_MOD, DRV_FUNC, DRV_STREAM, DRV_EVENT
+    DRV_CTX = 1, DRV_MOD, DRV_FUNC, DRV_STREAM, DRV_EVENT, DRV_LINK
 } DrvKind;
 
 typedef struct DrvState {
     pthread_mutex_t lock;
-    int initialized;
+    _Atomic int initialized;            /* read without the lock */
     ptxemu_device *dev;
     DrvGpu gpu;
     int trace;
@@ -135,7 +135,7 @@ size_t drv_static_smem(CUfunction f);
 /* cuFuncGetAttribute without the trace line. */
 CUresult drv_func_attr(int *pi, CUfunction_attribute a, CUfunction f);
 
-/* Statistics at exit (drv_stats.c). */
-void drv_stats_at_exit(void);
+/* At exit: flush device printf, write PTXEMU_STATS (drv_stats.c). */
+void drv_at_exit(void);
 
 #endif

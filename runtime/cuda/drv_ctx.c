@@ -11,7 +11,6 @@
  */
 #include "config.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -498,14 +497,10 @@ CUresult cuCtxSetLimit(CUlimit limit, size_t value)
         r = CUDA_ERROR_UNSUPPORTED_LIMIT;
     }
     if (!r && limit == CU_LIMIT_MALLOC_HEAP_SIZE &&
-        value > c->limits[limit]) {
-        /* The heap is sized when the device is created. */
-        fprintf(stderr, "ptxemu: cuCtxSetLimit: a device malloc heap of "
-                "%zu bytes needs PTXEMU_HEAP=%zu (now %zu)\n", value, value,
-                c->limits[limit]);
-        r = CUDA_ERROR_NOT_SUPPORTED;
+        ptxemu_set_heap_bytes(drv.dev, value) != PTXEMU_SUCCESS) {
+        r = CUDA_ERROR_INVALID_VALUE;
     }
-    if (!r && limit != CU_LIMIT_MALLOC_HEAP_SIZE) {
+    if (!r) {
         c->limits[limit] = value;
     }
     return drv_trace(r, "cuCtxSetLimit", "%d, %zu", (int)limit, value);

@@ -315,9 +315,7 @@ CUresult cuInit(unsigned int Flags)
                 drv.primary.primary = 1;
                 drv.primary.id = ++drv.next_id;
                 drv.initialized = 1;
-                if (opts.collect_stats) {
-                    atexit(drv_stats_at_exit);
-                }
+                atexit(drv_at_exit);
             }
         }
     }

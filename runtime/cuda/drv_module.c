@@ -106,10 +106,10 @@ static CUresult load_image(const char *name, const void *image,
     }
     if (fatbin_is_elf(image, avail ? avail : 4)) {
         char msg[256];
-        snprintf(msg, sizeof(msg), "%s is a cubin (SASS); the emulator "
-                 "runs PTX only: rebuild with -gencode arch=compute_%u,"
-                 "code=compute_%u", name ? name : "the image", drv.gpu.arch,
-                 drv.gpu.arch);
+        snprintf(msg, sizeof(msg), "%s is an ELF file (a SASS cubin?); "
+                 "the emulator runs PTX only: rebuild with -gencode "
+                 "arch=compute_%u,code=compute_%u", name ? name : "the image",
+                 drv.gpu.arch, drv.gpu.arch);
         jit_log(log, loglen, msg);
         fprintf(stderr, "ptxemu: %s\n", msg);
         return CUDA_ERROR_NO_BINARY_FOR_GPU;

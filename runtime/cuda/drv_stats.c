@@ -1,6 +1,8 @@
 /*
- * runtime/cuda/drv_stats.c: PTXEMU_STATS=FILE, the execution statistics
- * of the whole process written as JSON at exit (the writer of
+ * runtime/cuda/drv_stats.c: what the driver does at process exit:
+ * device printf output still buffered appears (as when the real driver
+ * tears its context down), and with PTXEMU_STATS=FILE the execution
+ * statistics of the whole process go to FILE as JSON (the writer of
  * `ptxemu run --stats`).
  */
 #include "config.h"
@@ -13,10 +15,15 @@
 #include "runtime/cuda/drv.h"
 #include "runtime/stats.h"
 
-void drv_stats_at_exit(void)
+void drv_at_exit(void)
 {
+    if (!drv.dev) {
+        return;
+    }
+    (void)ptxemu_synchronize(drv.dev);
+    fflush(stdout);
     const char *file = getenv("PTXEMU_STATS");
-    if (!file || !*file || !drv.dev) {
+    if (!file || !*file) {
         return;
     }
     FILE *fp = fopen(file, "w");
