@@ -77,10 +77,11 @@ int ptxemu_env_device_options(ptxemu_device_options *opts, unsigned *arch,
         *arch = (unsigned)a;
     }
     if ((v = getenv("PTXEMU_SMS")) && *v) {
-        if (parse_u64("PTXEMU_SMS", v, 4096, &x, err, errlen) || !x) {
-            if (!x) {
-                snprintf(err, errlen, "PTXEMU_SMS=%s: at least 1", v);
-            }
+        if (parse_u64("PTXEMU_SMS", v, 4096, &x, err, errlen)) {
+            return -1;
+        }
+        if (!x) {
+            snprintf(err, errlen, "PTXEMU_SMS=%s: at least 1", v);
             return -1;
         }
         opts->num_sms = (uint32_t)x;

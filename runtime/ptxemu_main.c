@@ -104,6 +104,7 @@ static int cmd_check(int argc, char **argv)
 
 int cmd_run(int argc, char **argv);   /* runtime/cmd_run.c */
 int cmd_fatbin(int argc, char **argv);   /* runtime/cmd_fatbin.c */
+int cmd_exec(int argc, char **argv);  /* runtime/cmd_exec.c */
 
 typedef struct Command {
     const char *name;
@@ -115,6 +116,7 @@ static const Command commands[] = {
     {"check", cmd_check, "parse and validate PTX files"},
     {"run", cmd_run, "run a kernel of a PTX file on the emulator"},
     {"fatbin", cmd_fatbin, "list or extract the PTX of a CUDA fat binary"},
+    {"exec", cmd_exec, "run an unmodified CUDA program on the emulator"},
 };
 
 static void usage(FILE *out)
