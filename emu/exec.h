@@ -164,6 +164,9 @@ struct EmuWarp {
     uint32_t red_lanes;           /* lanes that receive it */
     uint8_t red_op;               /* PTX_M_POPC / RED_AND / RED_OR */
     bool red_pred;                /* destination is a predicate */
+    /* Appended: address | 1 of the mbarrier whose last test_wait/try_wait
+     * failed, 0 after a success (deadlock reports, ops_mbarrier.c) */
+    uint64_t mbar_poll;
 };
 
 struct EmuCta {

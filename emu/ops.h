@@ -37,5 +37,7 @@ EMU_SELECTOR(warp);   /* ops_warp.c: shfl vote match redux activemask,
                          special-register reads */
 EMU_SELECTOR(mma);    /* ops_mma.c: mma wmma.load/mma/store ldmatrix
                          stmatrix movmatrix */
+EMU_SELECTOR(mbarrier); /* ops_mbarrier.c: mbarrier.*, cp.async.mbarrier
+                           .arrive, cp.async.bulk to shared::cluster */
 
 #endif

@@ -82,6 +82,7 @@ static EmuStatus report_stuck(EmuLaunch *l, EmuCta *ctas, uint32_t n,
     EmuCta *fc = NULL;
     EmuWarp *fw = NULL;
     unsigned shown = 0, total = 0;
+    bool polling = false;
     for (uint32_t c = 0; c < n; c++) {
         for (uint32_t wi = 0; wi < ctas[c].nwarps; wi++) {
             EmuWarp *w = &ctas[c].warps[wi];
@@ -89,6 +90,7 @@ static EmuStatus report_stuck(EmuLaunch *l, EmuCta *ctas, uint32_t n,
                 continue;
             }
             total++;
+            polling |= w->mbar_poll != 0;
             if (!fw) {
                 fc = &ctas[c];
                 fw = w;
@@ -99,12 +101,18 @@ static EmuStatus report_stuck(EmuLaunch *l, EmuCta *ctas, uint32_t n,
                 const IrFunc *f = fr->func->ir;
                 uint32_t line = e->npc < f->ninsns
                     ? f->insns[e->npc].loc.line : 0;
+                char poll[64] = "";
+                if (w->mbar_poll) {
+                    snprintf(poll, sizeof(poll), ", polls mbarrier 0x%llx",
+                             (unsigned long long)
+                             (w->mbar_poll & ~1ull));
+                }
                 int k = snprintf(buf + o, sizeof(buf) - o,
                                  "%swarp %u of CTA %u at pc %u (line %u, "
-                                 "mask 0x%x%s)", shown ? "; " : "", w->id,
+                                 "mask 0x%x%s%s)", shown ? "; " : "", w->id,
                                  ctas[c].linear, e->npc, line, e->mask,
                                  w->state == EMU_WARP_AT_BARRIER
-                                 ? ", at a barrier" : "");
+                                 ? ", at a barrier" : "", poll);
                 o += k > 0 ? (size_t)k : 0;
                 shown++;
             }
@@ -130,8 +138,11 @@ static EmuStatus report_stuck(EmuLaunch *l, EmuCta *ctas, uint32_t n,
                                             (1u << 31));
     emu_fault(&x, EMU_ERR_DEADLOCK, lane, 0, 0, PTX_SPACE_NONE,
               "%s: %u warp(s) cannot make progress: %s%s",
-              livelock ? "SIMT deadlock (the warps repeat the same state "
-                         "without progress)"
+              livelock && polling
+                  ? "mbarrier deadlock (the warps poll for a phase that "
+                    "cannot complete)"
+                  : livelock ? "SIMT deadlock (the warps repeat the same "
+                               "state without progress)"
                        : "deadlock (warps wait at barriers that cannot "
                          "complete)", total, buf, shown < total ? "; ..." : "");
     return EMU_ERR_DEADLOCK;
