@@ -167,6 +167,9 @@ struct EmuWarp {
     /* Appended: address | 1 of the mbarrier whose last test_wait/try_wait
      * failed, 0 after a success (deadlock reports, ops_mbarrier.c) */
     uint64_t mbar_poll;
+    uint64_t mbar_fails;          /* failed waits since the last success */
+    uint64_t mbar_mark;           /* mbar_fails when the scheduler's quiet
+                                     window began (sched.c) */
 };
 
 struct EmuCta {

@@ -39,7 +39,8 @@
  * round-robin scheduler runs the other warps meanwhile, and its
  * watchdog (sched.c) catches a loop that can never succeed.  The warp
  * remembers the mbarrier it last polled in vain (EmuWarp.mbar_poll) so
- * that the deadlock report can say so.
+ * that the deadlock report can say so, and counts its failed waits in a
+ * row (EmuWarp.mbar_fails) for the scheduler's mbarrier rule.
  *
  * Clusters: a launch is a cluster of one CTA, so .shared::cluster
  * addresses and the .cluster scope name the CTA's own shared memory.
@@ -345,6 +346,7 @@ static void op_mb_wait(EmuCtx *x, const EmuInsn *i, uint32_t mask)
         }
     }
     x->warp->mbar_poll = failed ? poll | 1u : 0;
+    x->warp->mbar_fails = failed ? x->warp->mbar_fails + 1 : 0;
 }
 
 /* mbarrier.pending_count d, state */

@@ -19,6 +19,16 @@
  * memory means the CTAs loop forever.  Loops that make progress or
  * change registers each iteration (counters, %clock) are never flagged;
  * EmuConfig.insn_limit bounds those.
+ *
+ * mbarrier waits.  Polling loops as libcu++ writes them read %globaltimer
+ * and back off, so their state never repeats.  A warp can only leave
+ * such a loop when its wait succeeds, i.e. when someone else writes the
+ * mbarrier.  So after watchdog_rounds more rounds without progress, if
+ * every live warp is at a barrier or has failed at least one mbarrier
+ * wait per round over those rounds without a success
+ * (EmuWarp.mbar_fails, ops_mbarrier.c), nobody can ever complete the
+ * phase: a deadlock.  (A loop that gives up after a timeout would be
+ * reported too; the ISA makes no promise about such timeouts.)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -148,6 +158,37 @@ static EmuStatus report_stuck(EmuLaunch *l, EmuCta *ctas, uint32_t n,
     return EMU_ERR_DEADLOCK;
 }
 
+/* Start (mark) or judge the mbarrier rule's window; see the top. */
+static void mbar_mark(EmuCta *ctas, uint32_t n)
+{
+    for (uint32_t c = 0; c < n; c++) {
+        for (uint32_t wi = 0; wi < ctas[c].nwarps; wi++) {
+            EmuWarp *w = &ctas[c].warps[wi];
+            w->mbar_mark = w->mbar_fails;
+        }
+    }
+}
+
+static bool mbar_all_stuck(const EmuCta *ctas, uint32_t n, uint32_t rounds)
+{
+    bool polling = false;
+    for (uint32_t c = 0; c < n; c++) {
+        for (uint32_t wi = 0; wi < ctas[c].nwarps; wi++) {
+            const EmuWarp *w = &ctas[c].warps[wi];
+            if (w->state == EMU_WARP_EXITED ||
+                w->state == EMU_WARP_AT_BARRIER) {
+                continue;
+            }
+            /* a success resets mbar_fails below the mark */
+            if (!w->mbar_poll || w->mbar_fails < w->mbar_mark + rounds) {
+                return false;
+            }
+            polling = true;
+        }
+    }
+    return polling;
+}
+
 /* The hooked counterpart of emu_warp_run: every step fills the launch's
  * record and the hook sees it.  A step that executed no instruction (a
  * warp released from a barrier at the end of its function only settles
@@ -220,6 +261,12 @@ static EmuStatus run_resident(EmuLaunch *l, EmuCta *ctas, uint32_t n)
         if (quiet < limit) {
             quiet++;
             continue;
+        }
+        if (quiet == limit) {
+            mbar_mark(ctas, n);
+        } else if (quiet == 2ull * limit &&
+                   mbar_all_stuck(ctas, n, limit)) {
+            return report_stuck(l, ctas, n, true);
         }
         /* Brent's steps run from one sample to the next round boundary
          * that is at least 8 rounds and `budget` warp instructions later,

@@ -276,6 +276,61 @@ static const char phases_ptx[] = HDR
     "  mbarrier.test_wait.shared.b64 %p2, [sbar], %rd1;\n"
     "  @!%p2 bra SPIN;\n"
     "  ret;\n"
+    "}\n"
+    /* the same with a changing register in the loop (as libcu++'s
+     * %globaltimer back-off): no state repeats, the mbarrier rule of the
+     * watchdog must catch it */
+    ".visible .entry short_counting(.param .u64 out)\n"
+    "{\n"
+    "  .reg .b64 %rd<4>;\n"
+    "  .reg .b32 %r<8>;\n"
+    "  .reg .pred %p<4>;\n"
+    "  .shared .align 8 .b64 cbar;\n"
+    "  mov.u32 %r1, %tid.x;\n"
+    "  mov.u32 %r2, %ntid.x;\n"
+    "  add.u32 %r2, %r2, 1;\n"
+    "  setp.ne.u32 %p1, %r1, 0;\n"
+    "  @!%p1 mbarrier.init.shared.b64 [cbar], %r2;\n"
+    "  bar.sync 0;\n"
+    "  mbarrier.arrive.shared.b64 %rd1, [cbar];\n"
+    "  mov.u32 %r3, 0;\n"
+    "CSPIN:\n"
+    "  add.u32 %r3, %r3, 1;\n"
+    "  mbarrier.try_wait.shared.b64 %p2, [cbar], %rd1;\n"
+    "  @!%p2 bra CSPIN;\n"
+    "  ret;\n"
+    "}\n"
+    /* warps 0 and 1 poll for a long time while warp 2 computes in
+     * registers only, then arrives: correct, must not be reported */
+    ".visible .entry late(.param .u64 out)\n"
+    "{\n"
+    "  .reg .b64 %rd<8>;\n"
+    "  .reg .b32 %r<8>;\n"
+    "  .reg .pred %p<4>;\n"
+    "  .shared .align 8 .b64 lbar;\n"
+    "  mov.u32 %r1, %tid.x;\n"
+    "  mov.u32 %r2, %ntid.x;\n"
+    "  setp.ne.u32 %p1, %r1, 0;\n"
+    "  @!%p1 mbarrier.init.shared.b64 [lbar], %r2;\n"
+    "  bar.sync 0;\n"
+    "  mov.u32 %r3, 0;\n"
+    "  setp.lt.u32 %p1, %r1, 64;\n"
+    "  @%p1 bra ARRIVE;\n"
+    "WORK:\n"
+    "  add.u32 %r3, %r3, 1;\n"
+    "  setp.lt.u32 %p2, %r3, 250000;\n"
+    "  @%p2 bra WORK;\n"
+    "ARRIVE:\n"
+    "  mbarrier.arrive.shared.b64 %rd1, [lbar];\n"
+    "LSPIN:\n"
+    "  mbarrier.try_wait.shared.b64 %p3, [lbar], %rd1;\n"
+    "  @!%p3 bra LSPIN;\n"
+    "  ld.param.u64 %rd2, [out];\n"
+    "  mul.wide.u32 %rd3, %r1, 4;\n"
+    "  add.u64 %rd2, %rd2, %rd3;\n"
+    "  add.u32 %r3, %r3, 1;\n"
+    "  st.global.u32 [%rd2], %r3;\n"
+    "  ret;\n"
     "}\n";
 
 START_TEST(mb_phases_multi_warp)
@@ -325,6 +380,36 @@ START_TEST(mb_deadlock_reported)
                   strstr(msg, "warp 0 of CTA 0") &&
                   strstr(msg, "warp 1 of CTA 0") &&
                   strstr(msg, "polls mbarrier 0x"), "message: %s", msg);
+    close_ptx();
+}
+END_TEST
+
+START_TEST(mb_deadlock_changing_registers)
+{
+    open_src("phases.ptx", phases_ptx);
+    ptxemu_devptr d = dbuf(NULL, 16);
+    void *pp[] = {&d};
+    ptxemu_status st = try_launch("short_counting", 1, 64, pp);
+    const char *msg = ptxemu_last_error_message(dev);
+    ck_assert_msg(st == PTXEMU_ERROR_DEADLOCK, "status %s: %s",
+                  ptxemu_status_name(st), msg);
+    ck_assert_msg(strstr(msg, "mbarrier deadlock") &&
+                  strstr(msg, "polls mbarrier 0x"), "message: %s", msg);
+    close_ptx();
+}
+END_TEST
+
+START_TEST(mb_long_wait_not_deadlock)
+{
+    enum { T = 96 };
+    open_src("phases.ptx", phases_ptx);
+    uint32_t out[T];
+    ptxemu_devptr d = dbuf(NULL, sizeof(out));
+    void *pp[] = {&d};
+    launch("late", 1, T, 0, pp);
+    dget(out, d, sizeof(out));
+    for (int t = 0; t < T; t++)
+        EQ_I("late", t, out[t], t < 64 ? 1 : 250001);
     close_ptx();
 }
 END_TEST
@@ -771,6 +856,8 @@ static Suite *mbarrier_suite(void)
     tcase_add_test(tc, mb_single_thread);
     tcase_add_test(tc, mb_phases_multi_warp);
     tcase_add_test(tc, mb_deadlock_reported);
+    tcase_add_test(tc, mb_deadlock_changing_registers);
+    tcase_add_test(tc, mb_long_wait_not_deadlock);
     tcase_add_test(tc, mb_faults);
     tcase_add_test(tc, mb_cp_async_pipeline);
     tcase_add_test(tc, mb_bulk_complete_tx);
