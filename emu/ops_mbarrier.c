@@ -501,10 +501,12 @@ EMU_SELECTOR(mbarrier)
         ei->fn = shared_space(ei) ? op_cp_async_mb_arrive : NULL;
         return true;
     case PTX_OP_CP_ASYNC_BULK:
-        /* only global -> shared::cluster completing on an mbarrier (a
-         * cluster of one CTA); other forms stay unsupported here */
+        /* only global -> shared::cluster (or shared::cta, PTX 8.6)
+         * completing on an mbarrier (a cluster of one CTA); other forms
+         * stay unsupported here */
         ei->fn = NULL;
-        if (ei->space == PTX_SPACE_SHARED_CLUSTER &&
+        if ((ei->space == PTX_SPACE_SHARED_CLUSTER ||
+             ei->space == PTX_SPACE_SHARED) &&
             ir_insn_mod(in, PTX_MG_SPACE2) == PTX_M_GLOBAL2 &&
             ir_insn_mod(in, PTX_MG_COMPLETE) ==
                 PTX_M_MBARRIER_COMPLETE_TX_BYTES &&

@@ -444,6 +444,17 @@ static const char faults_ptx[] = HDR
     "  mbarrier.init.shared.b64 [tbar], 2;\n"
     "  mbarrier.arrive.shared::cta.b64 %rd1, [tbar], 3;\n"
     "  ret;\n"
+    "}\n"
+    ".visible .entry bulkodd(.param .u64 p)\n"
+    "{\n"
+    "  .reg .b64 %rd<4>;\n"
+    "  .shared .align 8 .b64 kbar;\n"
+    "  .shared .align 16 .b8 kbuf[64];\n"
+    "  ld.param.u64 %rd1, [p];\n"
+    "  mbarrier.init.shared.b64 [kbar], 1;\n"
+    "  cp.async.bulk.shared::cta.global.mbarrier::complete_tx::bytes "
+    "[kbuf], [%rd1], 24, [kbar];\n"
+    "  ret;\n"
     "}\n";
 
 START_TEST(mb_faults)
@@ -457,6 +468,7 @@ START_TEST(mb_faults)
         {"notshared", PTXEMU_ERROR_ILLEGAL_ADDRESS, "not in shared memory"},
         {"uninit", PTXEMU_ERROR_ILLEGAL_INSTRUCTION, "no initialised"},
         {"toomany", PTXEMU_ERROR_ILLEGAL_INSTRUCTION, "awaits only 2"},
+        {"bulkodd", PTXEMU_ERROR_MISALIGNED, "multiples of 16"},
     };
     for (unsigned k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
         open_src("faults.ptx", faults_ptx);
