@@ -146,15 +146,17 @@ static EmuStatus report_stuck(EmuLaunch *l, EmuCta *ctas, uint32_t n,
     }
     unsigned lane = (unsigned)__builtin_ctz(fw->stack[fw->depth - 1].mask |
                                             (1u << 31));
+    const char *kind =
+        livelock && polling
+            ? "mbarrier deadlock (the warps poll for a phase that cannot "
+              "complete)"
+        : livelock ? "SIMT deadlock (the warps repeat the same state "
+                     "without progress)"
+                   : "deadlock (warps wait at barriers that cannot "
+                     "complete)";
     emu_fault(&x, EMU_ERR_DEADLOCK, lane, 0, 0, PTX_SPACE_NONE,
-              "%s: %u warp(s) cannot make progress: %s%s",
-              livelock && polling
-                  ? "mbarrier deadlock (the warps poll for a phase that "
-                    "cannot complete)"
-                  : livelock ? "SIMT deadlock (the warps repeat the same "
-                               "state without progress)"
-                       : "deadlock (warps wait at barriers that cannot "
-                         "complete)", total, buf, shown < total ? "; ..." : "");
+              "%s: %u warp(s) cannot make progress: %s%s", kind, total, buf,
+              shown < total ? "; ..." : "");
     return EMU_ERR_DEADLOCK;
 }
 
