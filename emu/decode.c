@@ -686,7 +686,8 @@ static bool decode_insn(Dec *d, uint32_t pc, EmuInsn *ei)
         || emu_select_cvt(im, d->f, in, ei)
         || emu_select_warp(im, d->f, in, ei)
         || emu_select_mma(im, d->f, in, ei)
-        || emu_select_cluster(im, d->f, in, ei)) {
+        || emu_select_cluster(im, d->f, in, ei)
+        || emu_select_mbarrier(im, d->f, in, ei)) {
         return ei->fn != NULL;
     }
     return false;

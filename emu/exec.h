@@ -169,6 +169,12 @@ struct EmuWarp {
      * have not waited yet, and the lanes blocked in barrier.cluster.wait
      * (the warp is then AT_BARRIER with barrier_id EMU_CLUSTER_BARRIER). */
     uint32_t cl_arrived, cl_passed, cl_wait;
+    /* Appended: address | 1 of the mbarrier whose last test_wait/try_wait
+     * failed, 0 after a success (deadlock reports, ops_mbarrier.c) */
+    uint64_t mbar_poll;
+    uint64_t mbar_fails;          /* failed waits since the last success */
+    uint64_t mbar_mark;           /* mbar_fails when the scheduler's quiet
+                                     window began (sched.c) */
 };
 
 struct EmuCta {

@@ -38,5 +38,7 @@ EMU_SELECTOR(warp);   /* ops_warp.c: shfl vote match redux activemask,
 EMU_SELECTOR(mma);    /* ops_mma.c: mma wmma.load/mma/store ldmatrix
                          stmatrix movmatrix */
 EMU_SELECTOR(cluster);  /* ops_cluster.c: barrier.cluster mapa getctarank */
+EMU_SELECTOR(mbarrier); /* ops_mbarrier.c: mbarrier.*, cp.async.mbarrier
+                           .arrive, cp.async.bulk to shared::cluster */
 
 #endif

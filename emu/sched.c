@@ -20,6 +20,16 @@
  * memory means the CTAs loop forever.  Loops that make progress or
  * change registers each iteration (counters, %clock) are never flagged;
  * EmuConfig.insn_limit bounds those.
+ *
+ * mbarrier waits.  Polling loops as libcu++ writes them read %globaltimer
+ * and back off, so their state never repeats.  A warp can only leave
+ * such a loop when its wait succeeds, i.e. when someone else writes the
+ * mbarrier.  So after watchdog_rounds more rounds without progress, if
+ * every live warp is at a barrier or has failed at least one mbarrier
+ * wait per round over those rounds without a success
+ * (EmuWarp.mbar_fails, ops_mbarrier.c), nobody can ever complete the
+ * phase: a deadlock.  (A loop that gives up after a timeout would be
+ * reported too; the ISA makes no promise about such timeouts.)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -84,6 +94,7 @@ static EmuStatus report_stuck(EmuLaunch *l, EmuCta *ctas, uint32_t n,
     EmuCta *fc = NULL;
     EmuWarp *fw = NULL;
     unsigned shown = 0, total = 0;
+    bool polling = false;
     for (uint32_t c = 0; c < n; c++) {
         for (uint32_t wi = 0; wi < ctas[c].nwarps; wi++) {
             EmuWarp *w = &ctas[c].warps[wi];
@@ -91,6 +102,7 @@ static EmuStatus report_stuck(EmuLaunch *l, EmuCta *ctas, uint32_t n,
                 continue;
             }
             total++;
+            polling |= w->mbar_poll != 0;
             if (!fw) {
                 fc = &ctas[c];
                 fw = w;
@@ -101,14 +113,20 @@ static EmuStatus report_stuck(EmuLaunch *l, EmuCta *ctas, uint32_t n,
                 const IrFunc *f = fr->func->ir;
                 uint32_t line = e->npc < f->ninsns
                     ? f->insns[e->npc].loc.line : 0;
+                char poll[64] = "";
+                if (w->mbar_poll) {
+                    snprintf(poll, sizeof(poll), ", polls mbarrier 0x%llx",
+                             (unsigned long long)
+                             (w->mbar_poll & ~1ull));
+                }
                 int k = snprintf(buf + o, sizeof(buf) - o,
                                  "%swarp %u of CTA %u at pc %u (line %u, "
-                                 "mask 0x%x%s)", shown ? "; " : "", w->id,
+                                 "mask 0x%x%s%s)", shown ? "; " : "", w->id,
                                  ctas[c].linear, e->npc, line, e->mask,
                                  w->state != EMU_WARP_AT_BARRIER ? ""
                                  : w->barrier_id == EMU_CLUSTER_BARRIER
                                  ? ", at the cluster barrier"
-                                 : ", at a barrier");
+                                 : ", at a barrier", poll);
                 o += k > 0 ? (size_t)k : 0;
                 shown++;
             }
@@ -132,13 +150,49 @@ static EmuStatus report_stuck(EmuLaunch *l, EmuCta *ctas, uint32_t n,
     }
     unsigned lane = (unsigned)__builtin_ctz(fw->stack[fw->depth - 1].mask |
                                             (1u << 31));
+    const char *kind =
+        livelock && polling
+            ? "mbarrier deadlock (the warps poll for a phase that cannot "
+              "complete)"
+        : livelock ? "SIMT deadlock (the warps repeat the same state "
+                     "without progress)"
+                   : "deadlock (warps wait at barriers that cannot "
+                     "complete)";
     emu_fault(&x, EMU_ERR_DEADLOCK, lane, 0, 0, PTX_SPACE_NONE,
-              "%s: %u warp(s) cannot make progress: %s%s",
-              livelock ? "SIMT deadlock (the warps repeat the same state "
-                         "without progress)"
-                       : "deadlock (warps wait at barriers that cannot "
-                         "complete)", total, buf, shown < total ? "; ..." : "");
+              "%s: %u warp(s) cannot make progress: %s%s", kind, total, buf,
+              shown < total ? "; ..." : "");
     return EMU_ERR_DEADLOCK;
+}
+
+/* Start (mark) or judge the mbarrier rule's window; see the top. */
+static void mbar_mark(EmuCta *ctas, uint32_t n)
+{
+    for (uint32_t c = 0; c < n; c++) {
+        for (uint32_t wi = 0; wi < ctas[c].nwarps; wi++) {
+            EmuWarp *w = &ctas[c].warps[wi];
+            w->mbar_mark = w->mbar_fails;
+        }
+    }
+}
+
+static bool mbar_all_stuck(const EmuCta *ctas, uint32_t n, uint32_t rounds)
+{
+    bool polling = false;
+    for (uint32_t c = 0; c < n; c++) {
+        for (uint32_t wi = 0; wi < ctas[c].nwarps; wi++) {
+            const EmuWarp *w = &ctas[c].warps[wi];
+            if (w->state == EMU_WARP_EXITED ||
+                w->state == EMU_WARP_AT_BARRIER) {
+                continue;
+            }
+            /* a success resets mbar_fails below the mark */
+            if (!w->mbar_poll || w->mbar_fails < w->mbar_mark + rounds) {
+                return false;
+            }
+            polling = true;
+        }
+    }
+    return polling;
 }
 
 /* The hooked counterpart of emu_warp_run: every step fills the launch's
@@ -213,6 +267,12 @@ static EmuStatus run_resident(EmuLaunch *l, EmuCta *ctas, uint32_t n)
         if (quiet < limit) {
             quiet++;
             continue;
+        }
+        if (quiet == limit) {
+            mbar_mark(ctas, n);
+        } else if (quiet == 2ull * limit &&
+                   mbar_all_stuck(ctas, n, limit)) {
+            return report_stuck(l, ctas, n, true);
         }
         /* Brent's steps run from one sample to the next round boundary
          * that is at least 8 rounds and `budget` warp instructions later,
