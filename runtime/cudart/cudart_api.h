@@ -207,11 +207,73 @@ cudaError_t cudaEventSynchronize(cudaEvent_t ev);
 cudaError_t cudaEventQuery(cudaEvent_t ev);
 cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start,
                                  cudaEvent_t end);
-cudaError_t cudaStreamIsCapturing(cudaStream_t s, int *status);
-cudaError_t cudaStreamGetCaptureInfo(cudaStream_t s, int *status,
-                                     unsigned long long *id);
-cudaError_t cudaThreadExchangeStreamCaptureMode(int *mode);
 cudaError_t cudaStreamGetId(cudaStream_t s, unsigned long long *id);
+/* rt_graph.c */
+cudaError_t cudaGraphCreate(cudaGraph_t *g, unsigned flags);
+cudaError_t cudaGraphDestroy(cudaGraph_t g);
+cudaError_t cudaGraphClone(cudaGraph_t *out, cudaGraph_t g);
+cudaError_t cudaGraphAddKernelNode(cudaGraphNode_t *n, cudaGraph_t g,
+                                   const cudaGraphNode_t *deps, size_t nd,
+                                   const struct cudaKernelNodeParams *p);
+cudaError_t cudaGraphAddMemcpyNode(cudaGraphNode_t *n, cudaGraph_t g,
+                                   const cudaGraphNode_t *deps, size_t nd,
+                                   const struct cudaMemcpy3DParms *p);
+cudaError_t cudaGraphAddMemcpyNode1D(cudaGraphNode_t *n, cudaGraph_t g,
+                                     const cudaGraphNode_t *deps, size_t nd,
+                                     void *dst, const void *src,
+                                     size_t count, enum cudaMemcpyKind kind);
+cudaError_t cudaGraphAddMemsetNode(cudaGraphNode_t *n, cudaGraph_t g,
+                                   const cudaGraphNode_t *deps, size_t nd,
+                                   const struct cudaMemsetParams *p);
+cudaError_t cudaGraphAddHostNode(cudaGraphNode_t *n, cudaGraph_t g,
+                                 const cudaGraphNode_t *deps, size_t nd,
+                                 const struct cudaHostNodeParams *p);
+cudaError_t cudaGraphAddEmptyNode(cudaGraphNode_t *n, cudaGraph_t g,
+                                  const cudaGraphNode_t *deps, size_t nd);
+cudaError_t cudaGraphAddChildGraphNode(cudaGraphNode_t *n, cudaGraph_t g,
+                                       const cudaGraphNode_t *deps,
+                                       size_t nd, cudaGraph_t child);
+cudaError_t cudaGraphAddDependencies(cudaGraph_t g,
+                                     const cudaGraphNode_t *from,
+                                     const cudaGraphNode_t *to,
+                                     const cudaGraphEdgeData *edges,
+                                     size_t n);
+cudaError_t cudaGraphGetNodes(cudaGraph_t g, cudaGraphNode_t *nodes,
+                              size_t *n);
+cudaError_t cudaGraphGetRootNodes(cudaGraph_t g, cudaGraphNode_t *nodes,
+                                  size_t *n);
+cudaError_t cudaGraphNodeGetType(cudaGraphNode_t n,
+                                 enum cudaGraphNodeType *type);
+cudaError_t cudaGraphKernelNodeGetParams(cudaGraphNode_t n,
+                                         struct cudaKernelNodeParams *p);
+cudaError_t cudaGraphKernelNodeSetParams(cudaGraphNode_t n,
+                                         const struct cudaKernelNodeParams *p);
+cudaError_t cudaGraphInstantiate(cudaGraphExec_t *x, cudaGraph_t g,
+                                 unsigned long long flags);
+cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t *x, cudaGraph_t g,
+                                          unsigned long long flags);
+cudaError_t cudaGraphLaunch(cudaGraphExec_t x, cudaStream_t s);
+cudaError_t cudaGraphExecDestroy(cudaGraphExec_t x);
+cudaError_t cudaGraphExecUpdate(cudaGraphExec_t x, cudaGraph_t g,
+                                cudaGraphExecUpdateResultInfo *info);
+cudaError_t
+cudaGraphExecKernelNodeSetParams(cudaGraphExec_t x, cudaGraphNode_t n,
+                                 const struct cudaKernelNodeParams *p);
+/* rt_capture.c */
+cudaError_t cudaStreamBeginCapture(cudaStream_t s,
+                                   enum cudaStreamCaptureMode mode);
+cudaError_t cudaStreamEndCapture(cudaStream_t s, cudaGraph_t *g);
+cudaError_t cudaStreamIsCapturing(cudaStream_t s,
+                                  enum cudaStreamCaptureStatus *status);
+cudaError_t cudaStreamGetCaptureInfo(cudaStream_t s,
+                                     enum cudaStreamCaptureStatus *status,
+                                     unsigned long long *id,
+                                     cudaGraph_t *graph,
+                                     const cudaGraphNode_t **deps,
+                                     const cudaGraphEdgeData **edges,
+                                     size_t *ndeps);
+cudaError_t
+cudaThreadExchangeStreamCaptureMode(enum cudaStreamCaptureMode *mode);
 
 #ifdef __cplusplus
 }
