@@ -228,29 +228,32 @@ cudaError_t rt_graph_add(cudaGraph_t g, cudaGraphNode_t *out,
 /* ---------------------------------------------------------- graphs */
 
 /* A deep copy: the same nodes in the same order, with the same
- * dependencies (by index). */
+ * dependencies (by index: an edge added later may point forwards, so
+ * the nodes come first). */
 static cudaError_t graph_clone(cudaGraph_t *out, cudaGraph_t g)
 {
     cudaGraph_t c = calloc(1, sizeof *c);
     if (!c)
         return cudaErrorMemoryAllocation;
-    for (size_t i = 0; i < g->n; i++) {
-        cudaGraphNode_t s = g->nodes[i];
+    cudaError_t e = cudaSuccess;
+    for (size_t i = 0; i < g->n && e == cudaSuccess; i++) {
         cudaGraphNode_t n = calloc(1, sizeof *n);
-        cudaError_t e = n ? cudaSuccess : cudaErrorMemoryAllocation;
-        for (size_t d = 0; d < s->ndeps && e == cudaSuccess; d++)
-            if (push_dep(n, c->nodes[s->deps[d]->index]))
-                e = cudaErrorMemoryAllocation;
-        if (e == cudaSuccess)
-            e = set_params(n, s->type, &s->p);
+        e = n ? set_params(n, g->nodes[i]->type, &g->nodes[i]->p)
+              : cudaErrorMemoryAllocation;
         if (e == cudaSuccess)
             e = append(c, n);
-        if (e != cudaSuccess) {
-            if (n)
-                node_free(n);
-            graph_free(c);
-            return e;
-        }
+        if (e != cudaSuccess && n)
+            node_free(n);
+    }
+    for (size_t i = 0; i < g->n && e == cudaSuccess; i++) {
+        cudaGraphNode_t s = g->nodes[i];
+        for (size_t d = 0; d < s->ndeps && e == cudaSuccess; d++)
+            if (push_dep(c->nodes[i], c->nodes[s->deps[d]->index]))
+                e = cudaErrorMemoryAllocation;
+    }
+    if (e != cudaSuccess) {
+        graph_free(c);
+        return e;
     }
     *out = c;
     return cudaSuccess;
