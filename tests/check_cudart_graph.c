@@ -550,8 +550,28 @@ START_TEST(test_explicit_graph)
                      cudaErrorInvalidValue);
     (void)cudaGetLastError();
 
+    /* Op 4's dependencies are ops 2 and 3, in the order added. */
+    cudaGraphEdgeData ed[3];
+    memset(ed, 0x5a, sizeof ed);
+    n = 3;
+    ck_assert_int_eq(cudaGraphNodeGetDependencies(nodes[4], list, ed, &n),
+                     cudaSuccess);
+    ck_assert_uint_eq(n, 2);
+    ck_assert_ptr_eq(list[0], nodes[2]);
+    ck_assert_ptr_eq(list[1], nodes[3]);
+    ck_assert_ptr_null(list[2]);
+    ck_assert_uint_eq(ed[1].type, 0);
+    ck_assert_uint_eq(ed[1].reserved[4], 0);
+    struct cudaHostNodeParams hp;
+    ck_assert_int_eq(cudaGraphHostNodeGetParams(nodes[10], &hp),
+                     cudaSuccess);
+    ck_assert_ptr_eq(hp.userData, &host_args[10]);
+    ck_assert_int_eq(cudaGraphHostNodeSetParams(nodes[10], &hp),
+                     cudaSuccess);
+
     cudaGraphExec_t x;
     ck_assert_int_eq(cudaGraphInstantiate(&x, g, 0), cudaSuccess);
+    ck_assert_int_eq(cudaGraphUpload(x, 0), cudaSuccess);
     /* Instantiated once, launched with three inputs. */
     for (int run = 0; run < 3; run++) {
         float seed = 1.0f + (float)run * 0.25f;
@@ -877,6 +897,8 @@ START_TEST(test_capture_errors)
                      cudaSuccess);
     ck_assert_int_eq(cudaStreamSynchronize(s),
                      cudaErrorStreamCaptureUnsupported);
+    ck_assert_int_eq(cudaStreamDestroy(s),
+                     cudaErrorStreamCaptureUnsupported);
     ck_assert_int_eq(cudaStreamEndCapture(s, &g),
                      cudaErrorStreamCaptureInvalidated);
 
@@ -906,6 +928,9 @@ START_TEST(test_capture_errors)
     ck_assert_int_eq(cudaEventRecord(ev, s), cudaSuccess);
     ck_assert_int_eq(cudaStreamWaitEvent(s2, ev, 0), cudaSuccess);
     ck_assert_int_eq(cudaMemsetAsync(d, 1, 4, s2), cudaSuccess);
+    /* The event stands for nodes: it cannot be waited for. */
+    ck_assert_int_eq(cudaEventQuery(ev), cudaErrorCapturedEvent);
+    ck_assert_int_eq(cudaEventSynchronize(ev), cudaErrorCapturedEvent);
     ck_assert_int_eq(cudaStreamEndCapture(s2, &g),
                      cudaErrorStreamCaptureUnmatched);
     ck_assert_int_eq(cudaStreamEndCapture(s, &g),

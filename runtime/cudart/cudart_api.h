@@ -248,6 +248,15 @@ cudaError_t cudaGraphKernelNodeGetParams(cudaGraphNode_t n,
                                          struct cudaKernelNodeParams *p);
 cudaError_t cudaGraphKernelNodeSetParams(cudaGraphNode_t n,
                                          const struct cudaKernelNodeParams *p);
+cudaError_t cudaGraphHostNodeGetParams(cudaGraphNode_t n,
+                                       struct cudaHostNodeParams *p);
+cudaError_t cudaGraphHostNodeSetParams(cudaGraphNode_t n,
+                                       const struct cudaHostNodeParams *p);
+cudaError_t cudaGraphNodeGetDependencies(cudaGraphNode_t n,
+                                         cudaGraphNode_t *deps,
+                                         cudaGraphEdgeData *edges,
+                                         size_t *count);
+cudaError_t cudaGraphUpload(cudaGraphExec_t x, cudaStream_t s);
 cudaError_t cudaGraphInstantiate(cudaGraphExec_t *x, cudaGraph_t g,
                                  unsigned long long flags);
 cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t *x, cudaGraph_t g,

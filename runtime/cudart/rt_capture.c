@@ -360,6 +360,14 @@ void rt_capture_forget(cudaEvent_t ev)
     pthread_mutex_unlock(&lock);
 }
 
+cudaError_t rt_capture_event_check(cudaEvent_t ev)
+{
+    pthread_mutex_lock(&lock);
+    int captured = find(&events, ev) != NULL;
+    pthread_mutex_unlock(&lock);
+    return captured ? rt_err(cudaErrorCapturedEvent) : cudaSuccess;
+}
+
 /* ------------------------------------------------ forbidden calls */
 
 cudaError_t rt_capture_sync(cudaStream_t s)

@@ -472,6 +472,48 @@ cudaGraphKernelNodeSetParams(cudaGraphNode_t n,
     return rt_err(copy_kernel(n, kp));
 }
 
+RT_API cudaError_t cudaGraphHostNodeGetParams(cudaGraphNode_t n,
+                                              struct cudaHostNodeParams *hp)
+{
+    if (!n || !hp || n->type != cudaGraphNodeTypeHost)
+        return rt_err(cudaErrorInvalidValue);
+    *hp = n->p.host;
+    return cudaSuccess;
+}
+
+RT_API cudaError_t
+cudaGraphHostNodeSetParams(cudaGraphNode_t n,
+                           const struct cudaHostNodeParams *hp)
+{
+    if (!n || !hp || !hp->fn || n->type != cudaGraphNodeTypeHost)
+        return rt_err(cudaErrorInvalidValue);
+    n->p.host = *hp;
+    return cudaSuccess;
+}
+
+/* As cudaGraphGetNodes, for a node's dependencies; every edge is a
+ * default one (zeroed edge data). */
+RT_API cudaError_t cudaGraphNodeGetDependencies(cudaGraphNode_t n,
+                                                cudaGraphNode_t *deps,
+                                                cudaGraphEdgeData *edges,
+                                                size_t *count)
+{
+    if (!n || !count || (edges && !deps))
+        return rt_err(cudaErrorInvalidValue);
+    if (!deps) {
+        *count = n->ndeps;
+        return cudaSuccess;
+    }
+    for (size_t i = 0; i < *count; i++) {
+        deps[i] = i < n->ndeps ? n->deps[i] : NULL;
+        if (edges)
+            memset(&edges[i], 0, sizeof edges[i]);
+    }
+    if (*count > n->ndeps)
+        *count = n->ndeps;
+    return cudaSuccess;
+}
+
 int rt_graph_precedes(cudaGraph_t g, const cudaGraphNode_t *nodes,
                       size_t n, const cudaGraphNode_t *from, size_t nfrom)
 {
@@ -648,6 +690,13 @@ RT_API cudaError_t cudaGraphLaunch(cudaGraphExec_t x, cudaStream_t s)
     return rt_err(run_graph(x->g, s));
 }
 
+/* Nothing to upload: the emulated device reads the host's copy. */
+RT_API cudaError_t cudaGraphUpload(cudaGraphExec_t x, cudaStream_t s)
+{
+    (void)s;
+    return x ? cudaSuccess : rt_err(cudaErrorInvalidValue);
+}
+
 /* ----------------------------------------------------------- updates */
 
 RT_API cudaError_t
@@ -730,5 +779,6 @@ RT_API cudaError_t cudaGraphExecUpdate(cudaGraphExec_t x, cudaGraph_t g,
     return cudaSuccess;
 }
 
-/* Per-thread default stream form. */
+/* Per-thread default stream forms. */
 RT_ALIAS(cudaGraphLaunch_ptsz, cudaGraphLaunch);
+RT_ALIAS(cudaGraphUpload_ptsz, cudaGraphUpload);

@@ -103,6 +103,9 @@ cudaError_t rt_capture_node(cudaStream_t s, enum cudaGraphNodeType type,
 cudaError_t rt_capture_record(cudaEvent_t ev, cudaStream_t s, int *taken);
 cudaError_t rt_capture_wait(cudaStream_t s, cudaEvent_t ev, int *taken);
 void rt_capture_forget(cudaEvent_t ev);
+/* cudaErrorCapturedEvent (recorded) if ev was recorded in a capture
+ * still going on: it stands for graph nodes, not for work to wait on. */
+cudaError_t rt_capture_event_check(cudaEvent_t ev);
 /* Synchronising with a capturing stream invalidates its capture:
  * cudaErrorStreamCaptureUnsupported (recorded) if s captures. */
 cudaError_t rt_capture_sync(cudaStream_t s);

@@ -29,6 +29,20 @@ static cudaError_t query_done(CUresult r)
     return r == CUDA_ERROR_NOT_READY ? cudaErrorNotReady : done(r);
 }
 
+/* Synchronising with a capturing stream fails and ends its capture. */
+#define NOT_CAPTURING(s) do { \
+        cudaError_t c_ = rt_capture_sync(s); \
+        if (c_ != cudaSuccess) \
+            return c_; \
+    } while (0)
+
+/* An event recorded in a capture cannot be waited for. */
+#define NOT_CAPTURED(ev) do { \
+        cudaError_t c_ = rt_capture_event_check(ev); \
+        if (c_ != cudaSuccess) \
+            return c_; \
+    } while (0)
+
 #define ENTER() do { \
         cudaError_t e_ = rt_enter(); \
         if (e_ != cudaSuccess) \
@@ -62,15 +76,9 @@ RT_API cudaError_t cudaStreamDestroy(cudaStream_t s)
     ENTER();
     if (!rt_stream(s))
         return rt_err(cudaErrorInvalidResourceHandle);
+    NOT_CAPTURING(s);
     return done(cuStreamDestroy_v2(rt_stream(s)));
 }
-
-/* Synchronising with a capturing stream fails and ends its capture. */
-#define NOT_CAPTURING(s) do { \
-        cudaError_t c_ = rt_capture_sync(s); \
-        if (c_ != cudaSuccess) \
-            return c_; \
-    } while (0)
 
 /* Work that a capturing stream takes as a graph node or an edge
  * (rt_capture.c) instead of doing it. */
@@ -222,12 +230,14 @@ RT_API cudaError_t cudaEventRecordWithFlags(cudaEvent_t ev, cudaStream_t s,
 RT_API cudaError_t cudaEventSynchronize(cudaEvent_t ev)
 {
     ENTER();
+    NOT_CAPTURED(ev);
     return done(cuEventSynchronize((CUevent)ev));
 }
 
 RT_API cudaError_t cudaEventQuery(cudaEvent_t ev)
 {
     ENTER();
+    NOT_CAPTURED(ev);
     return query_done(cuEventQuery((CUevent)ev));
 }
 
