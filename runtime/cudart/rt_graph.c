@@ -300,7 +300,12 @@ RT_API cudaError_t cudaGraphAddKernelNode(cudaGraphNode_t *n, cudaGraph_t g,
                                           const struct cudaKernelNodeParams
                                               *kp)
 {
-    ADD_NODE(cudaGraphNodeTypeKernel, (const rt_node_params *)kp);
+    if (!kp)
+        return rt_err(cudaErrorInvalidValue);
+    rt_node_params p;
+    memset(&p, 0, sizeof p);
+    p.kernel = *kp;
+    ADD_NODE(cudaGraphNodeTypeKernel, &p);
 }
 
 RT_API cudaError_t cudaGraphAddMemcpyNode(cudaGraphNode_t *n, cudaGraph_t g,
@@ -309,7 +314,12 @@ RT_API cudaError_t cudaGraphAddMemcpyNode(cudaGraphNode_t *n, cudaGraph_t g,
                                           const struct cudaMemcpy3DParms
                                               *cp)
 {
-    ADD_NODE(cudaGraphNodeTypeMemcpy, (const rt_node_params *)cp);
+    if (!cp)
+        return rt_err(cudaErrorInvalidValue);
+    rt_node_params p;
+    memset(&p, 0, sizeof p);
+    p.memcpy = *cp;
+    ADD_NODE(cudaGraphNodeTypeMemcpy, &p);
 }
 
 RT_API cudaError_t cudaGraphAddMemcpyNode1D(cudaGraphNode_t *n,
@@ -341,7 +351,12 @@ RT_API cudaError_t cudaGraphAddMemsetNode(cudaGraphNode_t *n, cudaGraph_t g,
                                           size_t nd,
                                           const struct cudaMemsetParams *mp)
 {
-    ADD_NODE(cudaGraphNodeTypeMemset, (const rt_node_params *)mp);
+    if (!mp)
+        return rt_err(cudaErrorInvalidValue);
+    rt_node_params p;
+    memset(&p, 0, sizeof p);
+    p.memset = *mp;
+    ADD_NODE(cudaGraphNodeTypeMemset, &p);
 }
 
 RT_API cudaError_t cudaGraphAddHostNode(cudaGraphNode_t *n, cudaGraph_t g,
@@ -349,7 +364,12 @@ RT_API cudaError_t cudaGraphAddHostNode(cudaGraphNode_t *n, cudaGraph_t g,
                                         size_t nd,
                                         const struct cudaHostNodeParams *hp)
 {
-    ADD_NODE(cudaGraphNodeTypeHost, (const rt_node_params *)hp);
+    if (!hp)
+        return rt_err(cudaErrorInvalidValue);
+    rt_node_params p;
+    memset(&p, 0, sizeof p);
+    p.host = *hp;
+    ADD_NODE(cudaGraphNodeTypeHost, &p);
 }
 
 RT_API cudaError_t cudaGraphAddEmptyNode(cudaGraphNode_t *n, cudaGraph_t g,

@@ -145,9 +145,13 @@ static cudaError_t launch(const void *func, dim3 grid, dim3 block,
         return rt_err(e);
     /* On a capturing stream the launch becomes a kernel node, its
      * argument values copied now. */
-    struct cudaKernelNodeParams kp = {
-        (void *)func, grid, block, (unsigned)shmem, args, NULL
-    };
+    rt_node_params kp;
+    memset(&kp, 0, sizeof kp);
+    kp.kernel.func = (void *)func;
+    kp.kernel.gridDim = grid;
+    kp.kernel.blockDim = block;
+    kp.kernel.sharedMemBytes = (unsigned)shmem;
+    kp.kernel.kernelParams = args;
     int taken;
     if (cooperative) {
         /* Cooperative kernel nodes are not modelled. */
@@ -155,7 +159,7 @@ static cudaError_t launch(const void *func, dim3 grid, dim3 block,
             return e;
     } else {
         e = rt_capture_node(stream, cudaGraphNodeTypeKernel,
-                            (const rt_node_params *)&kp, &taken);
+                            &kp, &taken);
         if (taken)
             return e;
     }

@@ -234,10 +234,9 @@ static cudaError_t capture_copy(cudaStream_t s, void *dst, size_t dpitch,
                                 size_t width, size_t height,
                                 enum cudaMemcpyKind kind, int *taken)
 {
-    struct cudaMemcpy3DParms p = copy_params(dst, dpitch, src, spitch,
-                                             width, height, kind);
-    return rt_capture_node(s, cudaGraphNodeTypeMemcpy,
-                           (const rt_node_params *)&p, taken);
+    rt_node_params p;
+    p.memcpy = copy_params(dst, dpitch, src, spitch, width, height, kind);
+    return rt_capture_node(s, cudaGraphNodeTypeMemcpy, &p, taken);
 }
 
 /* A memcpy node: extent.depth slices of extent.height rows of
@@ -504,13 +503,17 @@ static cudaError_t memset2d(void *p, size_t pitch, int value, size_t width,
         e = rt_capture_unsafe();
     if (e != cudaSuccess || width == 0 || height == 0)
         return e;
-    struct cudaMemsetParams mp = {
-        p, pitch, (unsigned char)value, 1, width, height
-    };
+    rt_node_params mp;
+    memset(&mp, 0, sizeof mp);
+    mp.memset.dst = p;
+    mp.memset.pitch = pitch;
+    mp.memset.value = (unsigned char)value;
+    mp.memset.elementSize = 1;
+    mp.memset.width = width;
+    mp.memset.height = height;
     if (!blocking)
-        CAPTURED(rt_capture_node(s, cudaGraphNodeTypeMemset,
-                                 (const rt_node_params *)&mp, &taken_));
-    return rt_err(rt_memset_now(&mp));
+        CAPTURED(rt_capture_node(s, cudaGraphNodeTypeMemset, &mp, &taken_));
+    return rt_err(rt_memset_now(&mp.memset));
 }
 
 RT_API cudaError_t cudaMemset(void *p, int value, size_t n)
