@@ -9,6 +9,7 @@
  * tests/check_cudart.c).
  */
 #include <check.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -960,6 +961,88 @@ START_TEST(test_capture_errors)
 }
 END_TEST
 
+/* Another thread's calls under a capture of this one: a Global capture
+ * forbids its cudaMalloc (unless that thread relaxes its own mode), a
+ * ThreadLocal one does not; only the capturing thread may end it. */
+typedef struct other_result {
+    cudaStream_t s;
+    cudaError_t malloc_default, malloc_relaxed, end;
+} other_result;
+
+static void *other_thread(void *p)
+{
+    other_result *r = p;
+    void *d = NULL;
+    r->malloc_default = cudaMalloc(&d, 64);
+    if (r->malloc_default == cudaSuccess)
+        cudaFree(d);
+    enum cudaStreamCaptureMode m = cudaStreamCaptureModeRelaxed;
+    cudaThreadExchangeStreamCaptureMode(&m);
+    r->malloc_relaxed = cudaMalloc(&d, 64);
+    if (r->malloc_relaxed == cudaSuccess)
+        cudaFree(d);
+    cudaGraph_t g = NULL;
+    r->end = cudaStreamEndCapture(r->s, &g);
+    if (r->end == cudaSuccess)
+        cudaGraphDestroy(g);
+    return NULL;
+}
+
+static other_result run_other(cudaStream_t s)
+{
+    other_result r = { s, cudaErrorUnknown, cudaErrorUnknown,
+                       cudaErrorUnknown };
+    pthread_t t;
+    ck_assert_int_eq(pthread_create(&t, NULL, other_thread, &r), 0);
+    ck_assert_int_eq(pthread_join(t, NULL), 0);
+    return r;
+}
+
+START_TEST(test_capture_modes_threads)
+{
+    cudaStream_t s;
+    ck_assert_int_eq(cudaStreamCreate(&s), cudaSuccess);
+    cudaGraph_t g;
+    enum cudaStreamCaptureStatus st;
+
+    ck_assert_int_eq(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal),
+                     cudaSuccess);
+    other_result r = run_other(s);
+    ck_assert_int_eq(r.malloc_default, cudaErrorStreamCaptureUnsupported);
+    ck_assert_int_eq(r.malloc_relaxed, cudaSuccess);
+    ck_assert_int_eq(r.end, cudaErrorStreamCaptureWrongThread);
+    ck_assert_int_eq(cudaStreamIsCapturing(s, &st), cudaSuccess);
+    ck_assert_int_eq(st, cudaStreamCaptureStatusInvalidated);
+    ck_assert_int_eq(cudaStreamEndCapture(s, &g),
+                     cudaErrorStreamCaptureInvalidated);
+
+    ck_assert_int_eq(cudaStreamBeginCapture(s,
+                                            cudaStreamCaptureModeThreadLocal),
+                     cudaSuccess);
+    r = run_other(s);
+    ck_assert_int_eq(r.malloc_default, cudaSuccess);
+    ck_assert_int_eq(r.end, cudaErrorStreamCaptureWrongThread);
+    /* This thread's own capture forbids its cudaMalloc. */
+    void *d = NULL;
+    ck_assert_int_eq(cudaMalloc(&d, 64), cudaErrorStreamCaptureUnsupported);
+    ck_assert_int_eq(cudaStreamEndCapture(s, &g),
+                     cudaErrorStreamCaptureInvalidated);
+
+    /* A relaxed capture may be ended by another thread. */
+    ck_assert_int_eq(cudaStreamBeginCapture(s, cudaStreamCaptureModeRelaxed),
+                     cudaSuccess);
+    ck_assert_int_eq(cudaMalloc(&d, 64), cudaSuccess);
+    r = run_other(s);
+    ck_assert_int_eq(r.malloc_default, cudaSuccess);
+    ck_assert_int_eq(r.end, cudaSuccess);
+    ck_assert_int_eq(cudaStreamIsCapturing(s, &st), cudaSuccess);
+    ck_assert_int_eq(st, cudaStreamCaptureStatusNone);
+    cudaFree(d);
+    cudaStreamDestroy(s);
+    (void)cudaGetLastError();
+}
+END_TEST
+
 /* A child graph, a clone, and a graph launched into a capture. */
 START_TEST(test_child_and_clone)
 {
@@ -1070,6 +1153,7 @@ static Suite *graph_suite(void)
     tcase_add_test(tc, test_exec_updates);
     tcase_add_test(tc, test_cycle_and_bad_edges);
     tcase_add_test(tc, test_capture_errors);
+    tcase_add_test(tc, test_capture_modes_threads);
     tcase_add_test(tc, test_child_and_clone);
     suite_add_tcase(s, tc);
     return s;
