@@ -830,6 +830,52 @@ START_TEST(test_cycle_and_bad_edges)
     ck_assert_int_eq(cudaGraphAddEmptyNode(&n, g2, twice, 2),
                      cudaErrorInvalidValue);
     ck_assert_int_eq(cudaGraphCreate(&g2, 1), cudaErrorInvalidValue);
+    /* Bad node parameters. */
+    float *d = NULL;
+    unsigned cnt = 1;
+    float one = 1.0f;
+    void *args[] = { &d, &cnt, &one, &one };
+    struct cudaKernelNodeParams kp = {
+        (void *)(uintptr_t)teardown, d3(1), d3(1), 0, args, NULL
+    };
+    ck_assert_int_eq(cudaGraphAddKernelNode(&n, g2, NULL, 0, &kp),
+                     cudaErrorInvalidDeviceFunction);
+    kp.func = (void *)(uintptr_t)scale_add_stub;
+    kp.kernelParams = NULL;
+    ck_assert_int_eq(cudaGraphAddKernelNode(&n, g2, NULL, 0, &kp),
+                     cudaErrorInvalidValue);
+    ck_assert_int_eq(cudaGraphAddKernelNode(&n, g2, NULL, 0, NULL),
+                     cudaErrorInvalidValue);
+    struct cudaMemsetParams mp = { &one, 4, 0, 3, 1, 1 };
+    ck_assert_int_eq(cudaGraphAddMemsetNode(&n, g2, NULL, 0, &mp),
+                     cudaErrorInvalidValue);
+    struct cudaHostNodeParams hp = { NULL, NULL };
+    ck_assert_int_eq(cudaGraphAddHostNode(&n, g2, NULL, 0, &hp),
+                     cudaErrorInvalidValue);
+    struct cudaMemcpy3DParms cp;
+    memset(&cp, 0, sizeof cp);
+    cp.srcArray = (cudaArray_t)(uintptr_t)64;
+    ck_assert_int_eq(cudaGraphAddMemcpyNode(&n, g2, NULL, 0, &cp),
+                     cudaErrorNotSupported);
+    ck_assert_int_eq(cudaGraphAddChildGraphNode(&n, g2, NULL, 0, g2),
+                     cudaErrorInvalidValue);
+    size_t count = 0;
+    ck_assert_int_eq(cudaGraphGetNodes(g2, NULL, &count), cudaSuccess);
+    ck_assert_uint_eq(count, 1);            /* only `other` */
+    ck_assert_int_eq(cudaGraphGetNodes(g2, NULL, NULL),
+                     cudaErrorInvalidValue);
+    const unsigned long long dev_launch =
+        cudaGraphInstantiateFlagDeviceLaunch;
+    ck_assert_int_eq(cudaGraphInstantiate(&x, g2, dev_launch),
+                     cudaErrorNotSupported);
+    /* A kernel node whose launch fails: the launch reports it. */
+    kp.kernelParams = args;
+    kp.blockDim = d3(4096);
+    ck_assert_int_eq(cudaGraphAddKernelNode(&n, g2, NULL, 0, &kp),
+                     cudaSuccess);
+    ck_assert_int_eq(cudaGraphInstantiate(&x, g2, 0), cudaSuccess);
+    ck_assert_int_eq(cudaGraphLaunch(x, 0), cudaErrorInvalidConfiguration);
+    ck_assert_int_eq(cudaGraphExecDestroy(x), cudaSuccess);
     (void)cudaGetLastError();
     cudaGraphDestroy(g);
     cudaGraphDestroy(g2);
