@@ -1089,6 +1089,132 @@ START_TEST(test_capture_modes_threads)
 }
 END_TEST
 
+static void add_to(void *p)
+{
+    int *v = p;
+    v[0] += v[1];
+}
+
+/* Memset, memcpy and host nodes read back and changed, in the graph
+ * and in an executable graph only. */
+START_TEST(test_node_params)
+{
+    enum { M = 16 };
+    unsigned *d, out[M], out2[M];
+    ck_assert_int_eq(cudaMalloc((void **)&d, sizeof out), cudaSuccess);
+    cudaGraph_t g;
+    cudaGraphNode_t ms, cp, hn;
+    ck_assert_int_eq(cudaGraphCreate(&g, 0), cudaSuccess);
+    struct cudaMemsetParams mp = { d, 0, 0x01020304u, 4, M, 1 };
+    ck_assert_int_eq(cudaGraphAddMemsetNode(&ms, g, NULL, 0, &mp),
+                     cudaSuccess);
+    ck_assert_int_eq(cudaGraphAddMemcpyNode1D(&cp, g, &ms, 1, out, d,
+                                              sizeof out,
+                                              cudaMemcpyDeviceToHost),
+                     cudaSuccess);
+    int acc[2] = { 0, 1 };
+    struct cudaHostNodeParams hp = { add_to, acc };
+    ck_assert_int_eq(cudaGraphAddHostNode(&hn, g, &cp, 1, &hp),
+                     cudaSuccess);
+    /* Dependents. */
+    cudaGraphNode_t dep[2];
+    size_t nd = 2;
+    ck_assert_int_eq(cudaGraphNodeGetDependentNodes(ms, dep, NULL, &nd),
+                     cudaSuccess);
+    ck_assert_uint_eq(nd, 1);
+    ck_assert_ptr_eq(dep[0], cp);
+    ck_assert_ptr_null(dep[1]);
+    ck_assert_int_eq(cudaGraphNodeGetDependentNodes(hn, NULL, NULL, &nd),
+                     cudaSuccess);
+    ck_assert_uint_eq(nd, 0);
+    /* Read back. */
+    struct cudaMemsetParams mp2;
+    ck_assert_int_eq(cudaGraphMemsetNodeGetParams(ms, &mp2), cudaSuccess);
+    ck_assert_ptr_eq(mp2.dst, d);
+    ck_assert_uint_eq(mp2.value, 0x01020304u);
+    ck_assert_uint_eq(mp2.width, M);
+    struct cudaMemcpy3DParms cp2;
+    ck_assert_int_eq(cudaGraphMemcpyNodeGetParams(cp, &cp2), cudaSuccess);
+    ck_assert_ptr_eq(cp2.dstPtr.ptr, out);
+    ck_assert_uint_eq(cp2.extent.width, sizeof out);
+    ck_assert_int_eq(cp2.kind, cudaMemcpyDeviceToHost);
+    ck_assert_int_eq(cudaGraphMemsetNodeGetParams(cp, &mp2),
+                     cudaErrorInvalidValue);
+    (void)cudaGetLastError();
+
+    cudaGraphExec_t x;
+    ck_assert_int_eq(cudaGraphInstantiate(&x, g, 0), cudaSuccess);
+    /* Only the executable graph: value 7 in 2-byte elements over the
+     * first half, copied to out2, the host node adding 10. */
+    struct cudaMemsetParams half = { d, 0, 7, 2, M, 1 };
+    ck_assert_int_eq(cudaGraphExecMemsetNodeSetParams(x, ms, &half),
+                     cudaSuccess);
+    ck_assert_int_eq(cudaGraphExecMemcpyNodeSetParams1D(
+                         x, cp, out2, d, sizeof out2,
+                         cudaMemcpyDeviceToHost), cudaSuccess);
+    int acc2[2] = { 0, 10 };
+    struct cudaHostNodeParams hp2 = { add_to, acc2 };
+    ck_assert_int_eq(cudaGraphExecHostNodeSetParams(x, hn, &hp2),
+                     cudaSuccess);
+    ck_assert_int_eq(cudaGraphExecHostNodeSetParams(x, ms, &hp2),
+                     cudaErrorInvalidValue);
+    (void)cudaGetLastError();
+    memset(out, 0, sizeof out);
+    memset(out2, 0, sizeof out2);
+    ck_assert_int_eq(cudaMemset(d, 0xee, sizeof out), cudaSuccess);
+    ck_assert_int_eq(cudaGraphLaunch(x, 0), cudaSuccess);
+    for (int i = 0; i < M; i++) {
+        ck_assert_uint_eq(out[i], 0);
+        /* M two-byte elements cover the first M / 2 words. */
+        ck_assert_uint_eq(out2[i], i < M / 2 ? 0x00070007u : 0xeeeeeeeeu);
+    }
+    ck_assert_int_eq(acc[0], 0);
+    ck_assert_int_eq(acc2[0], 10);
+
+    /* The graph's own nodes changed, then a fresh instance. */
+    mp.value = 0xa5u;
+    mp.elementSize = 1;
+    mp.width = sizeof out;
+    ck_assert_int_eq(cudaGraphMemsetNodeSetParams(ms, &mp), cudaSuccess);
+    mp.elementSize = 5;
+    ck_assert_int_eq(cudaGraphMemsetNodeSetParams(ms, &mp),
+                     cudaErrorInvalidValue);
+    (void)cudaGetLastError();
+    cp2.dstPtr.ptr = out2;
+    ck_assert_int_eq(cudaGraphMemcpyNodeSetParams(cp, &cp2), cudaSuccess);
+    cudaGraphExec_t x2;
+    ck_assert_int_eq(cudaGraphInstantiate(&x2, g, 0), cudaSuccess);
+    ck_assert_int_eq(cudaGraphLaunch(x2, 0), cudaSuccess);
+    for (int i = 0; i < M; i++)
+        ck_assert_uint_eq(out2[i], 0xa5a5a5a5u);
+    ck_assert_int_eq(acc[0], 1);
+    ck_assert_int_eq(cudaGraphMemcpyNodeSetParams1D(cp, out, d, sizeof out,
+                                                    cudaMemcpyDefault),
+                     cudaSuccess);
+
+    /* A child graph node's own graph. */
+    cudaGraphNode_t ch;
+    cudaGraph_t parent, inner;
+    ck_assert_int_eq(cudaGraphCreate(&parent, 0), cudaSuccess);
+    ck_assert_int_eq(cudaGraphAddChildGraphNode(&ch, parent, NULL, 0, g),
+                     cudaSuccess);
+    ck_assert_int_eq(cudaGraphChildGraphNodeGetGraph(ch, &inner),
+                     cudaSuccess);
+    ck_assert_ptr_ne(inner, g);
+    size_t n = 0;
+    ck_assert_int_eq(cudaGraphGetNodes(inner, NULL, &n), cudaSuccess);
+    ck_assert_uint_eq(n, 3);
+    ck_assert_int_eq(cudaGraphChildGraphNodeGetGraph(ms, &inner),
+                     cudaErrorInvalidValue);
+    (void)cudaGetLastError();
+    cudaGraphExecDestroy(x);
+    cudaGraphExecDestroy(x2);
+    cudaGraphDestroy(g);
+    cudaGraphDestroy(parent);
+    cudaFree(d);
+}
+END_TEST
+
 /* A child graph, a clone, and a graph launched into a capture. */
 START_TEST(test_child_and_clone)
 {
@@ -1201,6 +1327,7 @@ static Suite *graph_suite(void)
     tcase_add_test(tc, test_capture_errors);
     tcase_add_test(tc, test_capture_modes_threads);
     tcase_add_test(tc, test_child_and_clone);
+    tcase_add_test(tc, test_node_params);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -256,6 +256,23 @@ cudaError_t cudaGraphNodeGetDependencies(cudaGraphNode_t n,
                                          cudaGraphNode_t *deps,
                                          cudaGraphEdgeData *edges,
                                          size_t *count);
+cudaError_t cudaGraphMemcpyNodeGetParams(cudaGraphNode_t n,
+                                         struct cudaMemcpy3DParms *p);
+cudaError_t cudaGraphMemcpyNodeSetParams(cudaGraphNode_t n,
+                                         const struct cudaMemcpy3DParms *p);
+cudaError_t cudaGraphMemcpyNodeSetParams1D(cudaGraphNode_t n, void *dst,
+                                           const void *src, size_t count,
+                                           enum cudaMemcpyKind kind);
+cudaError_t cudaGraphMemsetNodeGetParams(cudaGraphNode_t n,
+                                         struct cudaMemsetParams *p);
+cudaError_t cudaGraphMemsetNodeSetParams(cudaGraphNode_t n,
+                                         const struct cudaMemsetParams *p);
+cudaError_t cudaGraphChildGraphNodeGetGraph(cudaGraphNode_t n,
+                                            cudaGraph_t *g);
+cudaError_t cudaGraphNodeGetDependentNodes(cudaGraphNode_t n,
+                                           cudaGraphNode_t *out,
+                                           cudaGraphEdgeData *edges,
+                                           size_t *count);
 cudaError_t cudaGraphUpload(cudaGraphExec_t x, cudaStream_t s);
 cudaError_t cudaGraphInstantiate(cudaGraphExec_t *x, cudaGraph_t g,
                                  unsigned long long flags);
@@ -268,6 +285,19 @@ cudaError_t cudaGraphExecUpdate(cudaGraphExec_t x, cudaGraph_t g,
 cudaError_t
 cudaGraphExecKernelNodeSetParams(cudaGraphExec_t x, cudaGraphNode_t n,
                                  const struct cudaKernelNodeParams *p);
+cudaError_t
+cudaGraphExecMemcpyNodeSetParams(cudaGraphExec_t x, cudaGraphNode_t n,
+                                 const struct cudaMemcpy3DParms *p);
+cudaError_t cudaGraphExecMemcpyNodeSetParams1D(cudaGraphExec_t x,
+                                               cudaGraphNode_t n, void *dst,
+                                               const void *src, size_t count,
+                                               enum cudaMemcpyKind kind);
+cudaError_t
+cudaGraphExecMemsetNodeSetParams(cudaGraphExec_t x, cudaGraphNode_t n,
+                                 const struct cudaMemsetParams *p);
+cudaError_t
+cudaGraphExecHostNodeSetParams(cudaGraphExec_t x, cudaGraphNode_t n,
+                               const struct cudaHostNodeParams *p);
 /* rt_capture.c */
 cudaError_t cudaStreamBeginCapture(cudaStream_t s,
                                    enum cudaStreamCaptureMode mode);

@@ -322,15 +322,10 @@ RT_API cudaError_t cudaGraphAddMemcpyNode(cudaGraphNode_t *n, cudaGraph_t g,
     ADD_NODE(cudaGraphNodeTypeMemcpy, &p);
 }
 
-RT_API cudaError_t cudaGraphAddMemcpyNode1D(cudaGraphNode_t *n,
-                                            cudaGraph_t g,
-                                            const cudaGraphNode_t *deps,
-                                            size_t nd, void *dst,
-                                            const void *src, size_t count,
-                                            enum cudaMemcpyKind kind)
+/* A 1D copy as memcpy node parameters. */
+static rt_node_params params_1d(void *dst, const void *src, size_t count,
+                                enum cudaMemcpyKind kind)
 {
-    if (count && (!dst || !src))
-        return rt_err(cudaErrorInvalidValue);
     rt_node_params p;
     memset(&p, 0, sizeof p);
     p.memcpy.srcPtr.ptr = (void *)src;
@@ -343,6 +338,19 @@ RT_API cudaError_t cudaGraphAddMemcpyNode1D(cudaGraphNode_t *n,
     p.memcpy.extent.height = 1;
     p.memcpy.extent.depth = 1;
     p.memcpy.kind = kind;
+    return p;
+}
+
+RT_API cudaError_t cudaGraphAddMemcpyNode1D(cudaGraphNode_t *n,
+                                            cudaGraph_t g,
+                                            const cudaGraphNode_t *deps,
+                                            size_t nd, void *dst,
+                                            const void *src, size_t count,
+                                            enum cudaMemcpyKind kind)
+{
+    if (count && (!dst || !src))
+        return rt_err(cudaErrorInvalidValue);
+    rt_node_params p = params_1d(dst, src, count, kind);
     ADD_NODE(cudaGraphNodeTypeMemcpy, &p);
 }
 
@@ -473,41 +481,78 @@ RT_API cudaError_t cudaGraphNodeGetType(cudaGraphNode_t n,
     return cudaSuccess;
 }
 
-RT_API cudaError_t cudaGraphKernelNodeGetParams(cudaGraphNode_t n,
-                                                struct cudaKernelNodeParams
-                                                    *kp)
+/* A node's parameters: read, or replaced (checked as when added; the
+ * node keeps its old ones if they are refused). */
+static cudaError_t get_params(cudaGraphNode_t n, enum cudaGraphNodeType t,
+                              void *out, size_t size)
 {
-    if (!n || !kp || n->type != cudaGraphNodeTypeKernel)
+    if (!n || !out || n->type != t)
         return rt_err(cudaErrorInvalidValue);
-    *kp = n->p.kernel;
+    memcpy(out, &n->p, size);
     return cudaSuccess;
 }
 
-RT_API cudaError_t
-cudaGraphKernelNodeSetParams(cudaGraphNode_t n,
-                             const struct cudaKernelNodeParams *kp)
+static cudaError_t set_node(cudaGraphNode_t n, enum cudaGraphNodeType t,
+                            const rt_node_params *p)
 {
-    if (!n || !kp || n->type != cudaGraphNodeTypeKernel)
+    if (!n || n->type != t)
         return rt_err(cudaErrorInvalidValue);
-    return rt_err(copy_kernel(n, kp));
+    return rt_err(set_params(n, t, p));
 }
 
-RT_API cudaError_t cudaGraphHostNodeGetParams(cudaGraphNode_t n,
-                                              struct cudaHostNodeParams *hp)
+/* The typed entry points: each copies the caller's struct into the
+ * union (GET/SET) or reads it out. */
+#define GET(name, T, member, type) \
+    RT_API cudaError_t name(cudaGraphNode_t n, T *out) \
+    { \
+        return get_params(n, type, out, sizeof *out); \
+    }
+#define SET(name, T, member, type) \
+    RT_API cudaError_t name(cudaGraphNode_t n, const T *in) \
+    { \
+        if (!in) \
+            return rt_err(cudaErrorInvalidValue); \
+        rt_node_params p; \
+        memset(&p, 0, sizeof p); \
+        p.member = *in; \
+        return set_node(n, type, &p); \
+    }
+
+GET(cudaGraphKernelNodeGetParams, struct cudaKernelNodeParams, kernel,
+    cudaGraphNodeTypeKernel)
+SET(cudaGraphKernelNodeSetParams, struct cudaKernelNodeParams, kernel,
+    cudaGraphNodeTypeKernel)
+GET(cudaGraphMemcpyNodeGetParams, struct cudaMemcpy3DParms, memcpy,
+    cudaGraphNodeTypeMemcpy)
+SET(cudaGraphMemcpyNodeSetParams, struct cudaMemcpy3DParms, memcpy,
+    cudaGraphNodeTypeMemcpy)
+GET(cudaGraphMemsetNodeGetParams, struct cudaMemsetParams, memset,
+    cudaGraphNodeTypeMemset)
+SET(cudaGraphMemsetNodeSetParams, struct cudaMemsetParams, memset,
+    cudaGraphNodeTypeMemset)
+GET(cudaGraphHostNodeGetParams, struct cudaHostNodeParams, host,
+    cudaGraphNodeTypeHost)
+SET(cudaGraphHostNodeSetParams, struct cudaHostNodeParams, host,
+    cudaGraphNodeTypeHost)
+
+RT_API cudaError_t cudaGraphMemcpyNodeSetParams1D(cudaGraphNode_t n,
+                                                  void *dst, const void *src,
+                                                  size_t count,
+                                                  enum cudaMemcpyKind kind)
 {
-    if (!n || !hp || n->type != cudaGraphNodeTypeHost)
+    if (count && (!dst || !src))
         return rt_err(cudaErrorInvalidValue);
-    *hp = n->p.host;
-    return cudaSuccess;
+    rt_node_params p = params_1d(dst, src, count, kind);
+    return set_node(n, cudaGraphNodeTypeMemcpy, &p);
 }
 
-RT_API cudaError_t
-cudaGraphHostNodeSetParams(cudaGraphNode_t n,
-                           const struct cudaHostNodeParams *hp)
+/* The embedded graph (the node's own: changing it changes the node). */
+RT_API cudaError_t cudaGraphChildGraphNodeGetGraph(cudaGraphNode_t n,
+                                                   cudaGraph_t *g)
 {
-    if (!n || !hp || !hp->fn || n->type != cudaGraphNodeTypeHost)
+    if (!n || !g || n->type != cudaGraphNodeTypeGraph)
         return rt_err(cudaErrorInvalidValue);
-    n->p.host = *hp;
+    *g = n->p.child;
     return cudaSuccess;
 }
 
@@ -531,6 +576,39 @@ RT_API cudaError_t cudaGraphNodeGetDependencies(cudaGraphNode_t n,
     }
     if (*count > n->ndeps)
         *count = n->ndeps;
+    return cudaSuccess;
+}
+
+/* The nodes that depend on n, in creation order. */
+RT_API cudaError_t cudaGraphNodeGetDependentNodes(cudaGraphNode_t n,
+                                                  cudaGraphNode_t *out,
+                                                  cudaGraphEdgeData *edges,
+                                                  size_t *count)
+{
+    if (!n || !count || (edges && !out))
+        return rt_err(cudaErrorInvalidValue);
+    cudaGraph_t g = n->graph;
+    size_t have = 0;
+    for (size_t i = 0; i < g->n; i++) {
+        if (!has_dep(g->nodes[i], n))
+            continue;
+        if (out && have < *count) {
+            out[have] = g->nodes[i];
+            if (edges)
+                memset(&edges[have], 0, sizeof *edges);
+        }
+        have++;
+    }
+    if (out) {
+        for (size_t i = have; i < *count; i++) {
+            out[i] = NULL;
+            if (edges)
+                memset(&edges[i], 0, sizeof *edges);
+        }
+        if (have > *count)
+            have = *count;
+    }
+    *count = have;
     return cudaSuccess;
 }
 
@@ -719,16 +797,50 @@ RT_API cudaError_t cudaGraphUpload(cudaGraphExec_t x, cudaStream_t s)
 
 /* ----------------------------------------------------------- updates */
 
-RT_API cudaError_t
-cudaGraphExecKernelNodeSetParams(cudaGraphExec_t x, cudaGraphNode_t n,
-                                 const struct cudaKernelNodeParams *kp)
+/* The executable copy's node for n, a node of the graph x was made
+ * (or last updated) from, if it is of type t. */
+static cudaError_t exec_set(cudaGraphExec_t x, cudaGraphNode_t n,
+                            enum cudaGraphNodeType t,
+                            const rt_node_params *p)
 {
-    if (!x || !n || !kp || n->graph != x->src || n->index >= x->g->n)
+    if (!x || !n || n->graph != x->src || n->index >= x->g->n)
         return rt_err(cudaErrorInvalidValue);
-    cudaGraphNode_t t = x->g->nodes[n->index];
-    if (t->type != cudaGraphNodeTypeKernel)
+    return set_node(x->g->nodes[n->index], t, p);
+}
+
+#define EXEC_SET(name, T, member, type) \
+    RT_API cudaError_t name(cudaGraphExec_t x, cudaGraphNode_t n, \
+                            const T *in) \
+    { \
+        if (!in) \
+            return rt_err(cudaErrorInvalidValue); \
+        rt_node_params p; \
+        memset(&p, 0, sizeof p); \
+        p.member = *in; \
+        return exec_set(x, n, type, &p); \
+    }
+
+EXEC_SET(cudaGraphExecKernelNodeSetParams, struct cudaKernelNodeParams,
+         kernel, cudaGraphNodeTypeKernel)
+EXEC_SET(cudaGraphExecMemcpyNodeSetParams, struct cudaMemcpy3DParms,
+         memcpy, cudaGraphNodeTypeMemcpy)
+EXEC_SET(cudaGraphExecMemsetNodeSetParams, struct cudaMemsetParams,
+         memset, cudaGraphNodeTypeMemset)
+EXEC_SET(cudaGraphExecHostNodeSetParams, struct cudaHostNodeParams, host,
+         cudaGraphNodeTypeHost)
+
+RT_API cudaError_t cudaGraphExecMemcpyNodeSetParams1D(cudaGraphExec_t x,
+                                                      cudaGraphNode_t n,
+                                                      void *dst,
+                                                      const void *src,
+                                                      size_t count,
+                                                      enum cudaMemcpyKind
+                                                          kind)
+{
+    if (count && (!dst || !src))
         return rt_err(cudaErrorInvalidValue);
-    return rt_err(copy_kernel(t, kp));
+    rt_node_params p = params_1d(dst, src, count, kind);
+    return exec_set(x, n, cudaGraphNodeTypeMemcpy, &p);
 }
 
 /* Whether g has the topology of the executable copy x: as many nodes,
