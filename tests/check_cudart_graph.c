@@ -1215,6 +1215,126 @@ START_TEST(test_node_params)
 }
 END_TEST
 
+/* Host nodes that append their tag to a log. */
+static char tag_log[16];
+static size_t tag_len;
+
+static void log_tag(void *p)
+{
+    if (tag_len + 1 < sizeof tag_log)
+        tag_log[tag_len++] = *(const char *)p;
+    tag_log[tag_len] = '\0';
+}
+
+static cudaGraphNode_t tag_node(cudaGraph_t g, const char *tag,
+                                const cudaGraphNode_t *deps, size_t nd)
+{
+    struct cudaHostNodeParams hp = { log_tag, (void *)tag };
+    cudaGraphNode_t n;
+    ck_assert_int_eq(cudaGraphAddHostNode(&n, g, deps, nd, &hp),
+                     cudaSuccess);
+    return n;
+}
+
+START_TEST(test_edges_and_destroy)
+{
+    cudaGraph_t g;
+    ck_assert_int_eq(cudaGraphCreate(&g, 0), cudaSuccess);
+    cudaGraphNode_t a = tag_node(g, "a", NULL, 0);
+    cudaGraphNode_t b = tag_node(g, "b", &a, 1);
+    cudaGraphNode_t ab[2] = { b, a };
+    cudaGraphNode_t c = tag_node(g, "c", ab, 2);
+    cudaGraphNode_t from[4], to[4];
+    cudaGraphEdgeData ed[4];
+    size_t n = 0;
+    ck_assert_int_eq(cudaGraphGetEdges(g, NULL, NULL, NULL, &n),
+                     cudaSuccess);
+    ck_assert_uint_eq(n, 3);
+    n = 4;
+    ck_assert_int_eq(cudaGraphGetEdges(g, from, to, ed, &n), cudaSuccess);
+    ck_assert_uint_eq(n, 3);
+    ck_assert(from[0] == a && to[0] == b);
+    ck_assert(from[1] == b && to[1] == c);
+    ck_assert(from[2] == a && to[2] == c);
+    ck_assert(from[3] == NULL && to[3] == NULL);
+    /* a -> c goes; it is not there twice. */
+    ck_assert_int_eq(cudaGraphRemoveDependencies(g, &a, &c, NULL, 1),
+                     cudaSuccess);
+    ck_assert_int_eq(cudaGraphRemoveDependencies(g, &a, &c, NULL, 1),
+                     cudaErrorInvalidValue);
+    (void)cudaGetLastError();
+    ck_assert_int_eq(cudaGraphGetEdges(g, NULL, NULL, NULL, &n),
+                     cudaSuccess);
+    ck_assert_uint_eq(n, 2);
+
+    cudaGraphExec_t x;
+    ck_assert_int_eq(cudaGraphInstantiate(&x, g, 0), cudaSuccess);
+    /* b goes: c becomes a root; the executable graph keeps b, and c
+     * still names c there. */
+    ck_assert_int_eq(cudaGraphDestroyNode(b), cudaSuccess);
+    ck_assert_int_eq(cudaGraphGetNodes(g, NULL, &n), cudaSuccess);
+    ck_assert_uint_eq(n, 2);
+    cudaGraphNode_t roots[2];
+    n = 2;
+    ck_assert_int_eq(cudaGraphGetRootNodes(g, roots, &n), cudaSuccess);
+    ck_assert_uint_eq(n, 2);
+    ck_assert(roots[0] == a && roots[1] == c);
+    struct cudaHostNodeParams hp = { log_tag, (void *)"C" };
+    ck_assert_int_eq(cudaGraphExecHostNodeSetParams(x, c, &hp),
+                     cudaSuccess);
+    tag_len = 0;
+    ck_assert_int_eq(cudaGraphLaunch(x, 0), cudaSuccess);
+    ck_assert_str_eq(tag_log, "abC");
+    cudaGraphExec_t x2;
+    ck_assert_int_eq(cudaGraphInstantiate(&x2, g, 0), cudaSuccess);
+    tag_len = 0;
+    ck_assert_int_eq(cudaGraphLaunch(x2, 0), cudaSuccess);
+    ck_assert_str_eq(tag_log, "ac");
+    cudaGraphExecDestroy(x);
+    cudaGraphExecDestroy(x2);
+    cudaGraphDestroy(g);
+
+    /* Capture: the stream's dependencies replaced, then extended. */
+    cudaStream_t s;
+    ck_assert_int_eq(cudaStreamCreate(&s), cudaSuccess);
+    ck_assert_int_eq(cudaStreamUpdateCaptureDependencies(s, NULL, NULL, 0,
+                                                         1),
+                     cudaErrorIllegalState);
+    ck_assert_int_eq(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal),
+                     cudaSuccess);
+    ck_assert_int_eq(cudaLaunchHostFunc(s, log_tag, (void *)"1"),
+                     cudaSuccess);
+    cudaGraph_t cg;
+    const cudaGraphNode_t *deps;
+    size_t nd;
+    enum cudaStreamCaptureStatus st;
+    ck_assert_int_eq(cudaStreamGetCaptureInfo(s, &st, NULL, &cg, &deps,
+                                              NULL, &nd), cudaSuccess);
+    ck_assert_uint_eq(nd, 1);
+    cudaGraphNode_t first = deps[0];
+    ck_assert_int_eq(cudaStreamUpdateCaptureDependencies(s, NULL, NULL, 0,
+                                                         1), cudaSuccess);
+    ck_assert_int_eq(cudaLaunchHostFunc(s, log_tag, (void *)"2"),
+                     cudaSuccess);
+    ck_assert_int_eq(cudaStreamUpdateCaptureDependencies(s, &first, NULL,
+                                                         1, 0), cudaSuccess);
+    ck_assert_int_eq(cudaStreamGetCaptureInfo(s, &st, NULL, NULL, &deps,
+                                              NULL, &nd), cudaSuccess);
+    ck_assert_uint_eq(nd, 2);
+    ck_assert_int_eq(cudaLaunchHostFunc(s, log_tag, (void *)"3"),
+                     cudaSuccess);
+    ck_assert_int_eq(cudaStreamEndCapture(s, &g), cudaSuccess);
+    ck_assert_ptr_eq(g, cg);
+    ck_assert_int_eq(cudaGraphGetRootNodes(g, NULL, &n), cudaSuccess);
+    ck_assert_uint_eq(n, 2);
+    ck_assert_int_eq(cudaGraphGetEdges(g, NULL, NULL, NULL, &n),
+                     cudaSuccess);
+    ck_assert_uint_eq(n, 2);
+    cudaGraphDestroy(g);
+    cudaStreamDestroy(s);
+}
+END_TEST
+
 /* A child graph, a clone, and a graph launched into a capture. */
 START_TEST(test_child_and_clone)
 {
@@ -1328,6 +1448,7 @@ static Suite *graph_suite(void)
     tcase_add_test(tc, test_capture_modes_threads);
     tcase_add_test(tc, test_child_and_clone);
     tcase_add_test(tc, test_node_params);
+    tcase_add_test(tc, test_edges_and_destroy);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -238,6 +238,15 @@ cudaError_t cudaGraphAddDependencies(cudaGraph_t g,
                                      const cudaGraphNode_t *to,
                                      const cudaGraphEdgeData *edges,
                                      size_t n);
+cudaError_t cudaGraphRemoveDependencies(cudaGraph_t g,
+                                        const cudaGraphNode_t *from,
+                                        const cudaGraphNode_t *to,
+                                        const cudaGraphEdgeData *edges,
+                                        size_t n);
+cudaError_t cudaGraphGetEdges(cudaGraph_t g, cudaGraphNode_t *from,
+                              cudaGraphNode_t *to, cudaGraphEdgeData *edges,
+                              size_t *n);
+cudaError_t cudaGraphDestroyNode(cudaGraphNode_t n);
 cudaError_t cudaGraphGetNodes(cudaGraph_t g, cudaGraphNode_t *nodes,
                               size_t *n);
 cudaError_t cudaGraphGetRootNodes(cudaGraph_t g, cudaGraphNode_t *nodes,
@@ -313,6 +322,10 @@ cudaError_t cudaStreamGetCaptureInfo(cudaStream_t s,
                                      size_t *ndeps);
 cudaError_t
 cudaThreadExchangeStreamCaptureMode(enum cudaStreamCaptureMode *mode);
+cudaError_t
+cudaStreamUpdateCaptureDependencies(cudaStream_t s, cudaGraphNode_t *deps,
+                                    const cudaGraphEdgeData *edges,
+                                    size_t n, unsigned flags);
 
 #ifdef __cplusplus
 }

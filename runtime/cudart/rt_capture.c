@@ -368,6 +368,37 @@ cudaError_t rt_capture_event_check(cudaEvent_t ev)
     return captured ? rt_err(cudaErrorCapturedEvent) : cudaSuccess;
 }
 
+/* Replaces (flags 1) or extends (flags 0) the nodes the stream's next
+ * captured work will depend on. */
+RT_API cudaError_t
+cudaStreamUpdateCaptureDependencies(cudaStream_t s, cudaGraphNode_t *deps,
+                                    const cudaGraphEdgeData *edges,
+                                    size_t n, unsigned flags)
+{
+    static const cudaGraphEdgeData zero;
+    if (flags > 1 || (n && !deps))
+        return rt_err(cudaErrorInvalidValue);
+    for (size_t i = 0; edges && i < n; i++)
+        if (memcmp(&edges[i], &zero, sizeof zero) != 0)
+            return rt_err(cudaErrorInvalidValue);
+    cudaError_t e = cudaSuccess;
+    pthread_mutex_lock(&lock);
+    rt_member **sp = is_legacy(s) ? NULL : find(&streams, s);
+    if (!sp || (*sp)->cap->status != cudaStreamCaptureStatusActive) {
+        e = cudaErrorIllegalState;
+    } else {
+        if (flags == 1)
+            (*sp)->deps.n = 0;
+        for (size_t i = 0; i < n && e == cudaSuccess; i++)
+            if (!deps[i])
+                e = cudaErrorInvalidValue;
+            else if (deps_add(&(*sp)->deps, deps[i]))
+                e = cudaErrorMemoryAllocation;
+    }
+    pthread_mutex_unlock(&lock);
+    return rt_err(e);
+}
+
 /* ------------------------------------------------ forbidden calls */
 
 cudaError_t rt_capture_sync(cudaStream_t s)
@@ -416,3 +447,5 @@ RT_ALIAS(cudaStreamBeginCapture_ptsz, cudaStreamBeginCapture);
 RT_ALIAS(cudaStreamEndCapture_ptsz, cudaStreamEndCapture);
 RT_ALIAS(cudaStreamIsCapturing_ptsz, cudaStreamIsCapturing);
 RT_ALIAS(cudaStreamGetCaptureInfo_ptsz, cudaStreamGetCaptureInfo);
+RT_ALIAS(cudaStreamUpdateCaptureDependencies_ptsz,
+         cudaStreamUpdateCaptureDependencies);

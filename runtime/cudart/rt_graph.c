@@ -14,7 +14,10 @@
 
 struct CUgraphNode_st {
     cudaGraph_t graph;
-    size_t index;               /* creation order in its graph */
+    size_t index;               /* position in its graph */
+    /* Creation number in its graph, kept by copies: what names the
+     * node in an executable graph (indices move when nodes go). */
+    unsigned long long uid;
     enum cudaGraphNodeType type;
     cudaGraphNode_t *deps;
     size_t ndeps, deps_cap;
@@ -28,6 +31,7 @@ struct CUgraphNode_st {
 struct CUgraph_st {
     cudaGraphNode_t *nodes;
     size_t n, cap;
+    unsigned long long next_uid;
     size_t *order;              /* set when instantiated */
 };
 
@@ -190,6 +194,7 @@ static cudaError_t append(cudaGraph_t g, cudaGraphNode_t n)
     }
     n->graph = g;
     n->index = g->n;
+    n->uid = g->next_uid++;
     g->nodes[g->n++] = n;
     return cudaSuccess;
 }
@@ -242,9 +247,12 @@ static cudaError_t graph_clone(cudaGraph_t *out, cudaGraph_t g)
               : cudaErrorMemoryAllocation;
         if (e == cudaSuccess)
             e = append(c, n);
-        if (e != cudaSuccess && n)
+        if (e == cudaSuccess)
+            n->uid = g->nodes[i]->uid;
+        else if (n)
             node_free(n);
     }
+    c->next_uid = g->next_uid;
     for (size_t i = 0; i < g->n && e == cudaSuccess; i++) {
         cudaGraphNode_t s = g->nodes[i];
         for (size_t d = 0; d < s->ndeps && e == cudaSuccess; d++)
@@ -432,6 +440,84 @@ RT_API cudaError_t cudaGraphAddDependencies(cudaGraph_t g,
     for (size_t i = 0; i < n; i++)
         if (push_dep(to[i], from[i]))
             return rt_err(cudaErrorMemoryAllocation);
+    return cudaSuccess;
+}
+
+static void drop_dep(cudaGraphNode_t n, cudaGraphNode_t d)
+{
+    for (size_t i = 0; i < n->ndeps; i++)
+        if (n->deps[i] == d) {
+            memmove(&n->deps[i], &n->deps[i + 1],
+                    (n->ndeps - i - 1) * sizeof *n->deps);
+            n->ndeps--;
+            return;
+        }
+}
+
+RT_API cudaError_t cudaGraphRemoveDependencies(cudaGraph_t g,
+                                               const cudaGraphNode_t *from,
+                                               const cudaGraphNode_t *to,
+                                               const cudaGraphEdgeData *edges,
+                                               size_t n)
+{
+    if (!g || (n && (!from || !to)))
+        return rt_err(cudaErrorInvalidValue);
+    for (size_t i = 0; i < n; i++) {
+        if (!from[i] || !to[i] || to[i]->graph != g
+            || !has_dep(to[i], from[i]))
+            return rt_err(cudaErrorInvalidValue);
+        if (edges && !edge_is_default(&edges[i]))
+            return rt_err(cudaErrorInvalidValue);
+    }
+    for (size_t i = 0; i < n; i++)
+        drop_dep(to[i], from[i]);
+    return cudaSuccess;
+}
+
+/* Every edge, by the creation order of the dependent node, then of its
+ * dependencies as added; counted when from is NULL. */
+RT_API cudaError_t cudaGraphGetEdges(cudaGraph_t g, cudaGraphNode_t *from,
+                                     cudaGraphNode_t *to,
+                                     cudaGraphEdgeData *edges, size_t *n)
+{
+    if (!g || !n || (!from != !to) || (edges && !from))
+        return rt_err(cudaErrorInvalidValue);
+    size_t have = 0;
+    for (size_t i = 0; i < g->n; i++)
+        for (size_t d = 0; d < g->nodes[i]->ndeps; d++, have++)
+            if (from && have < *n) {
+                from[have] = g->nodes[i]->deps[d];
+                to[have] = g->nodes[i];
+                if (edges)
+                    memset(&edges[have], 0, sizeof *edges);
+            }
+    if (from) {
+        for (size_t i = have; i < *n; i++) {
+            from[i] = to[i] = NULL;
+            if (edges)
+                memset(&edges[i], 0, sizeof *edges);
+        }
+        if (have > *n)
+            have = *n;
+    }
+    *n = have;
+    return cudaSuccess;
+}
+
+/* The node goes with every edge to and from it. */
+RT_API cudaError_t cudaGraphDestroyNode(cudaGraphNode_t n)
+{
+    if (!n)
+        return rt_err(cudaErrorInvalidValue);
+    cudaGraph_t g = n->graph;
+    for (size_t i = 0; i < g->n; i++)
+        drop_dep(g->nodes[i], n);
+    memmove(&g->nodes[n->index], &g->nodes[n->index + 1],
+            (g->n - n->index - 1) * sizeof *g->nodes);
+    g->n--;
+    for (size_t i = n->index; i < g->n; i++)
+        g->nodes[i]->index = i;
+    node_free(n);
     return cudaSuccess;
 }
 
@@ -803,9 +889,20 @@ static cudaError_t exec_set(cudaGraphExec_t x, cudaGraphNode_t n,
                             enum cudaGraphNodeType t,
                             const rt_node_params *p)
 {
-    if (!x || !n || n->graph != x->src || n->index >= x->g->n)
+    if (!x || !n || n->graph != x->src)
         return rt_err(cudaErrorInvalidValue);
-    return set_node(x->g->nodes[n->index], t, p);
+    /* Copies keep the creation order: a binary search by number. */
+    size_t lo = 0, hi = x->g->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (x->g->nodes[mid]->uid < n->uid)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo == x->g->n || x->g->nodes[lo]->uid != n->uid)
+        return rt_err(cudaErrorInvalidValue);
+    return set_node(x->g->nodes[lo], t, p);
 }
 
 #define EXEC_SET(name, T, member, type) \
