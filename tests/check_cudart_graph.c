@@ -994,6 +994,28 @@ START_TEST(test_capture_errors)
                      cudaErrorStreamCaptureInvalidated);
     (void)cudaGetLastError();
 
+    /* Stream-ordered allocation is capturable. */
+    ck_assert_int_eq(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal),
+                     cudaSuccess);
+    unsigned *da = NULL, ha[4] = { 0 };
+    ck_assert_int_eq(cudaMallocAsync((void **)&da, sizeof ha, s),
+                     cudaSuccess);
+    ck_assert_int_eq(cudaMemsetAsync(da, 0x11, sizeof ha, s), cudaSuccess);
+    ck_assert_int_eq(cudaMemcpyAsync(ha, da, sizeof ha,
+                                     cudaMemcpyDeviceToHost, s),
+                     cudaSuccess);
+    ck_assert_int_eq(cudaFreeAsync(da, s), cudaSuccess);
+    ck_assert_int_eq(cudaStreamEndCapture(s, &g), cudaSuccess);
+    ck_assert_uint_eq(ha[3], 0);
+    cudaGraphExec_t x;
+    ck_assert_int_eq(cudaGraphInstantiate(&x, g, 0), cudaSuccess);
+    ck_assert_int_eq(cudaGraphLaunch(x, s), cudaSuccess);
+    ck_assert_int_eq(cudaStreamSynchronize(s), cudaSuccess);
+    for (int i = 0; i < 4; i++)
+        ck_assert_uint_eq(ha[i], 0x11111111u);
+    cudaGraphExecDestroy(x);
+    cudaGraphDestroy(g);
+
     /* None of the captured memsets ran. */
     unsigned char bytes[16];
     ck_assert_int_eq(cudaMemcpy(bytes, d, 16, cudaMemcpyDeviceToHost),

@@ -21,12 +21,13 @@ static cudaError_t done(CUresult r)
 
 /* ------------------------------------------------------ allocation */
 
-RT_API cudaError_t cudaMalloc(void **p, size_t size)
+/* cudaMalloc; `unsafe`: forbidden while a capture forbids it. */
+static cudaError_t alloc(void **p, size_t size, int unsafe)
 {
     if (!p)
         return rt_err(cudaErrorInvalidValue);
     cudaError_t e = rt_enter();
-    if (e == cudaSuccess)
+    if (e == cudaSuccess && unsafe)
         e = rt_capture_unsafe();
     if (e != cudaSuccess)
         return e;
@@ -38,6 +39,11 @@ RT_API cudaError_t cudaMalloc(void **p, size_t size)
     if (r == CUDA_SUCCESS)
         *p = (void *)(uintptr_t)d;
     return done(r);
+}
+
+RT_API cudaError_t cudaMalloc(void **p, size_t size)
+{
+    return alloc(p, size, 1);
 }
 
 RT_API cudaError_t cudaFree(void *p)
@@ -114,16 +120,32 @@ RT_API cudaError_t cudaMallocPitch(void **p, size_t *pitch, size_t width,
     return e;
 }
 
+/* The capture status of s: stream-ordered allocation is allowed in a
+ * capture (CUDA makes allocation and free nodes). */
+static enum cudaStreamCaptureStatus capture_status(cudaStream_t s)
+{
+    enum cudaStreamCaptureStatus st = cudaStreamCaptureStatusNone;
+    (void)cudaStreamIsCapturing(s, &st);
+    return st;
+}
+
+/* Captured, the allocation is made now and kept for every launch of the
+ * graph, and its free does nothing: the graph's work always finds its
+ * memory. */
 RT_API cudaError_t cudaMallocAsync(void **p, size_t size, cudaStream_t s)
 {
-    (void)s;
-    return cudaMalloc(p, size);
+    enum cudaStreamCaptureStatus st = capture_status(s);
+    if (st == cudaStreamCaptureStatusInvalidated)
+        return rt_err(cudaErrorStreamCaptureInvalidated);
+    return alloc(p, size, st == cudaStreamCaptureStatusNone);
 }
 
 RT_API cudaError_t cudaFreeAsync(void *p, cudaStream_t s)
 {
-    (void)s;
-    return cudaFree(p);
+    enum cudaStreamCaptureStatus st = capture_status(s);
+    if (st == cudaStreamCaptureStatusInvalidated)
+        return rt_err(cudaErrorStreamCaptureInvalidated);
+    return st == cudaStreamCaptureStatusActive ? cudaSuccess : cudaFree(p);
 }
 
 RT_API cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total)
