@@ -65,6 +65,17 @@ int main()
     CHECK(cudaMemcpyAsync(dy, hy, N * sizeof(float), cudaMemcpyHostToDevice,
                           s1));
     scale<<<GRID, BLOCK, 0, s1>>>(dy, N, 3.0f, -1.0f);
+    cudaStreamCaptureStatus status;
+    CHECK(cudaStreamIsCapturing(s1, &status));
+    EXPECT(status == cudaStreamCaptureStatusActive, "s1 not capturing");
+    const cudaGraphNode_t *deps = nullptr;
+    size_t ndeps = 0;
+    unsigned long long id0 = 0, id1 = 1;
+    CHECK(cudaStreamGetCaptureInfo(s0, &status, &id0));
+    CHECK(cudaStreamGetCaptureInfo(s1, &status, &id1, nullptr, &deps,
+                                   nullptr, &ndeps));
+    EXPECT(id0 == id1, "two capture ids: %llu, %llu", id0, id1);
+    EXPECT(ndeps == 1, "s1 depends on %zu nodes, want 1", ndeps);
     CHECK(cudaEventRecord(join, s1));
     CHECK(cudaStreamWaitEvent(s0, join, 0));
     axpy<<<GRID, BLOCK, 0, s0>>>(dy, dx, N, 0.5f);
