@@ -1352,6 +1352,30 @@ START_TEST(test_edges_and_destroy)
     ck_assert_int_eq(cudaGraphGetEdges(g, NULL, NULL, NULL, &n),
                      cudaSuccess);
     ck_assert_uint_eq(n, 2);
+    /* Capture into that graph, after its first root. */
+    cudaGraphNode_t r0;
+    n = 1;
+    ck_assert_int_eq(cudaGraphGetRootNodes(g, &r0, &n), cudaSuccess);
+    ck_assert_int_eq(cudaStreamBeginCaptureToGraph(
+                         s, g, &r0, NULL, 1, cudaStreamCaptureModeGlobal),
+                     cudaSuccess);
+    ck_assert_int_eq(cudaLaunchHostFunc(s, log_tag, (void *)"4"),
+                     cudaSuccess);
+    cudaGraph_t same = NULL;
+    ck_assert_int_eq(cudaStreamEndCapture(s, &same), cudaSuccess);
+    ck_assert_ptr_eq(same, g);
+    ck_assert_int_eq(cudaGraphGetNodes(g, NULL, &n), cudaSuccess);
+    ck_assert_uint_eq(n, 4);
+    ck_assert_int_eq(cudaGraphGetEdges(g, NULL, NULL, NULL, &n),
+                     cudaSuccess);
+    ck_assert_uint_eq(n, 3);
+    ck_assert_int_eq(cudaGraphInstantiate(&x, g, 0), cudaSuccess);
+    tag_len = 0;
+    ck_assert_int_eq(cudaGraphLaunch(x, 0), cudaSuccess);
+    /* Roots 1 and 2 by creation; 3 after both; 4 after 1, created
+     * last. */
+    ck_assert_str_eq(tag_log, "1234");
+    cudaGraphExecDestroy(x);
     cudaGraphDestroy(g);
     cudaStreamDestroy(s);
 }

@@ -310,6 +310,11 @@ cudaGraphExecHostNodeSetParams(cudaGraphExec_t x, cudaGraphNode_t n,
 /* rt_capture.c */
 cudaError_t cudaStreamBeginCapture(cudaStream_t s,
                                    enum cudaStreamCaptureMode mode);
+cudaError_t
+cudaStreamBeginCaptureToGraph(cudaStream_t s, cudaGraph_t g,
+                              const cudaGraphNode_t *deps,
+                              const cudaGraphEdgeData *edges, size_t n,
+                              enum cudaStreamCaptureMode mode);
 cudaError_t cudaStreamEndCapture(cudaStream_t s, cudaGraph_t *g);
 cudaError_t cudaStreamIsCapturing(cudaStream_t s,
                                   enum cudaStreamCaptureStatus *status);

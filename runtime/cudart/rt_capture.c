@@ -17,6 +17,7 @@
 /* One capture sequence. */
 typedef struct rt_cap {
     cudaGraph_t graph;
+    int owned;                  /* made by the capture, not the caller's */
     cudaStream_t origin;
     enum cudaStreamCaptureMode mode;
     enum cudaStreamCaptureStatus status;
@@ -113,38 +114,77 @@ static int is_legacy(cudaStream_t s)
 
 /* --------------------------------------------------------- beginning */
 
-RT_API cudaError_t cudaStreamBeginCapture(cudaStream_t s,
-                                          enum cudaStreamCaptureMode mode)
+/* Begins a capture of s into graph (a new one, owned, when NULL),
+ * the first work depending on deps. */
+static cudaError_t begin(cudaStream_t s, cudaGraph_t graph,
+                         const cudaGraphNode_t *deps,
+                         const cudaGraphEdgeData *edges, size_t n,
+                         enum cudaStreamCaptureMode mode)
 {
-    if ((unsigned)mode > cudaStreamCaptureModeRelaxed)
+    static const cudaGraphEdgeData zero;
+    if ((unsigned)mode > cudaStreamCaptureModeRelaxed || (n && !deps))
         return rt_err(cudaErrorInvalidValue);
+    for (size_t i = 0; edges && i < n; i++)
+        if (memcmp(&edges[i], &zero, sizeof zero) != 0)
+            return rt_err(cudaErrorInvalidValue);
     cudaError_t e = rt_enter();
     if (e != cudaSuccess)
         return e;
     if (is_legacy(s))
         return rt_err(cudaErrorStreamCaptureUnsupported);
     rt_cap *cap = calloc(1, sizeof *cap);
-    if (!cap || cudaGraphCreate(&cap->graph, 0) != cudaSuccess) {
+    if (!cap)
+        return rt_err(cudaErrorMemoryAllocation);
+    cap->owned = !graph;
+    if (cap->owned && cudaGraphCreate(&graph, 0) != cudaSuccess) {
         free(cap);
         return rt_err(cudaErrorMemoryAllocation);
     }
+    cap->graph = graph;
     cap->origin = s;
     cap->mode = mode;
     cap->status = cudaStreamCaptureStatusActive;
     cap->thread = pthread_self();
     pthread_mutex_lock(&lock);
+    rt_member *m = NULL;
     if (find(&streams, s))
         e = cudaErrorIllegalState;      /* already capturing */
-    else if (!add_member(&streams, s, cap))
+    else if (!(m = add_member(&streams, s, cap)))
         e = cudaErrorMemoryAllocation;
-    else
+    for (size_t i = 0; e == cudaSuccess && i < n; i++)
+        if (!deps[i])
+            e = cudaErrorInvalidValue;
+        else if (deps_add(&m->deps, deps[i]))
+            e = cudaErrorMemoryAllocation;
+    if (e == cudaSuccess)
         cap->id = next_id++;
+    else if (m)
+        unlink_free(find(&streams, s));
     pthread_mutex_unlock(&lock);
     if (e != cudaSuccess) {
-        cudaGraphDestroy(cap->graph);
+        if (cap->owned)
+            cudaGraphDestroy(cap->graph);
         free(cap);
     }
     return rt_err(e);
+}
+
+RT_API cudaError_t cudaStreamBeginCapture(cudaStream_t s,
+                                          enum cudaStreamCaptureMode mode)
+{
+    return begin(s, NULL, NULL, NULL, 0, mode);
+}
+
+/* Captures into an existing graph, after the nodes deps of it. */
+RT_API cudaError_t
+cudaStreamBeginCaptureToGraph(cudaStream_t s, cudaGraph_t g,
+                              const cudaGraphNode_t *deps,
+                              const cudaGraphEdgeData *edges, size_t n,
+                              enum cudaStreamCaptureMode mode)
+{
+    if (!g)
+        return rt_err(cudaErrorInvalidValue);
+    return begin(s, g, deps, edges, n, mode);
 }
 
 /* ------------------------------------------------------------ ending */
@@ -200,7 +240,8 @@ RT_API cudaError_t cudaStreamEndCapture(cudaStream_t s, cudaGraph_t *g)
     drop_members(cap);
     pthread_mutex_unlock(&lock);
     if (e != cudaSuccess) {
-        cudaGraphDestroy(cap->graph);
+        if (cap->owned)
+            cudaGraphDestroy(cap->graph);
         *g = NULL;
     } else {
         *g = cap->graph;
@@ -444,6 +485,7 @@ cudaError_t rt_capture_unsafe(void)
 
 /* Per-thread default stream forms. */
 RT_ALIAS(cudaStreamBeginCapture_ptsz, cudaStreamBeginCapture);
+RT_ALIAS(cudaStreamBeginCaptureToGraph_ptsz, cudaStreamBeginCaptureToGraph);
 RT_ALIAS(cudaStreamEndCapture_ptsz, cudaStreamEndCapture);
 RT_ALIAS(cudaStreamIsCapturing_ptsz, cudaStreamIsCapturing);
 RT_ALIAS(cudaStreamGetCaptureInfo_ptsz, cudaStreamGetCaptureInfo);
