@@ -707,8 +707,10 @@ int rt_graph_precedes(cudaGraph_t g, const cudaGraphNode_t *nodes,
     cudaGraphNode_t *stack = malloc((g->n ? g->n : 1) * sizeof *stack);
     int ok = seen && stack;
     size_t top = 0;
+    /* Nodes of other graphs (handed to a capture by the caller) precede
+     * nothing here and are preceded by nothing. */
     for (size_t i = 0; ok && i < nfrom; i++)
-        if (!seen[from[i]->index]) {
+        if (from[i]->graph == g && !seen[from[i]->index]) {
             seen[from[i]->index] = 1;
             stack[top++] = from[i];
         }
@@ -721,7 +723,7 @@ int rt_graph_precedes(cudaGraph_t g, const cudaGraphNode_t *nodes,
             }
     }
     for (size_t i = 0; ok && i < n; i++)
-        ok = seen[nodes[i]->index];
+        ok = nodes[i]->graph == g && seen[nodes[i]->index];
     free(seen);
     free(stack);
     return ok;
