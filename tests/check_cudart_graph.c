@@ -1381,6 +1381,94 @@ START_TEST(test_edges_and_destroy)
 }
 END_TEST
 
+/* Event record and wait nodes, clones' nodes, instantiation flags. */
+START_TEST(test_event_nodes)
+{
+    cudaEvent_t start, stop, other;
+    ck_assert_int_eq(cudaEventCreate(&start), cudaSuccess);
+    ck_assert_int_eq(cudaEventCreate(&stop), cudaSuccess);
+    ck_assert_int_eq(cudaEventCreate(&other), cudaSuccess);
+    ck_assert_int_eq(cudaEventRecord(start, 0), cudaSuccess);
+    float ms = -1.0f;
+    /* Never recorded: no elapsed time yet. */
+    ck_assert_int_ne(cudaEventElapsedTime(&ms, start, stop), cudaSuccess);
+    (void)cudaGetLastError();
+
+    cudaGraph_t g;
+    cudaGraphNode_t a, rec, wait;
+    ck_assert_int_eq(cudaGraphCreate(&g, 0), cudaSuccess);
+    a = tag_node(g, "a", NULL, 0);
+    ck_assert_int_eq(cudaGraphAddEventRecordNode(&rec, g, &a, 1, other),
+                     cudaSuccess);
+    ck_assert_int_eq(cudaGraphAddEventWaitNode(&wait, g, &rec, 1, start),
+                     cudaSuccess);
+    ck_assert_int_eq(cudaGraphAddEventRecordNode(&rec, g, NULL, 0, NULL),
+                     cudaErrorInvalidValue);
+    (void)cudaGetLastError();
+    cudaEvent_t got;
+    ck_assert_int_eq(cudaGraphEventRecordNodeGetEvent(rec, &got),
+                     cudaSuccess);
+    ck_assert_ptr_eq(got, other);
+    ck_assert_int_eq(cudaGraphEventRecordNodeSetEvent(rec, stop),
+                     cudaSuccess);
+    ck_assert_int_eq(cudaGraphEventWaitNodeGetEvent(wait, &got),
+                     cudaSuccess);
+    ck_assert_ptr_eq(got, start);
+    ck_assert_int_eq(cudaGraphEventWaitNodeGetEvent(rec, &got),
+                     cudaErrorInvalidValue);
+    (void)cudaGetLastError();
+    enum cudaGraphNodeType t;
+    ck_assert_int_eq(cudaGraphNodeGetType(wait, &t), cudaSuccess);
+    ck_assert_int_eq(t, cudaGraphNodeTypeWaitEvent);
+
+    /* A clone's counterparts. */
+    cudaGraph_t c;
+    cudaGraphNode_t in_clone;
+    ck_assert_int_eq(cudaGraphClone(&c, g), cudaSuccess);
+    ck_assert_int_eq(cudaGraphNodeFindInClone(&in_clone, rec, c),
+                     cudaSuccess);
+    ck_assert_ptr_ne(in_clone, rec);
+    ck_assert_int_eq(cudaGraphEventRecordNodeGetEvent(in_clone, &got),
+                     cudaSuccess);
+    ck_assert_ptr_eq(got, stop);
+    ck_assert_int_eq(cudaGraphNodeFindInClone(&in_clone, rec, g),
+                     cudaErrorInvalidValue);
+    (void)cudaGetLastError();
+
+    cudaGraphExec_t x;
+    const unsigned long long flags = cudaGraphInstantiateFlagAutoFreeOnLaunch;
+    ck_assert_int_eq(cudaGraphInstantiateWithFlags(&x, c, flags),
+                     cudaSuccess);
+    unsigned long long got_flags = 0;
+    ck_assert_int_eq(cudaGraphExecGetFlags(x, &got_flags), cudaSuccess);
+    ck_assert_uint_eq(got_flags, flags);
+    tag_len = 0;
+    ck_assert_int_eq(cudaGraphLaunch(x, 0), cudaSuccess);
+    ck_assert_str_eq(tag_log, "a");
+    ck_assert_int_eq(cudaEventSynchronize(stop), cudaSuccess);
+    ck_assert_int_eq(cudaEventElapsedTime(&ms, start, stop), cudaSuccess);
+    ck_assert(ms >= 0.0f);
+    /* In the executable graph only, the record node takes `other`. */
+    ck_assert_int_eq(cudaGraphExecEventRecordNodeSetEvent(x, in_clone,
+                                                          other),
+                     cudaSuccess);
+    ck_assert_int_eq(cudaGraphExecEventWaitNodeSetEvent(x, in_clone,
+                                                        other),
+                     cudaErrorInvalidValue);
+    (void)cudaGetLastError();
+    ck_assert_int_ne(cudaEventElapsedTime(&ms, start, other), cudaSuccess);
+    (void)cudaGetLastError();
+    ck_assert_int_eq(cudaGraphLaunch(x, 0), cudaSuccess);
+    ck_assert_int_eq(cudaEventElapsedTime(&ms, start, other), cudaSuccess);
+    cudaGraphExecDestroy(x);
+    cudaGraphDestroy(g);
+    cudaGraphDestroy(c);
+    cudaEventDestroy(start);
+    cudaEventDestroy(stop);
+    cudaEventDestroy(other);
+}
+END_TEST
+
 /* A child graph, a clone, and a graph launched into a capture. */
 START_TEST(test_child_and_clone)
 {
@@ -1495,6 +1583,7 @@ static Suite *graph_suite(void)
     tcase_add_test(tc, test_child_and_clone);
     tcase_add_test(tc, test_node_params);
     tcase_add_test(tc, test_edges_and_destroy);
+    tcase_add_test(tc, test_event_nodes);
     suite_add_tcase(s, tc);
     return s;
 }

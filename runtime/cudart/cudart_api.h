@@ -282,6 +282,30 @@ cudaError_t cudaGraphNodeGetDependentNodes(cudaGraphNode_t n,
                                            cudaGraphNode_t *out,
                                            cudaGraphEdgeData *edges,
                                            size_t *count);
+cudaError_t cudaGraphAddEventRecordNode(cudaGraphNode_t *n, cudaGraph_t g,
+                                        const cudaGraphNode_t *deps,
+                                        size_t nd, cudaEvent_t ev);
+cudaError_t cudaGraphAddEventWaitNode(cudaGraphNode_t *n, cudaGraph_t g,
+                                      const cudaGraphNode_t *deps, size_t nd,
+                                      cudaEvent_t ev);
+cudaError_t cudaGraphEventRecordNodeGetEvent(cudaGraphNode_t n,
+                                             cudaEvent_t *ev);
+cudaError_t cudaGraphEventRecordNodeSetEvent(cudaGraphNode_t n,
+                                             cudaEvent_t ev);
+cudaError_t cudaGraphEventWaitNodeGetEvent(cudaGraphNode_t n,
+                                           cudaEvent_t *ev);
+cudaError_t cudaGraphEventWaitNodeSetEvent(cudaGraphNode_t n,
+                                           cudaEvent_t ev);
+cudaError_t cudaGraphNodeFindInClone(cudaGraphNode_t *out,
+                                     cudaGraphNode_t n, cudaGraph_t clone);
+cudaError_t cudaGraphExecGetFlags(cudaGraphExec_t x,
+                                  unsigned long long *flags);
+cudaError_t cudaGraphExecEventRecordNodeSetEvent(cudaGraphExec_t x,
+                                                 cudaGraphNode_t n,
+                                                 cudaEvent_t ev);
+cudaError_t cudaGraphExecEventWaitNodeSetEvent(cudaGraphExec_t x,
+                                               cudaGraphNode_t n,
+                                               cudaEvent_t ev);
 cudaError_t cudaGraphUpload(cudaGraphExec_t x, cudaStream_t s);
 cudaError_t cudaGraphInstantiate(cudaGraphExec_t *x, cudaGraph_t g,
                                  unsigned long long flags);

@@ -38,6 +38,7 @@ struct CUgraph_st {
 struct CUgraphExec_st {
     cudaGraph_t src;            /* whose node handles address it */
     cudaGraph_t g;              /* the executable copy */
+    unsigned long long flags;   /* as instantiated */
 };
 
 static void node_free(cudaGraphNode_t n);
@@ -177,6 +178,12 @@ static cudaError_t set_params(cudaGraphNode_t n, enum cudaGraphNodeType type,
         return graph_clone(&n->p.child, p->child);
     case cudaGraphNodeTypeEmpty:
         return cudaSuccess;
+    case cudaGraphNodeTypeEventRecord:
+    case cudaGraphNodeTypeWaitEvent:
+        if (!p->event)
+            return cudaErrorInvalidValue;
+        n->p.event = p->event;
+        return cudaSuccess;
     default:
         return cudaErrorNotSupported;
     }
@@ -265,6 +272,31 @@ static cudaError_t graph_clone(cudaGraph_t *out, cudaGraph_t g)
     }
     *out = c;
     return cudaSuccess;
+}
+
+/* The node of g with creation number uid, or NULL.  Copies keep the
+ * creation order, so the numbers increase: a binary search. */
+static cudaGraphNode_t find_uid(cudaGraph_t g, unsigned long long uid)
+{
+    size_t lo = 0, hi = g->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (g->nodes[mid]->uid < uid)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < g->n && g->nodes[lo]->uid == uid ? g->nodes[lo] : NULL;
+}
+
+RT_API cudaError_t cudaGraphNodeFindInClone(cudaGraphNode_t *out,
+                                            cudaGraphNode_t n,
+                                            cudaGraph_t clone)
+{
+    if (!out || !n || !clone || n->graph == clone)
+        return rt_err(cudaErrorInvalidValue);
+    *out = find_uid(clone, n->uid);
+    return *out ? cudaSuccess : rt_err(cudaErrorInvalidValue);
 }
 
 RT_API cudaError_t cudaGraphCreate(cudaGraph_t *g, unsigned flags)
@@ -408,6 +440,28 @@ RT_API cudaError_t cudaGraphAddChildGraphNode(cudaGraphNode_t *n,
     memset(&p, 0, sizeof p);
     p.child = child;
     ADD_NODE(cudaGraphNodeTypeGraph, &p);
+}
+
+RT_API cudaError_t cudaGraphAddEventRecordNode(cudaGraphNode_t *n,
+                                               cudaGraph_t g,
+                                               const cudaGraphNode_t *deps,
+                                               size_t nd, cudaEvent_t ev)
+{
+    rt_node_params p;
+    memset(&p, 0, sizeof p);
+    p.event = ev;
+    ADD_NODE(cudaGraphNodeTypeEventRecord, &p);
+}
+
+RT_API cudaError_t cudaGraphAddEventWaitNode(cudaGraphNode_t *n,
+                                             cudaGraph_t g,
+                                             const cudaGraphNode_t *deps,
+                                             size_t nd, cudaEvent_t ev)
+{
+    rt_node_params p;
+    memset(&p, 0, sizeof p);
+    p.event = ev;
+    ADD_NODE(cudaGraphNodeTypeWaitEvent, &p);
 }
 
 static int edge_is_default(const cudaGraphEdgeData *e)
@@ -621,6 +675,25 @@ GET(cudaGraphHostNodeGetParams, struct cudaHostNodeParams, host,
 SET(cudaGraphHostNodeSetParams, struct cudaHostNodeParams, host,
     cudaGraphNodeTypeHost)
 
+/* Event nodes: the event, read or replaced. */
+#define EVENT_NODE(get, set, type) \
+    RT_API cudaError_t get(cudaGraphNode_t n, cudaEvent_t *ev) \
+    { \
+        return get_params(n, type, ev, sizeof *ev); \
+    } \
+    RT_API cudaError_t set(cudaGraphNode_t n, cudaEvent_t ev) \
+    { \
+        rt_node_params p; \
+        memset(&p, 0, sizeof p); \
+        p.event = ev; \
+        return set_node(n, type, &p); \
+    }
+
+EVENT_NODE(cudaGraphEventRecordNodeGetEvent,
+           cudaGraphEventRecordNodeSetEvent, cudaGraphNodeTypeEventRecord)
+EVENT_NODE(cudaGraphEventWaitNodeGetEvent, cudaGraphEventWaitNodeSetEvent,
+           cudaGraphNodeTypeWaitEvent)
+
 RT_API cudaError_t cudaGraphMemcpyNodeSetParams1D(cudaGraphNode_t n,
                                                   void *dst, const void *src,
                                                   size_t count,
@@ -797,6 +870,7 @@ static cudaError_t instantiate(cudaGraphExec_t *x, cudaGraph_t g,
         return rt_err(e);
     }
     ex->src = g;
+    ex->flags = flags;
     *x = ex;
     return cudaSuccess;
 }
@@ -830,6 +904,7 @@ static cudaError_t run_graph(cudaGraph_t g, cudaStream_t s);
 static cudaError_t run_node(cudaGraphNode_t n, cudaStream_t s)
 {
     const struct cudaKernelNodeParams *k = &n->p.kernel;
+    CUresult r;
     switch (n->type) {
     case cudaGraphNodeTypeKernel:
         return rt_launch_now(k->func, k->gridDim, k->blockDim,
@@ -843,6 +918,13 @@ static cudaError_t run_node(cudaGraphNode_t n, cudaStream_t s)
         return cudaSuccess;
     case cudaGraphNodeTypeGraph:
         return run_graph(n->p.child, s);
+    case cudaGraphNodeTypeEventRecord:
+        r = cuEventRecord((CUevent)n->p.event, rt_stream(s));
+        return r == CUDA_SUCCESS ? cudaSuccess : rt_cu(r);
+    case cudaGraphNodeTypeWaitEvent:
+        /* In order anyway: the wait only checks the event. */
+        r = cuStreamWaitEvent(rt_stream(s), (CUevent)n->p.event, 0);
+        return r == CUDA_SUCCESS ? cudaSuccess : rt_cu(r);
     default:
         return cudaSuccess;
     }
@@ -885,26 +967,26 @@ RT_API cudaError_t cudaGraphUpload(cudaGraphExec_t x, cudaStream_t s)
 
 /* ----------------------------------------------------------- updates */
 
+RT_API cudaError_t cudaGraphExecGetFlags(cudaGraphExec_t x,
+                                         unsigned long long *flags)
+{
+    if (!x || !flags)
+        return rt_err(cudaErrorInvalidValue);
+    *flags = x->flags;
+    return cudaSuccess;
+}
+
 /* The executable copy's node for n, a node of the graph x was made
  * (or last updated) from, if it is of type t. */
 static cudaError_t exec_set(cudaGraphExec_t x, cudaGraphNode_t n,
                             enum cudaGraphNodeType t,
                             const rt_node_params *p)
 {
-    if (!x || !n || n->graph != x->src)
+    cudaGraphNode_t c = x && n && n->graph == x->src
+                            ? find_uid(x->g, n->uid) : NULL;
+    if (!c)
         return rt_err(cudaErrorInvalidValue);
-    /* Copies keep the creation order: a binary search by number. */
-    size_t lo = 0, hi = x->g->n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (x->g->nodes[mid]->uid < n->uid)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    if (lo == x->g->n || x->g->nodes[lo]->uid != n->uid)
-        return rt_err(cudaErrorInvalidValue);
-    return set_node(x->g->nodes[lo], t, p);
+    return set_node(c, t, p);
 }
 
 #define EXEC_SET(name, T, member, type) \
@@ -927,6 +1009,26 @@ EXEC_SET(cudaGraphExecMemsetNodeSetParams, struct cudaMemsetParams,
          memset, cudaGraphNodeTypeMemset)
 EXEC_SET(cudaGraphExecHostNodeSetParams, struct cudaHostNodeParams, host,
          cudaGraphNodeTypeHost)
+
+RT_API cudaError_t cudaGraphExecEventRecordNodeSetEvent(cudaGraphExec_t x,
+                                                       cudaGraphNode_t n,
+                                                       cudaEvent_t ev)
+{
+    rt_node_params p;
+    memset(&p, 0, sizeof p);
+    p.event = ev;
+    return exec_set(x, n, cudaGraphNodeTypeEventRecord, &p);
+}
+
+RT_API cudaError_t cudaGraphExecEventWaitNodeSetEvent(cudaGraphExec_t x,
+                                                     cudaGraphNode_t n,
+                                                     cudaEvent_t ev)
+{
+    rt_node_params p;
+    memset(&p, 0, sizeof p);
+    p.event = ev;
+    return exec_set(x, n, cudaGraphNodeTypeWaitEvent, &p);
+}
 
 RT_API cudaError_t cudaGraphExecMemcpyNodeSetParams1D(cudaGraphExec_t x,
                                                       cudaGraphNode_t n,

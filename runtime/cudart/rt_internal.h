@@ -72,6 +72,7 @@ typedef union rt_node_params {
     struct cudaMemsetParams memset;
     struct cudaHostNodeParams host;
     cudaGraph_t child;
+    cudaEvent_t event;          /* event record and wait nodes */
 } rt_node_params;
 /* Adds a node of `type` to g after the nd nodes deps (every
  * cudaGraphAdd*Node and every captured call); p is copied.  Not
