@@ -18,6 +18,9 @@
 
 void **__cudaRegisterFatBinary(void *fatCubin);
 void __cudaRegisterFatBinaryEnd(void **handle);
+void __cudaRegisterVar(void **handle, char *hostVar, char *deviceAddress,
+                       const char *deviceName, int ext, size_t size,
+                       int constant, int global);
 void __cudaUnregisterFatBinary(void **handle);
 void __cudaRegisterFunction(void **handle, const char *hostFun,
                             char *deviceFun, const char *deviceName,
@@ -32,6 +35,7 @@ static const char ptx[] =
     ".version 8.0\n"
     ".target sm_80\n"
     ".address_size 64\n"
+    ".global .align 4 .u32 gvar[8];\n"
     ".visible .entry scale_add(.param .u64 p_x, .param .u32 p_n,\n"
     "    .param .f32 p_a, .param .f32 p_b)\n"
     "{\n"
@@ -91,6 +95,7 @@ static const struct {
 
 static void scale_add_stub(void) {}
 static void mix_stub(void) {}
+static unsigned gvar[8];        /* the host shadow of gvar */
 static void **handle;
 
 static void setup(void)
@@ -103,6 +108,8 @@ static void setup(void)
     __cudaRegisterFunction(handle, (const char *)(uintptr_t)mix_stub,
                            (char *)"mix", "mix", -1, NULL, NULL, NULL,
                            NULL, NULL);
+    __cudaRegisterVar(handle, (char *)gvar, (char *)"gvar", "gvar", 0,
+                      sizeof gvar, 0, 0);
     __cudaRegisterFatBinaryEnd(handle);
     (void)cudaGetLastError();
 }
@@ -1469,6 +1476,110 @@ START_TEST(test_event_nodes)
 }
 END_TEST
 
+/* Copies to and from a device variable; a child graph replaced in an
+ * executable graph. */
+START_TEST(test_symbols_and_child_set)
+{
+    unsigned in[8], out[8], out2[4];
+    for (int i = 0; i < 8; i++)
+        in[i] = 100u + (unsigned)i;
+    cudaGraph_t g;
+    cudaGraphNode_t to, from;
+    ck_assert_int_eq(cudaGraphCreate(&g, 0), cudaSuccess);
+    ck_assert_int_eq(cudaGraphAddMemcpyNodeToSymbol(
+                         &to, g, NULL, 0, gvar, in, sizeof in, 0,
+                         cudaMemcpyHostToDevice), cudaSuccess);
+    ck_assert_int_eq(cudaGraphAddMemcpyNodeFromSymbol(
+                         &from, g, &to, 1, out, gvar, sizeof out, 0,
+                         cudaMemcpyDeviceToHost), cudaSuccess);
+    /* Out of the variable, a wrong direction, not a variable. */
+    cudaGraphNode_t bad;
+    ck_assert_int_eq(cudaGraphAddMemcpyNodeFromSymbol(
+                         &bad, g, NULL, 0, out, gvar, 8, 28,
+                         cudaMemcpyDeviceToHost), cudaErrorInvalidValue);
+    ck_assert_int_eq(cudaGraphAddMemcpyNodeToSymbol(
+                         &bad, g, NULL, 0, gvar, in, 4, 0,
+                         cudaMemcpyDeviceToHost),
+                     cudaErrorInvalidMemcpyDirection);
+    ck_assert_int_eq(cudaGraphAddMemcpyNodeToSymbol(
+                         &bad, g, NULL, 0, in, in, 4, 0,
+                         cudaMemcpyHostToDevice),
+                     cudaErrorInvalidSymbol);
+    (void)cudaGetLastError();
+    cudaGraphExec_t x;
+    ck_assert_int_eq(cudaGraphInstantiate(&x, g, 0), cudaSuccess);
+    memset(out, 0, sizeof out);
+    ck_assert_int_eq(cudaGraphLaunch(x, 0), cudaSuccess);
+    for (int i = 0; i < 8; i++)
+        ck_assert_uint_eq(out[i], in[i]);
+    /* The executable graph reads words 4..7 into out2 instead. */
+    ck_assert_int_eq(cudaGraphExecMemcpyNodeSetParamsFromSymbol(
+                         x, from, out2, gvar, sizeof out2, 16,
+                         cudaMemcpyDefault), cudaSuccess);
+    ck_assert_int_eq(cudaGraphExecMemcpyNodeSetParamsToSymbol(
+                         x, to, in, gvar, 4, 0, cudaMemcpyHostToDevice),
+                     cudaErrorInvalidSymbol);
+    (void)cudaGetLastError();
+    in[5] = 7;
+    memset(out, 0, sizeof out);
+    ck_assert_int_eq(cudaGraphLaunch(x, 0), cudaSuccess);
+    ck_assert_uint_eq(out[0], 0);
+    ck_assert_uint_eq(out2[0], 104);
+    ck_assert_uint_eq(out2[1], 7);
+    /* The graph's own nodes: write at word 2, read it all. */
+    ck_assert_int_eq(cudaGraphMemcpyNodeSetParamsToSymbol(
+                         to, gvar, in, 4, 8, cudaMemcpyHostToDevice),
+                     cudaSuccess);
+    ck_assert_int_eq(cudaGraphMemcpyNodeSetParamsFromSymbol(
+                         from, out, gvar, sizeof out, 0,
+                         cudaMemcpyDeviceToHost), cudaSuccess);
+    cudaGraphExec_t x2;
+    ck_assert_int_eq(cudaGraphInstantiate(&x2, g, 0), cudaSuccess);
+    in[0] = 55;
+    ck_assert_int_eq(cudaGraphLaunch(x2, 0), cudaSuccess);
+    ck_assert_uint_eq(out[2], 55);
+    ck_assert_uint_eq(out[5], 7);
+    ck_assert_uint_eq(gvar[0], 0);      /* the shadow is not the device's */
+    cudaGraphExecDestroy(x);
+    cudaGraphExecDestroy(x2);
+    cudaGraphDestroy(g);
+
+    /* Child graphs: "p" then the child (a, b) in the parent. */
+    cudaGraph_t child, child2, child3, parent;
+    ck_assert_int_eq(cudaGraphCreate(&child, 0), cudaSuccess);
+    cudaGraphNode_t ca = tag_node(child, "a", NULL, 0);
+    tag_node(child, "b", &ca, 1);
+    ck_assert_int_eq(cudaGraphCreate(&child2, 0), cudaSuccess);
+    cudaGraphNode_t cx = tag_node(child2, "x", NULL, 0);
+    tag_node(child2, "y", &cx, 1);
+    ck_assert_int_eq(cudaGraphCreate(&child3, 0), cudaSuccess);
+    tag_node(child3, "z", NULL, 0);
+    ck_assert_int_eq(cudaGraphCreate(&parent, 0), cudaSuccess);
+    cudaGraphNode_t pn = tag_node(parent, "p", NULL, 0), cn;
+    ck_assert_int_eq(cudaGraphAddChildGraphNode(&cn, parent, &pn, 1, child),
+                     cudaSuccess);
+    ck_assert_int_eq(cudaGraphInstantiate(&x, parent, 0), cudaSuccess);
+    tag_len = 0;
+    ck_assert_int_eq(cudaGraphLaunch(x, 0), cudaSuccess);
+    ck_assert_str_eq(tag_log, "pab");
+    ck_assert_int_eq(cudaGraphExecChildGraphNodeSetParams(x, cn, child2),
+                     cudaSuccess);
+    ck_assert_int_eq(cudaGraphExecChildGraphNodeSetParams(x, cn, child3),
+                     cudaErrorInvalidValue);
+    ck_assert_int_eq(cudaGraphExecChildGraphNodeSetParams(x, pn, child2),
+                     cudaErrorInvalidValue);
+    (void)cudaGetLastError();
+    tag_len = 0;
+    ck_assert_int_eq(cudaGraphLaunch(x, 0), cudaSuccess);
+    ck_assert_str_eq(tag_log, "pxy");
+    cudaGraphExecDestroy(x);
+    cudaGraphDestroy(parent);
+    cudaGraphDestroy(child);
+    cudaGraphDestroy(child2);
+    cudaGraphDestroy(child3);
+}
+END_TEST
+
 /* A child graph, a clone, and a graph launched into a capture. */
 START_TEST(test_child_and_clone)
 {
@@ -1584,6 +1695,7 @@ static Suite *graph_suite(void)
     tcase_add_test(tc, test_node_params);
     tcase_add_test(tc, test_edges_and_destroy);
     tcase_add_test(tc, test_event_nodes);
+    tcase_add_test(tc, test_symbols_and_child_set);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -306,6 +306,44 @@ cudaError_t cudaGraphExecEventRecordNodeSetEvent(cudaGraphExec_t x,
 cudaError_t cudaGraphExecEventWaitNodeSetEvent(cudaGraphExec_t x,
                                                cudaGraphNode_t n,
                                                cudaEvent_t ev);
+cudaError_t cudaGraphAddMemcpyNodeToSymbol(cudaGraphNode_t *n,
+                                           cudaGraph_t g,
+                                           const cudaGraphNode_t *deps,
+                                           size_t nd, const void *symbol,
+                                           const void *src, size_t count,
+                                           size_t offset,
+                                           enum cudaMemcpyKind kind);
+cudaError_t cudaGraphAddMemcpyNodeFromSymbol(cudaGraphNode_t *n,
+                                             cudaGraph_t g,
+                                             const cudaGraphNode_t *deps,
+                                             size_t nd, void *dst,
+                                             const void *symbol, size_t count,
+                                             size_t offset,
+                                             enum cudaMemcpyKind kind);
+cudaError_t
+cudaGraphMemcpyNodeSetParamsToSymbol(cudaGraphNode_t n, const void *symbol,
+                                     const void *src, size_t count,
+                                     size_t offset, enum cudaMemcpyKind kind);
+cudaError_t
+cudaGraphMemcpyNodeSetParamsFromSymbol(cudaGraphNode_t n, void *dst,
+                                       const void *symbol, size_t count,
+                                       size_t offset,
+                                       enum cudaMemcpyKind kind);
+cudaError_t
+cudaGraphExecMemcpyNodeSetParamsToSymbol(cudaGraphExec_t x,
+                                         cudaGraphNode_t n,
+                                         const void *symbol, const void *src,
+                                         size_t count, size_t offset,
+                                         enum cudaMemcpyKind kind);
+cudaError_t
+cudaGraphExecMemcpyNodeSetParamsFromSymbol(cudaGraphExec_t x,
+                                           cudaGraphNode_t n, void *dst,
+                                           const void *symbol, size_t count,
+                                           size_t offset,
+                                           enum cudaMemcpyKind kind);
+cudaError_t cudaGraphExecChildGraphNodeSetParams(cudaGraphExec_t x,
+                                                 cudaGraphNode_t n,
+                                                 cudaGraph_t child);
 cudaError_t cudaGraphUpload(cudaGraphExec_t x, cudaStream_t s);
 cudaError_t cudaGraphInstantiate(cudaGraphExec_t *x, cudaGraph_t g,
                                  unsigned long long flags);

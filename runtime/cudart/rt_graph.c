@@ -381,6 +381,70 @@ static rt_node_params params_1d(void *dst, const void *src, size_t count,
     return p;
 }
 
+/* A copy to (to_symbol) or from a registered device variable as memcpy
+ * node parameters: the variable's address now, as CUDA resolves it
+ * when the node is made. */
+static cudaError_t symbol_params(rt_node_params *p, const void *symbol,
+                                 void *host, size_t count, size_t offset,
+                                 enum cudaMemcpyKind kind, int to_symbol)
+{
+    if ((unsigned)kind > cudaMemcpyDefault || kind == cudaMemcpyHostToHost
+        || kind == (to_symbol ? cudaMemcpyDeviceToHost
+                              : cudaMemcpyHostToDevice))
+        return rt_err(cudaErrorInvalidMemcpyDirection);
+    if (count && !host)
+        return rt_err(cudaErrorInvalidValue);
+    cudaError_t e = rt_enter();
+    if (e != cudaSuccess)
+        return e;
+    CUdeviceptr addr;
+    size_t size;
+    if ((e = rt_var_get(symbol, &addr, &size)) != cudaSuccess)
+        return rt_err(e);
+    if (offset > size || count > size - offset)
+        return rt_err(cudaErrorInvalidValue);
+    void *dev = (char *)(uintptr_t)addr + offset;
+    *p = to_symbol ? params_1d(dev, host, count, kind)
+                   : params_1d(host, dev, count, kind);
+    return cudaSuccess;
+}
+
+RT_API cudaError_t cudaGraphAddMemcpyNodeToSymbol(cudaGraphNode_t *n,
+                                                  cudaGraph_t g,
+                                                  const cudaGraphNode_t
+                                                      *deps,
+                                                  size_t nd,
+                                                  const void *symbol,
+                                                  const void *src,
+                                                  size_t count,
+                                                  size_t offset,
+                                                  enum cudaMemcpyKind kind)
+{
+    rt_node_params p;
+    cudaError_t e = symbol_params(&p, symbol, (void *)src, count, offset,
+                                  kind, 1);
+    if (e != cudaSuccess)
+        return e;
+    ADD_NODE(cudaGraphNodeTypeMemcpy, &p);
+}
+
+RT_API cudaError_t cudaGraphAddMemcpyNodeFromSymbol(cudaGraphNode_t *n,
+                                                    cudaGraph_t g,
+                                                    const cudaGraphNode_t
+                                                        *deps,
+                                                    size_t nd, void *dst,
+                                                    const void *symbol,
+                                                    size_t count,
+                                                    size_t offset,
+                                                    enum cudaMemcpyKind kind)
+{
+    rt_node_params p;
+    cudaError_t e = symbol_params(&p, symbol, dst, count, offset, kind, 0);
+    if (e != cudaSuccess)
+        return e;
+    ADD_NODE(cudaGraphNodeTypeMemcpy, &p);
+}
+
 RT_API cudaError_t cudaGraphAddMemcpyNode1D(cudaGraphNode_t *n,
                                             cudaGraph_t g,
                                             const cudaGraphNode_t *deps,
@@ -703,6 +767,28 @@ RT_API cudaError_t cudaGraphMemcpyNodeSetParams1D(cudaGraphNode_t n,
         return rt_err(cudaErrorInvalidValue);
     rt_node_params p = params_1d(dst, src, count, kind);
     return set_node(n, cudaGraphNodeTypeMemcpy, &p);
+}
+
+RT_API cudaError_t
+cudaGraphMemcpyNodeSetParamsToSymbol(cudaGraphNode_t n, const void *symbol,
+                                     const void *src, size_t count,
+                                     size_t offset, enum cudaMemcpyKind kind)
+{
+    rt_node_params p;
+    cudaError_t e = symbol_params(&p, symbol, (void *)src, count, offset,
+                                  kind, 1);
+    return e != cudaSuccess ? e : set_node(n, cudaGraphNodeTypeMemcpy, &p);
+}
+
+RT_API cudaError_t
+cudaGraphMemcpyNodeSetParamsFromSymbol(cudaGraphNode_t n, void *dst,
+                                       const void *symbol, size_t count,
+                                       size_t offset,
+                                       enum cudaMemcpyKind kind)
+{
+    rt_node_params p;
+    cudaError_t e = symbol_params(&p, symbol, dst, count, offset, kind, 0);
+    return e != cudaSuccess ? e : set_node(n, cudaGraphNodeTypeMemcpy, &p);
 }
 
 /* The embedded graph (the node's own: changing it changes the node). */
@@ -1030,6 +1116,33 @@ RT_API cudaError_t cudaGraphExecEventWaitNodeSetEvent(cudaGraphExec_t x,
     return exec_set(x, n, cudaGraphNodeTypeWaitEvent, &p);
 }
 
+RT_API cudaError_t
+cudaGraphExecMemcpyNodeSetParamsToSymbol(cudaGraphExec_t x,
+                                         cudaGraphNode_t n,
+                                         const void *symbol, const void *src,
+                                         size_t count, size_t offset,
+                                         enum cudaMemcpyKind kind)
+{
+    rt_node_params p;
+    cudaError_t e = symbol_params(&p, symbol, (void *)src, count, offset,
+                                  kind, 1);
+    return e != cudaSuccess ? e
+                            : exec_set(x, n, cudaGraphNodeTypeMemcpy, &p);
+}
+
+RT_API cudaError_t
+cudaGraphExecMemcpyNodeSetParamsFromSymbol(cudaGraphExec_t x,
+                                           cudaGraphNode_t n, void *dst,
+                                           const void *symbol, size_t count,
+                                           size_t offset,
+                                           enum cudaMemcpyKind kind)
+{
+    rt_node_params p;
+    cudaError_t e = symbol_params(&p, symbol, dst, count, offset, kind, 0);
+    return e != cudaSuccess ? e
+                            : exec_set(x, n, cudaGraphNodeTypeMemcpy, &p);
+}
+
 RT_API cudaError_t cudaGraphExecMemcpyNodeSetParams1D(cudaGraphExec_t x,
                                                       cudaGraphNode_t n,
                                                       void *dst,
@@ -1085,6 +1198,30 @@ static int same_shape(cudaGraph_t x, cudaGraph_t g,
     }
     info->errorNode = NULL;
     return 1;
+}
+
+/* A child graph node of an executable graph takes a copy of child,
+ * which must have the topology of the one it replaces. */
+RT_API cudaError_t cudaGraphExecChildGraphNodeSetParams(cudaGraphExec_t x,
+                                                        cudaGraphNode_t n,
+                                                        cudaGraph_t child)
+{
+    cudaGraphNode_t c = x && n && child && n->graph == x->src
+                            ? find_uid(x->g, n->uid) : NULL;
+    if (!c || c->type != cudaGraphNodeTypeGraph)
+        return rt_err(cudaErrorInvalidValue);
+    cudaGraphExecUpdateResultInfo info = { 0, NULL, NULL };
+    if (!same_shape(c->p.child, child, &info))
+        return rt_err(cudaErrorInvalidValue);
+    cudaGraph_t copy;
+    cudaError_t e = graph_clone(&copy, child);
+    if (e == cudaSuccess && (e = graph_order(copy)) != cudaSuccess)
+        graph_free(copy);
+    if (e != cudaSuccess)
+        return rt_err(e);
+    graph_free(c->p.child);
+    c->p.child = copy;
+    return cudaSuccess;
 }
 
 RT_API cudaError_t cudaGraphExecUpdate(cudaGraphExec_t x, cudaGraph_t g,
