@@ -45,7 +45,7 @@ cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 grid, dim3 block,
                                void **args, size_t shmem,
                                cudaStream_t stream);
 /* One of the stubs (declared as the library defines them). */
-cudaError_t cudaGraphCreate(void);
+cudaError_t cudaGraphDebugDotPrint(void);
 
 /* axpb(x, n): x[i] = x[i] * cscale + gbias for i < n, and each such
  * thread adds 1 to the managed counter mcount.
@@ -629,7 +629,7 @@ START_TEST(test_streams_events)
     ck_assert(ms >= 0.0f);
     ck_assert_int_eq(cudaStreamSynchronize(s), cudaSuccess);
     ck_assert_int_eq(cudaStreamQuery(s), cudaSuccess);
-    int capturing = -1;
+    enum cudaStreamCaptureStatus capturing = cudaStreamCaptureStatusActive;
     ck_assert_int_eq(cudaStreamIsCapturing(s, &capturing), cudaSuccess);
     ck_assert_int_eq(capturing, 0);
     ck_assert_int_eq(hits, 1);
@@ -679,15 +679,15 @@ static cudaError_t unsupported_result[2];
 
 static void call_unsupported(void)
 {
-    unsupported_result[0] = cudaGraphCreate();
-    unsupported_result[1] = cudaGraphCreate();
+    unsupported_result[0] = cudaGraphDebugDotPrint();
+    unsupported_result[1] = cudaGraphDebugDotPrint();
 }
 
 START_TEST(test_unsupported)
 {
     const char *out = capture(2, call_unsupported);
-    ck_assert_str_eq(out, "ptxemu: cudaGraphCreate is not supported by "
-                          "the emulator\n");
+    ck_assert_str_eq(out, "ptxemu: cudaGraphDebugDotPrint is not "
+                          "supported by the emulator\n");
     ck_assert_int_eq(unsupported_result[0], cudaErrorNotSupported);
     ck_assert_int_eq(unsupported_result[1], cudaErrorNotSupported);
     ck_assert_int_eq(cudaGetLastError(), cudaErrorNotSupported);

@@ -207,11 +207,192 @@ cudaError_t cudaEventSynchronize(cudaEvent_t ev);
 cudaError_t cudaEventQuery(cudaEvent_t ev);
 cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start,
                                  cudaEvent_t end);
-cudaError_t cudaStreamIsCapturing(cudaStream_t s, int *status);
-cudaError_t cudaStreamGetCaptureInfo(cudaStream_t s, int *status,
-                                     unsigned long long *id);
-cudaError_t cudaThreadExchangeStreamCaptureMode(int *mode);
 cudaError_t cudaStreamGetId(cudaStream_t s, unsigned long long *id);
+/* rt_graph.c */
+cudaError_t cudaGraphCreate(cudaGraph_t *g, unsigned flags);
+cudaError_t cudaGraphDestroy(cudaGraph_t g);
+cudaError_t cudaGraphClone(cudaGraph_t *out, cudaGraph_t g);
+cudaError_t cudaGraphAddKernelNode(cudaGraphNode_t *n, cudaGraph_t g,
+                                   const cudaGraphNode_t *deps, size_t nd,
+                                   const struct cudaKernelNodeParams *p);
+cudaError_t cudaGraphAddMemcpyNode(cudaGraphNode_t *n, cudaGraph_t g,
+                                   const cudaGraphNode_t *deps, size_t nd,
+                                   const struct cudaMemcpy3DParms *p);
+cudaError_t cudaGraphAddMemcpyNode1D(cudaGraphNode_t *n, cudaGraph_t g,
+                                     const cudaGraphNode_t *deps, size_t nd,
+                                     void *dst, const void *src,
+                                     size_t count, enum cudaMemcpyKind kind);
+cudaError_t cudaGraphAddMemsetNode(cudaGraphNode_t *n, cudaGraph_t g,
+                                   const cudaGraphNode_t *deps, size_t nd,
+                                   const struct cudaMemsetParams *p);
+cudaError_t cudaGraphAddHostNode(cudaGraphNode_t *n, cudaGraph_t g,
+                                 const cudaGraphNode_t *deps, size_t nd,
+                                 const struct cudaHostNodeParams *p);
+cudaError_t cudaGraphAddEmptyNode(cudaGraphNode_t *n, cudaGraph_t g,
+                                  const cudaGraphNode_t *deps, size_t nd);
+cudaError_t cudaGraphAddChildGraphNode(cudaGraphNode_t *n, cudaGraph_t g,
+                                       const cudaGraphNode_t *deps,
+                                       size_t nd, cudaGraph_t child);
+cudaError_t cudaGraphAddDependencies(cudaGraph_t g,
+                                     const cudaGraphNode_t *from,
+                                     const cudaGraphNode_t *to,
+                                     const cudaGraphEdgeData *edges,
+                                     size_t n);
+cudaError_t cudaGraphRemoveDependencies(cudaGraph_t g,
+                                        const cudaGraphNode_t *from,
+                                        const cudaGraphNode_t *to,
+                                        const cudaGraphEdgeData *edges,
+                                        size_t n);
+cudaError_t cudaGraphGetEdges(cudaGraph_t g, cudaGraphNode_t *from,
+                              cudaGraphNode_t *to, cudaGraphEdgeData *edges,
+                              size_t *n);
+cudaError_t cudaGraphDestroyNode(cudaGraphNode_t n);
+cudaError_t cudaGraphGetNodes(cudaGraph_t g, cudaGraphNode_t *nodes,
+                              size_t *n);
+cudaError_t cudaGraphGetRootNodes(cudaGraph_t g, cudaGraphNode_t *nodes,
+                                  size_t *n);
+cudaError_t cudaGraphNodeGetType(cudaGraphNode_t n,
+                                 enum cudaGraphNodeType *type);
+cudaError_t cudaGraphKernelNodeGetParams(cudaGraphNode_t n,
+                                         struct cudaKernelNodeParams *p);
+cudaError_t cudaGraphKernelNodeSetParams(cudaGraphNode_t n,
+                                         const struct cudaKernelNodeParams *p);
+cudaError_t cudaGraphHostNodeGetParams(cudaGraphNode_t n,
+                                       struct cudaHostNodeParams *p);
+cudaError_t cudaGraphHostNodeSetParams(cudaGraphNode_t n,
+                                       const struct cudaHostNodeParams *p);
+cudaError_t cudaGraphNodeGetDependencies(cudaGraphNode_t n,
+                                         cudaGraphNode_t *deps,
+                                         cudaGraphEdgeData *edges,
+                                         size_t *count);
+cudaError_t cudaGraphMemcpyNodeGetParams(cudaGraphNode_t n,
+                                         struct cudaMemcpy3DParms *p);
+cudaError_t cudaGraphMemcpyNodeSetParams(cudaGraphNode_t n,
+                                         const struct cudaMemcpy3DParms *p);
+cudaError_t cudaGraphMemcpyNodeSetParams1D(cudaGraphNode_t n, void *dst,
+                                           const void *src, size_t count,
+                                           enum cudaMemcpyKind kind);
+cudaError_t cudaGraphMemsetNodeGetParams(cudaGraphNode_t n,
+                                         struct cudaMemsetParams *p);
+cudaError_t cudaGraphMemsetNodeSetParams(cudaGraphNode_t n,
+                                         const struct cudaMemsetParams *p);
+cudaError_t cudaGraphChildGraphNodeGetGraph(cudaGraphNode_t n,
+                                            cudaGraph_t *g);
+cudaError_t cudaGraphNodeGetDependentNodes(cudaGraphNode_t n,
+                                           cudaGraphNode_t *out,
+                                           cudaGraphEdgeData *edges,
+                                           size_t *count);
+cudaError_t cudaGraphAddEventRecordNode(cudaGraphNode_t *n, cudaGraph_t g,
+                                        const cudaGraphNode_t *deps,
+                                        size_t nd, cudaEvent_t ev);
+cudaError_t cudaGraphAddEventWaitNode(cudaGraphNode_t *n, cudaGraph_t g,
+                                      const cudaGraphNode_t *deps, size_t nd,
+                                      cudaEvent_t ev);
+cudaError_t cudaGraphEventRecordNodeGetEvent(cudaGraphNode_t n,
+                                             cudaEvent_t *ev);
+cudaError_t cudaGraphEventRecordNodeSetEvent(cudaGraphNode_t n,
+                                             cudaEvent_t ev);
+cudaError_t cudaGraphEventWaitNodeGetEvent(cudaGraphNode_t n,
+                                           cudaEvent_t *ev);
+cudaError_t cudaGraphEventWaitNodeSetEvent(cudaGraphNode_t n,
+                                           cudaEvent_t ev);
+cudaError_t cudaGraphNodeFindInClone(cudaGraphNode_t *out,
+                                     cudaGraphNode_t n, cudaGraph_t clone);
+cudaError_t cudaGraphExecGetFlags(cudaGraphExec_t x,
+                                  unsigned long long *flags);
+cudaError_t cudaGraphExecEventRecordNodeSetEvent(cudaGraphExec_t x,
+                                                 cudaGraphNode_t n,
+                                                 cudaEvent_t ev);
+cudaError_t cudaGraphExecEventWaitNodeSetEvent(cudaGraphExec_t x,
+                                               cudaGraphNode_t n,
+                                               cudaEvent_t ev);
+cudaError_t cudaGraphAddMemcpyNodeToSymbol(cudaGraphNode_t *n,
+                                           cudaGraph_t g,
+                                           const cudaGraphNode_t *deps,
+                                           size_t nd, const void *symbol,
+                                           const void *src, size_t count,
+                                           size_t offset,
+                                           enum cudaMemcpyKind kind);
+cudaError_t cudaGraphAddMemcpyNodeFromSymbol(cudaGraphNode_t *n,
+                                             cudaGraph_t g,
+                                             const cudaGraphNode_t *deps,
+                                             size_t nd, void *dst,
+                                             const void *symbol, size_t count,
+                                             size_t offset,
+                                             enum cudaMemcpyKind kind);
+cudaError_t
+cudaGraphMemcpyNodeSetParamsToSymbol(cudaGraphNode_t n, const void *symbol,
+                                     const void *src, size_t count,
+                                     size_t offset, enum cudaMemcpyKind kind);
+cudaError_t
+cudaGraphMemcpyNodeSetParamsFromSymbol(cudaGraphNode_t n, void *dst,
+                                       const void *symbol, size_t count,
+                                       size_t offset,
+                                       enum cudaMemcpyKind kind);
+cudaError_t
+cudaGraphExecMemcpyNodeSetParamsToSymbol(cudaGraphExec_t x,
+                                         cudaGraphNode_t n,
+                                         const void *symbol, const void *src,
+                                         size_t count, size_t offset,
+                                         enum cudaMemcpyKind kind);
+cudaError_t
+cudaGraphExecMemcpyNodeSetParamsFromSymbol(cudaGraphExec_t x,
+                                           cudaGraphNode_t n, void *dst,
+                                           const void *symbol, size_t count,
+                                           size_t offset,
+                                           enum cudaMemcpyKind kind);
+cudaError_t cudaGraphExecChildGraphNodeSetParams(cudaGraphExec_t x,
+                                                 cudaGraphNode_t n,
+                                                 cudaGraph_t child);
+cudaError_t cudaGraphUpload(cudaGraphExec_t x, cudaStream_t s);
+cudaError_t cudaGraphInstantiate(cudaGraphExec_t *x, cudaGraph_t g,
+                                 unsigned long long flags);
+cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t *x, cudaGraph_t g,
+                                          unsigned long long flags);
+cudaError_t cudaGraphLaunch(cudaGraphExec_t x, cudaStream_t s);
+cudaError_t cudaGraphExecDestroy(cudaGraphExec_t x);
+cudaError_t cudaGraphExecUpdate(cudaGraphExec_t x, cudaGraph_t g,
+                                cudaGraphExecUpdateResultInfo *info);
+cudaError_t
+cudaGraphExecKernelNodeSetParams(cudaGraphExec_t x, cudaGraphNode_t n,
+                                 const struct cudaKernelNodeParams *p);
+cudaError_t
+cudaGraphExecMemcpyNodeSetParams(cudaGraphExec_t x, cudaGraphNode_t n,
+                                 const struct cudaMemcpy3DParms *p);
+cudaError_t cudaGraphExecMemcpyNodeSetParams1D(cudaGraphExec_t x,
+                                               cudaGraphNode_t n, void *dst,
+                                               const void *src, size_t count,
+                                               enum cudaMemcpyKind kind);
+cudaError_t
+cudaGraphExecMemsetNodeSetParams(cudaGraphExec_t x, cudaGraphNode_t n,
+                                 const struct cudaMemsetParams *p);
+cudaError_t
+cudaGraphExecHostNodeSetParams(cudaGraphExec_t x, cudaGraphNode_t n,
+                               const struct cudaHostNodeParams *p);
+/* rt_capture.c */
+cudaError_t cudaStreamBeginCapture(cudaStream_t s,
+                                   enum cudaStreamCaptureMode mode);
+cudaError_t
+cudaStreamBeginCaptureToGraph(cudaStream_t s, cudaGraph_t g,
+                              const cudaGraphNode_t *deps,
+                              const cudaGraphEdgeData *edges, size_t n,
+                              enum cudaStreamCaptureMode mode);
+cudaError_t cudaStreamEndCapture(cudaStream_t s, cudaGraph_t *g);
+cudaError_t cudaStreamIsCapturing(cudaStream_t s,
+                                  enum cudaStreamCaptureStatus *status);
+cudaError_t cudaStreamGetCaptureInfo(cudaStream_t s,
+                                     enum cudaStreamCaptureStatus *status,
+                                     unsigned long long *id,
+                                     cudaGraph_t *graph,
+                                     const cudaGraphNode_t **deps,
+                                     const cudaGraphEdgeData **edges,
+                                     size_t *ndeps);
+cudaError_t
+cudaThreadExchangeStreamCaptureMode(enum cudaStreamCaptureMode *mode);
+cudaError_t
+cudaStreamUpdateCaptureDependencies(cudaStream_t s, cudaGraphNode_t *deps,
+                                    const cudaGraphEdgeData *edges,
+                                    size_t n, unsigned flags);
 
 #ifdef __cplusplus
 }

@@ -361,6 +361,8 @@ RT_API cudaError_t cudaChooseDevice(int *dev,
 RT_API cudaError_t cudaDeviceSynchronize(void)
 {
     cudaError_t e = rt_enter();
+    if (e == cudaSuccess)
+        e = rt_capture_unsafe();    /* would wait for a capture */
     if (e != cudaSuccess)
         return e;
     CUresult r = cuCtxSynchronize();

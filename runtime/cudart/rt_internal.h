@@ -64,4 +64,56 @@ const char *rt_func_name(const rt_func *f);
  * shadow is `host`. */
 cudaError_t rt_var_get(const void *host, CUdeviceptr *addr, size_t *size);
 
+/* CUDA graphs (rt_graph.c).  What one node does; the kernel arguments
+ * and a child graph are the node's own copies. */
+typedef union rt_node_params {
+    struct cudaKernelNodeParams kernel;
+    struct cudaMemcpy3DParms memcpy;
+    struct cudaMemsetParams memset;
+    struct cudaHostNodeParams host;
+    cudaGraph_t child;
+    cudaEvent_t event;          /* event record and wait nodes */
+} rt_node_params;
+/* Adds a node of `type` to g after the nd nodes deps (every
+ * cudaGraphAdd*Node and every captured call); p is copied.  Not
+ * recorded as the last error. */
+cudaError_t rt_graph_add(cudaGraph_t g, cudaGraphNode_t *out,
+                         const cudaGraphNode_t *deps, size_t nd,
+                         enum cudaGraphNodeType type,
+                         const rt_node_params *p);
+/* Whether every node of `nodes` is one of `from` or comes before one of
+ * them (a capture's streams joined back into its origin). */
+int rt_graph_precedes(cudaGraph_t g, const cudaGraphNode_t *nodes,
+                      size_t n, const cudaGraphNode_t *from, size_t nfrom);
+
+/* What graph nodes run, without any capture in between (rt_launch.c,
+ * rt_memory.c); errors not recorded. */
+cudaError_t rt_launch_now(const void *func, dim3 grid, dim3 block,
+                          void **args, size_t shmem, cudaStream_t s);
+cudaError_t rt_memcpy_now(const struct cudaMemcpy3DParms *p);
+cudaError_t rt_memset_now(const struct cudaMemsetParams *p);
+
+/* Stream capture (rt_capture.c). */
+/* When s is capturing, adds a node doing p to its capture graph after
+ * the stream's current dependencies, sets *taken and returns the result
+ * (recorded); otherwise sets *taken to 0 and returns cudaSuccess. */
+cudaError_t rt_capture_node(cudaStream_t s, enum cudaGraphNodeType type,
+                            const rt_node_params *p, int *taken);
+/* Event record and wait on capturing streams (fork and join): as
+ * rt_capture_node. */
+cudaError_t rt_capture_record(cudaEvent_t ev, cudaStream_t s, int *taken);
+cudaError_t rt_capture_wait(cudaStream_t s, cudaEvent_t ev, int *taken);
+void rt_capture_forget(cudaEvent_t ev);
+/* cudaErrorCapturedEvent (recorded) if ev was recorded in a capture
+ * still going on: it stands for graph nodes, not for work to wait on. */
+cudaError_t rt_capture_event_check(cudaEvent_t ev);
+/* Synchronising with a capturing stream invalidates its capture:
+ * cudaErrorStreamCaptureUnsupported (recorded) if s captures. */
+cudaError_t rt_capture_sync(cudaStream_t s);
+/* A potentially unsafe call (a blocking copy, an allocation ...) while
+ * a capture forbids it (cudaStreamCaptureMode rules): the capture is
+ * invalidated and the call fails with cudaErrorStreamCaptureUnsupported
+ * (recorded). */
+cudaError_t rt_capture_unsafe(void);
+
 #endif

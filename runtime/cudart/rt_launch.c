@@ -111,6 +111,33 @@ static cudaError_t launch_cl(const void *func, dim3 grid, dim3 block,
                              void **args, size_t shmem, cudaStream_t stream,
                              int cooperative, const unsigned *cluster);
 
+static cudaError_t launch_checked(const void *func, dim3 grid, dim3 block,
+                                  size_t shmem, CUfunction *fn)
+{
+    rt_func *f = func ? rt_func_lookup(func) : NULL;
+    if (!f)
+        return cudaErrorInvalidDeviceFunction;
+    cudaError_t e = check_config(grid, block);
+    if (e == cudaSuccess)
+        e = rt_func_get(f, fn);
+    if (e == cudaSuccess && shmem > UINT32_MAX)
+        e = cudaErrorInvalidValue;
+    return e;
+}
+
+cudaError_t rt_launch_now(const void *func, dim3 grid, dim3 block,
+                          void **args, size_t shmem, cudaStream_t stream)
+{
+    CUfunction fn;
+    cudaError_t e = launch_checked(func, grid, block, shmem, &fn);
+    if (e != cudaSuccess)
+        return e;
+    CUresult r = cuLaunchKernel(fn, grid.x, grid.y, grid.z, block.x,
+                                block.y, block.z, (unsigned)shmem,
+                                rt_stream(stream), args, NULL);
+    return r == CUDA_SUCCESS ? cudaSuccess : rt_cu(r);
+}
+
 static cudaError_t launch(const void *func, dim3 grid, dim3 block,
                           void **args, size_t shmem, cudaStream_t stream,
                           int cooperative)
@@ -126,16 +153,29 @@ static cudaError_t launch_cl(const void *func, dim3 grid, dim3 block,
     cudaError_t e = rt_enter();
     if (e != cudaSuccess)
         return e;
-    rt_func *f = func ? rt_func_lookup(func) : NULL;
-    if (!f)
-        return rt_err(cudaErrorInvalidDeviceFunction);
-    if ((e = check_config(grid, block)) != cudaSuccess)
-        return rt_err(e);
     CUfunction fn;
-    if ((e = rt_func_get(f, &fn)) != cudaSuccess)
+    if ((e = launch_checked(func, grid, block, shmem, &fn)) != cudaSuccess)
         return rt_err(e);
-    if (shmem > UINT32_MAX)
-        return rt_err(cudaErrorInvalidValue);
+    /* On a capturing stream the launch becomes a kernel node, its
+     * argument values copied now. */
+    rt_node_params kp;
+    memset(&kp, 0, sizeof kp);
+    kp.kernel.func = (void *)func;
+    kp.kernel.gridDim = grid;
+    kp.kernel.blockDim = block;
+    kp.kernel.sharedMemBytes = (unsigned)shmem;
+    kp.kernel.kernelParams = args;
+    int taken;
+    if (cooperative || cluster) {
+        /* Cooperative and cluster kernel nodes are not modelled. */
+        if ((e = rt_capture_sync(stream)) != cudaSuccess)
+            return e;
+    } else {
+        e = rt_capture_node(stream, cudaGraphNodeTypeKernel,
+                            &kp, &taken);
+        if (taken)
+            return e;
+    }
     CUresult r;
     if (cluster) {
         CUlaunchAttribute at[2];

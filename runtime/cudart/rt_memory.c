@@ -21,11 +21,14 @@ static cudaError_t done(CUresult r)
 
 /* ------------------------------------------------------ allocation */
 
-RT_API cudaError_t cudaMalloc(void **p, size_t size)
+/* cudaMalloc; `unsafe`: forbidden while a capture forbids it. */
+static cudaError_t alloc(void **p, size_t size, int unsafe)
 {
     if (!p)
         return rt_err(cudaErrorInvalidValue);
     cudaError_t e = rt_enter();
+    if (e == cudaSuccess && unsafe)
+        e = rt_capture_unsafe();
     if (e != cudaSuccess)
         return e;
     *p = NULL;
@@ -38,11 +41,18 @@ RT_API cudaError_t cudaMalloc(void **p, size_t size)
     return done(r);
 }
 
+RT_API cudaError_t cudaMalloc(void **p, size_t size)
+{
+    return alloc(p, size, 1);
+}
+
 RT_API cudaError_t cudaFree(void *p)
 {
     /* cudaFree(NULL) is the idiom that initialises the runtime. */
     cudaError_t e = rt_enter();
     if (e != cudaSuccess || !p)
+        return e;
+    if ((e = rt_capture_unsafe()) != cudaSuccess)
         return e;
     return done(cuMemFree_v2(DP(p)));
 }
@@ -110,16 +120,32 @@ RT_API cudaError_t cudaMallocPitch(void **p, size_t *pitch, size_t width,
     return e;
 }
 
+/* The capture status of s: stream-ordered allocation is allowed in a
+ * capture (CUDA makes allocation and free nodes). */
+static enum cudaStreamCaptureStatus capture_status(cudaStream_t s)
+{
+    enum cudaStreamCaptureStatus st = cudaStreamCaptureStatusNone;
+    (void)cudaStreamIsCapturing(s, &st);
+    return st;
+}
+
+/* Captured, the allocation is made now and kept for every launch of the
+ * graph, and its free does nothing: the graph's work always finds its
+ * memory. */
 RT_API cudaError_t cudaMallocAsync(void **p, size_t size, cudaStream_t s)
 {
-    (void)s;
-    return cudaMalloc(p, size);
+    enum cudaStreamCaptureStatus st = capture_status(s);
+    if (st == cudaStreamCaptureStatusInvalidated)
+        return rt_err(cudaErrorStreamCaptureInvalidated);
+    return alloc(p, size, st == cudaStreamCaptureStatusNone);
 }
 
 RT_API cudaError_t cudaFreeAsync(void *p, cudaStream_t s)
 {
-    (void)s;
-    return cudaFree(p);
+    enum cudaStreamCaptureStatus st = capture_status(s);
+    if (st == cudaStreamCaptureStatusInvalidated)
+        return rt_err(cudaErrorStreamCaptureInvalidated);
+    return st == cudaStreamCaptureStatusActive ? cudaSuccess : cudaFree(p);
 }
 
 RT_API cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total)
@@ -192,6 +218,75 @@ static CUresult copy(void *dst, const void *src, size_t n,
     }
 }
 
+/* Work that a capturing stream takes as a graph node (rt_capture.c)
+ * instead of doing it. */
+#define CAPTURED(call) do { \
+        int taken_; \
+        cudaError_t c_ = (call); \
+        if (taken_) \
+            return c_; \
+    } while (0)
+
+/* A copy of `height` rows of `width` bytes as a memcpy node's
+ * parameters (linear memory: pitched pointers, no arrays). */
+static struct cudaMemcpy3DParms copy_params(void *dst, size_t dpitch,
+                                            const void *src, size_t spitch,
+                                            size_t width, size_t height,
+                                            enum cudaMemcpyKind kind)
+{
+    struct cudaMemcpy3DParms p;
+    memset(&p, 0, sizeof p);
+    p.srcPtr.ptr = (void *)src;
+    p.srcPtr.pitch = spitch;
+    p.srcPtr.xsize = width;
+    p.srcPtr.ysize = height;
+    p.dstPtr.ptr = dst;
+    p.dstPtr.pitch = dpitch;
+    p.dstPtr.xsize = width;
+    p.dstPtr.ysize = height;
+    p.extent.width = width;
+    p.extent.height = height;
+    p.extent.depth = 1;
+    p.kind = kind;
+    return p;
+}
+
+static cudaError_t capture_copy(cudaStream_t s, void *dst, size_t dpitch,
+                                const void *src, size_t spitch,
+                                size_t width, size_t height,
+                                enum cudaMemcpyKind kind, int *taken)
+{
+    rt_node_params p;
+    p.memcpy = copy_params(dst, dpitch, src, spitch, width, height, kind);
+    return rt_capture_node(s, cudaGraphNodeTypeMemcpy, &p, taken);
+}
+
+/* A memcpy node: extent.depth slices of extent.height rows of
+ * extent.width bytes, at the positions given, each side's rows pitch
+ * bytes apart and its slices ysize rows apart. */
+cudaError_t rt_memcpy_now(const struct cudaMemcpy3DParms *p)
+{
+    const struct cudaPitchedPtr *sp = &p->srcPtr, *dp = &p->dstPtr;
+    const struct cudaExtent *x = &p->extent;
+    if (x->width == 0 || x->height == 0 || x->depth == 0)
+        return cudaSuccess;
+    if (!sp->ptr || !dp->ptr
+        || (x->height > 1 && (x->width > sp->pitch || x->width > dp->pitch)))
+        return cudaErrorInvalidValue;
+    for (size_t z = 0; z < x->depth; z++)
+        for (size_t y = 0; y < x->height; y++) {
+            size_t srow = (p->srcPos.z + z) * sp->ysize + p->srcPos.y + y;
+            size_t drow = (p->dstPos.z + z) * dp->ysize + p->dstPos.y + y;
+            CUresult r = copy((char *)dp->ptr + drow * dp->pitch
+                                  + p->dstPos.x,
+                              (const char *)sp->ptr + srow * sp->pitch
+                                  + p->srcPos.x, x->width, p->kind);
+            if (r != CUDA_SUCCESS)
+                return rt_cu(r);
+        }
+    return cudaSuccess;
+}
+
 /* Checks the arguments and, for a blocking copy, synchronises. */
 static cudaError_t copy_begin(const void *dst, const void *src, size_t n,
                               enum cudaMemcpyKind kind, int blocking)
@@ -202,6 +297,8 @@ static cudaError_t copy_begin(const void *dst, const void *src, size_t n,
         return rt_err(cudaErrorInvalidValue);
     cudaError_t e = rt_enter();
     if (e != cudaSuccess || !blocking)
+        return e;
+    if ((e = rt_capture_unsafe()) != cudaSuccess)
         return e;
     CUresult r = cuCtxSynchronize();
     return r == CUDA_SUCCESS ? cudaSuccess : rt_cu(r);
@@ -217,9 +314,11 @@ RT_API cudaError_t cudaMemcpy(void *dst, const void *src, size_t n,
 RT_API cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t n,
                                    enum cudaMemcpyKind kind, cudaStream_t s)
 {
-    (void)s;
     cudaError_t e = copy_begin(dst, src, n, kind, 0);
-    return e != cudaSuccess ? e : done(copy(dst, src, n, kind));
+    if (e != cudaSuccess)
+        return e;
+    CAPTURED(capture_copy(s, dst, n, src, n, n, 1, kind, &taken_));
+    return done(copy(dst, src, n, kind));
 }
 
 RT_API cudaError_t cudaMemcpyPeer(void *dst, int ddev, const void *src,
@@ -238,7 +337,8 @@ RT_API cudaError_t cudaMemcpyPeerAsync(void *dst, int ddev, const void *src,
 
 static cudaError_t copy2d(void *dst, size_t dpitch, const void *src,
                           size_t spitch, size_t width, size_t height,
-                          enum cudaMemcpyKind kind, int blocking)
+                          enum cudaMemcpyKind kind, int blocking,
+                          cudaStream_t s)
 {
     if (width > dpitch || width > spitch)
         return rt_err(cudaErrorInvalidPitchValue);
@@ -247,6 +347,9 @@ static cudaError_t copy2d(void *dst, size_t dpitch, const void *src,
     cudaError_t e = copy_begin(dst, src, width, kind, blocking);
     if (e != cudaSuccess)
         return e;
+    if (!blocking)
+        CAPTURED(capture_copy(s, dst, dpitch, src, spitch, width, height,
+                              kind, &taken_));
     for (size_t row = 0; row < height; row++) {
         CUresult r = copy((char *)dst + row * dpitch,
                           (const char *)src + row * spitch, width, kind);
@@ -260,7 +363,7 @@ RT_API cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src,
                                 size_t spitch, size_t width, size_t height,
                                 enum cudaMemcpyKind kind)
 {
-    return copy2d(dst, dpitch, src, spitch, width, height, kind, 1);
+    return copy2d(dst, dpitch, src, spitch, width, height, kind, 1, NULL);
 }
 
 RT_API cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch,
@@ -269,8 +372,7 @@ RT_API cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch,
                                      enum cudaMemcpyKind kind,
                                      cudaStream_t s)
 {
-    (void)s;
-    return copy2d(dst, dpitch, src, spitch, width, height, kind, 0);
+    return copy2d(dst, dpitch, src, spitch, width, height, kind, 0, s);
 }
 
 /* --------------------------------------------------------- symbols */
@@ -290,7 +392,7 @@ static cudaError_t symbol_range(const void *symbol, size_t n, size_t off,
 
 static cudaError_t to_symbol(const void *symbol, const void *src, size_t n,
                              size_t off, enum cudaMemcpyKind kind,
-                             int blocking)
+                             int blocking, cudaStream_t s)
 {
     if (kind == cudaMemcpyHostToHost || kind == cudaMemcpyDeviceToHost)
         return rt_err(cudaErrorInvalidMemcpyDirection);
@@ -303,12 +405,15 @@ static cudaError_t to_symbol(const void *symbol, const void *src, size_t n,
     if (kind == cudaMemcpyDefault)
         kind = is_device(src) ? cudaMemcpyDeviceToDevice
                               : cudaMemcpyHostToDevice;
+    if (!blocking)
+        CAPTURED(capture_copy(s, (void *)(uintptr_t)a, n, src, n, n, 1,
+                              kind, &taken_));
     return done(copy((void *)(uintptr_t)a, src, n, kind));
 }
 
 static cudaError_t from_symbol(void *dst, const void *symbol, size_t n,
                                size_t off, enum cudaMemcpyKind kind,
-                               int blocking)
+                               int blocking, cudaStream_t s)
 {
     if (kind == cudaMemcpyHostToHost || kind == cudaMemcpyHostToDevice)
         return rt_err(cudaErrorInvalidMemcpyDirection);
@@ -321,6 +426,9 @@ static cudaError_t from_symbol(void *dst, const void *symbol, size_t n,
     if (kind == cudaMemcpyDefault)
         kind = is_device(dst) ? cudaMemcpyDeviceToDevice
                               : cudaMemcpyDeviceToHost;
+    if (!blocking)
+        CAPTURED(capture_copy(s, dst, n, (const void *)(uintptr_t)a, n, n,
+                              1, kind, &taken_));
     return done(copy(dst, (const void *)(uintptr_t)a, n, kind));
 }
 
@@ -328,7 +436,7 @@ RT_API cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src,
                                       size_t n, size_t off,
                                       enum cudaMemcpyKind kind)
 {
-    return to_symbol(symbol, src, n, off, kind, 1);
+    return to_symbol(symbol, src, n, off, kind, 1, NULL);
 }
 
 RT_API cudaError_t cudaMemcpyToSymbolAsync(const void *symbol,
@@ -337,15 +445,14 @@ RT_API cudaError_t cudaMemcpyToSymbolAsync(const void *symbol,
                                            enum cudaMemcpyKind kind,
                                            cudaStream_t s)
 {
-    (void)s;
-    return to_symbol(symbol, src, n, off, kind, 0);
+    return to_symbol(symbol, src, n, off, kind, 0, s);
 }
 
 RT_API cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol,
                                         size_t n, size_t off,
                                         enum cudaMemcpyKind kind)
 {
-    return from_symbol(dst, symbol, n, off, kind, 1);
+    return from_symbol(dst, symbol, n, off, kind, 1, NULL);
 }
 
 RT_API cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *symbol,
@@ -353,8 +460,7 @@ RT_API cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *symbol,
                                              enum cudaMemcpyKind kind,
                                              cudaStream_t s)
 {
-    (void)s;
-    return from_symbol(dst, symbol, n, off, kind, 0);
+    return from_symbol(dst, symbol, n, off, kind, 0, s);
 }
 
 RT_API cudaError_t cudaGetSymbolAddress(void **p, const void *symbol)
@@ -383,19 +489,64 @@ RT_API cudaError_t cudaGetSymbolSize(size_t *size, const void *symbol)
 
 /* ---------------------------------------------------------- memset */
 
+/* One memset of `height` rows of `width` elements (1, 2 or 4 bytes). */
+cudaError_t rt_memset_now(const struct cudaMemsetParams *p)
+{
+    if (p->width == 0 || p->height == 0)
+        return cudaSuccess;
+    CUdeviceptr d = DP(p->dst);
+    size_t pitch = p->height > 1 ? p->pitch : p->width * p->elementSize;
+    CUresult r;
+    switch (p->elementSize) {
+    case 1:
+        r = cuMemsetD2D8_v2(d, pitch, (unsigned char)p->value, p->width,
+                            p->height);
+        break;
+    case 2:
+        r = cuMemsetD2D16_v2(d, pitch, (unsigned short)p->value, p->width,
+                             p->height);
+        break;
+    case 4:
+        r = cuMemsetD2D32_v2(d, pitch, p->value, p->width, p->height);
+        break;
+    default:
+        return cudaErrorInvalidValue;
+    }
+    return r == CUDA_SUCCESS ? cudaSuccess : rt_cu(r);
+}
+
+static cudaError_t memset2d(void *p, size_t pitch, int value, size_t width,
+                            size_t height, int blocking, cudaStream_t s)
+{
+    if (height > 1 && width > pitch)
+        return rt_err(cudaErrorInvalidPitchValue);
+    cudaError_t e = rt_enter();
+    if (e == cudaSuccess && blocking)
+        e = rt_capture_unsafe();
+    if (e != cudaSuccess || width == 0 || height == 0)
+        return e;
+    rt_node_params mp;
+    memset(&mp, 0, sizeof mp);
+    mp.memset.dst = p;
+    mp.memset.pitch = pitch;
+    mp.memset.value = (unsigned char)value;
+    mp.memset.elementSize = 1;
+    mp.memset.width = width;
+    mp.memset.height = height;
+    if (!blocking)
+        CAPTURED(rt_capture_node(s, cudaGraphNodeTypeMemset, &mp, &taken_));
+    return rt_err(rt_memset_now(&mp.memset));
+}
+
 RT_API cudaError_t cudaMemset(void *p, int value, size_t n)
 {
-    cudaError_t e = rt_enter();
-    if (e != cudaSuccess || n == 0)
-        return e;
-    return done(cuMemsetD8_v2(DP(p), (unsigned char)value, n));
+    return memset2d(p, n, value, n, 1, 1, NULL);
 }
 
 RT_API cudaError_t cudaMemsetAsync(void *p, int value, size_t n,
                                    cudaStream_t s)
 {
-    (void)s;
-    return cudaMemset(p, value, n);
+    return memset2d(p, n, value, n, 1, 0, s);
 }
 
 RT_API cudaError_t cudaMemset2D(void *p, size_t pitch, int value,
@@ -403,24 +554,16 @@ RT_API cudaError_t cudaMemset2D(void *p, size_t pitch, int value,
 {
     if (width > pitch)
         return rt_err(cudaErrorInvalidPitchValue);
-    cudaError_t e = rt_enter();
-    if (e != cudaSuccess || width == 0)
-        return e;
-    for (size_t row = 0; row < height; row++) {
-        CUresult r = cuMemsetD8_v2(DP((char *)p + row * pitch),
-                                   (unsigned char)value, width);
-        if (r != CUDA_SUCCESS)
-            return rt_cu(r);
-    }
-    return cudaSuccess;
+    return memset2d(p, pitch, value, width, height, 1, NULL);
 }
 
 RT_API cudaError_t cudaMemset2DAsync(void *p, size_t pitch, int value,
                                      size_t width, size_t height,
                                      cudaStream_t s)
 {
-    (void)s;
-    return cudaMemset2D(p, pitch, value, width, height);
+    if (width > pitch)
+        return rt_err(cudaErrorInvalidPitchValue);
+    return memset2d(p, pitch, value, width, height, 0, s);
 }
 
 /* --------------------------------------- host memory, unified memory */

@@ -5,6 +5,7 @@
  */
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "runtime/cudart/rt_internal.h"
 
@@ -27,6 +28,20 @@ static cudaError_t query_done(CUresult r)
 {
     return r == CUDA_ERROR_NOT_READY ? cudaErrorNotReady : done(r);
 }
+
+/* Synchronising with a capturing stream fails and ends its capture. */
+#define NOT_CAPTURING(s) do { \
+        cudaError_t c_ = rt_capture_sync(s); \
+        if (c_ != cudaSuccess) \
+            return c_; \
+    } while (0)
+
+/* An event recorded in a capture cannot be waited for. */
+#define NOT_CAPTURED(ev) do { \
+        cudaError_t c_ = rt_capture_event_check(ev); \
+        if (c_ != cudaSuccess) \
+            return c_; \
+    } while (0)
 
 #define ENTER() do { \
         cudaError_t e_ = rt_enter(); \
@@ -61,18 +76,30 @@ RT_API cudaError_t cudaStreamDestroy(cudaStream_t s)
     ENTER();
     if (!rt_stream(s))
         return rt_err(cudaErrorInvalidResourceHandle);
+    NOT_CAPTURING(s);
     return done(cuStreamDestroy_v2(rt_stream(s)));
 }
+
+/* Work that a capturing stream takes as a graph node or an edge
+ * (rt_capture.c) instead of doing it. */
+#define CAPTURED(call) do { \
+        int taken_; \
+        cudaError_t c_ = (call); \
+        if (taken_) \
+            return c_; \
+    } while (0)
 
 RT_API cudaError_t cudaStreamSynchronize(cudaStream_t s)
 {
     ENTER();
+    NOT_CAPTURING(s);
     return done(cuStreamSynchronize(rt_stream(s)));
 }
 
 RT_API cudaError_t cudaStreamQuery(cudaStream_t s)
 {
     ENTER();
+    NOT_CAPTURING(s);
     return query_done(cuStreamQuery(rt_stream(s)));
 }
 
@@ -80,6 +107,7 @@ RT_API cudaError_t cudaStreamWaitEvent(cudaStream_t s, cudaEvent_t ev,
                                        unsigned flags)
 {
     ENTER();
+    CAPTURED(rt_capture_wait(s, ev, &taken_));
     return done(cuStreamWaitEvent(rt_stream(s), (CUevent)ev, flags));
 }
 
@@ -115,6 +143,11 @@ RT_API cudaError_t cudaLaunchHostFunc(cudaStream_t s, cudaHostFn_t fn,
     if (!fn)
         return rt_err(cudaErrorInvalidValue);
     ENTER();
+    rt_node_params p;
+    memset(&p, 0, sizeof p);
+    p.host.fn = fn;
+    p.host.userData = data;
+    CAPTURED(rt_capture_node(s, cudaGraphNodeTypeHost, &p, &taken_));
     return done(cuLaunchHostFunc(rt_stream(s), fn, data));
 }
 
@@ -140,6 +173,8 @@ RT_API cudaError_t cudaStreamAddCallback(cudaStream_t s,
     if (!fn || flags != 0)
         return rt_err(cudaErrorInvalidValue);
     ENTER();
+    /* Not capturable (CUDA: use cudaLaunchHostFunc). */
+    NOT_CAPTURING(s);
     rt_callback *cb = malloc(sizeof *cb);
     if (!cb)
         return rt_err(cudaErrorMemoryAllocation);
@@ -173,12 +208,14 @@ RT_API cudaError_t cudaEventCreate(cudaEvent_t *ev)
 RT_API cudaError_t cudaEventDestroy(cudaEvent_t ev)
 {
     ENTER();
+    rt_capture_forget(ev);
     return done(cuEventDestroy_v2((CUevent)ev));
 }
 
 RT_API cudaError_t cudaEventRecord(cudaEvent_t ev, cudaStream_t s)
 {
     ENTER();
+    CAPTURED(rt_capture_record(ev, s, &taken_));
     return done(cuEventRecord((CUevent)ev, rt_stream(s)));
 }
 
@@ -186,18 +223,21 @@ RT_API cudaError_t cudaEventRecordWithFlags(cudaEvent_t ev, cudaStream_t s,
                                             unsigned flags)
 {
     ENTER();
+    CAPTURED(rt_capture_record(ev, s, &taken_));
     return done(cuEventRecordWithFlags((CUevent)ev, rt_stream(s), flags));
 }
 
 RT_API cudaError_t cudaEventSynchronize(cudaEvent_t ev)
 {
     ENTER();
+    NOT_CAPTURED(ev);
     return done(cuEventSynchronize((CUevent)ev));
 }
 
 RT_API cudaError_t cudaEventQuery(cudaEvent_t ev)
 {
     ENTER();
+    NOT_CAPTURED(ev);
     return query_done(cuEventQuery((CUevent)ev));
 }
 
@@ -208,43 +248,6 @@ RT_API cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start,
         return rt_err(cudaErrorInvalidValue);
     ENTER();
     return done(cuEventElapsedTime_v2(ms, (CUevent)start, (CUevent)end));
-}
-
-/* ---------------------------------------------------- stream capture */
-
-/* Stream capture (CUDA graphs) is not modelled: no stream is ever
- * capturing, which libraries probe before they launch. */
-RT_API cudaError_t cudaStreamIsCapturing(cudaStream_t s, int *status)
-{
-    (void)s;
-    if (!status)
-        return rt_err(cudaErrorInvalidValue);
-    *status = 0;                /* cudaStreamCaptureStatusNone */
-    return cudaSuccess;
-}
-
-RT_API cudaError_t cudaStreamGetCaptureInfo(cudaStream_t s, int *status,
-                                            unsigned long long *id)
-{
-    (void)s;
-    if (!status)
-        return rt_err(cudaErrorInvalidValue);
-    *status = 0;                /* the other outputs only when capturing */
-    if (id)
-        *id = 0;
-    return cudaSuccess;
-}
-
-static __thread int capture_mode;   /* cudaStreamCaptureModeGlobal */
-
-RT_API cudaError_t cudaThreadExchangeStreamCaptureMode(int *mode)
-{
-    if (!mode || *mode < 0 || *mode > 2)
-        return rt_err(cudaErrorInvalidValue);
-    int old = capture_mode;
-    capture_mode = *mode;
-    *mode = old;
-    return cudaSuccess;
 }
 
 RT_API cudaError_t cudaStreamGetId(cudaStream_t s, unsigned long long *id)
@@ -266,6 +269,4 @@ RT_ALIAS(cudaStreamGetPriority_ptsz, cudaStreamGetPriority);
 RT_ALIAS(cudaStreamQuery_ptsz, cudaStreamQuery);
 RT_ALIAS(cudaStreamSynchronize_ptsz, cudaStreamSynchronize);
 RT_ALIAS(cudaStreamWaitEvent_ptsz, cudaStreamWaitEvent);
-RT_ALIAS(cudaStreamIsCapturing_ptsz, cudaStreamIsCapturing);
-RT_ALIAS(cudaStreamGetCaptureInfo_ptsz, cudaStreamGetCaptureInfo);
 RT_ALIAS(cudaStreamGetId_ptsz, cudaStreamGetId);
