@@ -185,19 +185,16 @@ static void write_stats(FILE *o, bool json, ptxemu_device *dev,
                         const char *kernel, const unsigned grid[3],
                         const unsigned block[3])
 {
-    ptxemu_stats s;
-    ptxemu_get_stats(dev, &s);
-    size_t nops = ptxemu_get_opcode_stats(dev, NULL, 0);
-    ptxemu_opcode_count *ops = nops ? calloc(nops, sizeof(*ops)) : NULL;
-    if (ops) {
-        nops = ptxemu_get_opcode_stats(dev, ops, nops);
-    } else {
-        nops = 0;
-    }
-    bool steps = (s.collected & PTXEMU_STATS_STEPS) != 0;
     if (json) {
         rt_stats_write_json(o, dev, kernel, grid, block);
-    } else {
+        return;
+    }
+    ptxemu_stats s;
+    ptxemu_get_stats(dev, &s);
+    size_t nops;
+    ptxemu_opcode_count *ops = rt_stats_opcode_list(dev, &nops);
+    bool steps = (s.collected & PTXEMU_STATS_STEPS) != 0;
+    {
         fprintf(o, "statistics for kernel %s, grid (%u,%u,%u), block "
                 "(%u,%u,%u):\n", kernel, grid[0], grid[1], grid[2], block[0],
                 block[1], block[2]);

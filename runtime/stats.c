@@ -159,18 +159,21 @@ static void json_str(FILE *o, const char *s)
     fputc('"', o);
 }
 
+ptxemu_opcode_count *rt_stats_opcode_list(ptxemu_device *dev, size_t *n)
+{
+    size_t nops = ptxemu_get_opcode_stats(dev, NULL, 0);
+    ptxemu_opcode_count *ops = nops ? calloc(nops, sizeof(*ops)) : NULL;
+    *n = ops ? ptxemu_get_opcode_stats(dev, ops, nops) : 0;
+    return ops;
+}
+
 void rt_stats_write_json(FILE *o, ptxemu_device *dev, const char *kernel,
                          const unsigned grid[3], const unsigned block[3])
 {
     ptxemu_stats s;
     ptxemu_get_stats(dev, &s);
-    size_t nops = ptxemu_get_opcode_stats(dev, NULL, 0);
-    ptxemu_opcode_count *ops = nops ? calloc(nops, sizeof(*ops)) : NULL;
-    if (ops) {
-        nops = ptxemu_get_opcode_stats(dev, ops, nops);
-    } else {
-        nops = 0;
-    }
+    size_t nops;
+    ptxemu_opcode_count *ops = rt_stats_opcode_list(dev, &nops);
     bool steps = (s.collected & PTXEMU_STATS_STEPS) != 0;
     fprintf(o, "{\n");
     if (kernel) {

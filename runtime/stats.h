@@ -33,6 +33,9 @@ size_t rt_stats_opcodes(const RtStats *st, ptxemu_opcode_count *out,
 /* The statistics of dev as JSON (`ptxemu run --stats=FILE`,
  * PTXEMU_STATS=FILE); kernel NULL leaves out the kernel, grid and
  * block, which only a single-kernel run has. */
+/* The per-opcode counts of dev, most frequent first: a malloc'd array
+ * of *n entries (NULL when there are none). */
+ptxemu_opcode_count *rt_stats_opcode_list(ptxemu_device *dev, size_t *n);
 void rt_stats_write_json(FILE *o, ptxemu_device *dev, const char *kernel,
                          const unsigned grid[3], const unsigned block[3]);
 #endif
