@@ -261,6 +261,8 @@ struct EmuLaunch {
      * emu_launch_cluster() after emu_launch_begin. */
     uint32_t cluster[3];
     bool explicit_cluster;
+    /* Appended (memory.c): the last global allocation accessed. */
+    EmuMemHit mhit;
 };
 
 /* What one step did: for schedulers, timing models and statistics. */
@@ -328,6 +330,33 @@ void emu_simt_call(EmuCtx *x, uint32_t lanes, const EmuFunc *callee,
  * for bar.arrive. */
 void emu_barrier_arrive(EmuCtx *x, unsigned id, uint32_t expected,
                         bool wait);
+/* emu_mem_guest() with the launch's hit cache in front: an aligned
+ * global, generic or (read) const access inside the allocation the
+ * previous global access resolved to returns at once, and so does an
+ * aligned in-bounds .shared access; everything else, faults included,
+ * takes the full path, which refills the cache. */
+static inline __attribute__((always_inline)) uint8_t *
+emu_mem_guest_fast(EmuCtx *x, unsigned lane, PtxSpace space,
+                   uint64_t addr, uint32_t size, bool write)
+{
+    const EmuMemHit *h = &x->launch->mhit;
+    uint64_t off = addr - h->addr;
+    if (off < h->size && size <= h->size - off &&
+        (addr & (size - 1)) == 0 && *h->genp == h->gen &&
+        (space == PTX_SPACE_GLOBAL || space == PTX_SPACE_GENERIC ||
+         (space == PTX_SPACE_CONST && !write)) &&
+        !(write && h->ro)) {
+        return h->host + off;
+    }
+    if (space == PTX_SPACE_SHARED && (addr & (size - 1)) == 0) {
+        uint32_t n = x->cta->shared_bytes;
+        if (addr < n && size <= n - addr) {
+            return x->cta->shared + addr;
+        }
+    }
+    return emu_mem_guest(x, lane, space, addr, size, write);
+}
+
 /* A CTA's local memory (allocated on first use). */
 uint8_t *emu_local_bytes(EmuCta *cta);
 /* Start a frame's per-lane stack tops (EmuFrame.sp) at the end of its

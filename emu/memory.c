@@ -25,6 +25,7 @@ struct EmuMemory {
     uint32_t n, cap;
     uint64_t next;                /* next free address */
     uint64_t used;
+    uint64_t gen;                 /* bumped on every table change */
 };
 
 #define EMU_ALLOC_ALIGN 256u
@@ -83,6 +84,7 @@ static bool mem_insert(EmuMemory *m, const EmuAlloc *e)
     memmove(&m->a[at + 1], &m->a[at], (m->n - at) * sizeof(*m->a));
     m->a[at] = *e;
     m->n++;
+    m->gen++;
     return true;
 }
 
@@ -161,6 +163,7 @@ EmuStatus emu_mem_release(EmuMemory *m, uint64_t addr)
     }
     memmove(&m->a[i], &m->a[i + 1], (m->n - (uint32_t)i - 1) * sizeof(*m->a));
     m->n--;
+    m->gen++;
     return EMU_OK;
 }
 
@@ -320,6 +323,34 @@ uint8_t *emu_local_bytes(EmuCta *cta)
     return cta->local;
 }
 
+/* True when [a, a+n) meets a generic shared or local window: such an
+ * allocation (managed memory lives at host addresses) is not reached
+ * through generic addresses, so the hit cache must not serve it. */
+static bool in_windows(uint64_t a, uint64_t n)
+{
+    uint64_t end = a + n;
+    return (a < EMU_SHARED_WINDOW + EMU_SHARED_LIMIT &&
+            end > EMU_SHARED_WINDOW) ||
+           (a < EMU_LOCAL_WINDOW + EMU_LOCAL_LIMIT &&
+            end > EMU_LOCAL_WINDOW) || end < a;
+}
+
+/* Fills the launch's hit cache with a global allocation just used. */
+static void remember(EmuCtx *x, const EmuAlloc *e)
+{
+    EmuLaunch *l = x->launch;
+    if (!l || in_windows(e->addr, e->size)) {
+        return;
+    }
+    EmuMemory *m = x->dev->mem;
+    l->mhit.addr = e->addr;
+    l->mhit.size = e->size;
+    l->mhit.host = e->host;
+    l->mhit.genp = &m->gen;
+    l->mhit.gen = m->gen;
+    l->mhit.ro = e->kind == EMU_ALLOC_CONST;
+}
+
 uint8_t *emu_mem_guest(EmuCtx *x, unsigned lane, PtxSpace space,
                        uint64_t addr, uint32_t size, bool write)
 {
@@ -415,6 +446,7 @@ uint8_t *emu_mem_guest(EmuCtx *x, unsigned lane, PtxSpace space,
                          write, "read-only");
             return NULL;
         }
+        remember(x, e);
         return e->host + (addr - e->addr);
     }
     default:

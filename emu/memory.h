@@ -97,4 +97,18 @@ uint64_t emu_mem_used(const EmuMemory *m);
 uint8_t *emu_mem_guest(EmuCtx *x, unsigned lane, PtxSpace space,
                        uint64_t addr, uint32_t size, bool write);
 
+/* The global allocation the last guest access of a launch resolved to
+ * (EmuLaunch.mhit), so that runs of accesses to one buffer skip the
+ * table search: see emu_mem_guest_fast() in emu/exec.h.  It is valid
+ * while *genp == gen; every insertion into or removal from the table
+ * (host or device malloc/free, module load/unload) bumps the counter,
+ * so a block freed by device free() is never served from here. */
+typedef struct EmuMemHit {
+    uint64_t addr, size;          /* size 0: empty */
+    uint8_t *host;
+    const uint64_t *genp;         /* the table's generation counter */
+    uint64_t gen;                 /* its value when filled */
+    bool ro;                      /* a .const variable */
+} EmuMemHit;
+
 #endif

@@ -250,9 +250,13 @@ static inline const uint64_t *opnd_lanes(EmuCtx *x, const EmuOpnd *o,
 
 /* Stamp a handler whose lanes are lane_fn(a, b, c): a straight loop
  * over all 32 lanes when the mask is full (vectorisable), else the
- * active lanes. */
+ * active lanes.  Lane l reads only lane l of the sources (slots or
+ * copies) and writes lane l of d, a slot that is a source or overlaps
+ * none: ivdep lets the vectoriser drop its overlap check. */
 #define LANE_HANDLER(name, nsrc, lane_fn)                                 \
-    static void name(EmuCtx *x, const EmuInsn *i, uint32_t mask)          \
+    LANE_HANDLER_A(name, nsrc, lane_fn, )
+#define LANE_HANDLER_A(name, nsrc, lane_fn, attr)                         \
+    attr static void name(EmuCtx *x, const EmuInsn *i, uint32_t mask)     \
     {                                                                     \
         uint64_t ta[EMU_WARP_SIZE], tb[EMU_WARP_SIZE], tc[EMU_WARP_SIZE]; \
         const uint64_t *pa = opnd_lanes(x, &i->o[1], mask, ta);           \
@@ -262,6 +266,7 @@ static inline const uint64_t *opnd_lanes(EmuCtx *x, const EmuOpnd *o,
                                       : pa;                               \
         uint64_t *d = emu_slot(x, i->o[0].reg);                           \
         if (mask == 0xFFFFFFFFu) {                                        \
+            _Pragma("GCC ivdep")                                          \
             for (unsigned lane = 0; lane < EMU_WARP_SIZE; lane++) {       \
                 d[lane] = lane_fn(pa[lane], pb[lane], pc[lane]);          \
             }                                                             \
@@ -307,6 +312,30 @@ LANE_HANDLER(f32_add_rn_ftz, 2, f32_add_rn_ftz_lane)
 LANE_HANDLER(f32_sub_rn_ftz, 2, f32_sub_rn_ftz_lane)
 LANE_HANDLER(f32_mul_rn_ftz, 2, f32_mul_rn_ftz_lane)
 LANE_HANDLER(f32_fma_rn_ftz, 3, f32_fma_rn_ftz_lane)
+
+/* On baseline x86-64 fmaf() is a libm call per lane.  Hosts with FMA3
+ * get clones of the fma.rn handlers compiled for it, chosen when the
+ * instruction is decoded: the hardware fused multiply-add rounds once,
+ * as fmaf() does, so the results are the same bits, and the clones'
+ * full-warp loops vectorise. */
+#if defined(__x86_64__) && defined(__GNUC__)
+#define FMA_TARGET __attribute__((target("fma")))
+LANE_HANDLER_A(f32_fma_rn_hw, 3, f32_fma_rn_lane, FMA_TARGET)
+LANE_HANDLER_A(f32_fma_rn_ftz_hw, 3, f32_fma_rn_ftz_lane, FMA_TARGET)
+
+static bool host_fma(void)
+{
+    return __builtin_cpu_supports("fma");
+}
+#else
+#define FMA_TARGET
+#define f32_fma_rn_hw f32_fma_rn
+#define f32_fma_rn_ftz_hw f32_fma_rn_ftz
+static bool host_fma(void)
+{
+    return false;
+}
+#endif
 
 /* General f32 handler per operation. */
 #define F32_GEN(name, op, nsrc)                                           \
@@ -525,6 +554,7 @@ F64_FAST(f64_add_rn, a + b, 2)
 F64_FAST(f64_sub_rn, a - b, 2)
 F64_FAST(f64_mul_rn, a * b, 2)
 F64_FAST(f64_fma_rn, fma(a, b, c), 3)
+LANE_HANDLER_A(f64_fma_rn_hw, 3, f64_fma_rn_lane, FMA_TARGET)
 
 F64_GEN(f64_add, K_ADD, 2)
 F64_GEN(f64_sub, K_SUB, 2)
@@ -862,6 +892,9 @@ static EmuHandler select_f32(int k, const EmuInsn *ei, bool approx)
         return (rn && !extra) ? (ftz ? f32_mul_rn_ftz : f32_mul_rn)
                               : f32_mul;
     case K_FMA:
+        if (rn && !extra && host_fma()) {
+            return ftz ? f32_fma_rn_ftz_hw : f32_fma_rn_hw;
+        }
         return (rn && !extra) ? (ftz ? f32_fma_rn_ftz : f32_fma_rn)
                               : f32_fma;
     case K_DIV:
@@ -893,7 +926,8 @@ static EmuHandler select_f64(int k, const EmuInsn *ei)
     case K_ADD: return rn ? f64_add_rn : f64_add;
     case K_SUB: return rn ? f64_sub_rn : f64_sub;
     case K_MUL: return rn ? f64_mul_rn : f64_mul;
-    case K_FMA: return rn ? f64_fma_rn : f64_fma;
+    case K_FMA:
+        return !rn ? f64_fma : host_fma() ? f64_fma_rn_hw : f64_fma_rn;
     case K_DIV: return f64_div;
     case K_RCP: return f64_rcp;
     case K_SQRT: return f64_sqrt;

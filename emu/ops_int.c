@@ -87,6 +87,35 @@ static inline const uint64_t *src_vec(EmuCtx *x, const EmuOpnd *o,
     uint64_t name##_buf[EMU_WARP_SIZE];                                   \
     const uint64_t *name = src_vec(x, &i->o[k], mask, name##_buf)
 
+/* Operand-form specialisation of the lane-wise handlers (DEF_BIN,
+ * DEF_SHIFT, DEF_TER): register and register-immediate forms, which are
+ * nearly all integer instructions nvcc emits, read the register slots
+ * directly and keep an immediate in a scalar instead of filling a
+ * 32-lane buffer per instruction; the other forms (special registers,
+ * an immediate first operand) take src_vec as before. */
+#define RR(k) (i->o[k].kind == EO_REG)
+#define RI(k) (i->o[k].kind == EO_IMM)
+#define SLOT(k) ((const uint64_t *)emu_slot(x, i->o[k].reg))
+
+/* LANES for a body that reads only lane l of its sources and writes only
+ * lane l of d.  Register slots are disjoint 32-entry arrays, so d either
+ * is a source (same lane read before written) or overlaps none: there is
+ * no dependence between iterations, which ivdep tells the vectoriser
+ * (otherwise it gives up on the possible d/source overlap). */
+#define LANES_PW(mask, l, ...)                                            \
+    do {                                                                  \
+        if ((mask) == 0xffffffffu) {                                      \
+            _Pragma("GCC ivdep")                                          \
+            for (uint32_t l = 0; l < EMU_WARP_SIZE; l++) {                \
+                __VA_ARGS__                                               \
+            }                                                             \
+        } else {                                                          \
+            EMU_FOR_LANES(mask, l) {                                      \
+                __VA_ARGS__                                               \
+            }                                                             \
+        }                                                                 \
+    } while (0)
+
 /* The integer types, as (suffix, signed C type, unsigned C type, bits). */
 #define INT_TYPES(X)                                                      \
     X(u16, uint16_t, uint16_t, 16, 0)                                     \
@@ -119,9 +148,21 @@ static int ti_of(unsigned t)
 #define DEF_BIN(op, sfx, T, U, EXPR)                                      \
     static void h_##op##_##sfx(EmuCtx *x, const EmuInsn *i, uint32_t mask) \
     {                                                                     \
+        uint64_t *d = DST(0);                                             \
+        if (RR(1) && RR(2)) {                                             \
+            const uint64_t *pa = SLOT(1), *pb = SLOT(2);                  \
+            LANES_PW(mask, l, T a = (T)pa[l]; T b = (T)pb[l];             \
+                     d[l] = (U)(EXPR););                                  \
+            return;                                                       \
+        }                                                                 \
+        if (RR(1) && RI(2)) {                                             \
+            const uint64_t *pa = SLOT(1);                                 \
+            const T b = (T)i->o[2].imm;                                   \
+            LANES_PW(mask, l, T a = (T)pa[l]; d[l] = (U)(EXPR););         \
+            return;                                                       \
+        }                                                                 \
         SRCV(1, pa);                                                      \
         SRCV(2, pb);                                                      \
-        uint64_t *d = DST(0);                                             \
         LANES(mask, l, T a = (T)pa[l]; T b = (T)pb[l]; d[l] = (U)(EXPR);); \
     }
 
@@ -158,9 +199,25 @@ static const EmuHandler rem_tab[TI_N] = TAB6(rem);
 #define DEF_SHIFT(op, sfx, T, U, BITS, EXPR)                              \
     static void h_##op##_##sfx(EmuCtx *x, const EmuInsn *i, uint32_t mask) \
     {                                                                     \
+        uint64_t *d = DST(0);                                             \
+        if (RR(1) && RR(2)) {                                             \
+            const uint64_t *pa = SLOT(1), *pb = SLOT(2);                  \
+            LANES_PW(mask, l, T a = (T)pa[l];                             \
+                     uint32_t b = (uint32_t)pb[l]; d[l] = (U)(EXPR););    \
+            return;                                                       \
+        }                                                                 \
+        if (RR(1) && RI(2)) {                                             \
+            const uint64_t *pa = SLOT(1);                                 \
+            const uint32_t b = (uint32_t)i->o[2].imm;                     \
+            if (b < (BITS)) {   /* EXPR folds to the plain shift */      \
+                LANES_PW(mask, l, T a = (T)pa[l]; d[l] = (U)(EXPR););     \
+            } else {                                                      \
+                LANES_PW(mask, l, T a = (T)pa[l]; d[l] = (U)(EXPR););     \
+            }                                                             \
+            return;                                                       \
+        }                                                                 \
         SRCV(1, pa);                                                      \
         SRCV(2, pb);                                                      \
-        uint64_t *d = DST(0);                                             \
         LANES(mask, l, T a = (T)pa[l]; uint32_t b = (uint32_t)pb[l];      \
               d[l] = (U)(EXPR););                                         \
     }
@@ -207,10 +264,30 @@ static const EmuHandler mulwide_tab[TI_N] = {
 #define DEF_TER(op, sfx, T, U, TC, EXPR)                                  \
     static void h_##op##_##sfx(EmuCtx *x, const EmuInsn *i, uint32_t mask) \
     {                                                                     \
+        uint64_t *d = DST(0);                                             \
+        if (RR(1) && RR(2) && RR(3)) {                                    \
+            const uint64_t *pa = SLOT(1), *pb = SLOT(2), *pc = SLOT(3);   \
+            LANES_PW(mask, l, T a = (T)pa[l]; T b = (T)pb[l];             \
+                     TC c = (TC)pc[l]; d[l] = (U)(EXPR););                \
+            return;                                                       \
+        }                                                                 \
+        if (RR(1) && RI(2) && RR(3)) {                                    \
+            const uint64_t *pa = SLOT(1), *pc = SLOT(3);                  \
+            const T b = (T)i->o[2].imm;                                   \
+            LANES_PW(mask, l, T a = (T)pa[l]; TC c = (TC)pc[l];           \
+                     d[l] = (U)(EXPR););                                  \
+            return;                                                       \
+        }                                                                 \
+        if (RR(1) && RI(2) && RI(3)) {                                    \
+            const uint64_t *pa = SLOT(1);                                 \
+            const T b = (T)i->o[2].imm;                                   \
+            const TC c = (TC)i->o[3].imm;                                 \
+            LANES_PW(mask, l, T a = (T)pa[l]; d[l] = (U)(EXPR););         \
+            return;                                                       \
+        }                                                                 \
         SRCV(1, pa);                                                      \
         SRCV(2, pb);                                                      \
         SRCV(3, pc);                                                      \
-        uint64_t *d = DST(0);                                             \
         LANES(mask, l, T a = (T)pa[l]; T b = (T)pb[l]; TC c = (TC)pc[l];  \
               d[l] = (U)(EXPR););                                         \
     }

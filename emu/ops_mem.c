@@ -109,7 +109,7 @@ static void op_ld(EmuCtx *x, const EmuInsn *i, uint32_t mask)
     PtxSpace sp = (PtxSpace)i->space;
     EMU_FOR_LANES(mask, lane) {
         uint64_t addr = lane_addr(x, a, lane);
-        const uint8_t *p = emu_mem_guest(x, lane, sp, addr, size, false);
+        const uint8_t *p = emu_mem_guest_fast(x, lane, sp, addr, size, false);
         if (!p) {
             return;
         }
@@ -132,7 +132,7 @@ static void op_ld32(EmuCtx *x, const EmuInsn *i, uint32_t mask)
     PtxSpace sp = (PtxSpace)i->space;
     EMU_FOR_LANES(mask, lane) {
         uint64_t addr = lane_addr(x, a, lane);
-        const uint8_t *p = emu_mem_guest(x, lane, sp, addr, 4, false);
+        const uint8_t *p = emu_mem_guest_fast(x, lane, sp, addr, 4, false);
         if (!p) {
             return;
         }
@@ -153,7 +153,7 @@ static void op_st(EmuCtx *x, const EmuInsn *i, uint32_t mask)
     bool changed = false;
     EMU_FOR_LANES(mask, lane) {
         uint64_t addr = lane_addr(x, a, lane);
-        uint8_t *p = emu_mem_guest(x, lane, sp, addr, size, true);
+        uint8_t *p = emu_mem_guest_fast(x, lane, sp, addr, size, true);
         if (!p) {
             return;
         }
@@ -305,7 +305,7 @@ static void op_atom(EmuCtx *x, const EmuInsn *i, uint32_t mask)
     bool changed = false;
     EMU_FOR_LANES(mask, lane) {
         uint64_t addr = lane_addr(x, a, lane);
-        uint8_t *p = emu_mem_guest(x, lane, sp, addr, sz, true);
+        uint8_t *p = emu_mem_guest_fast(x, lane, sp, addr, sz, true);
         if (!p) {
             return;
         }
@@ -372,7 +372,7 @@ static void op_atom128(EmuCtx *x, const EmuInsn *i, uint32_t mask)
     bool changed = false;
     EMU_FOR_LANES(mask, lane) {
         uint64_t addr = lane_addr(x, a, lane);
-        uint8_t *p = emu_mem_guest(x, lane, sp, addr, 16, true);
+        uint8_t *p = emu_mem_guest_fast(x, lane, sp, addr, 16, true);
         if (!p) {
             return;
         }
@@ -465,7 +465,7 @@ static void op_atom_vec(EmuCtx *x, const EmuInsn *i, uint32_t mask)
     bool changed = false;
     EMU_FOR_LANES(mask, lane) {
         uint64_t addr = lane_addr(x, a, lane);
-        uint8_t *p = emu_mem_guest(x, lane, sp, addr, esz * n, true);
+        uint8_t *p = emu_mem_guest_fast(x, lane, sp, addr, esz * n, true);
         if (!p) {
             return;
         }

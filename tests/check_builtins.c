@@ -766,6 +766,34 @@ static const char heap_ptx[] =
     "\tadd.s64 %rd5, %rd2, %rd4;\n"
     "\tst.global.u64 [%rd5], %rd3;\n"
     "\tret;\n"
+    "}\n"
+    /* uaf(out): p = malloc(16); *p = 7; out[0] = p; out[1] = *p;
+     * q = p[1]; free(p); out[2] = *p + q (the stale read faults) */
+    ".visible .entry uaf(.param .u64 uaf_0)\n"
+    "{\n"
+    "\t.reg .b64 %rd<4>;\n\t.reg .b32 %r<4>;\n"
+    "\tld.param.u64 %rd1, [uaf_0];\n"
+    "\tmov.u64 %rd2, 16;\n"
+    "\t{\n"
+    "\t.param .b64 param0;\n\tst.param.b64 [param0+0], %rd2;\n"
+    "\t.param .b64 retval0;\n"
+    "\tcall.uni (retval0), malloc, (param0);\n"
+    "\tld.param.b64 %rd3, [retval0+0];\n"
+    "\t}\n"
+    "\tmov.u32 %r1, 7;\n"
+    "\tst.global.u32 [%rd3], %r1;\n"
+    "\tst.global.u64 [%rd1], %rd3;\n"
+    "\tld.global.u32 %r2, [%rd3];\n"
+    "\tst.global.u32 [%rd1+8], %r2;\n"
+    "\tld.global.u32 %r3, [%rd3+4];\n"     /* p is the last access */
+    "\t{\n"
+    "\t.param .b64 param0;\n\tst.param.b64 [param0+0], %rd3;\n"
+    "\tcall.uni free, (param0);\n"
+    "\t}\n"
+    "\tld.global.u32 %r2, [%rd3];\n"
+    "\tadd.u32 %r2, %r2, %r3;\n"
+    "\tst.global.u32 [%rd1+12], %r2;\n"
+    "\tret;\n"
     "}\n";
 
 START_TEST(heap_round_trip)
@@ -873,6 +901,35 @@ START_TEST(heap_bad_free)
     emu_mem_write(c.d->mem, out, (uint64_t[]){ p - 16 }, 8);
     ck_assert_int_eq(run3(m, "fr", 1, 1, fargs, &f), EMU_OK);
     ck_assert_int_eq(run3(m, "fr", 1, 1, fargs, &f), EMU_ERR_ILLEGAL_ADDRESS);
+    emu_module_free(m);
+    cap_close(&c);
+}
+END_TEST
+
+/* A block freed by device free() during a launch: a later access to it
+ * in the same launch faults, although the access before the free was to
+ * the same block. */
+START_TEST(heap_use_after_free_in_launch)
+{
+    Cap c;
+    cap_open(&c, 0, 0);
+    EmuModule *m = mod_load(c.d, heap_ptx);
+    uint64_t out = dev_alloc(c.d, 16);
+    void *args[] = { &out };
+    EmuFault f;
+    ck_assert_int_eq(run3(m, "uaf", 1, 1, args, &f),
+                     EMU_ERR_ILLEGAL_ADDRESS);
+    uint64_t p;
+    uint32_t v[2];
+    emu_mem_read(c.d->mem, out, &p, 8);
+    emu_mem_read(c.d->mem, out + 8, v, 8);
+    ck_assert(p != 0);
+    ck_assert_uint_eq(v[0], 7);
+    ck_assert_uint_eq(v[1], 0);          /* never written */
+    ck_assert_uint_eq(f.addr, p);
+    ck_assert_uint_eq(f.size, 4);
+    ck_assert_str_eq(f.kernel, "uaf");
+    ck_assert_ptr_null(emu_mem_find(c.d->mem, p, 1));
     emu_module_free(m);
     cap_close(&c);
 }
@@ -1063,6 +1120,7 @@ Suite *builtins_suite(void)
     tcase_add_test(tc, heap_round_trip);
     tcase_add_test(tc, heap_exhaustion);
     tcase_add_test(tc, heap_bad_free);
+    tcase_add_test(tc, heap_use_after_free_in_launch);
     tcase_add_test(tc, heap_aligned);
     tcase_add_test(tc, heap_corpus);
     tcase_set_timeout(tc, 60);

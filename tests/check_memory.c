@@ -99,6 +99,16 @@ static const char fault_src[] = PTX_HDR
     "  st.global.u32 [%rd1], %r1;\n"
     "  mov.u64 %rd2, cv;\n"
     "  st.u32 [%rd2], 5;\n"                 /* line 37: generic -> const */
+    "}\n"
+    /* a write right after a read of the same .const variable: the read
+     * leaves the variable as the launch's last allocation hit */
+    ".visible .entry ro2(.param .u64 p)\n"
+    "{\n"
+    "  .reg .b32 %r<3>;\n"
+    "  .reg .b64 %rd<3>;\n"
+    "  mov.u64 %rd2, cv;\n"
+    "  ld.u32 %r1, [%rd2];\n"
+    "  st.u32 [%rd2+4], %r1;\n"            /* line 45 */
     "}\n";
 
 static EmuStatus launch_text(EmuModule *m, const char *name, uint32_t grid,
@@ -189,6 +199,16 @@ START_TEST(fault_misaligned_readonly)
                                  sizeof(text)), EMU_ERR_READ_ONLY);
     emu_mem_read(d->mem, buf, &v, 4);
     ck_assert_uint_eq(v, 99);
+    ck_assert_int_eq(launch_text(m, "ro2", 1, 32, args, &f, text,
+                                 sizeof(text)), EMU_ERR_READ_ONLY);
+    ck_assert_uint_eq(f.loc.line, 45);
+    ck_assert_uint_eq(f.addr, cv + 4);
+    ck_assert_uint_eq(f.tid[0], 0);
+    ck_assert_msg(strstr(f.detail, ".const variable 'cv'") != NULL,
+                  "detail: %s", f.detail);
+    emu_mem_read(d->mem, cv, nv, 8);
+    ck_assert_uint_eq(nv[0], 1);
+    ck_assert_uint_eq(nv[1], 99);
     emu_module_free(m);
     emu_device_free(d);
 }

@@ -960,6 +960,29 @@ START_TEST(test_lanes_alias)
     ei.o[2].imm = 0x40000000;            /* 2.0f */
     run(&ei, 1u);
     ck_assert_uint_eq(regs[1 * EMU_WARP_SIZE], fp_u32(2.5f));
+    /* the full-warp loop (vectorised) with d = a = c:
+     * fma.rn d, d, b, d for f32 and f64 */
+    build(&ei, &in, io, PTX_OP_FMA, PTX_T_F32, mods, 3);
+    ei.o[0].reg = ei.o[1].reg = ei.o[3].reg = 1;
+    for (unsigned l = 0; l < EMU_WARP_SIZE; l++) {
+        regs[1 * EMU_WARP_SIZE + l] = fp_u32((float)l + 0.25f);
+        regs[2 * EMU_WARP_SIZE + l] = fp_u32(3.0f);
+    }
+    run(&ei, 0xFFFFFFFFu);
+    for (unsigned l = 0; l < EMU_WARP_SIZE; l++) {
+        float a = (float)l + 0.25f;     /* 4a is exact in f32 */
+        ck_assert_uint_eq(regs[1 * EMU_WARP_SIZE + l], fp_u32(4.0f * a));
+    }
+    build(&ei, &in, io, PTX_OP_FMA, PTX_T_F64, mods, 3);
+    ei.o[0].reg = ei.o[1].reg = ei.o[3].reg = 1;
+    for (unsigned l = 0; l < EMU_WARP_SIZE; l++) {
+        regs[1 * EMU_WARP_SIZE + l] = fp_u64((double)l - 0.5);
+        regs[2 * EMU_WARP_SIZE + l] = fp_u64(-1.0);
+    }
+    run(&ei, 0xFFFFFFFFu);
+    for (unsigned l = 0; l < EMU_WARP_SIZE; l++) {
+        ck_assert_uint_eq(regs[1 * EMU_WARP_SIZE + l], fp_u64(0.0));
+    }
 }
 END_TEST
 

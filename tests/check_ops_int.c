@@ -1022,6 +1022,108 @@ START_TEST(test_sweep)
 }
 END_TEST
 
+/* The register-immediate forms (ops_int.c runs them apart from the
+ * register forms, with the immediate kept in a scalar): each operation
+ * and type with edge-case immediates, per-lane register values and the
+ * host reference above, under a full and a partial mask.  mad.lo is run
+ * with an immediate b and a register or immediate c. */
+static uint64_t ref_imm(const char *op, uint64_t a, uint64_t b, uint64_t c,
+                        unsigned bits, bool sgn)
+{
+    uint64_t m = bits == 64 ? M64 : (1ull << bits) - 1;
+    uint64_t n = b & 0xffffffffu;            /* shift amounts are .u32 */
+    if (!strcmp(op, "and")) return a & b & m;
+    if (!strcmp(op, "or")) return (a | b) & m;
+    if (!strcmp(op, "xor")) return (a ^ b) & m;
+    if (!strcmp(op, "shl")) return n >= bits ? 0 : (a << n) & m;
+    if (!strcmp(op, "shr")) {
+        if (sgn) {
+            return (uint64_t)(sext(a, bits) >> (n >= bits ? bits - 1 : n))
+                   & m;
+        }
+        return n >= bits ? 0 : (a & m) >> n;
+    }
+    if (!strncmp(op, "mad.lo", 6)) return (a * b + c) & m;
+    return ref_op(op, a, b, bits, sgn);
+}
+
+START_TEST(test_sweep_imm)
+{
+    static const char *ops[] = { "add", "sub", "mul.lo", "mul.hi", "min",
+                                 "max", "div", "rem", "and", "or", "xor",
+                                 "shl", "shr", "mad.lo.r", "mad.lo.i" };
+    const char *op = ops[_i];
+    bool logic = !strcmp(op, "and") || !strcmp(op, "or") ||
+                 !strcmp(op, "xor") || !strcmp(op, "shl");
+    bool mad = !strncmp(op, "mad.lo", 6);
+    for (unsigned t = 0; t < 6; t++) {
+        unsigned bits = sweep_types[t].bits;
+        uint64_t m = bits == 64 ? M64 : (1ull << bits) - 1;
+        const uint64_t imms[] = { 0, 1, 2, 5, bits - 1, bits, bits + 1,
+                                  m, m >> 1, (m >> 1) + 1, 0x12345678u & m,
+                                  0x9e3779b97f4a7c15ull & m };
+        for (unsigned k = 0; k < sizeof(imms) / sizeof(imms[0]); k++) {
+            uint64_t imm = imms[k];
+            if (!strncmp(op, "sh", 2)) {
+                imm &= 0xffffffffu;     /* a .u32 amount */
+            }
+            char tname[8], body[128];
+            const char *r = sweep_types[t].reg;
+            uint64_t cimm = 0x0123456789abcdefull & m;
+            if (logic) {
+                snprintf(tname, sizeof(tname), "b%u", bits);
+            } else {
+                snprintf(tname, sizeof(tname), "%s", sweep_types[t].t);
+            }
+            if (mad && op[7] == 'r') {
+                snprintf(body, sizeof(body), "mad.lo.%s %s0, %s1, 0x%llx, "
+                         "%s2;", tname, r, r, (unsigned long long)imm,
+                         r);
+            } else if (mad) {
+                snprintf(body, sizeof(body), "mad.lo.%s %s0, %s1, 0x%llx, "
+                         "0x%llx;", tname, r, r,
+                         (unsigned long long)imm,
+                         (unsigned long long)cimm);
+            } else {
+                snprintf(body, sizeof(body), "%s.%s %s0, %s1, 0x%llx;", op,
+                         tname, r, r, (unsigned long long)imm);
+            }
+            load(body);
+            const EmuInsn *ei = &fk.code[0];
+            ck_assert_int_eq(ei->o[2].kind, EO_IMM);
+            static const uint32_t masks[] = { M32, 0x5555aaaau };
+            for (unsigned mk = 0; mk < 2; mk++) {
+                uint64_t a[32], c[32];
+                uint64_t poison = 0xdeadbeefcafef00dull;
+                for (unsigned l = 0; l < 32; l++) {
+                    a[l] = pick(bits);
+                    c[l] = mad && op[7] == 'r' ? pick(bits) : cimm;
+                    fk.regs[ei->o[1].reg * 32 + l] = a[l];
+                    if (mad && op[7] == 'r') {
+                        fk.regs[ei->o[3].reg * 32 + l] = c[l];
+                    }
+                    fk.regs[ei->o[0].reg * 32 + l] = poison;
+                }
+                run_all(masks[mk]);
+                for (unsigned l = 0; l < 32; l++) {
+                    uint64_t want = (masks[mk] >> l) & 1
+                        ? ref_imm(op, a[l], imm, c[l], bits,
+                                  sweep_types[t].sgn)
+                        : poison;
+                    uint64_t got = fk.regs[ei->o[0].reg * 32 + l];
+                    ck_assert_msg(got == want, "%s lane %u mask 0x%x: "
+                                  "a=0x%llx got 0x%llx want 0x%llx", body,
+                                  l, masks[mk], (unsigned long long)a[l],
+                                  (unsigned long long)got,
+                                  (unsigned long long)want);
+                }
+            }
+            unload();
+        }
+    }
+}
+END_TEST
+
 /* Carry chains: a 256-bit add/sub and a 128x128 multiply built from
  * add.cc/addc/sub.cc/subc/mad.lo.cc/madc.hi, against 16-bit-limb
  * references.  Lanes get different operands, so the per-lane carry bits
@@ -1277,6 +1379,7 @@ Suite *ops_int_suite(void)
     suite_add_tcase(s, tc);
     tc = tcase_create("sweep");
     tcase_add_loop_test(tc, test_sweep, 0, 8);
+    tcase_add_loop_test(tc, test_sweep_imm, 0, 15);
     suite_add_tcase(s, tc);
     tc = tcase_create("carry");
     tcase_add_loop_test(tc, test_chain_add, 0, 4);
