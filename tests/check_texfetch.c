@@ -597,6 +597,267 @@ START_TEST(t_linear)
 }
 END_TEST
 
+
+/* ---- the corpus kernels tests/corpus/cu/tex_surf.cu ---- */
+
+static void load_corpus(void)
+{
+    const char *top = getenv("top_srcdir");
+    char path[1024];
+    snprintf(path, sizeof(path), "%s/tests/corpus/ptx/tex_surf.sm80.ptx",
+             top ? top : ".");
+    ck_assert_int_eq(ptxemu_device_create(NULL, &dev), PTXEMU_SUCCESS);
+    ptxemu_status st = ptxemu_module_load_file(dev, path, &mod);
+    ck_assert_msg(st == PTXEMU_SUCCESS, "%s", ptxemu_last_error_message(dev));
+}
+
+static void run_grid(const char *k, unsigned bx, unsigned by, void **p)
+{
+    ptxemu_function *f;
+    ck_assert_int_eq(ptxemu_module_get_function(mod, k, &f), PTXEMU_SUCCESS);
+    unsigned grid[3] = {1, 1, 1}, block[3] = {bx, by, 1};
+    ptxemu_status st = ptxemu_launch(f, grid, block, 0, p);
+    ck_assert_msg(st == PTXEMU_SUCCESS, "%s: %s", k,
+                  ptxemu_last_error_message(dev));
+}
+
+static uint64_t mktex(ptxemu_array *a, ptxemu_filter_mode filt, int norm)
+{
+    ptxemu_texture_desc td;
+    ptxemu_texture_desc_default(&td);
+    td.array = a;
+    td.filter = filt;
+    td.normalized_coords = norm;
+    uint64_t t = 0;
+    ck_assert_msg(ptxemu_texture_create(dev, &td, &t) == PTXEMU_SUCCESS,
+                  "%s", ptxemu_last_error_message(dev));
+    return t;
+}
+
+enum { CW = 8, CH = 4 };
+
+/* tex_fetch: t1 linear memory of CW*CH floats (normalized, point), t2 a
+ * CWxCH float4 array (normalized, linear: at texel centres it returns
+ * the texel), t3 a CWxCHx1 3-D float array of small bit patterns (so
+ * tld4 as int4 reads exact integers).  Without mipmaps .level and
+ * .grad read level 0. */
+START_TEST(t_corpus_fetch)
+{
+    load_corpus();
+    float lin[CW * CH], t2v[CH][CW][4];
+    uint32_t t3v[CH][CW];
+    for (unsigned k = 0; k < CW * CH; k++) {
+        lin[k] = 0.25f * (float)k;
+    }
+    for (unsigned y = 0; y < CH; y++) {
+        for (unsigned x = 0; x < CW; x++) {
+            for (unsigned c = 0; c < 4; c++) {
+                t2v[y][x][c] = (float)(100 * c + 10 * y + x);
+            }
+            t3v[y][x] = 7 * y + x + 1;
+        }
+    }
+    ptxemu_devptr dl;
+    ck_assert_int_eq(ptxemu_malloc(dev, sizeof(lin), &dl), PTXEMU_SUCCESS);
+    ptxemu_memcpy_htod(dev, dl, lin, sizeof(lin));
+    ptxemu_texture_desc td;
+    ptxemu_texture_desc_default(&td);
+    td.ptr = dl;
+    td.width = CW * CH;
+    td.format.channels = 1;
+    td.format.bits = 32;
+    td.format.kind = PTXEMU_CHANNEL_FLOAT;
+    td.normalized_coords = 1;
+    uint64_t t1;
+    ck_assert_int_eq(ptxemu_texture_create(dev, &td, &t1), PTXEMU_SUCCESS);
+    ptxemu_array *a2 = mkarray(CW, CH, 0, 4, 32, PTXEMU_CHANNEL_FLOAT);
+    ptxemu_array_box box = {0, 0, 0, CW, CH, 1};
+    ptxemu_array_copy_from_host(a2, &box, t2v, CW * 16, 0);
+    ptxemu_array_desc d3;
+    memset(&d3, 0, sizeof(d3));
+    d3.size = sizeof(d3);
+    d3.width = CW;
+    d3.height = CH;
+    d3.depth = 1;
+    d3.format.channels = 1;
+    d3.format.bits = 32;
+    d3.format.kind = PTXEMU_CHANNEL_FLOAT;
+    ptxemu_array *a3;
+    ck_assert_int_eq(ptxemu_array_create(dev, &d3, &a3), PTXEMU_SUCCESS);
+    ptxemu_array_copy_from_host(a3, &box, t3v, CW * 4, 0);
+    uint64_t t2 = mktex(a2, PTXEMU_FILTER_LINEAR, 1);
+    uint64_t t3 = mktex(a3, PTXEMU_FILTER_POINT, 1);
+    ptxemu_devptr o;
+    ck_assert_int_eq(ptxemu_malloc(dev, CW * CH * 4, &o), PTXEMU_SUCCESS);
+    int w = CW, h = CH;
+    void *p[] = {&t1, &t2, &t3, &o, &w, &h};
+    run_grid("tex_fetch", CW, CH, p);
+    float out[CH][CW];
+    ptxemu_memcpy_dtoh(dev, out, o, sizeof(out));
+    for (unsigned y = 0; y < CH; y++) {
+        for (unsigned x = 0; x < CW; x++) {
+            float u = ((float)x + 0.5f) / (float)w;
+            unsigned bi = (unsigned)floorf(u * (float)(CW * CH));
+            float a = lin[y * CW + x], b = lin[bi];
+            const float *c = t2v[y][x];
+            float d, e = c[1], f = c[2];
+            uint32_t d3b = t3v[y][x];
+            memcpy(&d, &d3b, 4);
+            /* gather footprint at a centre: (x, y+1), (x+1, y+1),
+             * (x+1, y), (x, y), clamped */
+            unsigned x1 = x + 1 < CW ? x + 1 : x;
+            unsigned y1 = y + 1 < CH ? y + 1 : y;
+            float gx = t2v[y1][x][1], gw = t2v[y][x][1];
+            int ly = (int)t3v[y1][x1];
+            float want = a + b + c[0] + c[3] + d + e + f + gx + gw
+                         + (float)ly;
+            ck_assert_msg(out[y][x] == want, "(%u, %u): %.9g want %.9g", x,
+                          y, (double)out[y][x], (double)want);
+        }
+    }
+}
+END_TEST
+
+/* tex_layered: a CWx1 float array of 3 layers (unnormalized, point)
+ * and a 4x4 cubemap (faces sampled with normalized coordinates). */
+START_TEST(t_corpus_layered)
+{
+    load_corpus();
+    enum { L = 3, N = 4 };
+    ptxemu_array_desc d;
+    memset(&d, 0, sizeof(d));
+    d.size = sizeof(d);
+    d.width = CW;
+    d.height = 1;
+    d.layers = L;
+    d.flags = PTXEMU_ARRAY_LAYERED;
+    d.format.channels = 1;
+    d.format.bits = 32;
+    d.format.kind = PTXEMU_CHANNEL_FLOAT;
+    ptxemu_array *al, *ac;
+    ck_assert_int_eq(ptxemu_array_create(dev, &d, &al), PTXEMU_SUCCESS);
+    float lv[L][CW], cv[6][N][N];
+    for (unsigned l = 0; l < L; l++) {
+        for (unsigned x = 0; x < CW; x++) {
+            lv[l][x] = (float)(1 << l) * (float)(x + 1);
+        }
+    }
+    for (unsigned f = 0; f < 6; f++) {
+        for (unsigned j = 0; j < N; j++) {
+            for (unsigned i = 0; i < N; i++) {
+                cv[f][j][i] = 1000.0f * (float)f + 10.0f * (float)j
+                              + (float)i;
+            }
+        }
+    }
+    ptxemu_array_box bl = {0, 0, 0, CW, 1, L};
+    ck_assert_int_eq(ptxemu_array_copy_from_host(al, &bl, lv, CW * 4, 1),
+                     PTXEMU_SUCCESS);
+    d.width = d.height = N;
+    d.layers = 0;
+    d.flags = PTXEMU_ARRAY_CUBEMAP;
+    ck_assert_int_eq(ptxemu_array_create(dev, &d, &ac), PTXEMU_SUCCESS);
+    ptxemu_array_box bc = {0, 0, 0, N, N, 6};
+    ck_assert_int_eq(ptxemu_array_copy_from_host(ac, &bc, cv, N * 4, N),
+                     PTXEMU_SUCCESS);
+    uint64_t tl = mktex(al, PTXEMU_FILTER_POINT, 0);
+    uint64_t tc = mktex(ac, PTXEMU_FILTER_POINT, 1);
+    ptxemu_devptr o;
+    ck_assert_int_eq(ptxemu_malloc(dev, CW * 4, &o), PTXEMU_SUCCESS);
+    int w = CW, layers = L;
+    void *p[] = {&tl, &tc, &o, &w, &layers};
+    run_grid("tex_layered", CW, 1, p);
+    float out[CW];
+    ptxemu_memcpy_dtoh(dev, out, o, sizeof(out));
+    for (unsigned x = 0; x < CW; x++) {
+        float s = 0.0f;
+        for (unsigned l = 0; l < L; l++) {
+            s += lv[l][x];
+        }
+        /* direction (1, x/w, -0.5): face +X, s = -z = 0.5,
+         * t = -y; u = 0.75, v = (1 - x/w) / 2 */
+        float y = (float)x / (float)w;
+        float v = (-y + 1.0f) * 0.5f;
+        unsigned i = (unsigned)floorf(0.75f * N);
+        unsigned j = (unsigned)floorf(v * N);
+        s += cv[0][j][i];
+        ck_assert_msg(out[x] == s, "x %u: %.9g want %.9g", x,
+                      (double)out[x], (double)s);
+    }
+}
+END_TEST
+
+/* surf_copy on one 4x4 block (one warp, so every lane's 2-D store
+ * precedes every lane's 1-D store, as the emulator runs a warp in
+ * lockstep), then tex_query. */
+START_TEST(t_corpus_surf)
+{
+    load_corpus();
+    enum { W = 4, H = 4 };
+    ptxemu_array *as = mkarray(W, H, PTXEMU_ARRAY_SURFACE_LDST, 4, 32,
+                               PTXEMU_CHANNEL_FLOAT);
+    ptxemu_array *ad = mkarray(W, H, PTXEMU_ARRAY_SURFACE_LDST, 4, 32,
+                               PTXEMU_CHANNEL_FLOAT);
+    float src[H][W][4], dst[H][W][4];
+    for (unsigned y = 0; y < H; y++) {
+        for (unsigned x = 0; x < W; x++) {
+            for (unsigned c = 0; c < 4; c++) {
+                src[y][x][c] = (float)(y * 16 + x * 4 + c) + 0.5f;
+            }
+        }
+    }
+    ptxemu_array_box box = {0, 0, 0, W, H, 1};
+    ptxemu_array_copy_from_host(as, &box, src, W * 16, 0);
+    uint64_t ss, sd;
+    ck_assert_int_eq(ptxemu_surface_create(dev, as, &ss), PTXEMU_SUCCESS);
+    ck_assert_int_eq(ptxemu_surface_create(dev, ad, &sd), PTXEMU_SUCCESS);
+    int w = W, h = H;
+    void *p[] = {&ss, &sd, &w, &h};
+    run_grid("surf_copy", W, H, p);
+    ptxemu_array_copy_to_host(ad, &box, dst, W * 16, 0);
+    float ref[H][W][4];
+    memset(ref, 0, sizeof(ref));
+    const uint8_t *sb = (const uint8_t *)src;
+    for (unsigned y = 0; y < H; y++) {
+        for (unsigned x = 0; x < W; x++) {
+            memcpy(ref[H - 1 - y][x], src[y][x], 16);
+            ref[H - 1 - y][x][0] = src[y][x][0]
+                                   + (float)sb[y * W * 16 + x * 4];
+        }
+    }
+    for (unsigned x = 0; x < W; x++) {
+        int32_t i;
+        memcpy(&i, sb + x * 4, 4);
+        i += 1;
+        memcpy((uint8_t *)ref + x * 4, &i, 4);
+    }
+    ck_assert_int_eq(memcmp(ref, dst, sizeof(ref)), 0);
+
+    /* tex_query over a 2-D float4 texture of the source array */
+    ptxemu_array *at = mkarray(6, 3, 0, 4, 32, PTXEMU_CHANNEL_FLOAT);
+    uint64_t t = mktex(at, PTXEMU_FILTER_POINT, 0);
+    ptxemu_devptr o;
+    ck_assert_int_eq(ptxemu_malloc(dev, 7 * 4, &o), PTXEMU_SUCCESS);
+    void *q[] = {&t, &ss, &o};
+    run_grid("tex_query", 1, 1, q);
+    int got[7];
+    ptxemu_memcpy_dtoh(dev, got, o, sizeof(got));
+    const int want[7] = {6, 3, 0, 0x10B5, W, H, 3};
+    for (unsigned k = 0; k < 7; k++) {
+        ck_assert_msg(got[k] == want[k], "out[%u] %d want %d", k, got[k],
+                      want[k]);
+    }
+    /* sured.add 1 on element 0 of the source surface */
+    float after[4];
+    ptxemu_array_box b0 = {0, 0, 0, 1, 1, 1};
+    ptxemu_array_copy_to_host(as, &b0, after, 16, 0);
+    uint32_t bits0, bits1;
+    memcpy(&bits0, &src[0][0][0], 4);
+    memcpy(&bits1, &after[0], 4);
+    ck_assert_uint_eq(bits1, bits0 + 1);
+}
+END_TEST
+
 static Suite *texfetch_suite(void)
 {
     Suite *s = suite_create("texfetch");
@@ -618,6 +879,9 @@ static Suite *texfetch_suite(void)
     tcase_add_test(tp, t_surface);
     tcase_add_test(tp, t_texture);
     tcase_add_test(tp, t_linear);
+    tcase_add_test(tp, t_corpus_fetch);
+    tcase_add_test(tp, t_corpus_layered);
+    tcase_add_test(tp, t_corpus_surf);
     suite_add_tcase(s, tp);
     return s;
 }
