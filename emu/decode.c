@@ -507,7 +507,9 @@ static bool dec_opnd(Dec *d, const IrInsn *in, unsigned k, EmuOpnd *eo,
         if (io->u.sym) {
             SymKind sk = sym_lookup(d, io->u.sym, &val, &sp);
             if (sk == SK_NONE) {
-                return false;
+                /* [texref] of txq/suq: ops_tex.c finds the binding */
+                return io->u.sym->kind == IR_SYM_TEXREF
+                       || io->u.sym->kind == IR_SYM_SURFREF;
             }
             eo->imm += val;
             if (sk == SK_FRAME) {

@@ -195,8 +195,10 @@ static void op_tex(EmuCtx *x, const EmuInsn *i, uint32_t mask)
                 fc[c] = coord_f(x, i, c0 + c, lane);
             }
         }
-        if (layer >= o->data.layers) {
-            layer = o->data.layers - 1;   /* layer index clamps */
+        if ((int32_t)layer < 0) {
+            layer = 0;                    /* the layer index clamps */
+        } else if (layer >= o->data.layers) {
+            layer = o->data.layers - 1;
         }
         EmuTexel t;
         if (icoord && geom != EMU_GEOM_CUBE && geom != EMU_GEOM_ACUBE) {

@@ -598,6 +598,64 @@ START_TEST(t_linear)
 END_TEST
 
 
+/* Module-scope .texref/.surfref bound with ptxemu_module_bind_texref. */
+static const char ref_ptx[] = HDR
+    ".global .texref tr;\n.global .surfref sr;\n"
+    ".visible .entry k(.param .u64 o)\n{\n"
+    ".reg .b32 %r<8>; .reg .f32 %f<8>; .reg .b64 %rd<4>;\n"
+    "ld.param.u64 %rd1, [o]; mov.u32 %r1, 2;\n"
+    "tex.1d.v4.f32.s32 {%f1, %f2, %f3, %f4}, [tr, {%r1}];\n"
+    "txq.width.b32 %r2, [tr];\n"
+    "shl.b32 %r5, %r1, 2;\n"   /* surface x is in bytes */
+    "suld.b.1d.b32.trap {%r3}, [sr, {%r5}];\n"
+    "suq.width.b32 %r4, [sr];\n"
+    "st.global.f32 [%rd1], %f1; st.global.u32 [%rd1+4], %r2;\n"
+    "st.global.u32 [%rd1+8], %r3; st.global.u32 [%rd1+12], %r4;\n"
+    "ret;\n}\n";
+
+START_TEST(t_texref)
+{
+    load(ref_ptx);
+    ptxemu_array *a = mkarray(3, 0, PTXEMU_ARRAY_SURFACE_LDST, 1, 32,
+                              PTXEMU_CHANNEL_FLOAT);
+    float v[3] = {1.5f, 2.5f, 3.5f};
+    ptxemu_array_box box = {0, 0, 0, 3, 1, 1};
+    ptxemu_array_copy_from_host(a, &box, v, sizeof(v), 0);
+    ptxemu_texture_desc td;
+    ptxemu_texture_desc_default(&td);
+    td.array = a;
+    uint64_t t, s;
+    ck_assert_int_eq(ptxemu_texture_create(dev, &td, &t), PTXEMU_SUCCESS);
+    ck_assert_int_eq(ptxemu_surface_create(dev, a, &s), PTXEMU_SUCCESS);
+    ptxemu_devptr o;
+    ck_assert_int_eq(ptxemu_malloc(dev, 16, &o), PTXEMU_SUCCESS);
+    void *p[] = {&o};
+    /* unbound: a clear fault */
+    ck_assert_int_eq(run("k", 1, p), PTXEMU_ERROR_ILLEGAL_ADDRESS);
+    ck_assert_ptr_nonnull(strstr(ptxemu_last_error_message(dev),
+                                 "not a live texture object handle"));
+    ck_assert_int_eq(ptxemu_module_bind_texref(mod, "tr", s),
+                     PTXEMU_ERROR_INVALID_VALUE);
+    ck_assert_int_eq(ptxemu_module_bind_texref(mod, "nope", t),
+                     PTXEMU_ERROR_NOT_FOUND);
+    ck_assert_int_eq(ptxemu_module_bind_texref(mod, "tr", t),
+                     PTXEMU_SUCCESS);
+    ck_assert_int_eq(ptxemu_module_bind_texref(mod, "sr", s),
+                     PTXEMU_SUCCESS);
+    ck_assert_int_eq(run("k", 1, p), PTXEMU_SUCCESS);
+    uint32_t got[4];
+    ptxemu_memcpy_dtoh(dev, got, o, sizeof(got));
+    float f0;
+    memcpy(&f0, &got[0], 4);
+    uint32_t b2;
+    memcpy(&b2, &v[2], 4);
+    ck_assert(f0 == 3.5f);
+    ck_assert_uint_eq(got[1], 3);
+    ck_assert_uint_eq(got[2], b2);
+    ck_assert_uint_eq(got[3], 3);
+}
+END_TEST
+
 /* ---- the corpus kernels tests/corpus/cu/tex_surf.cu ---- */
 
 static void load_corpus(void)
@@ -879,6 +937,7 @@ static Suite *texfetch_suite(void)
     tcase_add_test(tp, t_surface);
     tcase_add_test(tp, t_texture);
     tcase_add_test(tp, t_linear);
+    tcase_add_test(tp, t_texref);
     tcase_add_test(tp, t_corpus_fetch);
     tcase_add_test(tp, t_corpus_layered);
     tcase_add_test(tp, t_corpus_surf);
