@@ -12,6 +12,7 @@
 
 #include "emu/decode.h"
 #include "emu/exec.h"
+#include "emu/fp.h"
 #include "emu/memory.h"
 #include "emu/ops.h"
 #include "emu/texfetch.h"
@@ -321,7 +322,9 @@ static void op_istypep(EmuCtx *x, const EmuInsn *i, uint32_t mask)
 
 /* ---- surfaces ---- */
 
-/* aux of suld/sust/sured: geometry | clamp mode << 4 | redop << 8 */
+/* aux of suld/sust/sured: geometry | clamp mode << 4 | formatted (.p)
+ * << 7 | redop << 8 */
+#define SURF_FORMATTED 0x80u
 enum { SC_TRAP = 0, SC_CLAMP = 1, SC_ZERO = 2 };
 enum { RED_ADD, RED_MIN, RED_MAX, RED_AND, RED_OR };
 
@@ -356,6 +359,12 @@ static uint8_t *surf_addr(EmuCtx *x, const EmuInsn *i, unsigned ck,
                        (int64_t)d->height - 1, (int64_t)d->depth - 1 };
     for (unsigned k = 0; k < dims; k++) {
         c[k] = (int32_t)coord_u(x, t, c0 + k, lane);
+    }
+    if (i->aux & SURF_FORMATTED) {
+        /* sust.p: x counts samples, not bytes (PTX ISA "sust") */
+        c[0] *= emu_tex_elem_bytes(d);
+        size = emu_tex_elem_bytes(d);
+        lim[0] = (int64_t)d->width * size - size;
     }
     if (c[0] % size) {
         emu_fault(x, EMU_ERR_MISALIGNED, lane, (uint64_t)c[0], size,
@@ -446,6 +455,43 @@ static void op_sust(EmuCtx *x, const EmuInsn *i, uint32_t mask)
                 v = emu_src(x, s, lane);
             }
             memcpy(p + c * eb, &v, eb);
+        }
+    }
+}
+
+/* sust.p: the source's 32-bit values are R, G, B, A, converted to the
+ * surface's channels (PTX ISA "sust": .f32 for float formats, .u32 or
+ * .s32 for integer ones, which keep their low bits); channels without a
+ * source value are left as they were. */
+static void op_sustp(EmuCtx *x, const EmuInsn *i, uint32_t mask)
+{
+    EMU_FOR_LANES(mask, lane) {
+        const EmuTexObj *o = emu_tex_find(x->dev->tex,
+                                          handle_of(x, i, 0, lane),
+                                          EMU_OBJ_SURF);
+        uint8_t *p = surf_addr(x, i, 0, lane, 4);
+        if (x->fault) {
+            return;
+        }
+        if (!p || !o) {
+            continue;
+        }
+        const EmuTexData *d = &o->data;
+        const EmuOpnd *s = &i->o[1];
+        unsigned cb = d->bits / 8;
+        for (unsigned c = 0; c < d->nch && c < i->vec; c++) {
+            uint32_t v;
+            if (s->kind == EO_VEC) {
+                uint32_t sl = x->func->vslots[s->reg + c];
+                v = sl == EMU_NOREG ? 0
+                    : (uint32_t)x->regs[(size_t)sl * EMU_WARP_SIZE + lane];
+            } else {
+                v = (uint32_t)emu_src(x, s, lane);
+            }
+            if (d->kind == EMU_CH_FLOAT && d->bits == 16) {
+                v = (uint32_t)fp_round_d(&fp_fmt_f16, fp_f32(v), FP_RN, 0);
+            }
+            memcpy(p + c * cb, &v, cb);
         }
     }
 }
@@ -559,11 +605,17 @@ EMU_SELECTOR(tex)
     case PTX_OP_SURED: {
         unsigned g = geom_of(in, &ok);
         bool b = ir_insn_mod(in, PTX_MG_SURFMODE) == PTX_M_SURF_B;
-        if (!ok || !b || g == EMU_GEOM_CUBE || g == EMU_GEOM_ACUBE) {
-            return true;        /* .p (formatted) not supported yet */
+        if (!ok || g == EMU_GEOM_CUBE || g == EMU_GEOM_ACUBE) {
+            return true;
         }
         ei->aux = (uint16_t)(g | clamp_of(in) << 4);
-        if (in->op == PTX_OP_SULD) {
+        if (!b) {
+            /* formatted: sust.p of 32-bit values only */
+            if (in->op == PTX_OP_SUST && ei->type == PTX_T_B32) {
+                ei->aux = (uint16_t)(ei->aux | SURF_FORMATTED);
+                ei->fn = op_sustp;
+            }
+        } else if (in->op == PTX_OP_SULD) {
             ei->fn = op_suld;
         } else if (in->op == PTX_OP_SUST) {
             ei->fn = op_sust;

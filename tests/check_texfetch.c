@@ -656,6 +656,69 @@ START_TEST(t_texref)
 }
 END_TEST
 
+/* sust.p: formatted stores, x in samples: R, G of f32 into half
+ * channels (rounded to nearest), and u32 values into u8 channels (low
+ * bits). */
+static const char sustp_ptx[] = HDR
+    ".visible .entry k(.param .u64 h, .param .u64 b)\n{\n"
+    ".reg .b32 %r<8>; .reg .b64 %rd<4>;\n"
+    "ld.param.u64 %rd1, [h]; ld.param.u64 %rd2, [b];\n"
+    "mov.u32 %r1, 1; mov.u32 %r2, 0;\n"
+    "mov.b32 %r3, 0f3EAAAAAB; mov.b32 %r4, 0fC0000000;\n"
+    "sust.p.2d.v2.b32.trap [%rd1, {%r1, %r2}], {%r3, %r4};\n"
+    "mov.u32 %r3, 0x1FF; mov.u32 %r4, 7; mov.u32 %r5, 300;\n"
+    "sust.p.1d.v4.b32.trap [%rd2, {%r1}], {%r3, %r4, %r5, %r1};\n"
+    "ret;\n}\n";
+
+START_TEST(t_sustp)
+{
+    load(sustp_ptx);
+    ptxemu_array *h = mkarray(2, 1, PTXEMU_ARRAY_SURFACE_LDST, 2, 16,
+                              PTXEMU_CHANNEL_FLOAT);
+    ptxemu_array *b = mkarray(2, 0, PTXEMU_ARRAY_SURFACE_LDST, 4, 8,
+                              PTXEMU_CHANNEL_UNSIGNED);
+    uint64_t sh, sb;
+    ck_assert_int_eq(ptxemu_surface_create(dev, h, &sh), PTXEMU_SUCCESS);
+    ck_assert_int_eq(ptxemu_surface_create(dev, b, &sb), PTXEMU_SUCCESS);
+    void *p[] = {&sh, &sb};
+    ptxemu_status st = run("k", 1, p);
+    ck_assert_msg(st == PTXEMU_SUCCESS, "%s", ptxemu_last_error_message(dev));
+    uint16_t hv[4];
+    uint8_t bv[8];
+    ptxemu_array_box box = {0, 0, 0, 2, 1, 1};
+    ptxemu_array_copy_to_host(h, &box, hv, sizeof(hv), 0);
+    ptxemu_array_copy_to_host(b, &box, bv, sizeof(bv), 0);
+    /* 1/3 in half is 0x3555; -2 is 0xC000; sample 0 untouched */
+    ck_assert_uint_eq(hv[0], 0);
+    ck_assert_uint_eq(hv[2], 0x3555);
+    ck_assert_uint_eq(hv[3], 0xC000);
+    ck_assert_uint_eq(bv[4], 0xFF);
+    ck_assert_uint_eq(bv[5], 7);
+    ck_assert_uint_eq(bv[6], 300 & 0xFF);
+    ck_assert_uint_eq(bv[7], 1);
+}
+END_TEST
+
+/* Forms left out fail at load with the decoder's message. */
+START_TEST(t_unsupported)
+{
+    static const char src[] = HDR
+        ".visible .entry k(.param .u64 t)\n{\n"
+        ".reg .b32 %r<4>; .reg .f32 %f<8>; .reg .b64 %rd<2>;\n"
+        "ld.param.u64 %rd1, [t];\n"
+        "tld4.r.a2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, "
+        "[%rd1, {%r1, %f5, %f6, %f6}];\n"
+        "ret;\n}\n";
+    ck_assert_int_eq(ptxemu_device_create(NULL, &dev), PTXEMU_SUCCESS);
+    ptxemu_status st = ptxemu_module_load_string(dev, "u.ptx", src,
+                                                 strlen(src), &mod);
+    ck_assert_int_eq(st, PTXEMU_ERROR_UNSUPPORTED);
+    ck_assert_msg(strstr(ptxemu_last_error_message(dev),
+                         "not supported by the emulator yet"), "%s",
+                  ptxemu_last_error_message(dev));
+}
+END_TEST
+
 /* ---- the corpus kernels tests/corpus/cu/tex_surf.cu ---- */
 
 static void load_corpus(void)
@@ -938,6 +1001,8 @@ static Suite *texfetch_suite(void)
     tcase_add_test(tp, t_texture);
     tcase_add_test(tp, t_linear);
     tcase_add_test(tp, t_texref);
+    tcase_add_test(tp, t_sustp);
+    tcase_add_test(tp, t_unsupported);
     tcase_add_test(tp, t_corpus_fetch);
     tcase_add_test(tp, t_corpus_layered);
     tcase_add_test(tp, t_corpus_surf);
