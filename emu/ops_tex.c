@@ -211,6 +211,17 @@ static void op_tex(EmuCtx *x, const EmuInsn *i, uint32_t mask)
         }
         uint32_t v[4];
         texel_bits(&t, v);
+        if (i->type == PTX_T_F16X2) {
+            /* .v2.f16x2: (R, G) and (B, A) as halves, rounded to
+             * nearest, the first in the low half */
+            uint32_t hv[4];
+            for (unsigned c = 0; c < 4; c++) {
+                hv[c] = (uint32_t)fp_round_d(&fp_fmt_f16, fp_f32(v[c]),
+                                             FP_RN, 0);
+            }
+            v[0] = hv[0] | hv[1] << 16;
+            v[1] = hv[2] | hv[3] << 16;
+        }
         put4(x, i, lane, v);
     }
 }
@@ -559,8 +570,14 @@ EMU_SELECTOR(tex)
         bool icoord = in->ntypes > 1 && in->types[1] == PTX_T_S32;
         /* .v4 of 32-bit results only; f16 results and the depth
          * compare / offset forms are left to a later change. */
-        if (ok && ei->vec == 4 && is_32((PtxType)ei->type)
-            && in->nopnds >= 2 && in->opnds[1].kind == IR_O_TUPLE
+        /* operands after the tuple: the lod of .level, the gradients
+         * of .grad; offsets and depth compare are not supported */
+        PtxMod lod = ir_insn_mod(in, PTX_MG_TEXLOD);
+        unsigned want = lod == PTX_M_LEVEL ? 3 : lod == PTX_M_GRAD ? 4 : 2;
+        bool f16 = ei->type == PTX_T_F16X2 && ei->vec == 2;
+        if (ok && (f16 || (ei->vec == 4 && is_32((PtxType)ei->type)))
+            && in->nopnds == want && in->opnds[0].kind == IR_O_VEC
+            && in->opnds[1].kind == IR_O_TUPLE
             && (in->types[1] == PTX_T_F32 || icoord)) {
             ei->aux = (uint16_t)(g | (unsigned)icoord << 7);
             ei->fn = op_tex;
@@ -573,6 +590,7 @@ EMU_SELECTOR(tex)
         unsigned comp = c == PTX_M_FRAG_R ? 0 : c == PTX_M_FRAG_G ? 1
                         : c == PTX_M_FRAG_B ? 2 : 3;
         if (ok && g == EMU_GEOM_2D && ei->vec == 4 && in->nopnds == 2
+            && in->opnds[0].kind == IR_O_VEC
             && is_32((PtxType)ei->type) && in->types[1] == PTX_T_F32) {
             ei->aux = (uint16_t)(g | comp << 4);
             ei->fn = op_tld4;

@@ -499,6 +499,13 @@ static const char tex_ptx[] = HDR
     "st.global.v4.u32 [%rd2+48], {%r3, %r4, %r5, %r6};\n"
     "tld4.g.2d.v4.f32.f32 {%f3, %f4, %f5, %f6}, [%rd1, {%f1, %f2}];\n"
     "st.global.v4.f32 [%rd2+64], {%f3, %f4, %f5, %f6};\n"
+    "ret;\n}\n"
+    ".visible .entry th(.param .u64 t, .param .u64 o)\n{\n"
+    ".reg .b32 %r<4>; .reg .f32 %f<4>; .reg .b64 %rd<4>;\n"
+    "ld.param.u64 %rd1, [t]; ld.param.u64 %rd2, [o];\n"
+    "mov.f32 %f1, 0f3F800000;\n"
+    "tex.2d.v2.f16x2.f32 {%r1, %r2}, [%rd1, {%f1, %f1}];\n"
+    "st.global.v2.u32 [%rd2], {%r1, %r2};\n"
     "ret;\n}\n";
 
 START_TEST(t_texture)
@@ -549,6 +556,11 @@ START_TEST(t_texture)
     /* tld4.g at (1, 1): G of (0,1), (1,1), (1,0), (0,0) */
     ck_assert(g[0] == 20.0f && g[1] == 30.0f && g[2] == 10.0f
               && g[3] == 0.0f);
+    /* .v2.f16x2: (1.5, 15) and (-1, 4) as halves */
+    ck_assert_int_eq(run("th", 1, p), PTXEMU_SUCCESS);
+    ptxemu_memcpy_dtoh(dev, u, o, 8);
+    ck_assert_uint_eq(u[0], 0x4B803E00u);
+    ck_assert_uint_eq(u[1], 0x4400BC00u);
     /* linear filtering of integer elements is refused */
     ptxemu_array *b = mkarray(2, 2, 0, 1, 8, PTXEMU_CHANNEL_UNSIGNED);
     td.array = b;
