@@ -99,6 +99,18 @@ static bool address(uint8_t mode, int64_t i, uint32_t n, uint32_t *out)
     }
 }
 
+/* floor(v) as an index; NaN and huge values (whose conversion would be
+ * undefined) saturate far outside any texture, so they clamp to an edge
+ * or read the border. */
+static int64_t floor_index(float v)
+{
+    const float lim = 1e12f;
+    if (!(v > -lim)) {
+        return -(int64_t)lim;
+    }
+    return v < lim ? (int64_t)floorf(v) : (int64_t)lim;
+}
+
 static void border_texel(const EmuTexData *d, const EmuTexSampler *s,
                          EmuTexel *out)
 {
@@ -164,7 +176,7 @@ void emu_tex_sample(const EmuTexData *d, const EmuTexSampler *s,
         /* "Nearest-Point Sampling": tex(x) = T[floor(x)] */
         int64_t idx[3] = {0, 0, 0};
         for (unsigned k = 0; k < dims; k++) {
-            idx[k] = (int64_t)floorf(x[k]);
+            idx[k] = floor_index(x[k]);
         }
         texel_at(d, s, dims, idx, layer, rd, ctx, out);
         return;
@@ -177,8 +189,8 @@ void emu_tex_sample(const EmuTexData *d, const EmuTexSampler *s,
     for (unsigned k = 0; k < dims; k++) {
         float xb = x[k] - 0.5f;
         float fl = floorf(xb);
-        base[k] = (int64_t)fl;
-        w[k] = emu_tex_weight(xb - fl);
+        base[k] = floor_index(xb);
+        w[k] = isfinite(xb) ? emu_tex_weight(xb - fl) : 0.0f;
     }
     float acc[4] = {0, 0, 0, 0};
     for (unsigned corner = 0; corner < (1u << dims); corner++) {

@@ -1783,8 +1783,10 @@ static const char *tex_obj(ptxemu_device *dev, const ptxemu_texture_desc *t,
         d->pitch = t->height ? t->pitch
                              : (uint64_t)t->width * emu_tex_elem_bytes(d);
         if (!t->width || d->pitch < (uint64_t)t->width
-                                     * emu_tex_elem_bytes(d)) {
-            return "width 0, or pitch smaller than a row";
+                                     * emu_tex_elem_bytes(d)
+            || d->pitch > (1ull << 40) || t->width > (1u << 30)) {
+            return "width 0 or too large, or pitch smaller than a row "
+                   "or too large";
         }
         if (!emu_mem_find(dev->emu->mem, d->addr, d->pitch * d->height)) {
             return "the memory is not inside one device allocation";

@@ -96,6 +96,10 @@ static const Case1 cases1[] = {
     {EMU_ADDR_CLAMP, EMU_FILTER_POINT, false, 7.0f, 80.0f},
     {EMU_ADDR_CLAMP, EMU_FILTER_LINEAR, false, 0.25f, 10.0f},
     {EMU_ADDR_CLAMP, EMU_FILTER_LINEAR, false, 4.0f, 80.0f},
+    /* far outside: clamp to the edges (no undefined conversion) */
+    {EMU_ADDR_CLAMP, EMU_FILTER_POINT, false, 1e30f, 80.0f},
+    {EMU_ADDR_CLAMP, EMU_FILTER_LINEAR, false, -1e30f, 10.0f},
+    {EMU_ADDR_BORDER, EMU_FILTER_POINT, false, 1e30f, 5.0f},
     /* border on both sides */
     {EMU_ADDR_BORDER, EMU_FILTER_POINT, false, -0.5f, 5.0f},
     {EMU_ADDR_BORDER, EMU_FILTER_POINT, false, 4.0f, 5.0f},
