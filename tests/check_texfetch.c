@@ -735,6 +735,83 @@ START_TEST(t_unsupported)
 }
 END_TEST
 
+/* Layered surfaces: suld.b.a1d.v2.b16 (layer, then x in bytes) and
+ * suld.b.a2d.b64 / sust.b.a2d.b64 ({layer, x, y, unused}). */
+static const char layered_ptx[] = HDR
+    ".visible .entry k(.param .u64 s1, .param .u64 s2, .param .u64 o)\n{\n"
+    ".reg .b16 %rs<4>; .reg .b32 %r<8>; .reg .b64 %rd<6>;\n"
+    "ld.param.u64 %rd1, [s1]; ld.param.u64 %rd2, [s2];\n"
+    "ld.param.u64 %rd3, [o];\n"
+    "mov.u32 %r1, 1; mov.u32 %r2, 8;\n"
+    "suld.b.a1d.v2.b16.trap {%rs1, %rs2}, [%rd1, {%r1, %r2}];\n"
+    "st.global.v2.u16 [%rd3], {%rs1, %rs2};\n"
+    "mov.u32 %r3, 0;\n"
+    "suld.b.a2d.b64.trap %rd4, [%rd2, {%r1, %r2, %r1, %r3}];\n"
+    "st.global.u64 [%rd3+8], %rd4;\n"
+    "add.s64 %rd5, %rd4, 1;\n"
+    "sust.b.a2d.b64.trap [%rd2, {%r3, %r3, %r3, %r3}], %rd5;\n"
+    "ret;\n}\n";
+
+START_TEST(t_layered_surf)
+{
+    load(layered_ptx);
+    ptxemu_array_desc d;
+    memset(&d, 0, sizeof(d));
+    d.size = sizeof(d);
+    d.width = 4;
+    d.layers = 2;
+    d.flags = PTXEMU_ARRAY_LAYERED | PTXEMU_ARRAY_SURFACE_LDST;
+    d.format.channels = 2;
+    d.format.bits = 16;
+    d.format.kind = PTXEMU_CHANNEL_UNSIGNED;
+    ptxemu_array *a1, *a2;
+    ck_assert_int_eq(ptxemu_array_create(dev, &d, &a1), PTXEMU_SUCCESS);
+    d.height = 2;
+    d.format.bits = 32;
+    ck_assert_int_eq(ptxemu_array_create(dev, &d, &a2), PTXEMU_SUCCESS);
+    uint16_t v1[2][4][2];
+    uint32_t v2[2][2][4][2];
+    for (unsigned k = 0; k < 16; k++) {
+        ((uint16_t *)v1)[k] = (uint16_t)(0x100 + k);
+    }
+    for (unsigned k = 0; k < 32; k++) {
+        ((uint32_t *)v2)[k] = 0x1000 + k;
+    }
+    ptxemu_array_box b1 = {0, 0, 0, 4, 1, 2}, b2 = {0, 0, 0, 4, 2, 2};
+    ck_assert_int_eq(ptxemu_array_copy_from_host(a1, &b1, v1, 16, 1),
+                     PTXEMU_SUCCESS);
+    ck_assert_int_eq(ptxemu_array_copy_from_host(a2, &b2, v2, 32, 2),
+                     PTXEMU_SUCCESS);
+    uint64_t s1, s2;
+    ck_assert_int_eq(ptxemu_surface_create(dev, a1, &s1), PTXEMU_SUCCESS);
+    ck_assert_int_eq(ptxemu_surface_create(dev, a2, &s2), PTXEMU_SUCCESS);
+    ptxemu_devptr o;
+    ck_assert_int_eq(ptxemu_malloc(dev, 16, &o), PTXEMU_SUCCESS);
+    void *p[] = {&s1, &s2, &o};
+    ptxemu_status st = run("k", 1, p);
+    ck_assert_msg(st == PTXEMU_SUCCESS, "%s", ptxemu_last_error_message(dev));
+    uint16_t g1[2];
+    uint64_t g2;
+    ptxemu_memcpy_dtoh(dev, g1, o, 4);
+    ptxemu_memcpy_dtoh(dev, &g2, o + 8, 8);
+    /* layer 1, byte 8 = element 2 */
+    ck_assert_uint_eq(g1[0], v1[1][2][0]);
+    ck_assert_uint_eq(g1[1], v1[1][2][1]);
+    /* layer 1, row 1, byte 8 = element 1 */
+    uint64_t want = v2[1][1][1][0] | (uint64_t)v2[1][1][1][1] << 32;
+    ck_assert_uint_eq(g2, want);
+    uint32_t back[2];
+    ptxemu_array_box b0 = {0, 0, 0, 1, 1, 1};
+    ptxemu_array_copy_to_host(a2, &b0, back, 8, 0);
+    ck_assert_uint_eq(back[0], v2[1][1][1][0] + 1);
+    ck_assert_uint_eq(back[1], v2[1][1][1][1]);
+    /* a box outside the array is refused */
+    ptxemu_array_box bad = {0, 0, 1, 4, 1, 2};
+    ck_assert_int_eq(ptxemu_array_copy_from_host(a1, &bad, v1, 16, 1),
+                     PTXEMU_ERROR_INVALID_VALUE);
+}
+END_TEST
+
 /* ---- the corpus kernels tests/corpus/cu/tex_surf.cu ---- */
 
 static void load_corpus(void)
@@ -1018,6 +1095,7 @@ static Suite *texfetch_suite(void)
     tcase_add_test(tp, t_linear);
     tcase_add_test(tp, t_texref);
     tcase_add_test(tp, t_sustp);
+    tcase_add_test(tp, t_layered_surf);
     tcase_add_test(tp, t_unsupported);
     tcase_add_test(tp, t_corpus_fetch);
     tcase_add_test(tp, t_corpus_layered);
