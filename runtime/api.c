@@ -1842,6 +1842,12 @@ ptxemu_status ptxemu_texture_create(ptxemu_device *dev,
         st = fail(dev, PTXEMU_ERROR_UNSUPPORTED,
                   "ptxemu_texture_create: sRGB textures are not "
                   "supported by the emulator");
+    } else if (o.data.cube && desc->filter == PTXEMU_FILTER_LINEAR) {
+        /* hardware filters across face edges (seamless cubemaps) */
+        st = fail(dev, PTXEMU_ERROR_UNSUPPORTED,
+                  "ptxemu_texture_create: linear filtering of cubemaps "
+                  "(seamless across faces) is not supported by the "
+                  "emulator");
     } else if (!tt || !(*handle = emu_tex_add(tt, &o))) {
         st = fail(dev, PTXEMU_ERROR_OUT_OF_MEMORY,
                   "ptxemu_texture_create: out of host memory");

@@ -418,6 +418,8 @@ typedef struct ptxemu_texture_desc {
     ptxemu_read_mode read_mode;
     int normalized_coords;
     int srgb;                           /* must be 0 (unsupported) */
+    /* Cubemaps: point filtering only (seamless linear filtering across
+     * faces is not supported: PTXEMU_ERROR_UNSUPPORTED). */
     float border_color[4];
 } ptxemu_texture_desc;
 

@@ -976,6 +976,13 @@ START_TEST(t_corpus_layered)
                      PTXEMU_SUCCESS);
     uint64_t tl = mktex(al, PTXEMU_FILTER_POINT, 0);
     uint64_t tc = mktex(ac, PTXEMU_FILTER_POINT, 1);
+    ptxemu_texture_desc lin;
+    ptxemu_texture_desc_default(&lin);
+    lin.array = ac;
+    lin.filter = PTXEMU_FILTER_LINEAR;
+    uint64_t tx;
+    ck_assert_int_eq(ptxemu_texture_create(dev, &lin, &tx),
+                     PTXEMU_ERROR_UNSUPPORTED);
     ptxemu_devptr o;
     ck_assert_int_eq(ptxemu_malloc(dev, CW * 4, &o), PTXEMU_SUCCESS);
     int w = CW, layers = L;
