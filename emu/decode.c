@@ -394,6 +394,39 @@ static PtxType opnd_type(const IrInsn *in, unsigned k)
     return (PtxType)(slot < in->ntypes ? in->types[slot] : in->types[0]);
 }
 
+/* [h, {c...}] (tex, suld, sust...): an EO_VEC of the flattened
+ * elements, pad = index of the first coordinate.  A .texref/.surfref
+ * symbol as h is EMU_NOREG; ops_tex.c finds its binding by name. */
+static bool dec_tuple(Dec *d, const IrInsn *in, const IrOperand *io,
+                      EmuOpnd *eo)
+{
+    PtxType ct = in->ntypes > 1 ? (PtxType)in->types[1] : PTX_T_S32;
+    uint32_t n = 0;
+    for (uint32_t e = 0; e < io->n; e++) {
+        const IrOperand *el = &io->u.elems[e];
+        n += el->kind == IR_O_VEC ? el->n : 1;
+    }
+    eo->kind = EO_VEC;
+    eo->n = n;
+    eo->pad = io->n ? io->n - 1 : 0;
+    eo->reg = vslot_reserve(d, n);
+    if (d->oom) {
+        return false;
+    }
+    uint32_t at = eo->reg;
+    for (uint32_t e = 0; e < io->n; e++) {
+        const IrOperand *el = &io->u.elems[e];
+        if (el->kind != IR_O_VEC) {
+            d->vslots[at++] = elem_slot(d, el, ct);
+            continue;
+        }
+        for (uint32_t c = 0; c < el->n; c++) {
+            d->vslots[at++] = elem_slot(d, &el->u.elems[c], ct);
+        }
+    }
+    return !d->oom;
+}
+
 static bool dec_opnd(Dec *d, const IrInsn *in, unsigned k, EmuOpnd *eo,
                      EmuInsn *ei)
 {
@@ -474,7 +507,9 @@ static bool dec_opnd(Dec *d, const IrInsn *in, unsigned k, EmuOpnd *eo,
         if (io->u.sym) {
             SymKind sk = sym_lookup(d, io->u.sym, &val, &sp);
             if (sk == SK_NONE) {
-                return false;
+                /* [texref] of txq/suq: ops_tex.c finds the binding */
+                return io->u.sym->kind == IR_SYM_TEXREF
+                       || io->u.sym->kind == IR_SYM_SURFREF;
             }
             eo->imm += val;
             if (sk == SK_FRAME) {
@@ -535,6 +570,8 @@ static bool dec_opnd(Dec *d, const IrInsn *in, unsigned k, EmuOpnd *eo,
         eo->kind = EO_SINK;
         eo->reg = EMU_NOREG;
         return true;
+    case IR_O_TUPLE:
+        return dec_tuple(d, in, io, eo);
     default:
         eo->kind = EO_NONE;
         return true;
@@ -687,7 +724,8 @@ static bool decode_insn(Dec *d, uint32_t pc, EmuInsn *ei)
         || emu_select_warp(im, d->f, in, ei)
         || emu_select_mma(im, d->f, in, ei)
         || emu_select_cluster(im, d->f, in, ei)
-        || emu_select_mbarrier(im, d->f, in, ei)) {
+        || emu_select_mbarrier(im, d->f, in, ei)
+        || emu_select_tex(im, d->f, in, ei)) {
         return ei->fn != NULL;
     }
     return false;

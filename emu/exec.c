@@ -23,6 +23,7 @@
 #include "emu/cluster.h"
 #include "emu/decode.h"
 #include "emu/exec.h"
+#include "emu/texfetch.h"
 #include "ptx/opcode.h"
 #include "ptx/ptx.h"
 
@@ -120,6 +121,10 @@ void emu_device_free(EmuDevice *d)
     emu_device_flush_output(d);
     emu_builtins_device_free(d);
     emu_mem_free(d->mem);
+    if (d->tex) {
+        emu_tex_table_free(d->tex);
+        free(d->tex);
+    }
     free(d->sm_clock);
     free(d);
 }

@@ -82,6 +82,8 @@ struct EmuDevice {
     char *printf_pending;
     size_t printf_pending_len, printf_pending_cap;
     uint64_t heap_used;
+    /* Appended (texfetch.h): texture and surface objects, lazily made */
+    struct EmuTexTable *tex;
 };
 
 EmuDevice *emu_device_new(const EmuConfig *cfg);

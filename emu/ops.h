@@ -40,5 +40,7 @@ EMU_SELECTOR(mma);    /* ops_mma.c: mma wmma.load/mma/store ldmatrix
 EMU_SELECTOR(cluster);  /* ops_cluster.c: barrier.cluster mapa getctarank */
 EMU_SELECTOR(mbarrier); /* ops_mbarrier.c: mbarrier.*, cp.async.mbarrier
                            .arrive, cp.async.bulk to shared::cluster */
+EMU_SELECTOR(tex);      /* ops_tex.c: tex tld4 txq istypep suld sust
+                           sured suq */
 
 #endif

@@ -24,6 +24,7 @@
 #include "emu/cluster.h"
 #include "emu/exec.h"
 #include "emu/memory.h"
+#include "emu/texfetch.h"
 #include "ptx/ptx.h"
 #include "ptx/link.h"
 #include "runtime/ptxemu.h"
@@ -86,6 +87,7 @@ struct ptxemu_device {
     ptxemu_status pending;      /* first launch error since synchronize */
     ptxemu_module *mods;
     RtStats stats;
+    ptxemu_array *arrays;       /* live CUDA arrays (api.c, textures) */
 };
 
 /* ------------------------------------------------------------ status */
@@ -290,6 +292,7 @@ ptxemu_status ptxemu_device_create(const ptxemu_device_options *opts,
 }
 
 static void module_free_locked(ptxemu_module *m);
+static void arrays_free_locked(ptxemu_device *dev);
 
 void ptxemu_device_destroy(ptxemu_device *dev)
 {
@@ -300,6 +303,7 @@ void ptxemu_device_destroy(ptxemu_device *dev)
     while (dev->mods) {
         module_free_locked(dev->mods);
     }
+    arrays_free_locked(dev);
     emu_device_free(dev->emu);
     free(dev->msg);
     pthread_mutex_unlock(&dev->lock);
@@ -411,6 +415,7 @@ static void module_free_locked(ptxemu_module *m)
         free(m->funcs[i].params);
     }
     free(m->funcs);
+    emu_tex_unbind_module(dev->emu->tex, m->em);
     emu_module_free(m->em);
     free(m->name);
     free(m->src);
@@ -1502,4 +1507,460 @@ size_t ptxemu_get_opcode_stats(ptxemu_device *dev, ptxemu_opcode_count *out,
     size_t n = rt_stats_opcodes(&dev->stats, out, out ? max : 0);
     pthread_mutex_unlock(&dev->lock);
     return n;
+}
+
+/* ------------------------------------------------- arrays, textures */
+
+struct ptxemu_array {
+    ptxemu_device *dev;
+    ptxemu_array_desc desc;
+    EmuTexData data;            /* storage: device memory at data.addr */
+    uint32_t users;             /* texture and surface objects */
+    ptxemu_array *next;
+};
+
+static void arrays_free_locked(ptxemu_device *dev)
+{
+    while (dev->arrays) {
+        ptxemu_array *a = dev->arrays;
+        dev->arrays = a->next;
+        free(a);
+    }
+}
+
+static EmuTexTable *tex_table(ptxemu_device *dev)
+{
+    if (!dev->emu->tex) {
+        dev->emu->tex = calloc(1, sizeof(EmuTexTable));
+    }
+    return dev->emu->tex;
+}
+
+/* NULL if the format is valid, else what is wrong with it. */
+static const char *bad_format(const ptxemu_format *f)
+{
+    if (f->channels != 1 && f->channels != 2 && f->channels != 4) {
+        return "channels must be 1, 2 or 4";
+    }
+    if (f->bits != 8 && f->bits != 16 && f->bits != 32) {
+        return "bits must be 8, 16 or 32";
+    }
+    if ((unsigned)f->kind > PTXEMU_CHANNEL_FLOAT) {
+        return "unknown channel kind";
+    }
+    if (f->kind == PTXEMU_CHANNEL_FLOAT && f->bits == 8) {
+        return "no 8-bit float channels";
+    }
+    return NULL;
+}
+
+static void set_format(EmuTexData *d, const ptxemu_format *f)
+{
+    d->nch = (uint8_t)f->channels;
+    d->bits = (uint8_t)f->bits;
+    d->kind = (uint8_t)f->kind;
+}
+
+/* Why an array descriptor is invalid, or NULL. */
+static const char *bad_array(const ptxemu_array_desc *d)
+{
+    const uint32_t max = 1u << 16;
+    if (d->size < sizeof(*d)) {
+        return "desc->size is smaller than sizeof(ptxemu_array_desc)";
+    }
+    if (!d->width || d->width > max || d->height > max || d->depth > max
+        || d->layers > 2048) {
+        return "width must be 1..65536, height and depth 0..65536, "
+               "layers 0..2048";
+    }
+    if (d->flags & ~(uint32_t)(PTXEMU_ARRAY_LAYERED
+                               | PTXEMU_ARRAY_SURFACE_LDST
+                               | PTXEMU_ARRAY_CUBEMAP)) {
+        return "unknown flags";
+    }
+    bool layered = d->flags & PTXEMU_ARRAY_LAYERED;
+    if (layered != (d->layers != 0)) {
+        return "layers must be set exactly for PTXEMU_ARRAY_LAYERED";
+    }
+    if ((d->flags & PTXEMU_ARRAY_CUBEMAP)
+        && (d->width != d->height || d->depth)) {
+        return "a cubemap needs width == height and depth 0";
+    }
+    if (layered && d->depth) {
+        return "a layered array has no depth";
+    }
+    if (d->depth && !d->height) {
+        return "a 3-D array needs a height";
+    }
+    return bad_format(&d->format);
+}
+
+ptxemu_status ptxemu_array_create(ptxemu_device *dev,
+                                  const ptxemu_array_desc *desc,
+                                  ptxemu_array **out)
+{
+    if (!dev) {
+        return PTXEMU_ERROR_INVALID_VALUE;
+    }
+    ptxemu_status st = PTXEMU_SUCCESS;
+    pthread_mutex_lock(&dev->lock);
+    const char *why = !desc || !out ? "NULL argument" : bad_array(desc);
+    ptxemu_array *a = why ? NULL : calloc(1, sizeof(*a));
+    if (why) {
+        st = fail(dev, PTXEMU_ERROR_INVALID_VALUE, "ptxemu_array_create: %s",
+                  why);
+        goto done;
+    }
+    if (!a) {
+        st = fail(dev, PTXEMU_ERROR_OUT_OF_MEMORY,
+                  "ptxemu_array_create: out of host memory");
+        goto done;
+    }
+    a->dev = dev;
+    a->desc = *desc;
+    EmuTexData *d = &a->data;
+    set_format(d, &desc->format);
+    d->width = desc->width;
+    d->height = desc->height ? desc->height : 1;
+    d->depth = desc->depth ? desc->depth : 1;
+    d->cube = (desc->flags & PTXEMU_ARRAY_CUBEMAP) != 0;
+    d->layered = (desc->flags & PTXEMU_ARRAY_LAYERED) != 0;
+    d->layers = (desc->layers ? desc->layers : 1) * (d->cube ? 6 : 1);
+    d->pitch = (uint64_t)d->width * emu_tex_elem_bytes(d);
+    uint64_t bytes = d->pitch * d->height * d->depth * d->layers;
+    d->addr = emu_mem_alloc(dev->emu->mem, bytes, EMU_ALLOC_DEVICE,
+                            "CUDA array");
+    if (!d->addr) {
+        free(a);
+        st = fail(dev, PTXEMU_ERROR_OUT_OF_MEMORY,
+                  "ptxemu_array_create: cannot allocate %" PRIu64 " bytes",
+                  bytes);
+        goto done;
+    }
+    a->next = dev->arrays;
+    dev->arrays = a;
+    *out = a;
+done:
+    pthread_mutex_unlock(&dev->lock);
+    return st;
+}
+
+ptxemu_status ptxemu_array_destroy(ptxemu_array *a)
+{
+    if (!a) {
+        return PTXEMU_SUCCESS;
+    }
+    ptxemu_device *dev = a->dev;
+    ptxemu_status st = PTXEMU_SUCCESS;
+    pthread_mutex_lock(&dev->lock);
+    if (a->users) {
+        st = fail(dev, PTXEMU_ERROR_INVALID_VALUE, "ptxemu_array_destroy: "
+                  "%u texture or surface objects still use the array",
+                  a->users);
+    } else {
+        ptxemu_array **pp = &dev->arrays;
+        while (*pp && *pp != a) {
+            pp = &(*pp)->next;
+        }
+        if (*pp) {
+            *pp = a->next;
+        }
+        emu_mem_release(dev->emu->mem, a->data.addr);
+        free(a);
+    }
+    pthread_mutex_unlock(&dev->lock);
+    return st;
+}
+
+ptxemu_status ptxemu_array_get_desc(ptxemu_array *a, ptxemu_array_desc *out)
+{
+    if (!a || !out) {
+        return PTXEMU_ERROR_INVALID_VALUE;
+    }
+    *out = a->desc;
+    return PTXEMU_SUCCESS;
+}
+
+static ptxemu_status array_copy(ptxemu_array *a, const ptxemu_array_box *b,
+                                uint8_t *host, size_t pitch, size_t rows,
+                                bool to_array, const char *what)
+{
+    if (!a) {
+        return PTXEMU_ERROR_INVALID_VALUE;
+    }
+    ptxemu_device *dev = a->dev;
+    ptxemu_status st = PTXEMU_SUCCESS;
+    pthread_mutex_lock(&dev->lock);
+    const EmuTexData *d = &a->data;
+    uint64_t eb = emu_tex_elem_bytes(d);
+    uint64_t w = b ? (b->width ? b->width : 1) : 0;
+    uint64_t h = b ? (b->height ? b->height : 1) : 0;
+    uint64_t dp = b ? (b->depth ? b->depth : 1) : 0;
+    uint64_t zmax = (uint64_t)d->depth * d->layers;
+    if (!b || !host) {
+        st = fail(dev, PTXEMU_ERROR_INVALID_VALUE, "%s: NULL argument",
+                  what);
+    } else if (b->x + w > d->width || b->y + h > d->height
+               || b->z + dp > zmax) {
+        st = fail(dev, PTXEMU_ERROR_INVALID_VALUE, "%s: box (%u, %u, %u) + "
+                  "(%" PRIu64 ", %" PRIu64 ", %" PRIu64 ") outside the "
+                  "%ux%ux%" PRIu64 " array", what, b->x, b->y, b->z, w, h,
+                  dp, d->width, d->height, zmax);
+    } else if (pitch < w * eb || (rows && rows < h)) {
+        st = fail(dev, PTXEMU_ERROR_INVALID_VALUE,
+                  "%s: host pitch %zu or rows %zu smaller than the box",
+                  what, pitch, rows);
+    } else {
+        const EmuAlloc *al = emu_mem_find(dev->emu->mem, d->addr, 1);
+        uint8_t *base = al->host + (d->addr - al->addr);
+        size_t slice = pitch * (rows ? rows : h);
+        for (uint64_t z = 0; z < dp; z++) {
+            for (uint64_t y = 0; y < h; y++) {
+                uint8_t *arr = base + ((b->z + z) * d->height + b->y + y)
+                               * d->pitch + b->x * eb;
+                uint8_t *hp = host + z * slice + y * pitch;
+                if (to_array) {
+                    memcpy(arr, hp, w * eb);
+                } else {
+                    memcpy(hp, arr, w * eb);
+                }
+            }
+        }
+    }
+    pthread_mutex_unlock(&dev->lock);
+    return st;
+}
+
+ptxemu_status ptxemu_array_copy_from_host(ptxemu_array *a,
+                                          const ptxemu_array_box *box,
+                                          const void *src, size_t pitch,
+                                          size_t rows)
+{
+    return array_copy(a, box, (uint8_t *)(uintptr_t)src, pitch, rows, true,
+                      "ptxemu_array_copy_from_host");
+}
+
+ptxemu_status ptxemu_array_copy_to_host(ptxemu_array *a,
+                                        const ptxemu_array_box *box,
+                                        void *dst, size_t pitch,
+                                        size_t rows)
+{
+    return array_copy(a, box, dst, pitch, rows, false,
+                      "ptxemu_array_copy_to_host");
+}
+
+void ptxemu_texture_desc_default(ptxemu_texture_desc *desc)
+{
+    memset(desc, 0, sizeof(*desc));
+    desc->size = sizeof(*desc);
+    for (unsigned k = 0; k < 3; k++) {
+        desc->address_mode[k] = PTXEMU_ADDRESS_CLAMP;
+    }
+}
+
+/* Fill o from a texture descriptor; returns why it is invalid or NULL. */
+static const char *tex_obj(ptxemu_device *dev, const ptxemu_texture_desc *t,
+                           EmuTexObj *o)
+{
+    memset(o, 0, sizeof(*o));
+    o->kind = EMU_OBJ_TEX;
+    EmuTexData *d = &o->data;
+    if (t->size < sizeof(*t)) {
+        return "desc->size is smaller than sizeof(ptxemu_texture_desc)";
+    }
+    if (t->array) {
+        *d = t->array->data;
+    } else {
+        const char *why = bad_format(&t->format);
+        if (why) {
+            return why;
+        }
+        set_format(d, &t->format);
+        d->addr = t->ptr;
+        d->width = t->width;
+        d->height = t->height ? t->height : 1;
+        d->depth = d->layers = 1;
+        d->pitch = t->height ? t->pitch
+                             : (uint64_t)t->width * emu_tex_elem_bytes(d);
+        if (!t->width || d->pitch < (uint64_t)t->width
+                                     * emu_tex_elem_bytes(d)
+            || d->pitch > (1ull << 40) || t->width > (1u << 30)) {
+            return "width 0 or too large, or pitch smaller than a row "
+                   "or too large";
+        }
+        if (!emu_mem_find(dev->emu->mem, d->addr, d->pitch * d->height)) {
+            return "the memory is not inside one device allocation";
+        }
+    }
+    EmuTexSampler *s = &o->samp;
+    for (unsigned k = 0; k < 3; k++) {
+        unsigned m = t->address_mode[k];
+        if (m > PTXEMU_ADDRESS_BORDER) {
+            return "unknown address mode";
+        }
+        if (!t->normalized_coords && (m == PTXEMU_ADDRESS_WRAP
+                                      || m == PTXEMU_ADDRESS_MIRROR)) {
+            m = PTXEMU_ADDRESS_CLAMP;
+        }
+        s->addr_mode[k] = (uint8_t)m;
+    }
+    if ((unsigned)t->filter > PTXEMU_FILTER_LINEAR
+        || (unsigned)t->read_mode > PTXEMU_READ_NORMALIZED_FLOAT) {
+        return "unknown filter or read mode";
+    }
+    bool floats = d->kind == EMU_CH_FLOAT
+                  || (t->read_mode == PTXEMU_READ_NORMALIZED_FLOAT
+                      && d->bits < 32);
+    if (t->filter == PTXEMU_FILTER_LINEAR && !floats) {
+        return "linear filtering needs float results (float channels or "
+               "normalized-float reads of 8/16-bit channels)";
+    }
+    s->filter = (uint8_t)t->filter;
+    s->read_mode = (uint8_t)t->read_mode;
+    s->normalized = t->normalized_coords != 0;
+    memcpy(s->border, t->border_color, sizeof(s->border));
+    return NULL;
+}
+
+ptxemu_status ptxemu_texture_create(ptxemu_device *dev,
+                                    const ptxemu_texture_desc *desc,
+                                    uint64_t *handle)
+{
+    if (!dev) {
+        return PTXEMU_ERROR_INVALID_VALUE;
+    }
+    ptxemu_status st = PTXEMU_SUCCESS;
+    pthread_mutex_lock(&dev->lock);
+    EmuTexObj o;
+    EmuTexTable *tt = tex_table(dev);
+    const char *why = !desc || !handle ? "NULL argument"
+                      : tex_obj(dev, desc, &o);
+    if (why) {
+        st = fail(dev, PTXEMU_ERROR_INVALID_VALUE,
+                  "ptxemu_texture_create: %s", why);
+    } else if (desc->srgb) {
+        st = fail(dev, PTXEMU_ERROR_UNSUPPORTED,
+                  "ptxemu_texture_create: sRGB textures are not "
+                  "supported by the emulator");
+    } else if (o.data.cube && desc->filter == PTXEMU_FILTER_LINEAR) {
+        /* hardware filters across face edges (seamless cubemaps) */
+        st = fail(dev, PTXEMU_ERROR_UNSUPPORTED,
+                  "ptxemu_texture_create: linear filtering of cubemaps "
+                  "(seamless across faces) is not supported by the "
+                  "emulator");
+    } else if (!tt || !(*handle = emu_tex_add(tt, &o))) {
+        st = fail(dev, PTXEMU_ERROR_OUT_OF_MEMORY,
+                  "ptxemu_texture_create: out of host memory");
+    } else {
+        tt->objs[(*handle & 0xFFFFFFFFu) - 1].owner = desc->array;
+        if (desc->array) {
+            desc->array->users++;
+        }
+    }
+    pthread_mutex_unlock(&dev->lock);
+    return st;
+}
+
+static ptxemu_status obj_destroy(ptxemu_device *dev, uint64_t h,
+                                 uint8_t kind, const char *what)
+{
+    if (!dev) {
+        return PTXEMU_ERROR_INVALID_VALUE;
+    }
+    ptxemu_status st = PTXEMU_SUCCESS;
+    pthread_mutex_lock(&dev->lock);
+    EmuTexObj *o = emu_tex_find(dev->emu->tex, h, kind);
+    if (!o) {
+        st = fail(dev, PTXEMU_ERROR_INVALID_VALUE,
+                  "%s: 0x%" PRIx64 " is not a live handle", what, h);
+    } else {
+        ptxemu_array *a = (ptxemu_array *)(uintptr_t)o->owner;
+        if (a) {
+            a->users--;
+        }
+        emu_tex_remove(dev->emu->tex, h, kind);
+    }
+    pthread_mutex_unlock(&dev->lock);
+    return st;
+}
+
+ptxemu_status ptxemu_texture_destroy(ptxemu_device *dev, uint64_t handle)
+{
+    return obj_destroy(dev, handle, EMU_OBJ_TEX, "ptxemu_texture_destroy");
+}
+
+ptxemu_status ptxemu_surface_destroy(ptxemu_device *dev, uint64_t handle)
+{
+    return obj_destroy(dev, handle, EMU_OBJ_SURF, "ptxemu_surface_destroy");
+}
+
+ptxemu_status ptxemu_surface_create(ptxemu_device *dev, ptxemu_array *a,
+                                    uint64_t *handle)
+{
+    if (!dev) {
+        return PTXEMU_ERROR_INVALID_VALUE;
+    }
+    ptxemu_status st = PTXEMU_SUCCESS;
+    pthread_mutex_lock(&dev->lock);
+    EmuTexTable *tt = tex_table(dev);
+    if (!a || !handle) {
+        st = fail(dev, PTXEMU_ERROR_INVALID_VALUE,
+                  "ptxemu_surface_create: NULL argument");
+    } else if (!(a->desc.flags & PTXEMU_ARRAY_SURFACE_LDST)) {
+        st = fail(dev, PTXEMU_ERROR_INVALID_VALUE,
+                  "ptxemu_surface_create: the array was not made with "
+                  "PTXEMU_ARRAY_SURFACE_LDST");
+    } else {
+        EmuTexObj o;
+        memset(&o, 0, sizeof(o));
+        o.kind = EMU_OBJ_SURF;
+        o.data = a->data;
+        o.owner = a;
+        if (!tt || !(*handle = emu_tex_add(tt, &o))) {
+            st = fail(dev, PTXEMU_ERROR_OUT_OF_MEMORY,
+                      "ptxemu_surface_create: out of host memory");
+        } else {
+            a->users++;
+        }
+    }
+    pthread_mutex_unlock(&dev->lock);
+    return st;
+}
+
+ptxemu_status ptxemu_module_bind_texref(ptxemu_module *mod,
+                                        const char *name, uint64_t handle)
+{
+    if (!mod) {
+        return PTXEMU_ERROR_INVALID_VALUE;
+    }
+    ptxemu_device *dev = mod->dev;
+    ptxemu_status st = PTXEMU_SUCCESS;
+    pthread_mutex_lock(&dev->lock);
+    const IrModule *ir = mod->em->ir;
+    const IrSymbol *sym = NULL;
+    for (uint32_t i = 0; name && i < ir->nglobals; i++) {
+        const IrSymbol *g = ir->globals[i];
+        if ((g->kind == IR_SYM_TEXREF || g->kind == IR_SYM_SURFREF)
+            && !strcmp(g->name, name)) {
+            sym = g;
+        }
+    }
+    EmuTexTable *tt = tex_table(dev);
+    uint8_t kind = sym && sym->kind == IR_SYM_SURFREF ? EMU_OBJ_SURF
+                                                       : EMU_OBJ_TEX;
+    if (!sym) {
+        st = fail(dev, PTXEMU_ERROR_NOT_FOUND, "ptxemu_module_bind_texref: "
+                  "no .texref or .surfref '%s' in the module",
+                  name ? name : "(null)");
+    } else if (handle && !emu_tex_find(tt, handle, kind)) {
+        st = fail(dev, PTXEMU_ERROR_INVALID_VALUE,
+                  "ptxemu_module_bind_texref: 0x%" PRIx64 " is not a live "
+                  "%s handle", handle,
+                  kind == EMU_OBJ_TEX ? "texture" : "surface");
+    } else if (!tt || emu_tex_bind(tt, mod->em, name, handle) != EMU_OK) {
+        st = fail(dev, PTXEMU_ERROR_OUT_OF_MEMORY,
+                  "ptxemu_module_bind_texref: out of host memory");
+    }
+    pthread_mutex_unlock(&dev->lock);
+    return st;
 }

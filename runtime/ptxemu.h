@@ -315,6 +315,129 @@ ptxemu_status ptxemu_launch_ex(ptxemu_function *f,
  * launches since the last synchronisation. */
 ptxemu_status ptxemu_synchronize(ptxemu_device *dev);
 
+/* ------------------------------------------------- arrays, textures */
+
+/* CUDA arrays, texture objects and surface objects.  Enum values are
+ * the CUDA runtime's (cudaChannelFormatKind, cudaArray* flags,
+ * cudaTextureAddressMode, cudaTextureFilterMode, cudaTextureReadMode),
+ * so a CUDA layer can pass them through.  Handles are the 64-bit values
+ * a kernel receives as .u64 texture/surface parameters (bindless tex,
+ * suld, sust...); 0 is never a valid handle.  Sampling follows the CUDA
+ * programming guide's "Texture Fetching" appendix (9-bit linear filter
+ * weights).  No mipmaps: .level and .grad fetches read level 0. */
+
+typedef struct ptxemu_array ptxemu_array;
+
+typedef enum ptxemu_channel_kind {
+    PTXEMU_CHANNEL_SIGNED = 0,
+    PTXEMU_CHANNEL_UNSIGNED = 1,
+    PTXEMU_CHANNEL_FLOAT = 2            /* 16 bits: half, 32: float */
+} ptxemu_channel_kind;
+
+/* Element format: 1, 2 or 4 channels of `bits` (8, 16, 32) each. */
+typedef struct ptxemu_format {
+    uint32_t channels;
+    uint32_t bits;
+    ptxemu_channel_kind kind;
+} ptxemu_format;
+
+enum {
+    PTXEMU_ARRAY_LAYERED = 0x01,        /* cudaArrayLayered */
+    PTXEMU_ARRAY_SURFACE_LDST = 0x02,   /* cudaArraySurfaceLoadStore */
+    PTXEMU_ARRAY_CUBEMAP = 0x04         /* cudaArrayCubemap */
+};
+
+typedef struct ptxemu_array_desc {
+    uint32_t size;                      /* sizeof(ptxemu_array_desc) */
+    /* Elements; height 0 = 1-D, depth 0 = not 3-D.  A cubemap has
+     * width == height and 6 faces per layer. */
+    uint32_t width, height, depth;
+    uint32_t layers;                    /* with LAYERED: layers (of cubes
+                                           with CUBEMAP); else 0 */
+    uint32_t flags;                     /* PTXEMU_ARRAY_* */
+    ptxemu_format format;
+} ptxemu_array_desc;
+
+/* A box of elements of an array: x, y, z its first element, where z is
+ * the depth slice of a 3-D array, the layer of a layered one, and
+ * layer * 6 + face of a cubemap. */
+typedef struct ptxemu_array_box {
+    uint32_t x, y, z;
+    uint32_t width, height, depth;      /* elements; 0 counts as 1 */
+} ptxemu_array_box;
+
+ptxemu_status ptxemu_array_create(ptxemu_device *dev,
+                                  const ptxemu_array_desc *desc,
+                                  ptxemu_array **out);
+/* Fails (INVALID_VALUE) while texture or surface objects use it. */
+ptxemu_status ptxemu_array_destroy(ptxemu_array *a);
+/* The descriptor it was made with. */
+ptxemu_status ptxemu_array_get_desc(ptxemu_array *a, ptxemu_array_desc *out);
+/* Copy a box between host memory and the array.  Host rows are `pitch`
+ * bytes apart and slices `pitch * rows` bytes (rows 0: box height). */
+ptxemu_status ptxemu_array_copy_from_host(ptxemu_array *a,
+                                          const ptxemu_array_box *box,
+                                          const void *src, size_t pitch,
+                                          size_t rows);
+ptxemu_status ptxemu_array_copy_to_host(ptxemu_array *a,
+                                        const ptxemu_array_box *box,
+                                        void *dst, size_t pitch,
+                                        size_t rows);
+
+typedef enum ptxemu_address_mode {
+    PTXEMU_ADDRESS_WRAP = 0,            /* normalized coordinates only */
+    PTXEMU_ADDRESS_CLAMP = 1,
+    PTXEMU_ADDRESS_MIRROR = 2,          /* normalized coordinates only */
+    PTXEMU_ADDRESS_BORDER = 3
+} ptxemu_address_mode;
+
+typedef enum ptxemu_filter_mode {
+    PTXEMU_FILTER_POINT = 0,
+    PTXEMU_FILTER_LINEAR = 1            /* float results only */
+} ptxemu_filter_mode;
+
+typedef enum ptxemu_read_mode {
+    PTXEMU_READ_ELEMENT_TYPE = 0,
+    PTXEMU_READ_NORMALIZED_FLOAT = 1    /* 8/16-bit integer channels */
+} ptxemu_read_mode;
+
+typedef struct ptxemu_texture_desc {
+    uint32_t size;                      /* sizeof(ptxemu_texture_desc) */
+    /* The resource: an array, or (array NULL) device memory at ptr:
+     * linear when height is 0 (width elements), else pitched (height
+     * rows of `pitch` bytes).  format describes memory elements. */
+    ptxemu_array *array;
+    ptxemu_devptr ptr;
+    uint32_t width, height;
+    size_t pitch;
+    ptxemu_format format;
+    /* The sampler.  Wrap and mirror with unnormalized coordinates act
+     * as clamp (CUDA supports them with normalized coordinates only). */
+    ptxemu_address_mode address_mode[3];
+    ptxemu_filter_mode filter;
+    ptxemu_read_mode read_mode;
+    int normalized_coords;
+    int srgb;                           /* must be 0 (unsupported) */
+    /* Cubemaps: point filtering only (seamless linear filtering across
+     * faces is not supported: PTXEMU_ERROR_UNSUPPORTED). */
+    float border_color[4];
+} ptxemu_texture_desc;
+
+/* Fills size and zeroes the rest (clamp, point, element type). */
+void ptxemu_texture_desc_default(ptxemu_texture_desc *desc);
+ptxemu_status ptxemu_texture_create(ptxemu_device *dev,
+                                    const ptxemu_texture_desc *desc,
+                                    uint64_t *handle);
+ptxemu_status ptxemu_texture_destroy(ptxemu_device *dev, uint64_t handle);
+/* A surface over an array made with PTXEMU_ARRAY_SURFACE_LDST. */
+ptxemu_status ptxemu_surface_create(ptxemu_device *dev, ptxemu_array *a,
+                                    uint64_t *handle);
+ptxemu_status ptxemu_surface_destroy(ptxemu_device *dev, uint64_t handle);
+/* Bind a module-scope .texref or .surfref to a texture or surface
+ * handle (0 unbinds); NOT_FOUND if the module has no such variable. */
+ptxemu_status ptxemu_module_bind_texref(ptxemu_module *mod,
+                                        const char *name, uint64_t handle);
+
 /* ------------------------------------------------------------ statistics */
 
 /* State spaces of memory statistics (generic accesses are counted in the

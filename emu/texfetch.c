@@ -1,0 +1,355 @@
+/*
+ * emu/texfetch.c: texture sampling (see texfetch.h).  Section names are
+ * those of the CUDA C++ Programming Guide.
+ */
+#include "emu/texfetch.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "emu/fp.h"
+
+/* "Texture Memory" > read mode cudaReadModeNormalizedFloat: unsigned
+ * n-bit x maps to x / (2^n - 1), signed to max(x / (2^(n-1) - 1), -1). */
+static float norm_unsigned(uint32_t x, unsigned bits)
+{
+    return (float)x / (float)((1u << bits) - 1u);
+}
+
+static float norm_signed(int32_t x, unsigned bits)
+{
+    float f = (float)x / (float)((1u << (bits - 1)) - 1u);
+    return f < -1.0f ? -1.0f : f;
+}
+
+void emu_tex_decode(const EmuTexData *d, uint8_t read_mode,
+                    const uint8_t *p, EmuTexel *out)
+{
+    bool tofloat = d->kind == EMU_CH_FLOAT
+                   || (read_mode == EMU_READ_NORM_FLOAT && d->bits < 32);
+    out->isf = tofloat;
+    for (unsigned c = 0; c < 4; c++) {
+        if (c >= d->nch) {
+            /* missing channels read (0, 0, 0, 1) */
+            if (tofloat) {
+                out->v.f[c] = c == 3 ? 1.0f : 0.0f;
+            } else {
+                out->v.u[c] = c == 3 ? 1u : 0u;
+            }
+            continue;
+        }
+        uint32_t raw = 0;
+        memcpy(&raw, p + c * (d->bits / 8), d->bits / 8);
+        if (d->kind == EMU_CH_FLOAT) {
+            if (d->bits == 16) {
+                out->v.f[c] = fp_f16_to_f32((uint16_t)raw);
+            } else {
+                memcpy(&out->v.f[c], &raw, 4);
+            }
+            continue;
+        }
+        int32_t sx = d->bits == 8 ? (int8_t)raw
+                     : d->bits == 16 ? (int16_t)raw : (int32_t)raw;
+        if (!tofloat) {
+            out->v.u[c] = d->kind == EMU_CH_SIGNED ? (uint32_t)sx : raw;
+        } else if (d->kind == EMU_CH_SIGNED) {
+            out->v.f[c] = norm_signed(sx, d->bits);
+        } else {
+            out->v.f[c] = norm_unsigned(raw, d->bits);
+        }
+    }
+}
+
+/* "Linear Filtering": alpha is stored in 9-bit fixed point with 8 bits
+ * of fraction, so 1.0 is exactly representable. */
+float emu_tex_weight(float frac)
+{
+    return (float)lrintf(frac * 256.0f) / 256.0f;
+}
+
+/* Address mode on an integer texel index; returns false for a texel
+ * outside the texture under border addressing. */
+static bool address(uint8_t mode, int64_t i, uint32_t n, uint32_t *out)
+{
+    int64_t nn = n;
+    switch (mode) {
+    case EMU_ADDR_WRAP: {
+        int64_t m = i % nn;
+        *out = (uint32_t)(m < 0 ? m + nn : m);
+        return true;
+    }
+    case EMU_ADDR_MIRROR: {
+        int64_t m = i % (2 * nn);
+        if (m < 0) {
+            m += 2 * nn;
+        }
+        *out = (uint32_t)(m < nn ? m : 2 * nn - 1 - m);
+        return true;
+    }
+    case EMU_ADDR_BORDER:
+        if (i < 0 || i >= nn) {
+            return false;
+        }
+        *out = (uint32_t)i;
+        return true;
+    default: /* clamp */
+        *out = (uint32_t)(i < 0 ? 0 : i >= nn ? nn - 1 : i);
+        return true;
+    }
+}
+
+/* floor(v) as an index; NaN and huge values (whose conversion would be
+ * undefined) saturate far outside any texture, so they clamp to an edge
+ * or read the border. */
+static int64_t floor_index(float v)
+{
+    const float lim = 1e12f;
+    if (!(v > -lim)) {
+        return -(int64_t)lim;
+    }
+    return v < lim ? (int64_t)floorf(v) : (int64_t)lim;
+}
+
+static void border_texel(const EmuTexData *d, const EmuTexSampler *s,
+                         EmuTexel *out)
+{
+    bool tofloat = d->kind == EMU_CH_FLOAT
+                   || (s->read_mode == EMU_READ_NORM_FLOAT && d->bits < 32);
+    out->isf = tofloat;
+    for (unsigned c = 0; c < 4; c++) {
+        if (tofloat) {
+            out->v.f[c] = s->border[c];
+        } else {
+            out->v.u[c] = (uint32_t)(int32_t)s->border[c];
+        }
+    }
+}
+
+static void texel_at(const EmuTexData *d, const EmuTexSampler *s,
+                     unsigned dims, const int64_t *idx, uint32_t layer,
+                     EmuTexRead rd, void *ctx, EmuTexel *out)
+{
+    uint32_t n[3] = {d->width, d->height, d->depth};
+    uint32_t a[3] = {0, 0, 0};
+    for (unsigned k = 0; k < dims; k++) {
+        if (!address(s->addr_mode[k], idx[k], n[k], &a[k])) {
+            border_texel(d, s, out);
+            return;
+        }
+    }
+    emu_tex_decode(d, s->read_mode, rd(ctx, a[0], a[1], a[2], layer),
+                   out);
+}
+
+void emu_tex_fetch_int(const EmuTexData *d, const EmuTexSampler *s,
+                       unsigned dims, const int32_t *c, uint32_t layer,
+                       EmuTexRead rd, void *ctx, EmuTexel *out)
+{
+    EmuTexSampler t = *s;
+    int64_t idx[3] = {0, 0, 0};
+    for (unsigned k = 0; k < dims; k++) {
+        idx[k] = c[k];
+        /* wrap and mirror need normalized coordinates; integer
+         * fetches behave as clamp */
+        if (t.addr_mode[k] != EMU_ADDR_BORDER) {
+            t.addr_mode[k] = EMU_ADDR_CLAMP;
+        }
+    }
+    texel_at(d, &t, dims, idx, layer, rd, ctx, out);
+}
+
+void emu_tex_sample(const EmuTexData *d, const EmuTexSampler *s,
+                    unsigned dims, const float *c, uint32_t layer,
+                    EmuTexRead rd, void *ctx, EmuTexel *out)
+{
+    uint32_t n[3] = {d->width, d->height, d->depth};
+    float x[3] = {0, 0, 0};
+    for (unsigned k = 0; k < dims; k++) {
+        /* "Texture Fetching": a normalized coordinate is scaled by the
+         * size; wrap and mirror repeat with period 1 (resp. 2) in
+         * normalized space, which address() reproduces on the texel
+         * index. */
+        x[k] = s->normalized ? c[k] * (float)n[k] : c[k];
+    }
+    if (s->filter == EMU_FILTER_POINT) {
+        /* "Nearest-Point Sampling": tex(x) = T[floor(x)] */
+        int64_t idx[3] = {0, 0, 0};
+        for (unsigned k = 0; k < dims; k++) {
+            idx[k] = floor_index(x[k]);
+        }
+        texel_at(d, s, dims, idx, layer, rd, ctx, out);
+        return;
+    }
+    /* "Linear Filtering": xB = x - 0.5, i = floor(xB), alpha =
+     * frac(xB) in 1.8 fixed point; the result is the weighted sum of
+     * the 2^dims neighbours. */
+    int64_t base[3] = {0, 0, 0};
+    float w[3] = {0, 0, 0};
+    for (unsigned k = 0; k < dims; k++) {
+        float xb = x[k] - 0.5f;
+        float fl = floorf(xb);
+        base[k] = floor_index(xb);
+        w[k] = isfinite(xb) ? emu_tex_weight(xb - fl) : 0.0f;
+    }
+    float acc[4] = {0, 0, 0, 0};
+    for (unsigned corner = 0; corner < (1u << dims); corner++) {
+        int64_t idx[3];
+        float wt = 1.0f;
+        for (unsigned k = 0; k < 3; k++) {
+            unsigned hi = (corner >> k) & 1u;
+            idx[k] = base[k] + hi;
+            if (k < dims) {
+                wt *= hi ? w[k] : 1.0f - w[k];
+            }
+        }
+        EmuTexel t;
+        texel_at(d, s, dims, idx, layer, rd, ctx, &t);
+        for (unsigned ch = 0; ch < 4; ch++) {
+            acc[ch] += wt * (t.isf ? t.v.f[ch] : (float)t.v.u[ch]);
+        }
+    }
+    out->isf = true;
+    memcpy(out->v.f, acc, sizeof(acc));
+}
+
+/* "Cubemap Textures": the face is that of the coordinate of largest
+ * magnitude m; (s, t) per face as in the guide's table, then
+ * u = (s / m + 1) / 2, v = (t / m + 1) / 2. */
+unsigned emu_tex_cube_face(float x, float y, float z, float *u, float *v)
+{
+    float ax = fabsf(x), ay = fabsf(y), az = fabsf(z);
+    unsigned face;
+    float m, sc, tc;
+    if (ax >= ay && ax >= az) {
+        face = x >= 0 ? 0 : 1;
+        m = ax;
+        sc = x >= 0 ? -z : z;
+        tc = -y;
+    } else if (ay >= az) {
+        face = y >= 0 ? 2 : 3;
+        m = ay;
+        sc = x;
+        tc = y >= 0 ? z : -z;
+    } else {
+        face = z >= 0 ? 4 : 5;
+        m = az;
+        sc = z >= 0 ? x : -x;
+        tc = -y;
+    }
+    if (m == 0.0f) {
+        m = 1.0f;
+    }
+    *u = (sc / m + 1.0f) * 0.5f;
+    *v = (tc / m + 1.0f) * 0.5f;
+    return face;
+}
+
+/* ---- object table ---- */
+
+uint64_t emu_tex_add(EmuTexTable *t, const EmuTexObj *o)
+{
+    uint32_t i;
+    for (i = 0; i < t->n; i++) {
+        if (t->objs[i].kind == EMU_OBJ_FREE) {
+            break;
+        }
+    }
+    if (i == t->n) {
+        if (t->n == t->cap) {
+            uint32_t cap = t->cap ? 2 * t->cap : 16;
+            EmuTexObj *p = realloc(t->objs, cap * sizeof(*p));
+            if (!p) {
+                return 0;
+            }
+            t->objs = p;
+            t->cap = cap;
+        }
+        t->n++;
+    }
+    t->objs[i] = *o;
+    return EMU_TEX_HANDLE_TAG | (i + 1u);
+}
+
+EmuTexObj *emu_tex_find(EmuTexTable *t, uint64_t h, uint8_t kind)
+{
+    if (!t || (h & ~0xFFFFFFFFull) != EMU_TEX_HANDLE_TAG) {
+        return NULL;
+    }
+    uint64_t i = (h & 0xFFFFFFFFull) - 1;
+    if (i >= t->n || t->objs[i].kind != kind) {
+        return NULL;
+    }
+    return &t->objs[i];
+}
+
+EmuStatus emu_tex_remove(EmuTexTable *t, uint64_t h, uint8_t kind)
+{
+    EmuTexObj *o = emu_tex_find(t, h, kind);
+    if (!o) {
+        return EMU_ERR_INVALID_VALUE;
+    }
+    o->kind = EMU_OBJ_FREE;
+    return EMU_OK;
+}
+
+EmuStatus emu_tex_bind(EmuTexTable *t, const void *mod, const char *name,
+                       uint64_t handle)
+{
+    for (uint32_t i = 0; i < t->nbinds; i++) {
+        EmuTexBinding *b = &t->binds[i];
+        if (b->mod == mod && strcmp(b->name, name) == 0) {
+            b->handle = handle;
+            return EMU_OK;
+        }
+    }
+    EmuTexBinding *p = realloc(t->binds, (t->nbinds + 1) * sizeof(*p));
+    if (!p) {
+        return EMU_ERR_OUT_OF_MEMORY;
+    }
+    t->binds = p;
+    p[t->nbinds].mod = mod;
+    p[t->nbinds].handle = handle;
+    p[t->nbinds].name = strdup(name);
+    if (!p[t->nbinds].name) {
+        return EMU_ERR_OUT_OF_MEMORY;
+    }
+    t->nbinds++;
+    return EMU_OK;
+}
+
+uint64_t emu_tex_binding(const EmuTexTable *t, const void *mod,
+                         const char *name)
+{
+    for (uint32_t i = 0; t && i < t->nbinds; i++) {
+        if (t->binds[i].mod == mod && strcmp(t->binds[i].name, name) == 0) {
+            return t->binds[i].handle;
+        }
+    }
+    return 0;
+}
+
+void emu_tex_unbind_module(EmuTexTable *t, const void *mod)
+{
+    uint32_t k = 0;
+    for (uint32_t i = 0; t && i < t->nbinds; i++) {
+        if (t->binds[i].mod == mod) {
+            free(t->binds[i].name);
+        } else {
+            t->binds[k++] = t->binds[i];
+        }
+    }
+    if (t) {
+        t->nbinds = k;
+    }
+}
+
+void emu_tex_table_free(EmuTexTable *t)
+{
+    for (uint32_t i = 0; i < t->nbinds; i++) {
+        free(t->binds[i].name);
+    }
+    free(t->binds);
+    free(t->objs);
+    memset(t, 0, sizeof(*t));
+}
