@@ -583,6 +583,176 @@ START_TEST(test_errors)
 }
 END_TEST
 
+/* A texture over pitched linear memory (cudaMallocPitch), point
+ * sampled at texel centres with unnormalized coordinates. */
+START_TEST(test_pitch2d)
+{
+    float h[H][W];
+    for (int j = 0; j < H; j++)
+        for (int i = 0; i < W; i++)
+            h[j][i] = texel(i, j);
+    void *d;
+    size_t pitch = 0;
+    ck_assert_int_eq(cudaMallocPitch(&d, &pitch, sizeof h[0], H),
+                     cudaSuccess);
+    ck_assert_uint_ge(pitch, sizeof h[0]);
+    ck_assert_int_eq(cudaMemcpy2D(d, pitch, h, sizeof h[0], sizeof h[0], H,
+                                  cudaMemcpyHostToDevice), cudaSuccess);
+    struct cudaResourceDesc r;
+    memset(&r, 0, sizeof r);
+    r.resType = cudaResourceTypePitch2D;
+    r.res.pitch2D.devPtr = d;
+    r.res.pitch2D.desc = cudaCreateChannelDesc(32, 0, 0, 0,
+                                               cudaChannelFormatKindFloat);
+    r.res.pitch2D.width = W;
+    r.res.pitch2D.height = H;
+    r.res.pitch2D.pitchInBytes = pitch;
+    struct cudaTextureDesc td = tex_desc(cudaAddressModeClamp,
+                                         cudaFilterModePoint,
+                                         cudaReadModeElementType, 0);
+    cudaTextureObject_t t;
+    ck_assert_int_eq(cudaCreateTextureObject(&t, &r, &td, NULL),
+                     cudaSuccess);
+    float c[W * H][2], out[W * H];
+    for (int k = 0; k < W * H; k++) {
+        c[k][0] = (float)(k % W) + 0.5f;
+        c[k][1] = (float)(k / W) + 0.5f;
+    }
+    sample(tex2d_stub, t, c, sizeof c, out, W * H);
+    for (int k = 0; k < W * H; k++)
+        ck_assert_float_eq(out[k], texel(k % W, k / W));
+    struct cudaResourceDesc back;
+    ck_assert_int_eq(cudaGetTextureObjectResourceDesc(&back, t),
+                     cudaSuccess);
+    ck_assert_int_eq(back.resType, cudaResourceTypePitch2D);
+    ck_assert_ptr_eq(back.res.pitch2D.devPtr, d);
+    ck_assert_uint_eq(back.res.pitch2D.pitchInBytes, pitch);
+    ck_assert_int_eq(back.res.pitch2D.desc.x, 32);
+    ck_assert_int_eq(back.res.pitch2D.desc.f, cudaChannelFormatKindFloat);
+    ck_assert_int_eq(cudaDestroyTextureObject(t), cudaSuccess);
+    ck_assert_int_eq(cudaFree(d), cudaSuccess);
+}
+END_TEST
+
+/* The driver API directly: a 1-D array through HtoA / AtoH, 2-D array
+ * descriptors, a 2-D copy between two arrays, and handle checks. */
+START_TEST(test_driver)
+{
+    ck_assert_int_eq(cudaFree(NULL), cudaSuccess);  /* a current context */
+    CUDA_ARRAY_DESCRIPTOR d1 = {16, 0, CU_AD_FORMAT_UNSIGNED_INT16, 2};
+    CUarray a1;
+    ck_assert_int_eq(cuArrayCreate_v2(&a1, &d1), CUDA_SUCCESS);
+    uint16_t in[32], out[32];
+    for (int i = 0; i < 32; i++)
+        in[i] = (uint16_t)(i * 1001);
+    ck_assert_int_eq(cuMemcpyHtoA_v2(a1, 0, in, sizeof in), CUDA_SUCCESS);
+    memset(out, 0, sizeof out);
+    ck_assert_int_eq(cuMemcpyAtoH_v2(out, a1, 8, 24), CUDA_SUCCESS);
+    ck_assert_mem_eq(out, in + 4, 24);
+    /* Past the end; an offset inside an element. */
+    ck_assert_int_eq(cuMemcpyHtoA_v2(a1, 8, in, sizeof in),
+                     CUDA_ERROR_INVALID_VALUE);
+    ck_assert_int_eq(cuMemcpyAtoH_v2(out, a1, 2, 4),
+                     CUDA_ERROR_INVALID_VALUE);
+    CUDA_ARRAY_DESCRIPTOR g;
+    ck_assert_int_eq(cuArrayGetDescriptor_v2(&g, a1), CUDA_SUCCESS);
+    ck_assert_uint_eq(g.Width, 16);
+    ck_assert_uint_eq(g.Height, 0);
+    ck_assert_int_eq(g.Format, CU_AD_FORMAT_UNSIGNED_INT16);
+    ck_assert_uint_eq(g.NumChannels, 2);
+
+    CUDA_ARRAY3D_DESCRIPTOR d2 = {6, 4, 0, CU_AD_FORMAT_SIGNED_INT8, 4, 0};
+    CUarray a2, a3;
+    ck_assert_int_eq(cuArray3DCreate_v2(&a2, &d2), CUDA_SUCCESS);
+    ck_assert_int_eq(cuArray3DCreate_v2(&a3, &d2), CUDA_SUCCESS);
+    int8_t img[4][6][4], back[4][6][4];
+    for (size_t k = 0; k < sizeof img; k++)
+        ((int8_t *)img)[k] = (int8_t)(k * 7 - 100);
+    CUDA_MEMCPY2D p;
+    memset(&p, 0, sizeof p);
+    p.srcMemoryType = CU_MEMORYTYPE_HOST;
+    p.srcHost = img;
+    p.srcPitch = sizeof img[0];
+    p.dstMemoryType = CU_MEMORYTYPE_ARRAY;
+    p.dstArray = a2;
+    p.WidthInBytes = sizeof img[0];
+    p.Height = 4;
+    ck_assert_int_eq(cuMemcpy2D_v2(&p), CUDA_SUCCESS);
+    /* a2 -> a3 whole, then a3 -> host. */
+    memset(&p, 0, sizeof p);
+    p.srcMemoryType = CU_MEMORYTYPE_ARRAY;
+    p.srcArray = a2;
+    p.dstMemoryType = CU_MEMORYTYPE_ARRAY;
+    p.dstArray = a3;
+    p.WidthInBytes = sizeof img[0];
+    p.Height = 4;
+    ck_assert_int_eq(cuMemcpy2DAsync_v2(&p, NULL), CUDA_SUCCESS);
+    memset(&p, 0, sizeof p);
+    p.srcMemoryType = CU_MEMORYTYPE_ARRAY;
+    p.srcArray = a3;
+    p.dstMemoryType = CU_MEMORYTYPE_HOST;
+    p.dstHost = back;
+    p.dstPitch = sizeof back[0];
+    p.WidthInBytes = sizeof back[0];
+    p.Height = 4;
+    ck_assert_int_eq(cuMemcpy2D_v2(&p), CUDA_SUCCESS);
+    ck_assert_mem_eq(back, img, sizeof img);
+    /* 2 elements wide from (1, 3): one row past the bottom. */
+    p.srcXInBytes = 4;
+    p.srcY = 3;
+    p.WidthInBytes = 8;
+    p.Height = 2;
+    ck_assert_int_ne(cuMemcpy2D_v2(&p), CUDA_SUCCESS);
+
+    CUDA_RESOURCE_DESC rd;
+    memset(&rd, 0, sizeof rd);
+    rd.resType = CU_RESOURCE_TYPE_ARRAY;
+    rd.res.array.hArray = a2;
+    CUsurfObject s = 0;
+    /* Made without SURFACE_LDST. */
+    ck_assert_int_ne(cuSurfObjectCreate(&s, &rd), CUDA_SUCCESS);
+    CUDA_TEXTURE_DESC td;
+    memset(&td, 0, sizeof td);
+    CUtexObject t = 0;
+    ck_assert_int_eq(cuTexObjectCreate(&t, &rd, &td, NULL), CUDA_SUCCESS);
+    CUDA_RESOURCE_DESC rb;
+    ck_assert_int_eq(cuTexObjectGetResourceDesc(&rb, t), CUDA_SUCCESS);
+    ck_assert_int_eq(rb.resType, CU_RESOURCE_TYPE_ARRAY);
+    ck_assert_ptr_eq(rb.res.array.hArray, a2);
+    ck_assert_int_eq(cuArrayDestroy(a2), CUDA_ERROR_INVALID_VALUE);
+    ck_assert_int_eq(cuTexObjectDestroy(t), CUDA_SUCCESS);
+    ck_assert_int_ne(cuTexObjectGetResourceDesc(&rb, t), CUDA_SUCCESS);
+    ck_assert_int_eq(cuArrayDestroy(a2), CUDA_SUCCESS);
+    ck_assert_int_eq(cuArrayDestroy(a2), CUDA_ERROR_INVALID_HANDLE);
+    ck_assert_int_eq(cuArray3DGetDescriptor_v2(&d2, a2),
+                     CUDA_ERROR_INVALID_HANDLE);
+    ck_assert_int_eq(cuArrayDestroy(a3), CUDA_SUCCESS);
+    ck_assert_int_eq(cuArrayDestroy(a1), CUDA_SUCCESS);
+    /* Bad formats and channel counts. */
+    CUDA_ARRAY3D_DESCRIPTOR bad = {4, 4, 0, (CUarray_format)0x7, 1, 0};
+    ck_assert_int_eq(cuArray3DCreate_v2(&a1, &bad),
+                     CUDA_ERROR_INVALID_VALUE);
+    bad.Format = CU_AD_FORMAT_FLOAT;
+    bad.NumChannels = 3;
+    ck_assert_int_eq(cuArray3DCreate_v2(&a1, &bad),
+                     CUDA_ERROR_INVALID_VALUE);
+    /* Layered cubemap: the depth counts faces, a multiple of 6. */
+    CUDA_ARRAY3D_DESCRIPTOR cube = {4, 4, 7, CU_AD_FORMAT_FLOAT, 1,
+                                    CUDA_ARRAY3D_LAYERED |
+                                    CUDA_ARRAY3D_CUBEMAP};
+    ck_assert_int_eq(cuArray3DCreate_v2(&a1, &cube),
+                     CUDA_ERROR_INVALID_VALUE);
+    cube.Depth = 12;
+    ck_assert_int_eq(cuArray3DCreate_v2(&a1, &cube), CUDA_SUCCESS);
+    ck_assert_int_eq(cuArray3DGetDescriptor_v2(&d2, a1), CUDA_SUCCESS);
+    ck_assert_uint_eq(d2.Depth, 12);
+    ck_assert_uint_eq(d2.Flags, CUDA_ARRAY3D_LAYERED | CUDA_ARRAY3D_CUBEMAP);
+    ck_assert_int_eq(cuArrayGetDescriptor_v2(&g, a1),
+                     CUDA_ERROR_INVALID_VALUE);
+    ck_assert_int_eq(cuArrayDestroy(a1), CUDA_SUCCESS);
+}
+END_TEST
+
 static Suite *tex_suite(void)
 {
     Suite *s = suite_create("cudart_tex");
@@ -597,6 +767,8 @@ static Suite *tex_suite(void)
     tcase_add_test(tc, test_memcpy3d);
     tcase_add_test(tc, test_channel_desc);
     tcase_add_test(tc, test_errors);
+    tcase_add_test(tc, test_pitch2d);
+    tcase_add_test(tc, test_driver);
     suite_add_tcase(s, tc);
     return s;
 }
