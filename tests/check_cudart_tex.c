@@ -753,6 +753,57 @@ START_TEST(test_driver)
 }
 END_TEST
 
+/* Asynchronous array copies on a capturing stream become graph nodes:
+ * nothing moves until the graph is launched. */
+START_TEST(test_capture)
+{
+    enum { N = 6 };
+    float in[2][N], out[2][N], zero[2][N];
+    for (int k = 0; k < 2 * N; k++)
+        in[k / N][k % N] = (float)k * 1.5f;
+    memset(zero, 0, sizeof zero);
+    struct cudaChannelFormatDesc c =
+        cudaCreateChannelDesc(32, 0, 0, 0, cudaChannelFormatKindFloat);
+    cudaArray_t a;
+    ck_assert_int_eq(cudaMallocArray(&a, &c, N, 2, 0), cudaSuccess);
+    ck_assert_int_eq(cudaMemcpy2DToArray(a, 0, 0, zero, sizeof zero[0],
+                                         sizeof zero[0], 2,
+                                         cudaMemcpyHostToDevice),
+                     cudaSuccess);
+    cudaStream_t s;
+    ck_assert_int_eq(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking),
+                     cudaSuccess);
+    ck_assert_int_eq(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal),
+                     cudaSuccess);
+    ck_assert_int_eq(cudaMemcpy2DToArrayAsync(a, 0, 0, in, sizeof in[0],
+                                              sizeof in[0], 2,
+                                              cudaMemcpyHostToDevice, s),
+                     cudaSuccess);
+    ck_assert_int_eq(cudaMemcpy2DFromArrayAsync(out, sizeof out[0], a, 0, 0,
+                                                sizeof out[0], 2,
+                                                cudaMemcpyDeviceToHost, s),
+                     cudaSuccess);
+    cudaGraph_t g;
+    ck_assert_int_eq(cudaStreamEndCapture(s, &g), cudaSuccess);
+    memset(out, 0xff, sizeof out);
+    float now[2][N];
+    ck_assert_int_eq(cudaMemcpy2DFromArray(now, sizeof now[0], a, 0, 0,
+                                           sizeof now[0], 2,
+                                           cudaMemcpyDeviceToHost),
+                     cudaSuccess);
+    ck_assert_mem_eq(now, zero, sizeof zero);
+    cudaGraphExec_t x;
+    ck_assert_int_eq(cudaGraphInstantiate(&x, g, 0), cudaSuccess);
+    ck_assert_int_eq(cudaGraphLaunch(x, s), cudaSuccess);
+    ck_assert_int_eq(cudaStreamSynchronize(s), cudaSuccess);
+    ck_assert_mem_eq(out, in, sizeof in);
+    ck_assert_int_eq(cudaGraphExecDestroy(x), cudaSuccess);
+    ck_assert_int_eq(cudaGraphDestroy(g), cudaSuccess);
+    ck_assert_int_eq(cudaStreamDestroy(s), cudaSuccess);
+    ck_assert_int_eq(cudaFreeArray(a), cudaSuccess);
+}
+END_TEST
+
 static Suite *tex_suite(void)
 {
     Suite *s = suite_create("cudart_tex");
@@ -769,6 +820,7 @@ static Suite *tex_suite(void)
     tcase_add_test(tc, test_errors);
     tcase_add_test(tc, test_pitch2d);
     tcase_add_test(tc, test_driver);
+    tcase_add_test(tc, test_capture);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -295,6 +295,37 @@ static CUDA_MEMCPY2D from_array2d(void *dst, size_t dpitch,
     return p;
 }
 
+static cudaError_t copy3d(const struct cudaMemcpy3DParms *q, int blocking,
+                          cudaStream_t s);
+static size_t elem_size(cudaArray_const_t a);
+
+/* The asynchronous 2-D forms as a cudaMemcpy3D (p's pointer side set),
+ * so that a capturing stream records them as a memcpy node: byte
+ * offsets and width become elements of array a. */
+static cudaError_t async2d(struct cudaMemcpy3DParms *p, cudaArray_const_t a,
+                           size_t w, size_t h, size_t width, size_t height,
+                           cudaStream_t s)
+{
+    cudaError_t e = rt_enter();
+    if (e != cudaSuccess)
+        return e;
+    size_t elem = a ? elem_size(a) : 0;
+    if (!elem)
+        return rt_err(cudaErrorInvalidResourceHandle);
+    if (w % elem || width % elem)
+        return rt_err(cudaErrorInvalidValue);
+    struct cudaPos pos = {w / elem, h, 0};
+    if (p->srcArray)
+        p->srcPos = pos;
+    else
+        p->dstPos = pos;
+    p->extent.width = width / elem;
+    p->extent.height = height;
+    p->extent.depth = 1;
+    p->kind = cudaMemcpyDefault;
+    return copy3d(p, 0, s);
+}
+
 RT_API cudaError_t cudaMemcpy2DToArray(cudaArray_t dst, size_t wOffset,
                                        size_t hOffset, const void *src,
                                        size_t spitch, size_t width,
@@ -319,9 +350,13 @@ RT_API cudaError_t cudaMemcpy2DToArrayAsync(cudaArray_t dst, size_t wOffset,
     (void)kind;
     if (width > spitch)
         return rt_err(cudaErrorInvalidPitchValue);
-    CUDA_MEMCPY2D p = to_array2d(dst, wOffset, hOffset, src, spitch, width,
-                                 height);
-    return copy2d(&p, 0, s);
+    struct cudaMemcpy3DParms p;
+    memset(&p, 0, sizeof p);
+    p.dstArray = dst;
+    p.srcPtr.ptr = (void *)(uintptr_t)src;
+    p.srcPtr.pitch = spitch;
+    p.srcPtr.ysize = height;
+    return async2d(&p, dst, wOffset, hOffset, width, height, s);
 }
 
 RT_API cudaError_t cudaMemcpy2DFromArray(void *dst, size_t dpitch,
@@ -348,9 +383,13 @@ RT_API cudaError_t cudaMemcpy2DFromArrayAsync(void *dst, size_t dpitch,
     (void)kind;
     if (width > dpitch)
         return rt_err(cudaErrorInvalidPitchValue);
-    CUDA_MEMCPY2D p = from_array2d(dst, dpitch, src, wOffset, hOffset,
-                                   width, height);
-    return copy2d(&p, 0, s);
+    struct cudaMemcpy3DParms p;
+    memset(&p, 0, sizeof p);
+    p.srcArray = (cudaArray_t)(uintptr_t)src;
+    p.dstPtr.ptr = dst;
+    p.dstPtr.pitch = dpitch;
+    p.dstPtr.ysize = height;
+    return async2d(&p, src, wOffset, hOffset, width, height, s);
 }
 
 RT_API cudaError_t cudaMemcpy2DArrayToArray(cudaArray_t dst,
@@ -445,6 +484,15 @@ static cudaError_t copy3d(const struct cudaMemcpy3DParms *q, int blocking,
     cudaError_t e = rt_enter();
     if (e != cudaSuccess)
         return e;
+    if (!blocking) {
+        /* On a capturing stream: a memcpy node of the graph. */
+        int taken = 0;
+        rt_node_params n;
+        n.memcpy = *q;
+        e = rt_capture_node(s, cudaGraphNodeTypeMemcpy, &n, &taken);
+        if (taken)
+            return e;
+    }
     size_t elem = 1;
     if (q->srcArray || q->dstArray) {
         elem = elem_size(q->srcArray ? q->srcArray : q->dstArray);
@@ -484,6 +532,11 @@ static cudaError_t copy3d(const struct cudaMemcpy3DParms *q, int blocking,
         return cudaSuccess;
     return done(blocking ? cuMemcpy3D_v2(&p)
                          : cuMemcpy3DAsync_v2(&p, rt_stream(s)));
+}
+
+cudaError_t rt_memcpy_array(const struct cudaMemcpy3DParms *p)
+{
+    return copy3d(p, 1, NULL);
 }
 
 RT_API cudaError_t cudaMemcpy3D(const struct cudaMemcpy3DParms *p)
