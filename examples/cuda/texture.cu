@@ -92,7 +92,8 @@ int main()
     for (int y = 0; y < OH; y++)
         for (int x = 0; x < OW; x++) {
             float want = bilinear((x + 0.5f) / OW, (y + 0.5f) / OH);
-            EXPECT(std::fabs(out[y][x] - want) <= 1e-4f * (1 + std::fabs(want)),
+            float tol = 1e-4f * (1 + std::fabs(want));
+            EXPECT(std::fabs(out[y][x] - want) <= tol,
                    "resample (%d, %d): %g, want %g", x, y, out[y][x], want);
         }
     cudaChannelFormatDesc got;
