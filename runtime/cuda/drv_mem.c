@@ -653,7 +653,8 @@ CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr dstDevice, CUdeviceptr srcDevice,
 
 /* ------------------------------------------------------------ 2D / 3D */
 
-/* The address of one side of a 2D/3D copy; arrays are not supported. */
+/* The address of one side of a 2D/3D copy of linear memory (copies
+ * with an array side go to drv_array_copy first). */
 static CUresult side(CUmemorytype t, const void *host, CUdeviceptr dev,
                      CUarray arr, CUdeviceptr *out)
 {
