@@ -861,9 +861,9 @@ START_TEST(test_cycle_and_bad_edges)
                      cudaErrorInvalidValue);
     struct cudaMemcpy3DParms cp;
     memset(&cp, 0, sizeof cp);
-    cp.srcArray = (cudaArray_t)(uintptr_t)64;
+    cp.srcArray = (cudaArray_t)(uintptr_t)64;    /* and no destination */
     ck_assert_int_eq(cudaGraphAddMemcpyNode(&n, g2, NULL, 0, &cp),
-                     cudaErrorNotSupported);
+                     cudaErrorInvalidValue);
     ck_assert_int_eq(cudaGraphAddChildGraphNode(&n, g2, NULL, 0, g2),
                      cudaErrorInvalidValue);
     size_t count = 0;

@@ -76,8 +76,15 @@ struct CUevent_st {
     uint64_t ns;                        /* CLOCK_MONOTONIC at record */
 };
 
+struct CUarray_st {
+    ptxemu_array *pa;
+    CUDA_ARRAY3D_DESCRIPTOR desc;       /* as created */
+    size_t elem;                        /* bytes per element */
+};
+
 typedef enum DrvKind {
-    DRV_CTX = 1, DRV_MOD, DRV_FUNC, DRV_STREAM, DRV_EVENT, DRV_LINK
+    DRV_CTX = 1, DRV_MOD, DRV_FUNC, DRV_STREAM, DRV_EVENT, DRV_LINK,
+    DRV_ARRAY
 } DrvKind;
 
 typedef struct DrvState {
@@ -134,6 +141,9 @@ int drv_blocks_per_sm(CUfunction f, int threads, size_t dyn_smem);
 size_t drv_static_smem(CUfunction f);
 /* cuFuncGetAttribute without the trace line. */
 CUresult drv_func_attr(int *pi, CUfunction_attribute a, CUfunction f);
+
+/* A 2D/3D copy with an array on one side or both (drv_array.c). */
+CUresult drv_array_copy(const CUDA_MEMCPY3D *p, int sync);
 
 /* At exit: flush device printf, write PTXEMU_STATS (drv_stats.c). */
 void drv_at_exit(void);

@@ -653,7 +653,8 @@ CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr dstDevice, CUdeviceptr srcDevice,
 
 /* ------------------------------------------------------------ 2D / 3D */
 
-/* The address of one side of a 2D/3D copy; arrays are not supported. */
+/* The address of one side of a 2D/3D copy of linear memory (copies
+ * with an array side go to drv_array_copy first). */
 static CUresult side(CUmemorytype t, const void *host, CUdeviceptr dev,
                      CUarray arr, CUdeviceptr *out)
 {
@@ -707,6 +708,29 @@ static CUresult memcpy2d(const CUDA_MEMCPY2D *p, CUstream s, int sync)
     if (!p) {
         return CUDA_ERROR_INVALID_VALUE;
     }
+    if (p->srcMemoryType == CU_MEMORYTYPE_ARRAY ||
+        p->dstMemoryType == CU_MEMORYTYPE_ARRAY) {
+        CUDA_MEMCPY3D q;
+        memset(&q, 0, sizeof q);
+        q.srcXInBytes = p->srcXInBytes;
+        q.srcY = p->srcY;
+        q.srcMemoryType = p->srcMemoryType;
+        q.srcHost = p->srcHost;
+        q.srcDevice = p->srcDevice;
+        q.srcArray = p->srcArray;
+        q.srcPitch = p->srcPitch;
+        q.dstXInBytes = p->dstXInBytes;
+        q.dstY = p->dstY;
+        q.dstMemoryType = p->dstMemoryType;
+        q.dstHost = p->dstHost;
+        q.dstDevice = p->dstDevice;
+        q.dstArray = p->dstArray;
+        q.dstPitch = p->dstPitch;
+        q.WidthInBytes = p->WidthInBytes;
+        q.Height = p->Height;
+        q.Depth = 1;
+        return drv_array_copy(&q, sync);
+    }
     Copy3 c;
     r = side(p->srcMemoryType, p->srcHost, p->srcDevice, p->srcArray,
              &c.src);
@@ -753,6 +777,10 @@ static CUresult memcpy3d(const CUDA_MEMCPY3D *p, CUstream s, int sync)
     }
     if (!p || p->srcLOD || p->dstLOD || p->reserved0 || p->reserved1) {
         return CUDA_ERROR_INVALID_VALUE;
+    }
+    if (p->srcMemoryType == CU_MEMORYTYPE_ARRAY ||
+        p->dstMemoryType == CU_MEMORYTYPE_ARRAY) {
+        return drv_array_copy(p, sync);
     }
     Copy3 c;
     r = side(p->srcMemoryType, p->srcHost, p->srcDevice, p->srcArray,

@@ -150,9 +150,12 @@ static cudaError_t set_params(cudaGraphNode_t n, enum cudaGraphNodeType type,
     case cudaGraphNodeTypeKernel:
         return copy_kernel(n, &p->kernel);
     case cudaGraphNodeTypeMemcpy:
-        /* CUDA arrays are not modelled: linear memory only. */
-        if (p->memcpy.srcArray || p->memcpy.dstArray)
-            return cudaErrorNotSupported;
+        /* Arrays: rt_memcpy_now hands them to rt_array.c; each side
+         * is an array or a pointer, not both. */
+        if ((p->memcpy.srcArray || p->memcpy.dstArray)
+            && (!p->memcpy.srcArray == !p->memcpy.srcPtr.ptr
+                || !p->memcpy.dstArray == !p->memcpy.dstPtr.ptr))
+            return cudaErrorInvalidValue;
         if ((unsigned)p->memcpy.kind > cudaMemcpyDefault)
             return cudaErrorInvalidMemcpyDirection;
         n->p.memcpy = p->memcpy;

@@ -91,6 +91,8 @@ int rt_graph_precedes(cudaGraph_t g, const cudaGraphNode_t *nodes,
 cudaError_t rt_launch_now(const void *func, dim3 grid, dim3 block,
                           void **args, size_t shmem, cudaStream_t s);
 cudaError_t rt_memcpy_now(const struct cudaMemcpy3DParms *p);
+/* A copy with a CUDA array on either side (rt_array.c). */
+cudaError_t rt_memcpy_array(const struct cudaMemcpy3DParms *p);
 cudaError_t rt_memset_now(const struct cudaMemsetParams *p);
 
 /* Stream capture (rt_capture.c). */

@@ -268,6 +268,8 @@ cudaError_t rt_memcpy_now(const struct cudaMemcpy3DParms *p)
 {
     const struct cudaPitchedPtr *sp = &p->srcPtr, *dp = &p->dstPtr;
     const struct cudaExtent *x = &p->extent;
+    if (p->srcArray || p->dstArray)
+        return rt_memcpy_array(p);
     if (x->width == 0 || x->height == 0 || x->depth == 0)
         return cudaSuccess;
     if (!sp->ptr || !dp->ptr
