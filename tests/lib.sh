@@ -7,6 +7,17 @@ PTXEMU="$top_builddir/ptxemu"
 T_PASS=0
 T_FAIL=0
 
+# In an --enable-asan build the CUDA drop-ins are instrumented: a program
+# that is not (nvcc's output, the ABI checkers) can load them only with
+# the ASan runtime preloaded.  Prefix such runs with $ASAN_ENV ("" in a
+# normal build).
+ASAN_ENV=
+_asan=$(ldd "$top_builddir/.libs/libcuda.so.1" 2>/dev/null |
+        awk '/libasan/ { print $3; exit }')
+if [ -n "$_asan" ]; then
+    ASAN_ENV="env LD_PRELOAD=$_asan ASAN_OPTIONS=detect_leaks=0"
+fi
+
 t_pass() { T_PASS=$((T_PASS + 1)); }
 t_fail() { T_FAIL=$((T_FAIL + 1)); echo "FAIL: $*"; }
 
