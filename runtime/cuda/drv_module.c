@@ -60,6 +60,14 @@ static CUresult wrap_module(ptxemu_module *pm, CUmodule *out)
     return CUDA_SUCCESS;
 }
 
+/* The CUresult of a failed module load. */
+static CUresult load_error(ptxemu_status st)
+{
+    return st == PTXEMU_ERROR_OUT_OF_MEMORY ? CUDA_ERROR_OUT_OF_MEMORY
+           : st == PTXEMU_ERROR_UNSUPPORTED ? CUDA_ERROR_NOT_SUPPORTED
+           : CUDA_ERROR_INVALID_PTX;
+}
+
 /* Load PTX text (len 0: NUL-terminated).  name: for messages. */
 static CUresult load_ptx(const char *name, const char *src, size_t len,
                          CUmodule *out, char *log, size_t loglen)
@@ -73,9 +81,7 @@ static CUresult load_ptx(const char *name, const char *src, size_t len,
         jit_log(log, loglen, msg);
         fprintf(stderr, "ptxemu: cannot load %s:\n%s\n",
                 name ? name : "the PTX image", msg);
-        return st == PTXEMU_ERROR_OUT_OF_MEMORY ? CUDA_ERROR_OUT_OF_MEMORY
-               : st == PTXEMU_ERROR_UNSUPPORTED ? CUDA_ERROR_NOT_SUPPORTED
-               : CUDA_ERROR_INVALID_PTX;
+        return load_error(st);
     }
     return wrap_module(pm, out);
 }
@@ -105,9 +111,7 @@ static CUresult load_linked(const char *name, unsigned n, char **srcs,
             jit_log(log, loglen, msg);
             fprintf(stderr, "ptxemu: cannot link the %u PTX modules of %s:"
                     "\n%s\n", n, name ? name : "the image", msg);
-            r = st == PTXEMU_ERROR_OUT_OF_MEMORY ? CUDA_ERROR_OUT_OF_MEMORY
-                : st == PTXEMU_ERROR_UNSUPPORTED ? CUDA_ERROR_NOT_SUPPORTED
-                : CUDA_ERROR_INVALID_PTX;
+            r = load_error(st);
         }
     }
     for (unsigned i = 0; names && i < n; i++) {
