@@ -24,8 +24,8 @@
  *    e4m3/e5m2 0x7F, ue8m0 0xFF; the fp6/fp4 formats (e2m3, e3m2, e2m1)
  *    have no NaN and give +max; an f64 result keeps the (quieted)
  *    source NaN.
- *  - cvt.rs: the f16x2/bf16x2 forms; the x4 forms (d, {a, b, e, f},
- *    rbits) are not supported yet (no handler: the load fails).
+ *  - cvt.rs: the f16x2/bf16x2 forms and the x4 forms (d, {a, b, e, f},
+ *    rbits; see cvt_rs_x4 for how rbits is shared out).
  *  - mov copies the value truncated to the type's width; it packs and
  *    unpacks brace vectors (elements of width type/n, element 0 in the
  *    low bits; '_' elements are skipped).  mov of a symbol's or a
@@ -93,14 +93,19 @@ static const FpFmt *fmt_of(PtxType t)
     case PTX_T_TF32:
         return &fp_fmt_tf32;
     case PTX_T_E4M3X2:
+    case PTX_T_E4M3X4:
         return &fp_fmt_e4m3;
     case PTX_T_E5M2X2:
+    case PTX_T_E5M2X4:
         return &fp_fmt_e5m2;
     case PTX_T_E2M1X2:
+    case PTX_T_E2M1X4:
         return &fp_fmt_e2m1;
     case PTX_T_E2M3X2:
+    case PTX_T_E2M3X4:
         return &fp_fmt_e2m3;
     case PTX_T_E3M2X2:
+    case PTX_T_E3M2X4:
         return &fp_fmt_e3m2;
     default:
         return NULL;
@@ -116,6 +121,7 @@ static unsigned elem_width(PtxType t)
     case PTX_T_BF16X2:
         return 16;
     case PTX_T_E2M1X2:
+    case PTX_T_E2M1X4:
         return 4;
     default:
         return 8;
@@ -459,6 +465,48 @@ static void cvt_rs_pair(EmuCtx *x, const EmuInsn *i, uint32_t mask)
     }
 }
 
+/* cvt.rs{.relu}.satfinite.{e4m3,e5m2,e2m3,e3m2,e2m1}x4.f32 d,
+ * {a, b, e, f}, rbits (PTX ISA 9.0 section 9.7.9.21): a lands in the
+ * top element of d, f in the bottom one.  The ISA's text on rbits: for
+ * the 8-bit-wide forms "lower 16-bits are used for operands e, f and
+ * upper 16 bits are used for operands a, b" (so a and b share one
+ * 16-bit value, e and f the other); for e2m1x4 "lower 8-bits from both
+ * 16-bits half of rbits are used for operands e, f and upper 8-bits
+ * from both 16-bits half of rbits are used for operands a, b", read
+ * here as a: bits 31:24, b: 15:8, e: 23:16, f: 7:0.  Each value is
+ * added to the top of the element's discarded bits (fp_round_rs). */
+static const uint8_t rs_x4_shift[2][4] = {
+    { 16, 16, 0, 0 },                 /* 8-bit elements, 16 random bits */
+    { 24, 8, 16, 0 },                 /* e2m1, 8 random bits */
+};
+
+static void cvt_rs_x4(EmuCtx *x, const EmuInsn *i, uint32_t mask)
+{
+    uint64_t *d = emu_slot(x, i->o[0].reg);
+    PtxType dt = (PtxType)i->type;
+    const FpFmt *f = fmt_of(dt);
+    unsigned w = elem_width(dt), fp4 = w == 4, nb = fp4 ? 8 : 16;
+    uint32_t rm = (1u << nb) - 1;
+    const uint32_t *vs = &x->func->vslots[i->o[1].reg];
+    bool relu = (i->flags & EMU_F_RELU) != 0;
+    uint64_t sign = sign_bit(f);
+    EMU_FOR_LANES(mask, lane) {
+        uint32_t rbits = (uint32_t)LANE_SRC(2);
+        uint64_t r = 0;
+        for (unsigned k = 0; k < 4; k++) {
+            uint32_t v = vs[k] == EMU_NOREG ? 0 : (uint32_t)
+                x->regs[(size_t)vs[k] * EMU_WARP_SIZE + lane];
+            uint32_t rb = (rbits >> rs_x4_shift[fp4][k]) & rm;
+            uint64_t e = fp_round_rs(f, fp_f32(v), rb, nb, FP_SATFINITE);
+            if (relu && !fp_isnan32(v) && (e & sign)) {
+                e = 0;
+            }
+            r |= e << (w * (3 - k));
+        }
+        d[lane] = r;
+    }
+}
+
 /* fp8/fp6/fp4 pairs from f16x2 or bf16x2 (one source, always
  * .satfinite): the upper half of a goes to the upper element. */
 static void cvt_narrow_x2(EmuCtx *x, const EmuInsn *i, uint32_t mask)
@@ -671,6 +719,12 @@ static bool narrow(PtxType t)
            t == PTX_T_E2M3X2 || t == PTX_T_E3M2X2;
 }
 
+static bool narrow_x4(PtxType t)
+{
+    return t == PTX_T_E4M3X4 || t == PTX_T_E5M2X4 || t == PTX_T_E2M1X4 ||
+           t == PTX_T_E2M3X4 || t == PTX_T_E3M2X4;
+}
+
 static unsigned reg_bits(const IrFunc *f, const IrOperand *o)
 {
     if (o->kind == IR_O_REG && o->id >= 0 && (uint32_t)o->id < f->nregs) {
@@ -714,11 +768,16 @@ static void select_cvt(const IrFunc *f, const IrInsn *in, EmuInsn *ei)
         return;
     }
     if (rnd == EMU_RND_RS) {
-        /* f16x2/bf16x2 d, a, b, rbits; the x4 forms (d, {a, b, e, f},
-         * rbits) are not supported yet */
+        /* f16x2/bf16x2 d, a, b, rbits; the x4 forms d, {a, b, e, f},
+         * rbits (always .satfinite) */
         if ((dt == PTX_T_F16X2 || dt == PTX_T_BF16X2) && st == PTX_T_F32 &&
             ei->nopnd == 4 && ei->o[1].kind != EO_VEC) {
             ei->fn = cvt_rs_pair;
+        } else if (narrow_x4(dt) && st == PTX_T_F32 && ei->nopnd == 3 &&
+                   ei->o[1].kind == EO_VEC && ei->o[1].n == 4 &&
+                   ei->o[2].kind != EO_VEC &&
+                   (ei->flags & EMU_F_SATFINITE_)) {
+            ei->fn = cvt_rs_x4;
         }
         return;
     }

@@ -730,17 +730,37 @@ static bool is_frnd(PtxMod r)
  * allowed for same-size float-to-float ones; float rounding is required
  * for integer-to-float and narrowing float-to-float conversions; any other
  * rounding is illegal.  Packed and narrow formats keep their own rules. */
+static bool is_x4_type(PtxType t)
+{
+    return t == PTX_T_E4M3X4 || t == PTX_T_E5M2X4 || t == PTX_T_E2M1X4 ||
+           t == PTX_T_E2M3X4 || t == PTX_T_E3M2X4;
+}
+
 static void x_cvt(VCtx *c)
 {
     PtxType dt = slot_type(c, 0), at = slot_type(c, 1);
     unsigned n = c->in->nopnds;
     const IrOperand *op = c->in->opnds;
+    bool vec = n >= 2 && op[1].kind == IR_O_VEC;
+    if (is_x4_type(dt) != vec || (vec && at != PTX_T_F32)) {
+        /* the x4 types exist only as cvt.rs...x4.f32 destinations */
+        verr(c, c->in->loc, "expected an x4 destination (.e4m3x4 .e5m2x4 "
+             ".e2m1x4 .e2m3x4 .e3m2x4) from .f32 with d, {a, b, e, f}, "
+             "rbits");
+        return;
+    }
     if (n == 2) {
         check_as(c, 1, 's', '1', true);
     } else if (op[1].kind == IR_O_VEC) {
         /* cvt.rs ... .e4m3x4.f32 d, {a, b, e, f}, rbits */
         if (op[1].n != 4 || n != 3) {
             verr(c, c->in->loc, "expected d, {a, b, e, f}, rbits");
+            return;
+        }
+        if (mod_of(c, PTX_MG_ROUND) != PTX_M_RS ||
+            !has(c, PTX_MG_SATFINITE)) {
+            verr(c, c->in->loc, "the {a, b, e, f} form needs .rs and "
+                 ".satfinite");
             return;
         }
         for (unsigned i = 0; i < 4 && c->ok; i++) {

@@ -526,9 +526,9 @@ END_TEST
 /* ----------------------------------------------------------------- mov */
 
 /* Forms still left out select no handler (the load then fails with a
- * located "not supported by the emulator yet"): the x4 .rs forms, whose
- * random-bit layout per element is not implemented, and ue8m0 with a
- * rounding other than .rz/.rp. */
+ * located "not supported by the emulator yet"): ue8m0 with a rounding
+ * other than .rz/.rp, and an x4 .rs form without .satfinite (the ISA
+ * makes it mandatory; the validator should have refused it). */
 START_TEST(test_unsupported)
 {
     EmuInsn ei;
@@ -548,6 +548,7 @@ START_TEST(test_unsupported)
     ei.rnd = EMU_RND_RS;
     ei.o[0].kind = EO_REG;
     ei.o[1].kind = EO_VEC;
+    ei.o[1].n = 4;
     ei.o[2].kind = EO_REG;
     ck_assert(emu_select_cvt(NULL, &fn, &in, &ei));
     ck_assert_ptr_null(ei.fn);
@@ -556,6 +557,307 @@ START_TEST(test_unsupported)
     ei.o[1].kind = EO_REG;
     ck_assert(emu_select_cvt(NULL, &fn, &in, &ei));
     ck_assert_ptr_null(ei.fn);
+}
+END_TEST
+
+/* ------------------------------------------------------ cvt.rs x4 forms */
+
+/* cvt.rs{.relu}.satfinite.<fmt>x4.f32 d, {a, b, e, f}, rbits: the four
+ * sources sit in slots 4..7 (through a vslots list), rbits in slot 1. */
+static uint32_t x4_vslots[4] = { 4, 5, 6, 7 };
+
+static void build_x4(EmuInsn *ei, IrInsn *in, IrOperand *io, IrFunc *fn,
+                     EmuFunc *ef, PtxType dt, bool relu)
+{
+    memset(ei, 0, sizeof *ei);
+    memset(in, 0, sizeof *in);
+    memset(io, 0, sizeof(IrOperand) * 5);
+    memset(fn, 0, sizeof *fn);
+    memset(ef, 0, sizeof *ef);
+    ef->vslots = x4_vslots;
+    ef->nvslots = 4;
+    in->op = ei->op = PTX_OP_CVT;
+    in->ntypes = 2;
+    in->types[0] = ei->type = (uint8_t)dt;
+    in->types[1] = ei->type2 = PTX_T_F32;
+    in->opnds = io;
+    in->nopnds = ei->nopnd = 3;
+    in->sfx[in->nsfx++] = PTX_M_RS;
+    in->sfx[in->nsfx++] = PTX_M_SATFINITE;
+    ei->rnd = EMU_RND_RS;
+    if (relu) {
+        in->sfx[in->nsfx++] = PTX_M_RELU;
+        ei->flags |= EMU_F_RELU;
+    }
+    ei->vec = 1;
+    ei->o[0].kind = EO_REG;
+    ei->o[0].reg = 0;
+    ei->o[1].kind = EO_VEC;
+    ei->o[1].reg = 0;
+    ei->o[1].n = 4;
+    ei->o[2].kind = EO_REG;
+    ei->o[2].reg = 1;
+    ck_assert(emu_select_cvt(NULL, fn, in, ei));
+    ck_assert_msg(ei->fn != NULL, "no handler for the x4 form");
+}
+
+/* An independent model of cvt.rs to one narrow format, written from
+ * the ISA text (PTX ISA 9.0 section 9.7.9.21): take the f32
+ * significand, find the destination quantum, add the nb random bits
+ * to the top nb bits the truncation discards, keep the carry, then
+ * truncate; .satfinite clamps to the largest finite code.  Integer
+ * arithmetic on the f32 bits only. */
+typedef struct NarrowFmt {
+    unsigned eb, mb;
+    uint32_t maxcode;            /* largest finite magnitude code */
+    uint32_t nan;                /* what a NaN input gives */
+} NarrowFmt;
+
+static const NarrowFmt nf_e4m3 = { 4, 3, 0x7E, 0x7F };
+static const NarrowFmt nf_e5m2 = { 5, 2, 0x7B, 0x7F };
+static const NarrowFmt nf_e2m3 = { 2, 3, 0x1F, 0x1F };
+static const NarrowFmt nf_e3m2 = { 3, 2, 0x1F, 0x1F };
+static const NarrowFmt nf_e2m1 = { 2, 1, 0x7, 0x7 };
+
+static uint32_t ref_rs(const NarrowFmt *nf, uint32_t x, uint32_t rbits,
+                       unsigned nb, bool relu)
+{
+    uint32_t sgn = x >> 31, ef = (x >> 23) & 0xFF, mf = x & 0x7FFFFF;
+    uint32_t sbit = 1u << (nf->eb + nf->mb);
+    if (ef == 0xFF && mf) {
+        return nf->nan;
+    }
+    uint32_t mag;
+    if (ef == 0xFF) {
+        mag = nf->maxcode;                      /* inf: .satfinite */
+    } else if (ef == 0 && mf == 0) {
+        mag = 0;
+    } else {
+        uint64_t sig = ef ? (mf | 0x800000u) : mf;
+        int e = ef ? (int)ef - 127 : -126;      /* value = sig 2^(e-23) */
+        int lg = e;                             /* floor(log2(value)) */
+        for (uint64_t t = sig; t < 0x800000u; t <<= 1) {
+            lg--;
+        }
+        int bias = (1 << (nf->eb - 1)) - 1, emin = 1 - bias;
+        int q = (lg > emin ? lg : emin) - (int)nf->mb;
+        int sh = q - (e - 23);                  /* discarded bits, > 0 */
+        uint64_t keep = sh >= 64 ? 0 : sig >> sh;
+        uint64_t top;
+        if (sh >= (int)nb) {
+            top = sh - (int)nb >= 64 ? 0
+                  : (sig >> (sh - (int)nb)) & ((1ull << nb) - 1);
+        } else {
+            top = (sig & ((1ull << sh) - 1)) << (nb - (unsigned)sh);
+        }
+        if (top + rbits >= (1ull << nb)) {
+            keep++;
+        }
+        /* the hidden bit of keep carries into the exponent field */
+        uint64_t code = ((uint64_t)(q + (int)nf->mb - emin) << nf->mb) +
+                        keep;
+        if (keep == 0) {
+            code = 0;
+        }
+        mag = code > nf->maxcode ? nf->maxcode : (uint32_t)code;
+    }
+    if (sgn && relu) {
+        return 0;
+    }
+    return mag | (sgn ? sbit : 0);
+}
+
+typedef struct X4Row {
+    const char *id;
+    PtxType t;
+    bool relu;
+    uint32_t v[4];               /* a, b, e, f */
+    uint32_t rbits;
+    uint32_t want;
+} X4Row;
+
+/* Hand-computed: e4m3 1.0 = 0x38; 1.0625 sits halfway between 1.0 and
+ * 1.125, so its top 16 discarded bits are 0x8000; e5m2 1.0 = 0x3C,
+ * e2m3 1.0 = 0x08, e3m2 1.0 = 0x0C, e2m1 codes 0, .5, 1, 1.5, 2, 3, 4,
+ * 6 = 0..7.  Random bits: a, b take rbits[31:16] and e, f rbits[15:0]
+ * (e2m1: a 31:24, b 15:8, e 23:16, f 7:0). */
+static const X4Row x4rows[] = {
+    /* ties: 0x8000 + 0x7FFF stays, 0x8000 + 0x8000 carries */
+    { "cvt.rs.satfinite.e4m3x4.f32-01", T(E4M3X4), false,
+      { 0x3F880000, 0x3F880000, 0x3F880000, 0x3F880000 }, 0x7FFF8000,
+      0x38383939 },
+    /* 500 and -inf saturate to +-448, NaN 0x7F, -0 keeps its sign */
+    { "cvt.rs.satfinite.e4m3x4.f32-02", T(E4M3X4), false,
+      { 0x43FA0000, NINF, QNAN, 0x80000000 }, 0xFFFFFFFF, 0x7EFE7F80 },
+    /* .relu: -1 and -0 give +0, NaN stays NaN */
+    { "cvt.rs.relu.satfinite.e4m3x4.f32-03", T(E4M3X4), true,
+      { 0xBF800000, QNAN, 0x80000000, 0x40000000 }, 0, 0x007F0040 },
+    /* subnormals (quantum 2^-9): 2^-10 and 3*2^-11 carry with 0x8000,
+     * -2^-10 and 3*2^-11 do not with 0x3FFF */
+    { "cvt.rs.satfinite.e4m3x4.f32-04", T(E4M3X4), false,
+      { 0x3A800000, 0x3AC00000, 0xBA800000, 0x3AC00000 }, 0x80003FFF,
+      0x01018000 },
+    /* the carry runs into the exponent: 2 - 2^-23 becomes 2.0 */
+    { "cvt.rs.satfinite.e4m3x4.f32-05", T(E4M3X4), false,
+      { 0x3FFFFFFF, 0x3FFFFFFF, 0x3FFFFFFF, 0xBFFFFFFF }, 0x00010000,
+      0x40403FBF },
+    /* far below the quantum (2^-30): the top 16 discarded bits are 0 */
+    { "cvt.rs.satfinite.e4m3x4.f32-06", T(E4M3X4), false,
+      { 0x30800000, 0xB0800000, 0x30800000, 0x00000001 }, 0xFFFFFFFF,
+      0x00800000 },
+    /* e5m2: 1.125 -> 1.25; 60000 truncates to 57344 (0x7B) with 0;
+     * -70000 is past the top binade: -max */
+    { "cvt.rs.satfinite.e5m2x4.f32-07", T(E5M2X4), false,
+      { 0x3F900000, 0x3F900000, 0x476A6000, 0xC788B800 }, 0x80000000,
+      0x3D3D7BFB },
+    /* e2m3: 1.0625 -> 1.125 (0x09); -7.9 -> -7.5; NaN -> +max (no
+     * NaN in the format); 2^-4, half the smallest subnormal, stays 0 */
+    { "cvt.rs.satfinite.e2m3x4.f32-08", T(E2M3X4), false,
+      { 0x3F880000, 0xC0FCCCCD, QNAN, 0x3D800000 }, 0x80007FFF,
+      0x093F1F00 },
+    /* e3m2 .relu: -3 -> 0; 1.25 exact; 1.125 carries to 1.25 with
+     * 0x8000; 30 saturates to 28 */
+    { "cvt.rs.relu.satfinite.e3m2x4.f32-09", T(E3M2X4), true,
+      { 0xC0400000, 0x3FA00000, 0x3F900000, 0x41F00000 }, 0x00008000,
+      0x000D0D1F },
+    /* e2m1 layout: 1.25 and 5.0 are halfway (top byte 0x80); a gets
+     * 0x80 (up, 1.5), b 0x7F (down, 1.0), e 0x80 (up, 6), f 0x7F
+     * (down, 4) */
+    { "cvt.rs.satfinite.e2m1x4.f32-10", T(E2M1X4), false,
+      { 0x3FA00000, 0x3FA00000, 0x40A00000, 0x40A00000 }, 0x80807F7F,
+      0x3276 },
+    /* e2m1: -0; -100 -> -6; NaN -> +6; 0.2 (top byte 102) + 154
+     * carries to 0.5 */
+    { "cvt.rs.satfinite.e2m1x4.f32-11", T(E2M1X4), false,
+      { 0x80000000, 0xC2C80000, QNAN, 0x3E4CCCCD }, 0x0000009A, 0x8F71 },
+    { "cvt.rs.satfinite.e2m1x4.f32-12", T(E2M1X4), false,
+      { 0x80000000, 0xC2C80000, QNAN, 0x3E4CCCCD }, 0x00000099, 0x8F70 },
+    /* .relu: negatives to +0; 6 exact (no carry from an empty
+     * fraction, whatever rbits); NaN -> +6 */
+    { "cvt.rs.relu.satfinite.e2m1x4.f32-13", T(E2M1X4), true,
+      { 0xBF800000, 0x80000000, 0x40C00000, QNAN }, 0xFFFFFFFF, 0x0077 },
+};
+
+START_TEST(test_rs_x4_rows)
+{
+    const X4Row *r = &x4rows[_i];
+    EmuInsn ei;
+    IrInsn in;
+    IrOperand io[5];
+    IrFunc fn;
+    EmuFunc ef;
+    build_x4(&ei, &in, io, &fn, &ef, r->t, r->relu);
+    for (unsigned l = 0; l < EMU_WARP_SIZE; l++) {
+        regs[l] = 0xDEADBEEFull;
+        regs[1 * EMU_WARP_SIZE + l] = r->rbits;
+        for (unsigned k = 0; k < 4; k++) {
+            regs[(4 + k) * EMU_WARP_SIZE + l] = r->v[k];
+        }
+    }
+    run(&ei, 0x80000001u, &ef);
+    ck_assert_msg(regs[0] == r->want, "%s: got 0x%llx want 0x%x", r->id,
+                  (unsigned long long)regs[0], r->want);
+    ck_assert_uint_eq(regs[31], r->want);
+    ck_assert_uint_eq(regs[1], 0xDEADBEEFull);
+}
+END_TEST
+
+static uint64_t rnd64(void);
+
+/* Every x4 format, with and without .relu, on random values spread
+ * over each format's range (and some NaN, inf, zero, f32 subnormals)
+ * with random rbits, against ref_rs. */
+START_TEST(test_rs_x4_sweep)
+{
+    static const struct {
+        PtxType t;
+        const NarrowFmt *nf;
+        int lo, hi;              /* f32 biased exponents to draw from */
+    } fm[5] = {
+        { PTX_T_E4M3X4, &nf_e4m3, 112, 138 },
+        { PTX_T_E5M2X4, &nf_e5m2, 98, 146 },
+        { PTX_T_E2M3X4, &nf_e2m3, 118, 132 },
+        { PTX_T_E3M2X4, &nf_e3m2, 116, 134 },
+        { PTX_T_E2M1X4, &nf_e2m1, 120, 131 },
+    };
+    unsigned k = (unsigned)_i / 2;
+    bool relu = _i & 1;
+    bool fp4 = fm[k].t == PTX_T_E2M1X4;
+    unsigned w = fp4 ? 4 : 8, nb = fp4 ? 8 : 16;
+    static const uint8_t sh[2][4] = { { 16, 16, 0, 0 }, { 24, 8, 16, 0 } };
+    EmuInsn ei;
+    IrInsn in;
+    IrOperand io[5];
+    IrFunc fn;
+    EmuFunc ef;
+    build_x4(&ei, &in, io, &fn, &ef, fm[k].t, relu);
+    for (unsigned round = 0; round < 300; round++) {
+        for (unsigned l = 0; l < EMU_WARP_SIZE; l++) {
+            regs[1 * EMU_WARP_SIZE + l] = (uint32_t)rnd64();
+            for (unsigned j = 0; j < 4; j++) {
+                uint32_t v = (uint32_t)rnd64();
+                unsigned span = (unsigned)(fm[k].hi - fm[k].lo);
+                uint32_t ex = (uint32_t)fm[k].lo + (uint32_t)(rnd64() %
+                                                             span);
+                v = (v & 0x807FFFFFu) | ex << 23;
+                switch ((l + j + round) % 29) {
+                case 0: v = QNAN; break;
+                case 1: v = (v & 0x80000000u) | PINF; break;
+                case 2: v &= 0x80000000u; break;
+                case 3: v &= 0x807FFFFFu; break;       /* f32 subnormal */
+                case 4: v &= 0x80FFFFFFu; break;       /* exact-ish */
+                default: break;
+                }
+                regs[(4 + j) * EMU_WARP_SIZE + l] = v;
+            }
+        }
+        run(&ei, 0xFFFFFFFFu, &ef);
+        for (unsigned l = 0; l < EMU_WARP_SIZE; l++) {
+            uint32_t rb = (uint32_t)regs[1 * EMU_WARP_SIZE + l];
+            uint32_t want = 0;
+            for (unsigned j = 0; j < 4; j++) {
+                uint32_t v = (uint32_t)regs[(4 + j) * EMU_WARP_SIZE + l];
+                uint32_t r = (rb >> sh[fp4][j]) & ((1u << nb) - 1);
+                want |= ref_rs(fm[k].nf, v, r, nb, relu) << (w * (3 - j));
+            }
+            ck_assert_msg(regs[l] == want, "fmt %u relu %d lane %u: got "
+                          "0x%llx want 0x%x (rbits %08x)", k, relu, l,
+                          (unsigned long long)regs[l], want, rb);
+        }
+    }
+}
+END_TEST
+
+/* Over all 2^16 random values the round-ups of one e4m3 element count
+ * its top 16 discarded bits exactly (unbiased rounding). */
+START_TEST(test_rs_x4_counts)
+{
+    EmuInsn ei;
+    IrInsn in;
+    IrOperand io[5];
+    IrFunc fn;
+    EmuFunc ef;
+    build_x4(&ei, &in, io, &fn, &ef, PTX_T_E4M3X4, false);
+    uint32_t x = 0x3F8ABCDE;     /* 1.0839..: e4m3 keeps 000, RZ 0x38 */
+    uint32_t disc16 = (x & 0xFFFFF) >> 4;
+    unsigned ups = 0;
+    for (uint32_t r = 0; r < 0x10000; r += EMU_WARP_SIZE) {
+        for (unsigned l = 0; l < EMU_WARP_SIZE; l++) {
+            regs[1 * EMU_WARP_SIZE + l] = r + l;     /* e, f's bits */
+            for (unsigned j = 0; j < 4; j++) {
+                regs[(4 + j) * EMU_WARP_SIZE + l] = x;
+            }
+        }
+        run(&ei, 0xFFFFFFFFu, &ef);
+        for (unsigned l = 0; l < EMU_WARP_SIZE; l++) {
+            uint32_t d = (uint32_t)regs[l];
+            ck_assert_uint_eq(d >> 16, 0x3838);     /* rbits[31:16] = 0 */
+            ck_assert((d & 0xFF) == ((d >> 8) & 0xFF));
+            ck_assert((d & 0xFF) == 0x38 || (d & 0xFF) == 0x39);
+            ups += (d & 0xFF) == 0x39;
+        }
+    }
+    ck_assert_uint_eq(ups, disc16);
 }
 END_TEST
 
@@ -1115,6 +1417,8 @@ Suite *ops_cvt_suite(void)
                         (int)(sizeof rows / sizeof rows[0]));
     tcase_add_test(tc, test_mov_vec);
     tcase_add_test(tc, test_unsupported);
+    tcase_add_loop_test(tc, test_rs_x4_rows, 0,
+                        (int)(sizeof x4rows / sizeof x4rows[0]));
     suite_add_tcase(s, tc);
     tc = tcase_create("sweeps");
     tcase_set_timeout(tc, 120);
@@ -1123,6 +1427,8 @@ Suite *ops_cvt_suite(void)
     tcase_add_loop_test(tc, test_sweep_f2i, 0, 16);
     tcase_add_loop_test(tc, test_sweep_mx, 0, 3);
     tcase_add_loop_test(tc, test_rs_counts, 0, 2);
+    tcase_add_loop_test(tc, test_rs_x4_sweep, 0, 10);
+    tcase_add_test(tc, test_rs_x4_counts);
     suite_add_tcase(s, tc);
     return s;
 }
