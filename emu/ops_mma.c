@@ -12,19 +12,19 @@
  *
  * Implemented (PTX ISA 9.0, 9.7.14): mma.sync.aligned m16n8k16/m16n8k8
  * .f16/.bf16 (f16 or f32 C/D for .f16), m16n8k8/m16n8k4 .tf32, m8n8k4
- * .f64, m8n8k4 .f16 (any .row/.col A and B), m16n8k16/m16n8k32/m8n8k16
- * .s8/.u8, m16n8k32/m16n8k64/m8n8k32 .s4/.u4 (with or without
- * .satfinite), m8n8k128/m16n8k128/m16n8k256 .b1 .and/.xor.popc,
- * m16n8k16/m16n8k32 .e4m3/.e5m2; wmma.load/mma/store for m16n16k16,
- * m32n8k16, m8n32k16 (.f16/.bf16/.s8/.u8), m16n16k8 .tf32, m8n8k4 .f64
- * (.rn/.rz/.rm/.rp), m8n8k32 .s4/.u4 and m8n8k128 .b1, from .global,
- * .shared or generic addresses; ldmatrix/stmatrix .m8n8 .x1/.x2/.x4
- * {.trans} .b16; movmatrix .m8n8.trans.b16.  Other forms (the sm_90
- * m16n8k{4,8,16} .f64 shapes, .kind:: and .block_scale forms, mma.sp,
- * the .b8 ldmatrix/stmatrix shapes) fail the module load as "not
- * supported".  wmma.load/store check each element's natural alignment,
- * not the ISA's fragment-size alignment of row starts (which the corpus
- * kernel wmma_f16_shapes, an f16 A with ld 8, does not meet either).
+ * and (sm_90) m16n8k4/m16n8k8/m16n8k16 .f64, m8n8k4 .f16 (any .row/.col
+ * A and B), m16n8k16/m16n8k32/m8n8k16 .s8/.u8, m16n8k32/m16n8k64/m8n8k32
+ * .s4/.u4 (with or without .satfinite), m8n8k128/m16n8k128/m16n8k256 .b1
+ * .and/.xor.popc, m16n8k16/m16n8k32 .e4m3/.e5m2; wmma.load/mma/store for
+ * m16n16k16, m32n8k16, m8n32k16 (.f16/.bf16/.s8/.u8), m16n16k8 .tf32,
+ * m8n8k4 .f64 (.rn/.rz/.rm/.rp), m8n8k32 .s4/.u4 and m8n8k128 .b1, from
+ * .global, .shared or generic addresses; ldmatrix/stmatrix .m8n8
+ * .x1/.x2/.x4 {.trans} .b16; movmatrix .m8n8.trans.b16.  Other forms
+ * (.kind:: and .block_scale forms, mma.sp, the .b8 ldmatrix/stmatrix
+ * shapes) fail the module load as "not supported".  wmma.load/store
+ * check each element's natural alignment, not the ISA's fragment-size
+ * alignment of row starts (which the corpus kernel wmma_f16_shapes, an
+ * f16 A with ld 8, does not meet either).
  *
  * Numerics (hardware comparison still pending: no GPU was available).
  *  - Integer mma (s8/u8/s4/u4, b1 .and/.xor.popc) is exact: the sum of
@@ -893,7 +893,8 @@ static unsigned mma_shapes(int fam)
     case FAM_F16: return SH(M16N8K8) | SH(M16N8K16);
     case FAM_BF16: return SH(M16N8K8) | SH(M16N8K16);
     case FAM_TF32: return SH(M16N8K4) | SH(M16N8K8);
-    case FAM_F64: return SH(M8N8K4);
+    case FAM_F64:               /* m16n8k*: sm_90 */
+        return SH(M8N8K4) | SH(M16N8K4) | SH(M16N8K8) | SH(M16N8K16);
     case FAM_I8: return SH(M8N8K16) | SH(M16N8K16) | SH(M16N8K32);
     case FAM_I4: return SH(M8N8K32) | SH(M16N8K32) | SH(M16N8K64);
     case FAM_B1: return SH(M8N8K128) | SH(M16N8K128) | SH(M16N8K256);

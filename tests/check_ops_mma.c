@@ -447,6 +447,9 @@ static const MForm mforms[] = {
     { "m16n8k8", 16, 8, 8, T_TF32, T_TF32, T_F32, T_F32, "" },
     { "m16n8k4", 16, 8, 4, T_TF32, T_TF32, T_F32, T_F32, "" },
     { "m8n8k4", 8, 8, 4, T_F64, T_F64, T_F64, T_F64, "" },
+    { "m16n8k4", 16, 8, 4, T_F64, T_F64, T_F64, T_F64, "" },
+    { "m16n8k8", 16, 8, 8, T_F64, T_F64, T_F64, T_F64, ".rn" },
+    { "m16n8k16", 16, 8, 16, T_F64, T_F64, T_F64, T_F64, ".rn" },
     { "m16n8k32", 16, 8, 32, T_E4M3, T_E4M3, T_F32, T_F32, "" },
     { "m16n8k32", 16, 8, 32, T_E5M2, T_E4M3, T_F32, T_F32, "" },
     { "m16n8k16", 16, 8, 16, T_S8, T_S8, T_S32, T_S32, "" },
@@ -495,6 +498,10 @@ static void isa_pos(const MForm *f, int role, unsigned lane, unsigned i,
                 *col = t * 2 + (i & 1) + (i >= 4 ? 8 : 0);
             }
             return;
+        case 64:                                /* f64 (sm_90) */
+            *row = i % 2 ? g + 8 : g;
+            *col = t + 4 * (i / 2);
+            return;
         case 32:                                /* tf32 */
             if (f->k == 4) {
                 *row = i == 0 ? g : g + 8;
@@ -535,7 +542,7 @@ static void isa_pos(const MForm *f, int role, unsigned lane, unsigned i,
     }
     *col = g;                                   /* B */
     switch (bits) {
-    case 64: *row = t; return;
+    case 64: *row = t + 4 * i; return;
     case 16:
         *row = t * 2 + (i & 1) + (i >= 2 ? 8 : 0);
         return;
@@ -1471,12 +1478,12 @@ END_TEST
 
 START_TEST(test_unsupported_form)
 {
-    /* mma.m16n8k8 .f64 (sm_90) is not implemented yet: the load must
-     * say so, not run it wrongly. */
-    const char *src = HDR ".reg .f64 %a<8>;\n.reg .f64 %d<4>;\n"
-        "mma.sync.aligned.m16n8k8.row.col.f64.f64.f64.f64 "
-        "{%d0, %d1, %d2, %d3}, {%a0, %a1, %a2, %a3}, {%a4, %a5}, "
-        "{%d0, %d1, %d2, %d3};\nret;\n}\n";
+    /* mma.sp (sparse A) is not implemented yet: the load must say so,
+     * not run it wrongly. */
+    const char *src = HDR ".reg .b32 %a<8>;\n.reg .f32 %d<4>;\n"
+        "mma.sp.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 "
+        "{%d0, %d1, %d2, %d3}, {%a0, %a1}, {%a2, %a3}, "
+        "{%d0, %d1, %d2, %d3}, %a4, 0x0;\nret;\n}\n";
     ptxemu_module *m2 = NULL;
     ptxemu_status st = ptxemu_module_load_string(dev, "u.ptx", src, 0, &m2);
     ck_assert_int_ne(st, PTXEMU_SUCCESS);
