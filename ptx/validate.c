@@ -856,10 +856,57 @@ static void x_minmax(VCtx *c)
     }
 }
 
+static void x_cache_policy(VCtx *c);
+
+/* atom/red with .v2/.v4/.v8 (PTX ISA 9.0, 9.7.13.5 atom and 9.7.13.6
+ * red, "with vector type"): only these forms exist, all on .global (or
+ * generic) addresses: .add.v2/.v4.f32; .add/.min/.max.noftz on
+ * .v2/.v4/.v8.f16/.bf16 and .v2/.v4.f16x2/.bf16x2. */
+static void x_atom_vec(VCtx *c)
+{
+    unsigned n = vec_count(c);
+    if (n == 0) {
+        return;
+    }
+    PtxType t = slot_type(c, 0);
+    PtxMod op = mod_of(c, PTX_MG_REDOP), sp = mod_of(c, PTX_MG_SPACE);
+    bool f32 = t == PTX_T_F32;
+    bool half = t == PTX_T_F16 || t == PTX_T_BF16;
+    bool pair = t == PTX_T_F16X2 || t == PTX_T_BF16X2;
+    bool mm = op == PTX_M_ADD || op == PTX_M_MIN || op == PTX_M_MAX;
+    if (!f32 && !half && !pair) {
+        verr(c, c->in->loc, "a .v%u vector needs .f32, .f16, .bf16, .f16x2 "
+             "or .bf16x2", n);
+    } else if (f32 ? op != PTX_M_ADD : !mm) {
+        verr(c, c->in->loc, "a .v%u .%s vector takes only %s", n,
+             ptx_type_name(t), f32 ? ".add" : ".add, .min or .max");
+    } else if (n == 8 && !half) {
+        verr(c, c->in->loc, ".v8 needs .f16 or .bf16");
+    } else if (sp != PTX_M_NONE && sp != PTX_M_GLOBAL) {
+        verr(c, c->in->loc, "a vector needs .global or a generic address");
+    } else if (f32 == has(c, PTX_MG_NOFTZ)) {
+        verr(c, c->in->loc, f32 ? ".noftz needs .f16, .bf16, .f16x2 or "
+             ".bf16x2" : "a .%s vector needs .noftz", ptx_type_name(t));
+    }
+}
+
+/* red: the vector forms, and the cache-policy operand. */
+static void x_red(VCtx *c)
+{
+    x_atom_vec(c);
+    if (c->ok) {
+        x_cache_policy(c);
+    }
+}
+
 /* atom: .cas takes d, [a], b, c; other operations take d, [a], b and an
  * optional cache-policy with .L2::cache_hint (PTX ISA 9.0, atom). */
 static void x_atom(VCtx *c)
 {
+    x_atom_vec(c);
+    if (!c->ok) {
+        return;
+    }
     bool cas = mod_of(c, PTX_MG_REDOP) == PTX_M_CAS;
     if (cas) {
         if (c->in->nopnds != 4) {
@@ -1061,7 +1108,7 @@ static const ExtraCheck extra_checks[PTX_OP_COUNT] = {
     [PTX_OP_MIN] = x_minmax,
     [PTX_OP_MAX] = x_minmax,
     [PTX_OP_ATOM] = x_atom,
-    [PTX_OP_RED] = x_cache_policy,
+    [PTX_OP_RED] = x_red,
     [PTX_OP_LD] = x_cache_policy,
     [PTX_OP_ST] = x_cache_policy,
     [PTX_OP_LOP3] = x_lop3,
