@@ -1118,6 +1118,200 @@ START_TEST(test_capture_modes_threads)
 }
 END_TEST
 
+/* The per-thread default stream (nvcc --default-stream per-thread: the
+ * _ptsz entry points, where 0 is cudaStreamPerThread) is another
+ * stream in every thread: a capture of it takes only the capturing
+ * thread's work.  Another thread's per-thread work runs; its legacy
+ * stream work would depend on the capture (the per-thread stream is a
+ * blocking one) and fails with cudaErrorStreamCaptureImplicit,
+ * invalidating the capture (CUDA programming guide, "Prohibited and
+ * Unhandled Operations"). */
+typedef struct pt_other {
+    unsigned char *d;           /* 48 bytes */
+    int use_legacy;
+    cudaError_t pt, pt0, legacy;
+    enum cudaStreamCaptureStatus st;
+} pt_other;
+
+static void *pt_other_thread(void *p)
+{
+    pt_other *r = p;
+    r->pt = cudaMemsetAsync(r->d, 5, 16, cudaStreamPerThread);
+    r->pt0 = cudaMemsetAsync_ptsz(r->d + 16, 6, 16, 0);
+    if (cudaStreamIsCapturing_ptsz(0, &r->st) != cudaSuccess)
+        r->st = (enum cudaStreamCaptureStatus)-1;
+    if (r->use_legacy)
+        r->legacy = cudaMemsetAsync(r->d + 32, 9, 16, 0);
+    (void)cudaStreamSynchronize_ptsz(0);
+    return NULL;
+}
+
+static pt_other run_pt_other(unsigned char *d, int legacy)
+{
+    pt_other r = { d, legacy, cudaErrorUnknown, cudaErrorUnknown,
+                   cudaErrorUnknown, cudaStreamCaptureStatusNone };
+    pthread_t t;
+    ck_assert_int_eq(pthread_create(&t, NULL, pt_other_thread, &r), 0);
+    ck_assert_int_eq(pthread_join(t, NULL), 0);
+    return r;
+}
+
+START_TEST(test_per_thread_capture)
+{
+    float *d, h[4];
+    unsigned char *d2, h2[48];
+    unsigned n = 4;
+    float a = 2.0f, b = 3.0f;
+    void *args[4] = { &d, &n, &a, &b };
+    dim3 grid = { 1, 1, 1 }, block = { 4, 1, 1 };
+    ck_assert_int_eq(cudaMalloc((void **)&d, 16), cudaSuccess);
+    ck_assert_int_eq(cudaMalloc((void **)&d2, 48), cudaSuccess);
+    ck_assert_int_eq(cudaMemset(d, 7, 16), cudaSuccess);
+    ck_assert_int_eq(cudaMemset(d2, 0, 48), cudaSuccess);
+
+    /* Begun on cudaStreamPerThread, fed through the _ptsz forms with 0:
+     * a memset and a kernel, as nodes, not run. */
+    ck_assert_int_eq(cudaStreamBeginCapture(cudaStreamPerThread,
+                                            cudaStreamCaptureModeGlobal),
+                     cudaSuccess);
+    ck_assert_int_eq(cudaMemsetAsync_ptsz(d, 0, 16, 0), cudaSuccess);
+    ck_assert_int_eq(cudaLaunchKernel_ptsz((const void *)scale_add_stub,
+                                           grid, block, args, 0, 0),
+                     cudaSuccess);
+    enum cudaStreamCaptureStatus st;
+    ck_assert_int_eq(cudaStreamIsCapturing_ptsz(0, &st), cudaSuccess);
+    ck_assert_int_eq(st, cudaStreamCaptureStatusActive);
+    /* The legacy stream is not the per-thread one. */
+    ck_assert_int_eq(cudaStreamIsCapturing(cudaStreamLegacy, &st),
+                     cudaErrorStreamCaptureImplicit);
+    (void)cudaGetLastError();
+    const cudaGraphNode_t *deps = NULL;
+    size_t nd = 0;
+    ck_assert_int_eq(cudaStreamGetCaptureInfo(cudaStreamPerThread, &st,
+                                              NULL, NULL, &deps, NULL,
+                                              &nd), cudaSuccess);
+    ck_assert_uint_eq(nd, 1);
+    enum cudaGraphNodeType t;
+    ck_assert_int_eq(cudaGraphNodeGetType(deps[0], &t), cudaSuccess);
+    ck_assert_int_eq(t, cudaGraphNodeTypeKernel);
+
+    /* Another thread's per-thread stream: its work runs, uncaptured. */
+    pt_other r = run_pt_other(d2, 0);
+    ck_assert_int_eq(r.pt, cudaSuccess);
+    ck_assert_int_eq(r.pt0, cudaSuccess);
+    ck_assert_int_eq(r.st, cudaStreamCaptureStatusNone);
+    cudaGraph_t g = NULL;
+    ck_assert_int_eq(cudaStreamEndCapture_ptsz(0, &g), cudaSuccess);
+    size_t nn = 0;
+    ck_assert_int_eq(cudaGraphGetNodes(g, NULL, &nn), cudaSuccess);
+    ck_assert_uint_eq(nn, 2);
+    ck_assert_int_eq(cudaMemcpy(h2, d2, 48, cudaMemcpyDeviceToHost),
+                     cudaSuccess);
+    for (int i = 0; i < 32; i++)
+        ck_assert_uint_eq(h2[i], i < 16 ? 5 : 6);
+    unsigned bits[4];
+    ck_assert_int_eq(cudaMemcpy(bits, d, 16, cudaMemcpyDeviceToHost),
+                     cudaSuccess);
+    for (int i = 0; i < 4; i++)
+        ck_assert_uint_eq(bits[i], 0x07070707u);     /* nothing ran */
+
+    /* The graph: memset 0, then x * 2 + 3 = 3. */
+    cudaGraphExec_t x;
+    ck_assert_int_eq(cudaGraphInstantiate(&x, g, 0), cudaSuccess);
+    ck_assert_int_eq(cudaGraphLaunch_ptsz(x, 0), cudaSuccess);
+    ck_assert_int_eq(cudaStreamSynchronize_ptsz(0), cudaSuccess);
+    ck_assert_int_eq(cudaMemcpy(h, d, 16, cudaMemcpyDeviceToHost),
+                     cudaSuccess);
+    for (int i = 0; i < 4; i++)
+        ck_assert(h[i] == 3.0f);
+    cudaGraphExecDestroy(x);
+    cudaGraphDestroy(g);
+
+    /* Legacy-stream work while the per-thread stream captures, from
+     * this thread (plain entry point, 0) or another: refused, nothing
+     * runs, the capture is invalidated. */
+    ck_assert_int_eq(cudaMemset(d, 7, 16), cudaSuccess);
+    ck_assert_int_eq(cudaStreamBeginCapture_ptsz(0,
+                                                 cudaStreamCaptureModeGlobal),
+                     cudaSuccess);
+    ck_assert_int_eq(cudaMemsetAsync(d, 0, 16, 0),
+                     cudaErrorStreamCaptureImplicit);
+    ck_assert_int_eq(cudaGetLastError(), cudaErrorStreamCaptureImplicit);
+    ck_assert_int_eq(cudaStreamIsCapturing(cudaStreamPerThread, &st),
+                     cudaSuccess);
+    ck_assert_int_eq(st, cudaStreamCaptureStatusInvalidated);
+    ck_assert_int_eq(cudaStreamEndCapture(cudaStreamPerThread, &g),
+                     cudaErrorStreamCaptureInvalidated);
+    ck_assert_ptr_null(g);
+
+    ck_assert_int_eq(cudaStreamBeginCapture(cudaStreamPerThread,
+                                            cudaStreamCaptureModeGlobal),
+                     cudaSuccess);
+    ck_assert_int_eq(cudaLaunchKernel((const void *)scale_add_stub, grid,
+                                      block, args, 0, cudaStreamLegacy),
+                     cudaErrorStreamCaptureImplicit);
+    ck_assert_int_eq(cudaStreamEndCapture(cudaStreamPerThread, &g),
+                     cudaErrorStreamCaptureInvalidated);
+
+    ck_assert_int_eq(cudaStreamBeginCapture(cudaStreamPerThread,
+                                            cudaStreamCaptureModeGlobal),
+                     cudaSuccess);
+    r = run_pt_other(d2, 1);
+    ck_assert_int_eq(r.pt, cudaSuccess);
+    ck_assert_int_eq(r.legacy, cudaErrorStreamCaptureImplicit);
+    ck_assert_int_eq(cudaStreamIsCapturing(cudaStreamPerThread, &st),
+                     cudaSuccess);
+    ck_assert_int_eq(st, cudaStreamCaptureStatusInvalidated);
+    ck_assert_int_eq(cudaStreamEndCapture(cudaStreamPerThread, &g),
+                     cudaErrorStreamCaptureInvalidated);
+    ck_assert_int_eq(cudaMemcpy(h2, d2, 48, cudaMemcpyDeviceToHost),
+                     cudaSuccess);
+    for (int i = 32; i < 48; i++)
+        ck_assert_uint_eq(h2[i], 0);                 /* did not run */
+    ck_assert_int_eq(cudaMemcpy(bits, d, 16, cudaMemcpyDeviceToHost),
+                     cudaSuccess);
+    for (int i = 0; i < 4; i++)
+        ck_assert_uint_eq(bits[i], 0x07070707u);
+
+    /* A query of the legacy stream during a capture fails the same
+     * way but leaves the capture alone; a non-blocking stream's capture
+     * does not involve the legacy stream at all. */
+    cudaStream_t s, nb;
+    ck_assert_int_eq(cudaStreamCreate(&s), cudaSuccess);
+    ck_assert_int_eq(cudaStreamCreateWithFlags(&nb, cudaStreamNonBlocking),
+                     cudaSuccess);
+    ck_assert_int_eq(cudaStreamBeginCapture(s, cudaStreamCaptureModeRelaxed),
+                     cudaSuccess);
+    ck_assert_int_eq(cudaStreamIsCapturing(0, &st),
+                     cudaErrorStreamCaptureImplicit);
+    ck_assert_int_eq(cudaStreamIsCapturing(s, &st), cudaSuccess);
+    ck_assert_int_eq(st, cudaStreamCaptureStatusActive);
+    ck_assert_int_eq(cudaStreamSynchronize(0),
+                     cudaErrorStreamCaptureImplicit);
+    ck_assert_int_eq(cudaStreamEndCapture(s, &g),
+                     cudaErrorStreamCaptureInvalidated);
+    ck_assert_int_eq(cudaStreamBeginCapture(nb, cudaStreamCaptureModeGlobal),
+                     cudaSuccess);
+    ck_assert_int_eq(cudaMemsetAsync(d, 1, 16, 0), cudaSuccess);
+    ck_assert_int_eq(cudaStreamIsCapturing(0, &st), cudaSuccess);
+    ck_assert_int_eq(st, cudaStreamCaptureStatusNone);
+    ck_assert_int_eq(cudaMemsetAsync(d, 2, 4, nb), cudaSuccess);
+    ck_assert_int_eq(cudaStreamEndCapture(nb, &g), cudaSuccess);
+    ck_assert_int_eq(cudaGraphGetNodes(g, NULL, &nn), cudaSuccess);
+    ck_assert_uint_eq(nn, 1);
+    cudaGraphDestroy(g);
+    ck_assert_int_eq(cudaMemcpy(bits, d, 16, cudaMemcpyDeviceToHost),
+                     cudaSuccess);
+    for (int i = 0; i < 4; i++)
+        ck_assert_uint_eq(bits[i], 0x01010101u);     /* legacy one ran */
+    cudaStreamDestroy(s);
+    cudaStreamDestroy(nb);
+    cudaFree(d);
+    cudaFree(d2);
+    (void)cudaGetLastError();
+}
+END_TEST
+
 static void add_to(void *p)
 {
     int *v = p;
@@ -1691,6 +1885,7 @@ static Suite *graph_suite(void)
     tcase_add_test(tc, test_cycle_and_bad_edges);
     tcase_add_test(tc, test_capture_errors);
     tcase_add_test(tc, test_capture_modes_threads);
+    tcase_add_test(tc, test_per_thread_capture);
     tcase_add_test(tc, test_child_and_clone);
     tcase_add_test(tc, test_node_params);
     tcase_add_test(tc, test_edges_and_destroy);

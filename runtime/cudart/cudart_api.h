@@ -463,6 +463,77 @@ cudaError_t cudaCreateSurfaceObject(cudaSurfaceObject_t *pSurfObject,
                                     const struct cudaResourceDesc *pResDesc);
 cudaError_t cudaDestroySurfaceObject(cudaSurfaceObject_t surfObject);
 
+
+/* rt_ptsz.c and rt_capture.c: the per-thread-default-stream forms that
+ * take work or capture (0 is the calling thread's per-thread stream). */
+cudaError_t cudaMallocAsync_ptsz(void **p, size_t size, cudaStream_t s);
+cudaError_t cudaFreeAsync_ptsz(void *p, cudaStream_t s);
+cudaError_t cudaMemcpyAsync_ptsz(void *dst, const void *src, size_t n,
+                                 enum cudaMemcpyKind kind, cudaStream_t s);
+cudaError_t cudaMemcpy2DAsync_ptsz(void *dst, size_t dpitch, const void *src,
+                                   size_t spitch, size_t width, size_t height,
+                                   enum cudaMemcpyKind kind, cudaStream_t s);
+cudaError_t cudaMemcpy3DAsync_ptsz(const struct cudaMemcpy3DParms *p,
+                                   cudaStream_t s);
+cudaError_t
+cudaMemcpy2DFromArrayAsync_ptsz(void *dst, size_t dpitch,
+                                cudaArray_const_t src, size_t wOffset,
+                                size_t hOffset, size_t width, size_t height,
+                                enum cudaMemcpyKind kind, cudaStream_t s);
+cudaError_t
+cudaMemcpy2DToArrayAsync_ptsz(cudaArray_t dst, size_t wOffset,
+                              size_t hOffset, const void *src, size_t spitch,
+                              size_t width, size_t height,
+                              enum cudaMemcpyKind kind, cudaStream_t s);
+cudaError_t cudaMemcpyFromSymbolAsync_ptsz(void *dst, const void *symbol,
+                                           size_t n, size_t off,
+                                           enum cudaMemcpyKind kind,
+                                           cudaStream_t s);
+cudaError_t cudaMemcpyToSymbolAsync_ptsz(const void *symbol, const void *src,
+                                         size_t n, size_t off,
+                                         enum cudaMemcpyKind kind,
+                                         cudaStream_t s);
+cudaError_t cudaMemsetAsync_ptsz(void *p, int value, size_t n,
+                                 cudaStream_t s);
+cudaError_t cudaMemset2DAsync_ptsz(void *p, size_t pitch, int value,
+                                   size_t width, size_t height,
+                                   cudaStream_t s);
+cudaError_t cudaStreamSynchronize_ptsz(cudaStream_t s);
+cudaError_t cudaStreamQuery_ptsz(cudaStream_t s);
+cudaError_t cudaStreamWaitEvent_ptsz(cudaStream_t s, cudaEvent_t ev,
+                                     unsigned flags);
+cudaError_t cudaEventRecord_ptsz(cudaEvent_t ev, cudaStream_t s);
+cudaError_t cudaEventRecordWithFlags_ptsz(cudaEvent_t ev, cudaStream_t s,
+                                          unsigned flags);
+cudaError_t cudaLaunchHostFunc_ptsz(cudaStream_t s, cudaHostFn_t fn,
+                                    void *data);
+cudaError_t cudaStreamAddCallback_ptsz(cudaStream_t s,
+                                       cudaStreamCallback_t fn, void *data,
+                                       unsigned flags);
+cudaError_t cudaGraphLaunch_ptsz(cudaGraphExec_t x, cudaStream_t s);
+cudaError_t cudaGraphUpload_ptsz(cudaGraphExec_t x, cudaStream_t s);
+cudaError_t cudaStreamBeginCapture_ptsz(cudaStream_t s,
+                                        enum cudaStreamCaptureMode mode);
+cudaError_t
+cudaStreamBeginCaptureToGraph_ptsz(cudaStream_t s, cudaGraph_t g,
+                                   const cudaGraphNode_t *deps,
+                                   const cudaGraphEdgeData *edges, size_t n,
+                                   enum cudaStreamCaptureMode mode);
+cudaError_t cudaStreamEndCapture_ptsz(cudaStream_t s, cudaGraph_t *g);
+cudaError_t cudaStreamIsCapturing_ptsz(cudaStream_t s,
+                                       enum cudaStreamCaptureStatus *st);
+cudaError_t
+cudaStreamGetCaptureInfo_ptsz(cudaStream_t s,
+                              enum cudaStreamCaptureStatus *st,
+                              unsigned long long *id, cudaGraph_t *graph,
+                              const cudaGraphNode_t **deps,
+                              const cudaGraphEdgeData **edges, size_t *n);
+cudaError_t
+cudaStreamUpdateCaptureDependencies_ptsz(cudaStream_t s,
+                                         cudaGraphNode_t *deps,
+                                         const cudaGraphEdgeData *edges,
+                                         size_t n, unsigned flags);
+
 #ifdef __cplusplus
 }
 #endif

@@ -714,9 +714,6 @@ RT_API cudaError_t cudaDestroySurfaceObject(cudaSurfaceObject_t surfObject)
 RT_ALIAS(cudaMemcpy2DFromArray_ptds, cudaMemcpy2DFromArray);
 RT_ALIAS(cudaMemcpy2DToArray_ptds, cudaMemcpy2DToArray);
 RT_ALIAS(cudaMemcpy3D_ptds, cudaMemcpy3D);
-RT_ALIAS(cudaMemcpy3DAsync_ptsz, cudaMemcpy3DAsync);
 RT_ALIAS(cudaMemcpy2DArrayToArray_ptds, cudaMemcpy2DArrayToArray);
 RT_ALIAS(cudaMemcpyFromArray_ptds, cudaMemcpyFromArray);
 RT_ALIAS(cudaMemcpyToArray_ptds, cudaMemcpyToArray);
-RT_ALIAS(cudaMemcpy2DFromArrayAsync_ptsz, cudaMemcpy2DFromArrayAsync);
-RT_ALIAS(cudaMemcpy2DToArrayAsync_ptsz, cudaMemcpy2DToArrayAsync);

@@ -7,6 +7,15 @@
  * for the stream's dependencies at that point; another stream waiting
  * for it joins the capture (a fork) or merges those dependencies into
  * its own (a join), as CUDA's samples do.
+ *
+ * The per-thread default stream (cudaStreamPerThread, or 0 given to a
+ * _ptsz entry point) is a different stream in every host thread: a
+ * capture of it takes only the capturing thread's work.  The legacy
+ * stream synchronises with every blocking stream, so while one of those
+ * captures, work on the legacy stream would depend on the capture: it
+ * fails with cudaErrorStreamCaptureImplicit and invalidates the capture
+ * (CUDA programming guide, "Prohibited and Unhandled Operations";
+ * cudaStreamIsCapturing's documentation for the query).
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -18,7 +27,7 @@
 typedef struct rt_cap {
     cudaGraph_t graph;
     int owned;                  /* made by the capture, not the caller's */
-    cudaStream_t origin;
+    void *origin;               /* key_of() the stream that began it */
     enum cudaStreamCaptureMode mode;
     enum cudaStreamCaptureStatus status;
     unsigned long long id;
@@ -32,10 +41,12 @@ typedef struct rt_deps {
     size_t n, cap;
 } rt_deps;
 
-/* A stream taking part in a capture, or an event recorded in one. */
+/* A stream taking part in a capture (handle: its key_of()), or an event
+ * recorded in one. */
 typedef struct rt_member {
     void *handle;
     rt_cap *cap;
+    int blocking;               /* a stream that the legacy one waits for */
     rt_deps deps;
     struct rt_member *next;
 } rt_member;
@@ -112,6 +123,43 @@ static int is_legacy(cudaStream_t s)
     return s == NULL || s == cudaStreamLegacy;
 }
 
+/* What identifies a stream here: the per-thread default stream is an
+ * address of the calling thread's own. */
+static __thread char per_thread_stream;
+
+static void *key_of(cudaStream_t s)
+{
+    return s == cudaStreamPerThread ? (void *)&per_thread_stream
+                                    : (void *)s;
+}
+
+/* Whether the legacy stream synchronises with s (every stream but the
+ * cudaStreamNonBlocking ones; the per-thread default stream too). */
+static int is_blocking(cudaStream_t s)
+{
+    unsigned fl = 0;
+    if (s == cudaStreamPerThread)
+        return 1;
+    return cuStreamGetFlags(rt_stream(s), &fl) != CUDA_SUCCESS
+           || !(fl & CU_STREAM_NON_BLOCKING);
+}
+
+/* Use of the legacy stream while a blocking stream captures (under the
+ * lock): cudaErrorStreamCaptureImplicit, and with `invalidate` those
+ * captures are invalidated. */
+static cudaError_t legacy_use(int invalidate)
+{
+    cudaError_t e = cudaSuccess;
+    for (rt_member *m = streams; m; m = m->next)
+        if (m->blocking
+            && m->cap->status == cudaStreamCaptureStatusActive) {
+            e = cudaErrorStreamCaptureImplicit;
+            if (invalidate)
+                m->cap->status = cudaStreamCaptureStatusInvalidated;
+        }
+    return e;
+}
+
 /* --------------------------------------------------------- beginning */
 
 /* Begins a capture of s into graph (a new one, owned, when NULL),
@@ -132,6 +180,8 @@ static cudaError_t begin(cudaStream_t s, cudaGraph_t graph,
         return e;
     if (is_legacy(s))
         return rt_err(cudaErrorStreamCaptureUnsupported);
+    int blocking = is_blocking(s);
+    void *key = key_of(s);
     rt_cap *cap = calloc(1, sizeof *cap);
     if (!cap)
         return rt_err(cudaErrorMemoryAllocation);
@@ -141,16 +191,18 @@ static cudaError_t begin(cudaStream_t s, cudaGraph_t graph,
         return rt_err(cudaErrorMemoryAllocation);
     }
     cap->graph = graph;
-    cap->origin = s;
+    cap->origin = key;
     cap->mode = mode;
     cap->status = cudaStreamCaptureStatusActive;
     cap->thread = pthread_self();
     pthread_mutex_lock(&lock);
     rt_member *m = NULL;
-    if (find(&streams, s))
+    if (find(&streams, key))
         e = cudaErrorIllegalState;      /* already capturing */
-    else if (!(m = add_member(&streams, s, cap)))
+    else if (!(m = add_member(&streams, key, cap)))
         e = cudaErrorMemoryAllocation;
+    else
+        m->blocking = blocking;
     for (size_t i = 0; e == cudaSuccess && i < n; i++)
         if (!deps[i])
             e = cudaErrorInvalidValue;
@@ -159,7 +211,7 @@ static cudaError_t begin(cudaStream_t s, cudaGraph_t graph,
     if (e == cudaSuccess)
         cap->id = next_id++;
     else if (m)
-        unlink_free(find(&streams, s));
+        unlink_free(find(&streams, key));
     pthread_mutex_unlock(&lock);
     if (e != cudaSuccess) {
         if (cap->owned)
@@ -219,12 +271,12 @@ RT_API cudaError_t cudaStreamEndCapture(cudaStream_t s, cudaGraph_t *g)
     if (!g)
         return rt_err(cudaErrorInvalidValue);
     pthread_mutex_lock(&lock);
-    rt_member **mp = find(&streams, s);
+    rt_member **mp = find(&streams, key_of(s));
     rt_cap *cap = mp ? (*mp)->cap : NULL;
     cudaError_t e = cudaSuccess;
     if (!cap)
         e = cudaErrorIllegalState;
-    else if (cap->origin != s)
+    else if (cap->origin != key_of(s))
         e = cudaErrorStreamCaptureUnmatched;
     else if (cap->mode != cudaStreamCaptureModeRelaxed
              && !pthread_equal(cap->thread, pthread_self()))
@@ -258,10 +310,11 @@ RT_API cudaError_t cudaStreamIsCapturing(cudaStream_t s,
     if (!st)
         return rt_err(cudaErrorInvalidValue);
     pthread_mutex_lock(&lock);
-    rt_member **m = find(&streams, s);
+    cudaError_t e = is_legacy(s) ? legacy_use(0) : cudaSuccess;
+    rt_member **m = is_legacy(s) ? NULL : find(&streams, key_of(s));
     *st = m ? (*m)->cap->status : cudaStreamCaptureStatusNone;
     pthread_mutex_unlock(&lock);
-    return cudaSuccess;
+    return rt_err(e);
 }
 
 /* CUDA 13's form: the dependencies and their edge data stay valid until
@@ -275,7 +328,8 @@ cudaStreamGetCaptureInfo(cudaStream_t s, enum cudaStreamCaptureStatus *st,
     if (!st)
         return rt_err(cudaErrorInvalidValue);
     pthread_mutex_lock(&lock);
-    rt_member **mp = find(&streams, s);
+    cudaError_t e = is_legacy(s) ? legacy_use(0) : cudaSuccess;
+    rt_member **mp = is_legacy(s) ? NULL : find(&streams, key_of(s));
     rt_member *m = mp ? *mp : NULL;
     *st = m ? m->cap->status : cudaStreamCaptureStatusNone;
     if (m && m->cap->status == cudaStreamCaptureStatusActive) {
@@ -291,7 +345,7 @@ cudaStreamGetCaptureInfo(cudaStream_t s, enum cudaStreamCaptureStatus *st,
             *ndeps = m->deps.n;
     }
     pthread_mutex_unlock(&lock);
-    return cudaSuccess;
+    return rt_err(e);
 }
 
 RT_API cudaError_t
@@ -311,12 +365,12 @@ cudaError_t rt_capture_node(cudaStream_t s, enum cudaGraphNodeType type,
                             const rt_node_params *p, int *taken)
 {
     *taken = 0;
-    if (is_legacy(s))
-        return cudaSuccess;
     pthread_mutex_lock(&lock);
-    rt_member **mp = find(&streams, s);
-    cudaError_t e = cudaSuccess;
-    if (mp) {
+    rt_member **mp = is_legacy(s) ? NULL : find(&streams, key_of(s));
+    cudaError_t e = is_legacy(s) ? legacy_use(1) : cudaSuccess;
+    if (e != cudaSuccess) {
+        *taken = 1;
+    } else if (mp) {
         rt_member *m = *mp;
         *taken = 1;
         cudaGraphNode_t n;
@@ -336,11 +390,13 @@ cudaError_t rt_capture_node(cudaStream_t s, enum cudaGraphNodeType type,
 cudaError_t rt_capture_record(cudaEvent_t ev, cudaStream_t s, int *taken)
 {
     *taken = 0;
-    cudaError_t e = cudaSuccess;
     pthread_mutex_lock(&lock);
-    rt_member **sp = is_legacy(s) ? NULL : find(&streams, s);
+    cudaError_t e = is_legacy(s) ? legacy_use(1) : cudaSuccess;
+    rt_member **sp = is_legacy(s) ? NULL : find(&streams, key_of(s));
     rt_member **ep = find(&events, ev);
-    if (!sp) {
+    if (e != cudaSuccess) {
+        *taken = 1;
+    } else if (!sp) {
         /* Recorded outside any capture: no longer a captured event. */
         if (ep)
             unlink_free(ep);
@@ -359,11 +415,14 @@ cudaError_t rt_capture_record(cudaEvent_t ev, cudaStream_t s, int *taken)
 cudaError_t rt_capture_wait(cudaStream_t s, cudaEvent_t ev, int *taken)
 {
     *taken = 0;
-    cudaError_t e = cudaSuccess;
+    int blocking = is_legacy(s) ? 1 : is_blocking(s);
     pthread_mutex_lock(&lock);
-    rt_member **sp = is_legacy(s) ? NULL : find(&streams, s);
+    cudaError_t e = is_legacy(s) ? legacy_use(1) : cudaSuccess;
+    rt_member **sp = is_legacy(s) ? NULL : find(&streams, key_of(s));
     rt_member **ep = find(&events, ev);
-    if (ep) {
+    if (e != cudaSuccess) {
+        *taken = 1;
+    } else if (ep) {
         rt_member *evm = *ep;
         *taken = 1;
         if (sp && (*sp)->cap != evm->cap) {
@@ -373,9 +432,11 @@ cudaError_t rt_capture_wait(cudaStream_t s, cudaEvent_t ev, int *taken)
             e = cudaErrorStreamCaptureImplicit;
         } else if (!sp) {
             /* A fork: s joins the capture after the event's nodes. */
-            rt_member *m = add_member(&streams, s, evm->cap);
+            rt_member *m = add_member(&streams, key_of(s), evm->cap);
             if (!m || deps_copy(&m->deps, &evm->deps))
                 e = cudaErrorMemoryAllocation;
+            else
+                m->blocking = blocking;
         } else {
             /* A join: s now also waits for the event's nodes. */
             for (size_t i = 0; i < evm->deps.n && e == cudaSuccess; i++)
@@ -424,7 +485,7 @@ cudaStreamUpdateCaptureDependencies(cudaStream_t s, cudaGraphNode_t *deps,
             return rt_err(cudaErrorInvalidValue);
     cudaError_t e = cudaSuccess;
     pthread_mutex_lock(&lock);
-    rt_member **sp = is_legacy(s) ? NULL : find(&streams, s);
+    rt_member **sp = is_legacy(s) ? NULL : find(&streams, key_of(s));
     if (!sp || (*sp)->cap->status != cudaStreamCaptureStatusActive) {
         e = cudaErrorIllegalState;
     } else {
@@ -444,9 +505,9 @@ cudaStreamUpdateCaptureDependencies(cudaStream_t s, cudaGraphNode_t *deps,
 
 cudaError_t rt_capture_sync(cudaStream_t s)
 {
-    cudaError_t e = cudaSuccess;
     pthread_mutex_lock(&lock);
-    rt_member **sp = is_legacy(s) ? NULL : find(&streams, s);
+    cudaError_t e = is_legacy(s) ? legacy_use(1) : cudaSuccess;
+    rt_member **sp = is_legacy(s) ? NULL : find(&streams, key_of(s));
     if (sp) {
         (*sp)->cap->status = cudaStreamCaptureStatusInvalidated;
         e = cudaErrorStreamCaptureUnsupported;
@@ -483,11 +544,52 @@ cudaError_t rt_capture_unsafe(void)
     return rt_err(e);
 }
 
-/* Per-thread default stream forms. */
-RT_ALIAS(cudaStreamBeginCapture_ptsz, cudaStreamBeginCapture);
-RT_ALIAS(cudaStreamBeginCaptureToGraph_ptsz, cudaStreamBeginCaptureToGraph);
-RT_ALIAS(cudaStreamEndCapture_ptsz, cudaStreamEndCapture);
-RT_ALIAS(cudaStreamIsCapturing_ptsz, cudaStreamIsCapturing);
-RT_ALIAS(cudaStreamGetCaptureInfo_ptsz, cudaStreamGetCaptureInfo);
-RT_ALIAS(cudaStreamUpdateCaptureDependencies_ptsz,
-         cudaStreamUpdateCaptureDependencies);
+/* Per-thread default stream forms: there 0 is the calling thread's
+ * per-thread default stream. */
+RT_API cudaError_t cudaStreamBeginCapture_ptsz(cudaStream_t s,
+                                               enum cudaStreamCaptureMode m)
+{
+    return cudaStreamBeginCapture(rt_ptsz(s), m);
+}
+
+RT_API cudaError_t
+cudaStreamBeginCaptureToGraph_ptsz(cudaStream_t s, cudaGraph_t g,
+                                   const cudaGraphNode_t *deps,
+                                   const cudaGraphEdgeData *edges, size_t n,
+                                   enum cudaStreamCaptureMode mode)
+{
+    return cudaStreamBeginCaptureToGraph(rt_ptsz(s), g, deps, edges, n,
+                                         mode);
+}
+
+RT_API cudaError_t cudaStreamEndCapture_ptsz(cudaStream_t s, cudaGraph_t *g)
+{
+    return cudaStreamEndCapture(rt_ptsz(s), g);
+}
+
+RT_API cudaError_t
+cudaStreamIsCapturing_ptsz(cudaStream_t s, enum cudaStreamCaptureStatus *st)
+{
+    return cudaStreamIsCapturing(rt_ptsz(s), st);
+}
+
+RT_API cudaError_t
+cudaStreamGetCaptureInfo_ptsz(cudaStream_t s,
+                              enum cudaStreamCaptureStatus *st,
+                              unsigned long long *id, cudaGraph_t *graph,
+                              const cudaGraphNode_t **deps,
+                              const cudaGraphEdgeData **edges, size_t *n)
+{
+    return cudaStreamGetCaptureInfo(rt_ptsz(s), st, id, graph, deps, edges,
+                                    n);
+}
+
+RT_API cudaError_t
+cudaStreamUpdateCaptureDependencies_ptsz(cudaStream_t s,
+                                         cudaGraphNode_t *deps,
+                                         const cudaGraphEdgeData *edges,
+                                         size_t n, unsigned flags)
+{
+    return cudaStreamUpdateCaptureDependencies(rt_ptsz(s), deps, edges, n,
+                                               flags);
+}

@@ -1253,5 +1253,3 @@ RT_API cudaError_t cudaGraphExecUpdate(cudaGraphExec_t x, cudaGraph_t g,
 }
 
 /* Per-thread default stream forms. */
-RT_ALIAS(cudaGraphLaunch_ptsz, cudaGraphLaunch);
-RT_ALIAS(cudaGraphUpload_ptsz, cudaGraphUpload);

@@ -15,8 +15,9 @@
 /* Every entry point of the library. */
 #define RT_API __attribute__((visibility("default")))
 /* Another exported name for an entry point of the same file: the
- * per-thread-default-stream forms (_ptsz, _ptds) behave as the plain
- * ones, the emulator running every stream in one order. */
+ * per-thread-default-stream forms (_ptsz, _ptds) that behave as the
+ * plain ones, the emulator running every stream in one order.  The
+ * _ptsz forms whose stream takes work or captures are rt_ptsz.c's. */
 #define RT_ALIAS(name, target) \
     extern __typeof__(target) name \
         __attribute__((alias(#target), visibility("default")))
@@ -51,6 +52,12 @@ cudaError_t rt_sticky(void);
 /* The stream a runtime handle stands for in the driver: the legacy and
  * per-thread default streams are the driver's NULL stream. */
 CUstream rt_stream(cudaStream_t s);
+/* The stream a _ptsz entry point is given: there (nvcc --default-stream
+ * per-thread) 0 is the calling thread's per-thread default stream. */
+static inline cudaStream_t rt_ptsz(cudaStream_t s)
+{
+    return s ? s : cudaStreamPerThread;
+}
 
 /* Registered device code (rt_register.c). */
 typedef struct rt_func rt_func;

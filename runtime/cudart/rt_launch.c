@@ -212,7 +212,7 @@ RT_API cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 grid,
                                            dim3 block, void **args,
                                            size_t shmem, cudaStream_t stream)
 {
-    return launch(kernel, grid, block, args, shmem, stream, 0);
+    return launch(kernel, grid, block, args, shmem, rt_ptsz(stream), 0);
 }
 
 RT_API cudaError_t cudaLaunchKernel(const void *func, dim3 grid, dim3 block,
@@ -226,7 +226,7 @@ RT_API cudaError_t cudaLaunchKernel_ptsz(const void *func, dim3 grid,
                                          dim3 block, void **args,
                                          size_t shmem, cudaStream_t stream)
 {
-    return launch(func, grid, block, args, shmem, stream, 0);
+    return launch(func, grid, block, args, shmem, rt_ptsz(stream), 0);
 }
 
 RT_API cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 grid,
@@ -243,7 +243,7 @@ RT_API cudaError_t cudaLaunchCooperativeKernel_ptsz(const void *func,
                                                     size_t shmem,
                                                     cudaStream_t stream)
 {
-    return launch(func, grid, block, args, shmem, stream, 1);
+    return launch(func, grid, block, args, shmem, rt_ptsz(stream), 1);
 }
 
 /* cudaLaunchKernelEx (a template in cuda_runtime.h) ends here; CUB
@@ -281,7 +281,11 @@ RT_API cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *cfg,
 RT_API cudaError_t cudaLaunchKernelExC_ptsz(const cudaLaunchConfig_t *cfg,
                                             const void *func, void **args)
 {
-    return launch_ex(cfg, func, args);
+    if (!cfg)
+        return launch_ex(cfg, func, args);
+    cudaLaunchConfig_t c = *cfg;
+    c.stream = rt_ptsz(c.stream);
+    return launch_ex(&c, func, args);
 }
 
 /* ------------------------------------------------ kernel attributes */

@@ -679,15 +679,7 @@ cudaCreateChannelDesc(int x, int y, int z, int w,
 }
 
 /* Per-thread default stream forms. */
-RT_ALIAS(cudaFreeAsync_ptsz, cudaFreeAsync);
-RT_ALIAS(cudaMallocAsync_ptsz, cudaMallocAsync);
 RT_ALIAS(cudaMemPrefetchAsync_ptsz, cudaMemPrefetchAsync);
-RT_ALIAS(cudaMemcpy2DAsync_ptsz, cudaMemcpy2DAsync);
-RT_ALIAS(cudaMemcpyAsync_ptsz, cudaMemcpyAsync);
-RT_ALIAS(cudaMemcpyFromSymbolAsync_ptsz, cudaMemcpyFromSymbolAsync);
-RT_ALIAS(cudaMemcpyToSymbolAsync_ptsz, cudaMemcpyToSymbolAsync);
-RT_ALIAS(cudaMemset2DAsync_ptsz, cudaMemset2DAsync);
-RT_ALIAS(cudaMemsetAsync_ptsz, cudaMemsetAsync);
 RT_ALIAS(cudaStreamAttachMemAsync_ptsz, cudaStreamAttachMemAsync);
 RT_ALIAS(cudaMemcpy2D_ptds, cudaMemcpy2D);
 RT_ALIAS(cudaMemcpyFromSymbol_ptds, cudaMemcpyFromSymbol);

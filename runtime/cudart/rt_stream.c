@@ -259,14 +259,7 @@ RT_API cudaError_t cudaStreamGetId(cudaStream_t s, unsigned long long *id)
 }
 
 /* Per-thread default stream forms. */
-RT_ALIAS(cudaEventRecord_ptsz, cudaEventRecord);
-RT_ALIAS(cudaEventRecordWithFlags_ptsz, cudaEventRecordWithFlags);
-RT_ALIAS(cudaLaunchHostFunc_ptsz, cudaLaunchHostFunc);
-RT_ALIAS(cudaStreamAddCallback_ptsz, cudaStreamAddCallback);
 RT_ALIAS(cudaStreamGetDevice_ptsz, cudaStreamGetDevice);
 RT_ALIAS(cudaStreamGetFlags_ptsz, cudaStreamGetFlags);
 RT_ALIAS(cudaStreamGetPriority_ptsz, cudaStreamGetPriority);
-RT_ALIAS(cudaStreamQuery_ptsz, cudaStreamQuery);
-RT_ALIAS(cudaStreamSynchronize_ptsz, cudaStreamSynchronize);
-RT_ALIAS(cudaStreamWaitEvent_ptsz, cudaStreamWaitEvent);
 RT_ALIAS(cudaStreamGetId_ptsz, cudaStreamGetId);
