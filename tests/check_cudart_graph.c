@@ -853,6 +853,12 @@ START_TEST(test_cycle_and_bad_edges)
                      cudaErrorInvalidValue);
     ck_assert_int_eq(cudaGraphAddKernelNode(&n, g2, NULL, 0, NULL),
                      cudaErrorInvalidValue);
+    ck_assert_int_eq(cudaGraphAddMemsetNode(&n, g2, NULL, 0, NULL),
+                     cudaErrorInvalidValue);
+    ck_assert_int_eq(cudaGraphAddHostNode(&n, g2, NULL, 0, NULL),
+                     cudaErrorInvalidValue);
+    ck_assert_int_eq(cudaGraphAddMemcpyNode(&n, g2, NULL, 0, NULL),
+                     cudaErrorInvalidValue);
     struct cudaMemsetParams mp = { &one, 4, 0, 3, 1, 1 };
     ck_assert_int_eq(cudaGraphAddMemsetNode(&n, g2, NULL, 0, &mp),
                      cudaErrorInvalidValue);

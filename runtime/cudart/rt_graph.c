@@ -337,18 +337,33 @@ static cudaError_t add_node(cudaGraphNode_t *n, cudaGraph_t g,
 
 #define ADD_NODE(type, p) return add_node(n, g, deps, nd, (type), (p))
 
+/* A node whose parameters are one struct or handle, *src (NULL:
+ * cudaErrorInvalidValue), copied into zeroed parameters: every member
+ * of the rt_node_params union starts at its beginning. */
+static cudaError_t add_copied(cudaGraphNode_t *n, cudaGraph_t g,
+                              const cudaGraphNode_t *deps, size_t nd,
+                              enum cudaGraphNodeType type, const void *src,
+                              size_t size)
+{
+    rt_node_params p;
+    if (!src && size)
+        return rt_err(cudaErrorInvalidValue);
+    memset(&p, 0, sizeof p);
+    if (size)
+        memcpy(&p, src, size < sizeof p ? size : sizeof p);
+    return add_node(n, g, deps, nd, type, &p);
+}
+
+#define ADD_COPIED(type, src) \
+    return add_copied(n, g, deps, nd, (type), (src), sizeof *(src))
+
 RT_API cudaError_t cudaGraphAddKernelNode(cudaGraphNode_t *n, cudaGraph_t g,
                                           const cudaGraphNode_t *deps,
                                           size_t nd,
                                           const struct cudaKernelNodeParams
                                               *kp)
 {
-    if (!kp)
-        return rt_err(cudaErrorInvalidValue);
-    rt_node_params p;
-    memset(&p, 0, sizeof p);
-    p.kernel = *kp;
-    ADD_NODE(cudaGraphNodeTypeKernel, &p);
+    ADD_COPIED(cudaGraphNodeTypeKernel, kp);
 }
 
 RT_API cudaError_t cudaGraphAddMemcpyNode(cudaGraphNode_t *n, cudaGraph_t g,
@@ -357,12 +372,7 @@ RT_API cudaError_t cudaGraphAddMemcpyNode(cudaGraphNode_t *n, cudaGraph_t g,
                                           const struct cudaMemcpy3DParms
                                               *cp)
 {
-    if (!cp)
-        return rt_err(cudaErrorInvalidValue);
-    rt_node_params p;
-    memset(&p, 0, sizeof p);
-    p.memcpy = *cp;
-    ADD_NODE(cudaGraphNodeTypeMemcpy, &p);
+    ADD_COPIED(cudaGraphNodeTypeMemcpy, cp);
 }
 
 /* A 1D copy as memcpy node parameters. */
@@ -466,12 +476,7 @@ RT_API cudaError_t cudaGraphAddMemsetNode(cudaGraphNode_t *n, cudaGraph_t g,
                                           size_t nd,
                                           const struct cudaMemsetParams *mp)
 {
-    if (!mp)
-        return rt_err(cudaErrorInvalidValue);
-    rt_node_params p;
-    memset(&p, 0, sizeof p);
-    p.memset = *mp;
-    ADD_NODE(cudaGraphNodeTypeMemset, &p);
+    ADD_COPIED(cudaGraphNodeTypeMemset, mp);
 }
 
 RT_API cudaError_t cudaGraphAddHostNode(cudaGraphNode_t *n, cudaGraph_t g,
@@ -479,21 +484,14 @@ RT_API cudaError_t cudaGraphAddHostNode(cudaGraphNode_t *n, cudaGraph_t g,
                                         size_t nd,
                                         const struct cudaHostNodeParams *hp)
 {
-    if (!hp)
-        return rt_err(cudaErrorInvalidValue);
-    rt_node_params p;
-    memset(&p, 0, sizeof p);
-    p.host = *hp;
-    ADD_NODE(cudaGraphNodeTypeHost, &p);
+    ADD_COPIED(cudaGraphNodeTypeHost, hp);
 }
 
 RT_API cudaError_t cudaGraphAddEmptyNode(cudaGraphNode_t *n, cudaGraph_t g,
                                          const cudaGraphNode_t *deps,
                                          size_t nd)
 {
-    rt_node_params p;
-    memset(&p, 0, sizeof p);
-    ADD_NODE(cudaGraphNodeTypeEmpty, &p);
+    return add_copied(n, g, deps, nd, cudaGraphNodeTypeEmpty, NULL, 0);
 }
 
 RT_API cudaError_t cudaGraphAddChildGraphNode(cudaGraphNode_t *n,
@@ -503,10 +501,7 @@ RT_API cudaError_t cudaGraphAddChildGraphNode(cudaGraphNode_t *n,
 {
     if (child == g)
         return rt_err(cudaErrorInvalidValue);
-    rt_node_params p;
-    memset(&p, 0, sizeof p);
-    p.child = child;
-    ADD_NODE(cudaGraphNodeTypeGraph, &p);
+    ADD_COPIED(cudaGraphNodeTypeGraph, &child);
 }
 
 RT_API cudaError_t cudaGraphAddEventRecordNode(cudaGraphNode_t *n,
@@ -514,10 +509,7 @@ RT_API cudaError_t cudaGraphAddEventRecordNode(cudaGraphNode_t *n,
                                                const cudaGraphNode_t *deps,
                                                size_t nd, cudaEvent_t ev)
 {
-    rt_node_params p;
-    memset(&p, 0, sizeof p);
-    p.event = ev;
-    ADD_NODE(cudaGraphNodeTypeEventRecord, &p);
+    ADD_COPIED(cudaGraphNodeTypeEventRecord, &ev);
 }
 
 RT_API cudaError_t cudaGraphAddEventWaitNode(cudaGraphNode_t *n,
@@ -525,10 +517,7 @@ RT_API cudaError_t cudaGraphAddEventWaitNode(cudaGraphNode_t *n,
                                              const cudaGraphNode_t *deps,
                                              size_t nd, cudaEvent_t ev)
 {
-    rt_node_params p;
-    memset(&p, 0, sizeof p);
-    p.event = ev;
-    ADD_NODE(cudaGraphNodeTypeWaitEvent, &p);
+    ADD_COPIED(cudaGraphNodeTypeWaitEvent, &ev);
 }
 
 static int edge_is_default(const cudaGraphEdgeData *e)
