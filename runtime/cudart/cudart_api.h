@@ -464,8 +464,8 @@ cudaError_t cudaCreateSurfaceObject(cudaSurfaceObject_t *pSurfObject,
 cudaError_t cudaDestroySurfaceObject(cudaSurfaceObject_t surfObject);
 
 
-/* rt_ptsz.c and rt_capture.c: the per-thread-default-stream forms that
- * take work or capture (0 is the calling thread's per-thread stream). */
+/* rt_ptsz.c: the per-thread-default-stream forms that take work or
+ * capture (0 is the calling thread's per-thread stream). */
 cudaError_t cudaMallocAsync_ptsz(void **p, size_t size, cudaStream_t s);
 cudaError_t cudaFreeAsync_ptsz(void *p, cudaStream_t s);
 cudaError_t cudaMemcpyAsync_ptsz(void *dst, const void *src, size_t n,
