@@ -20,6 +20,7 @@
 #include "emu/emu.h"
 #include "emu/fp.h"
 #include "emu/ops.h"
+#include "runtime/ptxemu.h"
 
 /* An exact reference type: binary128 (GCC's __float128 on x86-64, long
  * double where that is binary128, e.g. aarch64). */
@@ -828,6 +829,103 @@ START_TEST(test_rs_x4_sweep)
 }
 END_TEST
 
+/* The x4 forms through the front end and the loader (a brace vector
+ * of four sources, one of them an immediate, and rbits as a register
+ * or an immediate): 32 threads, each its own a, b, e, f and rbits,
+ * against ref_rs. */
+static const char rs_x4_ptx[] =
+    ".version 9.0\n.target sm_100a\n.address_size 64\n"
+    ".visible .entry k(.param .u64 pin, .param .u64 prb, .param .u64 pout)\n"
+    "{\n"
+    ".reg .b16 %h<4>;\n.reg .b32 %r<16>;\n.reg .f32 %f<4>;\n"
+    ".reg .b64 %rd<8>;\n"
+    "ld.param.u64 %rd0, [pin];\nld.param.u64 %rd1, [prb];\n"
+    "ld.param.u64 %rd2, [pout];\nmov.u32 %r0, %tid.x;\n"
+    "mul.wide.u32 %rd3, %r0, 16;\nadd.s64 %rd3, %rd0, %rd3;\n"
+    "ld.global.v4.f32 {%f0, %f1, %f2, %f3}, [%rd3];\n"
+    "mul.wide.u32 %rd4, %r0, 4;\nadd.s64 %rd4, %rd1, %rd4;\n"
+    "ld.global.b32 %r1, [%rd4];\n"
+    "mul.wide.u32 %rd5, %r0, 32;\nadd.s64 %rd5, %rd2, %rd5;\n"
+    "cvt.rs.relu.satfinite.e4m3x4.f32 %r2, {%f0, %f1, %f2, %f3}, %r1;\n"
+    "cvt.rs.satfinite.e5m2x4.f32 %r3, {%f0, %f1, %f2, %f3}, %r1;\n"
+    "cvt.rs.satfinite.e2m3x4.f32 %r4, {%f0, %f1, %f2, %f3}, %r1;\n"
+    "cvt.rs.relu.satfinite.e3m2x4.f32 %r5, {%f0, %f1, %f2, %f3}, %r1;\n"
+    "cvt.rs.satfinite.e2m1x4.f32 %h1, {%f0, %f1, %f2, %f3}, %r1;\n"
+    "cvt.u32.u16 %r6, %h1;\n"
+    "cvt.rs.satfinite.e4m3x4.f32 %r7, {%f0, 0f3F880000, %f2, %f3},"
+    " 0x7FFF8000;\n"
+    "st.global.v4.b32 [%rd5], {%r2, %r3, %r4, %r5};\n"
+    "st.global.v2.b32 [%rd5+16], {%r6, %r7};\n"
+    "ret;\n}\n";
+
+START_TEST(test_rs_x4_ptx)
+{
+    ptxemu_device *dev = NULL;
+    ptxemu_module *mod = NULL;
+    ptxemu_function *fk = NULL;
+    ck_assert_int_eq(ptxemu_device_create(NULL, &dev), PTXEMU_SUCCESS);
+    ptxemu_status st = ptxemu_module_load_string(dev, "rs.ptx", rs_x4_ptx,
+                                                 0, &mod);
+    ck_assert_msg(st == PTXEMU_SUCCESS, "%s",
+                  ptxemu_last_error_message(dev));
+    ck_assert_int_eq(ptxemu_module_get_function(mod, "k", &fk),
+                     PTXEMU_SUCCESS);
+    uint32_t in[128], rb[32], out[256];
+    for (unsigned k = 0; k < 128; k++) {
+        uint32_t v = (uint32_t)rnd64();
+        v = (v & 0x807FFFFFu) | (uint32_t)(114 + rnd64() % 20) << 23;
+        in[k] = k % 37 == 5 ? QNAN : k % 41 == 7 ? NINF : v;
+    }
+    for (unsigned k = 0; k < 32; k++) {
+        rb[k] = (uint32_t)rnd64();
+    }
+    ptxemu_devptr dp[3];
+    ck_assert_int_eq(ptxemu_malloc(dev, sizeof in, &dp[0]), PTXEMU_SUCCESS);
+    ck_assert_int_eq(ptxemu_malloc(dev, sizeof rb, &dp[1]), PTXEMU_SUCCESS);
+    ck_assert_int_eq(ptxemu_malloc(dev, sizeof out, &dp[2]),
+                     PTXEMU_SUCCESS);
+    ck_assert_int_eq(ptxemu_memcpy_htod(dev, dp[0], in, sizeof in),
+                     PTXEMU_SUCCESS);
+    ck_assert_int_eq(ptxemu_memcpy_htod(dev, dp[1], rb, sizeof rb),
+                     PTXEMU_SUCCESS);
+    void *params[3] = { &dp[0], &dp[1], &dp[2] };
+    unsigned grid[3] = { 1, 1, 1 }, block[3] = { 32, 1, 1 };
+    st = ptxemu_launch(fk, grid, block, 0, params);
+    if (st == PTXEMU_SUCCESS) {
+        st = ptxemu_synchronize(dev);
+    }
+    ck_assert_msg(st == PTXEMU_SUCCESS, "%s",
+                  ptxemu_last_error_message(dev));
+    ck_assert_int_eq(ptxemu_memcpy_dtoh(dev, out, dp[2], sizeof out),
+                     PTXEMU_SUCCESS);
+    static const struct {
+        const NarrowFmt *nf;
+        bool relu;
+    } cols[5] = { { &nf_e4m3, true }, { &nf_e5m2, false },
+                  { &nf_e2m3, false }, { &nf_e3m2, true },
+                  { &nf_e2m1, false } };
+    static const uint8_t sh[2][4] = { { 16, 16, 0, 0 }, { 24, 8, 16, 0 } };
+    for (unsigned t = 0; t < 32; t++) {
+        for (unsigned c = 0; c < 6; c++) {
+            bool fp4 = c == 4;
+            unsigned nb = fp4 ? 8 : 16, w = fp4 ? 4 : 8;
+            const NarrowFmt *nf = c == 5 ? &nf_e4m3 : cols[c].nf;
+            uint32_t r = c == 5 ? 0x7FFF8000u : rb[t], want = 0;
+            for (unsigned j = 0; j < 4; j++) {
+                uint32_t v = c == 5 && j == 1 ? 0x3F880000u : in[t * 4 + j];
+                uint32_t rr = (r >> sh[fp4][j]) & ((1u << nb) - 1);
+                want |= ref_rs(nf, v, rr, nb, c < 5 && cols[c].relu)
+                        << (w * (3 - j));
+            }
+            ck_assert_msg(out[t * 8 + c] == want, "thread %u form %u: got "
+                          "0x%x want 0x%x", t, c, out[t * 8 + c], want);
+        }
+    }
+    ptxemu_module_unload(mod);
+    ptxemu_device_destroy(dev);
+}
+END_TEST
+
 /* Over all 2^16 random values the round-ups of one e4m3 element count
  * its top 16 discarded bits exactly (unbiased rounding). */
 START_TEST(test_rs_x4_counts)
@@ -1429,6 +1527,7 @@ Suite *ops_cvt_suite(void)
     tcase_add_loop_test(tc, test_rs_counts, 0, 2);
     tcase_add_loop_test(tc, test_rs_x4_sweep, 0, 10);
     tcase_add_test(tc, test_rs_x4_counts);
+    tcase_add_test(tc, test_rs_x4_ptx);
     suite_add_tcase(s, tc);
     return s;
 }
