@@ -499,6 +499,11 @@ static void isa_pos(const MForm *f, int role, unsigned lane, unsigned i,
             }
             return;
         case 64:                                /* f64 (sm_90) */
+            /* 9.7.14.5.8 m16n8k16: "row = groupID for ai where i % 2
+             * = 0, groupID + 8 otherwise; col = (i * 2) +
+             * threadID_in_group [even i], (i * 2) - 2 +
+             * threadID_in_group otherwise"; m16n8k8 and m16n8k4 the
+             * same rule on fewer elements */
             *row = i % 2 ? g + 8 : g;
             *col = t + 4 * (i / 2);
             return;
