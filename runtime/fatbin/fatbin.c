@@ -788,6 +788,45 @@ static int same_target(const fatbin_entry *a, const fatbin_entry *b)
            a->arch_suffix == b->arch_suffix;
 }
 
+/* Whether PTX text defines a __cudaCDP2 function: the device runtime
+ * library (libcudadevrt, linked in with -rdc=true), whose entry points
+ * the emulator provides itself (emu/devrt.h). */
+static int defines_devrt(const char *t)
+{
+    for (const char *p = t; (p = strstr(p, "__cudaCDP2")) != NULL; p++) {
+        const char *line = p;
+        while (line > t && line[-1] != '\n') {
+            line--;
+        }
+        while (*line == ' ' || *line == '\t') {
+            line++;
+        }
+        if (strncmp(line, ".visible .func", 14) == 0 ||
+            strncmp(line, ".weak .func", 11) == 0) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Leave out the device runtime library's PTX entries. */
+static void drop_devrt(fatbin_entry_ex *v, size_t *n)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < *n; i++) {
+        char *t = NULL;
+        char e[8];
+        int devrt = v[i].e.kind == FATBIN_KIND_PTX &&
+                    entry_text(&v[i], &t, NULL, e, sizeof e) == 0 &&
+                    defines_devrt(t);
+        free(t);
+        if (!devrt) {
+            v[k++] = v[i];
+        }
+    }
+    *n = k;
+}
+
 int fatbin_get_all_ptx(const void *image, size_t avail, unsigned want_arch,
                        char **ptx, size_t *len, size_t max,
                        char *err, size_t errlen)
@@ -797,6 +836,7 @@ int fatbin_get_all_ptx(const void *image, size_t avail, unsigned want_arch,
     if (list_entries(image, avail, &v, &n, err, errlen) != 0) {
         return -1;
     }
+    drop_devrt(v, &n);
     long b = choose(v, n, FATBIN_KIND_PTX, want_arch);
     if (b < 0) {
         no_ptx_error(v, n, want_arch, err, errlen);
