@@ -343,6 +343,18 @@ ptxemu_status ptxemu_set_heap_bytes(ptxemu_device *dev, uint64_t bytes)
     return st;
 }
 
+ptxemu_status ptxemu_set_pending_launch_limit(ptxemu_device *dev,
+                                              uint64_t count)
+{
+    if (!dev || count == 0 || count > UINT32_MAX) {
+        return PTXEMU_ERROR_INVALID_VALUE;
+    }
+    pthread_mutex_lock(&dev->lock);
+    dev->emu->cdp_pending_limit = (uint32_t)count;
+    pthread_mutex_unlock(&dev->lock);
+    return PTXEMU_SUCCESS;
+}
+
 /* ------------------------------------------------------------ modules */
 
 static size_t align_up(size_t v, size_t a)

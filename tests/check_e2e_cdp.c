@@ -469,6 +469,20 @@ START_TEST(e2e_cdp_pending_limit)
     for (int i = 0; i < 2048; i++) {
         EQ_I("err again", i, errs[i], 0);
     }
+    /* cudaDeviceSetLimit(cudaLimitDevRuntimePendingLaunchCount, 3000) */
+    ck_assert_int_eq(ptxemu_set_pending_launch_limit(dev, 0),
+                     PTXEMU_ERROR_INVALID_VALUE);
+    ck_assert_int_eq(ptxemu_set_pending_launch_limit(dev, 3000),
+                     PTXEMU_SUCCESS);
+    cnt = 0;
+    ck_assert_int_eq(ptxemu_memcpy_htod(dev, dc, &cnt, 4), PTXEMU_SUCCESS);
+    launch("pend_parent", 3, 1024, 0, params);
+    dget(errs, de, 4 * N);
+    dget(&cnt, dc, 4);
+    ck_assert_uint_eq(cnt, 3000);
+    for (int i = 0; i < N; i++) {
+        EQ_I("err, limit 3000", i, errs[i], i < 3000 ? 0 : 69);
+    }
     free(errs);
 }
 END_TEST

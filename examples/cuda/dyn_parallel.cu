@@ -112,6 +112,21 @@ __global__ void block_sums(const int *in, int n, int *partial,
     }
 }
 
+__global__ void count(int *n)
+{
+    atomicAdd(n, 1);
+}
+
+// Every thread launches a grid: more launches pending at once than the
+// default limit of 2048 (cudaLimitDevRuntimePendingLaunchCount).
+__global__ void fan_out(int *n, int *failed)
+{
+    count<<<1, 1>>>(n);
+    if (cudaGetLastError() != cudaSuccess) {
+        atomicAdd(failed, 1);
+    }
+}
+
 __global__ void never_runs(int *p)
 {
     *p = 1;
@@ -185,6 +200,19 @@ int main()
            cudaGetErrorName((cudaError_t)errs[1]));
     EXPECT(ran == 0, "the invalid child grid ran");
 
+    const int fans = 3000;
+    int *dn, counts[2] = {0, 0};
+    CHECK(cudaMalloc(&dn, 2 * sizeof(int)));
+    CHECK(cudaMemset(dn, 0, 2 * sizeof(int)));
+    CHECK(cudaDeviceSetLimit(cudaLimitDevRuntimePendingLaunchCount, 4096));
+    fan_out<<<fans / 100, 100>>>(dn, dn + 1);
+    CHECK(cudaGetLastError());
+    CHECK(cudaMemcpy(counts, dn, sizeof(counts), cudaMemcpyDeviceToHost));
+    EXPECT(counts[0] == fans && counts[1] == 0,
+           "%d of %d child grids ran, %d launches failed", counts[0], fans,
+           counts[1]);
+
+    CHECK(cudaFree(dn));
     CHECK(cudaFree(da));
     CHECK(cudaFree(dl));
     CHECK(cudaFree(dp));
