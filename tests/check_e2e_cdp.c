@@ -487,6 +487,30 @@ START_TEST(e2e_cdp_pending_limit)
 }
 END_TEST
 
+/* A device-runtime function the emulator does not provide fails the
+ * load, naming it. */
+static const char unsup_ptx[] =
+    ".version 8.0\n.target sm_80\n.address_size 64\n"
+    ".extern .func (.param .b64 func_retval0) __cudaCDP2GetErrorString\n"
+    "(.param .b32 e);\n"
+    ".visible .entry k(.param .u64 o)\n{\n" REGS
+    "{\n.param .b32 a0;\nst.param.b32 [a0], 1;\n.param .b64 r0;\n"
+    "call.uni (r0), __cudaCDP2GetErrorString, (a0);\n"
+    "ld.param.b64 %rd1, [r0];\n}\nret;\n}\n";
+
+START_TEST(e2e_cdp_unsupported)
+{
+    ck_assert_int_eq(ptxemu_device_create(NULL, &dev), PTXEMU_SUCCESS);
+    ck_assert_int_eq(ptxemu_module_load_string(dev, "u.ptx", unsup_ptx, 0,
+                                               &mod),
+                     PTXEMU_ERROR_UNSUPPORTED);
+    const char *m = ptxemu_last_error_message(dev);
+    ck_assert_msg(strstr(m, "u.ptx:") &&
+                  strstr(m, "calls '__cudaCDP2GetErrorString'"),
+                  "message: %s", m);
+}
+END_TEST
+
 /* ------------------------------------------------------------ suite */
 
 Suite *e2e_cdp_suite(void);
@@ -507,6 +531,7 @@ Suite *e2e_cdp_suite(void)
         e2e_cdp_fault,
         e2e_cdp_depth_limit,
         e2e_cdp_pending_limit,
+        e2e_cdp_unsupported,
     };
     for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++)
         tcase_add_test(tc, tests[i]);
