@@ -763,6 +763,25 @@ static void op_aligned_malloc(EmuCtx *x, const EmuInsn *i, uint32_t mask)
     }
 }
 
+uint64_t emu_builtin_heap_alloc(EmuCtx *x, uint64_t size)
+{
+    return heap_alloc(x, size, 16);
+}
+
+bool emu_builtin_heap_free(EmuCtx *x, uint64_t p)
+{
+    EmuDevice *d = x->dev;
+    const EmuAlloc *e = emu_mem_find(d->mem, p, 0);
+    if (!e || e->addr != p || e->kind != EMU_ALLOC_HEAP) {
+        return false;
+    }
+    uint64_t rs = (e->size + 15) & ~(uint64_t)15;
+    d->heap_used = d->heap_used >= rs ? d->heap_used - rs : 0;
+    emu_mem_release(d->mem, p);
+    x->launch->progress++;
+    return true;
+}
+
 static void op_free(EmuCtx *x, const EmuInsn *i, uint32_t mask)
 {
     Call c;

@@ -80,6 +80,10 @@ bool emu_builtin_arg_bytes(EmuCtx *x, const EmuInsn *i, unsigned lane,
                            uint32_t j, void *out, uint64_t n);
 void emu_builtin_ret(EmuCtx *x, const EmuInsn *i, unsigned lane,
                      uint64_t val);
+/* malloc's block of size bytes (0 when the heap is exhausted), and
+ * free of p: false when p is not the start of a live heap block. */
+uint64_t emu_builtin_heap_alloc(EmuCtx *x, uint64_t size);
+bool emu_builtin_heap_free(EmuCtx *x, uint64_t p);
 
 /* Move a launch's printf output to its device (emu_launch_end). */
 void emu_printf_launch_end(EmuLaunch *l);

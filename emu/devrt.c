@@ -663,6 +663,36 @@ static void op_device_get_limit(EmuCtx *x, const EmuInsn *i, uint32_t mask)
     }
 }
 
+/* cudaMalloc(&p, size) / cudaFree(p) in device code: the device heap
+ * of malloc and free (emu/builtins.h) */
+static void op_malloc(EmuCtx *x, const EmuInsn *i, uint32_t mask)
+{
+    EMU_FOR_LANES(mask, lane) {
+        uint64_t pp = emu_builtin_arg(x, i, lane, 0);
+        uint64_t size = emu_builtin_arg(x, i, lane, 1);
+        uint64_t a = pp ? emu_builtin_heap_alloc(x, size) : 0;
+        if (!pp || !a) {
+            result(x, i, lane, pp ? CUDA_ERR_MEMORY_ALLOCATION
+                                  : CUDA_ERR_INVALID_VALUE);
+            continue;
+        }
+        if (!gwrite(x, lane, pp, a, 8, "cudaMalloc")) {
+            emu_builtin_heap_free(x, a);
+            return;
+        }
+        result(x, i, lane, CUDA_SUCCESS);
+    }
+}
+
+static void op_free(EmuCtx *x, const EmuInsn *i, uint32_t mask)
+{
+    EMU_FOR_LANES(mask, lane) {
+        uint64_t p = emu_builtin_arg(x, i, lane, 0);
+        bool ok = p == 0 || emu_builtin_heap_free(x, p);
+        result(x, i, lane, ok ? CUDA_SUCCESS : CUDA_ERR_INVALID_VALUE);
+    }
+}
+
 /* ------------------------------------------------------ binding */
 
 EmuHandler emu_devrt_handler(const char *name)
@@ -693,6 +723,8 @@ EmuHandler emu_devrt_handler(const char *name)
         { "GetDeviceCount", op_get_device_count },
         { "RuntimeGetVersion", op_runtime_version },
         { "DeviceGetLimit", op_device_get_limit },
+        { "Malloc", op_malloc },
+        { "Free", op_free },
     };
     static const char prefix[] = "__cudaCDP2";
     if (!name || strncmp(name, prefix, sizeof(prefix) - 1) != 0) {

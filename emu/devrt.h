@@ -46,7 +46,9 @@
  * Also: cudaStreamCreateWithFlags (cudaStreamNonBlocking only, as CUDA
  * requires in device code) / cudaStreamDestroy, events (create, record,
  * destroy, stream wait: no-ops in this schedule), cudaGetDevice (0),
- * cudaGetDeviceCount (1), cudaDeviceGetLimit, cudaRuntimeGetVersion.
+ * cudaGetDeviceCount (1), cudaDeviceGetLimit, cudaRuntimeGetVersion,
+ * and cudaMalloc / cudaFree on malloc's device heap (emu/builtins.h;
+ * cudaFree of anything else returns cudaErrorInvalidValue).
  *
  * Statistics and tracing: a child starts with its parent's step hook and
  * grid hook (EmuLaunch.grid_hook, called before and after each child

@@ -487,6 +487,109 @@ START_TEST(e2e_cdp_pending_limit)
 }
 END_TEST
 
+/* The other device-runtime calls: out is u64[8] (answers written
+ * through pointers), res = out + 64 bytes the u32 results:
+ *   res[0] cudaMalloc(&out[0], 64), res[1] what was stored in the block
+ *   res[2], res[3] cudaFree of the block, twice
+ *   res[4] cudaGetDevice(&out[1])
+ *   res[5] cudaStreamCreateWithFlags(&out[2], cudaStreamNonBlocking),
+ *   res[6] the same with flags 0 (device streams must be non-blocking)
+ *   res[7], res[8] cudaStreamDestroy of out[2], twice
+ *   res[9] cudaDeviceGetLimit(&out[4], PendingLaunchCount), res[10] the
+ *   same for cudaLimitMaxL2FetchGranularity (5, not a device limit)
+ *   res[11], res[12] cudaGetLastError twice */
+#define CALL(fn, args, dst)                                               \
+    "{\n" args ".param .b32 r0;\ncall.uni (r0), " fn ", (" ARGN ");\n"    \
+    "ld.param.b32 " dst ", [r0];\n}\n"
+#define A0(t, v) ".param ." t " a0;\nst.param." t " [a0], " v ";\n"
+#define A1(t, v) ".param ." t " a1;\nst.param." t " [a1], " v ";\n"
+static const char misc_ptx[] =
+    ".version 8.0\n.target sm_80\n.address_size 64\n"
+    ".extern .func (.param .b32 r) __cudaCDP2Malloc (.param .b64 a,"
+    " .param .b64 b);\n"
+    ".extern .func (.param .b32 r) __cudaCDP2Free (.param .b64 a);\n"
+    ".extern .func (.param .b32 r) __cudaCDP2GetDevice (.param .b64 a);\n"
+    ".extern .func (.param .b32 r) __cudaCDP2StreamCreateWithFlags"
+    " (.param .b64 a, .param .b32 b);\n"
+    ".extern .func (.param .b32 r) __cudaCDP2StreamDestroy"
+    " (.param .b64 a);\n"
+    ".extern .func (.param .b32 r) __cudaCDP2DeviceGetLimit"
+    " (.param .b64 a, .param .b32 b);\n"
+    ".extern .func (.param .b32 r) __cudaCDP2GetLastError ();\n"
+    ".visible .entry misc(.param .u64 mo)\n{\n" REGS
+    "ld.param.u64 %rd1, [mo];\n"
+#define ARGN "a0, a1"
+    CALL("__cudaCDP2Malloc", A0("b64", "%rd1") A1("b64", "64"), "%r1")
+    "ld.global.u64 %rd2, [%rd1];\nst.u32 [%rd2+60], 7;\n"
+    "ld.u32 %r2, [%rd2+60];\n"
+#undef ARGN
+#define ARGN "a0"
+    CALL("__cudaCDP2Free", A0("b64", "%rd2"), "%r3")
+    CALL("__cudaCDP2Free", A0("b64", "%rd2"), "%r4")
+    "add.s64 %rd3, %rd1, 8;\n"
+    CALL("__cudaCDP2GetDevice", A0("b64", "%rd3"), "%r5")
+#undef ARGN
+#define ARGN "a0, a1"
+    "add.s64 %rd4, %rd1, 16;\n"
+    CALL("__cudaCDP2StreamCreateWithFlags", A0("b64", "%rd4")
+         A1("b32", "1"), "%r6")
+    "add.s64 %rd5, %rd1, 24;\n"
+    CALL("__cudaCDP2StreamCreateWithFlags", A0("b64", "%rd5")
+         A1("b32", "0"), "%r7")
+#undef ARGN
+#define ARGN "a0"
+    "ld.global.u64 %rd6, [%rd1+16];\n"
+    CALL("__cudaCDP2StreamDestroy", A0("b64", "%rd6"), "%r8")
+    CALL("__cudaCDP2StreamDestroy", A0("b64", "%rd6"), "%r9")
+#undef ARGN
+#define ARGN "a0, a1"
+    "add.s64 %rd7, %rd1, 32;\n"
+    CALL("__cudaCDP2DeviceGetLimit", A0("b64", "%rd7") A1("b32", "4"),
+         "%r10")
+    "add.s64 %rd8, %rd1, 40;\n"
+    CALL("__cudaCDP2DeviceGetLimit", A0("b64", "%rd8") A1("b32", "5"),
+         "%r11")
+#undef ARGN
+#define ARGN ""
+    CALL("__cudaCDP2GetLastError", "", "%r12")
+    CALL("__cudaCDP2GetLastError", "", "%r13")
+#undef ARGN
+    "st.global.v4.u32 [%rd1+64], {%r1, %r2, %r3, %r4};\n"
+    "st.global.v4.u32 [%rd1+80], {%r5, %r6, %r7, %r8};\n"
+    "st.global.v4.u32 [%rd1+96], {%r9, %r10, %r11, %r12};\n"
+    "st.global.u32 [%rd1+112], %r13;\nret;\n}\n";
+
+START_TEST(e2e_cdp_runtime_calls)
+{
+    ck_assert_int_eq(ptxemu_device_create(NULL, &dev), PTXEMU_SUCCESS);
+    ck_assert_msg(ptxemu_module_load_string(dev, "misc.ptx", misc_ptx, 0,
+                                            &mod) == PTXEMU_SUCCESS,
+                  "%s", ptxemu_last_error_message(dev));
+    uint64_t out[16];
+    memset(out, 0xff, sizeof(out));
+    ptxemu_devptr d = dbuf(out, sizeof(out));
+    void *params[] = {&d};
+    launch("misc", 1, 1, 0, params);
+    dget(out, d, sizeof(out));
+    uint32_t res[13];
+    memcpy(res, &out[8], sizeof(res));
+    static const uint32_t want[13] = {
+        0, 7, 0, 1,             /* cudaErrorInvalidValue: freed already */
+        0, 0, 1, 0, 400,        /* cudaErrorInvalidResourceHandle */
+        0, 708, 708, 0,         /* cudaErrorUnsupportedLimit, cleared */
+    };
+    for (int k = 0; k < 13; k++) {
+        EQ_I("result", k, res[k], want[k]);
+    }
+    ck_assert(out[0] != 0 && out[0] != UINT64_MAX);  /* the block */
+    EQ_I("device", 1, (uint32_t)out[1], 0);
+    ck_assert(out[2] != 0 && out[2] != UINT64_MAX);  /* the stream */
+    EQ_I("untouched", 3, out[3], UINT64_MAX);
+    EQ_I("pending launch limit", 4, out[4], 2048);
+    EQ_I("untouched", 5, out[5], UINT64_MAX);
+}
+END_TEST
+
 /* A device-runtime function the emulator does not provide fails the
  * load, naming it. */
 static const char unsup_ptx[] =
@@ -531,6 +634,7 @@ Suite *e2e_cdp_suite(void)
         e2e_cdp_fault,
         e2e_cdp_depth_limit,
         e2e_cdp_pending_limit,
+        e2e_cdp_runtime_calls,
         e2e_cdp_unsupported,
     };
     for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++)
