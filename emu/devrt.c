@@ -15,15 +15,15 @@
 #include "emu/memory.h"
 
 enum {
-    CUDA_SUCCESS = 0,
-    CUDA_ERR_INVALID_VALUE = 1,
-    CUDA_ERR_MEMORY_ALLOCATION = 2,
-    CUDA_ERR_INVALID_CONFIGURATION = 9,
-    CUDA_ERR_MAX_DEPTH = 65,
-    CUDA_ERR_PENDING_COUNT = 69,
-    CUDA_ERR_INVALID_DEVICE_FUNCTION = 98,
-    CUDA_ERR_INVALID_HANDLE = 400,
-    CUDA_ERR_UNSUPPORTED_LIMIT = 708,
+    CDP_OK = 0,
+    CDP_ERR_INVALID_VALUE = 1,
+    CDP_ERR_MEMORY_ALLOCATION = 2,
+    CDP_ERR_INVALID_CONFIGURATION = 9,
+    CDP_ERR_MAX_DEPTH = 65,
+    CDP_ERR_PENDING_COUNT = 69,
+    CDP_ERR_INVALID_DEVICE_FUNCTION = 98,
+    CDP_ERR_INVALID_HANDLE = 400,
+    CDP_ERR_UNSUPPORTED_LIMIT = 708,
 };
 
 typedef struct EmuDevrt EmuDevrt;
@@ -152,7 +152,7 @@ static ErrSlot *err_slot(EmuDevrt *r, uint64_t key, bool add)
 /* Remember err as the thread's last error when it is one. */
 static void set_error(EmuCtx *x, unsigned lane, uint32_t err)
 {
-    if (err != CUDA_SUCCESS) {
+    if (err != CDP_OK) {
         EmuDevrt *r = state(x);
         ErrSlot *s = r ? err_slot(r, thread_key(x, lane), true) : NULL;
         if (s) {
@@ -173,11 +173,11 @@ static uint32_t last_error(EmuCtx *x, unsigned lane, bool clear)
     EmuDevrt *r = x->launch->devrt;
     ErrSlot *s = r ? err_slot(r, thread_key(x, lane), false) : NULL;
     if (!s) {
-        return CUDA_SUCCESS;
+        return CDP_OK;
     }
     uint32_t e = s->err;
     if (clear) {
-        s->err = CUDA_SUCCESS;
+        s->err = CDP_OK;
     }
     return e;
 }
@@ -253,18 +253,18 @@ static uint64_t new_buffer(EmuCtx *x, const Buffer *b, uint32_t *err)
         return 0;
     }
     if (d->cdp_pending >= pending_limit(d)) {
-        *err = CUDA_ERR_PENDING_COUNT;
+        *err = CDP_ERR_PENDING_COUNT;
         return 0;
     }
     if (!grow((void **)&r->bufs, &r->capbufs, r->nbufs + 1,
               sizeof(*r->bufs))) {
-        *err = CUDA_ERR_MEMORY_ALLOCATION;
+        *err = CDP_ERR_MEMORY_ALLOCATION;
         return 0;
     }
     uint64_t a = emu_mem_alloc(d->mem, b->size, EMU_ALLOC_DEVICE,
                                "device-launch parameter buffer");
     if (!a) {
-        *err = CUDA_ERR_MEMORY_ALLOCATION;
+        *err = CDP_ERR_MEMORY_ALLOCATION;
         return 0;
     }
     r->bufs[r->nbufs] = *b;
@@ -312,7 +312,7 @@ static void op_param_buffer_v2(EmuCtx *x, const EmuInsn *i, uint32_t mask)
         read_dim3(x, i, lane, 1, b.grid);
         read_dim3(x, i, lane, 2, b.block);
         b.shmem = (uint32_t)emu_builtin_arg(x, i, lane, 3);
-        uint32_t err = CUDA_ERR_INVALID_DEVICE_FUNCTION;
+        uint32_t err = CDP_ERR_INVALID_DEVICE_FUNCTION;
         uint64_t a = 0;
         if (b.kernel) {
             b.size = b.kernel->param_bytes;
@@ -336,7 +336,7 @@ static void op_param_buffer(EmuCtx *x, const EmuInsn *i, uint32_t mask)
         memset(&b, 0, sizeof(b));
         uint64_t align = emu_builtin_arg(x, i, lane, 0);
         b.size = emu_builtin_arg(x, i, lane, 1);
-        uint32_t err = CUDA_ERR_INVALID_VALUE;
+        uint32_t err = CDP_ERR_INVALID_VALUE;
         uint64_t a = 0;
         if ((align & (align - 1)) == 0 && align <= 256 &&
             b.size <= (1u << 20)) {
@@ -383,27 +383,27 @@ static uint32_t launch(EmuCtx *x, unsigned lane, size_t k,
     EmuLaunch *l = x->launch;
     EmuDevrt *r = l->devrt;
     Buffer *b = &r->bufs[k];
-    uint32_t err = CUDA_SUCCESS;
+    uint32_t err = CDP_OK;
     if (!kernel) {
-        err = CUDA_ERR_INVALID_DEVICE_FUNCTION;
+        err = CDP_ERR_INVALID_DEVICE_FUNCTION;
     } else if (stream > STREAM_FIRE_AND_FORGET && !stream_known(r, stream)) {
-        err = CUDA_ERR_INVALID_HANDLE;
+        err = CDP_ERR_INVALID_HANDLE;
     } else if (l->depth >= EMU_CDP_MAX_DEPTH) {
-        err = CUDA_ERR_MAX_DEPTH;
+        err = CDP_ERR_MAX_DEPTH;
     } else if (bad_config(l->dev, kernel, grid, block, shmem)) {
-        err = CUDA_ERR_INVALID_CONFIGURATION;
+        err = CDP_ERR_INVALID_CONFIGURATION;
     } else if (b->size < kernel->param_bytes) {
-        err = CUDA_ERR_INVALID_VALUE;
+        err = CDP_ERR_INVALID_VALUE;
     } else if (!grow((void **)&r->kids, &r->capkids, r->nkids + 1,
                      sizeof(*r->kids))) {
-        err = CUDA_ERR_MEMORY_ALLOCATION;
+        err = CDP_ERR_MEMORY_ALLOCATION;
     }
     uint8_t *params = NULL;
     if (!err) {
         params = calloc(kernel->param_bytes + 1, 1);
         if (!params || emu_mem_read(l->dev->mem, b->addr, params,
                                     kernel->param_bytes) != EMU_OK) {
-            err = CUDA_ERR_MEMORY_ALLOCATION;
+            err = CDP_ERR_MEMORY_ALLOCATION;
         }
     }
     if (err) {
@@ -427,7 +427,7 @@ static uint32_t launch(EmuCtx *x, unsigned lane, size_t k,
     emu_mem_release(l->dev->mem, b->addr);
     r->bufs[k] = r->bufs[--r->nbufs];
     l->progress++;
-    return CUDA_SUCCESS;
+    return CDP_OK;
 }
 
 /* __cudaCDP2LaunchDeviceV2(buffer, stream) */
@@ -438,7 +438,7 @@ static void op_launch_v2(EmuCtx *x, const EmuInsn *i, uint32_t mask)
         uint64_t s = emu_builtin_arg(x, i, lane, 1);
         size_t k;
         Buffer *b = find_buffer(x->launch->devrt, a, &k);
-        uint32_t err = CUDA_ERR_INVALID_VALUE;
+        uint32_t err = CDP_ERR_INVALID_VALUE;
         if (b && b->kernel) {
             err = launch(x, lane, k, b->kernel, b->grid, b->block, b->shmem,
                          s);
@@ -460,7 +460,7 @@ static void op_launch(EmuCtx *x, const EmuInsn *i, uint32_t mask)
         uint64_t s = emu_builtin_arg(x, i, lane, 5);
         size_t k;
         Buffer *b = find_buffer(x->launch->devrt, a, &k);
-        uint32_t err = CUDA_ERR_INVALID_VALUE;
+        uint32_t err = CDP_ERR_INVALID_VALUE;
         if (b && !b->kernel) {
             err = launch(x, lane, k, f, g, b3, shmem, s);
         }
@@ -478,7 +478,7 @@ static uint64_t new_handle(EmuCtx *x, bool event)
         return 0;
     }
     uint64_t h = HANDLE_BASE | (event ? HANDLE_EVENT : 0) |
-                 (x->launch->gridid & 0xffffff) << 16 |
+                 (x->launch->gridid & 0x7fffff) << 16 |
                  (++r->next_handle & 0xffff);
     r->handles[r->nhandles++] = h;
     return h;
@@ -515,19 +515,19 @@ static void create(EmuCtx *x, const EmuInsn *i, uint32_t mask, bool event)
         uint64_t p = emu_builtin_arg(x, i, lane, 0);
         uint32_t flags = (uint32_t)emu_builtin_arg(x, i, lane, 1);
         if (p == 0 || (!event && flags != 1)) {
-            result(x, i, lane, CUDA_ERR_INVALID_VALUE);
+            result(x, i, lane, CDP_ERR_INVALID_VALUE);
             continue;
         }
         uint64_t h = new_handle(x, event);
         if (!h) {
-            result(x, i, lane, CUDA_ERR_MEMORY_ALLOCATION);
+            result(x, i, lane, CDP_ERR_MEMORY_ALLOCATION);
             continue;
         }
         if (!gwrite(x, lane, p, h, 8, event ? "cudaEventCreateWithFlags"
                                             : "cudaStreamCreateWithFlags")) {
             return;
         }
-        result(x, i, lane, CUDA_SUCCESS);
+        result(x, i, lane, CDP_OK);
     }
 }
 
@@ -546,7 +546,7 @@ static void op_stream_destroy(EmuCtx *x, const EmuInsn *i, uint32_t mask)
     EMU_FOR_LANES(mask, lane) {
         uint64_t s = emu_builtin_arg(x, i, lane, 0);
         result(x, i, lane, drop_handle(x->launch, s, false)
-                           ? CUDA_SUCCESS : CUDA_ERR_INVALID_HANDLE);
+                           ? CDP_OK : CDP_ERR_INVALID_HANDLE);
     }
 }
 
@@ -555,7 +555,7 @@ static void op_event_destroy(EmuCtx *x, const EmuInsn *i, uint32_t mask)
     EMU_FOR_LANES(mask, lane) {
         uint64_t e = emu_builtin_arg(x, i, lane, 0);
         result(x, i, lane, drop_handle(x->launch, e, true)
-                           ? CUDA_SUCCESS : CUDA_ERR_INVALID_HANDLE);
+                           ? CDP_OK : CDP_ERR_INVALID_HANDLE);
     }
 }
 
@@ -574,7 +574,7 @@ static void op_event_record(EmuCtx *x, const EmuInsn *i, uint32_t mask)
         uint64_t s = emu_builtin_arg(x, i, lane, 1);
         bool ok = handle_known(x->launch, e, true) &&
                   stream_ok(x->launch, s);
-        result(x, i, lane, ok ? CUDA_SUCCESS : CUDA_ERR_INVALID_HANDLE);
+        result(x, i, lane, ok ? CDP_OK : CDP_ERR_INVALID_HANDLE);
     }
 }
 
@@ -585,7 +585,7 @@ static void op_stream_wait_event(EmuCtx *x, const EmuInsn *i, uint32_t mask)
         uint64_t e = emu_builtin_arg(x, i, lane, 1);
         bool ok = handle_known(x->launch, e, true) &&
                   stream_ok(x->launch, s);
-        result(x, i, lane, ok ? CUDA_SUCCESS : CUDA_ERR_INVALID_HANDLE);
+        result(x, i, lane, ok ? CDP_OK : CDP_ERR_INVALID_HANDLE);
     }
 }
 
@@ -597,11 +597,11 @@ static void answer(EmuCtx *x, const EmuInsn *i, unsigned lane, uint64_t v,
 {
     uint64_t p = emu_builtin_arg(x, i, lane, 0);
     if (!p) {
-        result(x, i, lane, CUDA_ERR_INVALID_VALUE);
+        result(x, i, lane, CDP_ERR_INVALID_VALUE);
         return;
     }
     if (gwrite(x, lane, p, v, n, what)) {
-        result(x, i, lane, CUDA_SUCCESS);
+        result(x, i, lane, CDP_OK);
     }
 }
 
@@ -653,7 +653,7 @@ static void op_device_get_limit(EmuCtx *x, const EmuInsn *i, uint32_t mask)
         case 2: v = d->cfg.heap_bytes; break;
         case 4: v = pending_limit(d); break;
         default:
-            result(x, i, lane, CUDA_ERR_UNSUPPORTED_LIMIT);
+            result(x, i, lane, CDP_ERR_UNSUPPORTED_LIMIT);
             continue;
         }
         answer(x, i, lane, v, 8, "cudaDeviceGetLimit");
@@ -672,15 +672,15 @@ static void op_malloc(EmuCtx *x, const EmuInsn *i, uint32_t mask)
         uint64_t size = emu_builtin_arg(x, i, lane, 1);
         uint64_t a = pp ? emu_builtin_heap_alloc(x, size) : 0;
         if (!pp || !a) {
-            result(x, i, lane, pp ? CUDA_ERR_MEMORY_ALLOCATION
-                                  : CUDA_ERR_INVALID_VALUE);
+            result(x, i, lane, pp ? CDP_ERR_MEMORY_ALLOCATION
+                                  : CDP_ERR_INVALID_VALUE);
             continue;
         }
         if (!gwrite(x, lane, pp, a, 8, "cudaMalloc")) {
             emu_builtin_heap_free(x, a);
             return;
         }
-        result(x, i, lane, CUDA_SUCCESS);
+        result(x, i, lane, CDP_OK);
     }
 }
 
@@ -689,7 +689,7 @@ static void op_free(EmuCtx *x, const EmuInsn *i, uint32_t mask)
     EMU_FOR_LANES(mask, lane) {
         uint64_t p = emu_builtin_arg(x, i, lane, 0);
         bool ok = p == 0 || emu_builtin_heap_free(x, p);
-        result(x, i, lane, ok ? CUDA_SUCCESS : CUDA_ERR_INVALID_VALUE);
+        result(x, i, lane, ok ? CDP_OK : CDP_ERR_INVALID_VALUE);
     }
 }
 
