@@ -591,7 +591,7 @@ static void op_stream_wait_event(EmuCtx *x, const EmuInsn *i, uint32_t mask)
 
 /* ---------------------------------------------------- queries */
 
-/* Write a 4-byte answer through pointer argument 0. */
+/* Write an n-byte answer through pointer argument 0. */
 static void answer(EmuCtx *x, const EmuInsn *i, unsigned lane, uint64_t v,
                    uint32_t n, const char *what)
 {
@@ -605,35 +605,31 @@ static void answer(EmuCtx *x, const EmuInsn *i, unsigned lane, uint64_t v,
     }
 }
 
-static void op_get_device(EmuCtx *x, const EmuInsn *i, uint32_t mask)
+static void answer_all(EmuCtx *x, const EmuInsn *i, uint32_t mask,
+                       uint64_t v, const char *what)
 {
     EMU_FOR_LANES(mask, lane) {
-        answer(x, i, lane, 0, 4, "cudaGetDevice");
+        answer(x, i, lane, v, 4, what);
         if (x->fault) {
             return;
         }
     }
 }
 
+static void op_get_device(EmuCtx *x, const EmuInsn *i, uint32_t mask)
+{
+    answer_all(x, i, mask, 0, "cudaGetDevice");
+}
+
 static void op_get_device_count(EmuCtx *x, const EmuInsn *i, uint32_t mask)
 {
-    EMU_FOR_LANES(mask, lane) {
-        answer(x, i, lane, 1, 4, "cudaGetDeviceCount");
-        if (x->fault) {
-            return;
-        }
-    }
+    answer_all(x, i, mask, 1, "cudaGetDeviceCount");
 }
 
 /* cudaRuntimeGetVersion: the CUDA 13.0 runtime the drop-ins implement */
 static void op_runtime_version(EmuCtx *x, const EmuInsn *i, uint32_t mask)
 {
-    EMU_FOR_LANES(mask, lane) {
-        answer(x, i, lane, 13000, 4, "cudaRuntimeGetVersion");
-        if (x->fault) {
-            return;
-        }
-    }
+    answer_all(x, i, mask, 13000, "cudaRuntimeGetVersion");
 }
 
 /* cudaDeviceGetLimit(&v, limit): cudaLimitStackSize 0,
