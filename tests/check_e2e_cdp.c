@@ -590,6 +590,68 @@ START_TEST(e2e_cdp_runtime_calls)
 }
 END_TEST
 
+/* The first-version pair cudaGetParameterBuffer(align, size) /
+ * cudaLaunchDevice(func, buffer, grid, block, shmem, stream):
+ * v1_kid(p, v) stores v + tid at p[tid]; v1_top launches it with 4
+ * threads and v = 100 (result at p[10]), then once more with a buffer
+ * of 4 bytes, too small for its 12 bytes of parameters (p[11]). */
+#define V1_LAUNCH(buf, dst)                                               \
+    "{\n.param .b64 a0;\nst.param.b64 [a0], %rd2;\n"                     \
+    ".param .b64 a1;\nst.param.b64 [a1], " buf ";\n"                      \
+    ".param .align 4 .b8 a2[12];\nst.param.b32 [a2], 1;\n"               \
+    "st.param.b32 [a2+4], 1;\nst.param.b32 [a2+8], 1;\n"                  \
+    ".param .align 4 .b8 a3[12];\nst.param.b32 [a3], 4;\n"               \
+    "st.param.b32 [a3+4], 1;\nst.param.b32 [a3+8], 1;\n"                  \
+    ".param .b32 a4;\nst.param.b32 [a4], 0;\n"                            \
+    ".param .b64 a5;\nst.param.b64 [a5], 0;\n.param .b32 r0;\n"          \
+    "call.uni (r0), __cudaCDP2LaunchDevice, (a0, a1, a2, a3, a4, a5);\n" \
+    "ld.param.b32 " dst ", [r0];\n}\n"
+#define V1_BUF(size, dst)                                                 \
+    "{\n.param .b64 a0;\nst.param.b64 [a0], 64;\n"                       \
+    ".param .b64 a1;\nst.param.b64 [a1], " size ";\n.param .b64 r0;\n"   \
+    "call.uni (r0), __cudaCDP2GetParameterBuffer, (a0, a1);\n"           \
+    "ld.param.b64 " dst ", [r0];\n}\n"
+static const char v1_ptx[] =
+    ".version 8.0\n.target sm_80\n.address_size 64\n"
+    ".extern .func (.param .b64 r) __cudaCDP2GetParameterBuffer"
+    " (.param .b64 a, .param .b64 b);\n"
+    ".extern .func (.param .b32 r) __cudaCDP2LaunchDevice (.param .b64 a,"
+    " .param .b64 b, .param .align 4 .b8 c[12],"
+    " .param .align 4 .b8 d[12], .param .b32 e, .param .b64 f);\n"
+    ".visible .entry v1_kid(.param .u64 kp, .param .u32 kv)\n{\n" REGS
+    "ld.param.u64 %rd1, [kp];\nld.param.u32 %r1, [kv];\n"
+    "mov.u32 %r2, %tid.x;\nadd.u32 %r3, %r1, %r2;\n"
+    "mul.wide.u32 %rd2, %r2, 4;\nadd.s64 %rd3, %rd1, %rd2;\n"
+    "st.global.u32 [%rd3], %r3;\nret;\n}\n"
+    ".visible .entry v1_top(.param .u64 tp)\n{\n" REGS
+    "ld.param.u64 %rd1, [tp];\nmov.u64 %rd2, v1_kid;\n"
+    V1_BUF("16", "%rd3")
+    "st.u64 [%rd3], %rd1;\nst.u32 [%rd3+8], 100;\n"
+    V1_LAUNCH("%rd3", "%r1")
+    V1_BUF("4", "%rd4")
+    V1_LAUNCH("%rd4", "%r2")
+    "st.global.u32 [%rd1+40], %r1;\nst.global.u32 [%rd1+44], %r2;\n"
+    "ret;\n}\n";
+
+START_TEST(e2e_cdp_v1_launch)
+{
+    ck_assert_int_eq(ptxemu_device_create(NULL, &dev), PTXEMU_SUCCESS);
+    ck_assert_msg(ptxemu_module_load_string(dev, "v1.ptx", v1_ptx, 0,
+                                            &mod) == PTXEMU_SUCCESS,
+                  "%s", ptxemu_last_error_message(dev));
+    uint32_t out[12];
+    memset(out, 0xee, sizeof(out));
+    ptxemu_devptr d = dbuf(out, sizeof(out));
+    void *params[] = {&d};
+    launch("v1_top", 1, 1, 0, params);
+    dget(out, d, sizeof(out));
+    for (int k = 0; k < 12; k++) {
+        EQ_I("out", k, out[k], k < 4 ? 100u + (uint32_t)k
+                                : k == 10 ? 0 : k == 11 ? 1 : 0xeeeeeeeeu);
+    }
+}
+END_TEST
+
 /* A device-runtime function the emulator does not provide fails the
  * load, naming it. */
 static const char unsup_ptx[] =
@@ -635,6 +697,7 @@ Suite *e2e_cdp_suite(void)
         e2e_cdp_depth_limit,
         e2e_cdp_pending_limit,
         e2e_cdp_runtime_calls,
+        e2e_cdp_v1_launch,
         e2e_cdp_unsupported,
     };
     for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++)
