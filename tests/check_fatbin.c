@@ -531,6 +531,15 @@ START_TEST(devrt_left_out)
                                         sizeof err), 1);
     ck_assert_str_eq(ptx[0], user);
     free(ptx[0]);
+    ck_assert_int_eq(fatbin_get_ptx(buf, n, 121, ptx, len, NULL, err,
+                                    sizeof err), 0);
+    ck_assert_str_eq(ptx[0], user);
+    free(ptx[0]);
+    fatbin_entry_ex x[2];
+    ck_assert_int_eq(fatbin_list_ex(buf, n, x, 2, err, sizeof err), 2);
+    ck_assert_int_eq(fatbin_entry_is_devrt(&x[0]), 0);
+    ck_assert_int_eq(fatbin_entry_is_devrt(&x[1]), 1);
+    ck_assert_int_eq(fatbin_choose_ptx(x, 2, 121), 0);
 }
 END_TEST
 

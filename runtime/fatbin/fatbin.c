@@ -730,7 +730,15 @@ static long choose(const fatbin_entry_ex *v, size_t n, fatbin_kind kind,
 long fatbin_choose_ptx(const fatbin_entry_ex *v, size_t n,
                        unsigned want_arch)
 {
-    return choose(v, n, FATBIN_KIND_PTX, want_arch);
+    long best = -1;
+    for (size_t i = 0; i < n; i++) {
+        if (v[i].e.kind == FATBIN_KIND_PTX &&
+            (best < 0 || better(&v[i].e, &v[best].e, want_arch)) &&
+            !fatbin_entry_is_devrt(&v[i])) {
+            best = (long)i;
+        }
+    }
+    return best;
 }
 
 static int no_ptx_error(const fatbin_entry_ex *v, size_t n, unsigned want,
@@ -809,18 +817,23 @@ static int defines_devrt(const char *t)
     return 0;
 }
 
+int fatbin_entry_is_devrt(const fatbin_entry_ex *x)
+{
+    char *t = NULL;
+    char e[8];
+    int devrt = x->e.kind == FATBIN_KIND_PTX &&
+                entry_text(x, &t, NULL, e, sizeof e) == 0 &&
+                defines_devrt(t);
+    free(t);
+    return devrt;
+}
+
 /* Leave out the device runtime library's PTX entries. */
 static void drop_devrt(fatbin_entry_ex *v, size_t *n)
 {
     size_t k = 0;
     for (size_t i = 0; i < *n; i++) {
-        char *t = NULL;
-        char e[8];
-        int devrt = v[i].e.kind == FATBIN_KIND_PTX &&
-                    entry_text(&v[i], &t, NULL, e, sizeof e) == 0 &&
-                    defines_devrt(t);
-        free(t);
-        if (!devrt) {
+        if (!fatbin_entry_is_devrt(&v[i])) {
             v[k++] = v[i];
         }
     }
@@ -876,6 +889,7 @@ int fatbin_get_ptx(const void *image, size_t avail, unsigned want_arch,
     if (list_entries(image, avail, &v, &n, err, errlen) != 0) {
         return -1;
     }
+    drop_devrt(v, &n);
     long b = choose(v, n, FATBIN_KIND_PTX, want_arch);
     int rc;
     if (b < 0) {
