@@ -102,6 +102,9 @@ static EmuDevrt *state(EmuCtx *x)
 
 /* ------------------------------------------- per-thread last error */
 
+/* Kept in a hash table (open addressing, linear probing) for the
+ * threads that had an error: a grid may have millions of threads. */
+
 static uint64_t thread_key(const EmuCtx *x, unsigned lane)
 {
     const EmuLaunch *l = x->launch;
