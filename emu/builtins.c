@@ -9,6 +9,7 @@
 
 #include "emu/builtins.h"
 #include "emu/decode.h"
+#include "emu/devrt.h"
 #include "emu/memory.h"
 
 /* ------------------------------------------------- call arguments */
@@ -122,6 +123,47 @@ static void call_ret(EmuCtx *x, const EmuInsn *i, const Call *c,
     for (uint64_t k = 0; p && k < sz; k++) {
         p[k] = (uint8_t)(val >> (8 * k));
     }
+}
+
+/* The exported forms, for the device runtime's table (devrt.c). */
+uint64_t emu_builtin_arg(EmuCtx *x, const EmuInsn *i, unsigned lane,
+                         uint32_t j)
+{
+    Call c;
+    call_init(x, i, &c);
+    return call_arg(x, i, &c, lane, j);
+}
+
+bool emu_builtin_arg_bytes(EmuCtx *x, const EmuInsn *i, unsigned lane,
+                           uint32_t j, void *out, uint64_t n)
+{
+    Call c;
+    call_init(x, i, &c);
+    memset(out, 0, n);
+    if (c.ai < 0 || j >= i->o[c.ai].n) {
+        return false;
+    }
+    uint32_t v = x->func->vslots[i->o[c.ai].reg + j];
+    if (v & EMU_LIST_REG) {
+        uint64_t r = x->regs[(size_t)(v & ~EMU_LIST_REG) * EMU_WARP_SIZE +
+                             lane];
+        memcpy(out, &r, n < 8 ? n : 8);
+        return true;
+    }
+    const uint8_t *p = frame_bytes(x, lane, v, n);
+    if (!p) {
+        return false;
+    }
+    memcpy(out, p, n);
+    return true;
+}
+
+void emu_builtin_ret(EmuCtx *x, const EmuInsn *i, unsigned lane,
+                     uint64_t val)
+{
+    Call c;
+    call_init(x, i, &c);
+    call_ret(x, i, &c, lane, val);
 }
 
 /* ------------------------------------------------- guest reads */
@@ -721,6 +763,25 @@ static void op_aligned_malloc(EmuCtx *x, const EmuInsn *i, uint32_t mask)
     }
 }
 
+uint64_t emu_builtin_heap_alloc(EmuCtx *x, uint64_t size)
+{
+    return heap_alloc(x, size, 16);
+}
+
+bool emu_builtin_heap_free(EmuCtx *x, uint64_t p)
+{
+    EmuDevice *d = x->dev;
+    const EmuAlloc *e = emu_mem_find(d->mem, p, 0);
+    if (!e || e->addr != p || e->kind != EMU_ALLOC_HEAP) {
+        return false;
+    }
+    uint64_t rs = (e->size + 15) & ~(uint64_t)15;
+    d->heap_used = d->heap_used >= rs ? d->heap_used - rs : 0;
+    emu_mem_release(d->mem, p);
+    x->launch->progress++;
+    return true;
+}
+
 static void op_free(EmuCtx *x, const EmuInsn *i, uint32_t mask)
 {
     Call c;
@@ -819,5 +880,5 @@ EmuHandler emu_builtin_handler(const char *name)
             return tab[k].fn;
         }
     }
-    return NULL;
+    return emu_devrt_handler(name);
 }

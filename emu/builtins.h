@@ -66,8 +66,24 @@
 /* Default per-launch printf buffer (CUDA's cudaLimitPrintfFifoSize). */
 #define EMU_PRINTF_BUFFER_DEFAULT (1u << 20)
 
-/* The handler of the builtin named `name`, or NULL if there is none. */
+/* The handler of the builtin named `name` (the device runtime's too,
+ * emu/devrt.h), or NULL if there is none. */
 EmuHandler emu_builtin_handler(const char *name);
+
+/* For other builtin tables (devrt.c): argument j of a builtin call for
+ * one lane, zero-extended from its size (at most 8 bytes); its first n
+ * bytes (aggregates such as dim3; false when there is no such argument);
+ * and storing the call's result. */
+uint64_t emu_builtin_arg(EmuCtx *x, const EmuInsn *i, unsigned lane,
+                         uint32_t j);
+bool emu_builtin_arg_bytes(EmuCtx *x, const EmuInsn *i, unsigned lane,
+                           uint32_t j, void *out, uint64_t n);
+void emu_builtin_ret(EmuCtx *x, const EmuInsn *i, unsigned lane,
+                     uint64_t val);
+/* malloc's block of size bytes (0 when the heap is exhausted), and
+ * free of p: false when p is not the start of a live heap block. */
+uint64_t emu_builtin_heap_alloc(EmuCtx *x, uint64_t size);
+bool emu_builtin_heap_free(EmuCtx *x, uint64_t p);
 
 /* Move a launch's printf output to its device (emu_launch_end). */
 void emu_printf_launch_end(EmuLaunch *l);

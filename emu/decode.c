@@ -789,8 +789,10 @@ EmuFunc *emu_decode_func(EmuModule *m, const IrFunc *f, char **msg)
                     snprintf(what, sizeof(what), "calls '%s', an external "
                              "function without a body: not supported by "
                              "the emulator (its device library has vprintf, "
-                             "malloc, free, __nv_aligned_device_malloc and "
-                             "__assertfail)", ext->name);
+                             "malloc, free, __nv_aligned_device_malloc, "
+                             "__assertfail and the device runtime's "
+                             "launches, streams, events and errors)",
+                             ext->name);
                 }
                 *msg = located(m, &f->insns[pc], ext ? what
                                : "is not supported by the emulator yet");

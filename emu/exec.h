@@ -84,6 +84,10 @@ struct EmuDevice {
     uint64_t heap_used;
     /* Appended (texfetch.h): texture and surface objects, lazily made */
     struct EmuTexTable *tex;
+    /* Appended (devrt.c): device-side launches queued and not started,
+     * and their limit (cudaLimitDevRuntimePendingLaunchCount; 0 = 2048) */
+    uint32_t cdp_pending;
+    uint32_t cdp_pending_limit;
 };
 
 EmuDevice *emu_device_new(const EmuConfig *cfg);
@@ -265,6 +269,18 @@ struct EmuLaunch {
     bool explicit_cluster;
     /* Appended (memory.c): the last global allocation accessed. */
     EmuMemHit mhit;
+    /* Appended (devrt.c, dynamic parallelism): the grid's nesting depth
+     * (0 for the host's launches), the grid that launched it and the
+     * launching thread (NULL / zero for the host's), the device-runtime
+     * state (made on first use), and the grid hook: called with done =
+     * false before and true after each child grid runs (statistics,
+     * tracing).  Children inherit the step and grid hooks. */
+    uint32_t depth;
+    EmuLaunch *parent;
+    uint32_t by_ctaid[3], by_tid[3];
+    struct EmuDevrt *devrt;
+    void (*grid_hook)(void *ctx, const EmuLaunch *child, bool done);
+    void *grid_hook_ctx;
 };
 
 /* What one step did: for schedulers, timing models and statistics. */

@@ -36,6 +36,7 @@
 #include <string.h>
 
 #include "emu/cluster.h"
+#include "emu/devrt.h"
 #include "emu/exec.h"
 
 #define EMU_SCHED_QUANTUM 64
@@ -409,7 +410,8 @@ static EmuStatus run_grid(EmuLaunch *l)
 EmuStatus emu_launch_run(EmuLaunch *l)
 {
     if (!l->step_hook) {
-        return run_grid(l);
+        /* then the grids its threads launched (emu/devrt.h) */
+        return emu_devrt_finish(l, run_grid(l));
     }
     /* one record per launch, for every step of every warp */
     EmuStepRecord *rec = calloc(1, sizeof(*rec));
@@ -420,5 +422,5 @@ EmuStatus emu_launch_run(EmuLaunch *l)
     EmuStatus st = run_grid(l);
     l->step_rec = NULL;
     free(rec);
-    return st;
+    return emu_devrt_finish(l, st);
 }

@@ -88,6 +88,7 @@ struct ptxemu_device {
     ptxemu_module *mods;
     RtStats stats;
     ptxemu_array *arrays;       /* live CUDA arrays (api.c, textures) */
+    bool trace;                 /* PTXEMU_TRACE: device launches too */
 };
 
 /* ------------------------------------------------------------ status */
@@ -286,6 +287,8 @@ ptxemu_status ptxemu_device_create(const ptxemu_device_options *opts,
     }
     pthread_mutex_init(&d->lock, NULL);
     d->collect_stats = o.collect_stats != 0;
+    const char *t = getenv("PTXEMU_TRACE");
+    d->trace = t && *t && strcmp(t, "0") != 0;
     rt_stats_reset(&d->stats);
     *out = d;
     return PTXEMU_SUCCESS;
@@ -338,6 +341,18 @@ ptxemu_status ptxemu_set_heap_bytes(ptxemu_device *dev, uint64_t bytes)
     }
     pthread_mutex_unlock(&dev->lock);
     return st;
+}
+
+ptxemu_status ptxemu_set_pending_launch_limit(ptxemu_device *dev,
+                                              uint64_t count)
+{
+    if (!dev || count == 0 || count > UINT32_MAX) {
+        return PTXEMU_ERROR_INVALID_VALUE;
+    }
+    pthread_mutex_lock(&dev->lock);
+    dev->emu->cdp_pending_limit = (uint32_t)count;
+    pthread_mutex_unlock(&dev->lock);
+    return PTXEMU_SUCCESS;
 }
 
 /* ------------------------------------------------------------ modules */
@@ -1290,7 +1305,28 @@ static char *fault_message(ptxemu_device *dev, const ptxemu_function *f,
 typedef struct StepCtx {
     RtStats *stats;
     uint64_t steps;
+    bool trace;
 } StepCtx;
+
+/* A grid launched from the device (emu/devrt.h): traced before it runs,
+ * counted after. */
+static void on_grid(void *ctx, const EmuLaunch *c, bool done)
+{
+    StepCtx *sc = ctx;
+    if (done) {
+        rt_stats_launch(sc->stats, c, c->step_hook != NULL);
+        return;
+    }
+    if (sc->trace) {
+        fprintf(stderr, "ptxemu: device launch %s<<<(%u,%u,%u), (%u,%u,%u)"
+                ", %u>>> by kernel '%s' CTA (%u,%u,%u) thread (%u,%u,%u), "
+                "depth %u\n", c->kernel->ir->name, c->grid[0], c->grid[1],
+                c->grid[2], c->block[0], c->block[1], c->block[2],
+                c->dyn_shared, c->parent->kernel->ir->name, c->by_ctaid[0],
+                c->by_ctaid[1], c->by_ctaid[2], c->by_tid[0], c->by_tid[1],
+                c->by_tid[2], c->depth);
+    }
+}
 
 static void on_step(void *ctx, const EmuCta *cta, const EmuWarp *w,
                     const EmuStepRecord *rec)
@@ -1383,11 +1419,13 @@ static ptxemu_status launch(ptxemu_function *f, const unsigned grid[3],
     }
     uint64_t steps = 0;
 #ifdef EMU_HAVE_STEP_HOOK
-    StepCtx sc = {&dev->stats, 0};
+    StepCtx sc = {&dev->stats, 0, dev->trace};
     if (dev->collect_stats) {
         l->step_hook = on_step;
         l->step_hook_ctx = &sc;
     }
+    l->grid_hook = on_grid;
+    l->grid_hook_ctx = &sc;
 #endif
     est = emu_launch_run(l);
 #ifdef EMU_HAVE_STEP_HOOK

@@ -271,7 +271,8 @@ static int show(const char *path, const fb_image *im, const char *dir,
         }
         printf("for sm_%u ptxemu runs:", want);
         for (int i = 0; i < n; i++) {
-            if (same_target(&v[i].e, &v[best].e)) {
+            if (same_target(&v[i].e, &v[best].e) &&
+                !fatbin_entry_is_devrt(&v[i])) {
                 printf(" %d", i);
             }
         }
@@ -284,7 +285,8 @@ static int show(const char *path, const fb_image *im, const char *dir,
         }
         for (int i = 0; i < n && rc == 0; i++) {
             if (v[i].e.kind == FATBIN_KIND_PTX &&
-                (best < 0 || same_target(&v[i].e, &v[best].e))) {
+                (best < 0 || (same_target(&v[i].e, &v[best].e) &&
+                              !fatbin_entry_is_devrt(&v[i])))) {
                 rc = write_ptx(path, dir, (size_t)i, &v[i]);
             }
         }

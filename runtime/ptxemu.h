@@ -144,6 +144,11 @@ uint64_t ptxemu_mem_used(ptxemu_device *dev);
 /* Resize the device malloc heap (cudaLimitMallocHeapSize); not below
  * what device code holds now. */
 ptxemu_status ptxemu_set_heap_bytes(ptxemu_device *dev, uint64_t bytes);
+/* Device-side launches (dynamic parallelism) that may be queued and not
+ * yet started (cudaLimitDevRuntimePendingLaunchCount, default 2048);
+ * at least 1. */
+ptxemu_status ptxemu_set_pending_launch_limit(ptxemu_device *dev,
+                                              uint64_t count);
 
 /* ------------------------------------------------------------ modules */
 

@@ -3966,7 +3966,6 @@ static const char *const skipped[] = {
     "by tests/check_builtins.c (exact output text)",
     "tma_bulk, wgmma_sm90a: sm_90 only (no sm80 PTX); TMA and wgmma not "
     "implemented",
-    "dyn_parallel.*: device-side launches (CUDA dynamic parallelism)",
     NULL};
 
 Suite *e2e_suite(void);

@@ -501,6 +501,48 @@ START_TEST(sass_only)
 }
 END_TEST
 
+/* The device runtime library's PTX (nvcc -rdc=true ... -lcudadevrt puts
+ * it beside the program's; it defines the __cudaCDP2 entry points, which
+ * the emulator provides) is never chosen nor linked; a program's PTX
+ * that only declares them is. */
+START_TEST(devrt_left_out)
+{
+    static const char user[] =
+        ".extern .func (.param .b32 r) __cudaCDP2GetLastError\n();\nU";
+    static const char devrt[] =
+        "// lib\n.visible .func (.param .b32 r) __cudaCDP2GetLastError()"
+        "\n{\n}\n";
+    syn e[] = {{1, 80, 0, user}, {1, 121, 0, devrt}, {1, 121, 0, "V"}};
+    unsigned char buf[1024];
+    size_t n = build(buf, sizeof buf, e, 3);
+    char *ptx[4] = {0}, err[256];
+    size_t len[4];
+    ck_assert_int_eq(fatbin_get_all_ptx(buf, n, 121, ptx, len, 4, err,
+                                        sizeof err), 1);
+    ck_assert_str_eq(ptx[0], "V");
+    free(ptx[0]);
+    ck_assert_int_eq(fatbin_get_all_ptx(buf, n, 80, ptx, len, 4, err,
+                                        sizeof err), 1);
+    ck_assert_str_eq(ptx[0], user);
+    free(ptx[0]);
+    /* only the library's PTX for 121: the program's 80 is the one */
+    n = build(buf, sizeof buf, e, 2);
+    ck_assert_int_eq(fatbin_get_all_ptx(buf, n, 121, ptx, len, 4, err,
+                                        sizeof err), 1);
+    ck_assert_str_eq(ptx[0], user);
+    free(ptx[0]);
+    ck_assert_int_eq(fatbin_get_ptx(buf, n, 121, ptx, len, NULL, err,
+                                    sizeof err), 0);
+    ck_assert_str_eq(ptx[0], user);
+    free(ptx[0]);
+    fatbin_entry_ex x[2];
+    ck_assert_int_eq(fatbin_list_ex(buf, n, x, 2, err, sizeof err), 2);
+    ck_assert_int_eq(fatbin_entry_is_devrt(&x[0]), 0);
+    ck_assert_int_eq(fatbin_entry_is_devrt(&x[1]), 1);
+    ck_assert_int_eq(fatbin_choose_ptx(x, 2, 121), 0);
+}
+END_TEST
+
 /* ---------------------------------------------- malformed input */
 
 static int try_all(const unsigned char *img, size_t n)
@@ -673,6 +715,7 @@ static Suite *fatbin_suite(void)
     tcase_add_loop_test(t, arch_rule, 0,
                         sizeof rule_cases / sizeof rule_cases[0]);
     tcase_add_test(t, sass_only);
+    tcase_add_test(t, devrt_left_out);
     suite_add_tcase(s, t);
     t = tcase_create("malformed");
     tcase_set_timeout(t, 60);

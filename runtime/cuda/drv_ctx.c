@@ -500,6 +500,10 @@ CUresult cuCtxSetLimit(CUlimit limit, size_t value)
         ptxemu_set_heap_bytes(drv.dev, value) != PTXEMU_SUCCESS) {
         r = CUDA_ERROR_INVALID_VALUE;
     }
+    if (!r && limit == CU_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT &&
+        ptxemu_set_pending_launch_limit(drv.dev, value) != PTXEMU_SUCCESS) {
+        r = CUDA_ERROR_INVALID_VALUE;
+    }
     if (!r) {
         c->limits[limit] = value;
     }

@@ -730,7 +730,15 @@ static long choose(const fatbin_entry_ex *v, size_t n, fatbin_kind kind,
 long fatbin_choose_ptx(const fatbin_entry_ex *v, size_t n,
                        unsigned want_arch)
 {
-    return choose(v, n, FATBIN_KIND_PTX, want_arch);
+    long best = -1;
+    for (size_t i = 0; i < n; i++) {
+        if (v[i].e.kind == FATBIN_KIND_PTX &&
+            (best < 0 || better(&v[i].e, &v[best].e, want_arch)) &&
+            !fatbin_entry_is_devrt(&v[i])) {
+            best = (long)i;
+        }
+    }
+    return best;
 }
 
 static int no_ptx_error(const fatbin_entry_ex *v, size_t n, unsigned want,
@@ -788,6 +796,50 @@ static int same_target(const fatbin_entry *a, const fatbin_entry *b)
            a->arch_suffix == b->arch_suffix;
 }
 
+/* Whether PTX text defines a __cudaCDP2 function: the device runtime
+ * library (libcudadevrt, linked in with -rdc=true), whose entry points
+ * the emulator provides itself (emu/devrt.h). */
+static int defines_devrt(const char *t)
+{
+    for (const char *p = t; (p = strstr(p, "__cudaCDP2")) != NULL; p++) {
+        const char *line = p;
+        while (line > t && line[-1] != '\n') {
+            line--;
+        }
+        while (*line == ' ' || *line == '\t') {
+            line++;
+        }
+        if (strncmp(line, ".visible .func", 14) == 0 ||
+            strncmp(line, ".weak .func", 11) == 0) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+int fatbin_entry_is_devrt(const fatbin_entry_ex *x)
+{
+    char *t = NULL;
+    char e[8];
+    int devrt = x->e.kind == FATBIN_KIND_PTX &&
+                entry_text(x, &t, NULL, e, sizeof e) == 0 &&
+                defines_devrt(t);
+    free(t);
+    return devrt;
+}
+
+/* Leave out the device runtime library's PTX entries. */
+static void drop_devrt(fatbin_entry_ex *v, size_t *n)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < *n; i++) {
+        if (!fatbin_entry_is_devrt(&v[i])) {
+            v[k++] = v[i];
+        }
+    }
+    *n = k;
+}
+
 int fatbin_get_all_ptx(const void *image, size_t avail, unsigned want_arch,
                        char **ptx, size_t *len, size_t max,
                        char *err, size_t errlen)
@@ -797,6 +849,7 @@ int fatbin_get_all_ptx(const void *image, size_t avail, unsigned want_arch,
     if (list_entries(image, avail, &v, &n, err, errlen) != 0) {
         return -1;
     }
+    drop_devrt(v, &n);
     long b = choose(v, n, FATBIN_KIND_PTX, want_arch);
     if (b < 0) {
         no_ptx_error(v, n, want_arch, err, errlen);
@@ -836,6 +889,7 @@ int fatbin_get_ptx(const void *image, size_t avail, unsigned want_arch,
     if (list_entries(image, avail, &v, &n, err, errlen) != 0) {
         return -1;
     }
+    drop_devrt(v, &n);
     long b = choose(v, n, FATBIN_KIND_PTX, want_arch);
     int rc;
     if (b < 0) {

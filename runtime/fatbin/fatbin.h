@@ -117,6 +117,13 @@ int fatbin_entry_bytes(const fatbin_entry_ex *x, unsigned char **data,
 long fatbin_choose_ptx(const fatbin_entry_ex *v, size_t n,
                        unsigned want_arch);
 
+/* Whether an entry is the PTX of the CUDA device runtime library
+ * (libcudadevrt, which nvcc -rdc=true ... -lcudadevrt adds beside the
+ * program's): it defines the __cudaCDP2 entry points, which the emulator
+ * provides itself (emu/devrt.h), so fatbin_get_ptx, fatbin_get_all_ptx
+ * and fatbin_choose_ptx leave it out. */
+int fatbin_entry_is_devrt(const fatbin_entry_ex *x);
+
 /* "none", "lz4", "zstd". */
 const char *fatbin_compression_name(fatbin_compression c);
 
