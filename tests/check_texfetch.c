@@ -22,12 +22,15 @@ typedef struct Img {
     const uint8_t *bytes;
 } Img;
 
-static const uint8_t *rd(void *ctx, uint32_t i, uint32_t j, uint32_t k,
-                         uint32_t l)
+/* d is m's image or, for mipmaps, a level whose addr is its byte
+ * offset from m's. */
+static const uint8_t *rd(void *ctx, const EmuTexData *d, uint32_t i,
+                         uint32_t j, uint32_t k, uint32_t l)
 {
     const Img *m = ctx;
-    uint64_t row = ((uint64_t)l * m->d.depth + k) * m->d.height + j;
-    return m->bytes + row * m->d.pitch + i * emu_tex_elem_bytes(&m->d);
+    uint64_t row = ((uint64_t)l * d->depth + k) * d->height + j;
+    return m->bytes + (d->addr - m->d.addr) + row * d->pitch
+           + i * emu_tex_elem_bytes(d);
 }
 
 static Img img(const void *bytes, uint32_t w, uint32_t h, uint32_t layers,
@@ -319,6 +322,218 @@ START_TEST(t_table)
     emu_tex_unbind_module(&t, &o);
     ck_assert(emu_tex_binding(&t, &o, "r") == 0);
     emu_tex_table_free(&t);
+}
+END_TEST
+
+/* ---- mipmaps: level selection, blend, gradients, offsets ---- */
+
+typedef struct PickCase {
+    unsigned filter;
+    float bias, lo, hi, lod;
+    unsigned l0, l1;
+    float w;
+} PickCase;
+
+/* 4 levels.  Hand-computed from the rule of emu_tex_pick_levels:
+ * lambda' = clamp(lod + bias, lo, hi), then clamp to [0, 3], rounded
+ * to 1/256; point: level 0 up to 1/2, else ceil(lambda' + 1/2) - 1;
+ * linear: floor and the next level, weight = fraction. */
+static const PickCase picks[] = {
+    /* point: boundaries at half levels, ties to the finer level */
+    {EMU_FILTER_POINT, 0, -1e9f, 1e9f, 0.0f, 0, 0, 0},
+    {EMU_FILTER_POINT, 0, -1e9f, 1e9f, 0.5f, 0, 0, 0},
+    {EMU_FILTER_POINT, 0, -1e9f, 1e9f, 0.50390625f, 1, 1, 0},
+    {EMU_FILTER_POINT, 0, -1e9f, 1e9f, 1.4f, 1, 1, 0},
+    {EMU_FILTER_POINT, 0, -1e9f, 1e9f, 1.5f, 1, 1, 0},
+    {EMU_FILTER_POINT, 0, -1e9f, 1e9f, 1.6f, 2, 2, 0},
+    {EMU_FILTER_POINT, 0, -1e9f, 1e9f, 2.5f, 2, 2, 0},
+    /* out of range: the coarsest and the finest level */
+    {EMU_FILTER_POINT, 0, -1e9f, 1e9f, 7.0f, 3, 3, 0},
+    {EMU_FILTER_POINT, 0, -1e9f, 1e9f, -3.0f, 0, 0, 0},
+    {EMU_FILTER_POINT, 0, -1e9f, 1e9f, -INFINITY, 0, 0, 0},
+    {EMU_FILTER_POINT, 0, -1e9f, 1e9f, INFINITY, 3, 3, 0},
+    {EMU_FILTER_POINT, 0, -1e9f, 1e9f, NAN, 0, 0, 0},
+    /* linear: exact midpoints, whole levels, quarters */
+    {EMU_FILTER_LINEAR, 0, -1e9f, 1e9f, 0.5f, 0, 1, 0.5f},
+    {EMU_FILTER_LINEAR, 0, -1e9f, 1e9f, 1.5f, 1, 2, 0.5f},
+    {EMU_FILTER_LINEAR, 0, -1e9f, 1e9f, 2.5f, 2, 3, 0.5f},
+    {EMU_FILTER_LINEAR, 0, -1e9f, 1e9f, 1.0f, 1, 1, 0},
+    {EMU_FILTER_LINEAR, 0, -1e9f, 1e9f, 2.25f, 2, 3, 0.25f},
+    {EMU_FILTER_LINEAR, 0, -1e9f, 1e9f, 3.0f, 3, 3, 0},
+    {EMU_FILTER_LINEAR, 0, -1e9f, 1e9f, 9.5f, 3, 3, 0},
+    /* 1.8 fixed point: 0.1 * 256 = 25.6 -> 26/256; 2.999 -> 3 */
+    {EMU_FILTER_LINEAR, 0, -1e9f, 1e9f, 0.1f, 0, 1, 0.1015625f},
+    {EMU_FILTER_LINEAR, 0, -1e9f, 1e9f, 2.999f, 3, 3, 0},
+    /* bias up and down */
+    {EMU_FILTER_LINEAR, 1.0f, -1e9f, 1e9f, 0.25f, 1, 2, 0.25f},
+    {EMU_FILTER_LINEAR, -0.5f, -1e9f, 1e9f, 2.0f, 1, 2, 0.5f},
+    {EMU_FILTER_POINT, 2.0f, -1e9f, 1e9f, 0.0f, 2, 2, 0},
+    {EMU_FILTER_POINT, -4.0f, -1e9f, 1e9f, 3.0f, 0, 0, 0},
+    /* clamps: min lifts, max lowers, max below min wins */
+    {EMU_FILTER_LINEAR, 0, 1.5f, 1e9f, 0.0f, 1, 2, 0.5f},
+    {EMU_FILTER_LINEAR, 0, 1.0f, 1e9f, -INFINITY, 1, 1, 0},
+    {EMU_FILTER_LINEAR, 0, 0.0f, 1.75f, 3.0f, 1, 2, 0.75f},
+    {EMU_FILTER_POINT, 0, 2.0f, 1.0f, 0.0f, 1, 1, 0},
+    {EMU_FILTER_POINT, 5.0f, 0.0f, 0.0f, 2.0f, 0, 0, 0},
+    /* zero gradients (-inf) stay -inf whatever the bias */
+    {EMU_FILTER_POINT, 3.0f, -1e9f, 1e9f, -INFINITY, 0, 0, 0},
+};
+
+START_TEST(t_pick_levels)
+{
+    const PickCase *c = &picks[_i];
+    EmuTexSampler s = samp(EMU_ADDR_CLAMP, EMU_FILTER_POINT, true);
+    s.mip_filter = (uint8_t)c->filter;
+    s.lod_bias = c->bias;
+    s.min_lod = c->lo;
+    s.max_lod = c->hi;
+    unsigned lv[2];
+    float w;
+    emu_tex_pick_levels(&s, 4, c->lod, lv, &w);
+    ck_assert_msg(lv[0] == c->l0 && w == c->w
+                  && (w == 0 || lv[1] == c->l1),
+                  "case %d: levels %u, %u weight %g; want %u, %u, %g",
+                  _i, lv[0], lv[1], (double)w, c->l0, c->l1,
+                  (double)c->w);
+}
+END_TEST
+
+typedef struct GradCase {
+    unsigned dims;
+    bool norm;
+    float dx[3], dy[3];
+    double lod;
+} GradCase;
+
+/* Level 0 is 8x8(x8); lambda = log2(max(|dx|, |dy|) in texels). */
+static const GradCase grads[] = {
+    {2, true, {0.125f, 0}, {0, 0.125f}, 0.0},       /* one texel */
+    {2, true, {0.25f, 0}, {0, 0}, 1.0},             /* along x */
+    {2, true, {0, 0}, {0, 0.5f}, 2.0},              /* along y */
+    {2, true, {0, 0.25f}, {0, 0}, 1.0},             /* dx along y */
+    {2, true, {0.125f, 0}, {0, 1.0f}, 3.0},         /* the longer */
+    {2, true, {0.375f, 0.5f}, {0, 0}, 2.321928094887362}, /* |(3,4)| */
+    {2, true, {0.0625f, 0}, {0, 0}, -1.0},          /* magnified */
+    {2, false, {2.0f, 0}, {0, 0}, 1.0},             /* texel units */
+    {3, true, {0, 0, 0.5f}, {0, 0, 0}, 2.0},        /* along z */
+    {1, true, {-0.5f}, {0.25f}, 2.0},               /* negative */
+};
+
+START_TEST(t_grad_lod)
+{
+    const GradCase *c = &grads[_i];
+    static const float zero = 0;
+    Img m = img(&zero, 8, 8, 1, 1, 32, EMU_CH_FLOAT);
+    m.d.depth = 8;
+    EmuTexSampler s = samp(EMU_ADDR_CLAMP, EMU_FILTER_POINT, c->norm);
+    float l = emu_tex_grad_lod(&m.d, &s, c->dims, c->dx, c->dy);
+    ck_assert_msg(fabs(l - c->lod) < 1e-6, "case %d: %g want %g", _i,
+                  (double)l, c->lod);
+    float z[3] = {0, 0, 0};
+    ck_assert(isinf(emu_tex_grad_lod(&m.d, &s, 2, z, z)));
+}
+END_TEST
+
+/* An 8x8 float pyramid in one buffer: level 0 = 10, level 1 (4x4)
+ * = 20 + i, level 2 = 40, level 3 (1x1) = 80. */
+static float pyr[64 + 16 + 4 + 1];
+
+static unsigned pyramid(EmuTexData lv[4], Img *m)
+{
+    *m = img(pyr, 8, 8, 1, 1, 32, EMU_CH_FLOAT);
+    uint64_t off = 0;
+    for (unsigned l = 0; l < 4; l++) {
+        uint32_t n = 8u >> l;
+        lv[l] = m->d;
+        lv[l].width = lv[l].height = n;
+        lv[l].pitch = n * 4;
+        lv[l].addr = off;
+        for (uint32_t k = 0; k < n * n; k++) {
+            pyr[off / 4 + k] = l == 1 ? 20.0f + (float)(k % 4)
+                               : 10.0f * (float)(1u << l);
+        }
+        off += (uint64_t)n * n * 4;
+    }
+    return 4;
+}
+
+typedef struct MipCase {
+    unsigned filter, mip;
+    float x, lod, want;
+} MipCase;
+
+/* Sampled at (x, 0.5): level 1 is 20 + floor(4x) (point) or the
+ * linear blend of its texels at 4x - 0.5. */
+static const MipCase mips[] = {
+    {EMU_FILTER_POINT, EMU_FILTER_LINEAR, 0.3f, 0.5f, 15.5f}, /* 21 */
+    {EMU_FILTER_POINT, EMU_FILTER_LINEAR, 0.3f, 2.25f, 50.0f},
+    {EMU_FILTER_POINT, EMU_FILTER_LINEAR, 0.625f, 1.0f, 22.0f},
+    {EMU_FILTER_POINT, EMU_FILTER_LINEAR, 0.625f, 1.5f, 31.0f},
+    {EMU_FILTER_POINT, EMU_FILTER_LINEAR, 0.625f, 0.75f, 19.0f},
+    {EMU_FILTER_LINEAR, EMU_FILTER_LINEAR, 0.5f, 1.0f, 21.5f},
+    {EMU_FILTER_LINEAR, EMU_FILTER_LINEAR, 0.5f, 0.5f, 15.75f},
+    {EMU_FILTER_POINT, EMU_FILTER_POINT, 0.9f, 1.6f, 40.0f},
+    {EMU_FILTER_POINT, EMU_FILTER_POINT, 0.9f, 1.5f, 23.0f},
+    {EMU_FILTER_POINT, EMU_FILTER_POINT, 0.9f, -INFINITY, 10.0f},
+    {EMU_FILTER_POINT, EMU_FILTER_POINT, 0.9f, 40.0f, 80.0f},
+};
+
+START_TEST(t_sample_mip)
+{
+    const MipCase *c = &mips[_i];
+    EmuTexData lv[4];
+    Img m;
+    unsigned n = pyramid(lv, &m);
+    EmuTexSampler s = samp(EMU_ADDR_CLAMP, c->filter, true);
+    s.mip_filter = (uint8_t)c->mip;
+    s.min_lod = -1e9f;
+    s.max_lod = 1e9f;
+    float xy[2] = {c->x, 0.5f};
+    EmuTexel t;
+    emu_tex_sample_mip(lv, n, &s, 2, xy, 0, c->lod, rd, &m, &t);
+    ck_assert_msg(t.isf && t.v.f[0] == c->want, "case %d: %g want %g", _i,
+                  (double)t.v.f[0], (double)c->want);
+}
+END_TEST
+
+/* Cube direction gradients to face-coordinate gradients (derivative
+ * of u = (sc/m + 1)/2), worked by hand. */
+START_TEST(t_cube_grad)
+{
+    float du, dv;
+    /* +x face, sc = -z: dz = 0.5 moves u by -0.25 */
+    emu_tex_cube_grad((float[]){1, 0, 0}, (float[]){0, 0, 0.5f}, &du, &dv);
+    ck_assert(du == -0.25f && dv == 0.0f);
+    /* +x face at t = -0.5: growing m shrinks |t|/m: dv = 0.25 */
+    emu_tex_cube_grad((float[]){1, 0.5f, 0}, (float[]){1, 0, 0}, &du, &dv);
+    ck_assert(du == 0.0f && dv == 0.25f);
+    /* -y face, sc = x, tc = -z, m = -y: dx = 1 at m = 2 gives 1/4 */
+    emu_tex_cube_grad((float[]){0, -2, 0}, (float[]){1, 0, 1}, &du, &dv);
+    ck_assert(du == 0.25f && dv == -0.25f);
+}
+END_TEST
+
+/* tex's offset operand: texels added before addressing (row4 is
+ * 10, 20, 40, 80). */
+START_TEST(t_offsets)
+{
+    Img m = img(row4, 4, 1, 1, 1, 32, EMU_CH_FLOAT);
+    EmuTexSampler s = samp(EMU_ADDR_CLAMP, EMU_FILTER_POINT, false);
+    s.offset[0] = 1;
+    ck_assert(fetch1(&m, &s, 0.5f) == 20.0f);
+    s.offset[0] = -1;
+    ck_assert(fetch1(&m, &s, 0.5f) == 10.0f);   /* clamps */
+    s.normalized = 1;
+    s.offset[0] = 2;
+    ck_assert(fetch1(&m, &s, 0.125f) == 40.0f);
+    s.filter = EMU_FILTER_LINEAR;
+    s.offset[0] = 1;
+    ck_assert(fetch1(&m, &s, 0.25f) == 30.0f);  /* 2 + 1 - 0.5 */
+    int32_t i = 1;
+    EmuTexel t;
+    s.offset[0] = 2;
+    emu_tex_fetch_int(&m.d, &s, 1, &i, 0, rd, &m, &t);
+    ck_assert(t.v.f[0] == 80.0f);
 }
 END_TEST
 
@@ -981,8 +1196,13 @@ START_TEST(t_corpus_layered)
     lin.array = ac;
     lin.filter = PTXEMU_FILTER_LINEAR;
     uint64_t tx;
+    /* linear filtering clamps at face edges; seamless is refused */
+    lin.seamless_cubemap = 1;
     ck_assert_int_eq(ptxemu_texture_create(dev, &lin, &tx),
                      PTXEMU_ERROR_UNSUPPORTED);
+    lin.seamless_cubemap = 0;
+    ck_assert_int_eq(ptxemu_texture_create(dev, &lin, &tx),
+                     PTXEMU_SUCCESS);
     ptxemu_devptr o;
     ck_assert_int_eq(ptxemu_malloc(dev, CW * 4, &o), PTXEMU_SUCCESS);
     int w = CW, layers = L;
@@ -1093,6 +1313,14 @@ static Suite *texfetch_suite(void)
     tcase_add_loop_test(tc, t_cube, 0,
                         (int)(sizeof(cubes) / sizeof(cubes[0])));
     tcase_add_test(tc, t_table);
+    tcase_add_loop_test(tc, t_pick_levels, 0,
+                        (int)(sizeof(picks) / sizeof(picks[0])));
+    tcase_add_loop_test(tc, t_grad_lod, 0,
+                        (int)(sizeof(grads) / sizeof(grads[0])));
+    tcase_add_loop_test(tc, t_sample_mip, 0,
+                        (int)(sizeof(mips) / sizeof(mips[0])));
+    tcase_add_test(tc, t_cube_grad);
+    tcase_add_test(tc, t_offsets);
     suite_add_tcase(s, tc);
     TCase *tp = tcase_create("ptx");
     tcase_set_timeout(tp, 60);
