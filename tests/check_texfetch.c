@@ -1299,6 +1299,190 @@ START_TEST(t_corpus_surf)
 }
 END_TEST
 
+/* ---- mipmapped arrays through PTX ---- */
+
+/* At (0.5, 0.5): tex.level at lod, tex.grad with gradient g along x
+ * then along y, plain tex, txq of the levels, tld4.r, and tex with an
+ * offset of (+1, 0) texels at level 0 and (as tex.level) at lod. */
+static const char mip_ptx[] = HDR
+    ".visible .entry mip(.param .u64 t, .param .u64 o, .param .f32 lod,"
+    " .param .f32 g)\n{\n"
+    ".reg .b32 %r<12>; .reg .f32 %f<16>; .reg .b64 %rd<4>;\n"
+    "ld.param.u64 %rd1, [t]; ld.param.u64 %rd2, [o];\n"
+    "ld.param.f32 %f1, [lod]; ld.param.f32 %f2, [g];\n"
+    "mov.f32 %f3, 0f3F000000; mov.f32 %f4, 0f00000000;\n"
+    "tex.level.2d.v4.f32.f32 {%f5, %f6, %f7, %f8}, [%rd1, {%f3, %f3}], "
+    "%f1;\n"
+    "st.global.f32 [%rd2], %f5;\n"
+    "tex.grad.2d.v4.f32.f32 {%f5, %f6, %f7, %f8}, [%rd1, {%f3, %f3}], "
+    "{%f2, %f4}, {%f4, %f4};\n"
+    "st.global.f32 [%rd2+4], %f5;\n"
+    "tex.grad.2d.v4.f32.f32 {%f5, %f6, %f7, %f8}, [%rd1, {%f3, %f3}], "
+    "{%f4, %f4}, {%f4, %f2};\n"
+    "st.global.f32 [%rd2+8], %f5;\n"
+    "tex.2d.v4.f32.f32 {%f5, %f6, %f7, %f8}, [%rd1, {%f3, %f3}];\n"
+    "st.global.f32 [%rd2+12], %f5;\n"
+    "txq.num_mipmap_levels.b32 %r1, [%rd1];\n"
+    "mov.u32 %r9, 1;\n"
+    "txq.level.width.b32 %r2, [%rd1], %r9;\n"
+    "txq.level.height.b32 %r3, [%rd1], %r9;\n"
+    "mov.u32 %r9, 7;\n"
+    "txq.level.width.b32 %r4, [%rd1], %r9;\n"
+    "st.global.v4.u32 [%rd2+16], {%r1, %r2, %r3, %r4};\n"
+    "tld4.r.2d.v4.f32.f32 {%f5, %f6, %f7, %f8}, [%rd1, {%f3, %f3}];\n"
+    "st.global.v4.f32 [%rd2+32], {%f5, %f6, %f7, %f8};\n"
+    "mov.u32 %r5, 1; mov.u32 %r6, 0;\n"
+    "tex.2d.v4.f32.f32 {%f5, %f6, %f7, %f8}, [%rd1, {%f3, %f3}], "
+    "{%r5, %r6};\n"
+    "st.global.f32 [%rd2+48], %f5;\n"
+    "tex.level.2d.v4.f32.f32 {%f5, %f6, %f7, %f8}, [%rd1, {%f3, %f3}], "
+    "%f1, {%r5, %r6};\n"
+    "st.global.f32 [%rd2+52], %f5;\n"
+    "ret;\n}\n"
+    ".visible .entry dep(.param .u64 t, .param .u64 o)\n{\n"
+    ".reg .b32 %r<4>; .reg .f32 %f<12>; .reg .b64 %rd<4>;\n"
+    "ld.param.u64 %rd1, [t]; ld.param.u64 %rd2, [o];\n"
+    "mov.f32 %f3, 0f3F000000; mov.u32 %r1, 0;\n"
+    "tex.2d.v4.f32.f32 {%f5, %f6, %f7, %f8}, [%rd1, {%f3, %f3}], "
+    "{%r1, %r1}, %f3;\n"
+    "st.global.f32 [%rd2], %f5;\n"
+    "ret;\n}\n";
+
+static ptxemu_array *mkmip(uint32_t w, uint32_t h, uint32_t levels)
+{
+    ptxemu_array_desc d;
+    memset(&d, 0, sizeof(d));
+    d.size = sizeof(d);
+    d.width = w;
+    d.height = h;
+    d.levels = levels;
+    d.format.channels = 1;
+    d.format.bits = 32;
+    d.format.kind = PTXEMU_CHANNEL_FLOAT;
+    ptxemu_array *a = NULL;
+    ck_assert_msg(ptxemu_array_create(dev, &d, &a) == PTXEMU_SUCCESS, "%s",
+                  ptxemu_last_error_message(dev));
+    return a;
+}
+
+/* Runs mip at (lod, g) and returns its 14 results. */
+static void run_mip(uint64_t t, float lod, float g, float f[14])
+{
+    ptxemu_devptr o;
+    ck_assert_int_eq(ptxemu_malloc(dev, 56, &o), PTXEMU_SUCCESS);
+    void *p[] = {&t, &o, &lod, &g};
+    ptxemu_status st = run("mip", 1, p);
+    ck_assert_msg(st == PTXEMU_SUCCESS, "%s", ptxemu_last_error_message(dev));
+    ptxemu_memcpy_dtoh(dev, f, o, 56);
+    ptxemu_free(dev, o);
+}
+
+/* An 8x4 float array asked for 10 levels gets 4: 8x4, 4x2, 2x1, 1x1.
+ * Level 0 holds 1 + i, levels 1..3 hold 100 l. */
+START_TEST(t_mipmap)
+{
+    load(mip_ptx);
+    ptxemu_array *a = mkmip(8, 4, 10), *lv = NULL;
+    ptxemu_array_desc d;
+    ck_assert_int_eq(ptxemu_array_get_desc(a, &d), PTXEMU_SUCCESS);
+    ck_assert_uint_eq(d.levels, 4);
+    static const uint32_t ext[4][2] = {{8, 4}, {4, 2}, {2, 1}, {1, 1}};
+    for (uint32_t l = 0; l < 4; l++) {
+        ck_assert_int_eq(ptxemu_array_get_level(a, l, &lv),
+                         PTXEMU_SUCCESS);
+        ck_assert_int_eq(ptxemu_array_get_desc(lv, &d), PTXEMU_SUCCESS);
+        ck_assert_uint_eq(d.width, ext[l][0]);
+        ck_assert_uint_eq(d.height, ext[l][1]);
+        ck_assert_uint_eq(d.levels, 0);
+        float v[32];
+        for (uint32_t k = 0; k < 32; k++) {
+            v[k] = l ? 100.0f * (float)l : 1.0f + (float)(k % 8);
+        }
+        ptxemu_array_box b = {0, 0, 0, ext[l][0], ext[l][1], 1};
+        ck_assert_int_eq(ptxemu_array_copy_from_host(lv, &b, v,
+                                                     ext[l][0] * 4, 0),
+                         PTXEMU_SUCCESS);
+    }
+    /* errors: no level 4, a plain array has no levels, a level is not
+     * destroyed alone */
+    ck_assert_int_eq(ptxemu_array_get_level(a, 4, &lv),
+                     PTXEMU_ERROR_INVALID_VALUE);
+    ptxemu_array *plain = mkarray(2, 2, 0, 1, 32, PTXEMU_CHANNEL_FLOAT);
+    ck_assert_int_eq(ptxemu_array_get_level(plain, 0, &lv),
+                     PTXEMU_ERROR_INVALID_VALUE);
+    ck_assert_int_eq(ptxemu_array_get_level(a, 1, &lv), PTXEMU_SUCCESS);
+    ck_assert_int_eq(ptxemu_array_destroy(lv), PTXEMU_ERROR_INVALID_VALUE);
+    ptxemu_texture_desc td;
+    ptxemu_texture_desc_default(&td);
+    td.array = a;
+    td.normalized_coords = 1;
+    td.mipmap_filter = PTXEMU_FILTER_LINEAR;
+    td.max_mipmap_level_clamp = 3.0f;
+    uint64_t t;
+    ck_assert_int_eq(ptxemu_texture_create(dev, &td, &t), PTXEMU_SUCCESS);
+    float f[14];
+    uint32_t u[4];
+    /* lod 1.5: 100/200 blend; x gradient 2 texels: level 1; y gradient
+     * 1 texel: level 0 at texel 4 (value 5); plain tex: level 0 */
+    run_mip(t, 1.5f, 0.25f, f);
+    ck_assert(f[0] == 150.0f && f[1] == 100.0f && f[2] == 5.0f
+              && f[3] == 5.0f);
+    memcpy(u, &f[4], 16);
+    ck_assert_uint_eq(u[0], 4);
+    ck_assert_uint_eq(u[1], 4);
+    ck_assert_uint_eq(u[2], 2);
+    ck_assert_uint_eq(u[3], 0);
+    /* tld4.r reads level 0: texels 3 and 4 of the footprint at x = 4 */
+    ck_assert(f[8] == 4.0f && f[9] == 5.0f && f[10] == 5.0f
+              && f[11] == 4.0f);
+    /* offset (+1, 0): texel 5 at level 0; level 1.5 is flat */
+    ck_assert(f[12] == 6.0f && f[13] == 150.0f);
+    /* lod 0.25: 0.75 * 5 + 0.25 * 100; gradients 4 and 2 texels */
+    run_mip(t, 0.25f, 0.5f, f);
+    ck_assert(f[0] == 28.75f && f[1] == 200.0f && f[2] == 100.0f);
+    /* bias 1 and min clamp 1: plain tex reads level 1; lod 0.5 reads
+     * 1.5; point mipmap filter: 1.5 rounds to level 1 */
+    td.mipmap_level_bias = 1.0f;
+    td.min_mipmap_level_clamp = 1.0f;
+    uint64_t t2;
+    ck_assert_int_eq(ptxemu_texture_create(dev, &td, &t2), PTXEMU_SUCCESS);
+    run_mip(t2, 0.5f, 0.0f, f);
+    ck_assert(f[0] == 150.0f && f[3] == 100.0f);
+    td.mipmap_filter = PTXEMU_FILTER_POINT;
+    ck_assert_int_eq(ptxemu_texture_create(dev, &td, &t2), PTXEMU_SUCCESS);
+    run_mip(t2, 0.5f, 0.0f, f);
+    ck_assert(f[0] == 100.0f);
+    /* a texture of one level alone is not mipmapped */
+    ptxemu_array *l2;
+    ck_assert_int_eq(ptxemu_array_get_level(a, 2, &l2), PTXEMU_SUCCESS);
+    td.array = l2;
+    uint64_t t3;
+    ck_assert_int_eq(ptxemu_texture_create(dev, &td, &t3), PTXEMU_SUCCESS);
+    run_mip(t3, 2.0f, 0.0f, f);
+    ck_assert(f[0] == 200.0f);
+    memcpy(u, &f[4], 16);
+    ck_assert_uint_eq(u[0], 0);
+    /* arrays in use are not destroyed */
+    ck_assert_int_eq(ptxemu_array_destroy(a), PTXEMU_ERROR_INVALID_VALUE);
+    ck_assert_int_eq(ptxemu_texture_destroy(dev, t3), PTXEMU_SUCCESS);
+    ck_assert_int_eq(ptxemu_array_destroy(a), PTXEMU_ERROR_INVALID_VALUE);
+    /* bad descriptors */
+    td.array = a;
+    td.mipmap_level_bias = NAN;
+    ck_assert_int_eq(ptxemu_texture_create(dev, &td, &t3),
+                     PTXEMU_ERROR_INVALID_VALUE);
+    td.mipmap_level_bias = 0;
+    td.mipmap_filter = (ptxemu_filter_mode)7;
+    ck_assert_int_eq(ptxemu_texture_create(dev, &td, &t3),
+                     PTXEMU_ERROR_INVALID_VALUE);
+    /* the depth compare form loads and then fails naming the form */
+    run("dep", 1, (void *[]){&t, &t});
+    ck_assert_msg(strstr(ptxemu_last_error_message(dev),
+                         "depth compare operand is not supported"), "%s",
+                  ptxemu_last_error_message(dev));
+}
+END_TEST
+
 static Suite *texfetch_suite(void)
 {
     Suite *s = suite_create("texfetch");
@@ -1335,6 +1519,7 @@ static Suite *texfetch_suite(void)
     tcase_add_test(tp, t_corpus_fetch);
     tcase_add_test(tp, t_corpus_layered);
     tcase_add_test(tp, t_corpus_surf);
+    tcase_add_test(tp, t_mipmap);
     suite_add_tcase(s, tp);
     return s;
 }
