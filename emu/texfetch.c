@@ -159,6 +159,46 @@ void emu_tex_fetch_int(const EmuTexData *d, const EmuTexSampler *s,
     texel_at(d, &t, dims, idx, layer, rd, ctx, out);
 }
 
+/* Per cube face, the direction through face coordinates (sc, tc) in
+ * [-1, 1]: x, y, z each as {major, sc, tc} coefficients (the inverse of
+ * emu_tex_cube_face's table). */
+static const int8_t cube_basis[6][3][3] = {
+    {{1, 0, 0}, {0, 0, -1}, {0, -1, 0}},      /* +x: s = -z, t = -y */
+    {{-1, 0, 0}, {0, 0, -1}, {0, 1, 0}},      /* -x: s = z, t = -y */
+    {{0, 1, 0}, {1, 0, 0}, {0, 0, 1}},        /* +y: s = x, t = z */
+    {{0, 1, 0}, {-1, 0, 0}, {0, 0, -1}},      /* -y: s = x, t = -z */
+    {{0, 1, 0}, {0, 0, -1}, {1, 0, 0}},       /* +z: s = x, t = -y */
+    {{0, -1, 0}, {0, 0, -1}, {-1, 0, 0}},     /* -z: s = -x, t = -y */
+};
+
+/* Seamless cubemap filtering (OpenGL 4.6 section 8.13.1, "Seamless
+ * Cube Map Filtering"): a texel one past a face's edge is the texel of
+ * the neighbouring face that the direction through its centre hits.
+ * A footprint corner past two edges at once has no such texel; the
+ * direction then picks one of the two neighbours (GL leaves the corner
+ * to the implementation). */
+static void cube_wrap(const EmuTexData *d, int64_t *idx, uint32_t *layer)
+{
+    int64_t n = d->width;
+    if (idx[0] >= 0 && idx[0] < n && idx[1] >= 0 && idx[1] < n) {
+        return;
+    }
+    unsigned face = *layer % 6;
+    float st[3] = {1.0f, 2.0f * ((float)idx[0] + 0.5f) / (float)n - 1.0f,
+                   2.0f * ((float)idx[1] + 0.5f) / (float)n - 1.0f};
+    float dir[3];
+    for (unsigned k = 0; k < 3; k++) {
+        const int8_t *b = cube_basis[face][k];
+        dir[k] = b[0] * st[0] + b[1] * st[1] + b[2] * st[2];
+    }
+    float u, v;
+    unsigned f2 = emu_tex_cube_face(dir[0], dir[1], dir[2], &u, &v);
+    int64_t i = floor_index(u * (float)n), j = floor_index(v * (float)n);
+    idx[0] = i < 0 ? 0 : i >= n ? n - 1 : i;
+    idx[1] = j < 0 ? 0 : j >= n ? n - 1 : j;
+    *layer = *layer - face + f2;
+}
+
 void emu_tex_sample(const EmuTexData *d, const EmuTexSampler *s,
                     unsigned dims, const float *c, uint32_t layer,
                     EmuTexRead rd, void *ctx, EmuTexel *out)
@@ -205,7 +245,11 @@ void emu_tex_sample(const EmuTexData *d, const EmuTexSampler *s,
             }
         }
         EmuTexel t;
-        texel_at(d, s, dims, idx, layer, rd, ctx, &t);
+        uint32_t lay = layer;
+        if (s->seamless && d->cube && dims == 2) {
+            cube_wrap(d, idx, &lay);
+        }
+        texel_at(d, s, dims, idx, lay, rd, ctx, &t);
         for (unsigned ch = 0; ch < 4; ch++) {
             acc[ch] += wt * (t.isf ? t.v.f[ch] : (float)t.v.u[ch]);
         }

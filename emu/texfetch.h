@@ -66,6 +66,7 @@ typedef struct EmuTexSampler {
      * operand (PTX ISA "tex": -8..7, added in texels of the level read
      * before addressing). */
     int8_t offset[3];
+    uint8_t seamless;       /* cubemaps: filter across face edges */
 } EmuTexSampler;
 
 /* A texel or a sample: floats when `isf`, else 32-bit integers. */

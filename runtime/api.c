@@ -1949,6 +1949,7 @@ static const char *tex_obj(ptxemu_device *dev, const ptxemu_texture_desc *t,
         || isnan(t->max_mipmap_level_clamp)) {
         return "a mipmap level bias or clamp is NaN";
     }
+    s->seamless = d->cube && t->seamless_cubemap;
     s->mip_filter = (uint8_t)t->mipmap_filter;
     s->lod_bias = t->mipmap_level_bias;
     s->min_lod = t->min_mipmap_level_clamp;
@@ -1978,10 +1979,6 @@ ptxemu_status ptxemu_texture_create(ptxemu_device *dev,
         st = fail(dev, PTXEMU_ERROR_UNSUPPORTED,
                   "ptxemu_texture_create: sRGB textures are not "
                   "supported by the emulator");
-    } else if (o.data.cube && desc->seamless_cubemap) {
-        st = fail(dev, PTXEMU_ERROR_UNSUPPORTED,
-                  "ptxemu_texture_create: seamless cubemap filtering "
-                  "(across faces) is not supported by the emulator");
     } else if (!tt || !(*handle = emu_tex_add(tt, &o))) {
         st = fail(dev, PTXEMU_ERROR_OUT_OF_MEMORY,
                   "ptxemu_texture_create: out of host memory");

@@ -432,9 +432,9 @@ typedef struct ptxemu_texture_desc {
     int normalized_coords;
     int srgb;                           /* must be 0 (unsupported) */
     float border_color[4];
-    /* Cubemaps: linear filtering is not seamless (each face clamps at
-     * its edges, as CUDA without seamlessCubemap); asking for seamless
-     * filtering fails with PTXEMU_ERROR_UNSUPPORTED. */
+    /* Cubemaps: linear filtering clamps at face edges, or with
+     * seamless_cubemap (CUDA's seamlessCubemap) reads the neighbouring
+     * faces' texels past an edge. */
     int seamless_cubemap;
     /* Textures over a mipmapped array (CUDA's cudaTextureDesc fields):
      * the filter between two levels, a bias added to the level of

@@ -513,6 +513,54 @@ START_TEST(t_cube_grad)
 }
 END_TEST
 
+/* Seamless cubemap filtering on a 2x2 cube, texel (i, j) of face f =
+ * 100 f + 10 j + i.  Past +x's right edge (z = -1) lies -z's left
+ * column; past +x's top row (y = +1) lies +y's column x = 1, whose
+ * row nearer +x is the right one, i = 1; past -y's bottom row
+ * (z = -1 on -y, t = -z) lies -z's bottom row, u = (-x + 1) / 2. */
+typedef struct SeamCase {
+    unsigned face;
+    float u, v;
+    float clamped, seamless;
+} SeamCase;
+
+static const SeamCase seams[] = {
+    /* +x right edge, row 0: texels (1,0) of +x and (0,0) of -z */
+    {0, 1.0f, 0.25f, 1.0f, 0.5f * 1.0f + 0.5f * 500.0f},
+    /* +x top edge, column 0: (0,0) of +x and +y's (1, 1) */
+    {0, 0.25f, 0.0f, 0.0f, 0.5f * 0.0f + 0.5f * 211.0f},
+    /* inside the face: no difference */
+    {0, 0.5f, 0.5f, 5.5f, 5.5f},
+    /* -y bottom edge, column 0 (x = -0.5): -z's bottom row, i = 1 */
+    {3, 0.25f, 1.0f, 310.0f, 0.5f * 310.0f + 0.5f * 511.0f},
+};
+
+START_TEST(t_seamless)
+{
+    const SeamCase *c = &seams[_i];
+    float v[6][2][2];
+    for (unsigned f = 0; f < 6; f++) {
+        for (unsigned j = 0; j < 2; j++) {
+            for (unsigned i = 0; i < 2; i++) {
+                v[f][j][i] = (float)(100 * f + 10 * j + i);
+            }
+        }
+    }
+    Img m = img(v, 2, 2, 6, 1, 32, EMU_CH_FLOAT);
+    m.d.cube = 1;
+    EmuTexSampler s = samp(EMU_ADDR_CLAMP, EMU_FILTER_LINEAR, true);
+    float uv[2] = {c->u, c->v};
+    EmuTexel t;
+    emu_tex_sample(&m.d, &s, 2, uv, c->face, rd, &m, &t);
+    ck_assert_msg(t.v.f[0] == c->clamped, "case %d clamped: %g want %g",
+                  _i, (double)t.v.f[0], (double)c->clamped);
+    s.seamless = 1;
+    emu_tex_sample(&m.d, &s, 2, uv, c->face, rd, &m, &t);
+    ck_assert_msg(t.v.f[0] == c->seamless, "case %d seamless: %g want %g",
+                  _i, (double)t.v.f[0], (double)c->seamless);
+}
+END_TEST
+
 /* tex's offset operand: texels added before addressing (row4 is
  * 10, 20, 40, 80). */
 START_TEST(t_offsets)
@@ -1196,10 +1244,10 @@ START_TEST(t_corpus_layered)
     lin.array = ac;
     lin.filter = PTXEMU_FILTER_LINEAR;
     uint64_t tx;
-    /* linear filtering clamps at face edges; seamless is refused */
+    /* linear filtering, clamped at face edges or seamless */
     lin.seamless_cubemap = 1;
     ck_assert_int_eq(ptxemu_texture_create(dev, &lin, &tx),
-                     PTXEMU_ERROR_UNSUPPORTED);
+                     PTXEMU_SUCCESS);
     lin.seamless_cubemap = 0;
     ck_assert_int_eq(ptxemu_texture_create(dev, &lin, &tx),
                      PTXEMU_SUCCESS);
@@ -1505,6 +1553,8 @@ static Suite *texfetch_suite(void)
                         (int)(sizeof(mips) / sizeof(mips[0])));
     tcase_add_test(tc, t_cube_grad);
     tcase_add_test(tc, t_offsets);
+    tcase_add_loop_test(tc, t_seamless, 0,
+                        (int)(sizeof(seams) / sizeof(seams[0])));
     suite_add_tcase(s, tc);
     TCase *tp = tcase_create("ptx");
     tcase_set_timeout(tp, 60);
