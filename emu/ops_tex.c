@@ -282,8 +282,8 @@ static void op_tex(EmuCtx *x, const EmuInsn *i, uint32_t mask)
             fc[0] = u;
             fc[1] = v;
             s.normalized = 1;
-            /* faces are sampled with clamp to edge (filtering is not
-             * seamless across faces) */
+            /* faces clamp at their edges (a seamless sampler reads
+             * the neighbouring face instead: texfetch.c) */
             s.addr_mode[0] = s.addr_mode[1] = EMU_ADDR_CLAMP;
         } else {
             for (unsigned c = 0; c < dims; c++) {

@@ -977,6 +977,95 @@ START_TEST(test_capture)
 }
 END_TEST
 
+/* The driver's mipmapped arrays: level handles are CUarrays (copies,
+ * surfaces of one level), errors for bad handles and levels, and a
+ * cubemap level keeps its 6 faces. */
+START_TEST(test_driver_mipmap)
+{
+    ck_assert_int_eq(cudaFree(NULL), cudaSuccess);  /* a current context */
+    CUDA_ARRAY3D_DESCRIPTOR d = {8, 8, 6, CU_AD_FORMAT_FLOAT, 1,
+                                 CUDA_ARRAY3D_CUBEMAP |
+                                 CUDA_ARRAY3D_SURFACE_LDST};
+    CUmipmappedArray m;
+    ck_assert_int_eq(cuMipmappedArrayCreate(&m, &d, 0), CUDA_SUCCESS);
+    CUarray l0, l1;
+    ck_assert_int_eq(cuMipmappedArrayGetLevel(&l0, m, 0), CUDA_SUCCESS);
+    ck_assert_int_eq(cuMipmappedArrayGetLevel(&l1, m, 1),
+                     CUDA_ERROR_INVALID_VALUE);      /* 0 asks for 1 */
+    ck_assert_int_eq(cuMipmappedArrayDestroy(m), CUDA_SUCCESS);
+    ck_assert_int_eq(cuMipmappedArrayCreate(&m, &d, 3), CUDA_SUCCESS);
+    ck_assert_int_eq(cuMipmappedArrayGetLevel(&l1, m, 2), CUDA_SUCCESS);
+    CUDA_ARRAY3D_DESCRIPTOR g;
+    ck_assert_int_eq(cuArray3DGetDescriptor_v2(&g, l1), CUDA_SUCCESS);
+    ck_assert_uint_eq(g.Width, 2);
+    ck_assert_uint_eq(g.Height, 2);
+    ck_assert_uint_eq(g.Depth, 6);
+    /* one level as a surface, written through a host copy */
+    float in[6][2][2], out[6][2][2];
+    for (int k = 0; k < 24; k++)
+        (&in[0][0][0])[k] = (float)k;
+    CUDA_MEMCPY3D p;
+    memset(&p, 0, sizeof p);
+    p.srcMemoryType = CU_MEMORYTYPE_HOST;
+    p.srcHost = in;
+    p.srcPitch = 8;
+    p.srcHeight = 2;
+    p.dstMemoryType = CU_MEMORYTYPE_ARRAY;
+    p.dstArray = l1;
+    p.WidthInBytes = 8;
+    p.Height = 2;
+    p.Depth = 6;
+    ck_assert_int_eq(cuMemcpy3D_v2(&p), CUDA_SUCCESS);
+    CUDA_RESOURCE_DESC rd;
+    memset(&rd, 0, sizeof rd);
+    rd.resType = CU_RESOURCE_TYPE_ARRAY;
+    rd.res.array.hArray = l1;
+    CUsurfObject s;
+    ck_assert_int_eq(cuSurfObjectCreate(&s, &rd), CUDA_SUCCESS);
+    ck_assert_int_eq(cuMipmappedArrayDestroy(m), CUDA_ERROR_INVALID_VALUE);
+    ck_assert_int_eq(cuSurfObjectDestroy(s), CUDA_SUCCESS);
+    p.srcMemoryType = CU_MEMORYTYPE_ARRAY;
+    p.srcArray = l1;
+    p.dstMemoryType = CU_MEMORYTYPE_HOST;
+    p.dstHost = out;
+    p.dstPitch = 8;
+    p.dstHeight = 2;
+    ck_assert_int_eq(cuMemcpy3D_v2(&p), CUDA_SUCCESS);
+    ck_assert_mem_eq(in, out, sizeof in);
+    /* a level is not destroyed alone; bad handles and levels */
+    ck_assert_int_eq(cuArrayDestroy(l1), CUDA_ERROR_INVALID_VALUE);
+    ck_assert_int_eq(cuMipmappedArrayGetLevel(&l1, m, 3),
+                     CUDA_ERROR_INVALID_VALUE);
+    ck_assert_int_eq(cuMipmappedArrayGetLevel(NULL, m, 0),
+                     CUDA_ERROR_INVALID_VALUE);
+    ck_assert_int_eq(cuMipmappedArrayGetLevel(&l1, (CUmipmappedArray)l1, 0),
+                     CUDA_ERROR_INVALID_HANDLE);
+    ck_assert_int_eq(cuMipmappedArrayCreate(&m, NULL, 2),
+                     CUDA_ERROR_INVALID_VALUE);
+    rd.resType = CU_RESOURCE_TYPE_MIPMAPPED_ARRAY;
+    rd.res.mipmap.hMipmappedArray = (CUmipmappedArray)l0;
+    CUDA_TEXTURE_DESC td;
+    memset(&td, 0, sizeof td);
+    CUtexObject t;
+    ck_assert_int_eq(cuTexObjectCreate(&t, &rd, &td, NULL),
+                     CUDA_ERROR_INVALID_HANDLE);
+    rd.res.mipmap.hMipmappedArray = m;
+    td.mipmapFilterMode = (CUfilter_mode)5;
+    ck_assert_int_eq(cuTexObjectCreate(&t, &rd, &td, NULL),
+                     CUDA_ERROR_INVALID_VALUE);
+    td.mipmapFilterMode = CU_TR_FILTER_MODE_LINEAR;
+    td.flags = CU_TRSF_NORMALIZED_COORDINATES | CU_TRSF_SEAMLESS_CUBEMAP;
+    ck_assert_int_eq(cuTexObjectCreate(&t, &rd, &td, NULL), CUDA_SUCCESS);
+    CUDA_RESOURCE_DESC rb;
+    ck_assert_int_eq(cuTexObjectGetResourceDesc(&rb, t), CUDA_SUCCESS);
+    ck_assert_int_eq(rb.resType, CU_RESOURCE_TYPE_MIPMAPPED_ARRAY);
+    ck_assert_ptr_eq(rb.res.mipmap.hMipmappedArray, m);
+    ck_assert_int_eq(cuTexObjectDestroy(t), CUDA_SUCCESS);
+    ck_assert_int_eq(cuMipmappedArrayDestroy(m), CUDA_SUCCESS);
+    ck_assert_int_eq(cuMipmappedArrayDestroy(m), CUDA_ERROR_INVALID_HANDLE);
+}
+END_TEST
+
 static Suite *tex_suite(void)
 {
     Suite *s = suite_create("cudart_tex");
@@ -993,6 +1082,7 @@ static Suite *tex_suite(void)
     tcase_add_test(tc, test_errors);
     tcase_add_test(tc, test_mipmap_levels);
     tcase_add_test(tc, test_mipmap_sample);
+    tcase_add_test(tc, test_driver_mipmap);
     tcase_add_test(tc, test_pitch2d);
     tcase_add_test(tc, test_driver);
     tcase_add_test(tc, test_capture);
