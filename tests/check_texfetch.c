@@ -1350,8 +1350,9 @@ END_TEST
 /* ---- mipmapped arrays through PTX ---- */
 
 /* At (0.5, 0.5): tex.level at lod, tex.grad with gradient g along x
- * then along y, plain tex, txq of the levels, tld4.r, and tex with an
- * offset of (+1, 0) texels at level 0 and (as tex.level) at lod. */
+ * then along y, plain tex, txq of the levels, tld4.r, tex with an
+ * offset of (+1, 0) texels at level 0 and (as tex.level) at lod, and
+ * tex.level with an immediate lod (1.5) and .s32 results. */
 static const char mip_ptx[] = HDR
     ".visible .entry mip(.param .u64 t, .param .u64 o, .param .f32 lod,"
     " .param .f32 g)\n{\n"
@@ -1386,6 +1387,9 @@ static const char mip_ptx[] = HDR
     "tex.level.2d.v4.f32.f32 {%f5, %f6, %f7, %f8}, [%rd1, {%f3, %f3}], "
     "%f1, {%r5, %r6};\n"
     "st.global.f32 [%rd2+52], %f5;\n"
+    "tex.level.2d.v4.s32.f32 {%r5, %r6, %r7, %r8}, [%rd1, {%f3, %f3}], "
+    "0f3FC00000;\n"
+    "st.global.u32 [%rd2+56], %r5;\n"
     "ret;\n}\n"
     ".visible .entry dep(.param .u64 t, .param .u64 o)\n{\n"
     ".reg .b32 %r<4>; .reg .f32 %f<12>; .reg .b64 %rd<4>;\n"
@@ -1413,15 +1417,15 @@ static ptxemu_array *mkmip(uint32_t w, uint32_t h, uint32_t levels)
     return a;
 }
 
-/* Runs mip at (lod, g) and returns its 14 results. */
-static void run_mip(uint64_t t, float lod, float g, float f[14])
+/* Runs mip at (lod, g) and returns its 15 results. */
+static void run_mip(uint64_t t, float lod, float g, float f[15])
 {
     ptxemu_devptr o;
-    ck_assert_int_eq(ptxemu_malloc(dev, 56, &o), PTXEMU_SUCCESS);
+    ck_assert_int_eq(ptxemu_malloc(dev, 60, &o), PTXEMU_SUCCESS);
     void *p[] = {&t, &o, &lod, &g};
     ptxemu_status st = run("mip", 1, p);
     ck_assert_msg(st == PTXEMU_SUCCESS, "%s", ptxemu_last_error_message(dev));
-    ptxemu_memcpy_dtoh(dev, f, o, 56);
+    ptxemu_memcpy_dtoh(dev, f, o, 60);
     ptxemu_free(dev, o);
 }
 
@@ -1468,7 +1472,7 @@ START_TEST(t_mipmap)
     td.max_mipmap_level_clamp = 3.0f;
     uint64_t t;
     ck_assert_int_eq(ptxemu_texture_create(dev, &td, &t), PTXEMU_SUCCESS);
-    float f[14];
+    float f[15];
     uint32_t u[4];
     /* lod 1.5: 100/200 blend; x gradient 2 texels: level 1; y gradient
      * 1 texel: level 0 at texel 4 (value 5); plain tex: level 0 */
@@ -1485,6 +1489,8 @@ START_TEST(t_mipmap)
               && f[11] == 4.0f);
     /* offset (+1, 0): texel 5 at level 0; level 1.5 is flat */
     ck_assert(f[12] == 6.0f && f[13] == 150.0f);
+    /* an immediate lod of 1.5 with .s32 results: the float's bits */
+    ck_assert(f[14] == 150.0f);
     /* lod 0.25: 0.75 * 5 + 0.25 * 100; gradients 4 and 2 texels */
     run_mip(t, 0.25f, 0.5f, f);
     ck_assert(f[0] == 28.75f && f[1] == 200.0f && f[2] == 100.0f);
