@@ -441,7 +441,9 @@ typedef struct ptxemu_texture_desc {
      * detail and clamps of the biased level.  Filtering is isotropic
      * whatever max_anisotropy says (the level is that of the longer
      * gradient).  A fetch without a level of detail (tex2D) has zero
-     * gradients: it reads level max(min_mipmap_level_clamp, 0). */
+     * gradients: it reads level max(min_mipmap_level_clamp, 0).
+     * Unnormalized coordinates (and gradients) count texels of the
+     * level read (of level 0 for gradients). */
     ptxemu_filter_mode mipmap_filter;
     float mipmap_level_bias;
     float min_mipmap_level_clamp, max_mipmap_level_clamp;
