@@ -78,7 +78,7 @@ static uint64_t span(const EmuTexObj *o)
 
 typedef struct Reader {
     uint64_t addr;              /* device address of host[0] */
-    const uint8_t *host;
+    uint8_t *host;
 } Reader;
 
 /* The host bytes of an object's storage in r; false (after a fault)
@@ -496,8 +496,7 @@ static uint8_t *surf_addr(EmuCtx *x, const EmuInsn *i, unsigned ck,
     if (!storage(x, o, lane, &r)) {
         return NULL;
     }
-    /* surfaces write through the allocation's host bytes */
-    uint8_t *base = (uint8_t *)(uintptr_t)r.host;
+    uint8_t *base = r.host;
     unsigned c0 = 0;
     int64_t layer = 0;
     if (geom == EMU_GEOM_A1D || geom == EMU_GEOM_A2D) {
