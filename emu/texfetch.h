@@ -5,7 +5,10 @@
  * The arithmetic follows the CUDA C++ Programming Guide, appendix
  * "Texture Fetching" (nearest-point sampling, linear filtering with
  * 9-bit fixed-point weights, table lookup) and the "Texture Memory"
- * section (address modes, read modes, cubemap face selection).  It
+ * section (address modes, read modes, cubemap face selection); mipmap
+ * level selection and seamless cubemaps follow the OpenGL 4.6 core
+ * profile specification (sections 8.13 and 8.14), which CUDA's texture
+ * descriptor fields mirror.  It
  * works on host bytes, so it is unit-tested without PTX
  * (tests/check_texfetch.c); ops_tex.c resolves a handle to an
  * EmuTexObj and calls it.

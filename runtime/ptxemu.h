@@ -438,12 +438,13 @@ typedef struct ptxemu_texture_desc {
     int seamless_cubemap;
     /* Textures over a mipmapped array (CUDA's cudaTextureDesc fields):
      * the filter between two levels, a bias added to the level of
-     * detail and clamps of the biased level.  Filtering is isotropic
-     * whatever max_anisotropy says (the level is that of the longer
-     * gradient).  A fetch without a level of detail (tex2D) has zero
-     * gradients: it reads level max(min_mipmap_level_clamp, 0).
-     * Unnormalized coordinates (and gradients) count texels of the
-     * level read (of level 0 for gradients). */
+     * detail and clamps of the biased level (as in CUDA, a max clamp of
+     * 0, the default, keeps fetches on level 0).  Filtering is
+     * isotropic whatever max_anisotropy says (the level is that of the
+     * longer gradient).  A fetch without a level of detail (tex2D) has
+     * zero gradients: it reads level max(min_mipmap_level_clamp, 0).
+     * Unnormalized coordinates count texels of the level read,
+     * unnormalized gradients texels of level 0. */
     ptxemu_filter_mode mipmap_filter;
     float mipmap_level_bias;
     float min_mipmap_level_clamp, max_mipmap_level_clamp;
