@@ -62,33 +62,51 @@ static uint64_t handle_of(EmuCtx *x, const EmuInsn *i, unsigned k,
     return 0;
 }
 
-/* Host bytes of an object's storage; NULL (after a fault) when its
- * memory has been freed. */
-static uint8_t *storage(EmuCtx *x, const EmuTexData *d, unsigned lane)
+/* The bytes an object's images span: level 0 on, up to the end of the
+ * last level (a mipmapped array's levels share one allocation). */
+static uint64_t span(const EmuTexObj *o)
 {
-    uint64_t size = d->pitch * d->height * d->depth * d->layers;
+    const EmuTexData *d = &o->data;
+    uint64_t end = d->addr + d->pitch * d->height * d->depth * d->layers;
+    for (unsigned l = 1; l < o->nlevels; l++) {
+        const EmuTexData *v = &o->lv[l];
+        uint64_t e = v->addr + v->pitch * v->height * v->depth * v->layers;
+        end = e > end ? e : end;
+    }
+    return end - d->addr;
+}
+
+typedef struct Reader {
+    uint64_t addr;              /* device address of host[0] */
+    uint8_t *host;
+} Reader;
+
+/* The host bytes of an object's storage in r; false (after a fault)
+ * when its memory has been freed. */
+static bool storage(EmuCtx *x, const EmuTexObj *o, unsigned lane,
+                    Reader *r)
+{
+    const EmuTexData *d = &o->data;
+    uint64_t size = span(o);
     const EmuAlloc *a = emu_mem_find(x->dev->mem, d->addr, size);
     if (!a) {
         emu_fault(x, EMU_ERR_ILLEGAL_ADDRESS, lane, d->addr,
                   (uint32_t)size, PTX_SPACE_GLOBAL,
                   "the memory of a texture or surface object was freed");
-        return NULL;
+        return false;
     }
-    return a->host + (d->addr - a->addr);
+    r->addr = d->addr;
+    r->host = a->host + (d->addr - a->addr);
+    return true;
 }
 
-typedef struct Reader {
-    const EmuTexData *d;
-    const uint8_t *base;
-} Reader;
-
-static const uint8_t *read_elem(void *ctx, uint32_t i, uint32_t j,
-                                uint32_t k, uint32_t l)
+static const uint8_t *read_elem(void *ctx, const EmuTexData *d, uint32_t i,
+                                uint32_t j, uint32_t k, uint32_t l)
 {
     const Reader *r = ctx;
-    const EmuTexData *d = r->d;
     uint64_t row = ((uint64_t)l * d->depth + k) * d->height + j;
-    return r->base + row * d->pitch + (uint64_t)i * emu_tex_elem_bytes(d);
+    return r->host + (d->addr - r->addr) + row * d->pitch
+           + (uint64_t)i * emu_tex_elem_bytes(d);
 }
 
 /* Coordinate c of tuple operand t (after the handle). */
@@ -126,7 +144,6 @@ static void put4(EmuCtx *x, const EmuInsn *i, unsigned lane,
 
 /* ---- tex ---- */
 
-/* aux of tex/tld4: geometry | component << 4 | int coords << 7 */
 static unsigned geom_of(const IrInsn *in, bool *ok)
 {
     switch (ir_insn_mod(in, PTX_MG_GEOM)) {
@@ -148,23 +165,98 @@ static void texel_bits(const EmuTexel *t, uint32_t v[4])
     memcpy(v, t->v.u, 16);
 }
 
+/* aux of tex/tld4: geometry | component << 4 | int coords << 7 |
+ * level-of-detail form << 8 | offset operand index << 10 (0: none) */
+enum { LOD_NONE = 0, LOD_LEVEL = 1, LOD_GRAD = 2 };
+#define AUX_ICOORD 0x80u
+#define AUX_LOD(a) (((a) >> 8) & 3u)
+#define AUX_OFF(a) (((a) >> 10) & 7u)
+
+/* Component c of vector operand k as raw bits (0 past its end). */
+static uint32_t vec_u(EmuCtx *x, const EmuInsn *i, unsigned k, unsigned c,
+                      unsigned lane)
+{
+    const EmuOpnd *o = &i->o[k];
+    if (o->kind != EO_VEC) {
+        return c == 0 ? (uint32_t)emu_src(x, o, lane) : 0;
+    }
+    if (c >= o->n) {
+        return 0;
+    }
+    uint32_t s = x->func->vslots[o->reg + c];
+    return s == EMU_NOREG ? 0
+           : (uint32_t)x->regs[(size_t)s * EMU_WARP_SIZE + lane];
+}
+
+static float as_f(uint32_t u)
+{
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+
+/* The offset operand's texel offsets, if the instruction has one. */
+static void offsets(EmuCtx *x, const EmuInsn *i, unsigned dims,
+                    unsigned lane, EmuTexSampler *s)
+{
+    unsigned k = AUX_OFF(i->aux);
+    for (unsigned c = 0; k && c < dims; c++) {
+        /* PTX ISA "tex": offsets lie in -8..+7; keep the low 4 bits
+         * as the hardware field would */
+        int32_t v = (int32_t)vec_u(x, i, k, c, lane);
+        s->offset[c] = (int8_t)(((v & 15) ^ 8) - 8);
+    }
+}
+
+/* The level of detail of a lane's fetch from a mipmapped object: the
+ * lod operand of .level, the gradients' of .grad, and -inf for other
+ * forms: outside graphics shaders the hardware takes the derivatives
+ * as 0 (envytools, "Tesla CUDA texture instructions": texauto), so
+ * plain tex reads the finest level the clamps allow. */
+static float fetch_lod(EmuCtx *x, const EmuInsn *i, const EmuTexObj *o,
+                       unsigned geom, unsigned dims, const float *dir,
+                       unsigned lane)
+{
+    unsigned m = AUX_LOD(i->aux);
+    if (m == LOD_LEVEL) {
+        return as_f(vec_u(x, i, 2, 0, lane));
+    }
+    if (m != LOD_GRAD) {
+        return -INFINITY;
+    }
+    float gx[3] = {0, 0, 0}, gy[3] = {0, 0, 0};
+    unsigned n = geom == EMU_GEOM_CUBE || geom == EMU_GEOM_ACUBE ? 3
+                 : dims;
+    for (unsigned c = 0; c < n; c++) {
+        gx[c] = as_f(vec_u(x, i, 2, c, lane));
+        gy[c] = as_f(vec_u(x, i, 3, c, lane));
+    }
+    EmuTexSampler s = o->samp;
+    if (n == 3 && dims == 2) {
+        /* cube: direction gradients to face-coordinate gradients */
+        float ux, vx, uy, vy;
+        emu_tex_cube_grad(dir, gx, &ux, &vx);
+        emu_tex_cube_grad(dir, gy, &uy, &vy);
+        gx[0] = ux, gx[1] = vx, gy[0] = uy, gy[1] = vy;
+        s.normalized = 1;
+    }
+    return emu_tex_grad_lod(&o->data, &s, dims, gx, gy);
+}
+
 static void op_tex(EmuCtx *x, const EmuInsn *i, uint32_t mask)
 {
     unsigned geom = i->aux & 15u;
-    bool icoord = (i->aux >> 7) & 1u;
+    bool icoord = i->aux & AUX_ICOORD;
     EMU_FOR_LANES(mask, lane) {
         uint64_t h = handle_of(x, i, 1, lane);
         EmuTexObj *o = lookup(x, i, h, EMU_OBJ_TEX, lane);
-        if (!o) {
-            return;
-        }
-        Reader r = { &o->data, storage(x, &o->data, lane) };
-        if (!r.base) {
+        Reader r;
+        if (!o || !storage(x, o, lane, &r)) {
             return;
         }
         unsigned c0 = 0, dims;
         uint32_t layer = 0;
-        float fc[3] = {0, 0, 0};
+        float fc[3] = {0, 0, 0}, dir[3] = {0, 0, 0};
         int32_t ic[3] = {0, 0, 0};
         EmuTexSampler s = o->samp;
         switch (geom) {
@@ -181,20 +273,24 @@ static void op_tex(EmuCtx *x, const EmuInsn *i, uint32_t mask)
                : geom == EMU_GEOM_3D ? 3 : 2;
         if (geom == EMU_GEOM_CUBE || geom == EMU_GEOM_ACUBE) {
             float u, v;
-            unsigned face = emu_tex_cube_face(
-                coord_f(x, i, c0, lane), coord_f(x, i, c0 + 1, lane),
-                coord_f(x, i, c0 + 2, lane), &u, &v);
+            for (unsigned c = 0; c < 3; c++) {
+                dir[c] = coord_f(x, i, c0 + c, lane);
+            }
+            unsigned face = emu_tex_cube_face(dir[0], dir[1], dir[2], &u,
+                                              &v);
             layer = layer * 6 + face;
             fc[0] = u;
             fc[1] = v;
             s.normalized = 1;
-            /* faces are sampled with clamp to edge */
+            /* faces clamp at their edges (a seamless sampler reads
+             * the neighbouring face instead: texfetch.c) */
             s.addr_mode[0] = s.addr_mode[1] = EMU_ADDR_CLAMP;
         } else {
             for (unsigned c = 0; c < dims; c++) {
                 ic[c] = (int32_t)coord_u(x, &i->o[1], c0 + c, lane);
                 fc[c] = coord_f(x, i, c0 + c, lane);
             }
+            offsets(x, i, dims, lane, &s);
         }
         if ((int32_t)layer < 0) {
             layer = 0;                    /* the layer index clamps */
@@ -203,8 +299,13 @@ static void op_tex(EmuCtx *x, const EmuInsn *i, uint32_t mask)
         }
         EmuTexel t;
         if (icoord && geom != EMU_GEOM_CUBE && geom != EMU_GEOM_ACUBE) {
+            /* integer coordinates address level 0 */
             emu_tex_fetch_int(&o->data, &s, dims, ic, layer, read_elem,
                               &r, &t);
+        } else if (o->nlevels) {
+            float lod = fetch_lod(x, i, o, geom, dims, dir, lane);
+            emu_tex_sample_mip(o->lv, o->nlevels, &s, dims, fc, layer, lod,
+                               read_elem, &r, &t);
         } else {
             emu_tex_sample(&o->data, &s, dims, fc, layer, read_elem, &r,
                            &t);
@@ -227,26 +328,28 @@ static void op_tex(EmuCtx *x, const EmuInsn *i, uint32_t mask)
 }
 
 /* "Texture Fetching" > tex2Dgather: the four texels of the linear
- * footprint, in the order (i, j+1), (i+1, j+1), (i+1, j), (i, j). */
+ * footprint, in the order (i, j+1), (i+1, j+1), (i+1, j), (i, j), of
+ * level 0 of a mipmapped object. */
 static void op_tld4(EmuCtx *x, const EmuInsn *i, uint32_t mask)
 {
     unsigned comp = (i->aux >> 4) & 3u;
     EMU_FOR_LANES(mask, lane) {
         uint64_t h = handle_of(x, i, 1, lane);
         EmuTexObj *o = lookup(x, i, h, EMU_OBJ_TEX, lane);
-        if (!o) {
-            return;
-        }
-        Reader r = { &o->data, storage(x, &o->data, lane) };
-        if (!r.base) {
+        Reader r;
+        if (!o || !storage(x, o, lane, &r)) {
             return;
         }
         EmuTexSampler s = o->samp;
+        offsets(x, i, 2, lane, &s);
         float fc[2] = { coord_f(x, i, 0, lane), coord_f(x, i, 1, lane) };
         if (s.normalized) {
             fc[0] *= (float)o->data.width;
             fc[1] *= (float)o->data.height;
         }
+        fc[0] += s.offset[0];
+        fc[1] += s.offset[1];
+        s.offset[0] = s.offset[1] = 0;
         s.normalized = 0;
         s.filter = EMU_FILTER_POINT;
         static const int dx[4] = {0, 1, 1, 0}, dy[4] = {1, 1, 0, 0};
@@ -259,6 +362,19 @@ static void op_tld4(EmuCtx *x, const EmuInsn *i, uint32_t mask)
             v[k] = t.v.u[comp];
         }
         put4(x, i, lane, v);
+    }
+}
+
+/* Forms decoded but not emulated: they load, and fault naming the form
+ * if executed. */
+static void op_tex_unsupported(EmuCtx *x, const EmuInsn *i, uint32_t mask)
+{
+    EMU_FOR_LANES(mask, lane) {
+        emu_fault(x, EMU_ERR_UNSUPPORTED, lane, 0, 0, PTX_SPACE_GLOBAL,
+                  "%s with a depth compare operand is not supported by "
+                  "the emulator (CUDA gives texture objects no compare "
+                  "function)", ptx_opinfo((PtxOpcode)i->op)->name);
+        return;
     }
 }
 
@@ -294,7 +410,7 @@ static uint32_t query(const EmuTexObj *o, PtxMod q, bool *ok)
     case PTX_M_ADDR_MODE_0: return o->samp.addr_mode[0];
     case PTX_M_ADDR_MODE_1: return o->samp.addr_mode[1];
     case PTX_M_ADDR_MODE_2: return o->samp.addr_mode[2];
-    case PTX_M_NUM_MIPMAP_LEVELS: return 0;
+    case PTX_M_NUM_MIPMAP_LEVELS: return o->nlevels;
     case PTX_M_NUM_SAMPLES: return 0;
     case PTX_M_ARRAY_SIZE:
         return d->cube ? d->layers / 6 : d->layered ? d->layers : 0;
@@ -316,6 +432,29 @@ static void op_query(EmuCtx *x, const EmuInsn *i, uint32_t mask)
         uint32_t v = query(o, (PtxMod)i->aux, &ok);
         if (kind == EMU_OBJ_SURF && i->aux == PTX_M_WIDTH) {
             v = o->data.width;
+        }
+        x->regs[(size_t)i->o[0].reg * EMU_WARP_SIZE + lane] = v;
+    }
+}
+
+/* txq.level.{width,height,depth} d, [a], lod: the extent of level lod
+ * (a .s32); 0 for a level the object does not have (a texture that is
+ * not mipmapped has level 0 only). */
+static void op_query_level(EmuCtx *x, const EmuInsn *i, uint32_t mask)
+{
+    EMU_FOR_LANES(mask, lane) {
+        EmuTexObj *o = lookup(x, i, handle_of(x, i, 1, lane), EMU_OBJ_TEX,
+                              lane);
+        if (!o) {
+            return;
+        }
+        int32_t l = (int32_t)emu_src(x, &i->o[2], lane);
+        uint32_t n = o->nlevels ? o->nlevels : 1;
+        uint32_t v = 0;
+        if (l >= 0 && (uint32_t)l < n) {
+            const EmuTexData *d = o->nlevels ? &o->lv[l] : &o->data;
+            v = i->aux == PTX_M_WIDTH ? d->width
+                : i->aux == PTX_M_HEIGHT ? d->height : d->depth;
         }
         x->regs[(size_t)i->o[0].reg * EMU_WARP_SIZE + lane] = v;
     }
@@ -353,10 +492,11 @@ static uint8_t *surf_addr(EmuCtx *x, const EmuInsn *i, unsigned ck,
         return NULL;
     }
     const EmuTexData *d = &o->data;
-    uint8_t *base = storage(x, d, lane);
-    if (!base) {
+    Reader r;
+    if (!storage(x, o, lane, &r)) {
         return NULL;
     }
+    uint8_t *base = r.host;
     unsigned c0 = 0;
     int64_t layer = 0;
     if (geom == EMU_GEOM_A1D || geom == EMU_GEOM_A2D) {
@@ -565,36 +705,46 @@ EMU_SELECTOR(tex)
     (void)f;
     bool ok = true;
     switch ((PtxOpcode)in->op) {
-    case PTX_OP_TEX: {
+    case PTX_OP_TEX:
+    case PTX_OP_TLD4: {
+        bool tex = in->op == PTX_OP_TEX;
         unsigned g = geom_of(in, &ok);
         bool icoord = in->ntypes > 1 && in->types[1] == PTX_T_S32;
-        /* .v4 of 32-bit results only; f16 results and the depth
-         * compare / offset forms are left to a later change. */
-        /* operands after the tuple: the lod of .level, the gradients
-         * of .grad; offsets and depth compare are not supported */
-        PtxMod lod = ir_insn_mod(in, PTX_MG_TEXLOD);
-        unsigned want = lod == PTX_M_LEVEL ? 3 : lod == PTX_M_GRAD ? 4 : 2;
-        bool f16 = ei->type == PTX_T_F16X2 && ei->vec == 2;
-        if (ok && (f16 || (ei->vec == 4 && is_32((PtxType)ei->type)))
-            && in->nopnds == want && in->opnds[0].kind == IR_O_VEC
-            && in->opnds[1].kind == IR_O_TUPLE
-            && (in->types[1] == PTX_T_F32 || icoord)) {
-            ei->aux = (uint16_t)(g | (unsigned)icoord << 7);
-            ei->fn = op_tex;
-        }
-        return true;
-    }
-    case PTX_OP_TLD4: {
-        unsigned g = geom_of(in, &ok);
         PtxMod c = ir_insn_mod(in, PTX_MG_FRAG);
         unsigned comp = c == PTX_M_FRAG_R ? 0 : c == PTX_M_FRAG_G ? 1
                         : c == PTX_M_FRAG_B ? 2 : 3;
-        if (ok && g == EMU_GEOM_2D && ei->vec == 4 && in->nopnds == 2
-            && in->opnds[0].kind == IR_O_VEC
-            && is_32((PtxType)ei->type) && in->types[1] == PTX_T_F32) {
-            ei->aux = (uint16_t)(g | comp << 4);
-            ei->fn = op_tld4;
+        /* operands after the tuple: the lod of .level, the gradients
+         * of .grad, then an optional offset vector e and an optional
+         * depth compare value f */
+        PtxMod lod = tex ? ir_insn_mod(in, PTX_MG_TEXLOD) : PTX_M_NONE;
+        unsigned lm = lod == PTX_M_LEVEL ? LOD_LEVEL
+                      : lod == PTX_M_GRAD ? LOD_GRAD : LOD_NONE;
+        unsigned k = 2 + (lm == LOD_LEVEL ? 1 : lm == LOD_GRAD ? 2 : 0);
+        unsigned off = 0;
+        if (k < in->nopnds && in->opnds[k].kind == IR_O_VEC) {
+            off = k++;
         }
+        bool depth = k < in->nopnds;
+        bool f16 = tex && ei->type == PTX_T_F16X2 && ei->vec == 2;
+        bool shape = in->opnds[0].kind == IR_O_VEC
+                     && in->opnds[1].kind == IR_O_TUPLE
+                     && (f16 || (ei->vec == 4
+                                 && is_32((PtxType)ei->type)));
+        if (!ok || !shape || k + (depth ? 1 : 0) != in->nopnds) {
+            return true;
+        }
+        if (!tex && (g != EMU_GEOM_2D || icoord)) {
+            return true;    /* tld4 of 2-D textures only */
+        }
+        if (in->types[1] != PTX_T_F32 && !icoord) {
+            return true;
+        }
+        if (icoord && lm != LOD_NONE) {
+            return true;    /* integer coordinates read level 0 only */
+        }
+        ei->aux = (uint16_t)(g | comp << 4 | (unsigned)icoord << 7
+                             | lm << 8 | off << 10);
+        ei->fn = depth ? op_tex_unsupported : tex ? op_tex : op_tld4;
         return true;
     }
     case PTX_OP_TXQ:
@@ -603,10 +753,16 @@ EMU_SELECTOR(tex)
         EmuTexObj probe;
         memset(&probe, 0, sizeof(probe));
         query(&probe, q, &ok);
+        bool level = ir_insn_mod(in, PTX_MG_TEXLOD) == PTX_M_LEVEL;
         if (ok && in->nopnds == 2 && ir_insn_mod(in, PTX_MG_TEXLOD)
                                          == PTX_M_NONE) {
             ei->aux = (uint16_t)q;
             ei->fn = op_query;
+        } else if (level && in->op == PTX_OP_TXQ && in->nopnds == 3
+                   && (q == PTX_M_WIDTH || q == PTX_M_HEIGHT
+                       || q == PTX_M_DEPTH)) {
+            ei->aux = (uint16_t)q;
+            ei->fn = op_query_level;
         }
         return true;
     }

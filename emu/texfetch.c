@@ -138,7 +138,7 @@ static void texel_at(const EmuTexData *d, const EmuTexSampler *s,
             return;
         }
     }
-    emu_tex_decode(d, s->read_mode, rd(ctx, a[0], a[1], a[2], layer),
+    emu_tex_decode(d, s->read_mode, rd(ctx, d, a[0], a[1], a[2], layer),
                    out);
 }
 
@@ -149,7 +149,7 @@ void emu_tex_fetch_int(const EmuTexData *d, const EmuTexSampler *s,
     EmuTexSampler t = *s;
     int64_t idx[3] = {0, 0, 0};
     for (unsigned k = 0; k < dims; k++) {
-        idx[k] = c[k];
+        idx[k] = (int64_t)c[k] + s->offset[k];
         /* wrap and mirror need normalized coordinates; integer
          * fetches behave as clamp */
         if (t.addr_mode[k] != EMU_ADDR_BORDER) {
@@ -157,6 +157,46 @@ void emu_tex_fetch_int(const EmuTexData *d, const EmuTexSampler *s,
         }
     }
     texel_at(d, &t, dims, idx, layer, rd, ctx, out);
+}
+
+/* Per cube face, the direction through face coordinates (sc, tc) in
+ * [-1, 1]: x, y, z each as {major, sc, tc} coefficients (the inverse of
+ * emu_tex_cube_face's table). */
+static const int8_t cube_basis[6][3][3] = {
+    {{1, 0, 0}, {0, 0, -1}, {0, -1, 0}},      /* +x: s = -z, t = -y */
+    {{-1, 0, 0}, {0, 0, -1}, {0, 1, 0}},      /* -x: s = z, t = -y */
+    {{0, 1, 0}, {1, 0, 0}, {0, 0, 1}},        /* +y: s = x, t = z */
+    {{0, 1, 0}, {-1, 0, 0}, {0, 0, -1}},      /* -y: s = x, t = -z */
+    {{0, 1, 0}, {0, 0, -1}, {1, 0, 0}},       /* +z: s = x, t = -y */
+    {{0, -1, 0}, {0, 0, -1}, {-1, 0, 0}},     /* -z: s = -x, t = -y */
+};
+
+/* Seamless cubemap filtering (OpenGL 4.6 section 8.13.1, "Seamless
+ * Cube Map Filtering"): a texel one past a face's edge is the texel of
+ * the neighbouring face that the direction through its centre hits.
+ * A footprint corner past two edges at once has no such texel; the
+ * direction then picks one of the two neighbours (GL leaves the corner
+ * to the implementation). */
+static void cube_wrap(const EmuTexData *d, int64_t *idx, uint32_t *layer)
+{
+    int64_t n = d->width;
+    if (idx[0] >= 0 && idx[0] < n && idx[1] >= 0 && idx[1] < n) {
+        return;
+    }
+    unsigned face = *layer % 6;
+    float st[3] = {1.0f, 2.0f * ((float)idx[0] + 0.5f) / (float)n - 1.0f,
+                   2.0f * ((float)idx[1] + 0.5f) / (float)n - 1.0f};
+    float dir[3];
+    for (unsigned k = 0; k < 3; k++) {
+        const int8_t *b = cube_basis[face][k];
+        dir[k] = b[0] * st[0] + b[1] * st[1] + b[2] * st[2];
+    }
+    float u, v;
+    unsigned f2 = emu_tex_cube_face(dir[0], dir[1], dir[2], &u, &v);
+    int64_t i = floor_index(u * (float)n), j = floor_index(v * (float)n);
+    idx[0] = i < 0 ? 0 : i >= n ? n - 1 : i;
+    idx[1] = j < 0 ? 0 : j >= n ? n - 1 : j;
+    *layer = *layer - face + f2;
 }
 
 void emu_tex_sample(const EmuTexData *d, const EmuTexSampler *s,
@@ -170,7 +210,8 @@ void emu_tex_sample(const EmuTexData *d, const EmuTexSampler *s,
          * size; wrap and mirror repeat with period 1 (resp. 2) in
          * normalized space, which address() reproduces on the texel
          * index. */
-        x[k] = s->normalized ? c[k] * (float)n[k] : c[k];
+        x[k] = (s->normalized ? c[k] * (float)n[k] : c[k])
+               + (float)s->offset[k];
     }
     if (s->filter == EMU_FILTER_POINT) {
         /* "Nearest-Point Sampling": tex(x) = T[floor(x)] */
@@ -204,7 +245,11 @@ void emu_tex_sample(const EmuTexData *d, const EmuTexSampler *s,
             }
         }
         EmuTexel t;
-        texel_at(d, s, dims, idx, layer, rd, ctx, &t);
+        uint32_t lay = layer;
+        if (s->seamless && d->cube && dims == 2) {
+            cube_wrap(d, idx, &lay);
+        }
+        texel_at(d, s, dims, idx, lay, rd, ctx, &t);
         for (unsigned ch = 0; ch < 4; ch++) {
             acc[ch] += wt * (t.isf ? t.v.f[ch] : (float)t.v.u[ch]);
         }
@@ -243,6 +288,117 @@ unsigned emu_tex_cube_face(float x, float y, float z, float *u, float *v)
     *u = (sc / m + 1.0f) * 0.5f;
     *v = (tc / m + 1.0f) * 0.5f;
     return face;
+}
+
+/* Derivatives of the cube face coordinates: with the major axis
+ * component m and the face's (sc, tc) as in emu_tex_cube_face (all
+ * linear in the direction, with the signs of the selected face),
+ * u = (sc / m + 1) / 2 gives du = (dsc m - sc dm) / (2 m^2), likewise
+ * dv (OpenGL 4.6 core profile specification, section 8.13.1, "Cube Map
+ * Texture Selection", equations 8.4-8.5). */
+void emu_tex_cube_grad(const float *dir, const float *g, float *du,
+                       float *dv)
+{
+    float ax = fabsf(dir[0]), ay = fabsf(dir[1]), az = fabsf(dir[2]);
+    float m, dm, sc, dsc, tc, dtc;
+    if (ax >= ay && ax >= az) {
+        float sg = dir[0] >= 0 ? 1.0f : -1.0f;
+        m = ax, dm = sg * g[0];
+        sc = -sg * dir[2], dsc = -sg * g[2];
+        tc = -dir[1], dtc = -g[1];
+    } else if (ay >= az) {
+        float sg = dir[1] >= 0 ? 1.0f : -1.0f;
+        m = ay, dm = sg * g[1];
+        sc = dir[0], dsc = g[0];
+        tc = sg * dir[2], dtc = sg * g[2];
+    } else {
+        float sg = dir[2] >= 0 ? 1.0f : -1.0f;
+        m = az, dm = sg * g[2];
+        sc = sg * dir[0], dsc = sg * g[0];
+        tc = -dir[1], dtc = -g[1];
+    }
+    if (m == 0.0f) {
+        *du = *dv = 0.0f;
+        return;
+    }
+    *du = (dsc * m - sc * dm) / (2.0f * m * m);
+    *dv = (dtc * m - tc * dm) / (2.0f * m * m);
+}
+
+/* OpenGL 4.6 core profile specification, section 8.14.1 "Scale Factor
+ * and Level of Detail", equations 8.7 and 8.9 (the CUDA guide says only
+ * that tex2DGrad derives the level from the gradients): the scale
+ * factor rho is the longer of the two gradients measured in texels of
+ * level 0, and lambda = log2(rho).  Anisotropic filtering would take
+ * several samples along the longer gradient at the level of the
+ * shorter one (up to maxAnisotropy of them); the emulator filters
+ * isotropically, at the longer gradient's level, whatever
+ * maxAnisotropy says. */
+float emu_tex_grad_lod(const EmuTexData *d, const EmuTexSampler *s,
+                       unsigned dims, const float *ddx, const float *ddy)
+{
+    uint32_t n[3] = {d->width, d->height, d->depth};
+    double lx = 0, ly = 0;
+    for (unsigned k = 0; k < dims && k < 3; k++) {
+        double sc = s->normalized ? (double)n[k] : 1.0;
+        lx += (ddx[k] * sc) * (ddx[k] * sc);
+        ly += (ddy[k] * sc) * (ddy[k] * sc);
+    }
+    double rho = sqrt(lx > ly ? lx : ly);
+    return (float)log2(rho);
+}
+
+/* The level of detail is biased, clamped to the sampler's
+ * [min_lod, max_lod] and to the levels there are (OpenGL 4.6 section
+ * 8.14.1, equation 8.6, with CUDA's mipmapLevelBias and
+ * min/maxMipmapLevelClamp), then kept in 1.8 fixed point like the
+ * linear filter's weights ("Linear Filtering" in the CUDA guide): the
+ * guide gives no precision for the level blend, and 8 fraction bits
+ * keep it exact at quarter and half levels.  Point mipmap filtering
+ * reads the nearest level, a tie going to the finer one (section
+ * 8.14.3: level ceil(lambda + 1/2) - 1 for lambda > 1/2); linear reads
+ * floor(lambda) and the next level, weighted by the fraction. */
+void emu_tex_pick_levels(const EmuTexSampler *s, unsigned nlevels,
+                         float lod, unsigned lv[2], float *w)
+{
+    float top = nlevels ? (float)(nlevels - 1) : 0.0f;
+    if (isnan(lod)) {
+        lod = 0.0f;
+    }
+    lod += s->lod_bias;
+    lod = lod < s->min_lod ? s->min_lod : lod;
+    lod = lod > s->max_lod ? s->max_lod : lod;
+    lod = !(lod > 0.0f) ? 0.0f : lod > top ? top : lod;
+    lod = (float)lrintf(lod * 256.0f) / 256.0f;
+    float fl = floorf(lod);
+    if (s->mip_filter == EMU_FILTER_POINT) {
+        float l = lod <= 0.5f ? 0.0f : ceilf(lod + 0.5f) - 1.0f;
+        lv[0] = lv[1] = (unsigned)(l > top ? top : l);
+        *w = 0.0f;
+        return;
+    }
+    lv[0] = (unsigned)fl;
+    lv[1] = lv[0] + 1 < nlevels ? lv[0] + 1 : lv[0];
+    *w = lv[1] == lv[0] ? 0.0f : lod - fl;
+}
+
+void emu_tex_sample_mip(const EmuTexData *levels, unsigned nlevels,
+                        const EmuTexSampler *s, unsigned dims,
+                        const float *c, uint32_t layer, float lod,
+                        EmuTexRead rd, void *ctx, EmuTexel *out)
+{
+    unsigned lv[2];
+    float w;
+    emu_tex_pick_levels(s, nlevels, lod, lv, &w);
+    emu_tex_sample(&levels[lv[0]], s, dims, c, layer, rd, ctx, out);
+    if (w == 0.0f || !out->isf) {
+        return;
+    }
+    EmuTexel hi;
+    emu_tex_sample(&levels[lv[1]], s, dims, c, layer, rd, ctx, &hi);
+    for (unsigned ch = 0; ch < 4; ch++) {
+        out->v.f[ch] = (1.0f - w) * out->v.f[ch] + w * hi.v.f[ch];
+    }
 }
 
 /* ---- object table ---- */

@@ -5,7 +5,10 @@
  * The arithmetic follows the CUDA C++ Programming Guide, appendix
  * "Texture Fetching" (nearest-point sampling, linear filtering with
  * 9-bit fixed-point weights, table lookup) and the "Texture Memory"
- * section (address modes, read modes, cubemap face selection).  It
+ * section (address modes, read modes, cubemap face selection); mipmap
+ * level selection and seamless cubemaps follow the OpenGL 4.6 core
+ * profile specification (sections 8.13 and 8.14), which CUDA's texture
+ * descriptor fields mirror.  It
  * works on host bytes, so it is unit-tested without PTX
  * (tests/check_texfetch.c); ops_tex.c resolves a handle to an
  * EmuTexObj and calls it.
@@ -55,6 +58,18 @@ typedef struct EmuTexSampler {
     uint8_t read_mode;      /* EMU_READ_* */
     uint8_t normalized;     /* normalized coordinates */
     float border[4];
+    /* Mipmapped objects only (cudaTextureDesc's fields): the filter
+     * between levels, the bias added to the level of detail, and the
+     * clamps of the biased level.  max_aniso is kept but filtering is
+     * isotropic (see emu_tex_grad_lod). */
+    uint8_t mip_filter;     /* EMU_FILTER_* */
+    uint8_t max_aniso;
+    float lod_bias, min_lod, max_lod;
+    /* Per fetch, not per object: the texel offset of tex's offset
+     * operand (PTX ISA "tex": -8..7, added in texels of the level read
+     * before addressing). */
+    int8_t offset[3];
+    uint8_t seamless;       /* cubemaps: filter across face edges */
 } EmuTexSampler;
 
 /* A texel or a sample: floats when `isf`, else 32-bit integers. */
@@ -76,9 +91,11 @@ static inline uint32_t emu_tex_elem_bytes(const EmuTexData *d)
 void emu_tex_decode(const EmuTexData *d, uint8_t read_mode,
                     const uint8_t *p, EmuTexel *out);
 
-/* Reads the element bytes of (i, j, k, layer), all in range. */
-typedef const uint8_t *(*EmuTexRead)(void *ctx, uint32_t i, uint32_t j,
-                                     uint32_t k, uint32_t layer);
+/* Reads the element bytes of (i, j, k, layer), all in range, of the
+ * image d (one level of a mipmapped object: d->addr tells which). */
+typedef const uint8_t *(*EmuTexRead)(void *ctx, const EmuTexData *d,
+                                     uint32_t i, uint32_t j, uint32_t k,
+                                     uint32_t layer);
 
 /* Sample at coordinates c[0..dims-1] (unnormalized or normalized as the
  * sampler says) of layer `layer`; dims is 1, 2 or 3.  Returns the
@@ -98,6 +115,35 @@ void emu_tex_fetch_int(const EmuTexData *d, const EmuTexSampler *s,
  * coordinates (u, v) (guide's "Cubemap Textures" table). */
 unsigned emu_tex_cube_face(float x, float y, float z, float *u, float *v);
 
+/* The derivatives of a cube direction's face coordinates (u, v) along
+ * a direction gradient g (g[0..2]): du, dv (normalized face units). */
+void emu_tex_cube_grad(const float *dir, const float *g, float *du,
+                       float *dv);
+
+/* ---- mipmaps ---- */
+
+/* Levels an object can have: extents are at most 2^16. */
+#define EMU_TEX_MAX_LEVELS 17
+
+/* The level of detail of gradients ddx, ddy (dims components each, in
+ * the sampler's coordinate units) over the level-0 image d: log2 of
+ * the longer gradient in texels (-inf for zero gradients). */
+float emu_tex_grad_lod(const EmuTexData *d, const EmuTexSampler *s,
+                       unsigned dims, const float *ddx, const float *ddy);
+
+/* The levels a level of detail reads from an object of nlevels levels:
+ * lv[0] and lv[1] blended as (1 - *w) lv[0] + *w lv[1] (*w 0 and
+ * lv[0] == lv[1] when one level is read). */
+void emu_tex_pick_levels(const EmuTexSampler *s, unsigned nlevels,
+                         float lod, unsigned lv[2], float *w);
+
+/* Sample a mipmapped object (levels[0 .. nlevels-1], level 0 first) at
+ * level of detail lod; otherwise as emu_tex_sample. */
+void emu_tex_sample_mip(const EmuTexData *levels, unsigned nlevels,
+                        const EmuTexSampler *s, unsigned dims,
+                        const float *c, uint32_t layer, float lod,
+                        EmuTexRead rd, void *ctx, EmuTexel *out);
+
 /* The 1.8 fixed-point weight of a fractional part, as a float. */
 float emu_tex_weight(float frac);
 
@@ -107,9 +153,11 @@ enum { EMU_OBJ_FREE = 0, EMU_OBJ_TEX, EMU_OBJ_SURF };
 
 typedef struct EmuTexObj {
     uint8_t kind;           /* EMU_OBJ_* */
-    EmuTexData data;
+    uint8_t nlevels;        /* mipmapped: levels in lv[], else 0 */
+    EmuTexData data;        /* level 0 */
     EmuTexSampler samp;
     const void *owner;      /* the runtime's array object, or NULL */
+    EmuTexData lv[EMU_TEX_MAX_LEVELS];  /* lv[0] == data when mipmapped */
 } EmuTexObj;
 
 /* Handles are 1-based indices with a tag in the high bits, so a stray

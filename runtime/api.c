@@ -13,6 +13,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -1555,6 +1556,11 @@ struct ptxemu_array {
     EmuTexData data;            /* storage: device memory at data.addr */
     uint32_t users;             /* texture and surface objects */
     ptxemu_array *next;
+    /* A mipmapped array owns nlevels level views (levels[0] shares its
+     * data); a view points at its parent and owns nothing. */
+    uint32_t nlevels;
+    ptxemu_array *levels;
+    ptxemu_array *parent;
 };
 
 static void arrays_free_locked(ptxemu_device *dev)
@@ -1562,6 +1568,7 @@ static void arrays_free_locked(ptxemu_device *dev)
     while (dev->arrays) {
         ptxemu_array *a = dev->arrays;
         dev->arrays = a->next;
+        free(a->levels);
         free(a);
     }
 }
@@ -1633,6 +1640,69 @@ static const char *bad_array(const ptxemu_array_desc *d)
     return bad_format(&d->format);
 }
 
+/* CUDA's level count of a mipmapped array: at most 1 + floor(log2 of
+ * the largest extent), layers not counted (cuMipmappedArrayCreate). */
+static uint32_t max_levels(const ptxemu_array_desc *d)
+{
+    uint32_t m = d->width > d->height ? d->width : d->height;
+    m = m > d->depth ? m : d->depth;
+    uint32_t n = 1;
+    while (m >>= 1) {
+        n++;
+    }
+    return n;
+}
+
+static uint32_t halve(uint32_t e, uint32_t l)
+{
+    return e >> l ? e >> l : 1;
+}
+
+/* The level views of a mipmapped array a whose data (level 0) is set:
+ * one allocation holds the levels one after another. */
+static const char *make_levels(ptxemu_device *dev, ptxemu_array *a)
+{
+    const ptxemu_array_desc *d = &a->desc;
+    uint32_t n = d->levels < max_levels(d) ? d->levels : max_levels(d);
+    a->desc.levels = n;
+    a->nlevels = n;
+    a->levels = calloc(n, sizeof(*a->levels));
+    if (!a->levels) {
+        return "out of host memory";
+    }
+    uint64_t off = 0;
+    for (uint32_t l = 0; l < n; l++) {
+        ptxemu_array *v = &a->levels[l];
+        v->dev = dev;
+        v->parent = a;
+        v->desc = *d;
+        v->desc.levels = 0;
+        v->desc.width = halve(d->width, l);
+        v->desc.height = d->height ? halve(d->height, l) : 0;
+        v->desc.depth = d->depth ? halve(d->depth, l) : 0;
+        v->data = a->data;
+        v->data.width = v->desc.width;
+        v->data.height = v->desc.height ? v->desc.height : 1;
+        v->data.depth = v->desc.depth ? v->desc.depth : 1;
+        v->data.pitch = (uint64_t)v->data.width
+                        * emu_tex_elem_bytes(&a->data);
+        v->data.addr = off;     /* an offset until allocated */
+        off += v->data.pitch * v->data.height * v->data.depth
+               * v->data.layers;
+    }
+    uint64_t base = emu_mem_alloc(dev->emu->mem, off, EMU_ALLOC_DEVICE,
+                                  "CUDA mipmapped array");
+    if (!base) {
+        free(a->levels);
+        return "cannot allocate the levels";
+    }
+    for (uint32_t l = 0; l < n; l++) {
+        a->levels[l].data.addr += base;
+    }
+    a->data = a->levels[0].data;
+    return NULL;
+}
+
 ptxemu_status ptxemu_array_create(ptxemu_device *dev,
                                   const ptxemu_array_desc *desc,
                                   ptxemu_array **out)
@@ -1666,8 +1736,18 @@ ptxemu_status ptxemu_array_create(ptxemu_device *dev,
     d->layers = (desc->layers ? desc->layers : 1) * (d->cube ? 6 : 1);
     d->pitch = (uint64_t)d->width * emu_tex_elem_bytes(d);
     uint64_t bytes = d->pitch * d->height * d->depth * d->layers;
-    d->addr = emu_mem_alloc(dev->emu->mem, bytes, EMU_ALLOC_DEVICE,
-                            "CUDA array");
+    if (desc->levels) {
+        why = make_levels(dev, a);
+        if (why) {
+            free(a);
+            st = fail(dev, PTXEMU_ERROR_OUT_OF_MEMORY,
+                      "ptxemu_array_create: %s", why);
+            goto done;
+        }
+    } else {
+        d->addr = emu_mem_alloc(dev->emu->mem, bytes, EMU_ALLOC_DEVICE,
+                                "CUDA array");
+    }
     if (!d->addr) {
         free(a);
         st = fail(dev, PTXEMU_ERROR_OUT_OF_MEMORY,
@@ -1691,10 +1771,18 @@ ptxemu_status ptxemu_array_destroy(ptxemu_array *a)
     ptxemu_device *dev = a->dev;
     ptxemu_status st = PTXEMU_SUCCESS;
     pthread_mutex_lock(&dev->lock);
-    if (a->users) {
+    uint32_t users = a->users;
+    for (uint32_t l = 0; l < a->nlevels; l++) {
+        users += a->levels[l].users;
+    }
+    if (a->parent) {
+        st = fail(dev, PTXEMU_ERROR_INVALID_VALUE, "ptxemu_array_destroy: "
+                  "a level of a mipmapped array is destroyed with the "
+                  "mipmapped array only");
+    } else if (users) {
         st = fail(dev, PTXEMU_ERROR_INVALID_VALUE, "ptxemu_array_destroy: "
                   "%u texture or surface objects still use the array",
-                  a->users);
+                  users);
     } else {
         ptxemu_array **pp = &dev->arrays;
         while (*pp && *pp != a) {
@@ -1704,7 +1792,34 @@ ptxemu_status ptxemu_array_destroy(ptxemu_array *a)
             *pp = a->next;
         }
         emu_mem_release(dev->emu->mem, a->data.addr);
+        free(a->levels);
         free(a);
+    }
+    pthread_mutex_unlock(&dev->lock);
+    return st;
+}
+
+ptxemu_status ptxemu_array_get_level(ptxemu_array *a, uint32_t level,
+                                     ptxemu_array **out)
+{
+    if (!a) {
+        return PTXEMU_ERROR_INVALID_VALUE;
+    }
+    ptxemu_device *dev = a->dev;
+    ptxemu_status st = PTXEMU_SUCCESS;
+    pthread_mutex_lock(&dev->lock);
+    if (!out) {
+        st = fail(dev, PTXEMU_ERROR_INVALID_VALUE,
+                  "ptxemu_array_get_level: NULL argument");
+    } else if (!a->nlevels) {
+        st = fail(dev, PTXEMU_ERROR_INVALID_VALUE,
+                  "ptxemu_array_get_level: the array is not mipmapped");
+    } else if (level >= a->nlevels) {
+        st = fail(dev, PTXEMU_ERROR_INVALID_VALUE,
+                  "ptxemu_array_get_level: level %u of an array of %u "
+                  "levels", level, a->nlevels);
+    } else {
+        *out = &a->levels[level];
     }
     pthread_mutex_unlock(&dev->lock);
     return st;
@@ -1808,6 +1923,10 @@ static const char *tex_obj(ptxemu_device *dev, const ptxemu_texture_desc *t,
     }
     if (t->array) {
         *d = t->array->data;
+        o->nlevels = (uint8_t)t->array->nlevels;
+        for (uint32_t l = 0; l < t->array->nlevels; l++) {
+            o->lv[l] = t->array->levels[l].data;
+        }
     } else {
         const char *why = bad_format(&t->format);
         if (why) {
@@ -1857,6 +1976,24 @@ static const char *tex_obj(ptxemu_device *dev, const ptxemu_texture_desc *t,
     s->read_mode = (uint8_t)t->read_mode;
     s->normalized = t->normalized_coords != 0;
     memcpy(s->border, t->border_color, sizeof(s->border));
+    if ((unsigned)t->mipmap_filter > PTXEMU_FILTER_LINEAR) {
+        return "unknown mipmap filter mode";
+    }
+    if (o->nlevels && t->mipmap_filter == PTXEMU_FILTER_LINEAR
+        && !floats) {
+        return "linear mipmap filtering needs float results";
+    }
+    if (isnan(t->mipmap_level_bias) || isnan(t->min_mipmap_level_clamp)
+        || isnan(t->max_mipmap_level_clamp)) {
+        return "a mipmap level bias or clamp is NaN";
+    }
+    s->seamless = d->cube && t->seamless_cubemap;
+    s->mip_filter = (uint8_t)t->mipmap_filter;
+    s->lod_bias = t->mipmap_level_bias;
+    s->min_lod = t->min_mipmap_level_clamp;
+    s->max_lod = t->max_mipmap_level_clamp;
+    s->max_aniso = (uint8_t)(t->max_anisotropy > 16 ? 16
+                                                    : t->max_anisotropy);
     return NULL;
 }
 
@@ -1880,12 +2017,6 @@ ptxemu_status ptxemu_texture_create(ptxemu_device *dev,
         st = fail(dev, PTXEMU_ERROR_UNSUPPORTED,
                   "ptxemu_texture_create: sRGB textures are not "
                   "supported by the emulator");
-    } else if (o.data.cube && desc->filter == PTXEMU_FILTER_LINEAR) {
-        /* hardware filters across face edges (seamless cubemaps) */
-        st = fail(dev, PTXEMU_ERROR_UNSUPPORTED,
-                  "ptxemu_texture_create: linear filtering of cubemaps "
-                  "(seamless across faces) is not supported by the "
-                  "emulator");
     } else if (!tt || !(*handle = emu_tex_add(tt, &o))) {
         st = fail(dev, PTXEMU_ERROR_OUT_OF_MEMORY,
                   "ptxemu_texture_create: out of host memory");

@@ -329,7 +329,9 @@ ptxemu_status ptxemu_synchronize(ptxemu_device *dev);
  * a kernel receives as .u64 texture/surface parameters (bindless tex,
  * suld, sust...); 0 is never a valid handle.  Sampling follows the CUDA
  * programming guide's "Texture Fetching" appendix (9-bit linear filter
- * weights).  No mipmaps: .level and .grad fetches read level 0. */
+ * weights).  Mipmapped arrays (desc.levels) give textures that tex.level
+ * (tex2DLod) and tex.grad (tex2DGrad) sample at a level of detail: see
+ * ptxemu_texture_desc and README.md. */
 
 typedef struct ptxemu_array ptxemu_array;
 
@@ -361,6 +363,10 @@ typedef struct ptxemu_array_desc {
                                            with CUBEMAP); else 0 */
     uint32_t flags;                     /* PTXEMU_ARRAY_* */
     ptxemu_format format;
+    /* Mipmapped: the number of levels (as CUDA, clamped to 1 ..
+     * 1 + floor(log2(largest extent))); 0 for a plain array.  Level l
+     * has extents max(1, floor(e / 2^l)); layers do not shrink. */
+    uint32_t levels;
 } ptxemu_array_desc;
 
 /* A box of elements of an array: x, y, z its first element, where z is
@@ -374,8 +380,15 @@ typedef struct ptxemu_array_box {
 ptxemu_status ptxemu_array_create(ptxemu_device *dev,
                                   const ptxemu_array_desc *desc,
                                   ptxemu_array **out);
-/* Fails (INVALID_VALUE) while texture or surface objects use it. */
+/* Fails (INVALID_VALUE) while texture or surface objects use it (or,
+ * for a mipmapped array, any of its levels); a level is destroyed with
+ * its mipmapped array only. */
 ptxemu_status ptxemu_array_destroy(ptxemu_array *a);
+/* Level `level` of a mipmapped array, as an array of its own (copies,
+ * textures and surfaces of that level alone); it lives as long as a.
+ * INVALID_VALUE if a is not mipmapped or has no such level. */
+ptxemu_status ptxemu_array_get_level(ptxemu_array *a, uint32_t level,
+                                     ptxemu_array **out);
 /* The descriptor it was made with. */
 ptxemu_status ptxemu_array_get_desc(ptxemu_array *a, ptxemu_array_desc *out);
 /* Copy a box between host memory and the array.  Host rows are `pitch`
@@ -423,9 +436,24 @@ typedef struct ptxemu_texture_desc {
     ptxemu_read_mode read_mode;
     int normalized_coords;
     int srgb;                           /* must be 0 (unsupported) */
-    /* Cubemaps: point filtering only (seamless linear filtering across
-     * faces is not supported: PTXEMU_ERROR_UNSUPPORTED). */
     float border_color[4];
+    /* Cubemaps: linear filtering clamps at face edges, or with
+     * seamless_cubemap (CUDA's seamlessCubemap) reads the neighbouring
+     * faces' texels past an edge. */
+    int seamless_cubemap;
+    /* Textures over a mipmapped array (CUDA's cudaTextureDesc fields):
+     * the filter between two levels, a bias added to the level of
+     * detail and clamps of the biased level (as in CUDA, a max clamp of
+     * 0, the default, keeps fetches on level 0).  Filtering is
+     * isotropic whatever max_anisotropy says (the level is that of the
+     * longer gradient).  A fetch without a level of detail (tex2D) has
+     * zero gradients: it reads level max(min_mipmap_level_clamp, 0).
+     * Unnormalized coordinates count texels of the level read,
+     * unnormalized gradients texels of level 0. */
+    ptxemu_filter_mode mipmap_filter;
+    float mipmap_level_bias;
+    float min_mipmap_level_clamp, max_mipmap_level_clamp;
+    uint32_t max_anisotropy;
 } ptxemu_texture_desc;
 
 /* Fills size and zeroes the rest (clamp, point, element type). */

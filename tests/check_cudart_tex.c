@@ -91,6 +91,28 @@ static const char ptx[] =
     "  add.s32 %r5, %r5, %r6;\n"
     "  sust.b.2d.b32.trap [%rd1, {%r3, %r2}], {%r5};\n"
     "  ret;\n"
+    "}\n"
+    ".visible .entry texlod(.param .u64 p_t, .param .u64 p_c,"
+    " .param .u64 p_o)\n"
+    "{\n"
+    "  .reg .b32 %r<3>; .reg .f32 %f<12>; .reg .b64 %rd<8>;\n"
+    "  ld.param.u64 %rd1, [p_t];\n"
+    "  ld.param.u64 %rd2, [p_c];\n"
+    "  ld.param.u64 %rd3, [p_o];\n"
+    "  mov.u32 %r1, %tid.x;\n"
+    "  mul.wide.u32 %rd4, %r1, 16;\n"
+    "  add.s64 %rd5, %rd2, %rd4;\n"
+    "  ld.global.v4.f32 {%f1, %f2, %f3, %f4}, [%rd5];\n"
+    "  mov.f32 %f9, 0f00000000;\n"
+    "  tex.level.2d.v4.f32.f32 {%f5, %f6, %f7, %f8}, [%rd1, {%f1, %f2}],"
+    " %f3;\n"
+    "  mul.wide.u32 %rd6, %r1, 8;\n"
+    "  add.s64 %rd7, %rd3, %rd6;\n"
+    "  st.global.f32 [%rd7], %f5;\n"
+    "  tex.grad.2d.v4.f32.f32 {%f5, %f6, %f7, %f8}, [%rd1, {%f1, %f2}],"
+    " {%f4, %f9}, {%f9, %f9};\n"
+    "  st.global.f32 [%rd7+4], %f5;\n"
+    "  ret;\n"
     "}\n";
 
 static const struct {
@@ -102,6 +124,7 @@ static const struct {
 static void tex2d_stub(void) {}
 static void texa2d_stub(void) {}
 static void surf2x_stub(void) {}
+static void texlod_stub(void) {}
 static void **handle;
 
 static void reg_fn(void (*stub)(void), const char *name)
@@ -118,6 +141,7 @@ static void setup(void)
     reg_fn(tex2d_stub, "tex2d");
     reg_fn(texa2d_stub, "texa2d");
     reg_fn(surf2x_stub, "surf2x");
+    reg_fn(texlod_stub, "texlod");
     __cudaRegisterFatBinaryEnd(handle);
     (void)cudaGetLastError();
 }
@@ -560,7 +584,7 @@ START_TEST(test_errors)
     ck_assert_int_eq(cudaMallocArray(&a, &c, 0, 4, 0), cudaErrorInvalidValue);
     ck_assert_int_eq(cudaFreeArray(NULL), cudaSuccess);
     ck_assert_int_ne(cudaGetChannelDesc(&c, NULL), cudaSuccess);
-    /* Mipmapped arrays: level 0 only. */
+    /* Mipmapped arrays: levels 0 .. numLevels - 1. */
     cudaMipmappedArray_t m;
     struct cudaExtent x = {8, 8, 0};
     c = cudaCreateChannelDesc(32, 0, 0, 0, cudaChannelFormatKindFloat);
@@ -568,11 +592,17 @@ START_TEST(test_errors)
                      cudaSuccess);
     ck_assert_int_eq(cudaGetMipmappedArrayLevel(&a, m, 0), cudaSuccess);
     ck_assert_ptr_nonnull(a);
-    ck_assert_int_eq(cudaGetMipmappedArrayLevel(&a, m, 1),
-                     cudaErrorNotSupported);
+    ck_assert_int_eq(cudaGetMipmappedArrayLevel(&a, m, 2), cudaSuccess);
     ck_assert_int_eq(cudaGetMipmappedArrayLevel(&a, m, 3),
                      cudaErrorInvalidValue);
+    ck_assert_int_eq(cudaGetMipmappedArrayLevel(&a, NULL, 0),
+                     cudaErrorInvalidResourceHandle);
+    ck_assert_int_eq(cudaMallocMipmappedArray(&m, &bad[0], x, 3, 0),
+                     cudaErrorInvalidChannelDescriptor);
+    /* a level goes with its mipmapped array only */
+    ck_assert_int_ne(cudaFreeArray(a), cudaSuccess);
     ck_assert_int_eq(cudaFreeMipmappedArray(m), cudaSuccess);
+    ck_assert_int_eq(cudaFreeMipmappedArray(NULL), cudaSuccess);
     /* A surface needs a resource of array type. */
     struct cudaResourceDesc r;
     memset(&r, 0, sizeof r);
@@ -580,6 +610,149 @@ START_TEST(test_errors)
     cudaSurfaceObject_t s;
     ck_assert_int_eq(cudaCreateSurfaceObject(&s, &r), cudaErrorInvalidValue);
     (void)cudaGetLastError();
+}
+END_TEST
+
+/* The extents of each level of a mipmapped array: halved with floor,
+ * never below 1; layers (and the depth of a layered array) kept. */
+static void check_levels(struct cudaExtent x, unsigned flags, unsigned ask,
+                         unsigned want, const size_t (*ext)[3])
+{
+    struct cudaChannelFormatDesc c =
+        cudaCreateChannelDesc(16, 16, 0, 0, cudaChannelFormatKindSigned);
+    cudaMipmappedArray_t m;
+    ck_assert_int_eq(cudaMallocMipmappedArray(&m, &c, x, ask, flags),
+                     cudaSuccess);
+    for (unsigned l = 0; l < want; l++) {
+        cudaArray_t a;
+        ck_assert_int_eq(cudaGetMipmappedArrayLevel(&a, m, l), cudaSuccess);
+        struct cudaExtent e;
+        struct cudaChannelFormatDesc got;
+        unsigned f;
+        ck_assert_int_eq(cudaArrayGetInfo(&got, &e, &f, a), cudaSuccess);
+        ck_assert_msg(e.width == ext[l][0] && e.height == ext[l][1]
+                      && e.depth == ext[l][2] && f == flags,
+                      "level %u: %zux%zux%zu flags %u", l, e.width,
+                      e.height, e.depth, f);
+        ck_assert_int_eq(got.y, 16);
+    }
+    cudaArray_t a;
+    ck_assert_int_eq(cudaGetMipmappedArrayLevel(&a, m, want),
+                     cudaErrorInvalidValue);
+    ck_assert_int_eq(cudaFreeMipmappedArray(m), cudaSuccess);
+}
+
+START_TEST(test_mipmap_levels)
+{
+    static const size_t e2[][3] = {{13, 5, 0}, {6, 2, 0}, {3, 1, 0},
+                                   {1, 1, 0}};
+    static const size_t e3[][3] = {{5, 3, 9}, {2, 1, 4}, {1, 1, 2},
+                                   {1, 1, 1}};
+    static const size_t el[][3] = {{8, 8, 3}, {4, 4, 3}, {2, 2, 3},
+                                   {1, 1, 3}};
+    static const size_t e1[][3] = {{1, 0, 0}};
+    /* asked for more than 1 + floor(log2(largest extent)) */
+    check_levels((struct cudaExtent){13, 5, 0}, 0, 9, 4, e2);
+    check_levels((struct cudaExtent){5, 3, 9}, 0, 4, 4, e3);
+    check_levels((struct cudaExtent){8, 8, 3}, cudaArrayLayered, 0 + 4, 4,
+                 el);
+    check_levels((struct cudaExtent){13, 5, 0}, 0, 2, 2, e2);
+    /* 0 levels count as 1 */
+    check_levels((struct cudaExtent){1, 0, 0}, 0, 0, 1, e1);
+}
+END_TEST
+
+/* A 16x8 float mipmapped array of 5 levels; level l holds 100 l + i at
+ * column i.  At x = y = 0.5 level l's texel is column 8 >> l. */
+START_TEST(test_mipmap_sample)
+{
+    struct cudaChannelFormatDesc c =
+        cudaCreateChannelDesc(32, 0, 0, 0, cudaChannelFormatKindFloat);
+    cudaMipmappedArray_t m;
+    struct cudaExtent x = {16, 8, 0};
+    ck_assert_int_eq(cudaMallocMipmappedArray(&m, &c, x, 5, 0),
+                     cudaSuccess);
+    for (unsigned l = 0; l < 5; l++) {
+        cudaArray_t a;
+        ck_assert_int_eq(cudaGetMipmappedArrayLevel(&a, m, l), cudaSuccess);
+        size_t w = 16u >> l, h = 8u >> l ? 8u >> l : 1;
+        float v[128];
+        for (size_t k = 0; k < w * h; k++)
+            v[k] = 100.0f * (float)l + (float)(k % w);
+        if (l % 2) {
+            ck_assert_int_eq(cudaMemcpy2DToArray(a, 0, 0, v, w * 4, w * 4,
+                                                 h, cudaMemcpyHostToDevice),
+                             cudaSuccess);
+        } else {
+            struct cudaMemcpy3DParms p;
+            memset(&p, 0, sizeof p);
+            p.srcPtr.ptr = v;
+            p.srcPtr.pitch = w * 4;
+            p.srcPtr.xsize = w;
+            p.srcPtr.ysize = h;
+            p.dstArray = a;
+            p.extent.width = w;
+            p.extent.height = h;
+            p.extent.depth = 1;
+            p.kind = cudaMemcpyHostToDevice;
+            ck_assert_int_eq(cudaMemcpy3D(&p), cudaSuccess);
+        }
+    }
+    struct cudaResourceDesc r;
+    memset(&r, 0, sizeof r);
+    r.resType = cudaResourceTypeMipmappedArray;
+    r.res.mipmap.mipmap = m;
+    struct cudaTextureDesc td = tex_desc(cudaAddressModeClamp,
+                                         cudaFilterModePoint,
+                                         cudaReadModeElementType, 1);
+    td.mipmapFilterMode = cudaFilterModeLinear;
+    td.maxMipmapLevelClamp = 4.0f;
+    cudaTextureObject_t t;
+    ck_assert_int_eq(cudaCreateTextureObject(&t, &r, &td, NULL),
+                     cudaSuccess);
+    struct cudaResourceDesc back;
+    ck_assert_int_eq(cudaGetTextureObjectResourceDesc(&back, t),
+                     cudaSuccess);
+    ck_assert_int_eq(back.resType, cudaResourceTypeMipmappedArray);
+    ck_assert_ptr_eq(back.res.mipmap.mipmap, m);
+    /* (x, y, lod, x gradient): want tex.level, tex.grad */
+    static const float in[][4] = {
+        {0.5f, 0.5f, 0.0f, 0.0625f},    /* 8; 1 texel: level 0 */
+        {0.5f, 0.5f, 0.5f, 0.125f},     /* (8 + 104) / 2; 2 texels */
+        {0.5f, 0.5f, 2.0f, 0.5f},       /* 202; 8 texels: level 3 */
+        {0.5f, 0.5f, 10.0f, 4.0f},      /* coarsest: 400 */
+        {0.5f, 0.5f, 3.25f, 0.25f},     /* .75 * 301 + .25 * 400; 102 */
+        {0.5f, 0.5f, -2.0f, 0.0f},      /* finest: 8; zero gradient */
+    };
+    static const float want[][2] = {
+        {8.0f, 8.0f}, {56.0f, 104.0f}, {202.0f, 301.0f},
+        {400.0f, 400.0f}, {325.75f, 202.0f}, {8.0f, 8.0f},
+    };
+    enum { N = sizeof in / sizeof in[0] };
+    void *dc, *dout;
+    ck_assert_int_eq(cudaMalloc(&dc, sizeof in), cudaSuccess);
+    ck_assert_int_eq(cudaMalloc(&dout, N * 8), cudaSuccess);
+    ck_assert_int_eq(cudaMemcpy(dc, in, sizeof in, cudaMemcpyHostToDevice),
+                     cudaSuccess);
+    void *args[] = { &t, &dc, &dout };
+    ck_assert_int_eq(cudaLaunchKernel((const void *)texlod_stub,
+                                      d3(1, 1, 1), d3(N, 1, 1), args, 0, 0),
+                     cudaSuccess);
+    float out[N][2];
+    ck_assert_int_eq(cudaMemcpy(out, dout, sizeof out,
+                                cudaMemcpyDeviceToHost), cudaSuccess);
+    for (int k = 0; k < N; k++)
+        ck_assert_msg(out[k][0] == want[k][0] && out[k][1] == want[k][1],
+                      "case %d: %g, %g want %g, %g", k, (double)out[k][0],
+                      (double)out[k][1], (double)want[k][0],
+                      (double)want[k][1]);
+    /* in use: the mipmapped array stays */
+    ck_assert_int_ne(cudaFreeMipmappedArray(m), cudaSuccess);
+    (void)cudaGetLastError();
+    ck_assert_int_eq(cudaDestroyTextureObject(t), cudaSuccess);
+    ck_assert_int_eq(cudaFreeMipmappedArray(m), cudaSuccess);
+    ck_assert_int_eq(cudaFree(dc), cudaSuccess);
+    ck_assert_int_eq(cudaFree(dout), cudaSuccess);
 }
 END_TEST
 
@@ -804,6 +977,95 @@ START_TEST(test_capture)
 }
 END_TEST
 
+/* The driver's mipmapped arrays: level handles are CUarrays (copies,
+ * surfaces of one level), errors for bad handles and levels, and a
+ * cubemap level keeps its 6 faces. */
+START_TEST(test_driver_mipmap)
+{
+    ck_assert_int_eq(cudaFree(NULL), cudaSuccess);  /* a current context */
+    CUDA_ARRAY3D_DESCRIPTOR d = {8, 8, 6, CU_AD_FORMAT_FLOAT, 1,
+                                 CUDA_ARRAY3D_CUBEMAP |
+                                 CUDA_ARRAY3D_SURFACE_LDST};
+    CUmipmappedArray m;
+    ck_assert_int_eq(cuMipmappedArrayCreate(&m, &d, 0), CUDA_SUCCESS);
+    CUarray l0, l1;
+    ck_assert_int_eq(cuMipmappedArrayGetLevel(&l0, m, 0), CUDA_SUCCESS);
+    ck_assert_int_eq(cuMipmappedArrayGetLevel(&l1, m, 1),
+                     CUDA_ERROR_INVALID_VALUE);      /* 0 asks for 1 */
+    ck_assert_int_eq(cuMipmappedArrayDestroy(m), CUDA_SUCCESS);
+    ck_assert_int_eq(cuMipmappedArrayCreate(&m, &d, 3), CUDA_SUCCESS);
+    ck_assert_int_eq(cuMipmappedArrayGetLevel(&l1, m, 2), CUDA_SUCCESS);
+    CUDA_ARRAY3D_DESCRIPTOR g;
+    ck_assert_int_eq(cuArray3DGetDescriptor_v2(&g, l1), CUDA_SUCCESS);
+    ck_assert_uint_eq(g.Width, 2);
+    ck_assert_uint_eq(g.Height, 2);
+    ck_assert_uint_eq(g.Depth, 6);
+    /* one level as a surface, written through a host copy */
+    float in[6][2][2], out[6][2][2];
+    for (int k = 0; k < 24; k++)
+        (&in[0][0][0])[k] = (float)k;
+    CUDA_MEMCPY3D p;
+    memset(&p, 0, sizeof p);
+    p.srcMemoryType = CU_MEMORYTYPE_HOST;
+    p.srcHost = in;
+    p.srcPitch = 8;
+    p.srcHeight = 2;
+    p.dstMemoryType = CU_MEMORYTYPE_ARRAY;
+    p.dstArray = l1;
+    p.WidthInBytes = 8;
+    p.Height = 2;
+    p.Depth = 6;
+    ck_assert_int_eq(cuMemcpy3D_v2(&p), CUDA_SUCCESS);
+    CUDA_RESOURCE_DESC rd;
+    memset(&rd, 0, sizeof rd);
+    rd.resType = CU_RESOURCE_TYPE_ARRAY;
+    rd.res.array.hArray = l1;
+    CUsurfObject s;
+    ck_assert_int_eq(cuSurfObjectCreate(&s, &rd), CUDA_SUCCESS);
+    ck_assert_int_eq(cuMipmappedArrayDestroy(m), CUDA_ERROR_INVALID_VALUE);
+    ck_assert_int_eq(cuSurfObjectDestroy(s), CUDA_SUCCESS);
+    p.srcMemoryType = CU_MEMORYTYPE_ARRAY;
+    p.srcArray = l1;
+    p.dstMemoryType = CU_MEMORYTYPE_HOST;
+    p.dstHost = out;
+    p.dstPitch = 8;
+    p.dstHeight = 2;
+    ck_assert_int_eq(cuMemcpy3D_v2(&p), CUDA_SUCCESS);
+    ck_assert_mem_eq(in, out, sizeof in);
+    /* a level is not destroyed alone; bad handles and levels */
+    ck_assert_int_eq(cuArrayDestroy(l1), CUDA_ERROR_INVALID_VALUE);
+    ck_assert_int_eq(cuMipmappedArrayGetLevel(&l1, m, 3),
+                     CUDA_ERROR_INVALID_VALUE);
+    ck_assert_int_eq(cuMipmappedArrayGetLevel(NULL, m, 0),
+                     CUDA_ERROR_INVALID_VALUE);
+    ck_assert_int_eq(cuMipmappedArrayGetLevel(&l1, (CUmipmappedArray)l1, 0),
+                     CUDA_ERROR_INVALID_HANDLE);
+    ck_assert_int_eq(cuMipmappedArrayCreate(&m, NULL, 2),
+                     CUDA_ERROR_INVALID_VALUE);
+    rd.resType = CU_RESOURCE_TYPE_MIPMAPPED_ARRAY;
+    rd.res.mipmap.hMipmappedArray = (CUmipmappedArray)l0;
+    CUDA_TEXTURE_DESC td;
+    memset(&td, 0, sizeof td);
+    CUtexObject t;
+    ck_assert_int_eq(cuTexObjectCreate(&t, &rd, &td, NULL),
+                     CUDA_ERROR_INVALID_HANDLE);
+    rd.res.mipmap.hMipmappedArray = m;
+    td.mipmapFilterMode = (CUfilter_mode)5;
+    ck_assert_int_eq(cuTexObjectCreate(&t, &rd, &td, NULL),
+                     CUDA_ERROR_INVALID_VALUE);
+    td.mipmapFilterMode = CU_TR_FILTER_MODE_LINEAR;
+    td.flags = CU_TRSF_NORMALIZED_COORDINATES | CU_TRSF_SEAMLESS_CUBEMAP;
+    ck_assert_int_eq(cuTexObjectCreate(&t, &rd, &td, NULL), CUDA_SUCCESS);
+    CUDA_RESOURCE_DESC rb;
+    ck_assert_int_eq(cuTexObjectGetResourceDesc(&rb, t), CUDA_SUCCESS);
+    ck_assert_int_eq(rb.resType, CU_RESOURCE_TYPE_MIPMAPPED_ARRAY);
+    ck_assert_ptr_eq(rb.res.mipmap.hMipmappedArray, m);
+    ck_assert_int_eq(cuTexObjectDestroy(t), CUDA_SUCCESS);
+    ck_assert_int_eq(cuMipmappedArrayDestroy(m), CUDA_SUCCESS);
+    ck_assert_int_eq(cuMipmappedArrayDestroy(m), CUDA_ERROR_INVALID_HANDLE);
+}
+END_TEST
+
 static Suite *tex_suite(void)
 {
     Suite *s = suite_create("cudart_tex");
@@ -818,6 +1080,9 @@ static Suite *tex_suite(void)
     tcase_add_test(tc, test_memcpy3d);
     tcase_add_test(tc, test_channel_desc);
     tcase_add_test(tc, test_errors);
+    tcase_add_test(tc, test_mipmap_levels);
+    tcase_add_test(tc, test_mipmap_sample);
+    tcase_add_test(tc, test_driver_mipmap);
     tcase_add_test(tc, test_pitch2d);
     tcase_add_test(tc, test_driver);
     tcase_add_test(tc, test_capture);

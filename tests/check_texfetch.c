@@ -22,12 +22,15 @@ typedef struct Img {
     const uint8_t *bytes;
 } Img;
 
-static const uint8_t *rd(void *ctx, uint32_t i, uint32_t j, uint32_t k,
-                         uint32_t l)
+/* d is m's image or, for mipmaps, a level whose addr is its byte
+ * offset from m's. */
+static const uint8_t *rd(void *ctx, const EmuTexData *d, uint32_t i,
+                         uint32_t j, uint32_t k, uint32_t l)
 {
     const Img *m = ctx;
-    uint64_t row = ((uint64_t)l * m->d.depth + k) * m->d.height + j;
-    return m->bytes + row * m->d.pitch + i * emu_tex_elem_bytes(&m->d);
+    uint64_t row = ((uint64_t)l * d->depth + k) * d->height + j;
+    return m->bytes + (d->addr - m->d.addr) + row * d->pitch
+           + i * emu_tex_elem_bytes(d);
 }
 
 static Img img(const void *bytes, uint32_t w, uint32_t h, uint32_t layers,
@@ -319,6 +322,266 @@ START_TEST(t_table)
     emu_tex_unbind_module(&t, &o);
     ck_assert(emu_tex_binding(&t, &o, "r") == 0);
     emu_tex_table_free(&t);
+}
+END_TEST
+
+/* ---- mipmaps: level selection, blend, gradients, offsets ---- */
+
+typedef struct PickCase {
+    unsigned filter;
+    float bias, lo, hi, lod;
+    unsigned l0, l1;
+    float w;
+} PickCase;
+
+/* 4 levels.  Hand-computed from the rule of emu_tex_pick_levels:
+ * lambda' = clamp(lod + bias, lo, hi), then clamp to [0, 3], rounded
+ * to 1/256; point: level 0 up to 1/2, else ceil(lambda' + 1/2) - 1;
+ * linear: floor and the next level, weight = fraction. */
+static const PickCase picks[] = {
+    /* point: boundaries at half levels, ties to the finer level */
+    {EMU_FILTER_POINT, 0, -1e9f, 1e9f, 0.0f, 0, 0, 0},
+    {EMU_FILTER_POINT, 0, -1e9f, 1e9f, 0.5f, 0, 0, 0},
+    {EMU_FILTER_POINT, 0, -1e9f, 1e9f, 0.50390625f, 1, 1, 0},
+    {EMU_FILTER_POINT, 0, -1e9f, 1e9f, 1.4f, 1, 1, 0},
+    {EMU_FILTER_POINT, 0, -1e9f, 1e9f, 1.5f, 1, 1, 0},
+    {EMU_FILTER_POINT, 0, -1e9f, 1e9f, 1.6f, 2, 2, 0},
+    {EMU_FILTER_POINT, 0, -1e9f, 1e9f, 2.5f, 2, 2, 0},
+    /* out of range: the coarsest and the finest level */
+    {EMU_FILTER_POINT, 0, -1e9f, 1e9f, 7.0f, 3, 3, 0},
+    {EMU_FILTER_POINT, 0, -1e9f, 1e9f, -3.0f, 0, 0, 0},
+    {EMU_FILTER_POINT, 0, -1e9f, 1e9f, -INFINITY, 0, 0, 0},
+    {EMU_FILTER_POINT, 0, -1e9f, 1e9f, INFINITY, 3, 3, 0},
+    {EMU_FILTER_POINT, 0, -1e9f, 1e9f, NAN, 0, 0, 0},
+    /* linear: exact midpoints, whole levels, quarters */
+    {EMU_FILTER_LINEAR, 0, -1e9f, 1e9f, 0.5f, 0, 1, 0.5f},
+    {EMU_FILTER_LINEAR, 0, -1e9f, 1e9f, 1.5f, 1, 2, 0.5f},
+    {EMU_FILTER_LINEAR, 0, -1e9f, 1e9f, 2.5f, 2, 3, 0.5f},
+    {EMU_FILTER_LINEAR, 0, -1e9f, 1e9f, 1.0f, 1, 1, 0},
+    {EMU_FILTER_LINEAR, 0, -1e9f, 1e9f, 2.25f, 2, 3, 0.25f},
+    {EMU_FILTER_LINEAR, 0, -1e9f, 1e9f, 3.0f, 3, 3, 0},
+    {EMU_FILTER_LINEAR, 0, -1e9f, 1e9f, 9.5f, 3, 3, 0},
+    /* 1.8 fixed point: 0.1 * 256 = 25.6 -> 26/256; 2.999 -> 3 */
+    {EMU_FILTER_LINEAR, 0, -1e9f, 1e9f, 0.1f, 0, 1, 0.1015625f},
+    {EMU_FILTER_LINEAR, 0, -1e9f, 1e9f, 2.999f, 3, 3, 0},
+    /* bias up and down */
+    {EMU_FILTER_LINEAR, 1.0f, -1e9f, 1e9f, 0.25f, 1, 2, 0.25f},
+    {EMU_FILTER_LINEAR, -0.5f, -1e9f, 1e9f, 2.0f, 1, 2, 0.5f},
+    {EMU_FILTER_POINT, 2.0f, -1e9f, 1e9f, 0.0f, 2, 2, 0},
+    {EMU_FILTER_POINT, -4.0f, -1e9f, 1e9f, 3.0f, 0, 0, 0},
+    /* clamps: min lifts, max lowers, max below min wins */
+    {EMU_FILTER_LINEAR, 0, 1.5f, 1e9f, 0.0f, 1, 2, 0.5f},
+    {EMU_FILTER_LINEAR, 0, 1.0f, 1e9f, -INFINITY, 1, 1, 0},
+    {EMU_FILTER_LINEAR, 0, 0.0f, 1.75f, 3.0f, 1, 2, 0.75f},
+    {EMU_FILTER_POINT, 0, 2.0f, 1.0f, 0.0f, 1, 1, 0},
+    {EMU_FILTER_POINT, 5.0f, 0.0f, 0.0f, 2.0f, 0, 0, 0},
+    /* zero gradients (-inf) stay -inf whatever the bias */
+    {EMU_FILTER_POINT, 3.0f, -1e9f, 1e9f, -INFINITY, 0, 0, 0},
+};
+
+START_TEST(t_pick_levels)
+{
+    const PickCase *c = &picks[_i];
+    EmuTexSampler s = samp(EMU_ADDR_CLAMP, EMU_FILTER_POINT, true);
+    s.mip_filter = (uint8_t)c->filter;
+    s.lod_bias = c->bias;
+    s.min_lod = c->lo;
+    s.max_lod = c->hi;
+    unsigned lv[2];
+    float w;
+    emu_tex_pick_levels(&s, 4, c->lod, lv, &w);
+    ck_assert_msg(lv[0] == c->l0 && w == c->w
+                  && (w == 0 || lv[1] == c->l1),
+                  "case %d: levels %u, %u weight %g; want %u, %u, %g",
+                  _i, lv[0], lv[1], (double)w, c->l0, c->l1,
+                  (double)c->w);
+}
+END_TEST
+
+typedef struct GradCase {
+    unsigned dims;
+    bool norm;
+    float dx[3], dy[3];
+    double lod;
+} GradCase;
+
+/* Level 0 is 8x8(x8); lambda = log2(max(|dx|, |dy|) in texels). */
+static const GradCase grads[] = {
+    {2, true, {0.125f, 0}, {0, 0.125f}, 0.0},       /* one texel */
+    {2, true, {0.25f, 0}, {0, 0}, 1.0},             /* along x */
+    {2, true, {0, 0}, {0, 0.5f}, 2.0},              /* along y */
+    {2, true, {0, 0.25f}, {0, 0}, 1.0},             /* dx along y */
+    {2, true, {0.125f, 0}, {0, 1.0f}, 3.0},         /* the longer */
+    {2, true, {0.375f, 0.5f}, {0, 0}, 2.321928094887362}, /* |(3,4)| */
+    {2, true, {0.0625f, 0}, {0, 0}, -1.0},          /* magnified */
+    {2, false, {2.0f, 0}, {0, 0}, 1.0},             /* texel units */
+    {3, true, {0, 0, 0.5f}, {0, 0, 0}, 2.0},        /* along z */
+    {1, true, {-0.5f}, {0.25f}, 2.0},               /* negative */
+};
+
+START_TEST(t_grad_lod)
+{
+    const GradCase *c = &grads[_i];
+    static const float zero = 0;
+    Img m = img(&zero, 8, 8, 1, 1, 32, EMU_CH_FLOAT);
+    m.d.depth = 8;
+    EmuTexSampler s = samp(EMU_ADDR_CLAMP, EMU_FILTER_POINT, c->norm);
+    float l = emu_tex_grad_lod(&m.d, &s, c->dims, c->dx, c->dy);
+    ck_assert_msg(fabs(l - c->lod) < 1e-6, "case %d: %g want %g", _i,
+                  (double)l, c->lod);
+    float z[3] = {0, 0, 0};
+    ck_assert(isinf(emu_tex_grad_lod(&m.d, &s, 2, z, z)));
+}
+END_TEST
+
+/* An 8x8 float pyramid in one buffer: level 0 = 10, level 1 (4x4)
+ * = 20 + i, level 2 = 40, level 3 (1x1) = 80. */
+static float pyr[64 + 16 + 4 + 1];
+
+static unsigned pyramid(EmuTexData lv[4], Img *m)
+{
+    *m = img(pyr, 8, 8, 1, 1, 32, EMU_CH_FLOAT);
+    uint64_t off = 0;
+    for (unsigned l = 0; l < 4; l++) {
+        uint32_t n = 8u >> l;
+        lv[l] = m->d;
+        lv[l].width = lv[l].height = n;
+        lv[l].pitch = n * 4;
+        lv[l].addr = off;
+        for (uint32_t k = 0; k < n * n; k++) {
+            pyr[off / 4 + k] = l == 1 ? 20.0f + (float)(k % 4)
+                               : 10.0f * (float)(1u << l);
+        }
+        off += (uint64_t)n * n * 4;
+    }
+    return 4;
+}
+
+typedef struct MipCase {
+    unsigned filter, mip;
+    float x, lod, want;
+} MipCase;
+
+/* Sampled at (x, 0.5): level 1 is 20 + floor(4x) (point) or the
+ * linear blend of its texels at 4x - 0.5. */
+static const MipCase mips[] = {
+    {EMU_FILTER_POINT, EMU_FILTER_LINEAR, 0.3f, 0.5f, 15.5f}, /* 21 */
+    {EMU_FILTER_POINT, EMU_FILTER_LINEAR, 0.3f, 2.25f, 50.0f},
+    {EMU_FILTER_POINT, EMU_FILTER_LINEAR, 0.625f, 1.0f, 22.0f},
+    {EMU_FILTER_POINT, EMU_FILTER_LINEAR, 0.625f, 1.5f, 31.0f},
+    {EMU_FILTER_POINT, EMU_FILTER_LINEAR, 0.625f, 0.75f, 19.0f},
+    {EMU_FILTER_LINEAR, EMU_FILTER_LINEAR, 0.5f, 1.0f, 21.5f},
+    {EMU_FILTER_LINEAR, EMU_FILTER_LINEAR, 0.5f, 0.5f, 15.75f},
+    {EMU_FILTER_POINT, EMU_FILTER_POINT, 0.9f, 1.6f, 40.0f},
+    {EMU_FILTER_POINT, EMU_FILTER_POINT, 0.9f, 1.5f, 23.0f},
+    {EMU_FILTER_POINT, EMU_FILTER_POINT, 0.9f, -INFINITY, 10.0f},
+    {EMU_FILTER_POINT, EMU_FILTER_POINT, 0.9f, 40.0f, 80.0f},
+};
+
+START_TEST(t_sample_mip)
+{
+    const MipCase *c = &mips[_i];
+    EmuTexData lv[4];
+    Img m;
+    unsigned n = pyramid(lv, &m);
+    EmuTexSampler s = samp(EMU_ADDR_CLAMP, c->filter, true);
+    s.mip_filter = (uint8_t)c->mip;
+    s.min_lod = -1e9f;
+    s.max_lod = 1e9f;
+    float xy[2] = {c->x, 0.5f};
+    EmuTexel t;
+    emu_tex_sample_mip(lv, n, &s, 2, xy, 0, c->lod, rd, &m, &t);
+    ck_assert_msg(t.isf && t.v.f[0] == c->want, "case %d: %g want %g", _i,
+                  (double)t.v.f[0], (double)c->want);
+}
+END_TEST
+
+/* Cube direction gradients to face-coordinate gradients (derivative
+ * of u = (sc/m + 1)/2), worked by hand. */
+START_TEST(t_cube_grad)
+{
+    float du, dv;
+    /* +x face, sc = -z: dz = 0.5 moves u by -0.25 */
+    emu_tex_cube_grad((float[]){1, 0, 0}, (float[]){0, 0, 0.5f}, &du, &dv);
+    ck_assert(du == -0.25f && dv == 0.0f);
+    /* +x face at t = -0.5: growing m shrinks |t|/m: dv = 0.25 */
+    emu_tex_cube_grad((float[]){1, 0.5f, 0}, (float[]){1, 0, 0}, &du, &dv);
+    ck_assert(du == 0.0f && dv == 0.25f);
+    /* -y face, sc = x, tc = -z, m = -y: dx = 1 at m = 2 gives 1/4 */
+    emu_tex_cube_grad((float[]){0, -2, 0}, (float[]){1, 0, 1}, &du, &dv);
+    ck_assert(du == 0.25f && dv == -0.25f);
+}
+END_TEST
+
+/* Seamless cubemap filtering on a 2x2 cube, texel (i, j) of face f =
+ * 100 f + 10 j + i.  Past +x's right edge (z = -1) lies -z's left
+ * column; past +x's top row (y = +1) lies +y's column x = 1, whose
+ * row nearer +x is the right one, i = 1; past -y's bottom row
+ * (z = -1 on -y, t = -z) lies -z's bottom row, u = (-x + 1) / 2. */
+typedef struct SeamCase {
+    unsigned face;
+    float u, v;
+    float clamped, seamless;
+} SeamCase;
+
+static const SeamCase seams[] = {
+    /* +x right edge, row 0: texels (1,0) of +x and (0,0) of -z */
+    {0, 1.0f, 0.25f, 1.0f, 0.5f * 1.0f + 0.5f * 500.0f},
+    /* +x top edge, column 0: (0,0) of +x and +y's (1, 1) */
+    {0, 0.25f, 0.0f, 0.0f, 0.5f * 0.0f + 0.5f * 211.0f},
+    /* inside the face: no difference */
+    {0, 0.5f, 0.5f, 5.5f, 5.5f},
+    /* -y bottom edge, column 0 (x = -0.5): -z's bottom row, i = 1 */
+    {3, 0.25f, 1.0f, 310.0f, 0.5f * 310.0f + 0.5f * 511.0f},
+};
+
+START_TEST(t_seamless)
+{
+    const SeamCase *c = &seams[_i];
+    float v[6][2][2];
+    for (unsigned f = 0; f < 6; f++) {
+        for (unsigned j = 0; j < 2; j++) {
+            for (unsigned i = 0; i < 2; i++) {
+                v[f][j][i] = (float)(100 * f + 10 * j + i);
+            }
+        }
+    }
+    Img m = img(v, 2, 2, 6, 1, 32, EMU_CH_FLOAT);
+    m.d.cube = 1;
+    EmuTexSampler s = samp(EMU_ADDR_CLAMP, EMU_FILTER_LINEAR, true);
+    float uv[2] = {c->u, c->v};
+    EmuTexel t;
+    emu_tex_sample(&m.d, &s, 2, uv, c->face, rd, &m, &t);
+    ck_assert_msg(t.v.f[0] == c->clamped, "case %d clamped: %g want %g",
+                  _i, (double)t.v.f[0], (double)c->clamped);
+    s.seamless = 1;
+    emu_tex_sample(&m.d, &s, 2, uv, c->face, rd, &m, &t);
+    ck_assert_msg(t.v.f[0] == c->seamless, "case %d seamless: %g want %g",
+                  _i, (double)t.v.f[0], (double)c->seamless);
+}
+END_TEST
+
+/* tex's offset operand: texels added before addressing (row4 is
+ * 10, 20, 40, 80). */
+START_TEST(t_offsets)
+{
+    Img m = img(row4, 4, 1, 1, 1, 32, EMU_CH_FLOAT);
+    EmuTexSampler s = samp(EMU_ADDR_CLAMP, EMU_FILTER_POINT, false);
+    s.offset[0] = 1;
+    ck_assert(fetch1(&m, &s, 0.5f) == 20.0f);
+    s.offset[0] = -1;
+    ck_assert(fetch1(&m, &s, 0.5f) == 10.0f);   /* clamps */
+    s.normalized = 1;
+    s.offset[0] = 2;
+    ck_assert(fetch1(&m, &s, 0.125f) == 40.0f);
+    s.filter = EMU_FILTER_LINEAR;
+    s.offset[0] = 1;
+    ck_assert(fetch1(&m, &s, 0.25f) == 30.0f);  /* 2 + 1 - 0.5 */
+    int32_t i = 1;
+    EmuTexel t;
+    s.offset[0] = 2;
+    emu_tex_fetch_int(&m.d, &s, 1, &i, 0, rd, &m, &t);
+    ck_assert(t.v.f[0] == 80.0f);
 }
 END_TEST
 
@@ -981,8 +1244,13 @@ START_TEST(t_corpus_layered)
     lin.array = ac;
     lin.filter = PTXEMU_FILTER_LINEAR;
     uint64_t tx;
+    /* linear filtering, clamped at face edges or seamless */
+    lin.seamless_cubemap = 1;
     ck_assert_int_eq(ptxemu_texture_create(dev, &lin, &tx),
-                     PTXEMU_ERROR_UNSUPPORTED);
+                     PTXEMU_SUCCESS);
+    lin.seamless_cubemap = 0;
+    ck_assert_int_eq(ptxemu_texture_create(dev, &lin, &tx),
+                     PTXEMU_SUCCESS);
     ptxemu_devptr o;
     ck_assert_int_eq(ptxemu_malloc(dev, CW * 4, &o), PTXEMU_SUCCESS);
     int w = CW, layers = L;
@@ -1079,6 +1347,196 @@ START_TEST(t_corpus_surf)
 }
 END_TEST
 
+/* ---- mipmapped arrays through PTX ---- */
+
+/* At (0.5, 0.5): tex.level at lod, tex.grad with gradient g along x
+ * then along y, plain tex, txq of the levels, tld4.r, tex with an
+ * offset of (+1, 0) texels at level 0 and (as tex.level) at lod, and
+ * tex.level with an immediate lod (1.5) and .s32 results. */
+static const char mip_ptx[] = HDR
+    ".visible .entry mip(.param .u64 t, .param .u64 o, .param .f32 lod,"
+    " .param .f32 g)\n{\n"
+    ".reg .b32 %r<12>; .reg .f32 %f<16>; .reg .b64 %rd<4>;\n"
+    "ld.param.u64 %rd1, [t]; ld.param.u64 %rd2, [o];\n"
+    "ld.param.f32 %f1, [lod]; ld.param.f32 %f2, [g];\n"
+    "mov.f32 %f3, 0f3F000000; mov.f32 %f4, 0f00000000;\n"
+    "tex.level.2d.v4.f32.f32 {%f5, %f6, %f7, %f8}, [%rd1, {%f3, %f3}], "
+    "%f1;\n"
+    "st.global.f32 [%rd2], %f5;\n"
+    "tex.grad.2d.v4.f32.f32 {%f5, %f6, %f7, %f8}, [%rd1, {%f3, %f3}], "
+    "{%f2, %f4}, {%f4, %f4};\n"
+    "st.global.f32 [%rd2+4], %f5;\n"
+    "tex.grad.2d.v4.f32.f32 {%f5, %f6, %f7, %f8}, [%rd1, {%f3, %f3}], "
+    "{%f4, %f4}, {%f4, %f2};\n"
+    "st.global.f32 [%rd2+8], %f5;\n"
+    "tex.2d.v4.f32.f32 {%f5, %f6, %f7, %f8}, [%rd1, {%f3, %f3}];\n"
+    "st.global.f32 [%rd2+12], %f5;\n"
+    "txq.num_mipmap_levels.b32 %r1, [%rd1];\n"
+    "mov.u32 %r9, 1;\n"
+    "txq.level.width.b32 %r2, [%rd1], %r9;\n"
+    "txq.level.height.b32 %r3, [%rd1], %r9;\n"
+    "mov.u32 %r9, 7;\n"
+    "txq.level.width.b32 %r4, [%rd1], %r9;\n"
+    "st.global.v4.u32 [%rd2+16], {%r1, %r2, %r3, %r4};\n"
+    "tld4.r.2d.v4.f32.f32 {%f5, %f6, %f7, %f8}, [%rd1, {%f3, %f3}];\n"
+    "st.global.v4.f32 [%rd2+32], {%f5, %f6, %f7, %f8};\n"
+    "mov.u32 %r5, 1; mov.u32 %r6, 0;\n"
+    "tex.2d.v4.f32.f32 {%f5, %f6, %f7, %f8}, [%rd1, {%f3, %f3}], "
+    "{%r5, %r6};\n"
+    "st.global.f32 [%rd2+48], %f5;\n"
+    "tex.level.2d.v4.f32.f32 {%f5, %f6, %f7, %f8}, [%rd1, {%f3, %f3}], "
+    "%f1, {%r5, %r6};\n"
+    "st.global.f32 [%rd2+52], %f5;\n"
+    "tex.level.2d.v4.s32.f32 {%r5, %r6, %r7, %r8}, [%rd1, {%f3, %f3}], "
+    "0f3FC00000;\n"
+    "st.global.u32 [%rd2+56], %r5;\n"
+    "ret;\n}\n"
+    ".visible .entry dep(.param .u64 t, .param .u64 o)\n{\n"
+    ".reg .b32 %r<4>; .reg .f32 %f<12>; .reg .b64 %rd<4>;\n"
+    "ld.param.u64 %rd1, [t]; ld.param.u64 %rd2, [o];\n"
+    "mov.f32 %f3, 0f3F000000; mov.u32 %r1, 0;\n"
+    "tex.2d.v4.f32.f32 {%f5, %f6, %f7, %f8}, [%rd1, {%f3, %f3}], "
+    "{%r1, %r1}, %f3;\n"
+    "st.global.f32 [%rd2], %f5;\n"
+    "ret;\n}\n";
+
+static ptxemu_array *mkmip(uint32_t w, uint32_t h, uint32_t levels)
+{
+    ptxemu_array_desc d;
+    memset(&d, 0, sizeof(d));
+    d.size = sizeof(d);
+    d.width = w;
+    d.height = h;
+    d.levels = levels;
+    d.format.channels = 1;
+    d.format.bits = 32;
+    d.format.kind = PTXEMU_CHANNEL_FLOAT;
+    ptxemu_array *a = NULL;
+    ck_assert_msg(ptxemu_array_create(dev, &d, &a) == PTXEMU_SUCCESS, "%s",
+                  ptxemu_last_error_message(dev));
+    return a;
+}
+
+/* Runs mip at (lod, g) and returns its 15 results. */
+static void run_mip(uint64_t t, float lod, float g, float f[15])
+{
+    ptxemu_devptr o;
+    ck_assert_int_eq(ptxemu_malloc(dev, 60, &o), PTXEMU_SUCCESS);
+    void *p[] = {&t, &o, &lod, &g};
+    ptxemu_status st = run("mip", 1, p);
+    ck_assert_msg(st == PTXEMU_SUCCESS, "%s", ptxemu_last_error_message(dev));
+    ptxemu_memcpy_dtoh(dev, f, o, 60);
+    ptxemu_free(dev, o);
+}
+
+/* An 8x4 float array asked for 10 levels gets 4: 8x4, 4x2, 2x1, 1x1.
+ * Level 0 holds 1 + i, levels 1..3 hold 100 l. */
+START_TEST(t_mipmap)
+{
+    load(mip_ptx);
+    ptxemu_array *a = mkmip(8, 4, 10), *lv = NULL;
+    ptxemu_array_desc d;
+    ck_assert_int_eq(ptxemu_array_get_desc(a, &d), PTXEMU_SUCCESS);
+    ck_assert_uint_eq(d.levels, 4);
+    static const uint32_t ext[4][2] = {{8, 4}, {4, 2}, {2, 1}, {1, 1}};
+    for (uint32_t l = 0; l < 4; l++) {
+        ck_assert_int_eq(ptxemu_array_get_level(a, l, &lv),
+                         PTXEMU_SUCCESS);
+        ck_assert_int_eq(ptxemu_array_get_desc(lv, &d), PTXEMU_SUCCESS);
+        ck_assert_uint_eq(d.width, ext[l][0]);
+        ck_assert_uint_eq(d.height, ext[l][1]);
+        ck_assert_uint_eq(d.levels, 0);
+        float v[32];
+        for (uint32_t k = 0; k < 32; k++) {
+            v[k] = l ? 100.0f * (float)l : 1.0f + (float)(k % 8);
+        }
+        ptxemu_array_box b = {0, 0, 0, ext[l][0], ext[l][1], 1};
+        ck_assert_int_eq(ptxemu_array_copy_from_host(lv, &b, v,
+                                                     ext[l][0] * 4, 0),
+                         PTXEMU_SUCCESS);
+    }
+    /* errors: no level 4, a plain array has no levels, a level is not
+     * destroyed alone */
+    ck_assert_int_eq(ptxemu_array_get_level(a, 4, &lv),
+                     PTXEMU_ERROR_INVALID_VALUE);
+    ptxemu_array *plain = mkarray(2, 2, 0, 1, 32, PTXEMU_CHANNEL_FLOAT);
+    ck_assert_int_eq(ptxemu_array_get_level(plain, 0, &lv),
+                     PTXEMU_ERROR_INVALID_VALUE);
+    ck_assert_int_eq(ptxemu_array_get_level(a, 1, &lv), PTXEMU_SUCCESS);
+    ck_assert_int_eq(ptxemu_array_destroy(lv), PTXEMU_ERROR_INVALID_VALUE);
+    ptxemu_texture_desc td;
+    ptxemu_texture_desc_default(&td);
+    td.array = a;
+    td.normalized_coords = 1;
+    td.mipmap_filter = PTXEMU_FILTER_LINEAR;
+    td.max_mipmap_level_clamp = 3.0f;
+    uint64_t t;
+    ck_assert_int_eq(ptxemu_texture_create(dev, &td, &t), PTXEMU_SUCCESS);
+    float f[15];
+    uint32_t u[4];
+    /* lod 1.5: 100/200 blend; x gradient 2 texels: level 1; y gradient
+     * 1 texel: level 0 at texel 4 (value 5); plain tex: level 0 */
+    run_mip(t, 1.5f, 0.25f, f);
+    ck_assert(f[0] == 150.0f && f[1] == 100.0f && f[2] == 5.0f
+              && f[3] == 5.0f);
+    memcpy(u, &f[4], 16);
+    ck_assert_uint_eq(u[0], 4);
+    ck_assert_uint_eq(u[1], 4);
+    ck_assert_uint_eq(u[2], 2);
+    ck_assert_uint_eq(u[3], 0);
+    /* tld4.r reads level 0: texels 3 and 4 of the footprint at x = 4 */
+    ck_assert(f[8] == 4.0f && f[9] == 5.0f && f[10] == 5.0f
+              && f[11] == 4.0f);
+    /* offset (+1, 0): texel 5 at level 0; level 1.5 is flat */
+    ck_assert(f[12] == 6.0f && f[13] == 150.0f);
+    /* an immediate lod of 1.5 with .s32 results: the float's bits */
+    ck_assert(f[14] == 150.0f);
+    /* lod 0.25: 0.75 * 5 + 0.25 * 100; gradients 4 and 2 texels */
+    run_mip(t, 0.25f, 0.5f, f);
+    ck_assert(f[0] == 28.75f && f[1] == 200.0f && f[2] == 100.0f);
+    /* bias 1 and min clamp 1: plain tex reads level 1; lod 0.5 reads
+     * 1.5; point mipmap filter: 1.5 rounds to level 1 */
+    td.mipmap_level_bias = 1.0f;
+    td.min_mipmap_level_clamp = 1.0f;
+    uint64_t t2;
+    ck_assert_int_eq(ptxemu_texture_create(dev, &td, &t2), PTXEMU_SUCCESS);
+    run_mip(t2, 0.5f, 0.0f, f);
+    ck_assert(f[0] == 150.0f && f[3] == 100.0f);
+    td.mipmap_filter = PTXEMU_FILTER_POINT;
+    ck_assert_int_eq(ptxemu_texture_create(dev, &td, &t2), PTXEMU_SUCCESS);
+    run_mip(t2, 0.5f, 0.0f, f);
+    ck_assert(f[0] == 100.0f);
+    /* a texture of one level alone is not mipmapped */
+    ptxemu_array *l2;
+    ck_assert_int_eq(ptxemu_array_get_level(a, 2, &l2), PTXEMU_SUCCESS);
+    td.array = l2;
+    uint64_t t3;
+    ck_assert_int_eq(ptxemu_texture_create(dev, &td, &t3), PTXEMU_SUCCESS);
+    run_mip(t3, 2.0f, 0.0f, f);
+    ck_assert(f[0] == 200.0f);
+    memcpy(u, &f[4], 16);
+    ck_assert_uint_eq(u[0], 0);
+    /* arrays in use are not destroyed */
+    ck_assert_int_eq(ptxemu_array_destroy(a), PTXEMU_ERROR_INVALID_VALUE);
+    ck_assert_int_eq(ptxemu_texture_destroy(dev, t3), PTXEMU_SUCCESS);
+    ck_assert_int_eq(ptxemu_array_destroy(a), PTXEMU_ERROR_INVALID_VALUE);
+    /* bad descriptors */
+    td.array = a;
+    td.mipmap_level_bias = NAN;
+    ck_assert_int_eq(ptxemu_texture_create(dev, &td, &t3),
+                     PTXEMU_ERROR_INVALID_VALUE);
+    td.mipmap_level_bias = 0;
+    td.mipmap_filter = (ptxemu_filter_mode)7;
+    ck_assert_int_eq(ptxemu_texture_create(dev, &td, &t3),
+                     PTXEMU_ERROR_INVALID_VALUE);
+    /* the depth compare form loads and then fails naming the form */
+    run("dep", 1, (void *[]){&t, &t});
+    ck_assert_msg(strstr(ptxemu_last_error_message(dev),
+                         "depth compare operand is not supported"), "%s",
+                  ptxemu_last_error_message(dev));
+}
+END_TEST
+
 static Suite *texfetch_suite(void)
 {
     Suite *s = suite_create("texfetch");
@@ -1093,6 +1551,16 @@ static Suite *texfetch_suite(void)
     tcase_add_loop_test(tc, t_cube, 0,
                         (int)(sizeof(cubes) / sizeof(cubes[0])));
     tcase_add_test(tc, t_table);
+    tcase_add_loop_test(tc, t_pick_levels, 0,
+                        (int)(sizeof(picks) / sizeof(picks[0])));
+    tcase_add_loop_test(tc, t_grad_lod, 0,
+                        (int)(sizeof(grads) / sizeof(grads[0])));
+    tcase_add_loop_test(tc, t_sample_mip, 0,
+                        (int)(sizeof(mips) / sizeof(mips[0])));
+    tcase_add_test(tc, t_cube_grad);
+    tcase_add_test(tc, t_offsets);
+    tcase_add_loop_test(tc, t_seamless, 0,
+                        (int)(sizeof(seams) / sizeof(seams[0])));
     suite_add_tcase(s, tc);
     TCase *tp = tcase_create("ptx");
     tcase_set_timeout(tp, 60);
@@ -1107,6 +1575,7 @@ static Suite *texfetch_suite(void)
     tcase_add_test(tp, t_corpus_fetch);
     tcase_add_test(tp, t_corpus_layered);
     tcase_add_test(tp, t_corpus_surf);
+    tcase_add_test(tp, t_mipmap);
     suite_add_tcase(s, tp);
     return s;
 }

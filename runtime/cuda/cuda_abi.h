@@ -1098,7 +1098,9 @@ typedef enum CUfilter_mode_enum {
 enum {
     CU_TRSF_READ_AS_INTEGER = 0x01,
     CU_TRSF_NORMALIZED_COORDINATES = 0x02,
-    CU_TRSF_SRGB = 0x10
+    CU_TRSF_SRGB = 0x10,
+    CU_TRSF_DISABLE_TRILINEAR_OPTIMIZATION = 0x20,
+    CU_TRSF_SEAMLESS_CUBEMAP = 0x40
 };
 
 typedef struct CUDA_TEXTURE_DESC_st {
@@ -1126,6 +1128,13 @@ CUresult cuArrayGetDescriptor_v2(CUDA_ARRAY_DESCRIPTOR *pArrayDescriptor,
                                  CUarray hArray);
 CUresult cuArray3DGetDescriptor_v2(CUDA_ARRAY3D_DESCRIPTOR *pArrayDescriptor,
                                    CUarray hArray);
+CUresult cuMipmappedArrayCreate(CUmipmappedArray *pHandle,
+                                const CUDA_ARRAY3D_DESCRIPTOR *pDesc,
+                                unsigned int numMipmapLevels);
+CUresult cuMipmappedArrayGetLevel(CUarray *pLevelArray,
+                                  CUmipmappedArray hMipmappedArray,
+                                  unsigned int level);
+CUresult cuMipmappedArrayDestroy(CUmipmappedArray hMipmappedArray);
 CUresult cuMemcpyHtoA_v2(CUarray dstArray, size_t dstOffset,
                          const void *srcHost, size_t ByteCount);
 CUresult cuMemcpyAtoH_v2(void *dstHost, CUarray srcArray, size_t srcOffset,

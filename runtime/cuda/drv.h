@@ -82,9 +82,17 @@ struct CUarray_st {
     size_t elem;                        /* bytes per element */
 };
 
+/* A mipmapped array: its levels are CUarrays of their own (lv[l]). */
+struct CUmipmappedArray_st {
+    ptxemu_array *pa;
+    CUDA_ARRAY3D_DESCRIPTOR desc;       /* as created */
+    unsigned levels;
+    struct CUarray_st *lv;
+};
+
 typedef enum DrvKind {
     DRV_CTX = 1, DRV_MOD, DRV_FUNC, DRV_STREAM, DRV_EVENT, DRV_LINK,
-    DRV_ARRAY
+    DRV_ARRAY, DRV_MIPMAP
 } DrvKind;
 
 typedef struct DrvState {

@@ -3,7 +3,8 @@
  * objects of the drop-in driver, over the emulator's ptxemu_array_*,
  * ptxemu_texture_* and ptxemu_surface_* calls.
  *
- * A CUarray is registered in the handle table (DRV_ARRAY).  Texture
+ * A CUarray is registered in the handle table (DRV_ARRAY), as is a
+ * CUmipmappedArray (DRV_MIPMAP) and each of its levels.  Texture
  * and surface objects are the emulator's 64-bit handles; the resource
  * description of each texture object is kept in a small list for
  * cuTexObjectGetResourceDesc.
@@ -56,17 +57,14 @@ static CUarray array_of(CUarray a)
 
 /* ------------------------------------------------------------ arrays */
 
-static CUresult array3d_create(CUarray *out, const CUDA_ARRAY3D_DESCRIPTOR *d)
+/* The emulator's descriptor of a CUDA one. */
+static CUresult to_pdesc(const CUDA_ARRAY3D_DESCRIPTOR *d,
+                         ptxemu_array_desc *pd)
 {
-    CUresult r = drv_ready(NULL);
-    if (r) {
-        return r;
-    }
-    ptxemu_array_desc pd;
-    memset(&pd, 0, sizeof pd);
-    pd.size = sizeof pd;
-    if (!out || !d || !d->Width || format_of(d->Format, d->NumChannels,
-                                             &pd.format) ||
+    memset(pd, 0, sizeof *pd);
+    pd->size = sizeof *pd;
+    if (!d || !d->Width || format_of(d->Format, d->NumChannels,
+                                     &pd->format) ||
         (d->Flags & ~(unsigned)(CUDA_ARRAY3D_LAYERED |
                                 CUDA_ARRAY3D_SURFACE_LDST |
                                 CUDA_ARRAY3D_CUBEMAP |
@@ -75,37 +73,61 @@ static CUresult array3d_create(CUarray *out, const CUDA_ARRAY3D_DESCRIPTOR *d)
         d->Depth > UINT32_MAX) {
         return CUDA_ERROR_INVALID_VALUE;
     }
-    pd.width = (uint32_t)d->Width;
-    pd.height = (uint32_t)d->Height;
-    pd.flags = d->Flags & (PTXEMU_ARRAY_LAYERED | PTXEMU_ARRAY_SURFACE_LDST |
-                           PTXEMU_ARRAY_CUBEMAP);
+    pd->width = (uint32_t)d->Width;
+    pd->height = (uint32_t)d->Height;
+    pd->flags = d->Flags & (PTXEMU_ARRAY_LAYERED | PTXEMU_ARRAY_SURFACE_LDST |
+                            PTXEMU_ARRAY_CUBEMAP);
     /* CUDA passes layers (of cubes, 6 faces each) as the depth. */
     if (d->Flags & CUDA_ARRAY3D_LAYERED) {
         size_t per = d->Flags & CUDA_ARRAY3D_CUBEMAP ? 6 : 1;
         if (!d->Depth || d->Depth % per) {
             return CUDA_ERROR_INVALID_VALUE;
         }
-        pd.layers = (uint32_t)(d->Depth / per);
+        pd->layers = (uint32_t)(d->Depth / per);
     } else if (d->Flags & CUDA_ARRAY3D_CUBEMAP) {
         if (d->Depth != 6) {
             return CUDA_ERROR_INVALID_VALUE;
         }
     } else {
-        pd.depth = (uint32_t)d->Depth;
+        pd->depth = (uint32_t)d->Depth;
+    }
+    return CUDA_SUCCESS;
+}
+
+/* A CUarray over the emulator's array pa, registered. */
+static CUresult wrap_array(struct CUarray_st *a, ptxemu_array *pa,
+                           const CUDA_ARRAY3D_DESCRIPTOR *d,
+                           const ptxemu_format *f)
+{
+    a->pa = pa;
+    a->desc = *d;
+    a->elem = f->channels * f->bits / 8;
+    return drv_handle_add(DRV_ARRAY, a) ? CUDA_ERROR_OUT_OF_MEMORY
+                                        : CUDA_SUCCESS;
+}
+
+static CUresult array3d_create(CUarray *out, const CUDA_ARRAY3D_DESCRIPTOR *d)
+{
+    CUresult r = drv_ready(NULL);
+    if (r) {
+        return r;
+    }
+    ptxemu_array_desc pd;
+    if (!out || to_pdesc(d, &pd)) {
+        return CUDA_ERROR_INVALID_VALUE;
     }
     struct CUarray_st *a = calloc(1, sizeof *a);
     if (!a) {
         return CUDA_ERROR_OUT_OF_MEMORY;
     }
-    ptxemu_status st = ptxemu_array_create(drv.dev, &pd, &a->pa);
+    ptxemu_array *pa = NULL;
+    ptxemu_status st = ptxemu_array_create(drv.dev, &pd, &pa);
     if (st) {
         free(a);
         return drv_status(st);
     }
-    a->desc = *d;
-    a->elem = pd.format.channels * pd.format.bits / 8;
-    if (drv_handle_add(DRV_ARRAY, a)) {
-        (void)ptxemu_array_destroy(a->pa);
+    if (wrap_array(a, pa, d, &pd.format)) {
+        (void)ptxemu_array_destroy(pa);
         free(a);
         return CUDA_ERROR_OUT_OF_MEMORY;
     }
@@ -198,6 +220,130 @@ CUresult cuArrayGetDescriptor_v2(CUDA_ARRAY_DESCRIPTOR *pArrayDescriptor,
     }
     return drv_trace(r, "cuArrayGetDescriptor_v2", "%p, %p",
                      (void *)pArrayDescriptor, (void *)hArray);
+}
+
+/* ------------------------------------------------- mipmapped arrays */
+
+static CUmipmappedArray mipmap_of(CUmipmappedArray m)
+{
+    return m && drv_handle_valid(DRV_MIPMAP, m) ? m : NULL;
+}
+
+static void mipmap_free(CUmipmappedArray m, unsigned wrapped)
+{
+    for (unsigned l = 0; l < wrapped; l++) {
+        drv_handle_remove(DRV_ARRAY, &m->lv[l]);
+    }
+    free(m->lv);
+    free(m);
+}
+
+/* The levels are CUarrays over the emulator's level views, with the
+ * descriptor of their extents (layers and cube faces do not shrink). */
+static CUresult mipmap_create(CUmipmappedArray *out,
+                              const CUDA_ARRAY3D_DESCRIPTOR *d,
+                              unsigned levels)
+{
+    CUresult r = drv_ready(NULL);
+    if (r) {
+        return r;
+    }
+    ptxemu_array_desc pd;
+    if (!out || to_pdesc(d, &pd)) {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    /* cuMipmappedArrayCreate clamps the count to 1 .. 1 + floor(log2
+     * of the largest extent); the emulator does the upper clamp */
+    pd.levels = levels ? levels : 1;
+    struct CUmipmappedArray_st *m = calloc(1, sizeof *m);
+    if (!m) {
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    }
+    ptxemu_status st = ptxemu_array_create(drv.dev, &pd, &m->pa);
+    if (st) {
+        free(m);
+        return drv_status(st);
+    }
+    (void)ptxemu_array_get_desc(m->pa, &pd);
+    m->desc = *d;
+    m->levels = pd.levels;
+    m->lv = calloc(m->levels, sizeof *m->lv);
+    unsigned l = 0;
+    r = m->lv ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
+    for (; !r && l < m->levels; l++) {
+        ptxemu_array *pa = NULL;
+        ptxemu_array_desc ld;
+        (void)ptxemu_array_get_level(m->pa, l, &pa);
+        (void)ptxemu_array_get_desc(pa, &ld);
+        CUDA_ARRAY3D_DESCRIPTOR cd = *d;
+        cd.Width = ld.width;
+        cd.Height = ld.height;
+        if (!(d->Flags & (CUDA_ARRAY3D_LAYERED | CUDA_ARRAY3D_CUBEMAP))) {
+            cd.Depth = ld.depth;
+        }
+        if (wrap_array(&m->lv[l], pa, &cd, &pd.format)) {
+            r = CUDA_ERROR_OUT_OF_MEMORY;
+            break;
+        }
+    }
+    if (!r && drv_handle_add(DRV_MIPMAP, m)) {
+        r = CUDA_ERROR_OUT_OF_MEMORY;
+    }
+    if (r) {
+        (void)ptxemu_array_destroy(m->pa);
+        mipmap_free(m, l);
+        return r;
+    }
+    *out = m;
+    return CUDA_SUCCESS;
+}
+
+CUresult cuMipmappedArrayCreate(CUmipmappedArray *pHandle,
+                                const CUDA_ARRAY3D_DESCRIPTOR *pDesc,
+                                unsigned int numMipmapLevels)
+{
+    return drv_trace(mipmap_create(pHandle, pDesc, numMipmapLevels),
+                     "cuMipmappedArrayCreate", "%p, %p, %u",
+                     (void *)pHandle, (const void *)pDesc, numMipmapLevels);
+}
+
+CUresult cuMipmappedArrayGetLevel(CUarray *pLevelArray,
+                                  CUmipmappedArray hMipmappedArray,
+                                  unsigned int level)
+{
+    CUresult r = drv_ready(NULL);
+    CUmipmappedArray m = mipmap_of(hMipmappedArray);
+    if (!r && !m) {
+        r = CUDA_ERROR_INVALID_HANDLE;
+    }
+    if (!r && (!pLevelArray || level >= m->levels)) {
+        r = CUDA_ERROR_INVALID_VALUE;
+    }
+    if (!r) {
+        *pLevelArray = &m->lv[level];
+    }
+    return drv_trace(r, "cuMipmappedArrayGetLevel", "%p, %p, %u",
+                     (void *)pLevelArray, (void *)hMipmappedArray, level);
+}
+
+CUresult cuMipmappedArrayDestroy(CUmipmappedArray hMipmappedArray)
+{
+    CUresult r = drv_ready(NULL);
+    CUmipmappedArray m = mipmap_of(hMipmappedArray);
+    if (!r && !m) {
+        r = CUDA_ERROR_INVALID_HANDLE;
+    }
+    if (!r) {
+        (void)ptxemu_synchronize(drv.dev);
+        /* Fails while a texture or surface object uses a level. */
+        r = drv_status(ptxemu_array_destroy(m->pa));
+        if (!r) {
+            drv_handle_remove(DRV_MIPMAP, m);
+            mipmap_free(m, m->levels);
+        }
+    }
+    return drv_trace(r, "cuMipmappedArrayDestroy", "%p",
+                     (void *)hMipmappedArray);
 }
 
 /* ------------------------------------------------------------ copies */
@@ -388,8 +534,15 @@ static CUresult tex_resource(const CUDA_RESOURCE_DESC *rd,
         td->height = (uint32_t)rd->res.pitch2D.height;
         td->pitch = rd->res.pitch2D.pitchInBytes;
         return CUDA_SUCCESS;
-    case CU_RESOURCE_TYPE_MIPMAPPED_ARRAY:
-        return CUDA_ERROR_NOT_SUPPORTED;
+    case CU_RESOURCE_TYPE_MIPMAPPED_ARRAY: {
+        CUmipmappedArray m = mipmap_of(rd->res.mipmap.hMipmappedArray);
+        if (!m) {
+            return CUDA_ERROR_INVALID_HANDLE;
+        }
+        td->array = m->pa;
+        return format_of(m->desc.Format, m->desc.NumChannels, &td->format)
+                   ? CUDA_ERROR_INVALID_VALUE : CUDA_SUCCESS;
+    }
     default:
         return CUDA_ERROR_INVALID_VALUE;
     }
@@ -434,6 +587,18 @@ static CUresult tex_create(CUtexObject *out, const CUDA_RESOURCE_DESC *rd,
                        : PTXEMU_READ_ELEMENT_TYPE;
     td.normalized_coords = !!(t->flags & CU_TRSF_NORMALIZED_COORDINATES);
     memcpy(td.border_color, t->borderColor, sizeof td.border_color);
+    td.seamless_cubemap = !!(t->flags & CU_TRSF_SEAMLESS_CUBEMAP);
+    if ((unsigned)t->mipmapFilterMode > CU_TR_FILTER_MODE_LINEAR) {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    /* the mipmap fields matter for mipmapped resources only */
+    if (rd->resType == CU_RESOURCE_TYPE_MIPMAPPED_ARRAY) {
+        td.mipmap_filter = (ptxemu_filter_mode)t->mipmapFilterMode;
+        td.mipmap_level_bias = t->mipmapLevelBias;
+        td.min_mipmap_level_clamp = t->minMipmapLevelClamp;
+        td.max_mipmap_level_clamp = t->maxMipmapLevelClamp;
+        td.max_anisotropy = t->maxAnisotropy;
+    }
     TexRes *e = calloc(1, sizeof *e);
     if (!e) {
         return CUDA_ERROR_OUT_OF_MEMORY;

@@ -3,11 +3,10 @@
  * texture and surface objects, over the driver's cuArray*, cuMemcpy*D
  * and cuTexObject / cuSurfObject calls (runtime/cuda/drv_array.c).
  *
- * A cudaArray_t is the driver's CUarray.  Mipmapped arrays hold their
- * level 0 only: the emulator samples no other level.
+ * A cudaArray_t is the driver's CUarray, a cudaMipmappedArray_t its
+ * CUmipmappedArray (whose levels are CUarrays).
  */
 #include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,11 +14,7 @@
 
 #define DP(p) ((CUdeviceptr)(uintptr_t)(p))
 #define CA(a) ((CUarray)(uintptr_t)(a))
-
-struct cudaMipmappedArray {
-    CUarray level0;
-    unsigned levels;
-};
+#define CM(m) ((CUmipmappedArray)(uintptr_t)(m))
 
 static cudaError_t done(CUresult r)
 {
@@ -198,46 +193,51 @@ RT_API cudaError_t cudaMallocMipmappedArray(cudaMipmappedArray_t *mip,
 {
     if (!mip)
         return rt_err(cudaErrorInvalidValue);
-    struct cudaMipmappedArray *m = calloc(1, sizeof *m);
-    if (!m)
-        return rt_err(cudaErrorMemoryAllocation);
-    cudaArray_t a = NULL;
-    cudaError_t e = alloc3d(&a, desc, extent, flags);
-    if (e != cudaSuccess) {
-        free(m);
+    CUDA_ARRAY3D_DESCRIPTOR d;
+    memset(&d, 0, sizeof d);
+    cudaError_t e = to_format(desc, &d.Format, &d.NumChannels);
+    if (e != cudaSuccess)
+        return rt_err(e);
+    e = rt_enter();
+    if (e != cudaSuccess)
         return e;
-    }
-    m->level0 = CA(a);
-    m->levels = numLevels ? numLevels : 1;
-    *mip = m;
-    return cudaSuccess;
+    d.Width = extent.width;
+    d.Height = extent.height;
+    d.Depth = extent.depth;
+    d.Flags = flags;
+    CUmipmappedArray m = NULL;
+    e = done(cuMipmappedArrayCreate(&m, &d, numLevels));
+    if (e == cudaSuccess)
+        *mip = (cudaMipmappedArray_t)(void *)m;
+    return e;
 }
 
 RT_API cudaError_t cudaGetMipmappedArrayLevel(cudaArray_t *levelArray,
                                               cudaMipmappedArray_const_t mip,
                                               unsigned int level)
 {
-    if (!levelArray || !mip)
+    if (!levelArray)
         return rt_err(cudaErrorInvalidValue);
-    if (level >= mip->levels)
-        return rt_err(cudaErrorInvalidValue);
-    if (level > 0) {
-        fprintf(stderr, "ptxemu: cudaGetMipmappedArrayLevel: level %u: "
-                "only level 0 of a mipmapped array is supported\n", level);
-        return rt_err(cudaErrorNotSupported);
-    }
-    *levelArray = (cudaArray_t)(void *)mip->level0;
-    return cudaSuccess;
+    if (!mip)
+        return rt_err(cudaErrorInvalidResourceHandle);
+    cudaError_t e = rt_enter();
+    if (e != cudaSuccess)
+        return e;
+    CUarray a = NULL;
+    e = done(cuMipmappedArrayGetLevel(&a, CM(mip), level));
+    if (e == cudaSuccess)
+        *levelArray = (cudaArray_t)(void *)a;
+    return e;
 }
 
 RT_API cudaError_t cudaFreeMipmappedArray(cudaMipmappedArray_t mip)
 {
     if (!mip)
         return cudaSuccess;
-    cudaError_t e = cudaFreeArray((cudaArray_t)(void *)mip->level0);
-    if (e == cudaSuccess)
-        free(mip);
-    return e;
+    cudaError_t e = rt_enter();
+    if (e != cudaSuccess)
+        return e;
+    return done(cuMipmappedArrayDestroy(CM(mip)));
 }
 
 /* ---------------------------------------------------------- copies */
@@ -583,9 +583,11 @@ static cudaError_t to_cu_res(const struct cudaResourceDesc *r,
                       &c->res.pitch2D.numChannels);
         return e;
     case cudaResourceTypeMipmappedArray:
-        fprintf(stderr, "ptxemu: texture objects over mipmapped arrays are "
-                "not supported\n");
-        return cudaErrorNotSupported;
+        if (!r->res.mipmap.mipmap)
+            return cudaErrorInvalidResourceHandle;
+        c->resType = CU_RESOURCE_TYPE_MIPMAPPED_ARRAY;
+        c->res.mipmap.hMipmappedArray = CM(r->res.mipmap.mipmap);
+        return cudaSuccess;
     default:
         return cudaErrorInvalidValue;
     }
@@ -619,7 +621,10 @@ RT_API cudaError_t cudaCreateTextureObject(cudaTextureObject_t *pTexObject,
     c.flags = (t->readMode == cudaReadModeElementType
                    ? CU_TRSF_READ_AS_INTEGER : 0) |
               (t->normalizedCoords ? CU_TRSF_NORMALIZED_COORDINATES : 0) |
-              (t->sRGB ? CU_TRSF_SRGB : 0);
+              (t->sRGB ? CU_TRSF_SRGB : 0) |
+              (t->disableTrilinearOptimization
+                   ? CU_TRSF_DISABLE_TRILINEAR_OPTIMIZATION : 0) |
+              (t->seamlessCubemap ? CU_TRSF_SEAMLESS_CUBEMAP : 0);
     c.maxAnisotropy = t->maxAnisotropy;
     c.mipmapFilterMode = (CUfilter_mode)t->mipmapFilterMode;
     c.mipmapLevelBias = t->mipmapLevelBias;
@@ -658,6 +663,11 @@ RT_API cudaError_t cudaGetTextureObjectResourceDesc(struct cudaResourceDesc
     case CU_RESOURCE_TYPE_ARRAY:
         pResDesc->resType = cudaResourceTypeArray;
         pResDesc->res.array.array = (cudaArray_t)(void *)c.res.array.hArray;
+        break;
+    case CU_RESOURCE_TYPE_MIPMAPPED_ARRAY:
+        pResDesc->resType = cudaResourceTypeMipmappedArray;
+        pResDesc->res.mipmap.mipmap =
+            (cudaMipmappedArray_t)(void *)c.res.mipmap.hMipmappedArray;
         break;
     case CU_RESOURCE_TYPE_LINEAR:
         pResDesc->resType = cudaResourceTypeLinear;
