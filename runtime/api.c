@@ -1986,8 +1986,7 @@ ptxemu_status ptxemu_tensor_map_encode_tiled(const ptxemu_tensor_map_desc
              i++) {
             t.dim[i] = desc->dims[i];
             t.box[i] = desc->box[i];
-            t.estride[i] = desc->elem_strides[i] ? desc->elem_strides[i]
-                                                 : 1;
+            t.estride[i] = desc->elem_strides[i];
             if (i >= 1) {
                 t.gstride[i - 1] = desc->strides[i - 1];
             }

@@ -478,7 +478,7 @@ typedef struct ptxemu_tensor_map_desc {
                                            multiples of 16, < 2^40 */
     uint32_t box[5];                    /* 1..256; box[0] * element size
                                            a multiple of 16 */
-    uint32_t elem_strides[5];           /* 1..8 (0 is taken as 1) */
+    uint32_t elem_strides[5];           /* 1..8 */
     unsigned interleave;                /* CUtensorMapInterleave: 0 only */
     ptxemu_tensor_swizzle swizzle;
     unsigned l2_promotion;              /* CUtensorMapL2promotion 0..3 */
