@@ -302,7 +302,10 @@ static void op_bulk(EmuCtx *x, const EmuInsn *i, uint32_t mask)
     RedOp op = (RedOp)BK_OP(i->aux);
     PtxType t = (PtxType)i->type;
     unsigned es = op ? ptx_type_bits(t) / 8 : 1;
-    bool ftz = dsp == PTX_SPACE_GLOBAL;   /* .add.f32 flushes in global */
+    /* .add.f32 into global memory flushes subnormal inputs and results,
+     * as red/atom .add.f32 on global memory do (PTX ISA, atom); the
+     * ISA text of cp.reduce.async.bulk does not say otherwise */
+    bool ftz = dsp == PTX_SPACE_GLOBAL;
     EMU_FOR_LANES(mask, lane) {
         uint64_t da = opnd_addr(x, &i->o[0], lane);
         uint64_t sa = opnd_addr(x, &i->o[1], lane);
