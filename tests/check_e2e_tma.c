@@ -867,6 +867,84 @@ START_TEST(e2e_bulk_cluster_forms)
 }
 END_TEST
 
+/* Clusters of two CTAs: each sends 64 bytes of its shared memory to its
+ * peer (cp.async.bulk shared::cta -> shared::cluster), one st.async and
+ * one red.async.add into the peer's memory, all completing on the
+ * peer's mbarrier; each then waits on its own and writes what it got. */
+static const char peer_ptx[] =
+    PTX_HEAD
+    ".visible .entry peer(.param .u64 out)\n{\n"
+    " .reg .b64 %rd<8>;\n .reg .b32 %r<24>;\n .reg .pred %p<4>;\n"
+    " .shared .align 128 .b8 src[64];\n"
+    " .shared .align 128 .b8 dst[80];\n"
+    " .shared .align 8 .b64 bar;\n"
+    " ld.param.u64 %rd1, [out];\n"
+    " mov.u32 %r1, %cluster_ctarank;\n xor.b32 %r2, %r1, 1;\n"
+    " mov.u32 %r3, %ctaid.x;\n"
+    " mov.u32 %r4, src;\n mov.u32 %r5, dst;\n mov.u32 %r6, bar;\n"
+    " mov.u32 %r10, 0;\n"
+    "F:\n setp.ge.u32 %p1, %r10, 16;\n @%p1 bra G;\n"
+    " mad.lo.u32 %r11, %r3, 1000, %r10;\n shl.b32 %r12, %r10, 2;\n"
+    " add.u32 %r13, %r4, %r12;\n st.shared.u32 [%r13], %r11;\n"
+    " add.u32 %r13, %r5, %r12;\n st.shared.u32 [%r13], 0;\n"
+    " add.u32 %r10, %r10, 1;\n bra F;\n"
+    "G:\n st.shared.u32 [%r5+64], 7;\n st.shared.u32 [%r5+68], 0;\n"
+    " mbarrier.init.shared::cta.b64 [%r6], 1;\n"
+    " mbarrier.arrive.expect_tx.shared::cta.b64 _, [%r6], 72;\n"
+    " fence.proxy.async.shared::cta;\n"
+    " barrier.cluster.arrive;\n barrier.cluster.wait;\n"
+    " mapa.shared::cluster.u32 %r7, %r5, %r2;\n"
+    " mapa.shared::cluster.u32 %r8, %r6, %r2;\n"
+    " cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx"
+    "::bytes [%r7], [%r4], 64, [%r8];\n"
+    " add.u32 %r9, %r7, 64;\n"
+    " add.u32 %r14, %r3, 500;\n"
+    " red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx"
+    "::bytes.add.u32 [%r9], %r14, [%r8];\n"
+    " add.u32 %r9, %r7, 68;\n"
+    " st.async.shared::cluster.mbarrier::complete_tx::bytes.u32 [%r9], "
+    "%r3, [%r8];\n"
+    "W:\n mbarrier.try_wait.parity.shared::cta.b64 %p2, [%r6], 0;\n"
+    " @!%p2 bra W;\n"
+    " mul.wide.u32 %rd2, %r3, 72;\n add.s64 %rd3, %rd1, %rd2;\n"
+    " mov.u32 %r10, 0;\n"
+    "C:\n setp.ge.u32 %p1, %r10, 18;\n @%p1 bra E;\n"
+    " shl.b32 %r12, %r10, 2;\n add.u32 %r13, %r5, %r12;\n"
+    " ld.shared.u32 %r11, [%r13];\n"
+    " mul.wide.u32 %rd4, %r10, 4;\n add.s64 %rd5, %rd3, %rd4;\n"
+    " st.global.u32 [%rd5], %r11;\n add.u32 %r10, %r10, 1;\n bra C;\n"
+    "E:\n barrier.cluster.arrive;\n barrier.cluster.wait;\n ret;\n}\n";
+
+START_TEST(e2e_bulk_cluster_peers)
+{
+    enum { NCTA = 4 };
+    open_src(peer_ptx);
+    ptxemu_function *f = NULL;
+    ck_assert_int_eq(ptxemu_module_get_function(mod, "peer", &f),
+                     PTXEMU_SUCCESS);
+    ptxemu_devptr dout = dbuf(NULL, NCTA * 72);
+    void *params[] = {&dout};
+    ptxemu_launch_config cfg;
+    ptxemu_launch_config_default(&cfg);
+    cfg.grid[0] = NCTA;
+    cfg.cluster[0] = 2;
+    cfg.cluster[1] = cfg.cluster[2] = 1;
+    ptxemu_status st = ptxemu_launch_ex(f, &cfg, params);
+    ck_assert_msg(st == PTXEMU_SUCCESS, "%s: %s", ptxemu_status_name(st),
+                  ptxemu_last_error_message(dev));
+    ck_assert_int_eq(ptxemu_synchronize(dev), PTXEMU_SUCCESS);
+    uint32_t out[NCTA * 18];
+    dget(out, dout, sizeof(out));
+    for (uint32_t c = 0; c < NCTA; c++) {
+        uint32_t p = c ^ 1;             /* the peer in its cluster */
+        for (uint32_t k = 0; k < 16; k++)
+            EQ_I("copied", c * 18 + k, out[c * 18 + k], p * 1000 + k);
+        EQ_I("red.async", c * 18 + 16, out[c * 18 + 16], 7 + p + 500);
+        EQ_I("st.async", c * 18 + 17, out[c * 18 + 17], p);
+    }
+}
+END_TEST
+
 /* ------------------------------------------------------------ faults */
 
 static void bulk_fault(const char *body, uint32_t n, size_t dbytes,
@@ -992,7 +1070,8 @@ Suite *e2e_tma_suite(void)
         e2e_bulk_copy_roundtrip, e2e_tma_2d, e2e_dependent_launch,
         e2e_hopper_misc, e2e_stmatrix_prefetch, e2e_tma_load_edges,
         e2e_tma_swizzle, e2e_tma_3d_strides, e2e_tma_store_clip,
-        e2e_bulk_reduce_ops, e2e_bulk_cluster_forms, e2e_bulk_faults,
+        e2e_bulk_reduce_ops, e2e_bulk_cluster_forms,
+        e2e_bulk_cluster_peers, e2e_bulk_faults,
         e2e_tma_faults, e2e_tma_replace_address,
     };
     for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++)
