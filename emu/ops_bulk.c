@@ -278,13 +278,14 @@ static void group_issue(EmuCtx *x, unsigned lane)
 
 /* size and both addresses multiples of 16 (PTX ISA) */
 static bool check16(EmuCtx *x, const EmuInsn *i, unsigned lane,
-                    PtxSpace dsp, uint64_t da, uint64_t sa, uint64_t n)
+                    PtxSpace dsp, PtxSpace ssp, uint64_t da, uint64_t sa,
+                    uint64_t n)
 {
     if (((n | da | sa) & 15) == 0) {
         return true;
     }
     emu_fault(x, EMU_ERR_MISALIGNED, lane, (da & 15) ? da : sa,
-              (uint32_t)n, dsp, "%s: size %llu and addresses 0x%llx <- "
+              (uint32_t)n, (da & 15) ? dsp : ssp, "%s: size %llu and addresses 0x%llx <- "
               "0x%llx must be multiples of 16", opname(i),
               (unsigned long long)n, (unsigned long long)da,
               (unsigned long long)sa);
@@ -312,7 +313,7 @@ static void op_bulk(EmuCtx *x, const EmuInsn *i, uint32_t mask)
         uint64_t n = emu_src(x, &i->o[2], lane) & 0xffffffffu;
         uint64_t ma = (i->aux & BK_MBAR) ? opnd_addr(x, &i->o[3], lane)
                                          : 0;
-        if (!check16(x, i, lane, dsp, da, sa, n) ||
+        if (!check16(x, i, lane, dsp, ssp, da, sa, n) ||
             ((i->aux & BK_MBAR) &&
              !emu_mbar_check(x, i, lane, dsp, ma))) {
             return;
@@ -351,7 +352,8 @@ static void op_bulk_prefetch(EmuCtx *x, const EmuInsn *i, uint32_t mask)
     EMU_FOR_LANES(mask, lane) {
         uint64_t sa = opnd_addr(x, &i->o[0], lane);
         uint64_t n = emu_src(x, &i->o[1], lane) & 0xffffffffu;
-        if (!check16(x, i, lane, PTX_SPACE_GLOBAL, 0, sa, n)) {
+        if (!check16(x, i, lane, PTX_SPACE_GLOBAL, PTX_SPACE_GLOBAL, 0, sa,
+                     n)) {
             return;
         }
     }
