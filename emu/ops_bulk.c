@@ -46,7 +46,8 @@
 #include "emu/tensormap.h"
 #include "ptx/opcode.h"
 
-/* aux: kind flags, reduction in bits 8..11, tensor rank in 12..15 */
+/* aux: kind flags in bits 0..8, the reduction in 9..12, the tensor
+ * rank in 13..15 */
 enum {
     BK_SRC_GLOBAL = 1u << 0,    /* source in global memory */
     BK_MBAR = 1u << 1,          /* completes on an mbarrier */
@@ -55,10 +56,13 @@ enum {
     BK_STORE = 1u << 4,         /* tensor: shared -> global */
     BK_REDUCE = 1u << 5,        /* reduction into the destination */
     BK_PREFETCH = 1u << 6,      /* tensor prefetch */
-    BK_READ = 1u << 7           /* wait_group.read */
+    BK_READ = 1u << 7,          /* wait_group.read */
+    BK_MCAST = 1u << 8          /* .multicast::cluster: ctaMask operand */
 };
-#define BK_OP(aux) (((aux) >> 8) & 15u)
-#define BK_RANK(aux) (((aux) >> 12) & 15u)
+#define BK_OP(aux) (((aux) >> 9) & 15u)
+#define BK_RANK(aux) (((aux) >> 13) & 7u)
+#define BK_OPSHIFT 9
+#define BK_RANKSHIFT 13
 
 typedef enum RedOp {
     R_NONE, R_ADD, R_MIN, R_MAX, R_INC, R_DEC, R_AND, R_OR, R_XOR
@@ -292,14 +296,29 @@ static bool check16(EmuCtx *x, const EmuInsn *i, unsigned lane,
     return false;
 }
 
-/* cp.async.bulk: [dst], [src], size{, [mbar]}: global or shared::cta to
- * shared::cta/cluster (mbarrier), shared::cta to global (bulk_group).
- * cp.reduce.async.bulk: the same shapes with a reduction of .type. */
-static void op_bulk(EmuCtx *x, const EmuInsn *i, uint32_t mask)
+/* The shared::cluster address of offset a (any CTA) in the CTA of
+ * cluster rank r (emu/cluster.h). */
+static uint64_t rank_addr(uint64_t a, unsigned r)
+{
+    uint64_t off = a & (((uint64_t)1 << EMU_CLUSTER_RANK_SHIFT) - 1);
+    return off | (uint64_t)(r + 1) << EMU_CLUSTER_RANK_SHIFT;
+}
+
+/* The ctaMask of a .multicast::cluster operation, else 0. */
+static uint32_t cta_mask(EmuCtx *x, const EmuInsn *i, unsigned k,
+                         unsigned lane)
+{
+    return (i->aux & BK_MCAST) ? (uint32_t)emu_src(x, &i->o[k], lane) &
+                                     0xffffu
+                               : 0;
+}
+
+/* One destination of op_bulk; false after a fault. */
+static bool bulk_one(EmuCtx *x, const EmuInsn *i, unsigned lane,
+                     PtxSpace ssp, uint64_t da, uint64_t sa, uint64_t n,
+                     uint64_t ma)
 {
     PtxSpace dsp = (PtxSpace)i->space;
-    PtxSpace ssp = (i->aux & BK_SRC_GLOBAL) ? PTX_SPACE_GLOBAL
-                                             : PTX_SPACE_SHARED;
     RedOp op = (RedOp)BK_OP(i->aux);
     PtxType t = (PtxType)i->type;
     unsigned es = op ? ptx_type_bits(t) / 8 : 1;
@@ -307,39 +326,62 @@ static void op_bulk(EmuCtx *x, const EmuInsn *i, uint32_t mask)
      * as red/atom .add.f32 on global memory do (PTX ISA, atom); the
      * ISA text of cp.reduce.async.bulk does not say otherwise */
     bool ftz = dsp == PTX_SPACE_GLOBAL;
+    if ((i->aux & BK_MBAR) && !emu_mbar_check(x, i, lane, dsp, ma)) {
+        return false;
+    }
+    if (n) {
+        const uint8_t *s = bulk_range(x, i, lane, ssp, sa, n, false);
+        uint8_t *d = s ? bulk_range(x, i, lane, dsp, da, n, true) : NULL;
+        if (!d) {
+            return false;
+        }
+        if (!op) {
+            move_bytes(x, d, s, (size_t)n);
+        }
+        for (uint64_t k = 0; op && k < n; k += es) {
+            uint64_t v = 0;
+            memcpy(&v, s + k, es);
+            red_elem(x, op, t, ftz, d + k, v, es);
+        }
+    }
+    if (i->aux & BK_MBAR) {
+        return emu_mbar_complete_tx(x, i, lane, dsp, ma, n);
+    }
+    group_issue(x, lane);
+    return true;
+}
+
+/* cp.async.bulk: [dst], [src], size{, [mbar]{, ctaMask}}: global or
+ * shared::cta to shared::cta/cluster (mbarrier; multicast: to the same
+ * offset in every CTA of ctaMask, each completing on its own mbarrier
+ * at the offset of mbar), shared::cta to global (bulk_group).
+ * cp.reduce.async.bulk: the same shapes with a reduction of .type. */
+static void op_bulk(EmuCtx *x, const EmuInsn *i, uint32_t mask)
+{
+    PtxSpace dsp = (PtxSpace)i->space;
+    PtxSpace ssp = (i->aux & BK_SRC_GLOBAL) ? PTX_SPACE_GLOBAL
+                                             : PTX_SPACE_SHARED;
     EMU_FOR_LANES(mask, lane) {
         uint64_t da = opnd_addr(x, &i->o[0], lane);
         uint64_t sa = opnd_addr(x, &i->o[1], lane);
         uint64_t n = emu_src(x, &i->o[2], lane) & 0xffffffffu;
         uint64_t ma = (i->aux & BK_MBAR) ? opnd_addr(x, &i->o[3], lane)
                                          : 0;
-        if (!check16(x, i, lane, dsp, ssp, da, sa, n) ||
-            ((i->aux & BK_MBAR) &&
-             !emu_mbar_check(x, i, lane, dsp, ma))) {
+        if (!check16(x, i, lane, dsp, ssp, da, sa, n)) {
             return;
         }
-        if (n) {
-            const uint8_t *s = bulk_range(x, i, lane, ssp, sa, n, false);
-            uint8_t *d = s ? bulk_range(x, i, lane, dsp, da, n, true)
-                           : NULL;
-            if (!d) {
+        if (!(i->aux & BK_MCAST)) {
+            if (!bulk_one(x, i, lane, ssp, da, sa, n, ma)) {
                 return;
             }
-            if (!op) {
-                move_bytes(x, d, s, (size_t)n);
-            }
-            for (uint64_t k = 0; op && k < n; k += es) {
-                uint64_t v = 0;
-                memcpy(&v, s + k, es);
-                red_elem(x, op, t, ftz, d + k, v, es);
-            }
+            continue;
         }
-        if (i->aux & BK_MBAR) {
-            if (!emu_mbar_complete_tx(x, i, lane, dsp, ma, n)) {
+        for (uint32_t m = cta_mask(x, i, 4, lane); m; m &= m - 1) {
+            unsigned r = (unsigned)__builtin_ctz(m);
+            if (!bulk_one(x, i, lane, ssp, rank_addr(da, r), sa, n,
+                          rank_addr(ma, r))) {
                 return;
             }
-        } else {
-            group_issue(x, lane);
         }
     }
 }
@@ -590,6 +632,26 @@ static bool tile_walk(EmuCtx *x, const EmuInsn *i, unsigned lane,
     }
 }
 
+/* One shared-memory side of a tensor copy (a multicast load has
+ * several); false after a fault. */
+static bool tile_one(EmuCtx *x, const EmuInsn *i, unsigned lane, Tile *t,
+                     uint64_t smem, uint64_t ma)
+{
+    bool load = (i->aux & BK_LOAD) != 0;
+    t->smem = smem;
+    if (!smem_check(x, i, lane, t) ||
+        (load && !emu_mbar_check(x, i, lane, t->ssp, ma)) ||
+        !tile_walk(x, i, lane, t, true) ||
+        !tile_walk(x, i, lane, t, false)) {
+        return false;
+    }
+    if (load) {
+        return emu_mbar_complete_tx(x, i, lane, t->ssp, ma, t->bytes);
+    }
+    group_issue(x, lane);
+    return true;
+}
+
 /* cp.async.bulk.tensor / cp.reduce.async.bulk.tensor /
  * cp.async.bulk.prefetch.tensor, tile mode */
 static void op_tensor(EmuCtx *x, const EmuInsn *i, uint32_t mask)
@@ -614,20 +676,20 @@ static void op_tensor(EmuCtx *x, const EmuInsn *i, uint32_t mask)
             return;
         }
         t.ssp = load ? (PtxSpace)i->space : PTX_SPACE_SHARED;
-        t.smem = opnd_addr(x, &i->o[load ? 0 : 1], lane);
+        uint64_t sa = opnd_addr(x, &i->o[load ? 0 : 1], lane);
         uint64_t ma = load ? opnd_addr(x, &i->o[2], lane) : 0;
-        if (!smem_check(x, i, lane, &t) ||
-            (load && !emu_mbar_check(x, i, lane, t.ssp, ma)) ||
-            !tile_walk(x, i, lane, &t, true) ||
-            !tile_walk(x, i, lane, &t, false)) {
-            return;
-        }
-        if (load) {
-            if (!emu_mbar_complete_tx(x, i, lane, t.ssp, ma, t.bytes)) {
+        if (!(i->aux & BK_MCAST)) {
+            if (!tile_one(x, i, lane, &t, sa, ma)) {
                 return;
             }
-        } else {
-            group_issue(x, lane);
+            continue;
+        }
+        for (uint32_t m = cta_mask(x, i, 3, lane); m; m &= m - 1) {
+            unsigned r = (unsigned)__builtin_ctz(m);
+            if (!tile_one(x, i, lane, &t, rank_addr(sa, r),
+                          rank_addr(ma, r))) {
+                return;
+            }
         }
     }
 }
@@ -642,6 +704,12 @@ static bool has_mod(const IrInsn *in, PtxMod m)
         }
     }
     return false;
+}
+
+static bool is_value(const EmuInsn *ei, unsigned k)
+{
+    return k < ei->nopnd &&
+           (ei->o[k].kind == EO_REG || ei->o[k].kind == EO_IMM);
 }
 
 static bool is_addr(const EmuInsn *ei, unsigned k)
@@ -700,9 +768,16 @@ static EmuHandler sel_bulk(const IrInsn *in, EmuInsn *ei)
     PtxMod done = ir_insn_mod(in, PTX_MG_COMPLETE);
     bool reduce = in->op == PTX_OP_CP_REDUCE_ASYNC_BULK;
     unsigned aux = 0;
-    if (has_mod(in, PTX_M_MULTICAST_CLUSTER) || has_mod(in, PTX_M_CP_MASK)
-        || has_mod(in, PTX_M_IGNORE_OOB)) {
-        return NULL;                /* multicast (sm_90a), sm_100 forms */
+    PtxMod mc = ir_insn_mod(in, PTX_MG_MULTICAST);
+    if (has_mod(in, PTX_M_CP_MASK) || has_mod(in, PTX_M_IGNORE_OOB) ||
+        (mc != PTX_M_NONE && (mc != PTX_M_MULTICAST_CLUSTER || reduce ||
+                              src != PTX_M_GLOBAL2 ||
+                              ei->space != PTX_SPACE_SHARED_CLUSTER ||
+                              ei->nopnd < 5 || !is_value(ei, 4)))) {
+        return NULL;                /* sm_100 forms */
+    }
+    if (mc != PTX_M_NONE) {
+        aux |= BK_MCAST;
     }
     if (reduce) {
         RedOp op = red_of(ir_insn_mod(in, PTX_MG_REDOP));
@@ -714,7 +789,7 @@ static EmuHandler sel_bulk(const IrInsn *in, EmuInsn *ei)
             noftz != (half && op == R_ADD)) {
             return NULL;
         }
-        aux |= (unsigned)op << 8;
+        aux |= (unsigned)op << BK_OPSHIFT;
     }
     if ((ei->space == PTX_SPACE_SHARED ||
          ei->space == PTX_SPACE_SHARED_CLUSTER) &&
@@ -742,12 +817,22 @@ static EmuHandler sel_tensor(const IrInsn *in, EmuInsn *ei)
     PtxMod mode = ir_insn_mod(in, PTX_MG_LOADMODE);
     PtxMod src = ir_insn_mod(in, PTX_MG_SPACE2);
     PtxMod done = ir_insn_mod(in, PTX_MG_COMPLETE);
+    PtxMod mc = ir_insn_mod(in, PTX_MG_MULTICAST);
     if (!rank || (mode != PTX_M_NONE && mode != PTX_M_TILE) ||
-        ir_insn_mod(in, PTX_MG_MULTICAST) != PTX_M_NONE ||
+        (mc != PTX_M_NONE && mc != PTX_M_MULTICAST_CLUSTER) ||
         ir_insn_mod(in, PTX_MG_CTAGROUP) != PTX_M_NONE) {
-        return NULL;            /* im2col, gather4, multicast, sm_100 */
+        return NULL;            /* im2col, gather4, sm_100 forms */
     }
-    unsigned aux = rank << 12;
+    unsigned aux = rank << BK_RANKSHIFT;
+    if (mc != PTX_M_NONE) {
+        /* loads into shared::cluster only, ctaMask after [mbar] */
+        if (in->op != PTX_OP_CP_ASYNC_BULK_TENSOR ||
+            ei->space != PTX_SPACE_SHARED_CLUSTER || ei->nopnd < 4 ||
+            !is_value(ei, 3)) {
+            return NULL;
+        }
+        aux |= BK_MCAST;
+    }
     switch ((PtxOpcode)in->op) {
     case PTX_OP_CP_ASYNC_BULK_PREFETCH_TENSOR:
         ei->aux = (uint16_t)(aux | BK_PREFETCH);
@@ -758,7 +843,7 @@ static EmuHandler sel_tensor(const IrInsn *in, EmuInsn *ei)
         if (!op) {
             return NULL;
         }
-        aux |= (unsigned)op << 8 | BK_REDUCE;
+        aux |= (unsigned)op << BK_OPSHIFT | BK_REDUCE;
     }
         /* fall through */
     case PTX_OP_CP_ASYNC_BULK_TENSOR:
@@ -821,7 +906,7 @@ EMU_SELECTOR(bulk)
                 return true;
             }
         }
-        ei->aux = (uint16_t)((unsigned)op << 8);
+        ei->aux = (uint16_t)((unsigned)op << BK_OPSHIFT);
         if (ei->space == PTX_SPACE_SHARED_CLUSTER &&
             ir_insn_mod(in, PTX_MG_COMPLETE) ==
                 PTX_M_MBARRIER_COMPLETE_TX_BYTES &&

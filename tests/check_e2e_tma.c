@@ -945,6 +945,97 @@ START_TEST(e2e_bulk_cluster_peers)
 }
 END_TEST
 
+/* .multicast::cluster (sm_90a): CTA rank 0 of each cluster of four
+ * loads a 2D tile (TMA) and 256 bytes (bulk copy) into the CTAs of
+ * ctaMask 0b1011, each completing on that CTA's own mbarrier; rank 2 is
+ * left out and keeps its sentinels. */
+static const char mcast_ptx[] =
+    ".version 8.0\n.target sm_90a\n.address_size 64\n"
+    ".shared .align 1024 .b8 tile[1024];\n"
+    ".shared .align 128 .b8 raw[256];\n"
+    ".shared .align 8 .b64 bar;\n"
+    ".visible .entry mcast(.param .align 64 .b8 map[128], .param .u64 src,"
+    "\n .param .u64 out)\n{\n"
+    " .reg .b64 %rd<8>;\n .reg .b32 %r<24>;\n .reg .pred %p<4>;\n .reg .b16 %rs<2>;\n"
+    " mov.b64 %rd1, map;\n cvta.param.u64 %rd2, %rd1;\n"
+    " ld.param.u64 %rd3, [src];\n ld.param.u64 %rd6, [out];\n"
+    " mov.u32 %r1, %cluster_ctarank;\n mov.u32 %r3, %ctaid.x;\n"
+    " mov.u32 %r5, tile;\n mov.u32 %r6, bar;\n mov.u32 %r7, raw;\n"
+    " mov.u32 %r10, 0;\n"
+    "F:\n setp.ge.u32 %p1, %r10, 1280;\n @%p1 bra G;\n"
+    " add.u32 %r11, %r5, %r10;\n st.shared.u8 [%r11], 0xA5;\n"
+    " add.u32 %r10, %r10, 1;\n bra F;\n"
+    "G:\n mbarrier.init.shared::cta.b64 [%r6], 1;\n"
+    " setp.ne.u32 %p3, %r1, 2;\n"
+    " @%p3 mbarrier.arrive.expect_tx.shared::cta.b64 _, [%r6], 1280;\n"
+    " fence.proxy.async.shared::cta;\n"
+    " barrier.cluster.arrive;\n barrier.cluster.wait;\n"
+    " setp.ne.u32 %p1, %r1, 0;\n @%p1 bra W;\n"
+    " mov.u16 %rs1, 11;\n"
+    " cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier"
+    "::complete_tx::bytes.multicast::cluster [%r5], [%rd2, {%r3, 0}], "
+    "[%r6], 11;\n"
+    " cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes"
+    ".multicast::cluster [%r7], [%rd3], 256, [%r6], %rs1;\n"
+    "W:\n @!%p3 bra C0;\n"
+    "W1:\n mbarrier.try_wait.parity.shared::cta.b64 %p2, [%r6], 0;\n"
+    " @!%p2 bra W1;\n"
+    "C0:\n mul.wide.u32 %rd4, %r3, 1280;\n add.s64 %rd5, %rd6, %rd4;\n"
+    " mov.u32 %r10, 0;\n"
+    "C:\n setp.ge.u32 %p1, %r10, 1280;\n @%p1 bra E;\n"
+    " add.u32 %r11, %r5, %r10;\n ld.shared.u8 %r12, [%r11];\n"
+    " cvt.u64.u32 %rd4, %r10;\n add.s64 %rd7, %rd5, %rd4;\n"
+    " st.global.u8 [%rd7], %r12;\n add.u32 %r10, %r10, 1;\n bra C;\n"
+    "E:\n barrier.cluster.arrive;\n barrier.cluster.wait;\n ret;\n}\n";
+
+START_TEST(e2e_multicast)
+{
+    enum { NCTA = 8, W = 64, H = 8 };
+    open_src(mcast_ptx);
+    rng_seed(51);
+    /* a 64 x 8 u32 tensor; box 32 x 8 at x = %ctaid.x of the issuer */
+    static uint32_t g[W * H];
+    uint8_t raw[256];
+    for (int i = 0; i < W * H; i++)
+        g[i] = rnd();
+    for (int i = 0; i < 256; i++)
+        raw[i] = (uint8_t)rnd();
+    ptxemu_devptr dg = dbuf(g, sizeof(g)), dr = dbuf(raw, sizeof(raw));
+    ptxemu_devptr dout = dbuf(NULL, NCTA * 1280);
+    HostTensor t = tensor2(4, W, H, W * 4, 32, 8, 0);
+    ptxemu_tensor_map m = map_of(&t, PTXEMU_TENSOR_U32, dg, 0);
+    ptxemu_function *f = NULL;
+    ck_assert_int_eq(ptxemu_module_get_function(mod, "mcast", &f),
+                     PTXEMU_SUCCESS);
+    void *params[] = {&m, &dr, &dout};
+    ptxemu_launch_config cfg;
+    ptxemu_launch_config_default(&cfg);
+    cfg.grid[0] = NCTA;
+    cfg.cluster[0] = 4;
+    cfg.cluster[1] = cfg.cluster[2] = 1;
+    ptxemu_status st = ptxemu_launch_ex(f, &cfg, params);
+    ck_assert_msg(st == PTXEMU_SUCCESS, "%s: %s", ptxemu_status_name(st),
+                  ptxemu_last_error_message(dev));
+    ck_assert_int_eq(ptxemu_synchronize(dev), PTXEMU_SUCCESS);
+    static uint8_t out[NCTA * 1280];
+    dget(out, dout, sizeof(out));
+    for (int c = 0; c < NCTA; c++) {
+        int issuer = c / 4 * 4, rank = c % 4;
+        const uint8_t *o = out + c * 1280;
+        for (int k = 0; k < 1024; k += 4) {
+            int e = k / 4, x = issuer + e % 32, y = e / 32;
+            uint32_t v;
+            memcpy(&v, o + k, 4);
+            EQ_I("tile", c * 256 + e, v, rank == 2 ? 0xA5A5A5A5u
+                                                   : g[y * W + x]);
+        }
+        for (int k = 0; k < 256; k++)
+            EQ_I("raw", c * 256 + k, o[1024 + k],
+                 rank == 2 ? 0xA5u : raw[k]);
+    }
+}
+END_TEST
+
 /* ------------------------------------------------------------ faults */
 
 static void bulk_fault(const char *body, uint32_t n, size_t dbytes,
@@ -1071,7 +1162,7 @@ Suite *e2e_tma_suite(void)
         e2e_hopper_misc, e2e_stmatrix_prefetch, e2e_tma_load_edges,
         e2e_tma_swizzle, e2e_tma_3d_strides, e2e_tma_store_clip,
         e2e_bulk_reduce_ops, e2e_bulk_cluster_forms,
-        e2e_bulk_cluster_peers, e2e_bulk_faults,
+        e2e_bulk_cluster_peers, e2e_multicast, e2e_bulk_faults,
         e2e_tma_faults, e2e_tma_replace_address,
     };
     for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++)
