@@ -270,6 +270,20 @@ static const char tensor_ptx[] =
     PTX_HEAD
     ".shared .align 1024 .b8 tile[12288];\n"
     ".shared .align 8 .b64 bar;\n"
+    ".const .align 64 .b8 cmap[128];\n"
+    /* a 2D box through the map in constant memory */
+    ".visible .entry tloadc" PARAMS "{\n" DECLS
+    " mov.u64 %rd1, cmap;\n cvta.const.u64 %rd2, %rd1;\n"
+    " ld.param.u64 %rd3, [buf];\n ld.param.u32 %r4, [nb];\n"
+    " ld.param.s32 %r1, [c0];\n ld.param.s32 %r2, [c1];\n"
+    " mov.u32 %r5, tile;\n mov.u32 %r6, bar;\n"
+    " mbarrier.init.shared::cta.b64 [%r6], 1;\n"
+    " cp.async.bulk.tensor.2d.shared::cta.global.tile"
+    ".mbarrier::complete_tx::bytes [%r5], [%rd2, {%r1, %r2}], [%r6];\n"
+    " mbarrier.arrive.expect_tx.shared::cta.b64 _, [%r6], %r4;\n"
+    "W:\n mbarrier.try_wait.parity.shared::cta.b64 %p1, [%r6], 0;\n"
+    " @!%p1 bra W;\n"
+    COPY_TILE_TO_OUT "}\n"
     /* load a 2D box into a tile prefilled with 0xEE, copy it out raw */
     ".visible .entry tload2" PARAMS "{\n" DECLS PROLOGUE(2)
     " mov.u32 %r10, 0;\n"
@@ -1144,6 +1158,22 @@ START_TEST(e2e_tma_replace_address)
     ck_assert_int_eq(ptxemu_tensor_map_replace_address(&m, db + 8, &why),
                      PTXEMU_ERROR_INVALID_VALUE);
     ck_assert_ptr_nonnull(strstr(why, "16-byte"));
+    /* the same map read from constant memory */
+    ptxemu_devptr cmap = 0;
+    size_t csize = 0;
+    ck_assert_int_eq(ptxemu_module_get_global(mod, "cmap", &cmap, &csize),
+                     PTXEMU_SUCCESS);
+    ck_assert_uint_eq(csize, sizeof(m));
+    ck_assert_int_eq(ptxemu_memcpy_htod(dev, cmap, &m, sizeof(m)),
+                     PTXEMU_SUCCESS);
+    uint32_t got[128];
+    ptxemu_devptr out = dbuf(NULL, sizeof(got));
+    int32_t c0 = 0, c1 = 0, c2 = 0;
+    uint32_t nb = sizeof(got);
+    void *params[] = {&m, &out, &c0, &c1, &c2, &nb};
+    launch("tloadc", 1, 1, 0, params);
+    dget(got, out, sizeof(got));
+    ck_assert(memcmp(got, b, sizeof(got)) == 0);
     free(a);
     free(b);
 }
