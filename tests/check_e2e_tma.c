@@ -317,6 +317,24 @@ static const char tensor_ptx[] =
     "W:\n mbarrier.try_wait.parity.shared::cta.b64 %p1, [%r6], 0;\n"
     " @!%p1 bra W;\n"
     COPY_TILE_TO_OUT "}\n"
+    /* a 5D box through a param map */
+    ".visible .entry tload5(.param .align 64 .b8 map[128], .param .u64 buf,"
+    "\n .param .s32 c0, .param .s32 c1, .param .s32 c2, .param .s32 c3,\n"
+    " .param .s32 c4, .param .u32 nb)\n{\n" DECLS
+    " mov.b64 %rd1, map;\n cvta.param.u64 %rd2, %rd1;\n"
+    " ld.param.u64 %rd3, [buf];\n ld.param.u32 %r4, [nb];\n"
+    " ld.param.s32 %r1, [c0];\n ld.param.s32 %r2, [c1];\n"
+    " ld.param.s32 %r3, [c2];\n ld.param.s32 %r7, [c3];\n"
+    " ld.param.s32 %r8, [c4];\n"
+    " mov.u32 %r5, tile;\n mov.u32 %r6, bar;\n"
+    " mbarrier.init.shared::cta.b64 [%r6], 1;\n"
+    " cp.async.bulk.tensor.5d.shared::cta.global.tile"
+    ".mbarrier::complete_tx::bytes [%r5], [%rd2, {%r1, %r2, %r3, %r7, "
+    "%r8}], [%r6];\n"
+    " mbarrier.arrive.expect_tx.shared::cta.b64 _, [%r6], %r4;\n"
+    "W:\n mbarrier.try_wait.parity.shared::cta.b64 %p1, [%r6], 0;\n"
+    " @!%p1 bra W;\n"
+    COPY_TILE_TO_OUT "}\n"
     /* fill the tile from buf, store it as a 2D box */
     ".visible .entry tstore2" PARAMS "{\n" DECLS PROLOGUE(2)
     COPY_IN_TO_TILE
@@ -338,12 +356,13 @@ static const char tensor_ptx[] =
     " cp.async.bulk.commit_group;\n cp.async.bulk.wait_group 0;\n"
     " ret;\n}\n";
 
-/* The host tensor: rank <= 3, dimension 0 fastest, byte strides. */
+/* The host tensor: rank <= 5, dimension 0 fastest, byte strides. */
+#define HR 5
 typedef struct HostTensor {
     unsigned rank, es;
-    int64_t dim[3];
-    uint64_t stride[3];                 /* stride[0] = es */
-    uint32_t box[3], est[3];
+    int64_t dim[HR];
+    uint64_t stride[HR];                /* stride[0] = es */
+    uint32_t box[HR], est[HR];
     int swizzle;                        /* 0, 1, 2, 3: none, 32/64/128B */
 } HostTensor;
 
@@ -360,10 +379,10 @@ static size_t ref_swizzle(int s, size_t off)
 }
 
 /* Elements per dimension and box bytes. */
-static size_t box_shape(const HostTensor *t, uint32_t n[3])
+static size_t box_shape(const HostTensor *t, uint32_t n[HR])
 {
     size_t bytes = t->es;
-    for (unsigned d = 0; d < 3; d++) {
+    for (unsigned d = 0; d < HR; d++) {
         uint32_t st = d == 0 ? 1 : t->est[d];
         n[d] = d < t->rank ? (t->box[d] + st - 1) / st : 1;
         bytes *= n[d];
@@ -373,11 +392,11 @@ static size_t box_shape(const HostTensor *t, uint32_t n[3])
 
 /* Where box element (linear index e) lies in the tensor: its byte
  * offset, or -1 when outside. */
-static int64_t box_elem(const HostTensor *t, const int32_t c[3],
-                        const uint32_t n[3], size_t e)
+static int64_t box_elem(const HostTensor *t, const int32_t *c,
+                        const uint32_t n[HR], size_t e)
 {
     int64_t off = 0;
-    for (unsigned d = 0; d < 3; d++) {
+    for (unsigned d = 0; d < HR; d++) {
         size_t k = e % n[d];
         e /= n[d];
         if (d >= t->rank)
@@ -391,7 +410,7 @@ static int64_t box_elem(const HostTensor *t, const int32_t c[3],
 }
 
 static void run_tensor(const char *k, ptxemu_tensor_map *m,
-                       ptxemu_devptr buf, const int32_t c[3], uint32_t nb)
+                       ptxemu_devptr buf, const int32_t *c, uint32_t nb)
 {
     int32_t c0 = c[0], c1 = c[1], c2 = c[2];
     void *params[] = {m, &buf, &c0, &c1, &c2, &nb};
@@ -401,9 +420,9 @@ static void run_tensor(const char *k, ptxemu_tensor_map *m,
 /* Load a box of t (host bytes g, device copy at dg) at c with map m;
  * compare the raw shared tile with the reference. */
 static void check_load(const HostTensor *t, const uint8_t *g,
-                       ptxemu_tensor_map *m, const int32_t c[3], int nan)
+                       ptxemu_tensor_map *m, const int32_t *c, int nan)
 {
-    uint32_t n[3];
+    uint32_t n[HR];
     size_t nb = box_shape(t, n);
     uint8_t *exp = malloc(nb), *got = malloc(nb);
     ck_assert_ptr_nonnull(exp);
@@ -417,7 +436,12 @@ static void check_load(const HostTensor *t, const uint8_t *g,
             memset(dst, 0, t->es);
     }
     ptxemu_devptr out = dbuf(NULL, nb);
-    if (t->rank == 3) {
+    if (t->rank == 5) {
+        int32_t c0 = c[0], c1 = c[1], c2 = c[2], c3 = c[3], c4 = c[4];
+        uint32_t nbu = (uint32_t)nb;
+        void *params[] = {m, &out, &c0, &c1, &c2, &c3, &c4, &nbu};
+        launch("tload5", 1, 1, 0, params);
+    } else if (t->rank == 3) {
         ptxemu_devptr gm = dbuf(m, sizeof(*m));
         int32_t c0 = c[0], c1 = c[1], c2 = c[2];
         uint32_t nbu = (uint32_t)nb;
@@ -563,18 +587,41 @@ START_TEST(e2e_tma_3d_strides)
 }
 END_TEST
 
+START_TEST(e2e_tma_5d)
+{
+    open_src(tensor_ptx);
+    rng_seed(25);
+    /* 8 x 5 x 4 x 3 x 3 u16 with padded strides; box 8 x 3 x 3 x 2 x 2,
+     * element strides 2 and 3 in dimensions 2 and 4 */
+    HostTensor t = {5, 2, {8, 5, 4, 3, 3},
+                    {2, 32, 32 * 6, 32 * 6 * 4, 32 * 6 * 4 * 3},
+                    {8, 3, 3, 2, 4}, {1, 1, 2, 1, 3}, 0};
+    size_t bytes = 32 * 6 * 4 * 3 * 3;
+    uint8_t *g = rand_bytes(bytes);
+    ptxemu_devptr dg = dbuf(g, bytes);
+    ptxemu_tensor_map m = map_of(&t, PTXEMU_TENSOR_U16, dg, 0);
+    static const int32_t origins[][HR] = {
+        {0, 0, 0, 0, 0}, {4, 3, 1, 2, 1}, {-3, -1, -2, -1, -4},
+        {0, 4, 3, 2, 2}
+    };
+    for (size_t i = 0; i < sizeof(origins) / sizeof(origins[0]); i++)
+        check_load(&t, g, &m, origins[i], 0);
+    free(g);
+}
+END_TEST
+
 /* Store (or reduce, op 1 = add.s32, 2 = min.u32) a tile into a 2D
  * tensor; check in-bound elements and untouched others. */
 static void check_store(const char *k, int op, unsigned es,
                         ptxemu_tensor_dtype dt, int swz, uint32_t bx,
-                        uint32_t by, const int32_t c[3])
+                        uint32_t by, const int32_t *c)
 {
     int64_t w = 50, h = 21;
     uint64_t pitch = 256;
     HostTensor t = tensor2(es, w, h, pitch, bx, by, swz);
     size_t gbytes = pitch * (uint64_t)(h + 2);
     uint8_t *g = rand_bytes(gbytes);
-    uint32_t n[3];
+    uint32_t n[HR];
     size_t nb = box_shape(&t, n);
     uint8_t *tile = rand_bytes(nb);
     uint8_t *exp = malloc(gbytes), *got = malloc(gbytes);
@@ -1190,7 +1237,8 @@ Suite *e2e_tma_suite(void)
     const TTest *tests[] = {
         e2e_bulk_copy_roundtrip, e2e_tma_2d, e2e_dependent_launch,
         e2e_hopper_misc, e2e_stmatrix_prefetch, e2e_tma_load_edges,
-        e2e_tma_swizzle, e2e_tma_3d_strides, e2e_tma_store_clip,
+        e2e_tma_swizzle, e2e_tma_3d_strides, e2e_tma_5d,
+        e2e_tma_store_clip,
         e2e_bulk_reduce_ops, e2e_bulk_cluster_forms,
         e2e_bulk_cluster_peers, e2e_multicast, e2e_bulk_faults,
         e2e_tma_faults, e2e_tma_replace_address,
