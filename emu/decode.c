@@ -725,6 +725,7 @@ static bool decode_insn(Dec *d, uint32_t pc, EmuInsn *ei)
         || emu_select_mma(im, d->f, in, ei)
         || emu_select_cluster(im, d->f, in, ei)
         || emu_select_mbarrier(im, d->f, in, ei)
+        || emu_select_bulk(im, d->f, in, ei)
         || emu_select_tex(im, d->f, in, ei)) {
         return ei->fn != NULL;
     }

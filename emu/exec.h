@@ -181,6 +181,11 @@ struct EmuWarp {
     uint64_t mbar_fails;          /* failed waits since the last success */
     uint64_t mbar_mark;           /* mbar_fails when the scheduler's quiet
                                      window began (sched.c) */
+    /* Appended (ops_bulk.c): per thread, the bulk async-group operations
+     * issued since the last commit_group, and the committed groups not
+     * yet retired by wait_group. */
+    uint32_t bulk_open[EMU_WARP_SIZE];
+    uint32_t bulk_groups[EMU_WARP_SIZE];
 };
 
 struct EmuCta {

@@ -373,6 +373,9 @@ uint8_t *emu_mem_guest(EmuCtx *x, unsigned lane, PtxSpace space,
         } else if (addr - EMU_LOCAL_WINDOW < EMU_LOCAL_LIMIT) {
             sp = PTX_SPACE_LOCAL;
             off = addr - EMU_LOCAL_WINDOW;
+        } else if (addr - EMU_PARAM_WINDOW < EMU_PARAM_LIMIT) {
+            sp = PTX_SPACE_PARAM;
+            off = addr - EMU_PARAM_WINDOW;
         } else {
             sp = PTX_SPACE_GLOBAL;
         }

@@ -6,7 +6,8 @@
  * .const variables, the device heap) has a unique address range and is
  * found through a sorted allocation table.  Shared and local memory have
  * their own windows of generic addresses (EMU_SHARED_WINDOW,
- * EMU_LOCAL_WINDOW), so cvta and generic loads behave as on hardware:
+ * EMU_LOCAL_WINDOW, and EMU_PARAM_WINDOW for kernel parameters), so
+ * cvta and generic loads behave as on hardware:
  *   generic = window base + space offset   (cvta.shared / cvta.local)
  *   space offset = generic - window base   (cvta.to.shared / .to.local)
  *   global and const generic addresses are the addresses themselves.
@@ -34,6 +35,10 @@
 #define EMU_SHARED_LIMIT   0x0000000001000000ull  /* 16 MiB window */
 #define EMU_LOCAL_WINDOW   0x0000000200000000ull  /* generic local base */
 #define EMU_LOCAL_LIMIT    0x0000000100000000ull  /* 4 GiB window */
+/* Kernel parameters (cvta.param, __grid_constant__): generic = window
+ * base + offset in the launch's parameter buffer; read-only. */
+#define EMU_PARAM_WINDOW   0x0000000300000000ull
+#define EMU_PARAM_LIMIT    0x0000000001000000ull  /* 16 MiB window */
 
 typedef enum EmuAllocKind {
     EMU_ALLOC_DEVICE,     /* cudaMalloc */

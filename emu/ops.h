@@ -39,7 +39,16 @@ EMU_SELECTOR(mma);    /* ops_mma.c: mma wmma.load/mma/store ldmatrix
                          stmatrix movmatrix */
 EMU_SELECTOR(cluster);  /* ops_cluster.c: barrier.cluster mapa getctarank */
 EMU_SELECTOR(mbarrier); /* ops_mbarrier.c: mbarrier.*, cp.async.mbarrier
-                           .arrive, cp.async.bulk to shared::cluster */
+                           .arrive */
+EMU_SELECTOR(bulk);     /* ops_bulk.c: cp.async.bulk*, cp.reduce.async
+                           .bulk*, st.async, red.async (TMA) */
+/* ops_mbarrier.c, for asynchronous operations: check the mbarrier at
+ * addr (space sp), and perform complete_tx(bytes) on it; false after a
+ * fault. */
+bool emu_mbar_check(EmuCtx *x, const EmuInsn *i, unsigned lane,
+                    PtxSpace sp, uint64_t addr);
+bool emu_mbar_complete_tx(EmuCtx *x, const EmuInsn *i, unsigned lane,
+                          PtxSpace sp, uint64_t addr, uint64_t bytes);
 EMU_SELECTOR(tex);      /* ops_tex.c: tex tld4 txq istypep suld sust
                            sured suq */
 

@@ -1,8 +1,8 @@
 /*
  * emu/ops_mbarrier.c: the arrive/wait barriers of PTX (mbarrier.*,
  * PTX ISA 9.0 section "Parallel Synchronization and Communication
- * Instructions: mbarrier"), cp.async.mbarrier.arrive and the bulk copy
- * cp.async.bulk ... .mbarrier::complete_tx::bytes.
+ * Instructions: mbarrier"), cp.async.mbarrier.arrive, and the
+ * complete_tx of the asynchronous bulk operations (ops_bulk.c).
  *
  * An mbarrier is a 64-bit word in shared memory whose layout the ISA
  * leaves opaque.  Ours:
@@ -380,55 +380,35 @@ static void op_cp_async_mb_arrive(EmuCtx *x, const EmuInsn *i,
     }
 }
 
-/* cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes
- * [dst], [src], size, [mbar]: copy, then complete_tx(size) on mbar.
- * size and both addresses are multiples of 16 (PTX ISA). */
-static void op_bulk_g2s(EmuCtx *x, const EmuInsn *i, uint32_t mask)
+/* complete_tx of `bytes` on the mbarrier at addr (space sp) for an
+ * asynchronous operation (ops_bulk.c).  The mbarrier word is resolved
+ * afresh: the operation may have overwritten it. */
+bool emu_mbar_complete_tx(EmuCtx *x, const EmuInsn *i, unsigned lane,
+                          PtxSpace sp, uint64_t addr, uint64_t bytes)
 {
-    PtxSpace sp = (PtxSpace)i->space;
-    EMU_FOR_LANES(mask, lane) {
-        uint64_t da = lane_addr(x, &i->o[0], lane);
-        uint64_t sa = lane_addr(x, &i->o[1], lane);
-        uint64_t n = emu_src(x, &i->o[2], lane) & 0xffffffffu;
-        if ((n | da | sa) & 15) {
-            emu_fault(x, EMU_ERR_MISALIGNED, lane, (da | sa) & 15 ? da : sa,
-                      (uint32_t)n, sp, "cp.async.bulk: size %llu and "
-                      "addresses 0x%llx <- 0x%llx must be multiples of 16",
-                      (unsigned long long)n, (unsigned long long)da,
-                      (unsigned long long)sa);
-            return;
-        }
-        uint64_t maddr;
-        Mbar b;
-        uint8_t *mp = mb_word(x, i, &i->o[3], sp, lane, &maddr);
-        if (!mp || !mb_load(x, i, mp, lane, maddr, sp, &b)) {
-            return;
-        }
-        for (uint64_t k = 0; k < n; k += 16) {
-            const uint8_t *s = emu_mem_guest(x, lane, PTX_SPACE_GLOBAL,
-                                             sa + k, 16, false);
-            if (!s) {
-                return;
-            }
-            uint8_t buf[16];
-            memcpy(buf, s, 16);
-            uint8_t *d = emu_mem_guest(x, lane, sp, da + k, 16, true);
-            if (!d) {
-                return;
-            }
-            if (memcmp(d, buf, 16) != 0) {
-                memcpy(d, buf, 16);
-                x->launch->progress++;
-            }
-        }
-        /* the copy may have overwritten the mbarrier itself */
-        if (!mb_load(x, i, mp, lane, maddr, sp, &b) ||
-            !tx_add(x, i, lane, maddr, sp, &b, -(int64_t)n)) {
-            return;
-        }
-        mb_settle(&b);
-        wr64(x, mp, mb_pack(&b));
+    EmuOpnd a = { .kind = EO_ADDR, .reg = EMU_NOREG, .imm = addr };
+    uint64_t maddr;
+    Mbar b;
+    uint8_t *mp = mb_word(x, i, &a, sp, lane, &maddr);
+    if (!mp || !mb_load(x, i, mp, lane, maddr, sp, &b) ||
+        !tx_add(x, i, lane, maddr, sp, &b, -(int64_t)bytes)) {
+        return false;
     }
+    mb_settle(&b);
+    wr64(x, mp, mb_pack(&b));
+    return true;
+}
+
+/* The checks of emu_mbar_complete_tx without the update, made before an
+ * operation starts so that a bad mbarrier faults before any byte moves. */
+bool emu_mbar_check(EmuCtx *x, const EmuInsn *i, unsigned lane,
+                    PtxSpace sp, uint64_t addr)
+{
+    EmuOpnd a = { .kind = EO_ADDR, .reg = EMU_NOREG, .imm = addr };
+    uint64_t maddr;
+    Mbar b;
+    uint8_t *mp = mb_word(x, i, &a, sp, lane, &maddr);
+    return mp && mb_load(x, i, mp, lane, maddr, sp, &b);
 }
 
 static bool has_mod(const IrInsn *in, PtxMod m)
@@ -500,21 +480,6 @@ EMU_SELECTOR(mbarrier)
     case PTX_OP_CP_ASYNC_MBARRIER_ARRIVE:
         ei->aux = has_mod(in, PTX_M_NOINC) ? AUX_NOINC : 0;
         ei->fn = shared_space(ei) ? op_cp_async_mb_arrive : NULL;
-        return true;
-    case PTX_OP_CP_ASYNC_BULK:
-        /* only global -> shared::cluster (or shared::cta, PTX 8.6)
-         * completing on an mbarrier (a cluster of one CTA); other forms
-         * stay unsupported here */
-        ei->fn = NULL;
-        if ((ei->space == PTX_SPACE_SHARED_CLUSTER ||
-             ei->space == PTX_SPACE_SHARED) &&
-            ir_insn_mod(in, PTX_MG_SPACE2) == PTX_M_GLOBAL2 &&
-            ir_insn_mod(in, PTX_MG_COMPLETE) ==
-                PTX_M_MBARRIER_COMPLETE_TX_BYTES &&
-            !has_mod(in, PTX_M_MULTICAST_CLUSTER) &&
-            ei->nopnd >= 4 && ei->o[3].kind == EO_ADDR) {
-            ei->fn = op_bulk_g2s;
-        }
         return true;
     default:
         return false;

@@ -528,7 +528,8 @@ static void op_cvta(EmuCtx *x, const EmuInsn *i, uint32_t mask)
     uint64_t *d = &x->regs[(size_t)i->o[0].reg * EMU_WARP_SIZE];
     uint64_t base = i->space == PTX_SPACE_SHARED ||
                     i->space == PTX_SPACE_SHARED_CLUSTER ? EMU_SHARED_WINDOW
-        : i->space == PTX_SPACE_LOCAL ? EMU_LOCAL_WINDOW : 0;
+        : i->space == PTX_SPACE_LOCAL ? EMU_LOCAL_WINDOW
+        : i->space == PTX_SPACE_PARAM ? EMU_PARAM_WINDOW : 0;
     bool to = i->aux != 0;
     bool narrow = ptx_type_bits((PtxType)i->type) == 32;
     EMU_FOR_LANES(mask, lane) {
@@ -901,7 +902,12 @@ EMU_SELECTOR(mem)
     }
     case PTX_OP_CVTA:
         ei->aux = ir_insn_mod(in, PTX_MG_TO) != PTX_M_NONE;
+        if (ei->space == PTX_SPACE_PARAM && !f->is_entry) {
+            /* a .func's params live in its frame (local memory) */
+            ei->space = PTX_SPACE_LOCAL;
+        }
         ei->fn = (ei->space == PTX_SPACE_SHARED ||
+                  ei->space == PTX_SPACE_PARAM ||
                   ei->space == PTX_SPACE_SHARED_CLUSTER ||
                   ei->space == PTX_SPACE_LOCAL ||
                   ei->space == PTX_SPACE_GLOBAL ||

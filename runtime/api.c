@@ -25,6 +25,7 @@
 #include "emu/cluster.h"
 #include "emu/exec.h"
 #include "emu/memory.h"
+#include "emu/tensormap.h"
 #include "emu/texfetch.h"
 #include "ptx/ptx.h"
 #include "ptx/link.h"
@@ -2132,4 +2133,49 @@ ptxemu_status ptxemu_module_bind_texref(ptxemu_module *mod,
     }
     pthread_mutex_unlock(&dev->lock);
     return st;
+}
+
+/* ------------------------------------------------------ tensor maps */
+
+ptxemu_status ptxemu_tensor_map_encode_tiled(const ptxemu_tensor_map_desc
+                                             *desc, ptxemu_tensor_map *map,
+                                             const char **why)
+{
+    const char *w = "NULL argument";
+    EmuStatus st = EMU_ERR_INVALID_VALUE;
+    if (desc) {
+        EmuTmap t = {
+            .dtype = (unsigned)desc->dtype, .rank = desc->rank,
+            .interleave = desc->interleave,
+            .swizzle = (unsigned)desc->swizzle,
+            .l2promo = desc->l2_promotion, .oobfill = desc->oob_nan,
+            .addr = desc->addr
+        };
+        for (unsigned i = 0; i < EMU_TMAP_MAX_RANK && i < desc->rank;
+             i++) {
+            t.dim[i] = desc->dims[i];
+            t.box[i] = desc->box[i];
+            t.estride[i] = desc->elem_strides[i];
+            if (i >= 1) {
+                t.gstride[i - 1] = desc->strides[i - 1];
+            }
+        }
+        st = emu_tmap_encode_tiled(&t, map, &w);
+    }
+    if (why) {
+        *why = w;
+    }
+    return (ptxemu_status)st;
+}
+
+ptxemu_status ptxemu_tensor_map_replace_address(ptxemu_tensor_map *map,
+                                                ptxemu_devptr addr,
+                                                const char **why)
+{
+    const char *w;
+    EmuStatus st = emu_tmap_replace_address(map, addr, &w);
+    if (why) {
+        *why = w;
+    }
+    return (ptxemu_status)st;
 }

@@ -471,6 +471,66 @@ ptxemu_status ptxemu_surface_destroy(ptxemu_device *dev, uint64_t handle);
 ptxemu_status ptxemu_module_bind_texref(ptxemu_module *mod,
                                         const char *name, uint64_t handle);
 
+/* ------------------------------------------------ tensor maps (TMA) */
+
+/* A tensor map for the Hopper tensor copies (cp.async.bulk.tensor):
+ * 128 opaque bytes, 64-byte aligned, the size and alignment of CUDA's
+ * CUtensorMap.  A kernel receives it as a __grid_constant__ parameter
+ * (.param .align 64 .b8 map[128]: pass a pointer to it in the launch's
+ * params) or reads it from global or constant memory. */
+typedef struct ptxemu_tensor_map {
+#ifdef __cplusplus
+    alignas(64) uint64_t opaque[16];
+#else
+    _Alignas(64) uint64_t opaque[16];
+#endif
+} ptxemu_tensor_map;
+
+/* Element types, values as CUtensorMapDataType (the packed sub-byte
+ * types 13..15 are valid but not supported by the emulator). */
+typedef enum ptxemu_tensor_dtype {
+    PTXEMU_TENSOR_U8 = 0, PTXEMU_TENSOR_U16, PTXEMU_TENSOR_U32,
+    PTXEMU_TENSOR_S32, PTXEMU_TENSOR_U64, PTXEMU_TENSOR_S64,
+    PTXEMU_TENSOR_F16, PTXEMU_TENSOR_F32, PTXEMU_TENSOR_F64,
+    PTXEMU_TENSOR_BF16, PTXEMU_TENSOR_F32_FTZ, PTXEMU_TENSOR_TF32,
+    PTXEMU_TENSOR_TF32_FTZ
+} ptxemu_tensor_dtype;
+
+/* As CUtensorMapSwizzle: the shared-memory swizzle of the box. */
+typedef enum ptxemu_tensor_swizzle {
+    PTXEMU_TENSOR_SWIZZLE_NONE = 0, PTXEMU_TENSOR_SWIZZLE_32B,
+    PTXEMU_TENSOR_SWIZZLE_64B, PTXEMU_TENSOR_SWIZZLE_128B
+} ptxemu_tensor_swizzle;
+
+typedef struct ptxemu_tensor_map_desc {
+    ptxemu_tensor_dtype dtype;
+    unsigned rank;                      /* 1..5 */
+    ptxemu_devptr addr;                 /* 16-byte aligned */
+    uint64_t dims[5];                   /* elements, dimension 0 fastest */
+    uint64_t strides[4];                /* bytes, of dimensions 1..rank-1:
+                                           multiples of 16, < 2^40 */
+    uint32_t box[5];                    /* 1..256; box[0] * element size
+                                           a multiple of 16 */
+    uint32_t elem_strides[5];           /* 1..8 */
+    unsigned interleave;                /* CUtensorMapInterleave: 0 only */
+    ptxemu_tensor_swizzle swizzle;
+    unsigned l2_promotion;              /* CUtensorMapL2promotion 0..3 */
+    unsigned oob_nan;                   /* 1: out-of-bound elements of a
+                                           load read as NaN (float types),
+                                           0: as zero */
+} ptxemu_tensor_map_desc;
+
+/* cuTensorMapEncodeTiled: INVALID_VALUE when desc breaks a rule the
+ * CUDA driver documents, UNSUPPORTED for valid maps the emulator cannot
+ * use; *why (may be NULL) names the rule.  The device is not needed. */
+ptxemu_status ptxemu_tensor_map_encode_tiled(const ptxemu_tensor_map_desc
+                                             *desc, ptxemu_tensor_map *map,
+                                             const char **why);
+/* cuTensorMapReplaceAddress. */
+ptxemu_status ptxemu_tensor_map_replace_address(ptxemu_tensor_map *map,
+                                                ptxemu_devptr addr,
+                                                const char **why);
+
 /* ------------------------------------------------------------ statistics */
 
 /* State spaces of memory statistics (generic accesses are counted in the

@@ -3964,7 +3964,8 @@ static const char *const skipped[] = {
     /* features not implemented yet */
     "printf.printf_kernel, malloc.heap_list, malloc.heap_buffer: covered "
     "by tests/check_builtins.c (exact output text)",
-    "tma_bulk, wgmma_sm90a: sm_90 only (no sm80 PTX); TMA and wgmma not "
+    "tma_bulk: sm_90 only (no sm80 PTX): tests/check_e2e_tma.c",
+    "wgmma_sm90a: sm_90 only (no sm80 PTX); wgmma not "
     "implemented",
     NULL};
 
