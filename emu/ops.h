@@ -42,5 +42,6 @@ EMU_SELECTOR(mbarrier); /* ops_mbarrier.c: mbarrier.*, cp.async.mbarrier
                            .arrive, cp.async.bulk to shared::cluster */
 EMU_SELECTOR(tex);      /* ops_tex.c: tex tld4 txq istypep suld sust
                            sured suq */
+EMU_SELECTOR(wgmma);    /* ops_wgmma.c: wgmma.*, setmaxnreg */
 
 #endif
