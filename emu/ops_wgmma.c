@@ -95,18 +95,9 @@ static const char *opname(const EmuInsn *i)
     return ptx_opinfo((PtxOpcode)i->op)->name;
 }
 
-/* The warp must be whole and its warpgroup 4 whole warps. */
+/* The warpgroup must be 4 whole warps, all of whose lanes take part. */
 static bool whole_group(EmuCtx *x, const EmuInsn *i, uint32_t mask)
 {
-    if (mask != 0xffffffffu) {
-        emu_fault(x, EMU_ERR_ILLEGAL_INSTRUCTION,
-                  mask ? (unsigned)__builtin_ctz(mask) : 0, 0, 0,
-                  PTX_SPACE_NONE, "%s needs all 32 lanes of the warp "
-                  "(.sync.aligned); lane %u does not take part (active "
-                  "mask 0x%08x)", opname(i),
-                  (unsigned)__builtin_ctz(~mask), mask);
-        return false;
-    }
     const EmuCta *c = x->cta;
     uint32_t g0 = x->warp->id & ~3u, threads = 0;
     for (uint32_t w = g0; w < g0 + 4 && w < c->nwarps; w++) {
@@ -118,6 +109,15 @@ static bool whole_group(EmuCtx *x, const EmuInsn *i, uint32_t mask)
                   "but the warpgroup of warp %u (warps %u .. %u) has %u "
                   "threads: the block size must be a multiple of 128",
                   opname(i), x->warp->id, g0, g0 + 3, threads);
+        return false;
+    }
+    if (mask != 0xffffffffu) {
+        emu_fault(x, EMU_ERR_ILLEGAL_INSTRUCTION,
+                  mask ? (unsigned)__builtin_ctz(mask) : 0, 0, 0,
+                  PTX_SPACE_NONE, "%s needs all 32 lanes of the warp "
+                  "(.sync.aligned); lane %u does not take part (active "
+                  "mask 0x%08x)", opname(i),
+                  (unsigned)__builtin_ctz(~mask), mask);
         return false;
     }
     return true;
