@@ -1,7 +1,7 @@
 /*
  * emu/ops_wgmma.c: warpgroup-level instructions of sm_90a:
  * wgmma.fence, wgmma.commit_group, wgmma.wait_group, wgmma.mma_async
- * (PTX ISA 9.0, 9.7.15) and setmaxnreg (9.7.13.x).
+ * (PTX ISA 9.0, 9.7.15) and setmaxnreg (miscellaneous instructions).
  *
  * A warpgroup is 4 contiguous warps whose first warp index is a multiple
  * of 4.  These instructions are .sync.aligned over it; a warp that
@@ -37,8 +37,10 @@
  * executed.
  *
  * setmaxnreg.{inc,dec}.sync.aligned.u32 n: the emulator has no register
- * file to repartition, so it only checks n (24 .. 256, a multiple of 8)
- * and the warpgroup.
+ * file to repartition, so it only checks n (24 .. 256, a multiple of 8,
+ * else a fault when executed) and the warpgroup; .inc never has to wait
+ * for registers, and the registers it "adds" keep their values (the ISA
+ * leaves them undefined).
  */
 #include <stdio.h>
 #include <string.h>
