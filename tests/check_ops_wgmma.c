@@ -495,18 +495,24 @@ typedef struct WCase {
     bool sat;
     unsigned kadv;              /* > 0: K block kadv - 1 of 64-wide tiles */
     unsigned base;              /* A tile 128 * base past 1024 */
+    unsigned chain;             /* > 1: that many wgmma over the K blocks
+                                   of 64-wide tiles, in commit groups */
+    unsigned wgs;               /* warpgroups (default 1) */
 } WCase;
 
 #define MAXND 128
 #define SHBYTES 40960u
 
 /* The kernel: copy the image (p0) into shared memory, load D (p1) and A
- * registers (p3), run one wgmma, store D (p2).  Descriptors: p4, p5
- * (offsets in the shared buffer, relocated by its address); scale-d:
- * p6 != 0. */
-static void gen(Buf *b, const WCase *c, unsigned nd, bool desc_per_lane)
+ * registers (p3), run the wgmma (or a chain of them, each in its own
+ * commit group, waiting with wait_group 1 as a pipelined main loop
+ * would), store D (p2).  Descriptors: p4, p5 (offsets in the shared
+ * buffer, relocated by its address); scale-d: p6 != 0 (for the first of
+ * a chain; the others accumulate). */
+static void gen_mma(Buf *b, const WCase *c, unsigned nd, const char *sd);
+
+static void gen(Buf *b, const WCase *c, unsigned nd)
 {
-    unsigned K = k_of(c->ta);
     put(b, ".version 9.0\n.target sm_90a\n.address_size 64\n"
         ".visible .entry k(.param .u64 p0, .param .u64 p1, .param .u64 "
         "p2, .param .u64 p3, .param .u64 p4, .param .u64 p5, .param .u32 "
@@ -522,7 +528,8 @@ static void gen(Buf *b, const WCase *c, unsigned nd, bool desc_per_lane)
         "add.s64 %%rd7, %%rd0, %%rd6;\nld.global.u32 %%r2, [%%rd7];\n"
         "mov.u32 %%r3, sm;\nshl.b32 %%r4, %%r1, 2;\n"
         "add.u32 %%r3, %%r3, %%r4;\nst.shared.u32 [%%r3], %%r2;\n"
-        "add.u32 %%r1, %%r1, 128;\nbra L0;\nL1:\nbar.sync 0;\n",
+        "mov.u32 %%r6, %%ntid.x;\nadd.u32 %%r1, %%r1, %%r6;\nbra L0;\n"
+        "L1:\nbar.sync 0;\n",
         SHBYTES / 4);
     put(b, "mul.wide.u32 %%rd8, %%r0, %u;\nadd.s64 %%rd9, %%rd1, %%rd8;\n"
         "add.s64 %%rd10, %%rd2, %%rd8;\n", nd * 4);
@@ -537,19 +544,36 @@ static void gen(Buf *b, const WCase *c, unsigned nd, bool desc_per_lane)
     put(b, "mov.u32 %%r5, sm;\nshr.u32 %%r5, %%r5, 4;\n"
         "cvt.u64.u32 %%rd13, %%r5;\nadd.s64 %%rd14, %%rd4, %%rd13;\n"
         "add.s64 %%rd15, %%rd5, %%rd13;\n");
-    if (desc_per_lane) {
-        put(b, "cvt.u64.u32 %%rd16, %%r0;\n"
-            "add.s64 %%rd14, %%rd14, %%rd16;\n");
+    put(b, "setp.ne.u32 %%p1, %%r9, 0;\nsetp.ne.u32 %%p2, %%r0, 999;\n"
+        "wgmma.fence.sync.aligned;\n");
+    unsigned n = c->chain ? c->chain : 1;
+    for (unsigned j = 0; j < n; j++) {
+        gen_mma(b, c, nd, j ? "%p2" : "%p1");
+        put(b, "wgmma.commit_group.sync.aligned;\n");
+        if (j) {
+            put(b, "wgmma.wait_group.sync.aligned 1;\n");
+        }
+        /* the next K block: 32 bytes further (descriptor units of 16) */
+        put(b, "add.s64 %%rd14, %%rd14, 2;\nadd.s64 %%rd15, %%rd15, 2;\n");
     }
-    put(b, "setp.ne.u32 %%p1, %%r9, 0;\nwgmma.fence.sync.aligned;\n"
-        "wgmma.mma_async.sync.aligned.m64n%uk%u%s.%s.%s.%s%s {",
+    put(b, "wgmma.wait_group.sync.aligned 0;\n");
+    for (unsigned r = 0; r < nd; r++) {
+        put(b, "st.global.u32 [%%rd10+%u], %%d%u;\n", 4 * r, r);
+    }
+    put(b, "ret;\n}\n");
+}
+
+static void gen_mma(Buf *b, const WCase *c, unsigned nd, const char *sd)
+{
+    unsigned K = k_of(c->ta);
+    put(b, "wgmma.mma_async.sync.aligned.m64n%uk%u%s.%s.%s.%s%s {",
         c->n, K, c->sat ? ".satfinite" : "", tname[c->td], tname[c->ta],
         tname[c->tb], c->ta == T_B1 ? ".and.popc" : "");
     for (unsigned r = 0; r < nd; r++) {
         put(b, "%s%%d%u", r ? ", " : "", r);
     }
-    put(b, "}, %s, %%rd15, %%p1", c->rega ? "{%a0, %a1, %a2, %a3}"
-        : "%rd14");
+    put(b, "}, %s, %%rd15, %s", c->rega ? "{%a0, %a1, %a2, %a3}"
+        : "%rd14", sd);
     if (is_float(c->ta)) {
         put(b, ", %d, %d", c->nega ? -1 : 1, c->negb ? -1 : 1);
     }
@@ -559,23 +583,21 @@ static void gen(Buf *b, const WCase *c, unsigned nd, bool desc_per_lane)
         }
         put(b, ", %d", c->trb);
     }
-    put(b, ";\nwgmma.commit_group.sync.aligned;\n"
-        "wgmma.wait_group.sync.aligned 0;\n");
-    for (unsigned r = 0; r < nd; r++) {
-        put(b, "st.global.u32 [%%rd10+%u], %%d%u;\n", 4 * r, r);
-    }
-    put(b, "ret;\n}\n");
+    put(b, ";\n");
 }
 
 /* Run case c with random inputs against the model. */
 static void check_case(const WCase *c)
 {
-    unsigned N = c->n, K = k_of(c->ta), kk = c->kadv ? 64 : K;
+    unsigned N = c->n, K = k_of(c->ta);
+    unsigned kk = c->kadv || c->chain ? 64 : K;
     unsigned dper = c->td == T_F16 ? 2 : 1, nd = N / 2 / dper;
+    unsigned nt = 128 * (c->wgs ? c->wgs : 1), steps = c->chain ? c->chain
+                                                                : 1;
     unsigned ab = tbits[c->ta], bb = tbits[c->tb];
     static uint64_t A[64 * 256], B[256 * 256];  /* [mn][k], k < kk */
     static uint8_t img[SHBYTES];
-    static uint32_t din[128 * MAXND], dout[128 * MAXND], areg[128 * 4];
+    static uint32_t din[256 * MAXND], dout[256 * MAXND], areg[256 * 4];
     static Buf b;
     for (unsigned e = 0; e < 64 * kk; e++) {
         A[e] = rand_val(c->ta);
@@ -583,7 +605,7 @@ static void check_case(const WCase *c)
     for (unsigned e = 0; e < N * kk; e++) {
         B[e] = rand_val(c->tb);
     }
-    for (unsigned e = 0; e < 128 * nd; e++) {
+    for (unsigned e = 0; e < nt * nd; e++) {
         uint32_t v = 0;
         for (unsigned h = 0; h < dper; h++) {
             uint64_t x = c->td == T_S32
@@ -627,21 +649,21 @@ static void check_case(const WCase *c)
     uint64_t da = desc_of(&la, la.start + koff, c->base);
     uint64_t db = desc_of(&lb, lb.start + koff, 0);
     memset(areg, 0, sizeof(areg));
-    for (unsigned t = 0; t < 128 && c->rega; t++) {
+    for (unsigned t = 0; t < nt && c->rega; t++) {
         for (unsigned i = 0; i < 128 / ab; i++) {
             unsigned r, col;
-            frag_a(c->ta, t, i, &r, &col);
+            frag_a(c->ta, t % 128, i, &r, &col);
             areg[t * 4 + i / (32 / ab)] |=
                 (uint32_t)A[r * kk + col] << (i % (32 / ab) * ab);
         }
     }
     b.n = 0;
-    gen(&b, c, nd, false);
+    gen(&b, c, nd);
     ck_assert_msg(load(b.s) == PTXEMU_SUCCESS, "load: %s\n%s",
                   ptxemu_last_error_message(dev), b.s);
     ptxemu_devptr args[7] = {
-        dbuf(img, sizeof(img)), dbuf(din, 128 * nd * 4),
-        dbuf(NULL, 128 * nd * 4), dbuf(areg, sizeof(areg)), da, db,
+        dbuf(img, sizeof(img)), dbuf(din, nt * nd * 4),
+        dbuf(NULL, nt * nd * 4), dbuf(areg, sizeof(areg)), da, db,
         c->scaled
     };
     ptxemu_function *f = NULL;
@@ -650,35 +672,38 @@ static void check_case(const WCase *c)
     uint32_t sd = c->scaled;
     void *params[7] = { &args[0], &args[1], &args[2], &args[3], &args[4],
                         &args[5], &sd };
-    unsigned grid[3] = { 1, 1, 1 }, block[3] = { 128, 1, 1 };
+    unsigned grid[3] = { 1, 1, 1 }, block[3] = { nt, 1, 1 };
     ptxemu_status st = ptxemu_launch(f, grid, block, 0, params);
     if (st == PTXEMU_SUCCESS) {
         st = ptxemu_synchronize(dev);
     }
     ck_assert_msg(st == PTXEMU_SUCCESS, "run: %s",
                   ptxemu_last_error_message(dev));
-    ck_assert_int_eq(ptxemu_memcpy_dtoh(dev, dout, args[2], 128 * nd * 4),
+    ck_assert_int_eq(ptxemu_memcpy_dtoh(dev, dout, args[2], nt * nd * 4),
                      PTXEMU_SUCCESS);
     uint64_t arow[256], bcol[256];
     unsigned special = 0;
-    for (unsigned t = 0; t < 128; t++) {
+    for (unsigned t = 0; t < nt; t++) {
         for (unsigned i = 0; i < N / 2; i++) {
             unsigned r, col;
-            frag_d(t, i, &r, &col);
-            for (unsigned k = 0; k < K; k++) {
-                arow[k] = A[r * kk + k0 + k];
-                bcol[k] = B[col * kk + k0 + k];
-            }
+            frag_d(t % 128, i, &r, &col);
             unsigned reg = t * nd + i / dper, sh = i % dper * 16;
-            uint64_t cin = (din[reg] >> sh) & (dper == 2 ? 0xffff
-                                                          : 0xffffffff);
-            uint64_t got = (dout[reg] >> sh) & (dper == 2 ? 0xffff
-                                                           : 0xffffffff);
-            uint64_t exp = is_float(c->ta)
-                ? model_f(c->ta, c->tb, c->td, K, arow, bcol, c->nega,
-                          c->negb, c->scaled, cin)
-                : model_i(c->ta, c->tb, K, arow, bcol, c->scaled, cin,
-                          c->sat);
+            uint64_t emask = dper == 2 ? 0xffff : 0xffffffff;
+            uint64_t exp = (din[reg] >> sh) & emask;
+            uint64_t got = (dout[reg] >> sh) & emask;
+            /* each wgmma of a chain rounds its own result */
+            for (unsigned j = 0; j < steps; j++) {
+                for (unsigned k = 0; k < K; k++) {
+                    arow[k] = A[r * kk + k0 + j * K + k];
+                    bcol[k] = B[col * kk + k0 + j * K + k];
+                }
+                bool hasc = c->scaled || j > 0;
+                exp = is_float(c->ta)
+                    ? model_f(c->ta, c->tb, c->td, K, arow, bcol, c->nega,
+                              c->negb, hasc, exp)
+                    : model_i(c->ta, c->tb, K, arow, bcol, hasc, exp,
+                              c->sat);
+            }
             special += c->td == T_S32 ? (exp == INT32_MAX ||
                                          exp == 0x80000000u)
                 : dper == 2 ? (exp & 0x7c00) == 0x7c00
@@ -698,72 +723,84 @@ static void check_case(const WCase *c)
 static const WCase cases[] = {
     /* f16, each swizzle mode, both accumulators, N = 8, 16, 64, 256 */
     { 8, T_F16, T_F16, T_F32, false, SW_NONE, SW_NONE, 0, 0, 0, 0, 1,
-      0, 0, 0 },
+      0, 0, 0, 0, 0 },
     { 16, T_F16, T_F16, T_F16, false, SW_128, SW_64, 0, 0, 0, 0, 1,
-      0, 0, 0 },
+      0, 0, 0, 0, 0 },
     { 64, T_F16, T_F16, T_F32, false, SW_32, SW_128, 0, 0, 1, 0, 1,
-      0, 0, 0 },
+      0, 0, 0, 0, 0 },
     { 256, T_F16, T_F16, T_F32, false, SW_128, SW_128, 0, 0, 0, 1, 0,
-      0, 0, 0 },
+      0, 0, 0, 0, 0 },
     { 256, T_F16, T_F16, T_F16, false, SW_64, SW_32, 0, 0, 1, 1, 1,
-      0, 0, 0 },
+      0, 0, 0, 0, 0 },
     /* transposed (MN-major) A and B, every swizzle */
     { 128, T_F16, T_F16, T_F32, false, SW_128, SW_64, 1, 1, 0, 1, 1,
-      0, 0, 0 },
+      0, 0, 0, 0, 0 },
     { 24, T_BF16, T_BF16, T_F32, false, SW_NONE, SW_NONE, 1, 1, 0, 0,
-      1, 0, 0, 0 },
+      1, 0, 0, 0, 0, 0 },
     { 72, T_BF16, T_BF16, T_F32, false, SW_32, SW_128, 1, 0, 1, 0, 0,
-      0, 0, 0 },
+      0, 0, 0, 0, 0 },
     { 40, T_F16, T_F16, T_F16, false, SW_64, SW_32, 0, 1, 0, 0, 1,
-      0, 0, 0 },
+      0, 0, 0, 0, 0 },
     /* tf32, fp8 */
     { 32, T_TF32, T_TF32, T_F32, false, SW_128, SW_32, 0, 0, 0, 1, 1,
-      0, 0, 0 },
+      0, 0, 0, 0, 0 },
     { 8, T_TF32, T_TF32, T_F32, false, SW_NONE, SW_64, 0, 0, 1, 0, 0,
-      0, 0, 0 },
+      0, 0, 0, 0, 0 },
     { 40, T_E4M3, T_E5M2, T_F32, false, SW_64, SW_NONE, 0, 0, 1, 1, 1,
-      0, 0, 0 },
+      0, 0, 0, 0, 0 },
     { 16, T_E5M2, T_E4M3, T_F16, false, SW_128, SW_128, 0, 0, 0, 0, 1,
-      0, 0, 0 },
+      0, 0, 0, 0, 0 },
     { 256, T_E4M3, T_E4M3, T_F32, false, SW_32, SW_128, 0, 0, 0, 0, 1,
-      0, 0, 0 },
+      0, 0, 0, 0, 0 },
     /* integers, .satfinite, b1 */
     { 48, T_S8, T_U8, T_S32, false, SW_128, SW_NONE, 0, 0, 0, 0, 1,
-      1, 0, 0 },
+      1, 0, 0, 0, 0 },
     { 24, T_U8, T_S8, T_S32, false, SW_32, SW_64, 0, 0, 0, 0, 1, 0, 0,
-      0 },
+      0, 0, 0 },
     { 256, T_S8, T_S8, T_S32, false, SW_64, SW_128, 0, 0, 0, 0, 1, 1,
-      0, 0 },
+      0, 0, 0, 0 },
     { 16, T_U8, T_U8, T_S32, false, SW_NONE, SW_32, 0, 0, 0, 0, 0, 0,
-      0, 0 },
+      0, 0, 0, 0 },
     { 16, T_B1, T_B1, T_S32, false, SW_128, SW_NONE, 0, 0, 0, 0, 1, 0,
-      0, 0 },
+      0, 0, 0, 0 },
     { 256, T_B1, T_B1, T_S32, false, SW_NONE, SW_64, 0, 0, 0, 0, 1, 0,
-      0, 0 },
+      0, 0, 0, 0 },
     /* A from registers */
-    { 32, T_F16, T_F16, T_F32, true, 0, SW_128, 0, 1, 1, 0, 1, 0, 0, 0 },
+    { 32, T_F16, T_F16, T_F32, true, 0, SW_128, 0, 1, 1, 0, 1, 0, 0, 0, 0, 0 },
     { 8, T_BF16, T_BF16, T_F32, true, 0, SW_NONE, 0, 0, 0, 1, 1, 0, 0,
-      0 },
-    { 16, T_TF32, T_TF32, T_F32, true, 0, SW_64, 0, 0, 0, 0, 1, 0, 0, 0 },
-    { 64, T_E5M2, T_E5M2, T_F16, true, 0, SW_32, 0, 0, 1, 0, 1, 0, 0, 0 },
-    { 32, T_S8, T_S8, T_S32, true, 0, SW_128, 0, 0, 0, 0, 1, 1, 0, 0 },
-    { 64, T_B1, T_B1, T_S32, true, 0, SW_128, 0, 0, 0, 0, 1, 0, 0, 0 },
+      0, 0, 0 },
+    { 16, T_TF32, T_TF32, T_F32, true, 0, SW_64, 0, 0, 0, 0,
+      1, 0, 0, 0, 0, 0 },
+    { 64, T_E5M2, T_E5M2, T_F16, true, 0, SW_32, 0, 0, 1, 0,
+      1, 0, 0, 0, 0, 0 },
+    { 32, T_S8, T_S8, T_S32, true, 0, SW_128, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0 },
+    { 64, T_B1, T_B1, T_S32, true, 0, SW_128, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0 },
     /* a tile whose swizzle pattern starts off its 1024-byte boundary,
      * with the base offset saying where */
     { 16, T_F16, T_F16, T_F32, false, SW_128, SW_128, 0, 0, 0, 0, 1, 0,
-      0, 3 },
+      0, 3, 0, 0 },
     { 16, T_F16, T_F16, T_F32, false, SW_64, SW_64, 0, 0, 0, 0, 1, 0,
-      0, 1 },
+      0, 1, 0, 0 },
     { 24, T_BF16, T_BF16, T_F32, false, SW_128, SW_NONE, 0, 0, 0, 0, 1,
-      0, 0, 6 },
+      0, 0, 6, 0, 0 },
     { 16, T_F16, T_F16, T_F32, false, SW_32, SW_32, 0, 0, 0, 0, 1, 0,
-      0, 1 },
+      0, 1, 0, 0 },
     /* K blocks 1 .. 3 of 64-wide 128-byte-swizzled tiles: the start
      * address moves 32 bytes into the atom, base offset 0 */
     { 16, T_F16, T_F16, T_F32, false, SW_128, SW_128, 0, 0, 0, 0, 1, 0,
-      2, 0 },
+      2, 0, 0, 0 },
     { 32, T_BF16, T_BF16, T_F32, false, SW_128, SW_128, 0, 0, 0, 0, 1,
-      0, 4, 0 },
+      0, 4, 0, 0, 0 },
+    /* a main loop: 4 wgmma over K, each its own commit group, wait 1 */
+    { 64, T_F16, T_F16, T_F32, false, SW_128, SW_128, 0, 0, 0, 0, 0, 0,
+      0, 0, 4, 0 },
+    { 16, T_BF16, T_BF16, T_F32, false, SW_128, SW_128, 0, 0, 1, 0, 1, 0,
+      0, 0, 4, 0 },
+    /* two warpgroups: warps 4 .. 7 hold rows 16 (w mod 4) .. */
+    { 24, T_F16, T_F16, T_F16, false, SW_64, SW_32, 0, 1, 0, 0, 1, 0, 0,
+      0, 0, 2 },
+    { 16, T_S8, T_U8, T_S32, true, 0, SW_128, 0, 0, 0, 0, 1, 0, 0, 0, 0,
+      2 },
 };
 #define NCASES (sizeof(cases) / sizeof(cases[0]))
 
