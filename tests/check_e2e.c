@@ -3965,7 +3965,6 @@ static const char *const skipped[] = {
     "printf.printf_kernel, malloc.heap_list, malloc.heap_buffer: covered "
     "by tests/check_builtins.c (exact output text)",
     "tma_bulk: sm_90 only (no sm80 PTX); TMA not implemented",
-    "wgmma_sm90a: sm_90a only (no sm80 PTX): tests/check_e2e_wgmma.c",
     "dyn_parallel.*: device-side launches (CUDA dynamic parallelism)",
     NULL};
 
