@@ -506,8 +506,8 @@ static void compute(const MmaDesc *d, unsigned aux, const uint64_t *ra,
     }
 }
 
-/* For wgmma (ops_wgmma.c): compute() one column of D at a time, which
- * keeps B within compute()'s buffers whatever n is. */
+/* For wgmma (ops_wgmma.c): compute() on blocks of w columns of D, w as
+ * large as compute()'s B and C buffers allow, whatever n is. */
 bool emu_mma_compute(unsigned m, unsigned n, unsigned k, unsigned ta,
                      unsigned tb, unsigned tc, unsigned td, bool sat,
                      bool xor_popc, const uint64_t *a, const uint64_t *b,
@@ -516,24 +516,29 @@ bool emu_mma_compute(unsigned m, unsigned n, unsigned k, unsigned ta,
     MmaDesc md = { (uint8_t)m, 1, (uint16_t)k, (uint8_t)ek_of(ta),
                    (uint8_t)ek_of(tb), (uint8_t)ek_of(tc),
                    (uint8_t)ek_of(td) };
-    if (m > 255 || m * k > MAX_A || k > MAX_FB || !md.ta || !md.tb ||
-        !md.tc || !md.td || (ek_float((Ek)md.ta) && m * k > MAX_FA) ||
+    if (m == 0 || m > MAX_C || k == 0 || m * k > MAX_A || k > MAX_FB ||
+        !md.ta || !md.tb || !md.tc || !md.td ||
+        (ek_float((Ek)md.ta) && m * k > MAX_FA) ||
         (ek_float((Ek)md.ta) != ek_float((Ek)md.tb))) {
         return false;
     }
     unsigned aux = (sat ? MF_SAT : 0) | (xor_popc ? MF_XOR : 0) |
                    (FP_RN << MF_RND_SH);
-    uint64_t bc[MAX_FB], cc[256], dc[256];
-    for (unsigned j = 0; j < n; j++) {
+    unsigned w = MAX_FB / k < MAX_C / m ? MAX_FB / k : MAX_C / m;
+    w = w > 255 ? 255 : w;                  /* MmaDesc.n is 8 bits */
+    uint64_t bc[MAX_FB], cc[MAX_C], dc[MAX_C];
+    for (unsigned j0 = 0; j0 < n; j0 += w) {
+        unsigned nw = n - j0 < w ? n - j0 : w;
+        md.n = (uint8_t)nw;
         for (unsigned r = 0; r < k; r++) {
-            bc[r] = b[(size_t)r * n + j];
+            memcpy(bc + r * nw, b + (size_t)r * n + j0, nw * 8);
         }
         for (unsigned r = 0; r < m; r++) {
-            cc[r] = c[(size_t)r * n + j];
+            memcpy(cc + r * nw, c + (size_t)r * n + j0, nw * 8);
         }
         compute(&md, aux, a, bc, cc, dc);
         for (unsigned r = 0; r < m; r++) {
-            d[(size_t)r * n + j] = dc[r];
+            memcpy(d + (size_t)r * n + j0, dc + r * nw, nw * 8);
         }
     }
     return true;
