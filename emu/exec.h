@@ -177,6 +177,10 @@ struct EmuWarp {
     uint64_t mbar_fails;          /* failed waits since the last success */
     uint64_t mbar_mark;           /* mbar_fails when the scheduler's quiet
                                      window began (sched.c) */
+    /* Appended (ops_wgmma.c): wgmma.commit_group executions, and, while
+     * the warp waits in wgmma.wait_group, the count that every warp of
+     * its warpgroup must reach. */
+    uint32_t wg_committed, wg_wait;
 };
 
 struct EmuCta {

@@ -16,9 +16,13 @@
  * l holds row l/4 and l/4 + 8, columns 8j + 2(l%4) + {0,1} of each
  * 8-column block j; emu/mma_layout.h).  Those rows depend only on the
  * warp's rows of A and on B, so each warp computes its part when it
- * issues the instruction: the asynchronous operation is complete at
- * once, and wgmma.commit_group / wgmma.wait_group N have nothing left to
- * wait for (any N is satisfied).  A and B in shared memory are read
+ * issues the instruction.  A wgmma-group is complete when all 4 warps
+ * have issued it, so wgmma.wait_group N blocks a warp until every warp
+ * of its warpgroup has committed all but the N most recent of the
+ * warp's groups: a warp that waits and then releases the shared-memory
+ * stage (one elected thread arriving on an mbarrier, as CUTLASS's
+ * pipelines do) cannot let it be overwritten before its sibling warps
+ * have read it.  A and B in shared memory are read
  * through matrix descriptors (emu/wgmma_desc.h), which must be the same
  * in every lane of the warp; an element outside the CTA's shared memory
  * faults.  The arithmetic is mma.sync's (emu/mma_arith.h): exact
@@ -90,6 +94,10 @@ static unsigned tbits(unsigned t)
     }
 }
 
+/* EmuWarp.barrier_id of a warp blocked in wgmma.wait_group (CTA
+ * barriers use 0 .. EMU_MAX_BARRIERS - 1, the cluster barrier 0xC1). */
+#define EMU_WGMMA_BARRIER 0xC2u
+
 /* ------------------------------------------------ warpgroup checks */
 
 static const char *opname(const EmuInsn *i)
@@ -125,11 +133,62 @@ static bool whole_group(EmuCtx *x, const EmuInsn *i, uint32_t mask)
     return true;
 }
 
-/* wgmma.fence, wgmma.commit_group, wgmma.wait_group N: the work of each
- * wgmma.mma_async is done when it issues (see the top). */
-static void h_group_op(EmuCtx *x, const EmuInsn *i, uint32_t mask)
+/* wgmma.fence: register accesses are in order here already. */
+static void h_fence(EmuCtx *x, const EmuInsn *i, uint32_t mask)
 {
     whole_group(x, i, mask);
+}
+
+/* The fewest commit_groups any warp of x's warpgroup has executed. */
+static uint32_t group_committed(const EmuCtx *x)
+{
+    const EmuCta *c = x->cta;
+    uint32_t g0 = x->warp->id & ~3u, least = UINT32_MAX;
+    for (uint32_t w = g0; w < g0 + 4; w++) {
+        if (c->warps[w].wg_committed < least) {
+            least = c->warps[w].wg_committed;
+        }
+    }
+    return least;
+}
+
+/* wgmma.commit_group: closes the warp's group; waiters of the warpgroup
+ * whose groups every warp has now issued go on. */
+static void h_commit(EmuCtx *x, const EmuInsn *i, uint32_t mask)
+{
+    if (!whole_group(x, i, mask)) {
+        return;
+    }
+    x->warp->wg_committed++;
+    uint32_t least = group_committed(x), g0 = x->warp->id & ~3u;
+    for (uint32_t w = g0; w < g0 + 4; w++) {
+        EmuWarp *wp = &x->cta->warps[w];
+        if (wp->state == EMU_WARP_AT_BARRIER &&
+            wp->barrier_id == EMU_WGMMA_BARRIER && least >= wp->wg_wait) {
+            wp->state = EMU_WARP_READY;
+            x->launch->progress++;
+        }
+    }
+}
+
+/* wgmma.wait_group N: the warp's own part of every wgmma is done at
+ * issue, but a group is complete only when all 4 warps have issued it:
+ * wait until every warp of the warpgroup has committed all but the
+ * warp's N most recent groups. */
+static void h_wait(EmuCtx *x, const EmuInsn *i, uint32_t mask)
+{
+    if (!whole_group(x, i, mask)) {
+        return;
+    }
+    EmuWarp *w = x->warp;
+    uint64_t n = i->o[0].imm;
+    uint32_t need = n >= w->wg_committed ? 0
+                                         : w->wg_committed - (uint32_t)n;
+    if (group_committed(x) < need) {
+        w->wg_wait = need;
+        w->state = EMU_WARP_AT_BARRIER;
+        w->barrier_id = EMU_WGMMA_BARRIER;
+    }
 }
 
 static void h_setmaxnreg(EmuCtx *x, const EmuInsn *i, uint32_t mask)
@@ -467,12 +526,13 @@ EMU_SELECTOR(wgmma)
     (void)f;
     switch ((PtxOpcode)in->op) {
     case PTX_OP_WGMMA_FENCE:
+        ei->fn = h_fence;
+        return true;
     case PTX_OP_WGMMA_COMMIT_GROUP:
-        ei->fn = h_group_op;
+        ei->fn = h_commit;
         return true;
     case PTX_OP_WGMMA_WAIT_GROUP:
-        ei->fn = ei->nopnd == 1 && ei->o[0].kind == EO_IMM
-            ? h_group_op : NULL;
+        ei->fn = ei->nopnd == 1 && ei->o[0].kind == EO_IMM ? h_wait : NULL;
         return true;
     case PTX_OP_WGMMA_MMA_ASYNC:
         ei->fn = select_mma_async(in, ei);

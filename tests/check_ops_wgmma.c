@@ -936,6 +936,79 @@ START_TEST(wgmma_bad_forms)
 }
 END_TEST
 
+/* ------------------------------------------------------------ groups */
+
+/* A, B all 1.0 (f16) in no-swizzle K-major tiles: A at 0 (LBO 128, SBO
+ * 256), B at 2048.  Warps 1 .. 3 spin before issuing the wgmma; warp 0
+ * zeroes B as soon as its wait_group 0 returns.  A group is complete
+ * only when every warp of the warpgroup has issued it, so all of D must
+ * be 16 (K ones), none 0. */
+static const char group_src[] =
+    ".version 9.0\n.target sm_90a\n.address_size 64\n"
+    ".visible .entry k(.param .u64 p0, .param .u64 p1, .param .u64 p2, "
+    ".param .u64 p3)\n{\n.reg .b32 %r<16>;\n.reg .b64 %rd<8>;\n"
+    ".reg .pred %p<4>;\n.reg .f32 %f<4>;\n"
+    ".shared .align 1024 .b8 sm[2304];\n"
+    "ld.param.u64 %rd0, [p1];\nmov.u32 %r0, %tid.x;\nmov.u32 %r1, %r0;\n"
+    "F:\nsetp.ge.u32 %p0, %r1, 576;\n@%p0 bra F1;\nmov.u32 %r2, sm;\n"
+    "shl.b32 %r3, %r1, 2;\nadd.u32 %r2, %r2, %r3;\n"
+    "st.shared.u32 [%r2], 0x3C003C00;\nadd.u32 %r1, %r1, 128;\nbra F;\n"
+    "F1:\nbar.sync 0;\nshr.u32 %r4, %r0, 5;\nsetp.eq.u32 %p1, %r4, 0;\n"
+    "@%p1 bra GO;\nmov.u32 %r5, 0;\nD:\nadd.u32 %r5, %r5, 1;\n"
+    "setp.lt.u32 %p2, %r5, %WAIT;\n@%p2 bra D;\n"
+    "GO:\nmov.u32 %r6, sm;\nshr.u32 %r6, %r6, 4;\n"
+    "cvt.u64.u32 %rd1, %r6;\nadd.s64 %rd2, %rd1, 0x0000001000080000;\n"
+    "add.s64 %rd3, %rd1, 0x0000001000080080;\n"
+    "setp.ne.u32 %p3, %r0, %r0;\nmov.f32 %f0, 0f00000000;\n"
+    "mov.f32 %f1, %f0;\nmov.f32 %f2, %f0;\nmov.f32 %f3, %f0;\n"
+    "wgmma.fence.sync.aligned;\n"
+    "wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 "
+    "{%f0, %f1, %f2, %f3}, %rd2, %rd3, %p3, 1, 1, 0, 0;\n"
+    "wgmma.commit_group.sync.aligned;\n"
+    "wgmma.wait_group.sync.aligned 0;\n"
+    "@!%p1 bra ST;\nmov.u32 %r7, sm;\nadd.u32 %r7, %r7, 2048;\n"
+    "and.b32 %r8, %r0, 31;\nshl.b32 %r8, %r8, 2;\n"
+    "add.u32 %r7, %r7, %r8;\nst.shared.u32 [%r7], 0;\n"
+    "st.shared.u32 [%r7+128], 0;\n"
+    "ST:\nmul.wide.u32 %rd4, %r0, 16;\nadd.s64 %rd5, %rd0, %rd4;\n"
+    "st.global.v4.f32 [%rd5], {%f0, %f1, %f2, %f3};\nret;\n}\n";
+
+START_TEST(wgmma_wait_covers_warpgroup)
+{
+    char src[sizeof(group_src) + 16], *p;
+    snprintf(src, sizeof(src), "%s", group_src);
+    p = strstr(src, "%WAIT");
+    memcpy(p, "  400", 5);
+    ck_assert_msg(load(src) == PTXEMU_SUCCESS, "%s",
+                  ptxemu_last_error_message(dev));
+    float out[512];
+    ptxemu_devptr args[4] = { 0, dbuf(NULL, sizeof(out)), 0, 0 };
+    ck_assert_int_eq(run_k(128, args, 4), PTXEMU_SUCCESS);
+    ck_assert_int_eq(ptxemu_memcpy_dtoh(dev, out, args[1], sizeof(out)),
+                     PTXEMU_SUCCESS);
+    for (unsigned e = 0; e < 512; e++) {
+        ck_assert_msg(out[e] == 16.0f, "D[%u] = %g", e, (double)out[e]);
+    }
+}
+END_TEST
+
+/* A warp of the warpgroup that never issues the group leaves the others
+ * waiting: a deadlock, reported, not a hang. */
+START_TEST(wgmma_wait_deadlock)
+{
+    ck_assert_msg(load(SIMPLE_HDR
+                       "shr.u32 %r1, %r0, 5;\nsetp.ne.u32 %p0, %r1, 0;\n"
+                       "@%p0 exit;\nwgmma.commit_group.sync.aligned;\n"
+                       "wgmma.wait_group.sync.aligned 0;\nret;\n}\n")
+                  == PTXEMU_SUCCESS, "%s", ptxemu_last_error_message(dev));
+    ptxemu_devptr args[4] = { 0, 0, 0, 0 };
+    ptxemu_status st = run_k(128, args, 4);
+    ck_assert_int_ne(st, PTXEMU_SUCCESS);
+    const char *msg = ptxemu_last_error_message(dev);
+    ck_assert_msg(strstr(msg, "deadlock") != NULL, "message: %s", msg);
+}
+END_TEST
+
 /* ------------------------------------------------------------ setmaxnreg */
 
 START_TEST(setmaxnreg_values)
@@ -986,6 +1059,8 @@ static Suite *wgmma_suite(void)
     tcase_add_test(tc, wgmma_divergent);
     tcase_add_test(tc, wgmma_sparse_unsupported);
     tcase_add_test(tc, wgmma_bad_forms);
+    tcase_add_test(tc, wgmma_wait_covers_warpgroup);
+    tcase_add_test(tc, wgmma_wait_deadlock);
     tcase_add_test(tc, setmaxnreg_values);
     suite_add_tcase(s, tc);
     return s;
