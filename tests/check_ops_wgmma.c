@@ -21,7 +21,16 @@
  *    products and, when scale-d is true, of D; one rounding to nearest
  *    even to f32; an f16 D is that rounded again to f16; tf32 operands
  *    lose their low 13 bits; NaN inputs, inf - inf and inf * 0 give the
- *    canonical NaN); integer forms exactly, wrapped or saturated.
+ *    canonical NaN); integer forms exactly, wrapped or saturated.  A
+ *    chain of wgmma (a main loop over K) rounds after each instruction.
+ *  - group completion: a warp's wgmma.wait_group returns only once the
+ *    other warps of its warpgroup have issued the groups it waits for
+ *    (a kernel that clobbers B right after the wait must still see the
+ *    product of the old B in every warp).
+ * Each case runs on random inputs drawn from a fixed seed; the error
+ * paths (descriptor outside shared memory or not warp-uniform, partial
+ * warpgroups, divergence, undefined forms, sparse wgmma, setmaxnreg
+ * counts) must give located errors.
  */
 #include <check.h>
 #include <gmp.h>
