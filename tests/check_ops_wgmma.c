@@ -507,6 +507,7 @@ typedef struct WCase {
     unsigned chain;             /* > 1: that many wgmma over the K blocks
                                    of 64-wide tiles, in commit groups */
     unsigned wgs;               /* warpgroups (default 1) */
+    bool sdimm;                 /* scale-d as an immediate 0 / 1 */
 } WCase;
 
 #define MAXND 128
@@ -557,7 +558,8 @@ static void gen(Buf *b, const WCase *c, unsigned nd)
         "wgmma.fence.sync.aligned;\n");
     unsigned n = c->chain ? c->chain : 1;
     for (unsigned j = 0; j < n; j++) {
-        gen_mma(b, c, nd, j ? "%p2" : "%p1");
+        gen_mma(b, c, nd, j ? "%p2" : !c->sdimm ? "%p1"
+                                 : c->scaled ? "1" : "0");
         put(b, "wgmma.commit_group.sync.aligned;\n");
         if (j) {
             put(b, "wgmma.wait_group.sync.aligned 1;\n");
@@ -732,84 +734,92 @@ static void check_case(const WCase *c)
 static const WCase cases[] = {
     /* f16, each swizzle mode, both accumulators, N = 8, 16, 64, 256 */
     { 8, T_F16, T_F16, T_F32, false, SW_NONE, SW_NONE, 0, 0, 0, 0, 1,
-      0, 0, 0, 0, 0 },
+      0, 0, 0, 0, 0, 0 },
     { 16, T_F16, T_F16, T_F16, false, SW_128, SW_64, 0, 0, 0, 0, 1,
-      0, 0, 0, 0, 0 },
+      0, 0, 0, 0, 0, 0 },
     { 64, T_F16, T_F16, T_F32, false, SW_32, SW_128, 0, 0, 1, 0, 1,
-      0, 0, 0, 0, 0 },
+      0, 0, 0, 0, 0, 0 },
     { 256, T_F16, T_F16, T_F32, false, SW_128, SW_128, 0, 0, 0, 1, 0,
-      0, 0, 0, 0, 0 },
+      0, 0, 0, 0, 0, 0 },
     { 256, T_F16, T_F16, T_F16, false, SW_64, SW_32, 0, 0, 1, 1, 1,
-      0, 0, 0, 0, 0 },
+      0, 0, 0, 0, 0, 0 },
     /* transposed (MN-major) A and B, every swizzle */
     { 128, T_F16, T_F16, T_F32, false, SW_128, SW_64, 1, 1, 0, 1, 1,
-      0, 0, 0, 0, 0 },
+      0, 0, 0, 0, 0, 0 },
     { 24, T_BF16, T_BF16, T_F32, false, SW_NONE, SW_NONE, 1, 1, 0, 0,
-      1, 0, 0, 0, 0, 0 },
+      1, 0, 0, 0, 0, 0, 0 },
     { 72, T_BF16, T_BF16, T_F32, false, SW_32, SW_128, 1, 0, 1, 0, 0,
-      0, 0, 0, 0, 0 },
+      0, 0, 0, 0, 0, 0 },
     { 40, T_F16, T_F16, T_F16, false, SW_64, SW_32, 0, 1, 0, 0, 1,
-      0, 0, 0, 0, 0 },
+      0, 0, 0, 0, 0, 0 },
     /* tf32, fp8 */
     { 32, T_TF32, T_TF32, T_F32, false, SW_128, SW_32, 0, 0, 0, 1, 1,
-      0, 0, 0, 0, 0 },
+      0, 0, 0, 0, 0, 0 },
     { 8, T_TF32, T_TF32, T_F32, false, SW_NONE, SW_64, 0, 0, 1, 0, 0,
-      0, 0, 0, 0, 0 },
+      0, 0, 0, 0, 0, 0 },
     { 40, T_E4M3, T_E5M2, T_F32, false, SW_64, SW_NONE, 0, 0, 1, 1, 1,
-      0, 0, 0, 0, 0 },
+      0, 0, 0, 0, 0, 0 },
     { 16, T_E5M2, T_E4M3, T_F16, false, SW_128, SW_128, 0, 0, 0, 0, 1,
-      0, 0, 0, 0, 0 },
+      0, 0, 0, 0, 0, 0 },
     { 256, T_E4M3, T_E4M3, T_F32, false, SW_32, SW_128, 0, 0, 0, 0, 1,
-      0, 0, 0, 0, 0 },
+      0, 0, 0, 0, 0, 0 },
     /* integers, .satfinite, b1 */
     { 48, T_S8, T_U8, T_S32, false, SW_128, SW_NONE, 0, 0, 0, 0, 1,
-      1, 0, 0, 0, 0 },
+      1, 0, 0, 0, 0, 0 },
     { 24, T_U8, T_S8, T_S32, false, SW_32, SW_64, 0, 0, 0, 0, 1, 0, 0,
-      0, 0, 0 },
+      0, 0, 0, 0 },
     { 256, T_S8, T_S8, T_S32, false, SW_64, SW_128, 0, 0, 0, 0, 1, 1,
-      0, 0, 0, 0 },
+      0, 0, 0, 0, 0 },
     { 16, T_U8, T_U8, T_S32, false, SW_NONE, SW_32, 0, 0, 0, 0, 0, 0,
-      0, 0, 0, 0 },
+      0, 0, 0, 0, 0 },
     { 16, T_B1, T_B1, T_S32, false, SW_128, SW_NONE, 0, 0, 0, 0, 1, 0,
-      0, 0, 0, 0 },
+      0, 0, 0, 0, 0 },
     { 256, T_B1, T_B1, T_S32, false, SW_NONE, SW_64, 0, 0, 0, 0, 1, 0,
-      0, 0, 0, 0 },
+      0, 0, 0, 0, 0 },
     /* A from registers */
-    { 32, T_F16, T_F16, T_F32, true, 0, SW_128, 0, 1, 1, 0, 1, 0, 0, 0, 0, 0 },
+    { 32, T_F16, T_F16, T_F32, true, 0, SW_128, 0, 1, 1, 0,
+      1, 0, 0, 0, 0, 0, 0 },
     { 8, T_BF16, T_BF16, T_F32, true, 0, SW_NONE, 0, 0, 0, 1, 1, 0, 0,
-      0, 0, 0 },
+      0, 0, 0, 0 },
     { 16, T_TF32, T_TF32, T_F32, true, 0, SW_64, 0, 0, 0, 0,
-      1, 0, 0, 0, 0, 0 },
+      1, 0, 0, 0, 0, 0, 0 },
     { 64, T_E5M2, T_E5M2, T_F16, true, 0, SW_32, 0, 0, 1, 0,
-      1, 0, 0, 0, 0, 0 },
-    { 32, T_S8, T_S8, T_S32, true, 0, SW_128, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0 },
-    { 64, T_B1, T_B1, T_S32, true, 0, SW_128, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0 },
+      1, 0, 0, 0, 0, 0, 0 },
+    { 32, T_S8, T_S8, T_S32, true, 0, SW_128, 0, 0, 0, 0,
+      1, 1, 0, 0, 0, 0, 0 },
+    { 64, T_B1, T_B1, T_S32, true, 0, SW_128, 0, 0, 0, 0,
+      1, 0, 0, 0, 0, 0, 0 },
     /* a tile whose swizzle pattern starts off its 1024-byte boundary,
      * with the base offset saying where */
     { 16, T_F16, T_F16, T_F32, false, SW_128, SW_128, 0, 0, 0, 0, 1, 0,
-      0, 3, 0, 0 },
+      0, 3, 0, 0, 0 },
     { 16, T_F16, T_F16, T_F32, false, SW_64, SW_64, 0, 0, 0, 0, 1, 0,
-      0, 1, 0, 0 },
+      0, 1, 0, 0, 0 },
     { 24, T_BF16, T_BF16, T_F32, false, SW_128, SW_NONE, 0, 0, 0, 0, 1,
-      0, 0, 6, 0, 0 },
+      0, 0, 6, 0, 0, 0 },
     { 16, T_F16, T_F16, T_F32, false, SW_32, SW_32, 0, 0, 0, 0, 1, 0,
-      0, 1, 0, 0 },
+      0, 1, 0, 0, 0 },
     /* K blocks 1 .. 3 of 64-wide 128-byte-swizzled tiles: the start
      * address moves 32 bytes into the atom, base offset 0 */
     { 16, T_F16, T_F16, T_F32, false, SW_128, SW_128, 0, 0, 0, 0, 1, 0,
-      2, 0, 0, 0 },
+      2, 0, 0, 0, 0 },
     { 32, T_BF16, T_BF16, T_F32, false, SW_128, SW_128, 0, 0, 0, 0, 1,
-      0, 4, 0, 0, 0 },
+      0, 4, 0, 0, 0, 0 },
     /* a main loop: 4 wgmma over K, each its own commit group, wait 1 */
     { 64, T_F16, T_F16, T_F32, false, SW_128, SW_128, 0, 0, 0, 0, 0, 0,
-      0, 0, 4, 0 },
+      0, 0, 4, 0, 0 },
     { 16, T_BF16, T_BF16, T_F32, false, SW_128, SW_128, 0, 0, 1, 0, 1, 0,
-      0, 0, 4, 0 },
+      0, 0, 4, 0, 0 },
     /* two warpgroups: warps 4 .. 7 hold rows 16 (w mod 4) .. */
     { 24, T_F16, T_F16, T_F16, false, SW_64, SW_32, 0, 1, 0, 0, 1, 0, 0,
-      0, 0, 2 },
+      0, 0, 2, 0 },
     { 16, T_S8, T_U8, T_S32, true, 0, SW_128, 0, 0, 0, 0, 1, 0, 0, 0, 0,
-      2 },
+      2, 0 },
+    /* scale-d given as an immediate */
+    { 16, T_F16, T_F16, T_F32, false, SW_NONE, SW_128, 0, 0, 0, 0, 0, 0,
+      0, 0, 0, 0, 1 },
+    { 8, T_S8, T_S8, T_S32, false, SW_32, SW_NONE, 0, 0, 0, 0, 1, 0, 0,
+      0, 0, 0, 1 },
 };
 #define NCASES (sizeof(cases) / sizeof(cases[0]))
 
