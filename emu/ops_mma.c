@@ -531,14 +531,14 @@ bool emu_mma_compute(unsigned m, unsigned n, unsigned k, unsigned ta,
         unsigned nw = n - j0 < w ? n - j0 : w;
         md.n = (uint8_t)nw;
         for (unsigned r = 0; r < k; r++) {
-            memcpy(bc + r * nw, b + (size_t)r * n + j0, nw * 8);
+            memcpy(bc + r * nw, b + (size_t)r * n + j0, nw * sizeof(*b));
         }
         for (unsigned r = 0; r < m; r++) {
-            memcpy(cc + r * nw, c + (size_t)r * n + j0, nw * 8);
+            memcpy(cc + r * nw, c + (size_t)r * n + j0, nw * sizeof(*c));
         }
         compute(&md, aux, a, bc, cc, dc);
         for (unsigned r = 0; r < m; r++) {
-            memcpy(d + (size_t)r * n + j0, dc + r * nw, nw * 8);
+            memcpy(d + (size_t)r * n + j0, dc + r * nw, nw * sizeof(*d));
         }
     }
     return true;

@@ -271,8 +271,7 @@ static bool smem_elem(EmuCtx *x, char which, uint64_t raw, const WgDesc *d,
     }
     uint64_t v = 0;
     memcpy(&v, x->cta->shared + at, size);
-    *out = bits < 8 ? (v >> (ba % 8)) & 1
-                    : v & (bits == 64 ? ~0ull : (1ull << bits) - 1);
+    *out = bits < 8 ? (v >> (ba % 8)) & 1 : v & ((1ull << bits) - 1);
     return true;
 }
 
