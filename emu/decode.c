@@ -698,11 +698,18 @@ static bool decode_insn(Dec *d, uint32_t pc, EmuInsn *ei)
             break;
         }
     }
-    if (in->nopnds > EMU_MAX_OPNDS) {
-        return false;
+    /* wgmma.mma_async{.sp} has up to 10 operands, those past the sixth
+     * immediates that its selector (ops_wgmma.c) reads from the IR */
+    unsigned nop = in->nopnds;
+    if (nop > EMU_MAX_OPNDS) {
+        if (in->op != PTX_OP_WGMMA_MMA_ASYNC &&
+            in->op != PTX_OP_WGMMA_MMA_ASYNC_SP) {
+            return false;
+        }
+        nop = EMU_MAX_OPNDS;
     }
-    ei->nopnd = in->nopnds;
-    for (unsigned k = 0; k < in->nopnds; k++) {
+    ei->nopnd = (uint8_t)nop;
+    for (unsigned k = 0; k < nop; k++) {
         if (!dec_opnd(d, in, k, &ei->o[k], ei)) {
             return false;
         }
@@ -726,7 +733,8 @@ static bool decode_insn(Dec *d, uint32_t pc, EmuInsn *ei)
         || emu_select_cluster(im, d->f, in, ei)
         || emu_select_mbarrier(im, d->f, in, ei)
         || emu_select_bulk(im, d->f, in, ei)
-        || emu_select_tex(im, d->f, in, ei)) {
+        || emu_select_tex(im, d->f, in, ei)
+        || emu_select_wgmma(im, d->f, in, ei)) {
         return ei->fn != NULL;
     }
     return false;

@@ -186,6 +186,10 @@ struct EmuWarp {
      * yet retired by wait_group. */
     uint32_t bulk_open[EMU_WARP_SIZE];
     uint32_t bulk_groups[EMU_WARP_SIZE];
+    /* Appended (ops_wgmma.c): wgmma.commit_group executions, and, while
+     * the warp waits in wgmma.wait_group, the count that every warp of
+     * its warpgroup must reach. */
+    uint32_t wg_committed, wg_wait;
 };
 
 struct EmuCta {

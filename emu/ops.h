@@ -51,5 +51,6 @@ bool emu_mbar_complete_tx(EmuCtx *x, const EmuInsn *i, unsigned lane,
                           PtxSpace sp, uint64_t addr, uint64_t bytes);
 EMU_SELECTOR(tex);      /* ops_tex.c: tex tld4 txq istypep suld sust
                            sured suq */
+EMU_SELECTOR(wgmma);    /* ops_wgmma.c: wgmma.*, setmaxnreg */
 
 #endif

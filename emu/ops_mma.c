@@ -56,6 +56,7 @@
 #include "emu/exec.h"
 #include "emu/fp.h"
 #include "emu/memory.h"
+#include "emu/mma_arith.h"
 #include "emu/mma_layout.h"
 #include "emu/ops.h"
 #include "ptx/opcode.h"
@@ -503,6 +504,44 @@ static void compute(const MmaDesc *d, unsigned aux, const uint64_t *ra,
             rd[r * N + c] = finish(&t, &acc, td, rnd);
         }
     }
+}
+
+/* For wgmma (ops_wgmma.c): compute() on blocks of w columns of D, w as
+ * large as compute()'s B and C buffers allow, whatever n is. */
+bool emu_mma_compute(unsigned m, unsigned n, unsigned k, unsigned ta,
+                     unsigned tb, unsigned tc, unsigned td, bool sat,
+                     bool xor_popc, const uint64_t *a, const uint64_t *b,
+                     const uint64_t *c, uint64_t *d)
+{
+    MmaDesc md = { (uint8_t)m, 1, (uint16_t)k, (uint8_t)ek_of(ta),
+                   (uint8_t)ek_of(tb), (uint8_t)ek_of(tc),
+                   (uint8_t)ek_of(td) };
+    if (m == 0 || m > MAX_C || k == 0 || m * k > MAX_A || k > MAX_FB ||
+        !md.ta || !md.tb || !md.tc || !md.td ||
+        (ek_float((Ek)md.ta) && m * k > MAX_FA) ||
+        (ek_float((Ek)md.ta) != ek_float((Ek)md.tb))) {
+        return false;
+    }
+    unsigned aux = (sat ? MF_SAT : 0) | (xor_popc ? MF_XOR : 0) |
+                   (FP_RN << MF_RND_SH);
+    unsigned w = MAX_FB / k < MAX_C / m ? MAX_FB / k : MAX_C / m;
+    w = w > 255 ? 255 : w;                  /* MmaDesc.n is 8 bits */
+    uint64_t bc[MAX_FB], cc[MAX_C], dc[MAX_C];
+    for (unsigned j0 = 0; j0 < n; j0 += w) {
+        unsigned nw = n - j0 < w ? n - j0 : w;
+        md.n = (uint8_t)nw;
+        for (unsigned r = 0; r < k; r++) {
+            memcpy(bc + r * nw, b + (size_t)r * n + j0, nw * sizeof(*b));
+        }
+        for (unsigned r = 0; r < m; r++) {
+            memcpy(cc + r * nw, c + (size_t)r * n + j0, nw * sizeof(*c));
+        }
+        compute(&md, aux, a, bc, cc, dc);
+        for (unsigned r = 0; r < m; r++) {
+            memcpy(d + (size_t)r * n + j0, dc + r * nw, nw * sizeof(*d));
+        }
+    }
+    return true;
 }
 
 /* mma.sync / wmma.mma: d, a, b, c */

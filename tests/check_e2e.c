@@ -3965,8 +3965,7 @@ static const char *const skipped[] = {
     "printf.printf_kernel, malloc.heap_list, malloc.heap_buffer: covered "
     "by tests/check_builtins.c (exact output text)",
     "tma_bulk: sm_90 only (no sm80 PTX): tests/check_e2e_tma.c",
-    "wgmma_sm90a: sm_90 only (no sm80 PTX); wgmma not "
-    "implemented",
+    "wgmma_sm90a: sm_90a only (no sm80 PTX): tests/check_e2e_wgmma.c",
     NULL};
 
 Suite *e2e_suite(void);

@@ -178,15 +178,15 @@ START_TEST(decode_operands)
     emu_module_free(m);
 
     static const char bad[] =
-        ".version 9.0\n.target sm_90a\n.address_size 64\n"
-        ".visible .entry w()\n{\n  wgmma.fence.sync.aligned;\n}\n";
+        ".version 9.0\n.target sm_100a\n.address_size 64\n"
+        ".visible .entry w()\n{\n  tcgen05.wait::ld.sync.aligned;\n}\n";
     IrModule *ir = parse_ok(bad);
     EmuStatus st;
     char *msg = NULL;
     ck_assert_ptr_null(emu_module_load(d, ir, &st, &msg));
     ck_assert_int_eq(st, EMU_ERR_UNSUPPORTED);
     ck_assert_str_eq(msg, "t.ptx:6:3: error: instruction "
-                     "'wgmma.fence.sync.aligned' is not supported by the "
+                     "'tcgen05.wait::ld.sync.aligned' is not supported by the "
                      "emulator yet");
     free(msg);
     emu_device_free(d);
