@@ -3961,11 +3961,13 @@ END_TEST
 
 /* Corpus kernels not run here, and why (printed by main). */
 static const char *const skipped[] = {
-    /* features not implemented yet */
+    /* each runs in its own test program */
     "printf.printf_kernel, malloc.heap_list, malloc.heap_buffer: covered "
     "by tests/check_builtins.c (exact output text)",
     "tma_bulk: sm_90 only (no sm80 PTX): tests/check_e2e_tma.c",
     "wgmma_sm90a: sm_90a only (no sm80 PTX): tests/check_e2e_wgmma.c",
+    "dyn_parallel: needs -rdc=true (device-side launches): "
+    "tests/check_e2e_cdp.c",
     NULL};
 
 Suite *e2e_suite(void);
