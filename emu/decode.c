@@ -13,6 +13,7 @@
 
 #include "emu/decode.h"
 #include "emu/ops.h"
+#include "emu/shlayout.h"
 #include "ptx/opcode.h"
 
 /* ------------------------------------------------------ symbol sizes */
@@ -122,6 +123,12 @@ uint32_t emu_func_index(const EmuModule *m, const IrFunc *f)
     return symmap_find((EmuModule *)m, f);
 }
 
+uint32_t emu_global_index(const EmuModule *m, const IrSymbol *s)
+{
+    uint32_t g = symmap_find((EmuModule *)m, s);
+    return g < m->ir->nglobals && m->ir->globals[g] == s ? g : UINT32_MAX;
+}
+
 /* --------------------------------------------------------- the state */
 
 typedef struct Dec {
@@ -209,13 +216,15 @@ static SymKind sym_lookup(Dec *d, const IrSymbol *s, uint64_t *val,
             }
         }
     }
-    uint32_t g = symmap_find(d->m, s);
-    if (g != UINT32_MAX && g < d->m->ir->nglobals &&
-        d->m->ir->globals[g] == s) {
+    uint32_t g = emu_global_index(d->m, s);
+    if (g != UINT32_MAX) {
         *space = s->space;
         if (s->space == PTX_SPACE_SHARED ||
             s->space == PTX_SPACE_SHARED_CLUSTER) {
-            *val = d->m->shared_offset[g];
+            /* a kernel's own code finds dynamic shared after its own
+             * static shared (emu/shlayout.h) */
+            *val = emu_is_dynamic_shared(s) ? ef->dyn_shared_offset
+                                            : d->m->shared_offset[g];
         } else {
             *val = d->m->global_addr[g];
         }
@@ -240,6 +249,7 @@ static bool layout(Dec *d)
         !ef->param_size || !ef->ret_size) {
         return false;
     }
+    ef->dyn_shared_offset = emu_shared_dyn_offset(m, ef->index);
     uint64_t local = 0;
     for (uint32_t i = 0; i < f->nvars; i++) {
         const IrSymbol *s = f->vars[i];
@@ -253,12 +263,9 @@ static bool layout(Dec *d)
             local += sz;
             break;
         case PTX_SPACE_SHARED:
-        case PTX_SPACE_SHARED_CLUSTER: {
-            uint64_t o = align_up(m->module_shared_bytes, al);
-            ef->var_offset[i] = o;
-            m->module_shared_bytes = (uint32_t)(o + sz);
+        case PTX_SPACE_SHARED_CLUSTER:
+            ef->var_offset[i] = emu_shared_var_offset(m, ef->index, i);
             break;
-        }
         case PTX_SPACE_GLOBAL:
         case PTX_SPACE_CONST: {
             uint64_t a = emu_mem_alloc(m->dev->mem, sz,

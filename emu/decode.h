@@ -2,12 +2,13 @@
  * emu/decode.h: lowering of a function's IR into EmuInsn records.
  *
  * Contract: emu_decode_func() is called by emu_module_load() after the
- * module's .global/.const variables have device addresses and module
- * .shared variables have offsets (EmuModule.global_addr/shared_offset).
+ * module's .global/.const variables have device addresses and the shared
+ * memory is laid out (EmuModule.global_addr/shared_offset/shlayout).
  * It lays out the function's frame (local and call-sequence .param
  * variables, .func params and returns), kernel params (param buffer
- * offsets) and function-scope .shared variables (appended to the module's
- * shared bytes), lowers each instruction, and asks the family selectors
+ * offsets) and takes the offsets of its function-scope .shared variables
+ * from the module's shared layout (emu/shlayout.h), lowers each
+ * instruction, and asks the family selectors
  * of emu/ops.h for a handler.  Returns NULL with a malloc'd located
  * message in *msg when an instruction is not supported.
  *
@@ -38,6 +39,9 @@ void emu_symmap_free(EmuModule *m);
 
 /* The index of f in m->ir->funcs (aliases resolved), or UINT32_MAX. */
 uint32_t emu_func_index(const EmuModule *m, const IrFunc *f);
+
+/* The index of module variable s in m->ir->globals, or UINT32_MAX. */
+uint32_t emu_global_index(const EmuModule *m, const IrSymbol *s);
 
 /* Bytes of a variable and its alignment. */
 uint64_t emu_sym_size(const IrSymbol *s);

@@ -193,8 +193,9 @@ struct EmuFunc {
     uint64_t *param_offset;      /* per IrFunc.params[i] (.func only) */
     uint64_t *ret_offset;        /* per IrFunc.rets[i] */
     uint64_t param_bytes;        /* kernels: size of the param buffer */
-    uint32_t shared_bytes;       /* static shared of this kernel (incl.
-                                    module-level .shared) */
+    uint32_t shared_bytes;       /* static shared of this kernel: the
+                                    .shared variables it can reach
+                                    (emu/shlayout.h) */
     /* Appended by decode.c: */
     uint32_t nregslots;          /* slots [nregslots, nslots) are the
                                     decode-time constant slots */
@@ -202,6 +203,8 @@ struct EmuFunc {
     uint64_t *param_size;        /* per IrFunc.params[i]: bytes */
     uint64_t *ret_size;          /* per IrFunc.rets[i]: bytes */
     bool has_alloca;             /* contains alloca (dynamic stack) */
+    uint64_t dyn_shared_offset;  /* where this function's code finds
+                                    dynamic shared memory (shlayout.h) */
 };
 
 /* --------------------------------------------------------- the context */

@@ -23,6 +23,7 @@
 #include "emu/cluster.h"
 #include "emu/decode.h"
 #include "emu/exec.h"
+#include "emu/shlayout.h"
 #include "emu/texfetch.h"
 #include "ptx/opcode.h"
 #include "ptx/ptx.h"
@@ -136,11 +137,6 @@ static uint64_t align_up(uint64_t v, uint64_t a)
     return a ? (v + a - 1) / a * a : v;
 }
 
-static bool is_dynamic_shared(const IrSymbol *s)
-{
-    return s->linkage == IR_LINK_EXTERN && s->size == 0;
-}
-
 static void put_le(uint8_t *p, uint64_t v, unsigned n)
 {
     for (unsigned k = 0; k < n; k++) {
@@ -152,42 +148,6 @@ static bool module_globals(EmuModule *m, char **msg)
 {
     IrModule *ir = m->ir;
     EmuMemory *mem = m->dev->mem;
-    /* static shared of the module and of every function, to place the
-     * dynamic (extern, unsized) shared arrays after all of it */
-    uint64_t sh = 0;
-    uint32_t dyn_align = 16;
-    for (uint32_t i = 0; i < ir->nglobals; i++) {
-        const IrSymbol *s = ir->globals[i];
-        if (s->space == PTX_SPACE_SHARED && s->kind == IR_SYM_VAR) {
-            if (is_dynamic_shared(s)) {
-                if (emu_sym_align(s) > dyn_align) {
-                    dyn_align = emu_sym_align(s);
-                }
-                continue;
-            }
-            sh = align_up(sh, emu_sym_align(s));
-            m->shared_offset[i] = sh;
-            sh += emu_sym_size(s);
-        }
-    }
-    uint64_t fsh = sh;
-    for (uint32_t fi = 0; fi < ir->nfuncs; fi++) {
-        const IrFunc *f = ir->funcs[fi];
-        for (uint32_t v = 0; v < f->nvars; v++) {
-            const IrSymbol *s = f->vars[v];
-            if (s->space == PTX_SPACE_SHARED) {
-                fsh = align_up(fsh, emu_sym_align(s)) + emu_sym_size(s);
-            }
-        }
-    }
-    uint64_t dyn = align_up(fsh, dyn_align);
-    for (uint32_t i = 0; i < ir->nglobals; i++) {
-        const IrSymbol *s = ir->globals[i];
-        if (s->space == PTX_SPACE_SHARED && is_dynamic_shared(s)) {
-            m->shared_offset[i] = dyn;
-        }
-    }
-    m->module_shared_bytes = (uint32_t)sh;
     /* .global / .const variables */
     for (uint32_t i = 0; i < ir->nglobals; i++) {
         const IrSymbol *s = ir->globals[i];
@@ -272,7 +232,8 @@ EmuModule *emu_module_load(EmuDevice *d, IrModule *ir, EmuStatus *st,
     if (!m->funcs || !m->global_addr || !m->shared_offset) {
         goto fail;
     }
-    if (!module_globals(m, msg)) {
+    /* shared offsets first: initializers may hold them */
+    if (!emu_shared_layout(m, msg) || !module_globals(m, msg)) {
         goto fail;
     }
     for (uint32_t i = 0; i < ir->nfuncs; i++) {
@@ -287,21 +248,12 @@ EmuModule *emu_module_load(EmuDevice *d, IrModule *ir, EmuStatus *st,
             goto fail;
         }
     }
-    /* static shared of every kernel: the module's (incl. all function
-     * scope .shared); dynamic shared starts at the extern arrays' offset */
-    uint64_t shb = align_up(m->module_shared_bytes, 16);
-    for (uint32_t i = 0; i < ir->nglobals; i++) {
-        const IrSymbol *g = ir->globals[i];
-        if (g->space == PTX_SPACE_SHARED && is_dynamic_shared(g) &&
-            m->shared_offset[i] > shb) {
-            shb = m->shared_offset[i];
-        }
-    }
     for (uint32_t i = 0; i < ir->nfuncs; i++) {
-        if (m->funcs[i]) {
-            m->funcs[i]->shared_bytes = (uint32_t)shb;
+        if (m->funcs[i] && ir->funcs[i]->is_entry) {
+            m->funcs[i]->shared_bytes = emu_shared_static_bytes(m, i);
         }
     }
+    emu_shared_layout_free(m);
     if (st) {
         *st = EMU_OK;
     }
@@ -344,6 +296,7 @@ void emu_module_free(EmuModule *m)
         }
     }
     emu_symmap_free(m);
+    emu_shared_layout_free(m);
     free(m->funcs);
     free(m->global_addr);
     free(m->shared_offset);
@@ -393,7 +346,8 @@ EmuStatus emu_launch_begin(EmuModule *m, const EmuFunc *kernel,
         nt > d->cfg.max_threads_per_block ||
         (uint64_t)kernel->shared_bytes + dyn_shared >
         d->cfg.max_shared_per_block ||
-        (uint64_t)kernel->shared_bytes + dyn_shared > EMU_SHARED_LIMIT) {
+        (uint64_t)kernel->shared_bytes + dyn_shared > EMU_SHARED_LIMIT ||
+        kernel->dyn_shared_offset + dyn_shared > EMU_SHARED_LIMIT) {
         return EMU_ERR_LAUNCH_CONFIG;
     }
     EmuLaunch *l = calloc(1, sizeof(*l));
@@ -486,7 +440,10 @@ EmuStatus emu_cta_init(EmuLaunch *l, uint32_t linear, EmuCta *cta)
     cta->ctaid[2] = linear / (l->grid[0] * l->grid[1]);
     uint32_t nt = l->block[0] * l->block[1] * l->block[2];
     cta->nwarps = (nt + EMU_WARP_SIZE - 1) / EMU_WARP_SIZE;
-    cta->shared_bytes = l->kernel->shared_bytes + l->dyn_shared;
+    /* dynamic shared may start past the static bytes (shlayout.h) */
+    uint64_t dyn_end = l->kernel->dyn_shared_offset + l->dyn_shared;
+    cta->shared_bytes = dyn_end > l->kernel->shared_bytes
+        ? (uint32_t)dyn_end : l->kernel->shared_bytes;
     cta->local_stride = l->local_stride;
     cta->clock = &l->sm_clock[linear % l->dev->cfg.num_sms];
     cta->cluster_rank = emu_cluster_rank_of(l, cta->ctaid);
@@ -613,7 +570,7 @@ uint64_t emu_sreg_value(EmuCtx *x, const EmuOpnd *o, unsigned lane)
         return (uint32_t)((l->dev->clock_base + l->insns) >> 32);
     case PTX_SREG_TOTAL_SMEM_SIZE:
     case PTX_SREG_AGGR_SMEM_SIZE:
-        return cta->shared_bytes;
+        return l->kernel->shared_bytes + l->dyn_shared;
     case PTX_SREG_DYNAMIC_SMEM_SIZE: return l->dyn_shared;
     case PTX_SREG_ENVREG:
         /* cooperative groups: envreg1:envreg2 = grid workspace */

@@ -104,7 +104,7 @@ struct EmuModule {
                                      (0 for shared/extern/opaque) */
     uint64_t *shared_offset;      /* parallel to ir->globals: offset in a
                                      CTA's shared memory for .shared ones */
-    uint32_t module_shared_bytes;
+    struct EmuShLayout *shlayout; /* while loading (emu/shlayout.h) */
     /* Appended: */
     void *symmap;                 /* decode.c: IrSymbol* -> global index */
 };
@@ -198,8 +198,10 @@ struct EmuCta {
     uint32_t linear;              /* linear CTA index */
     EmuWarp *warps;
     uint32_t nwarps;
-    uint8_t *shared;              /* static + dynamic shared bytes */
-    uint32_t shared_bytes;
+    uint8_t *shared;              /* static and dynamic shared memory */
+    uint32_t shared_bytes;        /* allocated: the static bytes, or up to
+                                     the end of the dynamic ones when they
+                                     start later (emu/shlayout.h) */
     uint8_t *local;               /* per-thread local memory: nthreads *
                                      local_bytes_per_thread, allocated on
                                      first use */
