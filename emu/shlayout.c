@@ -214,6 +214,7 @@ static void visit(Ctx *c, Vec *stack, uint32_t k, uint32_t t)
 static void reach(Ctx *c, uint32_t k, Vec *stack)
 {
     uint32_t kf = c->kfunc.v[k];
+    bool took = false;           /* address-taken functions pushed */
     stack->n = 0;
     c->fstamp[kf] = k + 1;
     push(c, stack, kf);
@@ -236,7 +237,8 @@ static void reach(Ctx *c, uint32_t k, Vec *stack)
         for (uint32_t i = 0; i < fi->callees.n; i++) {
             visit(c, stack, k, fi->callees.v[i]);
         }
-        if (fi->indirect) {
+        if (fi->indirect && !took) {
+            took = true;
             for (uint32_t i = 0; i < c->takenv.n; i++) {
                 visit(c, stack, k, c->takenv.v[i]);
             }

@@ -215,7 +215,8 @@ ptxemu_status ptxemu_function_param(ptxemu_function *f, unsigned i,
 
 /* What cuFuncGetAttribute reports about a kernel. */
 typedef struct ptxemu_function_info {
-    size_t shared_bytes;                /* static .shared, module's incl. */
+    size_t shared_bytes;                /* static .shared it can reach,
+                                           the module's it names incl. */
     size_t local_bytes;                 /* per-thread frame */
     unsigned max_threads;               /* .maxntid/.reqntid product;
                                            0 when not given */

@@ -10,7 +10,8 @@
  *    shared used from a .func called by kernels of different static
  *    sizes and directly by a kernel without static shared.  Static
  *    sizes and offsets against hand-computed tables, the sizes also
- *    against `ptxas -v` when it is installed.
+ *    against `ptxas -v` when it is installed, and as the public API
+ *    reports them (ptxemu_function_get_info) and launches.
  *  - a second module: placement order (variables of more kernels
  *    first), a variable an initializer names (every kernel), a dead
  *    function's, one reached only through an indirect call.
@@ -18,6 +19,7 @@
 #include <stdio.h>
 #include <unistd.h>
 
+#include "runtime/ptxemu.h"
 #include "tests/emutest.h"
 
 #define NT 64                    /* threads per block */
@@ -313,6 +315,42 @@ START_TEST(five_kernels)
 }
 END_TEST
 
+/* The public API reports the same sizes and checks launches with them. */
+START_TEST(five_kernels_api)
+{
+    ptxemu_device *dev = NULL;
+    ptxemu_module *mod = NULL;
+    ck_assert_int_eq(ptxemu_device_create(NULL, &dev), PTXEMU_SUCCESS);
+    ck_assert_int_eq(ptxemu_module_load_string(dev, "five.ptx", five_src,
+                                               0, &mod), PTXEMU_SUCCESS);
+    ptxemu_devptr out;
+    ck_assert_int_eq(ptxemu_malloc(dev, OUTW * 4, &out), PTXEMU_SUCCESS);
+    for (size_t i = 0; i < sizeof(five_want) / sizeof(five_want[0]); i++) {
+        const KernelWant *w = &five_want[i];
+        ptxemu_function *f = NULL;
+        ck_assert_int_eq(ptxemu_module_get_function(mod, w->name, &f),
+                         PTXEMU_SUCCESS);
+        ptxemu_function_info fi;
+        ck_assert_int_eq(ptxemu_function_get_info(f, &fi), PTXEMU_SUCCESS);
+        ck_assert_uint_eq(fi.shared_bytes, w->static_bytes);
+        const unsigned g[3] = { 1, 1, 1 }, b[3] = { NT, 1, 1 };
+        void *pp[] = { &out };
+        ptxemu_status st = ptxemu_launch(f, g, b, w->dyn_bytes, pp);
+        ck_assert_msg(st == PTXEMU_SUCCESS, "%s: %s", w->name,
+                      ptxemu_last_error_message(dev));
+        ck_assert_int_eq(ptxemu_synchronize(dev), PTXEMU_SUCCESS);
+        uint32_t r[NT];
+        ck_assert_int_eq(ptxemu_memcpy_dtoh(dev, r, out, sizeof(r)),
+                         PTXEMU_SUCCESS);
+        for (int t = 0; t < NT; t++) {
+            ck_assert_uint_eq(r[t], 0);
+        }
+    }
+    ptxemu_module_unload(mod);
+    ptxemu_device_destroy(dev);
+}
+END_TEST
+
 /* ------------------------------------------------ ptxas as reference */
 
 /* The "bytes smem" ptxas -v reports for each entry, or -1 when it
@@ -508,6 +546,7 @@ Suite *shared_layout_suite(void)
     TCase *tc = tcase_create("layout");
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, five_kernels);
+    tcase_add_test(tc, five_kernels_api);
     tcase_add_test(tc, five_kernels_vs_ptxas);
     tcase_add_test(tc, order_dead_indirect);
     suite_add_tcase(s, tc);
