@@ -1390,6 +1390,18 @@ static ptxemu_status launch(ptxemu_function *f, const unsigned grid[3],
                   cfg->max_shared_per_block);
         goto out;
     }
+    if (f->ef->dyn_shared_offset + shared_bytes > EMU_SHARED_LIMIT) {
+        /* a .func naming dynamic shared memory fixes where it starts
+         * for all its kernels (emu/shlayout.h) */
+        st = fail(dev, PTXEMU_ERROR_LAUNCH_CONFIG,
+                  "launch of '%s': its dynamic shared memory starts at "
+                  "byte %" PRIu64 " (past the static shared of every "
+                  "kernel that calls a function using it); %u bytes more "
+                  "pass the emulator's %llu-byte shared window", kn,
+                  f->ef->dyn_shared_offset, shared_bytes,
+                  (unsigned long long)EMU_SHARED_LIMIT);
+        goto out;
+    }
     for (unsigned i = 0; i < f->nparams; i++) {
         if (!params || !params[i]) {
             st = fail(dev, PTXEMU_ERROR_INVALID_VALUE,

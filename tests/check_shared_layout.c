@@ -12,6 +12,8 @@
  *    sizes and offsets against hand-computed tables, the sizes also
  *    against `ptxas -v` when it is installed, and as the public API
  *    reports them (ptxemu_function_get_info) and launches.
+ *  - dynamic shared pushed past the emulator's shared window by a
+ *    kernel that cannot launch: a named launch error.
  *  - a second module: placement order (variables of more kernels
  *    first), a variable an initializer names (every kernel), a dead
  *    function's, one reached only through an indirect call.
@@ -351,6 +353,61 @@ START_TEST(five_kernels_api)
 }
 END_TEST
 
+/* A kernel that never launches (17 MiB of static shared) and calls a
+ * .func using dynamic shared memory pushes the dynamic offset of the
+ * other kernel calling it past the emulator's shared window: a named
+ * error at launch, not a fault or a truncated size. */
+static const char window_src[] = PTX_HDR
+    ".extern .shared .align 16 .b8 dsm[];\n"
+    ".func use_dyn()\n"
+    "{\n"
+    "  .reg .b32 %r<3>;\n"
+    "  mov.u32 %r1, dsm;\n"
+    "  st.shared.u32 [%r1], 1;\n"
+    "  ret;\n"
+    "}\n"
+    ".visible .entry huge()\n"
+    "{\n"
+    "  .shared .align 16 .b8 h[17825792];\n"
+    "  .reg .b32 %r<3>;\n"
+    "  mov.u32 %r1, h;\n"
+    "  st.shared.u32 [%r1], 1;\n"
+    "  call.uni use_dyn;\n"
+    "}\n"
+    ".visible .entry small()\n"
+    "{\n"
+    "  call.uni use_dyn;\n"
+    "}\n";
+
+START_TEST(dynamic_past_window)
+{
+    ptxemu_device *dev = NULL;
+    ptxemu_module *mod = NULL;
+    ck_assert_int_eq(ptxemu_device_create(NULL, &dev), PTXEMU_SUCCESS);
+    ck_assert_int_eq(ptxemu_module_load_string(dev, "w.ptx", window_src,
+                                               0, &mod), PTXEMU_SUCCESS);
+    ptxemu_function *f = NULL;
+    ck_assert_int_eq(ptxemu_module_get_function(mod, "small", &f),
+                     PTXEMU_SUCCESS);
+    ptxemu_function_info fi;
+    ck_assert_int_eq(ptxemu_function_get_info(f, &fi), PTXEMU_SUCCESS);
+    ck_assert_uint_eq(fi.shared_bytes, 0);
+    const unsigned g[3] = { 1, 1, 1 }, b[3] = { 32, 1, 1 };
+    ck_assert_int_eq(ptxemu_launch(f, g, b, 16, NULL),
+                     PTXEMU_ERROR_LAUNCH_CONFIG);
+    ck_assert_ptr_nonnull(strstr(ptxemu_last_error_message(dev),
+                                 "starts at byte 17825792"));
+    ck_assert_int_eq(ptxemu_module_get_function(mod, "huge", &f),
+                     PTXEMU_SUCCESS);
+    ck_assert_int_eq(ptxemu_function_get_info(f, &fi), PTXEMU_SUCCESS);
+    ck_assert_uint_eq(fi.shared_bytes, 17825792);
+    ck_assert_int_eq(ptxemu_launch(f, g, b, 0, NULL),
+                     PTXEMU_ERROR_LAUNCH_CONFIG);
+    ptxemu_module_unload(mod);
+    ptxemu_device_destroy(dev);
+}
+END_TEST
+
 /* ------------------------------------------------ ptxas as reference */
 
 /* The "bytes smem" ptxas -v reports for each entry, or -1 when it
@@ -547,6 +604,7 @@ Suite *shared_layout_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, five_kernels);
     tcase_add_test(tc, five_kernels_api);
+    tcase_add_test(tc, dynamic_past_window);
     tcase_add_test(tc, five_kernels_vs_ptxas);
     tcase_add_test(tc, order_dead_indirect);
     suite_add_tcase(s, tc);
