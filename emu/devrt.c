@@ -12,19 +12,8 @@
 
 #include "emu/builtins.h"
 #include "emu/devrt.h"
+#include "emu/devrt_int.h"
 #include "emu/memory.h"
-
-enum {
-    CDP_OK = 0,
-    CDP_ERR_INVALID_VALUE = 1,
-    CDP_ERR_MEMORY_ALLOCATION = 2,
-    CDP_ERR_INVALID_CONFIGURATION = 9,
-    CDP_ERR_MAX_DEPTH = 65,
-    CDP_ERR_PENDING_COUNT = 69,
-    CDP_ERR_INVALID_DEVICE_FUNCTION = 98,
-    CDP_ERR_INVALID_HANDLE = 400,
-    CDP_ERR_UNSUPPORTED_LIMIT = 708,
-};
 
 typedef struct EmuDevrt EmuDevrt;
 
@@ -34,16 +23,6 @@ typedef struct EmuDevrt EmuDevrt;
  * a device address */
 #define HANDLE_BASE 0x00c0da0000000000ull
 #define HANDLE_EVENT 0x0000008000000000ull
-
-/* A grid queued by a thread of the launch. */
-typedef struct Child {
-    const EmuFunc *kernel;
-    uint32_t grid[3], block[3], shmem;
-    uint8_t *params;              /* kernel->param_bytes */
-    bool tail;                    /* cudaStreamTailLaunch */
-    bool started;
-    uint32_t by_ctaid[3], by_tid[3];
-} Child;
 
 /* A parameter buffer handed out and not launched yet. */
 typedef struct Buffer {
@@ -164,8 +143,7 @@ static void set_error(EmuCtx *x, unsigned lane, uint32_t err)
     }
 }
 
-/* Return err from the call for this lane (and remember it). */
-static void result(EmuCtx *x, const EmuInsn *i, unsigned lane, uint32_t err)
+void cdp_result(EmuCtx *x, const EmuInsn *i, unsigned lane, uint32_t err)
 {
     set_error(x, lane, err);
     emu_builtin_ret(x, i, lane, err);
@@ -212,8 +190,7 @@ static void set_detail(EmuFault *f, const char *pre, const char *mid,
              (int)sizeof(f->detail) - 1, d);
 }
 
-/* Store n (4 or 8) bytes at a generic address; false after a fault. */
-static bool gwrite(EmuCtx *x, unsigned lane, uint64_t addr, uint64_t v,
+bool cdp_gwrite(EmuCtx *x, unsigned lane, uint64_t addr, uint64_t v,
                    uint32_t n, const char *what)
 {
     uint8_t *p = emu_mem_guest(x, lane, PTX_SPACE_GENERIC, addr, n, true);
@@ -231,7 +208,7 @@ static bool gwrite(EmuCtx *x, unsigned lane, uint64_t addr, uint64_t v,
 
 /* ------------------------------------------------------ launching */
 
-static const EmuFunc *kernel_of(const EmuCtx *x, uint64_t func)
+const EmuFunc *cdp_kernel_of(const EmuCtx *x, uint64_t func)
 {
     const EmuModule *m = x->launch->mod;
     if (func >= m->nfuncs || !m->funcs[func]) {
@@ -311,7 +288,7 @@ static void op_param_buffer_v2(EmuCtx *x, const EmuInsn *i, uint32_t mask)
     EMU_FOR_LANES(mask, lane) {
         Buffer b;
         memset(&b, 0, sizeof(b));
-        b.kernel = kernel_of(x, emu_builtin_arg(x, i, lane, 0));
+        b.kernel = cdp_kernel_of(x, emu_builtin_arg(x, i, lane, 0));
         read_dim3(x, i, lane, 1, b.grid);
         read_dim3(x, i, lane, 2, b.block);
         b.shmem = (uint32_t)emu_builtin_arg(x, i, lane, 3);
@@ -378,6 +355,56 @@ static bool stream_known(const EmuDevrt *r, uint64_t s)
     return false;
 }
 
+/* A new entry at the end of the launch's queue, by the lane's thread,
+ * or NULL when out of host memory. */
+static Child *push_child(EmuCtx *x, unsigned lane, uint64_t stream)
+{
+    EmuDevrt *r = x->launch->devrt;
+    if (!grow((void **)&r->kids, &r->capkids, r->nkids + 1,
+              sizeof(*r->kids))) {
+        return NULL;
+    }
+    Child *c = &r->kids[r->nkids++];
+    memset(c, 0, sizeof(*c));
+    c->tail = stream == STREAM_TAIL;
+    memcpy(c->by_ctaid, x->cta->ctaid, sizeof(c->by_ctaid));
+    for (int d = 0; d < 3; d++) {
+        c->by_tid[d] = x->warp->tid[d][lane];
+    }
+    c->by_func = x->frame->func;
+    c->by_pc = x->pc;
+    x->launch->progress++;
+    return c;
+}
+
+/* Memory operations take a pending-launch slot as grids do: they are
+ * queued work the device runtime holds until it runs. */
+Child *cdp_queue(EmuCtx *x, unsigned lane, uint64_t stream, uint32_t *err)
+{
+    EmuDevice *d = x->dev;
+    EmuDevrt *r = state(x);
+    Child *c = NULL;
+    if (!r) {
+        *err = CDP_ERR_MEMORY_ALLOCATION;
+    } else if (stream > STREAM_FIRE_AND_FORGET &&
+               !stream_known(r, stream)) {
+        *err = CDP_ERR_INVALID_HANDLE;
+    } else if (d->cdp_pending >= pending_limit(d)) {
+        *err = CDP_ERR_PENDING_COUNT;
+    } else if (!(c = push_child(x, lane, stream))) {
+        *err = CDP_ERR_MEMORY_ALLOCATION;
+    } else {
+        d->cdp_pending++;
+    }
+    return c;
+}
+
+void cdp_unqueue(EmuCtx *x)
+{
+    x->launch->devrt->nkids--;
+    x->dev->cdp_pending--;
+}
+
 /* Queue buffer k's launch of `kernel`; returns the CUDA error. */
 static uint32_t launch(EmuCtx *x, unsigned lane, size_t k,
                        const EmuFunc *kernel, const uint32_t grid[3],
@@ -398,9 +425,6 @@ static uint32_t launch(EmuCtx *x, unsigned lane, size_t k,
         err = CDP_ERR_INVALID_CONFIGURATION;
     } else if (b->size < kernel->param_bytes) {
         err = CDP_ERR_INVALID_VALUE;
-    } else if (!grow((void **)&r->kids, &r->capkids, r->nkids + 1,
-                     sizeof(*r->kids))) {
-        err = CDP_ERR_MEMORY_ALLOCATION;
     }
     uint8_t *params = NULL;
     if (!err) {
@@ -410,27 +434,20 @@ static uint32_t launch(EmuCtx *x, unsigned lane, size_t k,
             err = CDP_ERR_MEMORY_ALLOCATION;
         }
     }
-    if (err) {
+    Child *c = err ? NULL : push_child(x, lane, stream);
+    if (!c) {
         free(params);
         drop_buffer(l, k);
-        return err;
+        return err ? err : CDP_ERR_MEMORY_ALLOCATION;
     }
-    Child *c = &r->kids[r->nkids++];
-    memset(c, 0, sizeof(*c));
     c->kernel = kernel;
     memcpy(c->grid, grid, sizeof(c->grid));
     memcpy(c->block, block, sizeof(c->block));
     c->shmem = shmem;
     c->params = params;
-    c->tail = stream == STREAM_TAIL;
-    memcpy(c->by_ctaid, x->cta->ctaid, sizeof(c->by_ctaid));
-    for (int d = 0; d < 3; d++) {
-        c->by_tid[d] = x->warp->tid[d][lane];
-    }
     /* the buffer's pending slot passes to the queued grid */
     emu_mem_release(l->dev->mem, b->addr);
     r->bufs[k] = r->bufs[--r->nbufs];
-    l->progress++;
     return CDP_OK;
 }
 
@@ -447,7 +464,7 @@ static void op_launch_v2(EmuCtx *x, const EmuInsn *i, uint32_t mask)
             err = launch(x, lane, k, b->kernel, b->grid, b->block, b->shmem,
                          s);
         }
-        result(x, i, lane, err);
+        cdp_result(x, i, lane, err);
     }
 }
 
@@ -455,7 +472,7 @@ static void op_launch_v2(EmuCtx *x, const EmuInsn *i, uint32_t mask)
 static void op_launch(EmuCtx *x, const EmuInsn *i, uint32_t mask)
 {
     EMU_FOR_LANES(mask, lane) {
-        const EmuFunc *f = kernel_of(x, emu_builtin_arg(x, i, lane, 0));
+        const EmuFunc *f = cdp_kernel_of(x, emu_builtin_arg(x, i, lane, 0));
         uint64_t a = emu_builtin_arg(x, i, lane, 1);
         uint32_t g[3], b3[3];
         read_dim3(x, i, lane, 2, g);
@@ -468,7 +485,7 @@ static void op_launch(EmuCtx *x, const EmuInsn *i, uint32_t mask)
         if (b && !b->kernel) {
             err = launch(x, lane, k, f, g, b3, shmem, s);
         }
-        result(x, i, lane, err);
+        cdp_result(x, i, lane, err);
     }
 }
 
@@ -519,19 +536,19 @@ static void create(EmuCtx *x, const EmuInsn *i, uint32_t mask, bool event)
         uint64_t p = emu_builtin_arg(x, i, lane, 0);
         uint32_t flags = (uint32_t)emu_builtin_arg(x, i, lane, 1);
         if (p == 0 || (!event && flags != 1)) {
-            result(x, i, lane, CDP_ERR_INVALID_VALUE);
+            cdp_result(x, i, lane, CDP_ERR_INVALID_VALUE);
             continue;
         }
         uint64_t h = new_handle(x, event);
         if (!h) {
-            result(x, i, lane, CDP_ERR_MEMORY_ALLOCATION);
+            cdp_result(x, i, lane, CDP_ERR_MEMORY_ALLOCATION);
             continue;
         }
-        if (!gwrite(x, lane, p, h, 8, event ? "cudaEventCreateWithFlags"
+        if (!cdp_gwrite(x, lane, p, h, 8, event ? "cudaEventCreateWithFlags"
                                             : "cudaStreamCreateWithFlags")) {
             return;
         }
-        result(x, i, lane, CDP_OK);
+        cdp_result(x, i, lane, CDP_OK);
     }
 }
 
@@ -549,7 +566,7 @@ static void op_stream_destroy(EmuCtx *x, const EmuInsn *i, uint32_t mask)
 {
     EMU_FOR_LANES(mask, lane) {
         uint64_t s = emu_builtin_arg(x, i, lane, 0);
-        result(x, i, lane, drop_handle(x->launch, s, false)
+        cdp_result(x, i, lane, drop_handle(x->launch, s, false)
                            ? CDP_OK : CDP_ERR_INVALID_HANDLE);
     }
 }
@@ -558,7 +575,7 @@ static void op_event_destroy(EmuCtx *x, const EmuInsn *i, uint32_t mask)
 {
     EMU_FOR_LANES(mask, lane) {
         uint64_t e = emu_builtin_arg(x, i, lane, 0);
-        result(x, i, lane, drop_handle(x->launch, e, true)
+        cdp_result(x, i, lane, drop_handle(x->launch, e, true)
                            ? CDP_OK : CDP_ERR_INVALID_HANDLE);
     }
 }
@@ -578,7 +595,7 @@ static void op_event_record(EmuCtx *x, const EmuInsn *i, uint32_t mask)
         uint64_t s = emu_builtin_arg(x, i, lane, 1);
         bool ok = handle_known(x->launch, e, true) &&
                   stream_ok(x->launch, s);
-        result(x, i, lane, ok ? CDP_OK : CDP_ERR_INVALID_HANDLE);
+        cdp_result(x, i, lane, ok ? CDP_OK : CDP_ERR_INVALID_HANDLE);
     }
 }
 
@@ -589,23 +606,22 @@ static void op_stream_wait_event(EmuCtx *x, const EmuInsn *i, uint32_t mask)
         uint64_t e = emu_builtin_arg(x, i, lane, 1);
         bool ok = handle_known(x->launch, e, true) &&
                   stream_ok(x->launch, s);
-        result(x, i, lane, ok ? CDP_OK : CDP_ERR_INVALID_HANDLE);
+        cdp_result(x, i, lane, ok ? CDP_OK : CDP_ERR_INVALID_HANDLE);
     }
 }
 
 /* ---------------------------------------------------- queries */
 
-/* Write an n-byte answer through pointer argument 0. */
-static void answer(EmuCtx *x, const EmuInsn *i, unsigned lane, uint64_t v,
+void cdp_answer(EmuCtx *x, const EmuInsn *i, unsigned lane, uint64_t v,
                    uint32_t n, const char *what)
 {
     uint64_t p = emu_builtin_arg(x, i, lane, 0);
     if (!p) {
-        result(x, i, lane, CDP_ERR_INVALID_VALUE);
+        cdp_result(x, i, lane, CDP_ERR_INVALID_VALUE);
         return;
     }
-    if (gwrite(x, lane, p, v, n, what)) {
-        result(x, i, lane, CDP_OK);
+    if (cdp_gwrite(x, lane, p, v, n, what)) {
+        cdp_result(x, i, lane, CDP_OK);
     }
 }
 
@@ -613,7 +629,7 @@ static void answer_all(EmuCtx *x, const EmuInsn *i, uint32_t mask,
                        uint64_t v, const char *what)
 {
     EMU_FOR_LANES(mask, lane) {
-        answer(x, i, lane, v, 4, what);
+        cdp_answer(x, i, lane, v, 4, what);
         if (x->fault) {
             return;
         }
@@ -653,10 +669,10 @@ static void op_device_get_limit(EmuCtx *x, const EmuInsn *i, uint32_t mask)
         case 2: v = d->cfg.heap_bytes; break;
         case 4: v = pending_limit(d); break;
         default:
-            result(x, i, lane, CDP_ERR_UNSUPPORTED_LIMIT);
+            cdp_result(x, i, lane, CDP_ERR_UNSUPPORTED_LIMIT);
             continue;
         }
-        answer(x, i, lane, v, 8, "cudaDeviceGetLimit");
+        cdp_answer(x, i, lane, v, 8, "cudaDeviceGetLimit");
         if (x->fault) {
             return;
         }
@@ -672,15 +688,15 @@ static void op_malloc(EmuCtx *x, const EmuInsn *i, uint32_t mask)
         uint64_t size = emu_builtin_arg(x, i, lane, 1);
         uint64_t a = pp ? emu_builtin_heap_alloc(x, size) : 0;
         if (!pp || !a) {
-            result(x, i, lane, pp ? CDP_ERR_MEMORY_ALLOCATION
+            cdp_result(x, i, lane, pp ? CDP_ERR_MEMORY_ALLOCATION
                                   : CDP_ERR_INVALID_VALUE);
             continue;
         }
-        if (!gwrite(x, lane, pp, a, 8, "cudaMalloc")) {
+        if (!cdp_gwrite(x, lane, pp, a, 8, "cudaMalloc")) {
             emu_builtin_heap_free(x, a);
             return;
         }
-        result(x, i, lane, CDP_OK);
+        cdp_result(x, i, lane, CDP_OK);
     }
 }
 
@@ -689,7 +705,7 @@ static void op_free(EmuCtx *x, const EmuInsn *i, uint32_t mask)
     EMU_FOR_LANES(mask, lane) {
         uint64_t p = emu_builtin_arg(x, i, lane, 0);
         bool ok = p == 0 || emu_builtin_heap_free(x, p);
-        result(x, i, lane, ok ? CDP_OK : CDP_ERR_INVALID_VALUE);
+        cdp_result(x, i, lane, ok ? CDP_OK : CDP_ERR_INVALID_VALUE);
     }
 }
 
@@ -725,6 +741,27 @@ EmuHandler emu_devrt_handler(const char *name)
         { "DeviceGetLimit", op_device_get_limit },
         { "Malloc", op_malloc },
         { "Free", op_free },
+        { "GetErrorString", cdp_op_error_string },
+        { "GetErrorName", cdp_op_error_name },
+        { "DeviceGetAttribute", cdp_op_device_attribute },
+        { "DeviceGetCacheConfig", cdp_op_cache_config },
+        { "DeviceGetSharedMemConfig", cdp_op_shmem_config },
+        { "FuncGetAttributes", cdp_op_func_attributes },
+        { "OccupancyMaxActiveBlocksPerMultiprocessor", cdp_op_occupancy },
+        { "OccupancyMaxActiveBlocksPerMultiprocessorWithFlags",
+          cdp_op_occupancy_flags },
+        { "MemcpyAsync", cdp_op_memcpy },
+        { "MemcpyAsync_ptsz", cdp_op_memcpy },
+        { "Memcpy2DAsync", cdp_op_memcpy_2d },
+        { "Memcpy2DAsync_ptsz", cdp_op_memcpy_2d },
+        { "Memcpy3DAsync", cdp_op_memcpy_3d },
+        { "Memcpy3DAsync_ptsz", cdp_op_memcpy_3d },
+        { "MemsetAsync", cdp_op_memset },
+        { "MemsetAsync_ptsz", cdp_op_memset },
+        { "Memset2DAsync", cdp_op_memset_2d },
+        { "Memset2DAsync_ptsz", cdp_op_memset_2d },
+        { "Memset3DAsync", cdp_op_memset_3d },
+        { "Memset3DAsync_ptsz", cdp_op_memset_3d },
     };
     static const char prefix[] = "__cudaCDP2";
     if (!name || strncmp(name, prefix, sizeof(prefix) - 1) != 0) {
@@ -759,6 +796,9 @@ static EmuStatus run_child(EmuLaunch *l, Child *c)
     EmuDevice *d = l->dev;
     c->started = true;
     d->cdp_pending--;
+    if (c->kind != CHILD_GRID) {
+        return cdp_run_mem(l, c);
+    }
     uint32_t np = c->kernel->ir->nparams;
     void **args = calloc(np + 1, sizeof(*args));
     if (!args) {

@@ -34,21 +34,38 @@
  * returns), one at a time, in the order they were launched (scheduler
  * order, lanes ascending), each with its own descendants before the next
  * (depth first); launches into cudaStreamTailLaunch run after all the
- * grid's other children.  That is one schedule CDP2 allows: the NULL,
- * fire-and-forget and created streams give no ordering a program may
- * rely on beyond it, and tail launches run after the grid's other work.
+ * grid's other children.  cudaMemcpy{,2D,3D}Async and
+ * cudaMemset{,2D,3D}Async (and _ptsz) are queued the same way, with the
+ * child grids, and run in that order: work one thread issues into one
+ * stream runs in issue order, as CDP2 streams require
+ * (emu/devrt_async.c: arguments, errors, faults).  That is one schedule
+ * CDP2 allows: the NULL, fire-and-forget and created streams give no
+ * ordering a program may rely on beyond it, and tail launches run after
+ * the grid's other work.
  *
  * Faults.  A child's fault stops its ancestors: the host launch fails
  * with the child's fault (kernel, CTA, thread, PTX location), its detail
  * naming the launching grid and thread.  Children not yet run are
  * dropped.
  *
+ * Queries (emu/devrt_query.c), answered from the host API's sources:
+ * cudaGetErrorString / cudaGetErrorName (a generic pointer to a
+ * constant string in one read-only device allocation made once per
+ * device, the texts of emu/cuerr.h as the host libcudart gives them),
+ * cudaDeviceGetAttribute (emu/gpuspec.h: the configured GPU,
+ * EmuConfig.arch), cudaDeviceGetCacheConfig (PreferNone),
+ * cudaDeviceGetSharedMemConfig (FourByte), cudaFuncGetAttributes (the
+ * host's values for a kernel not changed by cudaFuncSetAttribute),
+ * cudaOccupancyMaxActiveBlocksPerMultiprocessor[WithFlags] (the host's
+ * calculator).
+ *
  * Also: cudaStreamCreateWithFlags (cudaStreamNonBlocking only, as CUDA
- * requires in device code) / cudaStreamDestroy, events (create, record,
- * destroy, stream wait: no-ops in this schedule), cudaGetDevice (0),
- * cudaGetDeviceCount (1), cudaDeviceGetLimit, cudaRuntimeGetVersion,
- * and cudaMalloc / cudaFree on malloc's device heap (emu/builtins.h;
- * cudaFree of anything else returns cudaErrorInvalidValue).
+ * requires in device code) / cudaStreamDestroy, events (create,
+ * record, record with flags, destroy, stream wait: no-ops in this
+ * schedule), cudaGetDevice (0), cudaGetDeviceCount (1),
+ * cudaDeviceGetLimit, cudaRuntimeGetVersion, and cudaMalloc / cudaFree
+ * on malloc's device heap (emu/builtins.h; cudaFree of anything else
+ * returns cudaErrorInvalidValue).
  *
  * Statistics and tracing: a child starts with its parent's step hook and
  * grid hook (EmuLaunch.grid_hook, called before and after each child

@@ -105,6 +105,9 @@ EmuDevice *emu_device_new(const EmuConfig *cfg)
     if (!d->cfg.heap_bytes) {
         d->cfg.heap_bytes = def.heap_bytes;
     }
+    d->gpu = emu_gpu_for(d->cfg.arch ? d->cfg.arch
+                                     : EMU_GPU_DEFAULT_ARCH);
+    d->gpu.sms = d->cfg.num_sms;
     d->mem = emu_mem_new();
     d->sm_clock = calloc(d->cfg.num_sms, sizeof(uint64_t));
     if (!d->mem || !d->sm_clock) {
@@ -127,6 +130,7 @@ void emu_device_free(EmuDevice *d)
         free(d->tex);
     }
     free(d->sm_clock);
+    free(d->errstr_off);
     free(d);
 }
 

@@ -34,6 +34,7 @@
 #include <stdio.h>
 
 #include "emu/emu.h"
+#include "emu/gpuspec.h"
 #include "emu/memory.h"
 #include "ptx/ir.h"
 
@@ -58,6 +59,9 @@ typedef struct EmuConfig {
     /* Appended (builtins.c): device printf, see emu/builtins.h. */
     FILE *printf_out;                 /* NULL = stdout */
     uint64_t printf_buffer_bytes;     /* per launch; 0 = 1 MiB */
+    /* Appended (gpuspec.h): the compute capability the device answers
+     * attribute queries for; 0 = EMU_GPU_DEFAULT_ARCH */
+    uint32_t arch;
 } EmuConfig;
 
 void emu_config_default(EmuConfig *c);
@@ -88,6 +92,12 @@ struct EmuDevice {
      * and their limit (cudaLimitDevRuntimePendingLaunchCount; 0 = 2048) */
     uint32_t cdp_pending;
     uint32_t cdp_pending_limit;
+    /* Appended (gpuspec.h): the GPU of cfg.arch with cfg.num_sms SMs;
+     * (devrt_query.c) the device copy of the error strings, made on
+     * first use: its address and each string's offset in it */
+    EmuGpu gpu;
+    uint64_t errstr_addr;
+    uint32_t *errstr_off;
 };
 
 EmuDevice *emu_device_new(const EmuConfig *cfg);

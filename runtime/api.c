@@ -277,7 +277,12 @@ ptxemu_status ptxemu_device_create(const ptxemu_device_options *opts,
     OVERRIDE(max_call_depth);
     OVERRIDE(local_bytes_per_thread);
     OVERRIDE(heap_bytes);
+    OVERRIDE(arch);
 #undef OVERRIDE
+    /* the SMs of the GPU named by arch, unless given */
+    if (o.arch && !o.num_sms) {
+        c.num_sms = emu_gpu_for(o.arch).sms;
+    }
     ptxemu_device *d = calloc(1, sizeof(*d));
     if (!d) {
         return PTXEMU_ERROR_OUT_OF_MEMORY;

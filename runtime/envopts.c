@@ -76,6 +76,7 @@ int ptxemu_env_device_options(ptxemu_device_options *opts, unsigned *arch,
         }
         *arch = (unsigned)a;
     }
+    opts->arch = *arch;
     if ((v = getenv("PTXEMU_SMS")) && *v) {
         if (parse_u64("PTXEMU_SMS", v, 4096, &x, err, errlen)) {
             return -1;

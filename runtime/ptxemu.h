@@ -130,6 +130,10 @@ typedef struct ptxemu_device_options {
     uint64_t heap_bytes;                /* device malloc heap; 0 = 8 MiB */
     int collect_stats;                  /* non-zero: count per-instruction
                                            statistics (slower) */
+    uint32_t arch;                      /* compute capability the device
+                                           runtime's attribute queries
+                                           answer for (80: sm_80);
+                                           0 = default (80) */
 } ptxemu_device_options;
 
 void ptxemu_device_options_default(ptxemu_device_options *opts);

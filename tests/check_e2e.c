@@ -3968,6 +3968,8 @@ static const char *const skipped[] = {
     "wgmma_sm90a: sm_90a only (no sm80 PTX): tests/check_e2e_wgmma.c",
     "dyn_parallel: needs -rdc=true (device-side launches): "
     "tests/check_e2e_cdp.c",
+    "cdp_runtime: needs -rdc=true (device runtime queries, memcpy and "
+    "memset into streams): tests/check_e2e_cdp.c",
     NULL};
 
 Suite *e2e_suite(void);

@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "runtime/cuda/cuda_abi.h"
 #include "runtime/ptxemu.h"
 
 #include "tests/e2e_util.h"
@@ -652,16 +653,17 @@ START_TEST(e2e_cdp_v1_launch)
 }
 END_TEST
 
-/* A device-runtime function the emulator does not provide fails the
- * load, naming it. */
+/* A __cudaCDP2 function the device runtime does not declare (here the
+ * host-only cudaDeviceSetLimit) fails the load, naming it. */
 static const char unsup_ptx[] =
     ".version 8.0\n.target sm_80\n.address_size 64\n"
-    ".extern .func (.param .b64 func_retval0) __cudaCDP2GetErrorString\n"
-    "(.param .b32 e);\n"
+    ".extern .func (.param .b32 func_retval0) __cudaCDP2DeviceSetLimit\n"
+    "(.param .b32 l, .param .b64 v);\n"
     ".visible .entry k(.param .u64 o)\n{\n" REGS
-    "{\n.param .b32 a0;\nst.param.b32 [a0], 1;\n.param .b64 r0;\n"
-    "call.uni (r0), __cudaCDP2GetErrorString, (a0);\n"
-    "ld.param.b64 %rd1, [r0];\n}\nret;\n}\n";
+    "{\n.param .b32 a0;\nst.param.b32 [a0], 1;\n.param .b64 a1;\n"
+    "st.param.b64 [a1], 0;\n.param .b32 r0;\n"
+    "call.uni (r0), __cudaCDP2DeviceSetLimit, (a0, a1);\n"
+    "ld.param.b32 %r1, [r0];\n}\nret;\n}\n";
 
 START_TEST(e2e_cdp_unsupported)
 {
@@ -671,8 +673,443 @@ START_TEST(e2e_cdp_unsupported)
                      PTXEMU_ERROR_UNSUPPORTED);
     const char *m = ptxemu_last_error_message(dev);
     ck_assert_msg(strstr(m, "u.ptx:") &&
-                  strstr(m, "calls '__cudaCDP2GetErrorString'"),
+                  strstr(m, "calls '__cudaCDP2DeviceSetLimit'"),
                   "message: %s", m);
+}
+END_TEST
+
+/* ------------------------------------- device runtime: the rest */
+
+/* tests/corpus/cu/cdp_runtime.cu against the host API: libcudart for
+ * error strings and configurations, libcuda (the same emulated GPU,
+ * chosen with PTXEMU_ARCH) for device and function attributes and
+ * occupancy.  Each test runs in its own process (CK_FORK), so cuInit
+ * sees the environment the test sets. */
+
+const char *cudaGetErrorString(int e);
+const char *cudaGetErrorName(int e);
+int cudaDeviceGetCacheConfig(int *c);
+int cudaDeviceGetSharedMemConfig(int *c);
+
+static char *corpus_text(const char *base)
+{
+    const char *top = getenv("top_srcdir");
+    char path[1024];
+    snprintf(path, sizeof(path), "%s/tests/corpus/ptx/%s.sm80.ptx",
+             top ? top : ".", base);
+    FILE *f = fopen(path, "rb");
+    ck_assert_msg(f != NULL, "cannot open %s", path);
+    ck_assert_int_eq(fseek(f, 0, SEEK_END), 0);
+    long n = ftell(f);
+    ck_assert_int_ge(n, 0);
+    rewind(f);
+    char *t = malloc((size_t)n + 1);
+    ck_assert(t != NULL);
+    ck_assert_uint_eq(fread(t, 1, (size_t)n, f), (size_t)n);
+    t[n] = 0;
+    fclose(f);
+    return t;
+}
+
+/* A device for sm_<arch> (0: the default) with the corpus module, and
+ * when host_f is not NULL the driver's view of the same GPU and module
+ * (*host_f: the kernel attr_target). */
+static void open_arch(unsigned arch, CUfunction *host_f)
+{
+    ptxemu_device_options o;
+    ptxemu_device_options_default(&o);
+    o.arch = arch;
+    ck_assert_int_eq(ptxemu_device_create(&o, &dev), PTXEMU_SUCCESS);
+    char *t = corpus_text("cdp_runtime");
+    ck_assert_msg(ptxemu_module_load_string(dev, "cdp_runtime.ptx", t, 0,
+                                            &mod) == PTXEMU_SUCCESS,
+                  "%s", ptxemu_last_error_message(dev));
+    if (host_f) {
+        char env[16];
+        snprintf(env, sizeof(env), "sm_%u", arch);
+        setenv("PTXEMU_ARCH", env, 1);
+        unsetenv("PTXEMU_SMS");
+        CUcontext ctx;
+        CUmodule hm;
+        ck_assert_int_eq(cuInit(0), CUDA_SUCCESS);
+        ck_assert_int_eq(cuDevicePrimaryCtxRetain(&ctx, 0), CUDA_SUCCESS);
+        ck_assert_int_eq(cuCtxSetCurrent(ctx), CUDA_SUCCESS);
+        ck_assert_int_eq(cuModuleLoadData(&hm, t), CUDA_SUCCESS);
+        ck_assert_int_eq(cuModuleGetFunction(host_f, hm, "attr_target"),
+                         CUDA_SUCCESS);
+    }
+    free(t);
+}
+
+/* The NUL-terminated string at device address a (at most 255 bytes). */
+static void dstring(char *out, uint64_t a)
+{
+    for (int k = 0; k < 255; k++) {
+        dget(&out[k], a + (uint64_t)k, 1);
+        if (!out[k]) {
+            return;
+        }
+    }
+    ck_abort_msg("string at 0x%" PRIx64 " has no end", a);
+}
+
+START_TEST(e2e_cdp_error_strings)
+{
+    open_arch(0, NULL);
+    enum { N = 1104 };
+    int codes[N];
+    for (int k = 0; k < N - 3; k++) {
+        codes[k] = k;
+    }
+    codes[N - 3] = -1;
+    codes[N - 2] = 99999;
+    codes[N - 1] = 10;      /* a gap in the table */
+    ptxemu_devptr dn = dbuf(NULL, 8 * N), dt = dbuf(NULL, 8 * N);
+    ptxemu_devptr dc = dbuf(codes, sizeof(codes));
+    int n = N;
+    void *params[] = {&dn, &dt, &dc, &n};
+    static uint64_t names[N], texts[N], again[N];
+    launch("err_text", (N + 127) / 128, 128, 0, params);
+    dget(names, dn, sizeof(names));
+    dget(texts, dt, sizeof(texts));
+    unsigned known = 0;
+    for (int k = 0; k < N; k++) {
+        char got[256];
+        dstring(got, names[k]);
+        ck_assert_msg(strcmp(got, cudaGetErrorName(codes[k])) == 0,
+                      "name of %d: '%s', host '%s'", codes[k], got,
+                      cudaGetErrorName(codes[k]));
+        dstring(got, texts[k]);
+        ck_assert_msg(strcmp(got, cudaGetErrorString(codes[k])) == 0,
+                      "text of %d: '%s', host '%s'", codes[k], got,
+                      cudaGetErrorString(codes[k]));
+        known += strcmp(got, "unrecognized error code") != 0;
+    }
+    /* every cudaError_t of CUDA 13 below 1104 has its text */
+    ck_assert_uint_gt(known, 100);
+    ck_assert_str_eq(cudaGetErrorString(1), "invalid argument");
+    /* one copy of the strings per device, made on first use */
+    uint64_t used = ptxemu_mem_used(dev);
+    launch("err_text", (N + 127) / 128, 128, 0, params);
+    dget(again, dn, sizeof(again));
+    ck_assert_uint_eq(ptxemu_mem_used(dev), used);
+    for (int k = 0; k < N; k++) {
+        EQ_I("same pointer", k, again[k], names[k]);
+    }
+}
+END_TEST
+
+START_TEST(e2e_cdp_error_string_read_only)
+{
+    open_arch(0, NULL);
+    ptxemu_function *f = NULL;
+    ck_assert_int_eq(ptxemu_module_get_function(mod, "err_text_write", &f),
+                     PTXEMU_SUCCESS);
+    unsigned one[3] = {1, 1, 1};
+    int code = 2;
+    void *params[] = {&code};
+    ck_assert_int_ne(ptxemu_launch(f, one, one, 0, params), PTXEMU_SUCCESS);
+    const char *m = ptxemu_last_error_message(dev);
+    ck_assert_msg(strstr(m, "err_text_write"), "message: %s", m);
+}
+END_TEST
+
+/* Every attribute number (and some that are none) on sm_<arch>. */
+static void check_attributes(unsigned arch)
+{
+    CUfunction hf;
+    open_arch(arch, &hf);
+    enum { N = CU_DEVICE_ATTRIBUTE_MAX + 2 };
+    int attrs[N], out[N], errs[N];
+    for (int k = 0; k < N; k++) {
+        attrs[k] = k;        /* 0 and MAX, MAX + 1 are no attributes */
+    }
+    ptxemu_devptr da = dbuf(attrs, sizeof(attrs));
+    ptxemu_devptr dout = dbuf(NULL, sizeof(out));
+    ptxemu_devptr de = dbuf(NULL, sizeof(errs));
+    int n = N;
+    void *params[] = {&dout, &de, &da, &n};
+    launch("dev_attrs", 1, 256, 0, params);
+    dget(out, dout, sizeof(out));
+    dget(errs, de, sizeof(errs));
+    unsigned valid = 0;
+    for (int k = 0; k < N; k++) {
+        int hv = -12345;
+        CUresult r = cuDeviceGetAttribute(&hv, (CUdevice_attribute)k, 0);
+        EQ_I("error", k, errs[k], r == CUDA_SUCCESS ? 0 : 1);
+        if (r == CUDA_SUCCESS) {
+            EQ_I("value", k, out[k], hv);
+            valid++;
+        }
+    }
+    ck_assert_uint_gt(valid, 100);
+    /* independent figures: CUDA's compute capability and warp size */
+    EQ_I("major", 0, out[CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR],
+         (int)arch / 10);
+    EQ_I("minor", 0, out[CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR],
+         (int)arch % 10);
+    EQ_I("warp", 0, out[CU_DEVICE_ATTRIBUTE_WARP_SIZE], 32);
+    /* cache and shared-memory configuration, as libcudart answers */
+    int cfg[4] = {-1, -1, -1, -1}, hc = -1, hs = -1;
+    ptxemu_devptr dcfg = dbuf(cfg, sizeof(cfg));
+    void *p2[] = {&dcfg};
+    launch("configs", 1, 1, 0, p2);
+    dget(cfg, dcfg, sizeof(cfg));
+    ck_assert_int_eq(cudaDeviceGetCacheConfig(&hc), 0);
+    ck_assert_int_eq(cudaDeviceGetSharedMemConfig(&hs), 0);
+    EQ_I("cache config", 0, cfg[0], 0);
+    EQ_I("cache config", 1, cfg[1], hc);
+    EQ_I("shmem config", 2, cfg[2], 0);
+    EQ_I("shmem config", 3, cfg[3], hs);
+}
+
+START_TEST(e2e_cdp_attributes_sm90)
+{
+    check_attributes(90);
+}
+END_TEST
+
+START_TEST(e2e_cdp_attributes_sm75)
+{
+    check_attributes(75);
+}
+END_TEST
+
+/* struct cudaFuncAttributes (driver_types.h): 144 bytes; the byte
+ * offsets of the fields cuFuncGetAttribute also gives (attribute
+ * numbers of CUfunction_attribute, cuda.h), the rest is zero */
+static const struct {
+    uint32_t off, size;
+    CUfunction_attribute attr;
+} fa_fields[] = {
+    {0, 8, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES},
+    {8, 8, CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES},
+    {16, 8, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES},
+    {24, 4, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK},
+    {28, 4, CU_FUNC_ATTRIBUTE_NUM_REGS},
+    {32, 4, CU_FUNC_ATTRIBUTE_PTX_VERSION},
+    {36, 4, CU_FUNC_ATTRIBUTE_BINARY_VERSION},
+    {40, 4, CU_FUNC_ATTRIBUTE_CACHE_MODE_CA},
+    {44, 4, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES},
+    {48, 4, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT},
+};
+
+START_TEST(e2e_cdp_func_attributes)
+{
+    CUfunction hf;
+    open_arch(90, &hf);
+    uint8_t fa[2][144];
+    int errs[2] = {-1, -1};
+    memset(fa, 0xee, sizeof(fa));
+    ptxemu_devptr dfa = dbuf(fa, sizeof(fa)), de = dbuf(errs, 8);
+    void *params[] = {&dfa, &de};
+    launch("func_attrs", 1, 1, 0, params);
+    dget(fa, dfa, sizeof(fa));
+    dget(errs, de, sizeof(errs));
+    EQ_I("error", 0, errs[0], 0);
+    EQ_I("error", 1, errs[1], 0);
+    uint8_t zero[144 - 52];
+    memset(zero, 0, sizeof(zero));
+    for (size_t k = 0; k < sizeof(fa_fields) / sizeof(fa_fields[0]); k++) {
+        int hv = 0;
+        ck_assert_int_eq(cuFuncGetAttribute(&hv, fa_fields[k].attr, hf),
+                         CUDA_SUCCESS);
+        int64_t v = 0;
+        if (fa_fields[k].size == 8) {
+            memcpy(&v, fa[0] + fa_fields[k].off, 8);
+        } else {
+            int32_t w;
+            memcpy(&w, fa[0] + fa_fields[k].off, 4);
+            v = w;
+        }
+        EQ_I("attribute", (int)fa_fields[k].attr, v, (int64_t)hv);
+    }
+    ck_assert(memcmp(fa[0] + 52, zero, sizeof(zero)) == 0);
+    /* float tile[1000]: 4000 bytes of static shared memory; err_text
+     * has none */
+    uint64_t sh;
+    memcpy(&sh, fa[0], 8);
+    ck_assert_uint_eq(sh, 4000);
+    memcpy(&sh, fa[1], 8);
+    ck_assert_uint_eq(sh, 0);
+}
+END_TEST
+
+START_TEST(e2e_cdp_occupancy)
+{
+    CUfunction hf;
+    open_arch(90, &hf);
+    static const int sizes[] = {1, 32, 64, 96, 128, 256, 512, 768, 1024,
+                                1025};
+    static const unsigned long long dyns[] = {0, 1000, 16384, 48000,
+                                              100000, 300000};
+    enum { NS = 10, ND = 6, N = NS * ND };
+    int bs[N], out[2 * N], errs[2 * N];
+    unsigned long long dyn[N];
+    for (int k = 0; k < N; k++) {
+        bs[k] = sizes[k % NS];
+        dyn[k] = dyns[k / NS];
+    }
+    ptxemu_devptr dout = dbuf(NULL, sizeof(out));
+    ptxemu_devptr de = dbuf(NULL, sizeof(errs));
+    ptxemu_devptr db = dbuf(bs, sizeof(bs)), dd = dbuf(dyn, sizeof(dyn));
+    int n = N;
+    void *params[] = {&dout, &de, &db, &dd, &n};
+    launch("occupancy", 1, 64, 0, params);
+    dget(out, dout, sizeof(out));
+    dget(errs, de, sizeof(errs));
+    unsigned nonzero = 0;
+    for (int k = 0; k < N; k++) {
+        int h0 = -1, h1 = -1;
+        ck_assert_int_eq(cuOccupancyMaxActiveBlocksPerMultiprocessor(
+                             &h0, hf, bs[k], (size_t)dyn[k]), CUDA_SUCCESS);
+        ck_assert_int_eq(
+            cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
+                &h1, hf, bs[k], (size_t)dyn[k], 1), CUDA_SUCCESS);
+        EQ_I("error", 2 * k, errs[2 * k], 0);
+        EQ_I("error", 2 * k + 1, errs[2 * k + 1], 0);
+        EQ_I("blocks", 2 * k, out[2 * k], h0);
+        EQ_I("blocks with flags", 2 * k + 1, out[2 * k + 1], h1);
+        nonzero += h0 != 0;
+    }
+    ck_assert_uint_gt(nonzero, N / 2);
+    /* the block-size bound of sm_90 (32 blocks of 32 threads) and the
+     * 1024-thread limit: an independent check of two figures */
+    EQ_I("bs 32", 1, out[2 * 1], 32);
+    EQ_I("bs 1025", 9, out[2 * 9], 0);
+}
+END_TEST
+
+/* async_ops' effect by its documented order: the thread's own stores
+ * first, then the queued work in issue order. */
+static void ref_async(uint8_t *b, uint8_t *o)
+{
+    b[0] = 7;
+    memset(b, 0x11, 256);
+    for (int i = 0; i < 256; i++) {
+        b[i]++;
+    }
+    memcpy(o, b, 256);
+    for (int y = 0; y < 4; y++) {
+        memset(b + 16 * y, 0x33, 8);
+    }
+    for (int y = 0; y < 6; y++) {
+        memcpy(o + 256 + 8 * y, b + 16 * y, 8);
+    }
+    for (int i = 0; i < 256; i++) {
+        b[i]++;
+    }
+    for (int z = 0; z < 2; z++) {
+        for (int y = 0; y < 2; y++) {
+            memcpy(o + 320 + 24 * z + 8 * y, b + 64 * z + 16 * (1 + y) + 4,
+                   8);
+        }
+    }
+    for (int z = 0; z < 3; z++) {
+        for (int y = 0; y < 2; y++) {
+            memset(o + 512 + 96 * z + 32 * y, 0x55, 5);
+        }
+    }
+    memcpy(o + 768, b, 256);
+    memset(b + 250, 0x66, 6);
+    for (int y = 0; y < 2; y++) {
+        memset(b + 240 + 4 * y, 0x77, 2);
+    }
+}
+
+START_TEST(e2e_cdp_async_ops)
+{
+    open_arch(0, NULL);
+    rng_seed(21);
+    uint8_t b[256], o[1024], rb[256], ro[1024];
+    int errs[24];
+    for (int i = 0; i < 256; i++) {
+        b[i] = (uint8_t)rnd();
+    }
+    memset(o, 0xee, sizeof(o));
+    memset(errs, 0xff, sizeof(errs));
+    memcpy(rb, b, sizeof(b));
+    memcpy(ro, o, sizeof(o));
+    ref_async(rb, ro);
+    ptxemu_devptr db = dbuf(b, sizeof(b)), dout = dbuf(o, sizeof(o));
+    ptxemu_devptr de = dbuf(errs, sizeof(errs));
+    void *params[] = {&db, &dout, &de};
+    launch("async_ops", 1, 1, 0, params);
+    dget(b, db, sizeof(b));
+    dget(o, dout, sizeof(o));
+    dget(errs, de, sizeof(errs));
+    for (int k = 0; k < 24; k++) {
+        EQ_I("result", k, errs[k], k < 17 ? 0 : -1);
+    }
+    for (int i = 0; i < 256; i++) {
+        EQ_I("b", i, b[i], rb[i]);
+    }
+    for (int i = 0; i < 1024; i++) {
+        EQ_I("out", i, o[i], ro[i]);
+    }
+}
+END_TEST
+
+START_TEST(e2e_cdp_async_errors)
+{
+    open_arch(0, NULL);
+    int errs[16];
+    memset(errs, 0xff, sizeof(errs));
+    ptxemu_devptr de = dbuf(errs, sizeof(errs)), dbuf1 = dbuf(NULL, 128);
+    void *params[] = {&de, &dbuf1};
+    launch("async_errors", 1, 1, 0, params);
+    dget(errs, de, sizeof(errs));
+    /* driver_types.h: InvalidMemcpyDirection 21, InvalidPitchValue 12,
+     * InvalidValue 1, InvalidResourceHandle 400, InvalidDevice 101,
+     * InvalidDeviceFunction 98 */
+    static const int want[16] = {21, 12, 12, 1, 400, 1, 0, 1, 0, 101, 1,
+                                 98, 1, 1, 12, -1};
+    for (int k = 0; k < 16; k++) {
+        EQ_I("result", k, errs[k], want[k]);
+    }
+    /* nothing was queued: the buffer is untouched */
+    uint8_t z[128];
+    dget(z, dbuf1, sizeof(z));
+    for (int k = 0; k < 128; k++) {
+        EQ_I("buf", k, z[k], 0);
+    }
+}
+END_TEST
+
+START_TEST(e2e_cdp_async_faults)
+{
+    open_arch(0, NULL);
+    ptxemu_function *f = NULL;
+    unsigned one[3] = {1, 1, 1}, two[3] = {2, 1, 1};
+    /* a range past the allocation: a fault of the calling thread */
+    ck_assert_int_eq(ptxemu_module_get_function(mod, "async_oob", &f),
+                     PTXEMU_SUCCESS);
+    ptxemu_devptr d = dbuf(NULL, 64);
+    unsigned long long n = 64;
+    void *p1[] = {&d, &n};
+    ck_assert_int_eq(ptxemu_launch(f, one, two, 0, p1),
+                     PTXEMU_ERROR_ILLEGAL_ADDRESS);
+    const char *m = ptxemu_last_error_message(dev);
+    ck_assert_msg(strstr(m, "kernel 'async_oob' failed") &&
+                  strstr(m, "thread (1,0,0)") &&
+                  strstr(m, "cudaMemsetAsync: destination") &&
+                  strstr(m, "+65)"), "message: %s", m);
+    /* memory a child freed before the memset ran: located at the call */
+    ck_assert_int_eq(ptxemu_module_get_function(mod, "async_freed", &f),
+                     PTXEMU_SUCCESS);
+    int out[2] = {-1, -1};
+    ptxemu_devptr dout = dbuf(out, sizeof(out));
+    void *p2[] = {&dout};
+    ck_assert_int_eq(ptxemu_launch(f, one, one, 0, p2),
+                     PTXEMU_ERROR_ILLEGAL_ADDRESS);
+    m = ptxemu_last_error_message(dev);
+    ck_assert_msg(strstr(m, "kernel 'async_freed' failed") &&
+                  strstr(m, "cudaMemsetAsync") &&
+                  strstr(m, "when it ran after the grid's threads"),
+                  "message: %s", m);
+    dget(out, dout, sizeof(out));
+    EQ_I("malloc", 0, out[0], 0);
+    EQ_I("memset queued", 1, out[1], 0);
 }
 END_TEST
 
@@ -699,6 +1136,15 @@ Suite *e2e_cdp_suite(void)
         e2e_cdp_runtime_calls,
         e2e_cdp_v1_launch,
         e2e_cdp_unsupported,
+        e2e_cdp_error_strings,
+        e2e_cdp_error_string_read_only,
+        e2e_cdp_attributes_sm90,
+        e2e_cdp_attributes_sm75,
+        e2e_cdp_func_attributes,
+        e2e_cdp_occupancy,
+        e2e_cdp_async_ops,
+        e2e_cdp_async_errors,
+        e2e_cdp_async_faults,
     };
     for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++)
         tcase_add_test(tc, tests[i]);

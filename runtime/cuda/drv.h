@@ -15,30 +15,17 @@
 #include <pthread.h>
 #include <stdint.h>
 
+#include "emu/gpuspec.h"
 #include "runtime/cuda/cuda_abi.h"
 #include "runtime/ptxemu.h"
 
-/* The emulated GPU's figures, per compute capability (drv_init.c).
- * Sources: CUDA C++ Programming Guide, "Compute Capabilities" table
- * (technical specifications per compute capability), and NVIDIA's
- * published data sheets for the default SM counts and clocks. */
-typedef struct DrvGpu {
-    unsigned arch;                      /* 80 for sm_80 */
-    const char *model;                  /* "A100" */
-    unsigned sms;
-    unsigned threads_per_sm;
-    unsigned blocks_per_sm;
-    unsigned regs_per_sm;
-    unsigned smem_per_sm;               /* bytes */
-    unsigned smem_optin;                /* per block, opt-in */
-    unsigned l2_bytes;
-    unsigned clock_khz;
-    unsigned mem_clock_khz;
-    unsigned bus_width;
-    unsigned long long total_mem;
-} DrvGpu;
+/* The emulated GPU's figures (emu/gpuspec.h). */
+typedef EmuGpu DrvGpu;
 
-enum { DRV_SMEM_STATIC_MAX = 48 * 1024, DRV_SMEM_RESERVED = 1024 };
+enum {
+    DRV_SMEM_STATIC_MAX = EMU_GPU_SMEM_STATIC_MAX,
+    DRV_SMEM_RESERVED = EMU_GPU_SMEM_RESERVED
+};
 
 struct CUctx_st {
     unsigned flags;

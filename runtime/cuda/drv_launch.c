@@ -237,30 +237,11 @@ static int regs_of(CUfunction f)
     return regs;
 }
 
-/* The occupancy calculator's rules: warps, registers (allocated per
- * warp in units of 256) and shared memory (plus the per-block
- * reservation) each bound the blocks an SM holds. */
+/* emu/gpuspec.h's calculator, also the device runtime's. */
 int drv_blocks_per_sm(CUfunction f, int threads, size_t dyn_smem)
 {
-    const DrvGpu *g = &drv.gpu;
-    if (threads <= 0) {
-        return 0;
-    }
-    int warps = (threads + 31) / 32;
-    int by_threads = (int)(g->threads_per_sm / 32) / warps;
-    int regs_warp = ((regs_of(f) * 32 + 255) / 256) * 256;
-    int by_regs = (int)(g->regs_per_sm / (unsigned)regs_warp) / warps;
-    size_t smem = drv_static_smem(f) + dyn_smem;
-    int by_smem = (int)g->blocks_per_sm;
-    if (smem) {
-        size_t per = smem + (g->arch >= 80 ? DRV_SMEM_RESERVED : 0);
-        by_smem = (int)(g->smem_per_sm / per);
-    }
-    int n = (int)g->blocks_per_sm;
-    n = by_threads < n ? by_threads : n;
-    n = by_regs < n ? by_regs : n;
-    n = by_smem < n ? by_smem : n;
-    return n;
+    return emu_gpu_blocks_per_sm(&drv.gpu, regs_of(f), threads,
+                                 drv_static_smem(f) + dyn_smem);
 }
 
 static CUresult occupancy(int *numBlocks, CUfunction f, int blockSize,

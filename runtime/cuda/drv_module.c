@@ -562,12 +562,7 @@ CUresult cuKernelGetFunction(CUfunction *pFunc, CUkernel kernel)
  * occupancy figures stay those of a real kernel. */
 static int num_regs(const ptxemu_function_info *fi)
 {
-    unsigned r = fi->virtual_regs;
-    r = r < 16 ? 16 : r > 64 ? 64 : r;
-    if (fi->maxnreg && r > fi->maxnreg) {
-        r = fi->maxnreg;
-    }
-    return (int)r;
+    return emu_gpu_num_regs(fi->virtual_regs, fi->maxnreg);
 }
 
 size_t drv_static_smem(CUfunction f)

@@ -12,38 +12,18 @@
 #include <pthread.h>
 #include <stddef.h>
 
+#include "emu/cuerr.h"
 #include "runtime/cudart/rt_internal.h"
 
-typedef struct rt_errinfo {
-    int value;
-    const char *name;
-    const char *text;
-} rt_errinfo;
+typedef EmuCudaError rt_errinfo;
 
-static const rt_errinfo errinfo[] = {
-#define X(name, value, text) { value, #name, text },
-#include "runtime/cudart/rt_errors.def"
-#undef X
-};
-
+/* One table with the device runtime (emu/cuerr.h). */
 static const rt_errinfo *errinfo_find(int value)
 {
-    /* The table is sorted by value (as driver_types.h lists it). */
-    size_t lo = 0, hi = sizeof errinfo / sizeof errinfo[0];
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (errinfo[mid].value == value)
-            return &errinfo[mid];
-        if (errinfo[mid].value < value)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return NULL;
+    return emu_cuda_error(value);
 }
 
-/* Text of NVIDIA's libcudart for a value it does not know. */
-static const char unknown_code[] = "unrecognized error code";
+static const char unknown_code[] = EMU_CUDA_ERROR_UNKNOWN_TEXT;
 
 RT_API const char *cudaGetErrorName(cudaError_t e)
 {
