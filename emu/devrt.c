@@ -399,12 +399,6 @@ Child *cdp_queue(EmuCtx *x, unsigned lane, uint64_t stream, uint32_t *err)
     return c;
 }
 
-void cdp_unqueue(EmuCtx *x)
-{
-    x->launch->devrt->nkids--;
-    x->dev->cdp_pending--;
-}
-
 /* Queue buffer k's launch of `kernel`; returns the CUDA error. */
 static uint32_t launch(EmuCtx *x, unsigned lane, size_t k,
                        const EmuFunc *kernel, const uint32_t grid[3],

@@ -74,8 +74,6 @@ const EmuFunc *cdp_kernel_of(const EmuCtx *x, uint64_t func);
  * the caller, kind CHILD_GRID and zeroes), or NULL with *err set. */
 Child *cdp_queue(EmuCtx *x, unsigned lane, uint64_t stream,
                  uint32_t *err);
-/* Give back the entry cdp_queue just returned (an argument error). */
-void cdp_unqueue(EmuCtx *x);
 
 /* devrt_async.c: run a queued copy or set of launch l; a fault is
  * stored in l (located at the thread that queued it). */
