@@ -3,9 +3,11 @@
 // partitions launch child grids for both halves (into device-created
 // streams and cudaStreamFireAndForget), a tail launch
 // (cudaStreamTailLaunch) that adds up what the whole parent grid wrote,
-// and a device-side launch with a bad configuration, whose error the
-// launching thread reads with cudaGetLastError.
+// a device-side launch with a bad configuration, whose error the
+// launching thread reads with cudaGetLastError, and the device runtime's
+// cudaGetErrorString copied out with device-side memset and memcpy.
 #include <algorithm>
+#include <cstring>
 #include <vector>
 
 #include "check.h"
@@ -141,6 +143,19 @@ __global__ void bad_child_launch(int *ran, int *errs)
     errs[1] = (int)cudaGetLastError();
 }
 
+// The device runtime's text for an error, copied out by device-side
+// memset and memcpy that run, in issue order, after this grid's threads.
+__global__ void error_text(int code, char *out, int cap)
+{
+    const char *s = cudaGetErrorString((cudaError_t)code);
+    int n = 0;
+    while (s[n] && n < cap - 1) {
+        n++;
+    }
+    cudaMemsetAsync(out, 0, cap, 0);
+    cudaMemcpyAsync(out, s, n, cudaMemcpyDeviceToDevice, 0);
+}
+
 int main()
 {
     const int n = 3000;
@@ -198,6 +213,16 @@ int main()
            cudaGetErrorName((cudaError_t)errs[0]));
     EXPECT(errs[1] == cudaSuccess, "the error was not cleared: %s",
            cudaGetErrorName((cudaError_t)errs[1]));
+
+    char *dtxt, txt[128];
+    CHECK(cudaMalloc(&dtxt, sizeof(txt)));
+    CHECK(cudaMemset(dtxt, 'x', sizeof(txt)));
+    error_text<<<1, 1>>>(cudaErrorInvalidConfiguration, dtxt, sizeof(txt));
+    CHECK(cudaGetLastError());
+    CHECK(cudaMemcpy(txt, dtxt, sizeof(txt), cudaMemcpyDeviceToHost));
+    EXPECT(strcmp(txt, cudaGetErrorString(cudaErrorInvalidConfiguration))
+               == 0,
+           "device-side error text '%.127s'", txt);
     EXPECT(ran == 0, "the invalid child grid ran");
 
     const int fans = 3000;
@@ -219,5 +244,6 @@ int main()
     CHECK(cudaFree(dsum));
     CHECK(cudaFree(dran));
     CHECK(cudaFree(derr));
+    CHECK(cudaFree(dtxt));
     return passed();
 }
