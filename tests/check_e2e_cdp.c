@@ -243,12 +243,37 @@ static void ref_nest(uint32_t level, uint32_t tag, uint32_t *log,
     }
 }
 
-START_TEST(e2e_cdp_nested)
+/* text with every `from` replaced by `to` (malloc'd) */
+static char *subst(const char *text, const char *from, const char *to)
+{
+    size_t nf = strlen(from), nt = strlen(to), n = 0;
+    for (const char *p = strstr(text, from); p; p = strstr(p + nf, from)) {
+        n++;
+    }
+    char *out = malloc(strlen(text) + n * nt + 1), *o = out;
+    ck_assert(out != NULL);
+    for (const char *p = text;;) {
+        const char *q = strstr(p, from);
+        size_t k = q ? (size_t)(q - p) : strlen(p);
+        memcpy(o, p, k);
+        o += k;
+        if (!q) {
+            break;
+        }
+        memcpy(o, to, nt);
+        o += nt;
+        p = q + nf;
+    }
+    *o = 0;
+    return out;
+}
+
+static void run_nested(const char *ptx)
 {
     ptxemu_device_options o;
     ptxemu_device_options_default(&o);
     ck_assert_int_eq(ptxemu_device_create(&o, &dev), PTXEMU_SUCCESS);
-    ck_assert_msg(ptxemu_module_load_string(dev, "nest.ptx", nest_ptx, 0,
+    ck_assert_msg(ptxemu_module_load_string(dev, "nest.ptx", ptx, 0,
                                             &mod) == PTXEMU_SUCCESS,
                   "%s", ptxemu_last_error_message(dev));
     uint32_t logv[64] = {0};
@@ -264,6 +289,22 @@ START_TEST(e2e_cdp_nested)
     for (uint32_t k = 0; k < n; k++) {
         EQ_I("log", k, logv[1 + k], want[k]);
     }
+}
+
+START_TEST(e2e_cdp_nested)
+{
+    run_nested(nest_ptx);
+}
+END_TEST
+
+/* the per-thread default stream entry point (nvcc --default-stream
+ * per-thread) behaves the same */
+START_TEST(e2e_cdp_nested_ptsz)
+{
+    char *t = subst(nest_ptx, "__cudaCDP2LaunchDeviceV2",
+                    "__cudaCDP2LaunchDeviceV2_ptsz");
+    run_nested(t);
+    free(t);
 }
 END_TEST
 
@@ -634,10 +675,10 @@ static const char v1_ptx[] =
     "st.global.u32 [%rd1+40], %r1;\nst.global.u32 [%rd1+44], %r2;\n"
     "ret;\n}\n";
 
-START_TEST(e2e_cdp_v1_launch)
+static void run_v1(const char *ptx)
 {
     ck_assert_int_eq(ptxemu_device_create(NULL, &dev), PTXEMU_SUCCESS);
-    ck_assert_msg(ptxemu_module_load_string(dev, "v1.ptx", v1_ptx, 0,
+    ck_assert_msg(ptxemu_module_load_string(dev, "v1.ptx", ptx, 0,
                                             &mod) == PTXEMU_SUCCESS,
                   "%s", ptxemu_last_error_message(dev));
     uint32_t out[12];
@@ -650,6 +691,20 @@ START_TEST(e2e_cdp_v1_launch)
         EQ_I("out", k, out[k], k < 4 ? 100u + (uint32_t)k
                                 : k == 10 ? 0 : k == 11 ? 1 : 0xeeeeeeeeu);
     }
+}
+
+START_TEST(e2e_cdp_v1_launch)
+{
+    run_v1(v1_ptx);
+}
+END_TEST
+
+START_TEST(e2e_cdp_v1_launch_ptsz)
+{
+    char *t = subst(v1_ptx, "__cudaCDP2LaunchDevice",
+                    "__cudaCDP2LaunchDevice_ptsz");
+    run_v1(t);
+    free(t);
 }
 END_TEST
 
@@ -1129,12 +1184,14 @@ Suite *e2e_cdp_suite(void)
         e2e_cdp_segments_many,
         e2e_cdp_sm90_stats,
         e2e_cdp_nested,
+        e2e_cdp_nested_ptsz,
         e2e_cdp_bad_config,
         e2e_cdp_fault,
         e2e_cdp_depth_limit,
         e2e_cdp_pending_limit,
         e2e_cdp_runtime_calls,
         e2e_cdp_v1_launch,
+        e2e_cdp_v1_launch_ptsz,
         e2e_cdp_unsupported,
         e2e_cdp_error_strings,
         e2e_cdp_error_string_read_only,
