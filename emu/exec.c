@@ -1098,6 +1098,26 @@ static inline bool settled(const EmuWarp *w)
            (w->nframes == 1 || w->depth != fr->stack_base);
 }
 
+/* The launch reached EmuConfig.insn_limit after the instruction at pc
+ * (x: that step's context). */
+static __attribute__((noinline, cold)) EmuStatus
+limit_fault(EmuWarp *w, const EmuCtx *x, uint32_t pc)
+{
+    EmuCtx y = *x;
+    y.frame = &w->frames[w->nframes - 1];
+    y.pc = w->depth ? w->stack[w->depth - 1].npc : pc;
+    if (y.pc >= y.frame->func->ncode) {
+        y.pc = pc;
+    }
+    emu_fault(&y, EMU_ERR_TIMEOUT, w->depth
+              ? (unsigned)__builtin_ctz(w->stack[w->depth - 1].mask |
+                                        1u << 31) : 0,
+              0, 0, PTX_SPACE_NONE,
+              "instruction limit of %llu warp instructions reached",
+              (unsigned long long)x->dev->cfg.insn_limit);
+    return EMU_ERR_TIMEOUT;
+}
+
 static inline __attribute__((always_inline)) EmuStatus
 step_impl(EmuCta *cta, EmuWarp *w, EmuStepRecord *rec)
 {
@@ -1172,18 +1192,7 @@ step_impl(EmuCta *cta, EmuWarp *w, EmuStepRecord *rec)
     }
     if (l->dev->cfg.insn_limit && l->insns >= l->dev->cfg.insn_limit &&
         w->state != EMU_WARP_EXITED) {
-        EmuCtx y = x;
-        y.frame = &w->frames[w->nframes - 1];
-        y.pc = w->depth ? w->stack[w->depth - 1].npc : pc;
-        if (y.pc >= y.frame->func->ncode) {
-            y.pc = pc;
-        }
-        emu_fault(&y, EMU_ERR_TIMEOUT, w->depth
-                  ? (unsigned)__builtin_ctz(w->stack[w->depth - 1].mask | 1u << 31) : 0,
-                  0, 0, PTX_SPACE_NONE,
-                  "instruction limit of %llu warp instructions reached",
-                  (unsigned long long)l->dev->cfg.insn_limit);
-        return EMU_ERR_TIMEOUT;
+        return limit_fault(w, &x, pc);
     }
     return EMU_OK;
 }
@@ -1193,12 +1202,104 @@ EmuStatus emu_warp_step(EmuCta *cta, EmuWarp *w, EmuStepRecord *rec)
     return step_impl(cta, w, rec);
 }
 
+#define LIKELY(c) __builtin_expect(!!(c), 1)
+#define UNLIKELY(c) __builtin_expect(!!(c), 0)
+
+/*
+ * The fast loop: step_impl(cta, w, NULL) repeated, with the same effects
+ * step for step.  A run of steps with one TOS entry and one frame (a
+ * segment) keeps the entry, frame, code, context and masks in locals:
+ * only control-flow handlers (which set x.branched: split, call, ret,
+ * exit) push or pop entries, add frames or change entry masks, so while
+ * x.branched stays false the TOS entry, its mask and the frame cannot
+ * change and settled(w) reduces to "the next pc is neither the entry's
+ * rpc nor past the code".  Anything else (a branch that diverged, a
+ * fault, a barrier, a settle) ends the segment; unusual entry states
+ * take step_impl itself.  Only steps change EmuLaunch.insns, one each, so
+ * the quantum and the instruction limit are one countdown.
+ */
 EmuStatus emu_warp_run(EmuCta *cta, EmuWarp *w, uint32_t max)
 {
-    for (uint32_t n = 0; n < max && w->state == EMU_WARP_READY; n++) {
-        EmuStatus st = step_impl(cta, w, NULL);
-        if (st != EMU_OK) {
-            return st;
+    EmuLaunch *l = cta->launch;
+    uint64_t *clock = cta->clock;
+    const uint64_t limit = l->dev->cfg.insn_limit;
+    uint32_t n = 0;
+    while (n < max && w->state == EMU_WARP_READY) {
+        EmuFrame *fr = w->depth ? &w->frames[w->nframes - 1] : NULL;
+        EmuSimtEntry *e = w->depth ? &w->stack[w->depth - 1] : NULL;
+        if (UNLIKELY(!e || e->npc >= fr->func->ncode || e->mask == 0 ||
+                     (w->nframes > 1 && w->depth == fr->stack_base) ||
+                     (limit && l->insns >= limit))) {
+            EmuStatus st = step_impl(cta, w, NULL);
+            n++;
+            if (st != EMU_OK) {
+                return st;
+            }
+            continue;
+        }
+        /* steps this segment may take before the quantum ends or the
+         * limit needs its check */
+        uint32_t left = max - n;
+        if (limit && limit - l->insns < left) {
+            left = (uint32_t)(limit - l->insns);
+        }
+        const EmuFunc *fn = fr->func;
+        const EmuInsn *code = fn->code;
+        const uint32_t ncode = fn->ncode, rpc = e->rpc, active = e->mask;
+        uint64_t *regs = fr->regs;
+        uint32_t pc = e->npc, done = 0;
+        EmuCtx x;
+        x.dev = l->dev;
+        x.launch = l;
+        x.cta = cta;
+        x.warp = w;
+        x.regs = regs;
+        x.fault = NULL;
+        x.acc = NULL;
+        x.nacc = 0;
+        x.branched = false;
+        x.active = active;
+        x.frame = fr;
+        x.func = fn;
+        for (;;) {
+            const EmuInsn *i = &code[pc];
+            uint32_t exec = active;
+            if (i->guard != EMU_NOREG) {
+                uint32_t gm = pred_mask(&regs[(size_t)i->guard *
+                                              EMU_WARP_SIZE]);
+                exec = active & (i->guard_neg ? ~gm : gm);
+            }
+            x.pc = pc;
+            x.next_pc = pc + 1;
+            i->fn(&x, i, exec);
+            done++;
+            w->ninsns++;
+            l->insns++;
+            (*clock)++;
+            if (UNLIKELY(x.branched)) {
+                if (!settled(w)) {
+                    settle(cta, w);
+                }
+                break;
+            }
+            pc = x.next_pc;
+            e->npc = pc;
+            if (UNLIKELY(pc == rpc || pc >= ncode)) {
+                settle(cta, w);
+                break;
+            }
+            if (UNLIKELY(x.fault) || done == left ||
+                w->state != EMU_WARP_READY) {
+                break;
+            }
+        }
+        n += done;
+        if (UNLIKELY(x.fault)) {
+            return x.fault->status;
+        }
+        if (UNLIKELY(limit) && l->insns >= limit &&
+            w->state != EMU_WARP_EXITED) {
+            return limit_fault(w, &x, x.pc);
         }
     }
     return EMU_OK;
