@@ -18,6 +18,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "emu/builtins.h"
 #include "emu/cluster.h"
@@ -1075,7 +1078,40 @@ static EmuStepKind step_kind(uint16_t op)
     return EMU_STEP_ALU;
 }
 
-/* The lanes whose predicate slot is true (unrolled: constant shifts). */
+/* The lanes whose predicate slot is true (non-zero: the test does not
+ * rely on predicates being kept 0/1). */
+#ifdef __SSE2__
+/* Per 4 lanes: gather the low and the high 32-bit halves of the 64-bit
+ * slots (shufps moves bits, it does no float arithmetic), OR them and
+ * compare with zero; the 32 results are packed to bytes with signed
+ * saturation (0 and -1 stay 0 and -1) and movemask takes one bit per
+ * lane: about 70 instructions instead of about 160 for the scalar loop,
+ * which runs for every guarded instruction. */
+static inline uint32_t pred_mask(const uint64_t *g)
+{
+    const __m128i zero = _mm_setzero_si128();
+    uint32_t zmask = 0;
+#pragma GCC unroll 2
+    for (unsigned h = 0; h < 2; h++) {
+        __m128i c[4];
+#pragma GCC unroll 4
+        for (unsigned q = 0; q < 4; q++) {
+            const __m128i *p = (const __m128i *)(g + 16 * h + 4 * q);
+            __m128 a = _mm_castsi128_ps(_mm_loadu_si128(p));
+            __m128 b = _mm_castsi128_ps(_mm_loadu_si128(p + 1));
+            __m128i lo = _mm_castps_si128(
+                _mm_shuffle_ps(a, b, _MM_SHUFFLE(2, 0, 2, 0)));
+            __m128i hi = _mm_castps_si128(
+                _mm_shuffle_ps(a, b, _MM_SHUFFLE(3, 1, 3, 1)));
+            c[q] = _mm_cmpeq_epi32(_mm_or_si128(lo, hi), zero);
+        }
+        __m128i bytes = _mm_packs_epi16(_mm_packs_epi32(c[0], c[1]),
+                                        _mm_packs_epi32(c[2], c[3]));
+        zmask |= (uint32_t)_mm_movemask_epi8(bytes) << (16 * h);
+    }
+    return ~zmask;
+}
+#else
 static inline uint32_t pred_mask(const uint64_t *g)
 {
     uint32_t m = 0;
@@ -1085,6 +1121,7 @@ static inline uint32_t pred_mask(const uint64_t *g)
     }
     return m;
 }
+#endif
 
 /* Nothing to pop: the common case after an ordinary instruction. */
 static inline bool settled(const EmuWarp *w)
