@@ -265,6 +265,38 @@ static void cvt_ii(EmuCtx *x, const EmuInsn *i, uint32_t mask)
     }
 }
 
+/* Without .sat an integer conversion is a bit function of the source:
+ * extend it from the source width (sign or zero), keep the destination
+ * width, and extend that to the register width (aux) when the
+ * destination is signed: cvt_ii's bits without its per-lane 128-bit
+ * arithmetic. */
+static inline uint64_t ext_bits(uint64_t v, unsigned sh, bool sgn)
+{
+    return sgn ? (uint64_t)((int64_t)(v << sh) >> sh) : (v << sh) >> sh;
+}
+
+static void cvt_ii_wrap(EmuCtx *x, const EmuInsn *i, uint32_t mask)
+{
+    uint64_t *d = emu_slot(x, i->o[0].reg);
+    IntInfo di = int_info((PtxType)i->type);
+    IntInfo si = int_info((PtxType)i->type2);
+    unsigned ss = 64 - si.bits, ds = 64 - di.bits;
+    bool dsgn = di.sgn && i->aux > di.bits;
+    uint64_t keep = width_mask(i->aux > di.bits ? i->aux : di.bits);
+    if (mask == 0xffffffffu && i->o[1].kind == EO_REG) {
+        const uint64_t *a = emu_slot(x, i->o[1].reg);
+        for (unsigned lane = 0; lane < EMU_WARP_SIZE; lane++) {
+            d[lane] = ext_bits(ext_bits(a[lane], ss, si.sgn), ds, dsgn) &
+                      keep;
+        }
+        return;
+    }
+    EMU_FOR_LANES(mask, lane) {
+        d[lane] = ext_bits(ext_bits(LANE_SRC(1), ss, si.sgn), ds, dsgn) &
+                  keep;
+    }
+}
+
 static void cvt_u64_u32(EmuCtx *x, const EmuInsn *i, uint32_t mask)
 {
     uint64_t *d = emu_slot(x, i->o[0].reg);
@@ -792,6 +824,8 @@ static void select_cvt(const IrFunc *f, const IrInsn *in, EmuInsn *ei)
             ei->fn = cvt_u64_u32;
         } else if (plain && dt == PTX_T_S64 && st == PTX_T_S32) {
             ei->fn = cvt_s64_s32;
+        } else if (!(ei->flags & EMU_F_SAT)) {
+            ei->fn = cvt_ii_wrap;
         } else {
             ei->fn = cvt_ii;
         }
