@@ -681,10 +681,40 @@ static void cvt_pack(EmuCtx *x, const EmuInsn *i, uint32_t mask)
 
 /* ----------------------------------------------------------------- mov */
 
+/* The operand kind is tested once per instruction, not per lane: a
+ * register or an immediate source (nearly every mov) then takes a plain
+ * loop, counted for a full warp. */
 static void mov_scalar(EmuCtx *x, const EmuInsn *i, uint32_t mask)
 {
     uint64_t *d = emu_slot(x, i->o[0].reg);
     uint64_t m = width_mask(i->aux);
+    const EmuOpnd *s = &i->o[1];
+    if (s->kind == EO_REG) {
+        const uint64_t *a = emu_slot(x, s->reg);
+        if (mask == 0xffffffffu) {
+            for (unsigned lane = 0; lane < EMU_WARP_SIZE; lane++) {
+                d[lane] = a[lane] & m;
+            }
+            return;
+        }
+        EMU_FOR_LANES(mask, lane) {
+            d[lane] = a[lane] & m;
+        }
+        return;
+    }
+    if (s->kind == EO_IMM) {
+        uint64_t v = s->imm & m;
+        if (mask == 0xffffffffu) {
+            for (unsigned lane = 0; lane < EMU_WARP_SIZE; lane++) {
+                d[lane] = v;
+            }
+            return;
+        }
+        EMU_FOR_LANES(mask, lane) {
+            d[lane] = v;
+        }
+        return;
+    }
     EMU_FOR_LANES(mask, lane) {
         d[lane] = LANE_SRC(1) & m;
     }

@@ -514,6 +514,15 @@ START_TEST(test_rows)
                   (unsigned long long)regs[0], (unsigned long long)r->want);
     ck_assert_uint_eq(regs[31], r->want);
     ck_assert_uint_eq(regs[1], 0xDEADBEEFull);
+    /* a full warp (handlers may take a separate loop for it) */
+    for (unsigned l = 0; l < EMU_WARP_SIZE; l++) {
+        regs[l] = 0xDEADBEEFull;
+    }
+    run(&ei, 0xFFFFFFFFu, NULL);
+    for (unsigned l = 0; l < EMU_WARP_SIZE; l++) {
+        ck_assert_msg(regs[l] == r->want, "%s (full warp, lane %u): got "
+                      "0x%llx", r->id, l, (unsigned long long)regs[l]);
+    }
     /* the same with the source as an immediate */
     ei.o[1].kind = EO_IMM;
     ei.o[1].imm = r->a;
@@ -521,6 +530,10 @@ START_TEST(test_rows)
     run(&ei, 1u, NULL);
     ck_assert_msg(regs[0] == r->want, "%s (imm): got 0x%llx", r->id,
                   (unsigned long long)regs[0]);
+    regs[31] = 0;
+    run(&ei, 0xFFFFFFFFu, NULL);
+    ck_assert_msg(regs[31] == r->want, "%s (imm, full warp): got 0x%llx",
+                  r->id, (unsigned long long)regs[31]);
 }
 END_TEST
 
