@@ -1283,6 +1283,9 @@ EmuStatus emu_warp_run(EmuCta *cta, EmuWarp *w, uint32_t max)
         const EmuFunc *fn = fr->func;
         const EmuInsn *code = fn->code;
         const uint32_t ncode = fn->ncode, rpc = e->rpc, active = e->mask;
+        /* below lim no pc can be the rpc or past the code: one compare
+         * per step */
+        const uint32_t lim = rpc < ncode ? rpc : ncode;
         uint64_t *regs = fr->regs;
         uint32_t pc = e->npc, done = 0;
         EmuCtx x;
@@ -1310,7 +1313,6 @@ EmuStatus emu_warp_run(EmuCta *cta, EmuWarp *w, uint32_t max)
             x.next_pc = pc + 1;
             i->fn(&x, i, exec);
             done++;
-            w->ninsns++;
             l->insns++;
             (*clock)++;
             if (UNLIKELY(x.branched)) {
@@ -1321,7 +1323,7 @@ EmuStatus emu_warp_run(EmuCta *cta, EmuWarp *w, uint32_t max)
             }
             pc = x.next_pc;
             e->npc = pc;
-            if (UNLIKELY(pc == rpc || pc >= ncode)) {
+            if (UNLIKELY(pc >= lim) && (pc == rpc || pc >= ncode)) {
                 settle(cta, w);
                 break;
             }
@@ -1331,6 +1333,7 @@ EmuStatus emu_warp_run(EmuCta *cta, EmuWarp *w, uint32_t max)
             }
         }
         n += done;
+        w->ninsns += done;            /* read by no handler */
         if (UNLIKELY(x.fault)) {
             return x.fault->status;
         }
