@@ -1261,6 +1261,15 @@ EmuStatus emu_warp_run(EmuCta *cta, EmuWarp *w, uint32_t max)
     uint64_t *clock = cta->clock;
     const uint64_t limit = l->dev->cfg.insn_limit;
     uint32_t n = 0;
+    /* the fields no handler changes; a fault returns at once */
+    EmuCtx x;
+    x.dev = l->dev;
+    x.launch = l;
+    x.cta = cta;
+    x.warp = w;
+    x.fault = NULL;
+    x.acc = NULL;
+    x.nacc = 0;
     while (n < max && w->state == EMU_WARP_READY) {
         EmuFrame *fr = w->depth ? &w->frames[w->nframes - 1] : NULL;
         EmuSimtEntry *e = w->depth ? &w->stack[w->depth - 1] : NULL;
@@ -1288,15 +1297,7 @@ EmuStatus emu_warp_run(EmuCta *cta, EmuWarp *w, uint32_t max)
         const uint32_t lim = rpc < ncode ? rpc : ncode;
         uint64_t *regs = fr->regs;
         uint32_t pc = e->npc, done = 0;
-        EmuCtx x;
-        x.dev = l->dev;
-        x.launch = l;
-        x.cta = cta;
-        x.warp = w;
         x.regs = regs;
-        x.fault = NULL;
-        x.acc = NULL;
-        x.nacc = 0;
         x.branched = false;
         x.active = active;
         x.frame = fr;
