@@ -1325,7 +1325,14 @@ EmuStatus emu_warp_run(EmuCta *cta, EmuWarp *w, uint32_t max)
             pc = x.next_pc;
             e->npc = pc;
             if (UNLIKELY(pc >= lim) && (pc == rpc || pc >= ncode)) {
-                settle(cta, w);
+                /* settle()'s first round, inline for the common case:
+                 * a path reached its reconvergence point */
+                if (pc == rpc) {
+                    w->depth--;
+                }
+                if (!settled(w)) {
+                    settle(cta, w);
+                }
                 break;
             }
             if (UNLIKELY(x.fault) || done == left ||
