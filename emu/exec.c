@@ -704,6 +704,20 @@ void emu_simt_split(EmuCtx *x, uint32_t n, const uint32_t *pcs,
                     const uint32_t *masks, uint32_t reconv)
 {
     EmuWarp *w = x->warp;
+    if (n == 2 && masks[0] && masks[1] && w->depth + 2 <= w->cap) {
+        /* a divergent bra: the loop below, unrolled for two paths with
+         * room on the stack.  Path 0 (taken) runs first, or under the
+         * majority policy the path with fewer lanes (taken on a tie). */
+        unsigned first = x->dev->cfg.diverge_order == EMU_MAJORITY_LAST &&
+            __builtin_popcount(masks[0]) > __builtin_popcount(masks[1]);
+        x->branched = true;
+        w->stack[w->depth - 1].npc = reconv;
+        w->stack[w->depth++] = (EmuSimtEntry){ reconv, pcs[!first],
+                                               masks[!first] };
+        w->stack[w->depth++] = (EmuSimtEntry){ reconv, pcs[first],
+                                               masks[first] };
+        return;
+    }
     uint32_t idx[EMU_WARP_SIZE + 1];
     uint32_t k = 0;
     for (uint32_t i = 0; i < n && k < EMU_WARP_SIZE + 1; i++) {
