@@ -178,6 +178,32 @@ static void op_st(EmuCtx *x, const EmuInsn *i, uint32_t mask)
     }
 }
 
+/* st of one 32-bit value (the common scalar store): op_st without its
+ * element loop, per-element operand-kind tests and variable-size
+ * compare and copy.  Same order of effects: lanes in order, a fault
+ * stops at its lane, progress counts a store that changed memory. */
+static void op_st32(EmuCtx *x, const EmuInsn *i, uint32_t mask)
+{
+    const EmuOpnd *a = &i->o[0], *b = &i->o[1];
+    PtxSpace sp = (PtxSpace)i->space;
+    bool changed = false;
+    EMU_FOR_LANES(mask, lane) {
+        uint64_t addr = lane_addr(x, a, lane);
+        uint8_t *p = emu_mem_guest_fast(x, lane, sp, addr, 4, true);
+        if (!p) {
+            return;
+        }
+        record(x, lane, sp, addr, 4, true);
+        uint32_t v = (uint32_t)emu_src(x, b, lane), old;
+        memcpy(&old, p, 4);
+        changed |= old != v;
+        memcpy(p, &v, 4);
+    }
+    if (changed) {
+        x->launch->progress++;
+    }
+}
+
 /* ------------------------------------------------------------ atomics */
 
 static float f32_of(uint32_t b)
@@ -856,7 +882,8 @@ EMU_SELECTOR(mem)
         }
         ei->aux = (uint16_t)aux;
         if (st) {
-            ei->fn = op_st;
+            ei->fn = bits == 32 && ei->vec == 1 && ei->o[1].kind != EO_VEC
+                ? op_st32 : op_st;
         } else if (bits == 32 && ei->vec == 1 && ei->o[0].kind == EO_REG &&
                    !(aux & AUX_SEXT)) {
             ei->fn = op_ld32;
