@@ -386,6 +386,39 @@ static void op_atom(EmuCtx *x, const EmuInsn *i, uint32_t mask)
     }
 }
 
+/* atom/red.add.u32/.s32 (counters, histograms): op_atom's 32-bit
+ * integer add without its per-lane type and operation dispatch; the
+ * same effects in the same lane order. */
+static void op_atom_add32(EmuCtx *x, const EmuInsn *i, uint32_t mask)
+{
+    bool is_red = i->op == PTX_OP_RED;
+    const EmuOpnd *a = &i->o[is_red ? 0 : 1];
+    const EmuOpnd *b = &i->o[is_red ? 1 : 2];
+    uint64_t *d = (!is_red && i->o[0].kind == EO_REG)
+        ? &x->regs[(size_t)i->o[0].reg * EMU_WARP_SIZE] : NULL;
+    PtxSpace sp = (PtxSpace)i->space;
+    bool changed = false;
+    EMU_FOR_LANES(mask, lane) {
+        uint64_t addr = lane_addr(x, a, lane);
+        uint8_t *p = emu_mem_guest_fast(x, lane, sp, addr, 4, true);
+        if (!p) {
+            return;
+        }
+        record(x, lane, sp, addr, 4, true);
+        uint32_t o32, n32;
+        memcpy(&o32, p, 4);
+        n32 = o32 + (uint32_t)emu_src(x, b, lane);
+        memcpy(p, &n32, 4);
+        changed |= n32 != o32;
+        if (d) {
+            d[lane] = o32;
+        }
+    }
+    if (changed) {
+        x->launch->progress++;
+    }
+}
+
 /* 128-bit atomics (PTX ISA 8.3, sm_90): atom.exch.b128 d, [a], b and
  * atom.cas.b128 d, [a], b, c; each operand a .b128 register (two slots,
  * low half first). */
@@ -923,7 +956,9 @@ EMU_SELECTOR(mem)
         }
         if (ei->vec == 1 && atom_ok(op, (PtxType)ei->type) &&
             atom_space_ok(ei)) {
-            ei->fn = op_atom;
+            ei->fn = op == PTX_M_ADD && (ei->type == PTX_T_U32 ||
+                                         ei->type == PTX_T_S32)
+                ? op_atom_add32 : op_atom;
         }
         return true;
     }
