@@ -124,6 +124,32 @@ static void op_ld(EmuCtx *x, const EmuInsn *i, uint32_t mask)
     }
 }
 
+/* ld of one value into a register: op_ld without the element loop,
+ * the element read with a constant-size copy (esz is 1, 2, 4 or 8). */
+static void op_ld1(EmuCtx *x, const EmuInsn *i, uint32_t mask)
+{
+    const EmuOpnd *a = &i->o[1];
+    uint64_t *d = &x->regs[(size_t)i->o[0].reg * EMU_WARP_SIZE];
+    unsigned esz = AUX_ESZ(i->aux);
+    PtxSpace sp = (PtxSpace)i->space;
+    EMU_FOR_LANES(mask, lane) {
+        uint64_t addr = lane_addr(x, a, lane);
+        const uint8_t *p = emu_mem_guest_fast(x, lane, sp, addr, esz, false);
+        if (!p) {
+            return;
+        }
+        record(x, lane, sp, addr, esz, false);
+        uint64_t v;
+        switch (esz) {
+        case 1: v = rd_le(p, 1); break;
+        case 2: v = rd_le(p, 2); break;
+        case 4: v = rd_le(p, 4); break;
+        default: v = rd_le(p, 8); break;
+        }
+        d[lane] = extend(v, esz, i->aux);
+    }
+}
+
 /* Fast path: scalar 32-bit load into a register. */
 static void op_ld32(EmuCtx *x, const EmuInsn *i, uint32_t mask)
 {
@@ -920,6 +946,8 @@ EMU_SELECTOR(mem)
         } else if (bits == 32 && ei->vec == 1 && ei->o[0].kind == EO_REG &&
                    !(aux & AUX_SEXT)) {
             ei->fn = op_ld32;
+        } else if (ei->vec == 1 && ei->o[0].kind == EO_REG) {
+            ei->fn = op_ld1;
         } else {
             ei->fn = op_ld;
         }
