@@ -18,6 +18,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "emu/builtins.h"
 #include "emu/cluster.h"
@@ -662,6 +665,20 @@ void emu_simt_split(EmuCtx *x, uint32_t n, const uint32_t *pcs,
                     const uint32_t *masks, uint32_t reconv)
 {
     EmuWarp *w = x->warp;
+    if (n == 2 && masks[0] && masks[1] && w->depth + 2 <= w->cap) {
+        /* a divergent bra: the loop below, unrolled for two paths with
+         * room on the stack.  Path 0 (taken) runs first, or under the
+         * majority policy the path with fewer lanes (taken on a tie). */
+        unsigned first = x->dev->cfg.diverge_order == EMU_MAJORITY_LAST &&
+            __builtin_popcount(masks[0]) > __builtin_popcount(masks[1]);
+        x->branched = true;
+        w->stack[w->depth - 1].npc = reconv;
+        w->stack[w->depth++] = (EmuSimtEntry){ reconv, pcs[!first],
+                                               masks[!first] };
+        w->stack[w->depth++] = (EmuSimtEntry){ reconv, pcs[first],
+                                               masks[first] };
+        return;
+    }
     uint32_t idx[EMU_WARP_SIZE + 1];
     uint32_t k = 0;
     for (uint32_t i = 0; i < n && k < EMU_WARP_SIZE + 1; i++) {
@@ -1036,7 +1053,40 @@ static EmuStepKind step_kind(uint16_t op)
     return EMU_STEP_ALU;
 }
 
-/* The lanes whose predicate slot is true (unrolled: constant shifts). */
+/* The lanes whose predicate slot is true (non-zero: the test does not
+ * rely on predicates being kept 0/1). */
+#ifdef __SSE2__
+/* Per 4 lanes: gather the low and the high 32-bit halves of the 64-bit
+ * slots (shufps moves bits, it does no float arithmetic), OR them and
+ * compare with zero; the 32 results are packed to bytes with signed
+ * saturation (0 and -1 stay 0 and -1) and movemask takes one bit per
+ * lane: about 70 instructions instead of about 160 for the scalar loop,
+ * which runs for every guarded instruction. */
+static inline uint32_t pred_mask(const uint64_t *g)
+{
+    const __m128i zero = _mm_setzero_si128();
+    uint32_t zmask = 0;
+#pragma GCC unroll 2
+    for (unsigned h = 0; h < 2; h++) {
+        __m128i c[4];
+#pragma GCC unroll 4
+        for (unsigned q = 0; q < 4; q++) {
+            const __m128i *p = (const __m128i *)(g + 16 * h + 4 * q);
+            __m128 a = _mm_castsi128_ps(_mm_loadu_si128(p));
+            __m128 b = _mm_castsi128_ps(_mm_loadu_si128(p + 1));
+            __m128i lo = _mm_castps_si128(
+                _mm_shuffle_ps(a, b, _MM_SHUFFLE(2, 0, 2, 0)));
+            __m128i hi = _mm_castps_si128(
+                _mm_shuffle_ps(a, b, _MM_SHUFFLE(3, 1, 3, 1)));
+            c[q] = _mm_cmpeq_epi32(_mm_or_si128(lo, hi), zero);
+        }
+        __m128i bytes = _mm_packs_epi16(_mm_packs_epi32(c[0], c[1]),
+                                        _mm_packs_epi32(c[2], c[3]));
+        zmask |= (uint32_t)_mm_movemask_epi8(bytes) << (16 * h);
+    }
+    return ~zmask;
+}
+#else
 static inline uint32_t pred_mask(const uint64_t *g)
 {
     uint32_t m = 0;
@@ -1046,6 +1096,7 @@ static inline uint32_t pred_mask(const uint64_t *g)
     }
     return m;
 }
+#endif
 
 /* Nothing to pop: the common case after an ordinary instruction. */
 static inline bool settled(const EmuWarp *w)
@@ -1057,6 +1108,26 @@ static inline bool settled(const EmuWarp *w)
     const EmuFrame *fr = &w->frames[w->nframes - 1];
     return e->mask != 0 && e->npc != e->rpc && e->npc < fr->func->ncode &&
            (w->nframes == 1 || w->depth != fr->stack_base);
+}
+
+/* The launch reached EmuConfig.insn_limit after the instruction at pc
+ * (x: that step's context). */
+static __attribute__((noinline, cold)) EmuStatus
+limit_fault(EmuWarp *w, const EmuCtx *x, uint32_t pc)
+{
+    EmuCtx y = *x;
+    y.frame = &w->frames[w->nframes - 1];
+    y.pc = w->depth ? w->stack[w->depth - 1].npc : pc;
+    if (y.pc >= y.frame->func->ncode) {
+        y.pc = pc;
+    }
+    emu_fault(&y, EMU_ERR_TIMEOUT, w->depth
+              ? (unsigned)__builtin_ctz(w->stack[w->depth - 1].mask |
+                                        1u << 31) : 0,
+              0, 0, PTX_SPACE_NONE,
+              "instruction limit of %llu warp instructions reached",
+              (unsigned long long)x->dev->cfg.insn_limit);
+    return EMU_ERR_TIMEOUT;
 }
 
 static inline __attribute__((always_inline)) EmuStatus
@@ -1133,18 +1204,7 @@ step_impl(EmuCta *cta, EmuWarp *w, EmuStepRecord *rec)
     }
     if (l->dev->cfg.insn_limit && l->insns >= l->dev->cfg.insn_limit &&
         w->state != EMU_WARP_EXITED) {
-        EmuCtx y = x;
-        y.frame = &w->frames[w->nframes - 1];
-        y.pc = w->depth ? w->stack[w->depth - 1].npc : pc;
-        if (y.pc >= y.frame->func->ncode) {
-            y.pc = pc;
-        }
-        emu_fault(&y, EMU_ERR_TIMEOUT, w->depth
-                  ? (unsigned)__builtin_ctz(w->stack[w->depth - 1].mask | 1u << 31) : 0,
-                  0, 0, PTX_SPACE_NONE,
-                  "instruction limit of %llu warp instructions reached",
-                  (unsigned long long)l->dev->cfg.insn_limit);
-        return EMU_ERR_TIMEOUT;
+        return limit_fault(w, &x, pc);
     }
     return EMU_OK;
 }
@@ -1154,12 +1214,115 @@ EmuStatus emu_warp_step(EmuCta *cta, EmuWarp *w, EmuStepRecord *rec)
     return step_impl(cta, w, rec);
 }
 
+#define LIKELY(c) __builtin_expect(!!(c), 1)
+#define UNLIKELY(c) __builtin_expect(!!(c), 0)
+
+/*
+ * The fast loop: step_impl(cta, w, NULL) repeated, with the same effects
+ * step for step.  A run of steps with one TOS entry and one frame (a
+ * segment) keeps the entry, frame, code, context and masks in locals:
+ * only control-flow handlers (which set x.branched: split, call, ret,
+ * exit) push or pop entries, add frames or change entry masks, so while
+ * x.branched stays false the TOS entry, its mask and the frame cannot
+ * change and settled(w) reduces to "the next pc is neither the entry's
+ * rpc nor past the code".  Anything else (a branch that diverged, a
+ * fault, a barrier, a settle) ends the segment; unusual entry states
+ * take step_impl itself.  Only steps change EmuLaunch.insns, one each, so
+ * the quantum and the instruction limit are one countdown.
+ */
 EmuStatus emu_warp_run(EmuCta *cta, EmuWarp *w, uint32_t max)
 {
-    for (uint32_t n = 0; n < max && w->state == EMU_WARP_READY; n++) {
-        EmuStatus st = step_impl(cta, w, NULL);
-        if (st != EMU_OK) {
-            return st;
+    EmuLaunch *l = cta->launch;
+    uint64_t *clock = cta->clock;
+    const uint64_t limit = l->dev->cfg.insn_limit;
+    uint32_t n = 0;
+    /* the fields no handler changes; a fault returns at once */
+    EmuCtx x;
+    x.dev = l->dev;
+    x.launch = l;
+    x.cta = cta;
+    x.warp = w;
+    x.fault = NULL;
+    x.acc = NULL;
+    x.nacc = 0;
+    while (n < max && w->state == EMU_WARP_READY) {
+        EmuFrame *fr = w->depth ? &w->frames[w->nframes - 1] : NULL;
+        EmuSimtEntry *e = w->depth ? &w->stack[w->depth - 1] : NULL;
+        if (UNLIKELY(!e || e->npc >= fr->func->ncode || e->mask == 0 ||
+                     (w->nframes > 1 && w->depth == fr->stack_base) ||
+                     (limit && l->insns >= limit))) {
+            EmuStatus st = step_impl(cta, w, NULL);
+            n++;
+            if (st != EMU_OK) {
+                return st;
+            }
+            continue;
+        }
+        /* steps this segment may take before the quantum ends or the
+         * limit needs its check */
+        uint32_t left = max - n;
+        if (limit && limit - l->insns < left) {
+            left = (uint32_t)(limit - l->insns);
+        }
+        const EmuFunc *fn = fr->func;
+        const EmuInsn *code = fn->code;
+        const uint32_t ncode = fn->ncode, rpc = e->rpc, active = e->mask;
+        /* below lim no pc can be the rpc or past the code: one compare
+         * per step */
+        const uint32_t lim = rpc < ncode ? rpc : ncode;
+        uint64_t *regs = fr->regs;
+        uint32_t pc = e->npc, done = 0;
+        x.regs = regs;
+        x.branched = false;
+        x.active = active;
+        x.frame = fr;
+        x.func = fn;
+        for (;;) {
+            const EmuInsn *i = &code[pc];
+            uint32_t exec = active;
+            if (i->guard != EMU_NOREG) {
+                uint32_t gm = pred_mask(&regs[(size_t)i->guard *
+                                              EMU_WARP_SIZE]);
+                exec = active & (i->guard_neg ? ~gm : gm);
+            }
+            x.pc = pc;
+            x.next_pc = pc + 1;
+            i->fn(&x, i, exec);
+            done++;
+            l->insns++;
+            (*clock)++;
+            if (UNLIKELY(x.branched)) {
+                if (!settled(w)) {
+                    settle(cta, w);
+                }
+                break;
+            }
+            pc = x.next_pc;
+            e->npc = pc;
+            if (UNLIKELY(pc >= lim) && (pc == rpc || pc >= ncode)) {
+                /* settle()'s first round, inline for the common case:
+                 * a path reached its reconvergence point */
+                if (pc == rpc) {
+                    w->depth--;
+                }
+                if (!settled(w)) {
+                    settle(cta, w);
+                }
+                break;
+            }
+            if (UNLIKELY(x.fault) || done == left ||
+                w->state != EMU_WARP_READY) {
+                break;
+            }
+        }
+        n += done;
+        w->ninsns += done;            /* read by no handler */
+        if (UNLIKELY(x.fault)) {
+            return x.fault->status;
+        }
+        if (UNLIKELY(limit) && l->insns >= limit &&
+            w->state != EMU_WARP_EXITED) {
+            return limit_fault(w, &x, x.pc);
         }
     }
     return EMU_OK;

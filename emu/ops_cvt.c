@@ -265,6 +265,41 @@ static void cvt_ii(EmuCtx *x, const EmuInsn *i, uint32_t mask)
     }
 }
 
+/* Without .sat an integer conversion is a bit function of the source:
+ * extend it from the source width (sign or zero), keep the destination
+ * width, and extend that to the register width (aux) when the
+ * destination is signed: cvt_ii's bits without its per-lane 128-bit
+ * arithmetic.  Extending from b bits is ((v & mask) ^ s) - s with s the
+ * sign bit of b bits for a signed extension and 0 for a zero one:
+ * branch-free, so the full-warp loop vectorises. */
+static inline uint64_t ext_bits(uint64_t v, uint64_t m, uint64_t s)
+{
+    return ((v & m) ^ s) - s;
+}
+
+static void cvt_ii_wrap(EmuCtx *x, const EmuInsn *i, uint32_t mask)
+{
+    uint64_t *d = emu_slot(x, i->o[0].reg);
+    IntInfo di = int_info((PtxType)i->type);
+    IntInfo si = int_info((PtxType)i->type2);
+    uint64_t sm = width_mask(si.bits), dm = width_mask(di.bits);
+    uint64_t ssg = si.sgn ? 1ull << (si.bits - 1) : 0;
+    uint64_t dsg = di.sgn && i->aux > di.bits ? 1ull << (di.bits - 1) : 0;
+    uint64_t keep = width_mask(i->aux > di.bits ? i->aux : di.bits);
+    if (mask == 0xffffffffu && i->o[1].kind == EO_REG) {
+        const uint64_t *a = emu_slot(x, i->o[1].reg);
+        /* slots are disjoint 32-entry arrays: d is a or overlaps none */
+#pragma GCC ivdep
+        for (unsigned lane = 0; lane < EMU_WARP_SIZE; lane++) {
+            d[lane] = ext_bits(ext_bits(a[lane], sm, ssg), dm, dsg) & keep;
+        }
+        return;
+    }
+    EMU_FOR_LANES(mask, lane) {
+        d[lane] = ext_bits(ext_bits(LANE_SRC(1), sm, ssg), dm, dsg) & keep;
+    }
+}
+
 static void cvt_u64_u32(EmuCtx *x, const EmuInsn *i, uint32_t mask)
 {
     uint64_t *d = emu_slot(x, i->o[0].reg);
@@ -649,10 +684,40 @@ static void cvt_pack(EmuCtx *x, const EmuInsn *i, uint32_t mask)
 
 /* ----------------------------------------------------------------- mov */
 
+/* The operand kind is tested once per instruction, not per lane: a
+ * register or an immediate source (nearly every mov) then takes a plain
+ * loop, counted for a full warp. */
 static void mov_scalar(EmuCtx *x, const EmuInsn *i, uint32_t mask)
 {
     uint64_t *d = emu_slot(x, i->o[0].reg);
     uint64_t m = width_mask(i->aux);
+    const EmuOpnd *s = &i->o[1];
+    if (s->kind == EO_REG) {
+        const uint64_t *a = emu_slot(x, s->reg);
+        if (mask == 0xffffffffu) {
+            for (unsigned lane = 0; lane < EMU_WARP_SIZE; lane++) {
+                d[lane] = a[lane] & m;
+            }
+            return;
+        }
+        EMU_FOR_LANES(mask, lane) {
+            d[lane] = a[lane] & m;
+        }
+        return;
+    }
+    if (s->kind == EO_IMM) {
+        uint64_t v = s->imm & m;
+        if (mask == 0xffffffffu) {
+            for (unsigned lane = 0; lane < EMU_WARP_SIZE; lane++) {
+                d[lane] = v;
+            }
+            return;
+        }
+        EMU_FOR_LANES(mask, lane) {
+            d[lane] = v;
+        }
+        return;
+    }
     EMU_FOR_LANES(mask, lane) {
         d[lane] = LANE_SRC(1) & m;
     }
@@ -792,6 +857,8 @@ static void select_cvt(const IrFunc *f, const IrInsn *in, EmuInsn *ei)
             ei->fn = cvt_u64_u32;
         } else if (plain && dt == PTX_T_S64 && st == PTX_T_S32) {
             ei->fn = cvt_s64_s32;
+        } else if (!(ei->flags & EMU_F_SAT)) {
+            ei->fn = cvt_ii_wrap;
         } else {
             ei->fn = cvt_ii;
         }

@@ -832,12 +832,25 @@ typedef uint32_t (*CmpFn)(EmuCtx *x, const EmuInsn *i, uint32_t mask,
               r |= (uint32_t)(EXPR) << l;);                               \
         return r;                                                         \
     }                                                                     \
-    /* setp.cmp.type p, a, b: the common form, written directly */        \
+    /* setp.cmp.type p, a, b: the common form, written directly; the   \
+     * register and register-immediate forms as in DEF_BIN */           \
     static void setp_##name(EmuCtx *x, const EmuInsn *i, uint32_t mask)   \
     {                                                                     \
+        uint64_t *p = DST(0);                                             \
+        if (RR(1) && RR(2)) {                                             \
+            const uint64_t *pa = SLOT(1), *pb = SLOT(2);                  \
+            LANES_PW(mask, l, T a = LOAD(pa[l]); T b = LOAD(pb[l]);       \
+                     p[l] = (EXPR););                                     \
+            return;                                                       \
+        }                                                                 \
+        if (RR(1) && RI(2)) {                                             \
+            const uint64_t *pa = SLOT(1);                                 \
+            const T b = LOAD(i->o[2].imm);                                \
+            LANES_PW(mask, l, T a = LOAD(pa[l]); p[l] = (EXPR););         \
+            return;                                                       \
+        }                                                                 \
         SRCV(1, pa);                                                      \
         SRCV(2, pb);                                                      \
-        uint64_t *p = DST(0);                                             \
         LANES(mask, l, T a = LOAD(pa[l]); T b = LOAD(pb[l]);              \
               p[l] = (EXPR););                                            \
     }

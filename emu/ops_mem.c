@@ -124,6 +124,32 @@ static void op_ld(EmuCtx *x, const EmuInsn *i, uint32_t mask)
     }
 }
 
+/* ld of one value into a register: op_ld without the element loop,
+ * the element read with a constant-size copy (esz is 1, 2, 4 or 8). */
+static void op_ld1(EmuCtx *x, const EmuInsn *i, uint32_t mask)
+{
+    const EmuOpnd *a = &i->o[1];
+    uint64_t *d = &x->regs[(size_t)i->o[0].reg * EMU_WARP_SIZE];
+    unsigned esz = AUX_ESZ(i->aux);
+    PtxSpace sp = (PtxSpace)i->space;
+    EMU_FOR_LANES(mask, lane) {
+        uint64_t addr = lane_addr(x, a, lane);
+        const uint8_t *p = emu_mem_guest_fast(x, lane, sp, addr, esz, false);
+        if (!p) {
+            return;
+        }
+        record(x, lane, sp, addr, esz, false);
+        uint64_t v;
+        switch (esz) {
+        case 1: v = rd_le(p, 1); break;
+        case 2: v = rd_le(p, 2); break;
+        case 4: v = rd_le(p, 4); break;
+        default: v = rd_le(p, 8); break;
+        }
+        d[lane] = extend(v, esz, i->aux);
+    }
+}
+
 /* Fast path: scalar 32-bit load into a register. */
 static void op_ld32(EmuCtx *x, const EmuInsn *i, uint32_t mask)
 {
@@ -172,6 +198,32 @@ static void op_st(EmuCtx *x, const EmuInsn *i, uint32_t mask)
             }
             memcpy(p + e * esz, &v, esz);
         }
+    }
+    if (changed) {
+        x->launch->progress++;
+    }
+}
+
+/* st of one 32-bit value (the common scalar store): op_st without its
+ * element loop, per-element operand-kind tests and variable-size
+ * compare and copy.  Same order of effects: lanes in order, a fault
+ * stops at its lane, progress counts a store that changed memory. */
+static void op_st32(EmuCtx *x, const EmuInsn *i, uint32_t mask)
+{
+    const EmuOpnd *a = &i->o[0], *b = &i->o[1];
+    PtxSpace sp = (PtxSpace)i->space;
+    bool changed = false;
+    EMU_FOR_LANES(mask, lane) {
+        uint64_t addr = lane_addr(x, a, lane);
+        uint8_t *p = emu_mem_guest_fast(x, lane, sp, addr, 4, true);
+        if (!p) {
+            return;
+        }
+        record(x, lane, sp, addr, 4, true);
+        uint32_t v = (uint32_t)emu_src(x, b, lane), old;
+        memcpy(&old, p, 4);
+        changed |= old != v;
+        memcpy(p, &v, 4);
     }
     if (changed) {
         x->launch->progress++;
@@ -353,6 +405,39 @@ static void op_atom(EmuCtx *x, const EmuInsn *i, uint32_t mask)
         changed |= nv != old;
         if (d) {
             d[lane] = old;
+        }
+    }
+    if (changed) {
+        x->launch->progress++;
+    }
+}
+
+/* atom/red.add.u32/.s32 (counters, histograms): op_atom's 32-bit
+ * integer add without its per-lane type and operation dispatch; the
+ * same effects in the same lane order. */
+static void op_atom_add32(EmuCtx *x, const EmuInsn *i, uint32_t mask)
+{
+    bool is_red = i->op == PTX_OP_RED;
+    const EmuOpnd *a = &i->o[is_red ? 0 : 1];
+    const EmuOpnd *b = &i->o[is_red ? 1 : 2];
+    uint64_t *d = (!is_red && i->o[0].kind == EO_REG)
+        ? &x->regs[(size_t)i->o[0].reg * EMU_WARP_SIZE] : NULL;
+    PtxSpace sp = (PtxSpace)i->space;
+    bool changed = false;
+    EMU_FOR_LANES(mask, lane) {
+        uint64_t addr = lane_addr(x, a, lane);
+        uint8_t *p = emu_mem_guest_fast(x, lane, sp, addr, 4, true);
+        if (!p) {
+            return;
+        }
+        record(x, lane, sp, addr, 4, true);
+        uint32_t o32, n32;
+        memcpy(&o32, p, 4);
+        n32 = o32 + (uint32_t)emu_src(x, b, lane);
+        memcpy(p, &n32, 4);
+        changed |= n32 != o32;
+        if (d) {
+            d[lane] = o32;
         }
     }
     if (changed) {
@@ -856,10 +941,13 @@ EMU_SELECTOR(mem)
         }
         ei->aux = (uint16_t)aux;
         if (st) {
-            ei->fn = op_st;
+            ei->fn = bits == 32 && ei->vec == 1 && ei->o[1].kind != EO_VEC
+                ? op_st32 : op_st;
         } else if (bits == 32 && ei->vec == 1 && ei->o[0].kind == EO_REG &&
                    !(aux & AUX_SEXT)) {
             ei->fn = op_ld32;
+        } else if (ei->vec == 1 && ei->o[0].kind == EO_REG) {
+            ei->fn = op_ld1;
         } else {
             ei->fn = op_ld;
         }
@@ -896,7 +984,9 @@ EMU_SELECTOR(mem)
         }
         if (ei->vec == 1 && atom_ok(op, (PtxType)ei->type) &&
             atom_space_ok(ei)) {
-            ei->fn = op_atom;
+            ei->fn = op == PTX_M_ADD && (ei->type == PTX_T_U32 ||
+                                         ei->type == PTX_T_S32)
+                ? op_atom_add32 : op_atom;
         }
         return true;
     }

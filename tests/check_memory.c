@@ -9,7 +9,8 @@
  *    file:line, instruction, address and nearest allocation; the next
  *    launch in the same process succeeds.
  *  - spaces: generic shared/local windows, cvta and cvta.to, isspacep,
- *    .const and .global module variables (initialisers, relocations).
+ *    .const and .global module variables (initialisers, relocations);
+ *    scalar loads of every width extend per type to the register.
  *  - atomics: 64 lanes atom.add on one word (exact sum, old values in
  *    lane order), a CAS-based counter, and a table of (op, type) rows.
  */
@@ -1065,6 +1066,81 @@ START_TEST(vector_atomics)
 }
 END_TEST
 
+/* Scalar loads of every width: signed types sign-extend to the
+ * destination register, unsigned ones zero-extend (PTX ISA, ld: "the
+ * value is sign- or zero-extended to the destination register size").
+ * Input bytes 80 01 80 00 00 00 00 80 then 01..08; 40 threads, so the
+ * second warp runs a partial mask. */
+static const char ldw_src[] = PTX_HDR
+    ".visible .entry ldw(.param .u64 in, .param .u64 out)\n"
+    "{\n"
+    "  .reg .b16 %h<4>;\n"
+    "  .reg .b32 %r<8>;\n"
+    "  .reg .b64 %rd<12>;\n"
+    "  ld.param.u64 %rd1, [in];\n"
+    "  ld.param.u64 %rd2, [out];\n"
+    "  mov.u32 %r7, %tid.x;\n"
+    "  mul.wide.u32 %rd10, %r7, 64;\n"
+    "  add.s64 %rd2, %rd2, %rd10;\n"
+    "  ld.global.s8 %r1, [%rd1];\n"
+    "  ld.global.u8 %r2, [%rd1];\n"
+    "  ld.global.s16 %r3, [%rd1+2];\n"
+    "  ld.global.u16 %r4, [%rd1+2];\n"
+    "  ld.global.s8 %rd3, [%rd1];\n"
+    "  ld.global.s32 %rd4, [%rd1+4];\n"
+    "  ld.global.u32 %rd5, [%rd1+4];\n"
+    "  ld.global.u64 %rd6, [%rd1+8];\n"
+    "  ld.global.s8 %h1, [%rd1];\n"
+    "  ld.global.s16 %h2, [%rd1+2];\n"
+    "  st.global.u32 [%rd2], %r1;\n"
+    "  st.global.u32 [%rd2+4], %r2;\n"
+    "  st.global.u32 [%rd2+8], %r3;\n"
+    "  st.global.u32 [%rd2+12], %r4;\n"
+    "  st.global.u64 [%rd2+16], %rd3;\n"
+    "  st.global.u64 [%rd2+24], %rd4;\n"
+    "  st.global.u64 [%rd2+32], %rd5;\n"
+    "  st.global.u64 [%rd2+40], %rd6;\n"
+    "  st.global.u16 [%rd2+48], %h1;\n"
+    "  st.global.u16 [%rd2+50], %h2;\n"
+    "}\n";
+
+START_TEST(load_widths_extend)
+{
+    EmuDevice *d = dev_new(EMU_TAKEN_FIRST);
+    EmuModule *m = mod_load(d, ldw_src);
+    static const uint8_t bytes[16] = { 0x80, 0x01, 0x01, 0x80, 0, 0, 0,
+                                       0x80, 1, 2, 3, 4, 5, 6, 7, 8 };
+    uint64_t in = dev_alloc(d, 16), out = dev_alloc(d, 40 * 64);
+    emu_mem_write(d->mem, in, bytes, sizeof(bytes));
+    void *args[] = { &in, &out };
+    EmuFault f;
+    EmuStatus st = run_kernel(m, "ldw", 1, 40, args, &f);
+    ck_assert_msg(st == EMU_OK, "%s: %s", emu_status_name(st), f.detail);
+    for (uint32_t t = 0; t < 40; t++) {
+        uint8_t r[64];
+        emu_mem_read(d->mem, out + t * 64, r, sizeof(r));
+        uint32_t w[4];
+        uint64_t q[4];
+        uint16_t h[2];
+        memcpy(w, r, 16);
+        memcpy(q, r + 16, 32);
+        memcpy(h, r + 48, 4);
+        ck_assert_uint_eq(w[0], 0xFFFFFF80u);
+        ck_assert_uint_eq(w[1], 0x80u);
+        ck_assert_uint_eq(w[2], 0xFFFF8001u);
+        ck_assert_uint_eq(w[3], 0x8001u);
+        ck_assert_uint_eq(q[0], 0xFFFFFFFFFFFFFF80ull);
+        ck_assert_uint_eq(q[1], 0xFFFFFFFF80000000ull);
+        ck_assert_uint_eq(q[2], 0x80000000ull);
+        ck_assert_uint_eq(q[3], 0x0807060504030201ull);
+        ck_assert_uint_eq(h[0], 0xFF80u);
+        ck_assert_uint_eq(h[1], 0x8001u);
+    }
+    emu_module_free(m);
+    emu_device_free(d);
+}
+END_TEST
+
 Suite *memory_suite(void)
 {
     Suite *s = suite_create("memory");
@@ -1079,6 +1155,7 @@ Suite *memory_suite(void)
     tcase_add_test(tc, generic_windows);
     tcase_add_test(tc, dynamic_shared);
     tcase_add_test(tc, cp_async_copy);
+    tcase_add_test(tc, load_widths_extend);
     suite_add_tcase(s, tc);
     tc = tcase_create("atomics");
     tcase_add_test(tc, atomics_ordered);

@@ -514,6 +514,15 @@ START_TEST(test_rows)
                   (unsigned long long)regs[0], (unsigned long long)r->want);
     ck_assert_uint_eq(regs[31], r->want);
     ck_assert_uint_eq(regs[1], 0xDEADBEEFull);
+    /* a full warp (handlers may take a separate loop for it) */
+    for (unsigned l = 0; l < EMU_WARP_SIZE; l++) {
+        regs[l] = 0xDEADBEEFull;
+    }
+    run(&ei, 0xFFFFFFFFu, NULL);
+    for (unsigned l = 0; l < EMU_WARP_SIZE; l++) {
+        ck_assert_msg(regs[l] == r->want, "%s (full warp, lane %u): got "
+                      "0x%llx", r->id, l, (unsigned long long)regs[l]);
+    }
     /* the same with the source as an immediate */
     ei.o[1].kind = EO_IMM;
     ei.o[1].imm = r->a;
@@ -521,6 +530,10 @@ START_TEST(test_rows)
     run(&ei, 1u, NULL);
     ck_assert_msg(regs[0] == r->want, "%s (imm): got 0x%llx", r->id,
                   (unsigned long long)regs[0]);
+    regs[31] = 0;
+    run(&ei, 0xFFFFFFFFu, NULL);
+    ck_assert_msg(regs[31] == r->want, "%s (imm, full warp): got 0x%llx",
+                  r->id, (unsigned long long)regs[31]);
 }
 END_TEST
 
@@ -1507,6 +1520,85 @@ START_TEST(test_sweep_f2i)
 }
 END_TEST
 
+/* Integer to integer without .sat, every pair of the 8 integer types and
+ * every destination register width the type fits in, full and partial
+ * warps, random values of every width, against C's own conversions: the
+ * source as its C type, converted to the destination's C type, then
+ * sign- (signed destination) or zero-extended to the register. */
+static uint64_t ref_int_cvt(PtxType dt, PtxType st, unsigned regbits,
+                            uint64_t a)
+{
+    int64_t sv = 0;
+    uint64_t uv = 0;
+    bool ss = true;
+    switch (st) {
+    case PTX_T_S8: sv = (int8_t)a; break;
+    case PTX_T_S16: sv = (int16_t)a; break;
+    case PTX_T_S32: sv = (int32_t)a; break;
+    case PTX_T_S64: sv = (int64_t)a; break;
+    case PTX_T_U8: uv = (uint8_t)a; ss = false; break;
+    case PTX_T_U16: uv = (uint16_t)a; ss = false; break;
+    case PTX_T_U32: uv = (uint32_t)a; ss = false; break;
+    default: uv = a; ss = false; break;
+    }
+    uint64_t v = ss ? (uint64_t)sv : uv, r;
+    unsigned db;
+    switch (dt) {
+    case PTX_T_S8: r = (uint64_t)(int64_t)(int8_t)v; db = 8; break;
+    case PTX_T_S16: r = (uint64_t)(int64_t)(int16_t)v; db = 16; break;
+    case PTX_T_S32: r = (uint64_t)(int64_t)(int32_t)v; db = 32; break;
+    case PTX_T_S64: r = v; db = 64; break;
+    case PTX_T_U8: r = (uint8_t)v; db = 8; break;
+    case PTX_T_U16: r = (uint16_t)v; db = 16; break;
+    case PTX_T_U32: r = (uint32_t)v; db = 32; break;
+    default: r = v; db = 64; break;
+    }
+    unsigned keep = regbits > db ? regbits : db;
+    return keep == 64 ? r : r & ((1ull << keep) - 1);
+}
+
+START_TEST(test_sweep_int)
+{
+    static const PtxType ts[8] = { PTX_T_U8, PTX_T_U16, PTX_T_U32,
+                                   PTX_T_U64, PTX_T_S8, PTX_T_S16,
+                                   PTX_T_S32, PTX_T_S64 };
+    static const unsigned rbs[4] = { 0, 16, 32, 64 };
+    PtxType dt = ts[_i / 8], st = ts[_i % 8];
+    unsigned db = ptx_type_bits(dt);
+    for (unsigned k = 0; k < 4; k++) {
+        if (rbs[k] && rbs[k] < db) {
+            continue;
+        }
+        EmuInsn ei;
+        IrInsn in;
+        IrOperand io[5];
+        IrFunc fn;
+        IrReg reg;
+        build(&ei, &in, io, &fn, &reg, PTX_OP_CVT, dt, st, NULL, 1,
+              rbs[k]);
+        for (unsigned round = 0; round < 64; round++) {
+            uint32_t mask = round & 1 ? (uint32_t)rnd64() : 0xFFFFFFFFu;
+            for (unsigned l = 0; l < EMU_WARP_SIZE; l++) {
+                regs[l] = 0xDEADBEEFull;
+                regs[1 * EMU_WARP_SIZE + l] = rnd64() >> rnd64() % 64;
+            }
+            run(&ei, mask, NULL);
+            for (unsigned l = 0; l < EMU_WARP_SIZE; l++) {
+                uint64_t a = regs[1 * EMU_WARP_SIZE + l];
+                uint64_t want = mask >> l & 1
+                    ? ref_int_cvt(dt, st, rbs[k] ? rbs[k] : db, a)
+                    : 0xDEADBEEFull;
+                ck_assert_msg(regs[l] == want, "cvt type %u <- %u reg %u "
+                              "of 0x%llx: got 0x%llx want 0x%llx", dt, st,
+                              rbs[k], (unsigned long long)a,
+                              (unsigned long long)regs[l],
+                              (unsigned long long)want);
+            }
+        }
+    }
+}
+END_TEST
+
 Suite *ops_cvt_suite(void)
 {
     Suite *s = suite_create("ops_cvt");
@@ -1528,6 +1620,7 @@ Suite *ops_cvt_suite(void)
     tcase_add_loop_test(tc, test_rs_x4_sweep, 0, 10);
     tcase_add_test(tc, test_rs_x4_counts);
     tcase_add_test(tc, test_rs_x4_ptx);
+    tcase_add_loop_test(tc, test_sweep_int, 0, 64);
     suite_add_tcase(s, tc);
     return s;
 }

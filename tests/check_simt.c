@@ -15,6 +15,8 @@
  *  - calls: direct, recursive, indirect and divergent indirect calls.
  *  - watchdog: SIMT spin-lock deadlock, barrier deadlock, the
  *    instruction limit, trap; the next launch still works.
+ *  - the scheduler's fast loop and single steps agree under every
+ *    instruction limit (status, count, fault, results).
  */
 #include "tests/emutest.h"
 
@@ -974,6 +976,133 @@ START_TEST(special_registers)
 }
 END_TEST
 
+/* ------------------------------------------------ fast loop vs steps */
+
+/* The scheduler's fast loop (emu_warp_run, no hook) and single steps
+ * (emu_warp_step with a record, taken when a step hook is set) must
+ * agree step for step: run kernels with divergence, loops, calls,
+ * returns, exits and barriers both ways under every instruction limit
+ * from 1 to past the end, and compare the status, the instruction
+ * count, the fault and the output bytes.  A step miscounted by either
+ * path moves where the limit strikes. */
+static void count_hook(void *ctx, const EmuCta *cta, const EmuWarp *w,
+                       const EmuStepRecord *rec)
+{
+    (void)cta;
+    (void)w;
+    (void)rec;
+    (*(uint64_t *)ctx)++;
+}
+
+typedef struct FastRun {
+    EmuStatus st;
+    uint64_t insns, hooked;
+    EmuFault f;
+    uint8_t out[512];
+} FastRun;
+
+static void fast_run(const char *src, const char *kname, uint32_t ctas,
+                     uint32_t block, EmuDivergeOrder pol, uint64_t limit,
+                     bool hook, FastRun *r)
+{
+    EmuConfig c;
+    emu_config_default(&c);
+    c.diverge_order = pol;
+    c.watchdog_rounds = 50;
+    c.insn_limit = limit;
+    EmuDevice *d = emu_device_new(&c);
+    ck_assert_ptr_nonnull(d);
+    EmuModule *m = mod_load(d, src);
+    uint64_t out = dev_alloc(d, sizeof(r->out));
+    uint8_t zero[sizeof(r->out)] = {0};
+    emu_mem_write(d->mem, out, zero, sizeof(zero));
+    void *args[] = { &out };
+    EmuFunc *k = emu_module_kernel(m, kname);
+    ck_assert_ptr_nonnull(k);
+    uint32_t g[3] = { ctas, 1, 1 }, b[3] = { block, 1, 1 };
+    EmuLaunch *l;
+    ck_assert_int_eq(emu_launch_begin(m, k, g, b, 0, args, &l), EMU_OK);
+    EmuStepRecord rec;
+    r->hooked = 0;
+    if (hook) {
+        l->step_rec = &rec;
+        l->step_hook = count_hook;
+        l->step_hook_ctx = &r->hooked;
+    }
+    r->st = emu_launch_run(l);
+    r->insns = l->insns;
+    memset(&r->f, 0, sizeof(r->f));
+    if (r->st != EMU_OK) {
+        r->f = l->fault;
+    }
+    emu_launch_end(l);
+    emu_mem_read(d->mem, out, r->out, sizeof(r->out));
+    emu_module_free(m);
+    emu_device_free(d);
+}
+
+START_TEST(fast_loop_matches_steps)
+{
+    static const struct {
+        const char *src, *kernel;
+        uint32_t ctas, block;
+    } ks[] = {
+        { afr_src, "afr", 1, 4 },
+        { loop_src, "loop", 2, 40 },
+        { bar_stale_src, "k", 1, 32 },
+        { bar_pair_src, "k", 1, 64 },
+        { bar_red_src, "k", 1, 64 },
+        { exit_src, "k", 1, 96 },
+        { call_src, "k", 1, 40 },
+        { brx_src, "k", 1, 40 },
+    };
+    for (size_t k = 0; k < sizeof(ks) / sizeof(ks[0]); k++) {
+        for (int pol = 0; pol < 2; pol++) {
+            EmuDivergeOrder o = pol ? EMU_MAJORITY_LAST : EMU_TAKEN_FIRST;
+            FastRun a, b;
+            fast_run(ks[k].src, ks[k].kernel, ks[k].ctas, ks[k].block, o,
+                     0, true, &a);
+            ck_assert_int_eq(a.st, EMU_OK);
+            ck_assert_uint_eq(a.hooked, a.insns);
+            uint64_t total = a.insns;
+            ck_assert_uint_gt(total, 10);
+            for (uint64_t lim = 0; lim <= total + 1; lim++) {
+                fast_run(ks[k].src, ks[k].kernel, ks[k].ctas,
+                         ks[k].block, o, lim, false, &a);
+                fast_run(ks[k].src, ks[k].kernel, ks[k].ctas,
+                         ks[k].block, o, lim, true, &b);
+                ck_assert_msg(a.st == b.st && a.insns == b.insns,
+                              "kernel %zu policy %d limit %llu: %s/%llu "
+                              "fast, %s/%llu stepped", k, pol,
+                              (unsigned long long)lim,
+                              emu_status_name(a.st),
+                              (unsigned long long)a.insns,
+                              emu_status_name(b.st),
+                              (unsigned long long)b.insns);
+                ck_assert_uint_eq(b.hooked, b.insns);
+                /* the limit strikes after the step that reaches it
+                 * unless that step ends its warp; then the next step of
+                 * another warp trips it */
+                if (lim == 0 || lim >= total) {
+                    ck_assert_int_eq(a.st, EMU_OK);
+                    ck_assert_uint_eq(a.insns, total);
+                } else if (a.st == EMU_OK) {
+                    ck_assert_uint_eq(a.insns, total);
+                } else {
+                    ck_assert_int_eq(a.st, EMU_ERR_TIMEOUT);
+                    ck_assert_uint_ge(a.insns, lim);
+                    ck_assert_uint_lt(a.insns, total);
+                }
+                ck_assert_uint_eq(a.f.pc, b.f.pc);
+                ck_assert_mem_eq(a.f.tid, b.f.tid, sizeof(a.f.tid));
+                ck_assert_mem_eq(a.f.ctaid, b.f.ctaid, sizeof(a.f.ctaid));
+                ck_assert_mem_eq(a.out, b.out, sizeof(a.out));
+            }
+        }
+    }
+}
+END_TEST
+
 Suite *simt_suite(void)
 {
     Suite *s = suite_create("simt");
@@ -1003,6 +1132,7 @@ Suite *simt_suite(void)
     tcase_add_test(tc, simt_spinlock_deadlock);
     tcase_add_test(tc, barrier_deadlock);
     tcase_add_test(tc, insn_limit_and_trap);
+    tcase_add_test(tc, fast_loop_matches_steps);
     suite_add_tcase(s, tc);
     return s;
 }
