@@ -10,12 +10,13 @@ T_FAIL=0
 # In an --enable-asan build the CUDA drop-ins are instrumented: a program
 # that is not (nvcc's output, the ABI checkers) can load them only with
 # the ASan runtime preloaded.  Prefix such runs with $ASAN_ENV ("" in a
-# normal build).
+# normal build).  Leak checking stays on (the drop-ins free what they
+# allocate), and a leak makes the program exit non-zero.
 ASAN_ENV=
 _asan=$(ldd "$top_builddir/.libs/libcuda.so.1" 2>/dev/null |
         awk '/libasan/ { print $3; exit }')
 if [ -n "$_asan" ]; then
-    ASAN_ENV="env LD_PRELOAD=$_asan ASAN_OPTIONS=detect_leaks=0"
+    ASAN_ENV="env LD_PRELOAD=$_asan"
 fi
 
 t_pass() { T_PASS=$((T_PASS + 1)); }
