@@ -10,12 +10,18 @@ T_FAIL=0
 # In an --enable-asan build the CUDA drop-ins are instrumented: a program
 # that is not (nvcc's output, the ABI checkers) can load them only with
 # the ASan runtime preloaded.  Prefix such runs with $ASAN_ENV ("" in a
-# normal build).
+# normal build).  Leak checking stays on (the drop-ins free what they
+# allocate), and a leak makes the program exit non-zero.
+# A sanitizer report exits 86, not its default 1: 1 is also our programs'
+# status for a reported error, which the tests expect on bad input.
 ASAN_ENV=
 _asan=$(ldd "$top_builddir/.libs/libcuda.so.1" 2>/dev/null |
         awk '/libasan/ { print $3; exit }')
 if [ -n "$_asan" ]; then
-    ASAN_ENV="env LD_PRELOAD=$_asan ASAN_OPTIONS=detect_leaks=0"
+    ASAN_ENV="env LD_PRELOAD=$_asan"
+    ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}exitcode=86"
+    UBSAN_OPTIONS="${UBSAN_OPTIONS:+$UBSAN_OPTIONS:}exitcode=86"
+    export ASAN_OPTIONS UBSAN_OPTIONS
 fi
 
 t_pass() { T_PASS=$((T_PASS + 1)); }
