@@ -414,6 +414,26 @@ static inline uint64_t emu_frame_base(const EmuCtx *x)
     return x->frame->local_base;
 }
 
+/* l->fault_text = the instruction `in` of fn as printed PTX, one line
+ * (empty when in is NULL). */
+void emu_fault_print_insn(EmuLaunch *l, const IrFunc *fn,
+                          const IrInsn *in);
+
+/* The address an EO_ADDR operand names for one lane: register plus
+ * immediate, relative to the current frame for frame variables. */
+static inline uint64_t emu_lane_addr(const EmuCtx *x, const EmuOpnd *a,
+                                     unsigned lane)
+{
+    uint64_t v = a->imm;
+    if (a->reg != EMU_NOREG) {
+        v += x->regs[(size_t)a->reg * EMU_WARP_SIZE + lane];
+    }
+    if (a->sel == EMU_ADDR_FRAME) {
+        v += x->frame->local_base;
+    }
+    return v;
+}
+
 #define EMU_MAX_BARRIERS 16
 
 /* EmuLaunch has step_hook / step_hook_ctx (runtime/api.c tests this). */

@@ -194,18 +194,6 @@ static void red_elem(EmuCtx *x, RedOp op, PtxType t, bool ftz, uint8_t *d,
 
 /* ------------------------------------------------------- utilities */
 
-static uint64_t opnd_addr(EmuCtx *x, const EmuOpnd *a, unsigned lane)
-{
-    uint64_t v = a->imm;
-    if (a->reg != EMU_NOREG) {
-        v += x->regs[(size_t)a->reg * EMU_WARP_SIZE + lane];
-    }
-    if (a->sel == EMU_ADDR_FRAME) {
-        v += x->frame->local_base;
-    }
-    return v;
-}
-
 /* Element k of an EO_VEC operand. */
 static uint64_t vec_elem(EmuCtx *x, const EmuOpnd *o, unsigned k,
                          unsigned lane)
@@ -362,10 +350,10 @@ static void op_bulk(EmuCtx *x, const EmuInsn *i, uint32_t mask)
     PtxSpace ssp = (i->aux & BK_SRC_GLOBAL) ? PTX_SPACE_GLOBAL
                                              : PTX_SPACE_SHARED;
     EMU_FOR_LANES(mask, lane) {
-        uint64_t da = opnd_addr(x, &i->o[0], lane);
-        uint64_t sa = opnd_addr(x, &i->o[1], lane);
+        uint64_t da = emu_lane_addr(x, &i->o[0], lane);
+        uint64_t sa = emu_lane_addr(x, &i->o[1], lane);
         uint64_t n = emu_src(x, &i->o[2], lane) & 0xffffffffu;
-        uint64_t ma = (i->aux & BK_MBAR) ? opnd_addr(x, &i->o[3], lane)
+        uint64_t ma = (i->aux & BK_MBAR) ? emu_lane_addr(x, &i->o[3], lane)
                                          : 0;
         if (!check16(x, i, lane, dsp, ssp, da, sa, n)) {
             return;
@@ -392,7 +380,7 @@ static void op_bulk(EmuCtx *x, const EmuInsn *i, uint32_t mask)
 static void op_bulk_prefetch(EmuCtx *x, const EmuInsn *i, uint32_t mask)
 {
     EMU_FOR_LANES(mask, lane) {
-        uint64_t sa = opnd_addr(x, &i->o[0], lane);
+        uint64_t sa = emu_lane_addr(x, &i->o[0], lane);
         uint64_t n = emu_src(x, &i->o[1], lane) & 0xffffffffu;
         if (!check16(x, i, lane, PTX_SPACE_GLOBAL, PTX_SPACE_GLOBAL, 0, sa,
                      n)) {
@@ -434,8 +422,8 @@ static void op_st_async(EmuCtx *x, const EmuInsn *i, uint32_t mask)
     unsigned nv = i->o[1].kind == EO_VEC ? i->o[1].n : 1;
     RedOp op = (RedOp)BK_OP(i->aux);
     EMU_FOR_LANES(mask, lane) {
-        uint64_t a = opnd_addr(x, &i->o[0], lane);
-        uint64_t ma = opnd_addr(x, &i->o[2], lane);
+        uint64_t a = emu_lane_addr(x, &i->o[0], lane);
+        uint64_t ma = emu_lane_addr(x, &i->o[2], lane);
         if (!emu_mbar_check(x, i, lane, sp, ma)) {
             return;
         }
@@ -676,8 +664,8 @@ static void op_tensor(EmuCtx *x, const EmuInsn *i, uint32_t mask)
             return;
         }
         t.ssp = load ? (PtxSpace)i->space : PTX_SPACE_SHARED;
-        uint64_t sa = opnd_addr(x, &i->o[load ? 0 : 1], lane);
-        uint64_t ma = load ? opnd_addr(x, &i->o[2], lane) : 0;
+        uint64_t sa = emu_lane_addr(x, &i->o[load ? 0 : 1], lane);
+        uint64_t ma = load ? emu_lane_addr(x, &i->o[2], lane) : 0;
         if (!(i->aux & BK_MCAST)) {
             if (!tile_one(x, i, lane, &t, sa, ma)) {
                 return;

@@ -98,24 +98,12 @@ static uint64_t mb_pack(const Mbar *b)
            MB_VALID | (uint64_t)b->phase << 63;
 }
 
-static uint64_t lane_addr(EmuCtx *x, const EmuOpnd *a, unsigned lane)
-{
-    uint64_t v = a->imm;
-    if (a->reg != EMU_NOREG) {
-        v += x->regs[(size_t)a->reg * EMU_WARP_SIZE + lane];
-    }
-    if (a->sel == EMU_ADDR_FRAME) {
-        v += x->frame->local_base;
-    }
-    return v;
-}
-
 /* The host bytes of the mbarrier at operand a for `lane`, or NULL after
  * a fault: it must be an 8-byte aligned word of shared memory. */
 static uint8_t *mb_word(EmuCtx *x, const EmuInsn *i, const EmuOpnd *a,
                         PtxSpace sp, unsigned lane, uint64_t *addr)
 {
-    *addr = lane_addr(x, a, lane);
+    *addr = emu_lane_addr(x, a, lane);
     if (sp == PTX_SPACE_GENERIC &&
         *addr - EMU_SHARED_WINDOW >= EMU_SHARED_LIMIT) {
         emu_fault(x, EMU_ERR_ILLEGAL_ADDRESS, lane, *addr, 8, sp,

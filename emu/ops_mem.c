@@ -32,18 +32,6 @@
 #define AUX_DBITS(a) (((unsigned)(a) >> 8) & 0x7fu)
 #define AUX_SEXT 0x8000u
 
-static inline uint64_t lane_addr(EmuCtx *x, const EmuOpnd *a, unsigned lane)
-{
-    uint64_t v = a->imm;
-    if (a->reg != EMU_NOREG) {
-        v += x->regs[(size_t)a->reg * EMU_WARP_SIZE + lane];
-    }
-    if (a->sel == EMU_ADDR_FRAME) {
-        v += x->frame->local_base;
-    }
-    return v;
-}
-
 static inline void record(EmuCtx *x, unsigned lane, PtxSpace sp,
                           uint64_t addr, uint32_t size, bool write)
 {
@@ -108,7 +96,7 @@ static void op_ld(EmuCtx *x, const EmuInsn *i, uint32_t mask)
     uint32_t size = esz * n;
     PtxSpace sp = (PtxSpace)i->space;
     EMU_FOR_LANES(mask, lane) {
-        uint64_t addr = lane_addr(x, a, lane);
+        uint64_t addr = emu_lane_addr(x, a, lane);
         const uint8_t *p = emu_mem_guest_fast(x, lane, sp, addr, size, false);
         if (!p) {
             return;
@@ -133,7 +121,7 @@ static void op_ld1(EmuCtx *x, const EmuInsn *i, uint32_t mask)
     unsigned esz = AUX_ESZ(i->aux);
     PtxSpace sp = (PtxSpace)i->space;
     EMU_FOR_LANES(mask, lane) {
-        uint64_t addr = lane_addr(x, a, lane);
+        uint64_t addr = emu_lane_addr(x, a, lane);
         const uint8_t *p = emu_mem_guest_fast(x, lane, sp, addr, esz, false);
         if (!p) {
             return;
@@ -157,7 +145,7 @@ static void op_ld32(EmuCtx *x, const EmuInsn *i, uint32_t mask)
     uint64_t *d = &x->regs[(size_t)i->o[0].reg * EMU_WARP_SIZE];
     PtxSpace sp = (PtxSpace)i->space;
     EMU_FOR_LANES(mask, lane) {
-        uint64_t addr = lane_addr(x, a, lane);
+        uint64_t addr = emu_lane_addr(x, a, lane);
         const uint8_t *p = emu_mem_guest_fast(x, lane, sp, addr, 4, false);
         if (!p) {
             return;
@@ -178,7 +166,7 @@ static void op_st(EmuCtx *x, const EmuInsn *i, uint32_t mask)
     PtxSpace sp = (PtxSpace)i->space;
     bool changed = false;
     EMU_FOR_LANES(mask, lane) {
-        uint64_t addr = lane_addr(x, a, lane);
+        uint64_t addr = emu_lane_addr(x, a, lane);
         uint8_t *p = emu_mem_guest_fast(x, lane, sp, addr, size, true);
         if (!p) {
             return;
@@ -214,7 +202,7 @@ static void op_st32(EmuCtx *x, const EmuInsn *i, uint32_t mask)
     PtxSpace sp = (PtxSpace)i->space;
     bool changed = false;
     EMU_FOR_LANES(mask, lane) {
-        uint64_t addr = lane_addr(x, a, lane);
+        uint64_t addr = emu_lane_addr(x, a, lane);
         uint8_t *p = emu_mem_guest_fast(x, lane, sp, addr, 4, true);
         if (!p) {
             return;
@@ -356,7 +344,7 @@ static void op_atom(EmuCtx *x, const EmuInsn *i, uint32_t mask)
     PtxSpace sp = (PtxSpace)i->space;
     bool changed = false;
     EMU_FOR_LANES(mask, lane) {
-        uint64_t addr = lane_addr(x, a, lane);
+        uint64_t addr = emu_lane_addr(x, a, lane);
         uint8_t *p = emu_mem_guest_fast(x, lane, sp, addr, sz, true);
         if (!p) {
             return;
@@ -425,7 +413,7 @@ static void op_atom_add32(EmuCtx *x, const EmuInsn *i, uint32_t mask)
     PtxSpace sp = (PtxSpace)i->space;
     bool changed = false;
     EMU_FOR_LANES(mask, lane) {
-        uint64_t addr = lane_addr(x, a, lane);
+        uint64_t addr = emu_lane_addr(x, a, lane);
         uint8_t *p = emu_mem_guest_fast(x, lane, sp, addr, 4, true);
         if (!p) {
             return;
@@ -456,7 +444,7 @@ static void op_atom128(EmuCtx *x, const EmuInsn *i, uint32_t mask)
     PtxSpace sp = (PtxSpace)i->space;
     bool changed = false;
     EMU_FOR_LANES(mask, lane) {
-        uint64_t addr = lane_addr(x, a, lane);
+        uint64_t addr = emu_lane_addr(x, a, lane);
         uint8_t *p = emu_mem_guest_fast(x, lane, sp, addr, 16, true);
         if (!p) {
             return;
@@ -549,7 +537,7 @@ static void op_atom_vec(EmuCtx *x, const EmuInsn *i, uint32_t mask)
     PtxSpace sp = (PtxSpace)i->space;
     bool changed = false;
     EMU_FOR_LANES(mask, lane) {
-        uint64_t addr = lane_addr(x, a, lane);
+        uint64_t addr = emu_lane_addr(x, a, lane);
         uint8_t *p = emu_mem_guest_fast(x, lane, sp, addr, esz * n, true);
         if (!p) {
             return;
@@ -689,8 +677,8 @@ static void op_cp_async(EmuCtx *x, const EmuInsn *i, uint32_t mask)
                 ssz = v < cp ? (uint32_t)v : cp;
             }
         }
-        uint64_t da = lane_addr(x, &i->o[0], lane);
-        uint64_t sa = lane_addr(x, &i->o[1], lane);
+        uint64_t da = emu_lane_addr(x, &i->o[0], lane);
+        uint64_t sa = emu_lane_addr(x, &i->o[1], lane);
         uint8_t buf[16] = { 0 };
         if (ssz) {
             const uint8_t *sp = emu_mem_guest(x, lane, PTX_SPACE_GLOBAL, sa,

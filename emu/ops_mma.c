@@ -615,19 +615,6 @@ static void h_mma884(EmuCtx *x, const EmuInsn *i, uint32_t mask)
 
 /* ------------------------------------------------ memory forms */
 
-static inline uint64_t lane_addr(EmuCtx *x, const EmuOpnd *a,
-                                 unsigned lane)
-{
-    uint64_t v = a->imm;
-    if (a->reg != EMU_NOREG) {
-        v += x->regs[(size_t)a->reg * EMU_WARP_SIZE + lane];
-    }
-    if (a->sel == EMU_ADDR_FRAME) {
-        v += x->frame->local_base;
-    }
-    return v;
-}
-
 /* Note a memory access in the step record (statistics, tracing), as
  * ops_mem.c does; accesses past the record's capacity (4 per lane) are
  * not noted. */
@@ -680,7 +667,7 @@ static void h_wmma_load(EmuCtx *x, const EmuInsn *i, uint32_t mask)
     PtxSpace sp = (PtxSpace)i->space;
     memset(vals, 0, sizeof(uint64_t) * EMU_WARP_SIZE * nregs);
     for (unsigned lane = 0; lane < EMU_WARP_SIZE; lane++) {
-        uint64_t base = lane_addr(x, &i->o[1], lane);
+        uint64_t base = emu_lane_addr(x, &i->o[1], lane);
         uint64_t stride = i->nopnd > 2 ? (uint32_t)emu_src(x, &i->o[2], lane)
             : (i->aux & MF_COL) ? rows : cols;
         for (unsigned s = 0; s < nslots; s++) {
@@ -718,7 +705,7 @@ static void h_wmma_store(EmuCtx *x, const EmuInsn *i, uint32_t mask)
     PtxSpace sp = (PtxSpace)i->space;
     bool changed = false;
     for (unsigned lane = 0; lane < EMU_WARP_SIZE; lane++) {
-        uint64_t base = lane_addr(x, &i->o[0], lane);
+        uint64_t base = emu_lane_addr(x, &i->o[0], lane);
         uint64_t stride = i->nopnd > 2 ? (uint32_t)emu_src(x, &i->o[2], lane)
             : (i->aux & MF_COL) ? rows : cols;
         for (unsigned e = 0; e < u; e++) {
@@ -770,7 +757,7 @@ static void h_ldmatrix(EmuCtx *x, const EmuInsn *i, uint32_t mask)
     for (unsigned q = 0; q < nm; q++) {
         for (unsigned r = 0; r < 8; r++) {
             unsigned lane = 8 * q + r;
-            uint64_t a = lane_addr(x, &i->o[1], lane);
+            uint64_t a = emu_lane_addr(x, &i->o[1], lane);
             const uint8_t *p = emu_mem_guest(x, lane, sp, a, 16, false);
             if (!p) {
                 return;
@@ -819,7 +806,7 @@ static void h_stmatrix(EmuCtx *x, const EmuInsn *i, uint32_t mask)
     for (unsigned q = 0; q < nm; q++) {
         for (unsigned r = 0; r < 8; r++) {
             unsigned lane = 8 * q + r;
-            uint64_t a = lane_addr(x, &i->o[0], lane);
+            uint64_t a = emu_lane_addr(x, &i->o[0], lane);
             uint8_t *p = emu_mem_guest(x, lane, sp, a, 16, true);
             if (!p) {
                 return;
