@@ -401,22 +401,12 @@ static EmuStatus run_fault(EmuLaunch *l, const Child *c, const char *side,
                     "threads"
                   : "is not inside one device allocation when it ran "
                     "after the grid's threads");
-    l->fault_text[0] = 0;
+    const IrInsn *in = NULL;
     if (c->by_pc < fn->ninsns) {
-        const IrInsn *in = &fn->insns[c->by_pc];
+        in = &fn->insns[c->by_pc];
         f->loc = in->loc;
-        FILE *fp = fmemopen(l->fault_text, sizeof(l->fault_text) - 1, "w");
-        if (fp) {
-            ptx_print_insn(fp, l->mod->ir, fn, in);
-            fclose(fp);
-        }
-        l->fault_text[sizeof(l->fault_text) - 1] = 0;
-        size_t n = strlen(l->fault_text);
-        while (n && (l->fault_text[n - 1] == '\n' ||
-                     l->fault_text[n - 1] == ' ')) {
-            l->fault_text[--n] = 0;
-        }
     }
+    emu_fault_print_insn(l, fn, in);
     l->faulted = true;
     l->dev->last_fault = *f;
     l->dev->has_fault = true;

@@ -624,24 +624,31 @@ void emu_fault(EmuCtx *x, EmuStatus st, unsigned lane, uint64_t addr,
     va_start(ap, fmt);
     vsnprintf(f->detail, sizeof(f->detail), fmt, ap);
     va_end(ap);
-    l->fault_text[0] = 0;
-    if (in) {
-        FILE *fp = fmemopen(l->fault_text, sizeof(l->fault_text) - 1, "w");
-        if (fp) {
-            ptx_print_insn(fp, l->mod->ir, fn->ir, in);
-            fclose(fp);
-        }
-        l->fault_text[sizeof(l->fault_text) - 1] = 0;
-        size_t n = strlen(l->fault_text);
-        while (n && (l->fault_text[n - 1] == '\n' ||
-                     l->fault_text[n - 1] == ' ')) {
-            l->fault_text[--n] = 0;
-        }
-    }
+    emu_fault_print_insn(l, fn->ir, in);
     l->faulted = true;
     x->fault = f;
     l->dev->last_fault = *f;
     l->dev->has_fault = true;
+}
+
+void emu_fault_print_insn(EmuLaunch *l, const IrFunc *fn,
+                          const IrInsn *in)
+{
+    l->fault_text[0] = 0;
+    if (!in) {
+        return;
+    }
+    FILE *fp = fmemopen(l->fault_text, sizeof(l->fault_text) - 1, "w");
+    if (fp) {
+        ptx_print_insn(fp, l->mod->ir, fn, in);
+        fclose(fp);
+    }
+    l->fault_text[sizeof(l->fault_text) - 1] = 0;
+    size_t n = strlen(l->fault_text);
+    while (n && (l->fault_text[n - 1] == '\n' ||
+                 l->fault_text[n - 1] == ' ')) {
+        l->fault_text[--n] = 0;
+    }
 }
 
 /* ------------------------------------------------------- SIMT stack */
