@@ -132,6 +132,26 @@ RT_API cudaError_t cudaArrayGetInfo(struct cudaChannelFormatDesc *desc,
 
 /* ------------------------------------------------------ allocation */
 
+/* The driver's descriptor of an array of desc's format and extent x,
+ * then rt_enter(); a bad format is the thread's last error. */
+static cudaError_t new_array_desc(CUDA_ARRAY3D_DESCRIPTOR *d,
+                                  const struct cudaChannelFormatDesc *desc,
+                                  struct cudaExtent x, unsigned flags)
+{
+    memset(d, 0, sizeof *d);
+    cudaError_t e = to_format(desc, &d->Format, &d->NumChannels);
+    if (e != cudaSuccess)
+        return rt_err(e);
+    e = rt_enter();
+    if (e != cudaSuccess)
+        return e;
+    d->Width = x.width;
+    d->Height = x.height;
+    d->Depth = x.depth;
+    d->Flags = flags;
+    return cudaSuccess;
+}
+
 static cudaError_t alloc3d(cudaArray_t *array,
                            const struct cudaChannelFormatDesc *desc,
                            struct cudaExtent x, unsigned flags)
@@ -139,17 +159,9 @@ static cudaError_t alloc3d(cudaArray_t *array,
     if (!array)
         return rt_err(cudaErrorInvalidValue);
     CUDA_ARRAY3D_DESCRIPTOR d;
-    memset(&d, 0, sizeof d);
-    cudaError_t e = to_format(desc, &d.Format, &d.NumChannels);
-    if (e != cudaSuccess)
-        return rt_err(e);
-    e = rt_enter();
+    cudaError_t e = new_array_desc(&d, desc, x, flags);
     if (e != cudaSuccess)
         return e;
-    d.Width = x.width;
-    d.Height = x.height;
-    d.Depth = x.depth;
-    d.Flags = flags;
     CUarray a = NULL;
     e = done(cuArray3DCreate_v2(&a, &d));
     if (e == cudaSuccess)
@@ -194,17 +206,9 @@ RT_API cudaError_t cudaMallocMipmappedArray(cudaMipmappedArray_t *mip,
     if (!mip)
         return rt_err(cudaErrorInvalidValue);
     CUDA_ARRAY3D_DESCRIPTOR d;
-    memset(&d, 0, sizeof d);
-    cudaError_t e = to_format(desc, &d.Format, &d.NumChannels);
-    if (e != cudaSuccess)
-        return rt_err(e);
-    e = rt_enter();
+    cudaError_t e = new_array_desc(&d, desc, extent, flags);
     if (e != cudaSuccess)
         return e;
-    d.Width = extent.width;
-    d.Height = extent.height;
-    d.Depth = extent.depth;
-    d.Flags = flags;
     CUmipmappedArray m = NULL;
     e = done(cuMipmappedArrayCreate(&m, &d, numLevels));
     if (e == cudaSuccess)
