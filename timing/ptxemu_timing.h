@@ -1,0 +1,377 @@
+/*
+ * <ptxemu/ptxemu_timing.h>: the timing plug-in ABI.
+ *
+ * A timing model decides *when* warps issue; ptxemu's functional emulator
+ * decides *what* every instruction computes.  A model is built in (chosen
+ * by name: `--timing simple`) or a shared object loaded by path
+ * (`--timing ./my.so`).  This header is the whole contract between the
+ * two; it includes nothing of ptxemu's internals, and a plug-in links
+ * against nothing of ptxemu (it calls the host only through the function
+ * table it is given).
+ *
+ * Entry point.  A plug-in exports exactly one symbol:
+ *
+ *     int ptxemu_timing_plugin_init(uint32_t host_abi_version,
+ *                                   ptxemu_tm_ops *ops);
+ *
+ * The host zero-fills *ops, sets ops->abi_version to its own version and
+ * ops->struct_size to its sizeof(ptxemu_tm_ops) and calls it once.  The
+ * plug-in fills the fields it knows (it must not write past
+ * ops->struct_size), sets ops->abi_version to the version it was built
+ * for (PTXEMU_TM_ABI_VERSION) and returns 0, or non-zero to refuse.
+ *
+ * Versioning (the rules QEMU's TCG plug-ins follow).  Both tables start
+ * with `abi_version` and `struct_size`.  Fields are only ever appended;
+ * a field's meaning never changes.  The host accepts plug-ins built for
+ * any version in [PTXEMU_TM_ABI_MIN, PTXEMU_TM_ABI_VERSION] and refuses
+ * older or newer ones, a missing entry point, a refusal, or a table
+ * without the required callbacks, each with a one-line message naming
+ * the file; it never crashes on a bad plug-in.  A plug-in may rely on
+ * every host field up to its own version being present; it reads newer
+ * fields only after checking host->struct_size.
+ *
+ * Inversion of control (as gem5's CPU models drive StaticInst::execute).
+ * The model owns the cycle loop.  Per kernel the host calls
+ * kernel_begin, then cycle() until it returns 0, then kernel_end.  Inside
+ * cycle() the model asks the host for work and drives it:
+ *  - cta_next(sm)       places the grid's next CTA on an SM (residency
+ *                       limits are the model's business; the host only
+ *                       hands CTAs out in order, a cluster's CTAs one
+ *                       after another);
+ *  - warp_peek(w)       the warp's next instruction and the lanes that
+ *                       will execute it, without executing it;
+ *  - warp_step(w)       executes that instruction functionally, now (at
+ *                       issue, as GPGPU-Sim and Accel-Sim do), and
+ *                       reports its memory accesses: addresses, sizes
+ *                       and kinds, never data;
+ *  - set_time(sm, t)    what %clock/%clock64 read on that SM.
+ * Values never depend on the model: any model gives the same results
+ * (the host checks nothing about timing, but it owns every byte).
+ *
+ * Handles (ptxemu_tm_cta, ptxemu_tm_warp) are opaque and valid from the
+ * call that hands them out until the CTA is retired (cta_retire) or the
+ * kernel ends.  Static instruction info (ptxemu_tm_insn) stays valid
+ * until kernel_end.  The host is not thread-safe: call it only from the
+ * thread that called into the model.  A model must never call ptxemu's
+ * public API (ptxemu_*, cu*, cuda*) from a callback.
+ *
+ * Events.  warp_step may complete things for other warps: a bar.sync
+ * that releases its CTA, a warp that exits, a CTA whose warps have all
+ * exited.  The host reports them through ops->event, called from inside
+ * warp_step (before it returns) in the order they happen.
+ *
+ * Errors.  A callback returning a negative ptxemu_tm_result stops the
+ * kernel; the host reports guest faults (out-of-bounds access, trap,
+ * deadlock) itself with the functional emulator's located message, and
+ * a model's own error text set through host->error().
+ */
+#ifndef PTXEMU_TIMING_H
+#define PTXEMU_TIMING_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ABI version history: 1 = first release. */
+#define PTXEMU_TM_ABI_VERSION 1u
+#define PTXEMU_TM_ABI_MIN 1u
+#define PTXEMU_TM_ENTRY "ptxemu_timing_plugin_init"
+
+typedef struct ptxemu_tm_host ptxemu_tm_host;   /* the host's context */
+typedef struct ptxemu_tm_cta ptxemu_tm_cta;     /* a resident CTA */
+typedef struct ptxemu_tm_warp ptxemu_tm_warp;   /* a warp of one */
+
+/* Results of host calls and of model callbacks. */
+typedef enum ptxemu_tm_result {
+    PTXEMU_TM_OK = 0,
+    PTXEMU_TM_NONE = 1,           /* cta_next: no CTA left to place */
+    PTXEMU_TM_ERROR = -1,         /* the model's error (host->error) */
+    PTXEMU_TM_FAULT = -2,         /* a guest fault: the kernel stops */
+    PTXEMU_TM_BAD_HANDLE = -3,    /* a handle that is not live */
+} ptxemu_tm_result;
+
+/* Functional-unit classes (what an instruction occupies). */
+typedef enum ptxemu_tm_unit {
+    PTXEMU_TM_UNIT_INT = 0,       /* integer and logic ALU */
+    PTXEMU_TM_UNIT_FP16,          /* packed f16/bf16 ALU */
+    PTXEMU_TM_UNIT_FP32,
+    PTXEMU_TM_UNIT_FP64,
+    PTXEMU_TM_UNIT_SFU,           /* transcendentals, approximate rcp/sqrt */
+    PTXEMU_TM_UNIT_TENSOR,        /* mma, wmma, wgmma */
+    PTXEMU_TM_UNIT_LDST,          /* loads, stores, atomics, shuffles' port */
+    PTXEMU_TM_UNIT_TEX,           /* texture and surface */
+    PTXEMU_TM_UNIT_CTRL,          /* branch, call, return, exit */
+    PTXEMU_TM_UNIT_SYNC,          /* barriers, fences, mbarrier */
+    PTXEMU_TM_UNIT_ASYNC,         /* bulk copies and TMA (copy engine) */
+    PTXEMU_TM_UNIT_MISC,          /* everything else (nop-like) */
+    PTXEMU_TM_UNIT_COUNT
+} ptxemu_tm_unit;
+
+/* State spaces of accesses (generic addresses already resolved). */
+typedef enum ptxemu_tm_space {
+    PTXEMU_TM_SPACE_NONE = 0,
+    PTXEMU_TM_SPACE_GLOBAL,
+    PTXEMU_TM_SPACE_SHARED,       /* the CTA's own shared memory */
+    PTXEMU_TM_SPACE_SHARED_CLUSTER, /* another CTA's, in the cluster */
+    PTXEMU_TM_SPACE_LOCAL,
+    PTXEMU_TM_SPACE_CONST,
+    PTXEMU_TM_SPACE_PARAM,
+    PTXEMU_TM_SPACE_TEX,          /* texel reads through a texture */
+    PTXEMU_TM_SPACE_COUNT
+} ptxemu_tm_space;
+
+/* What kind of waiting an instruction does (decided at decode). */
+typedef enum ptxemu_tm_wait {
+    PTXEMU_TM_WAIT_NONE = 0,
+    PTXEMU_TM_WAIT_BARRIER,       /* bar.sync / barrier.sync (CTA) */
+    PTXEMU_TM_WAIT_CLUSTER,       /* barrier.cluster.wait */
+    PTXEMU_TM_WAIT_ASYNC_GROUP,   /* cp.async.wait_group / wait_all */
+    PTXEMU_TM_WAIT_BULK_GROUP,    /* cp.async.bulk.wait_group */
+    PTXEMU_TM_WAIT_MBARRIER,      /* mbarrier.test_wait / try_wait */
+    PTXEMU_TM_WAIT_WGMMA,         /* wgmma.wait_group */
+    PTXEMU_TM_WAIT_FENCE,         /* membar / fence */
+    PTXEMU_TM_WAIT_COUNT
+} ptxemu_tm_wait;
+
+/* ptxemu_tm_insn.flags */
+enum {
+    PTXEMU_TM_I_LOAD = 1u << 0,
+    PTXEMU_TM_I_STORE = 1u << 1,
+    PTXEMU_TM_I_ATOMIC = 1u << 2,
+    PTXEMU_TM_I_BRANCH = 1u << 3, /* may change the pc of some lanes */
+    PTXEMU_TM_I_CALL = 1u << 4,
+    PTXEMU_TM_I_RET = 1u << 5,
+    PTXEMU_TM_I_EXIT = 1u << 6,
+    PTXEMU_TM_I_BARRIER = 1u << 7,
+    PTXEMU_TM_I_ASYNC = 1u << 8,  /* starts an asynchronous operation */
+    PTXEMU_TM_I_WARP = 1u << 9,   /* warp-synchronous (shfl, vote ...) */
+};
+
+/* Register slots: per function, 0..nregs-1.  Implicit state has slots
+ * of its own at the top of the range (see PTXEMU_TM_SLOT_*). */
+#define PTXEMU_TM_SLOT_CARRY 0xFFFFFF00u  /* add.cc / addc carry flag */
+#define PTXEMU_TM_SLOT_BAR_RED 0xFFFFFF01u /* bar.red's deferred result */
+
+/* Static information about one instruction, made once at load.  Valid
+ * until kernel_end; the same pointer for the same instruction. */
+typedef struct ptxemu_tm_insn {
+    uint32_t struct_size;
+    uint16_t opcode;              /* ptxemu's opcode id (see opname) */
+    uint8_t unit;                 /* ptxemu_tm_unit */
+    uint8_t wait;                 /* ptxemu_tm_wait */
+    uint8_t space;                /* ptxemu_tm_space (NONE: not memory,
+                                     or generic: known only per access) */
+    uint8_t type;                 /* operand width in bits / 8 (0: none) */
+    uint16_t flags;               /* PTXEMU_TM_I_* */
+    const char *opname;           /* "add", "ld", "mma.sync" ... */
+    const char *text;             /* the instruction as PTX, one line */
+    const char *func;             /* the function it belongs to */
+    uint32_t pc;                  /* index in that function */
+    uint32_t line;                /* PTX source line (0: unknown) */
+    uint32_t func_id;             /* distinct per function of the kernel */
+    uint16_t nsrc, ndst;
+    const uint32_t *src;          /* source register slots (guard too) */
+    const uint32_t *dst;          /* destination register slots */
+} ptxemu_tm_insn;
+
+/* Access kinds. */
+typedef enum ptxemu_tm_access_kind {
+    PTXEMU_TM_READ = 0,
+    PTXEMU_TM_WRITE,
+    PTXEMU_TM_ATOMIC,             /* read-modify-write */
+    PTXEMU_TM_ASYNC_READ,         /* by an asynchronous copy */
+    PTXEMU_TM_ASYNC_WRITE,
+} ptxemu_tm_access_kind;
+
+typedef struct ptxemu_tm_access {
+    uint64_t addr;                /* in its space (shared: offset) */
+    uint32_t size;                /* bytes */
+    uint8_t lane;                 /* 0..31 */
+    uint8_t space;                /* ptxemu_tm_space */
+    uint8_t kind;                 /* ptxemu_tm_access_kind */
+    uint8_t pad;
+} ptxemu_tm_access;
+
+/* What a step did.  The host owns the arrays; they stay valid until the
+ * next warp_step call. */
+typedef struct ptxemu_tm_step {
+    uint32_t struct_size;         /* set by the caller: sizeof */
+    const ptxemu_tm_insn *insn;   /* NULL: no instruction ran (the warp
+                                     only settled its stack) */
+    uint32_t active;              /* lanes on the path */
+    uint32_t exec;                /* lanes that executed (guard applied) */
+    uint8_t diverged;             /* the warp split */
+    uint8_t pad[3];
+    uint32_t nacc;
+    const ptxemu_tm_access *acc;
+    /* asynchronous operations: an instruction that starts one has a
+     * token (0: none); a wait instruction lists the tokens it waited
+     * for.  The functional effect is complete at issue: a model delays
+     * the wait (or what follows) until its modelled completion. */
+    uint64_t async_token;
+    uint32_t nwait;
+    const uint64_t *wait_tokens;
+} ptxemu_tm_step;
+
+/* Warp states. */
+typedef enum ptxemu_tm_warp_state {
+    PTXEMU_TM_WARP_READY = 0,     /* can issue (peek gives its insn) */
+    PTXEMU_TM_WARP_BARRIER,       /* blocked at a barrier */
+    PTXEMU_TM_WARP_EXITED,
+} ptxemu_tm_warp_state;
+
+/* A warp's identity, for models that keep their own tables. */
+typedef struct ptxemu_tm_warp_info {
+    uint32_t struct_size;
+    uint32_t cta;                 /* linear CTA id in the grid */
+    uint32_t warp;                /* warp index in the CTA */
+    uint32_t sm;                  /* the SM its CTA was placed on */
+    uint32_t lanes;               /* lanes that exist (a partial warp) */
+    uint32_t slot;                /* CTA-local slot: 0..nwarps-1 */
+} ptxemu_tm_warp_info;
+
+/* The kernel a model is about to time. */
+typedef struct ptxemu_tm_kernel {
+    uint32_t struct_size;
+    const char *name;
+    uint32_t grid[3], block[3], cluster[3];
+    uint64_t nctas;               /* grid[0]*grid[1]*grid[2] */
+    uint32_t threads_per_cta;
+    uint32_t warps_per_cta;
+    uint32_t regs_per_thread;     /* estimate: the kernel's registers */
+    uint32_t shared_per_cta;      /* static + dynamic bytes */
+    uint32_t local_per_thread;
+    uint32_t depth;               /* dynamic parallelism: 0 for host */
+    uint8_t cooperative;          /* every CTA must be co-resident */
+    uint8_t pad[3];
+    uint64_t start_cycle;         /* device time at the launch */
+} ptxemu_tm_kernel;
+
+/* Typed parameter tables.  A model declares its parameters (and those of
+ * the components it instantiates) as tables; the host parses
+ * `--timing-config FILE` (lines `key = value`, `#` comments) and
+ * `--timing-set key=value` against them, with located errors
+ * ("FILE:LINE: unknown key 'l1.kb'"), and generates `--timing-help`. */
+typedef enum ptxemu_tm_ptype {
+    PTXEMU_TM_P_INT = 0,          /* int64 */
+    PTXEMU_TM_P_UINT,             /* uint64 */
+    PTXEMU_TM_P_DOUBLE,
+    PTXEMU_TM_P_BOOL,             /* 0/1, true/false, yes/no, on/off */
+    PTXEMU_TM_P_STRING,
+} ptxemu_tm_ptype;
+
+typedef struct ptxemu_tm_param {
+    const char *name;             /* dotted: "sched.policy", "l1.sets" */
+    ptxemu_tm_ptype type;
+    const char *def;              /* default, as text (parsed like input) */
+    const char *help;             /* one line */
+} ptxemu_tm_param;
+
+/* The host's services, given to the model at create. */
+typedef struct ptxemu_tm_host_api {
+    uint32_t abi_version;         /* the host's PTXEMU_TM_ABI_VERSION */
+    uint32_t struct_size;
+
+    /* -- parameters (valid during create; names declared in ops->params
+     * or with declare_params before they are read) -- */
+    int (*declare_params)(ptxemu_tm_host *h, const ptxemu_tm_param *p,
+                          uint32_t n);
+    int64_t (*param_int)(ptxemu_tm_host *h, const char *name);
+    uint64_t (*param_uint)(ptxemu_tm_host *h, const char *name);
+    double (*param_double)(ptxemu_tm_host *h, const char *name);
+    bool (*param_bool)(ptxemu_tm_host *h, const char *name);
+    const char *(*param_string)(ptxemu_tm_host *h, const char *name);
+
+    /* -- statistics: the host reads *ctr at kernel_end and reports the
+     * kernel's delta in --stats (path "sm3.l1.hit"); ctr must stay valid
+     * until destroy.  Register during create or kernel_begin. -- */
+    int (*stat)(ptxemu_tm_host *h, const char *path, const uint64_t *ctr,
+                const char *help);
+
+    /* -- the device -- */
+    uint32_t (*num_sms)(ptxemu_tm_host *h);
+
+    /* -- residency -- */
+    /* Place the next CTA of the grid on SM sm.  PTXEMU_TM_NONE when every
+     * CTA has been handed out. */
+    int (*cta_next)(ptxemu_tm_host *h, uint32_t sm, ptxemu_tm_cta **cta);
+    /* The CTA's warps (valid while the CTA lives). */
+    uint32_t (*cta_warps)(ptxemu_tm_host *h, ptxemu_tm_cta *cta,
+                          ptxemu_tm_warp *const **warps);
+    /* The CTA has finished (all warps exited: the model was told by
+     * PTXEMU_TM_EV_CTA_DONE) and the model has drained it: free it. */
+    void (*cta_retire)(ptxemu_tm_host *h, ptxemu_tm_cta *cta);
+
+    /* -- warps -- */
+    /* The next instruction and the lanes that will execute it (guard
+     * applied; *active: the lanes on the path).  NULL when the warp
+     * cannot issue (blocked or exited).  Never executes anything. */
+    const ptxemu_tm_insn *(*warp_peek)(ptxemu_tm_host *h,
+                                       ptxemu_tm_warp *w, uint32_t *active,
+                                       uint32_t *exec);
+    /* Execute the instruction peek returned; fill *out. */
+    int (*warp_step)(ptxemu_tm_host *h, ptxemu_tm_warp *w,
+                     ptxemu_tm_step *out);
+    int (*warp_state)(ptxemu_tm_host *h, ptxemu_tm_warp *w);
+    void (*warp_info)(ptxemu_tm_host *h, ptxemu_tm_warp *w,
+                      ptxemu_tm_warp_info *out);
+
+    /* -- time -- */
+    /* What %clock/%clock64 read on SM sm from now on (cycles). */
+    void (*set_time)(ptxemu_tm_host *h, uint32_t sm, uint64_t cycle);
+    /* The core clock, for %globaltimer and event timing (default 1000). */
+    void (*set_clock_mhz)(ptxemu_tm_host *h, double mhz);
+
+    /* -- messages -- */
+    /* The model's error text (then return PTXEMU_TM_ERROR). */
+    void (*error)(ptxemu_tm_host *h, const char *msg);
+    void (*log)(ptxemu_tm_host *h, const char *msg); /* stderr, prefixed */
+} ptxemu_tm_host_api;
+
+/* Events (ops->event). */
+typedef enum ptxemu_tm_event {
+    PTXEMU_TM_EV_BARRIER_RELEASE = 0, /* w: the warp whose arrival
+                                         released the CTA barrier */
+    PTXEMU_TM_EV_WARP_EXIT,       /* w exited (all its lanes) */
+    PTXEMU_TM_EV_CTA_DONE,        /* cta: every warp exited */
+    PTXEMU_TM_EV_COUNT
+} ptxemu_tm_event;
+
+/* The model's side. */
+typedef struct ptxemu_tm_ops {
+    uint32_t abi_version;         /* the version the plug-in was built for */
+    uint32_t struct_size;
+    const char *name;             /* short name, for messages */
+    const char *help;             /* one paragraph for --timing-help */
+    const ptxemu_tm_param *params;/* the model's parameter table */
+    uint32_t nparams;
+
+    /* Make an instance.  Read parameters through api->param_*.  NULL and
+     * api->error() to refuse. */
+    void *(*create)(const ptxemu_tm_host_api *api, ptxemu_tm_host *h);
+    void (*destroy)(void *tm);
+    int (*kernel_begin)(void *tm, const ptxemu_tm_kernel *k);
+    /* Advance simulated time by at least one cycle (a model may jump over
+     * cycles in which nothing can happen) and set *now to the current
+     * device cycle.  1: the kernel still runs; 0: every CTA has retired;
+     * negative: stop (error or fault). */
+    int (*cycle)(void *tm, uint64_t *now);
+    /* The kernel's end; *end_cycle: the device cycle it finished at. */
+    int (*kernel_end)(void *tm, uint64_t *end_cycle);
+    /* Optional (NULL: not told). */
+    void (*event)(void *tm, ptxemu_tm_event ev, ptxemu_tm_cta *cta,
+                  ptxemu_tm_warp *w);
+} ptxemu_tm_ops;
+
+typedef int (*ptxemu_tm_init_fn)(uint32_t host_abi_version,
+                                 ptxemu_tm_ops *ops);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
