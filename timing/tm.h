@@ -20,11 +20,28 @@
 #ifndef PTXEMU_TIMING_TM_H
 #define PTXEMU_TIMING_TM_H
 
+#include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
 #include "timing/ptxemu_timing.h"
+
+/* A message into err[errlen] (nothing when err is NULL or errlen 0):
+ * the form every error of this directory takes. */
+static inline void tm_seterr(char *err, size_t errlen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static inline void tm_seterr(char *err, size_t errlen, const char *fmt, ...)
+{
+    if (!err || !errlen) {
+        return;
+    }
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+}
 
 /* ---- params.c ---- */
 typedef struct TmParams TmParams;
@@ -42,14 +59,18 @@ int tm_params_set(TmParams *p, const char *kv, char *err, size_t errlen);
  * its type (else a located error).  0 on success. */
 int tm_params_declare(TmParams *p, const ptxemu_tm_param *t, uint32_t n,
                       char *err, size_t errlen);
-/* Typed reads of declared names (the value given, else the default). */
+/* Typed reads of declared names (the value given, else the default).
+ * A read of an undeclared name, or as another type, is the model's bug:
+ * it returns 0 / false / "" and tm_params_check_unused reports it (a
+ * plug-in's mistake must not abort the host). */
 int64_t tm_params_int(TmParams *p, const char *name);
 uint64_t tm_params_uint(TmParams *p, const char *name);
 double tm_params_double(TmParams *p, const char *name);
 bool tm_params_bool(TmParams *p, const char *name);
 const char *tm_params_string(TmParams *p, const char *name);
 /* After create: a value given for a name nobody declared is an error
- * ("FILE:LINE: unknown key 'l1.kb'" or "--timing-set: unknown key"). */
+ * ("FILE:LINE: unknown key 'l1.kb'" or "--timing-set: unknown key"), as
+ * is a bad read (above), reported first. */
 int tm_params_check_unused(const TmParams *p, char *err, size_t errlen);
 /* Every declared parameter: name, type, default, help (--timing-help). */
 void tm_params_print_help(const TmParams *p, FILE *out);
@@ -58,6 +79,10 @@ void tm_params_print_help(const TmParams *p, FILE *out);
 typedef struct TmStats TmStats;
 TmStats *tm_stats_new(void);
 void tm_stats_free(TmStats *s);
+/* Register *ctr under path ([A-Za-z0-9_.-], dotted, at most 255 bytes).
+ * 0, or TM_STATS_EINVAL (bad path, NULL ctr), TM_STATS_EDUP (the path is
+ * registered already), TM_STATS_ENOMEM.  Its mark is its value now. */
+enum { TM_STATS_EINVAL = -1, TM_STATS_EDUP = -2, TM_STATS_ENOMEM = -3 };
 int tm_stats_add(TmStats *s, const char *path, const uint64_t *ctr,
                  const char *help);
 /* Remember every counter's value (at kernel_begin). */
@@ -66,8 +91,10 @@ void tm_stats_mark(TmStats *s);
  * {"sm0.issued": 12, ...}. */
 void tm_stats_json(const TmStats *s, FILE *out);
 size_t tm_stats_count(const TmStats *s);
-/* Name, help and delta of counter k (tests, text output). */
+/* Name, help and delta of counter k, in registration order (tests,
+ * text output); NULL / 0 past the end. */
 const char *tm_stats_name(const TmStats *s, size_t k);
+const char *tm_stats_help(const TmStats *s, size_t k);
 uint64_t tm_stats_delta(const TmStats *s, size_t k);
 
 /* ---- loader.c / registry.c ---- */
