@@ -370,6 +370,17 @@ typedef struct ptxemu_tm_ops {
 typedef int (*ptxemu_tm_init_fn)(uint32_t host_abi_version,
                                  ptxemu_tm_ops *ops);
 
+/* The entry point, declared here with default visibility so that a
+ * plug-in built with -fvisibility=hidden still exports it (and needs no
+ * prototype of its own). */
+#if defined(__GNUC__)
+#define PTXEMU_TM_EXPORT __attribute__((visibility("default")))
+#else
+#define PTXEMU_TM_EXPORT
+#endif
+PTXEMU_TM_EXPORT int ptxemu_timing_plugin_init(uint32_t host_abi_version,
+                                               ptxemu_tm_ops *ops);
+
 #ifdef __cplusplus
 }
 #endif

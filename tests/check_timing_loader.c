@@ -1,0 +1,207 @@
+/*
+ * tests/check_timing_loader.c: tm_load() (timing/loader.c), the built-in
+ * registry and every refusal of a plug-in, against the shared objects of
+ * tests/tmplug.c (one per broken variant, built by make check).
+ *
+ *  - accept: the well-formed plug-in loads (its init checked that the
+ *    host zero-filled and stamped the table), twice, and by a bare file
+ *    name relative to the current directory; every built-in model loads.
+ *  - refuse: a missing file, a directory, a file that is not a shared
+ *    object, no entry point, init refusing, a version too new or too old,
+ *    a table too small, a NULL required callback, an unknown model name:
+ *    each one line naming the file, exactly, and the object is closed
+ *    again (dlopen RTLD_NOLOAD no longer finds it).
+ */
+#include <check.h>
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tests/testutil.h"
+#include "timing/tm.h"
+
+Suite *timing_loader_suite(void);
+
+/* top_builddir/tests/.libs/tmplug_VARIANT.so */
+static void plug(const char *variant, char *buf, size_t len)
+{
+    const char *top = getenv("top_builddir");
+    snprintf(buf, len, "%s/tests/.libs/tmplug_%s.so", top ? top : ".",
+             variant);
+}
+
+static bool still_loaded(const char *path)
+{
+    void *h = dlopen(path, RTLD_NOW | RTLD_NOLOAD);
+    if (h) {
+        dlclose(h);
+    }
+    return h != NULL;
+}
+
+START_TEST(good_plugin)
+{
+    char path[512], err[512] = "";
+    plug("good", path, sizeof(path));
+    TmLoaded a, b;
+    ck_assert_msg(!tm_load(path, &a, err, sizeof(err)), "%s", err);
+    ck_assert_msg(!tm_load(path, &b, err, sizeof(err)), "%s", err);
+    ck_assert_ptr_nonnull(a.dl);
+    ck_assert_str_eq(a.spec, path);
+    ck_assert_str_eq(a.ops.name, "tmplug");
+    ck_assert_uint_eq(a.ops.abi_version, PTXEMU_TM_ABI_VERSION);
+    ck_assert_uint_eq(a.ops.nparams, 2);
+    ck_assert_str_eq(a.ops.params[0].name, "lat");
+    ck_assert_ptr_nonnull(a.ops.create);
+    ck_assert_ptr_null(a.ops.event);
+    /* The same object, opened twice: one mapping, two references. */
+    ck_assert_ptr_eq(a.ops.create, b.ops.create);
+    tm_unload(&a);
+    ck_assert_ptr_null(a.dl);
+    ck_assert(still_loaded(path));
+    tm_unload(&b);
+    ck_assert(!still_loaded(path));
+}
+END_TEST
+
+/* "tmplug_good.so" means ./tmplug_good.so, not a library-path search. */
+START_TEST(bare_name)
+{
+    char path[512], err[512] = "";
+    plug("good", path, sizeof(path));
+    *strrchr(path, '/') = 0;
+    char here[4096];
+    ck_assert_ptr_nonnull(getcwd(here, sizeof(here)));
+    ck_assert_int_eq(chdir(path), 0);
+    TmLoaded l;
+    ck_assert_msg(!tm_load("tmplug_good.so", &l, err, sizeof(err)), "%s",
+                  err);
+    ck_assert_str_eq(l.ops.name, "tmplug");
+    tm_unload(&l);
+    ck_assert_int_eq(tm_load("tmplug_none.so", &l, err, sizeof(err)), -1);
+    ck_assert_str_eq(err, "tmplug_none.so: cannot load timing plug-in: No "
+                     "such file or directory");
+    ck_assert_int_eq(chdir(here), 0);      /* for CK_FORK=no runs */
+}
+END_TEST
+
+START_TEST(builtins_load)
+{
+    char err[512] = "";
+    for (const TmBuiltin *b = tm_builtins; b->name; b++) {
+        TmLoaded l;
+        ck_assert_msg(!tm_load(b->name, &l, err, sizeof(err)), "%s", err);
+        ck_assert_ptr_null(l.dl);
+        ck_assert_ptr_nonnull(l.ops.name);
+        tm_unload(&l);
+    }
+}
+END_TEST
+
+/* Variant -> the message after "PATH: ". */
+static const struct {
+    const char *variant;
+    const char *want;
+} refusals[] = {
+    {"nosym", "not a ptxemu timing plug-in (no ptxemu_timing_plugin_init "
+     "symbol)"},
+    {"refuse", "ptxemu_timing_plugin_init refused to load (returned 3)"},
+    {"newer", "built for timing plug-in ABI version 2; this ptxemu accepts "
+     "versions 1 to 1"},
+    {"older", "built for timing plug-in ABI version 0; this ptxemu accepts "
+     "versions 1 to 1"},
+    {"small", NULL},            /* the size is computed below */
+    {"nullcb", "required callback 'cycle' is NULL"},
+};
+
+START_TEST(refused)
+{
+    char path[512], err[512] = "", want[1024];
+    plug(refusals[_i].variant, path, sizeof(path));
+    if (refusals[_i].want) {
+        snprintf(want, sizeof(want), "%s: %s", path, refusals[_i].want);
+    } else {
+        snprintf(want, sizeof(want), "%s: its ops table is 16 bytes, smaller "
+                 "than version 1's %zu", path, sizeof(ptxemu_tm_ops));
+    }
+    TmLoaded l;
+    memset(&l, 0xa5, sizeof(l));
+    ck_assert_int_eq(tm_load(path, &l, err, sizeof(err)), -1);
+    ck_assert_str_eq(err, want);
+    ck_assert_ptr_null(l.dl);
+    ck_assert_ptr_null(l.ops.create);
+    ck_assert(!still_loaded(path));
+    tm_unload(&l);                      /* a refused load unloads cleanly */
+}
+END_TEST
+
+START_TEST(refused_files)
+{
+    char dir[] = "/tmp/tmloadXXXXXX", path[512], err[512] = "", want[1024];
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    TmLoaded l;
+
+    snprintf(path, sizeof(path), "%s/missing.so", dir);
+    ck_assert_int_eq(tm_load(path, &l, err, sizeof(err)), -1);
+    snprintf(want, sizeof(want), "%s: cannot load timing plug-in: No such "
+             "file or directory", path);
+    ck_assert_str_eq(err, want);
+
+    snprintf(path, sizeof(path), "%s/", dir);
+    ck_assert_int_eq(tm_load(path, &l, err, sizeof(err)), -1);
+    snprintf(want, sizeof(want), "%s: cannot load timing plug-in: not a "
+             "regular file", path);
+    ck_assert_str_eq(err, want);
+
+    snprintf(path, sizeof(path), "%s/text.so", dir);
+    FILE *f = fopen(path, "w");
+    fputs("not an ELF file\n", f);
+    fclose(f);
+    ck_assert_int_eq(tm_load(path, &l, err, sizeof(err)), -1);
+    snprintf(want, sizeof(want), "%s: not a loadable shared object: ", path);
+    ck_assert_msg(!strncmp(err, want, strlen(want)), "%s", err);
+    ck_assert_ptr_null(strchr(err, '\n'));
+    unlink(path);
+    rmdir(dir);
+
+    ck_assert_int_eq(tm_load("", &l, err, sizeof(err)), -1);
+    ck_assert_str_eq(err, "no timing model given");
+    ck_assert_int_eq(tm_load(NULL, &l, err, sizeof(err)), -1);
+    ck_assert_str_eq(err, "no timing model given");
+
+    /* An unknown name lists the built-in models. */
+    char names[256] = "";
+    for (const TmBuiltin *b = tm_builtins; b->name; b++) {
+        snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
+                 names[0] ? ", " : "", b->name);
+    }
+    snprintf(want, sizeof(want), "unknown timing model 'nosuch' (built in: "
+             "%s; a plug-in is given by path, e.g. ./nosuch.so)",
+             names[0] ? names : "none");
+    ck_assert_int_eq(tm_load("nosuch", &l, err, sizeof(err)), -1);
+    ck_assert_str_eq(err, want);
+}
+END_TEST
+
+Suite *timing_loader_suite(void)
+{
+    Suite *s = suite_create("timing_loader");
+    TCase *tc = tcase_create("accept");
+    tcase_add_test(tc, good_plugin);
+    tcase_add_test(tc, bare_name);
+    tcase_add_test(tc, builtins_load);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("refuse");
+    tcase_add_loop_test(tc, refused, 0,
+                        (int)(sizeof(refusals) / sizeof(refusals[0])));
+    tcase_add_test(tc, refused_files);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    return run_suite(timing_loader_suite());
+}
