@@ -8,5 +8,6 @@
 #include "timing/tm.h"
 
 const TmBuiltin tm_builtins[] = {
+    {"simple", tm_simple_init},
     {NULL, NULL}
 };

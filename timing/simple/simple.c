@@ -1,0 +1,424 @@
+/*
+ * timing/simple/simple.c: the `simple` model's ops table, its
+ * statistics, events and the cycle loop (see simple.h for the model).
+ *
+ * One cycle t:
+ *   1. retire the CTAs finished and drained by t;
+ *   2. if nothing is resident and no CTA is left: the kernel ended at t;
+ *   3. from launch + launch_latency on, place CTAs while they fit
+ *      (round robin over the SMs, one CTA or one whole cluster at a
+ *      time);
+ *   4. every SM with resident CTAs: set_time(sm, t), then each of its
+ *      schedulers issues one warp or records why not;
+ *   5. next cycle: t + 1 if anything issued; else the earliest cycle a
+ *      warp could issue or a CTA retire, and the skipped cycles get the
+ *      stall reasons of cycle t (nothing changes until then).
+ * Every scheduler of every SM is counted once per cycle, issued or
+ * stalled, so simple.issued + the simple.stall.* counters equal
+ * simple.cycles * SMs * schedulers_per_sm.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "timing/simple/simple.h"
+#include "timing/tm.h"
+
+static const char *const stall_name[SIMPLE_STALL_COUNT] = {
+    [SIMPLE_STALL_SCOREBOARD] = "scoreboard",
+    [SIMPLE_STALL_UNIT] = "unit",
+    [SIMPLE_STALL_BARRIER] = "barrier",
+    [SIMPLE_STALL_ASYNC] = "async",
+    [SIMPLE_STALL_THROTTLE] = "throttle",
+    [SIMPLE_STALL_IDLE] = "idle",
+};
+static const char *const stall_help[SIMPLE_STALL_COUNT] = {
+    [SIMPLE_STALL_SCOREBOARD] =
+        "scheduler cycles without issue: a register write pending",
+    [SIMPLE_STALL_UNIT] = "scheduler cycles without issue: the unit is busy",
+    [SIMPLE_STALL_BARRIER] =
+        "scheduler cycles without issue: warps at a barrier",
+    [SIMPLE_STALL_ASYNC] =
+        "scheduler cycles without issue: waiting for an async operation",
+    [SIMPLE_STALL_THROTTLE] =
+        "scheduler cycles without issue: the SM's memory port is busy",
+    [SIMPLE_STALL_IDLE] = "scheduler cycles without a live warp",
+};
+
+static int stat(Simple *s, const char *path, const uint64_t *ctr,
+                const char *help)
+{
+    return s->api->stat(s->h, path, ctr, help);
+}
+
+/* Make SMs up to n (their counters are registered once, when made). */
+static int ensure_sms(Simple *s, uint32_t n)
+{
+    if (n > s->smcap) {
+        SimpleSm **a = realloc(s->sm, n * sizeof *a);
+        if (!a) {
+            return -1;
+        }
+        s->sm = a;
+        s->smcap = n;
+    }
+    while (s->nsms < n) {
+        SimpleSm *sm = simple_sm_new(s->nsms, s->c.schedulers, s->c.max_warps);
+        if (!sm) {
+            return -1;
+        }
+        s->sm[s->nsms++] = sm;
+        char path[48];
+        snprintf(path, sizeof path, "simple.sm%u.issued", sm->id);
+        if (stat(s, path, &sm->issued,
+                 "warp instructions issued on this SM") != 0) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static void simple_destroy(void *tm)
+{
+    Simple *s = tm;
+    if (!s) {
+        return;
+    }
+    for (uint32_t i = 0; i < s->nsms; i++) {
+        simple_sm_free(s->sm[i]);
+    }
+    free(s->sm);
+    free(s->why);
+    simple_map_free(&s->warps);
+    free(s->scratch.iv);
+    free(s);
+}
+
+static void *simple_create(const ptxemu_tm_host_api *api, ptxemu_tm_host *h)
+{
+    Simple *s = calloc(1, sizeof *s);
+    if (!s) {
+        api->error(h, "simple: out of memory");
+        return NULL;
+    }
+    s->api = api;
+    s->h = h;
+    if (simple_config_read(&s->c, api, h) != 0) {
+        free(s);
+        return NULL;
+    }
+    int rc = stat(s, "simple.cycles", &s->st_cycles,
+                  "cycles from launch to the last CTA's retirement");
+    rc |= stat(s, "simple.issued", &s->st_issued, "warp instructions issued");
+    rc |= stat(s, "simple.thread_insns", &s->st_thread_insns,
+               "thread instructions (lanes that executed)");
+    rc |= stat(s, "simple.ctas", &s->st_ctas, "CTAs placed");
+    for (int r = 0; r < SIMPLE_STALL_COUNT; r++) {
+        char path[48];
+        snprintf(path, sizeof path, "simple.stall.%s", stall_name[r]);
+        rc |= stat(s, path, &s->st_stall[r], stall_help[r]);
+    }
+    if (rc != 0 || ensure_sms(s, api->num_sms(h)) != 0) {
+        api->error(h, "simple: cannot register statistics");
+        simple_destroy(s);
+        return NULL;
+    }
+    return s;
+}
+
+static int simple_kernel_begin(void *tm, const ptxemu_tm_kernel *k)
+{
+    Simple *s = tm;
+    memset(&s->k, 0, sizeof s->k);
+    size_t n = k->struct_size < sizeof s->k ? k->struct_size : sizeof s->k;
+    memcpy(&s->k, k, n);
+    uint32_t nsms = s->api->num_sms(s->h);
+    if (nsms == 0) {
+        s->api->error(s->h, "simple: the device has no SM");
+        return PTXEMU_TM_ERROR;
+    }
+    if (ensure_sms(s, nsms) != 0) {
+        s->api->error(s->h, "simple: out of memory");
+        return PTXEMU_TM_ERROR;
+    }
+    free(s->why);
+    s->why = calloc((size_t)nsms * s->c.schedulers, sizeof *s->why);
+    if (!s->why) {
+        s->api->error(s->h, "simple: out of memory");
+        return PTXEMU_TM_ERROR;
+    }
+    for (uint32_t i = 0; i < s->nsms; i++) {
+        SimpleSm *sm = s->sm[i];
+        sm->port_free = 0;
+        for (uint64_t j = 0; j < s->c.schedulers; j++) {
+            memset(sm->sched[j].unit_free, 0, sizeof sm->sched[j].unit_free);
+            sm->sched[j].last = UINT32_MAX;
+        }
+    }
+    s->active_sms = nsms;
+    uint64_t cl = (uint64_t)(k->cluster[0] ? k->cluster[0] : 1) *
+                  (k->cluster[1] ? k->cluster[1] : 1) *
+                  (k->cluster[2] ? k->cluster[2] : 1);
+    if (s->k.cooperative || cl > s->k.nctas) {
+        cl = s->k.nctas;
+    }
+    s->cluster_size = cl ? cl : 1;
+    s->placed = 0;
+    s->grid_done = s->k.nctas == 0;
+    s->next_sm = 0;
+    s->start = s->k.start_cycle;
+    s->now = s->start;
+    s->end = s->start;
+    s->launch_at = s->start + s->c.launch_latency;
+    s->running = true;
+    s->warned = false;
+    s->api->set_clock_mhz(s->h, s->c.clock_mhz);
+    return PTXEMU_TM_OK;
+}
+
+/* ---- placement ---- */
+
+static bool device_empty(const Simple *s)
+{
+    for (uint32_t i = 0; i < s->active_sms; i++) {
+        if (s->sm[i]->nctas) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Place `group` CTAs (one cluster, or one CTA) if they fit, spreading
+ * from next_sm; force them when the device is empty.  1 placed, 0 not
+ * now, negative: error. */
+static int place_group(Simple *s, uint64_t group)
+{
+    const uint32_t n = s->active_sms;
+    uint64_t total = 0;
+    for (uint32_t i = 0; i < n && total < group; i++) {
+        uint64_t r = simple_sm_room(s, s->sm[(s->next_sm + i) % n]);
+        total += r > group ? group : r;
+    }
+    bool force = total < group;
+    if (force && !device_empty(s)) {
+        return 0;
+    }
+    if (force && !s->warned) {
+        s->warned = true;
+        s->api->log(s->h, "simple: a CTA (or cluster) exceeds an SM's "
+                          "limits; placed anyway, alone");
+    }
+    uint64_t left = group;
+    for (uint32_t i = 0; left > 0 && !s->grid_done; i = (i + 1) % n) {
+        SimpleSm *sm = s->sm[(s->next_sm + i) % n];
+        uint64_t r = force ? 1 : simple_sm_room(s, sm);
+        if (r == 0) {
+            continue;
+        }
+        for (uint64_t j = 0; j < r && left > 0 && !s->grid_done; j++) {
+            int rc = simple_sm_place(s, sm);
+            if (rc < 0) {
+                return rc;
+            }
+            left -= rc == 1;
+        }
+        if (left == 0 || s->grid_done) {
+            s->next_sm = (sm->id + 1) % n;
+        }
+    }
+    return 1;
+}
+
+static int place_all(Simple *s)
+{
+    while (!s->grid_done) {
+        uint64_t left = s->k.nctas > s->placed ? s->k.nctas - s->placed : 1;
+        uint64_t group = s->cluster_size < left ? s->cluster_size : left;
+        int rc = place_group(s, group);
+        if (rc <= 0) {
+            return rc;
+        }
+    }
+    return 0;
+}
+
+/* ---- events ---- */
+
+static SimpleCta *find_cta(Simple *s, const ptxemu_tm_cta *h)
+{
+    for (uint32_t i = 0; i < s->nsms; i++) {
+        for (SimpleCta *c = s->sm[i]->ctas; c; c = c->next) {
+            if (c->h == h) {
+                return c;
+            }
+        }
+    }
+    return NULL;
+}
+
+static void simple_event(void *tm, ptxemu_tm_event ev, ptxemu_tm_cta *cta,
+                         ptxemu_tm_warp *w)
+{
+    Simple *s = tm;
+    SimpleWarp *sw = w ? simple_map_get(&s->warps, w) : NULL;
+    if (ev == PTXEMU_TM_EV_WARP_EXIT) {
+        if (sw) {
+            simple_warp_exited(s, sw, s->now);
+        }
+        return;
+    }
+    if (ev != PTXEMU_TM_EV_BARRIER_RELEASE) {
+        return; /* CTA_DONE: the exits were counted */
+    }
+    SimpleCta *c = sw ? sw->cta : find_cta(s, cta);
+    if (!c) {
+        return;
+    }
+    /* Released warps issue from the next cycle; peeked again lazily. */
+    for (uint32_t i = 0; i < c->nwarps; i++) {
+        SimpleWarp *x = &c->w[i];
+        if (x->at_barrier) {
+            x->at_barrier = false;
+            x->peeked = false;
+            x->not_before = s->now + 1;
+        }
+    }
+}
+
+/* ---- the cycle loop ---- */
+
+static int stop(Simple *s, int rc)
+{
+    s->running = false;
+    s->end = s->now;
+    return rc < 0 ? rc : PTXEMU_TM_ERROR;
+}
+
+static void count_stalls(Simple *s, uint64_t cycles)
+{
+    const size_t n = (size_t)s->active_sms * s->c.schedulers;
+    for (size_t i = 0; i < n; i++) {
+        if (s->why[i] != SIMPLE_STALL_COUNT) {
+            s->st_stall[s->why[i]] += cycles;
+        }
+    }
+}
+
+static int simple_cycle(void *tm, uint64_t *now)
+{
+    Simple *s = tm;
+    if (!s->running) {
+        *now = s->end;
+        return 0;
+    }
+    const uint64_t t = s->now;
+    const uint32_t nsched = (uint32_t)s->c.schedulers;
+    uint64_t next = SIMPLE_NEVER;
+    for (uint32_t i = 0; i < s->active_sms; i++) {
+        simple_sm_retire(s, s->sm[i], t);
+    }
+    if (s->grid_done && device_empty(s)) {
+        s->running = false;
+        s->end = t;
+        s->st_cycles += t - s->start;
+        *now = t;
+        return 0;
+    }
+    if (t >= s->launch_at) {
+        int rc = place_all(s);
+        if (rc < 0) {
+            return stop(s, rc);
+        }
+    } else {
+        next = s->launch_at;
+    }
+    bool issued_any = false;
+    for (uint32_t i = 0; i < s->active_sms; i++) {
+        SimpleSm *sm = s->sm[i];
+        SimpleStall *why = &s->why[(size_t)i * nsched];
+        if (!sm->nctas) {
+            for (uint32_t k = 0; k < nsched; k++) {
+                why[k] = SIMPLE_STALL_IDLE;
+            }
+            continue;
+        }
+        s->api->set_time(s->h, sm->id, t);
+        for (uint32_t k = 0; k < nsched; k++) {
+            int issued;
+            uint64_t wake;
+            int rc = simple_sched_cycle(s, sm, k, t, &issued, &why[k], &wake);
+            if (rc < 0) {
+                return stop(s, rc);
+            }
+            if (issued) {
+                why[k] = SIMPLE_STALL_COUNT; /* not a stall */
+                issued_any = true;
+            } else if (wake < next) {
+                next = wake;
+            }
+        }
+        for (SimpleCta *c = sm->ctas; c; c = c->next) {
+            uint64_t r = simple_cta_retire_at(c);
+            if (r < next) {
+                next = r;
+            }
+        }
+    }
+    if (issued_any || next <= t) {
+        next = t + 1;
+    }
+    if (next == SIMPLE_NEVER) {
+        s->api->error(s->h, "simple: no warp can ever issue again (every "
+                            "live warp waits at a barrier that nothing "
+                            "will release)");
+        return stop(s, PTXEMU_TM_ERROR);
+    }
+    count_stalls(s, next - t);
+    s->now = next;
+    *now = next;
+    return 1;
+}
+
+static int simple_kernel_end(void *tm, uint64_t *end_cycle)
+{
+    Simple *s = tm;
+    if (s->running) { /* stopped early: the host ends the kernel */
+        s->running = false;
+        s->end = s->now;
+    }
+    for (uint32_t i = 0; i < s->nsms; i++) {
+        simple_sm_drop(s, s->sm[i]); /* only after an error */
+    }
+    *end_cycle = s->end;
+    return PTXEMU_TM_OK;
+}
+
+static const char simple_help[] =
+    "A fast first model: per SM, warp schedulers issuing one warp "
+    "instruction per cycle each, a per-warp register scoreboard, a fixed "
+    "latency and initiation interval per unit class, barriers and async "
+    "waits that stall, a fixed latency per memory space with a bandwidth "
+    "cap on global/local sectors, occupancy-limited CTA residency and a "
+    "launch latency.  Defaults: an A100-class SM.";
+
+int tm_simple_init(uint32_t host_abi_version, ptxemu_tm_ops *ops)
+{
+    if (host_abi_version < PTXEMU_TM_ABI_MIN ||
+        ops->struct_size < sizeof *ops) {
+        return -1;
+    }
+    ops->abi_version = PTXEMU_TM_ABI_VERSION;
+    ops->name = "simple";
+    ops->help = simple_help;
+    ops->params = simple_params;
+    ops->nparams = simple_nparams;
+    ops->create = simple_create;
+    ops->destroy = simple_destroy;
+    ops->kernel_begin = simple_kernel_begin;
+    ops->cycle = simple_cycle;
+    ops->kernel_end = simple_kernel_end;
+    ops->event = simple_event;
+    return 0;
+}

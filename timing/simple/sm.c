@@ -1,0 +1,251 @@
+/*
+ * timing/simple/sm.c: per-SM residency: what a CTA holds, whether more
+ * fit, placing the grid's next CTA and retiring finished ones.
+ *
+ * A CTA holds its threads, its warps (one SM warp slot each: the lowest
+ * free ones; slot % schedulers picks its scheduler), its registers
+ * (regs_per_thread * 32 per warp rounded up to reg_alloc_unit, times its
+ * warps) and its shared memory (static + dynamic + the per-CTA reserve,
+ * rounded up to shared_alloc_unit); the CUDA occupancy calculator's
+ * rules for compute capability 8.0.  It is retired when every warp has
+ * exited and its last write and asynchronous operation are done.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+
+#include "timing/simple/simple.h"
+
+SimpleSm *simple_sm_new(uint32_t id, uint64_t nsched, uint64_t nslots)
+{
+    SimpleSm *sm = calloc(1, sizeof *sm);
+    if (!sm) {
+        return NULL;
+    }
+    sm->id = id;
+    sm->sched = calloc(nsched, sizeof *sm->sched);
+    sm->slot = calloc(nslots, sizeof *sm->slot);
+    if (!sm->sched || !sm->slot) {
+        simple_sm_free(sm);
+        return NULL;
+    }
+    sm->nslots = (uint32_t)nslots;
+    for (uint64_t k = 0; k < nsched; k++) {
+        sm->sched[k].last = UINT32_MAX; /* first search starts at slot k */
+    }
+    return sm;
+}
+
+static void cta_free(Simple *s, SimpleSm *sm, SimpleCta *c)
+{
+    for (uint32_t i = 0; i < c->nwarps; i++) {
+        SimpleWarp *w = &c->w[i];
+        if (sm && w->slot < sm->nslots && sm->slot[w->slot] == w) {
+            sm->slot[w->slot] = NULL;
+        }
+        if (s) {
+            simple_map_del(&s->warps, w->h);
+        }
+        simple_sb_free(&w->sb);
+    }
+    free(c->w);
+    free(c);
+}
+
+void simple_sm_free(SimpleSm *sm)
+{
+    if (!sm) {
+        return;
+    }
+    while (sm->ctas) {
+        SimpleCta *c = sm->ctas;
+        sm->ctas = c->next;
+        cta_free(NULL, NULL, c);
+    }
+    free(sm->sched);
+    free(sm->slot);
+    free(sm);
+}
+
+static uint64_t round_up(uint64_t v, uint64_t unit)
+{
+    return (v + unit - 1) / unit * unit;
+}
+
+void simple_cta_need(const Simple *s, uint64_t *threads, uint64_t *warps,
+                     uint64_t *regs, uint64_t *shared)
+{
+    const ptxemu_tm_kernel *k = &s->k;
+    uint64_t t = k->threads_per_cta;
+    if (t == 0) {
+        t = (uint64_t)k->block[0] * k->block[1] * k->block[2];
+    }
+    uint64_t w = k->warps_per_cta ? k->warps_per_cta : (t + 31) / 32;
+    *threads = t;
+    *warps = w;
+    *regs = w * round_up((uint64_t)k->regs_per_thread * 32,
+                         s->c.reg_alloc_unit);
+    *shared = round_up((uint64_t)k->shared_per_cta + s->c.shared_reserved,
+                       s->c.shared_alloc_unit);
+}
+
+/* How many more `need` fit in `max` with `used` taken (need 0: any). */
+static uint64_t fits(uint64_t max, uint64_t used, uint64_t need)
+{
+    if (used >= max) {
+        return need ? 0 : UINT64_MAX;
+    }
+    return need ? (max - used) / need : UINT64_MAX;
+}
+
+uint64_t simple_sm_room(const Simple *s, const SimpleSm *sm)
+{
+    uint64_t t, w, r, sh;
+    simple_cta_need(s, &t, &w, &r, &sh);
+    uint64_t room = fits(s->c.max_ctas, sm->nctas, 1);
+    uint64_t v[4] = {fits(s->c.max_threads, sm->threads, t),
+                     fits(s->c.max_warps, sm->warps, w),
+                     fits(s->c.regs, sm->regs, r),
+                     fits(s->c.shared, sm->shared, sh)};
+    for (int i = 0; i < 4; i++) {
+        if (v[i] < room) {
+            room = v[i];
+        }
+    }
+    return room;
+}
+
+static int take_slot(SimpleSm *sm, SimpleWarp *w)
+{
+    uint32_t i = 0;
+    while (i < sm->nslots && sm->slot[i]) {
+        i++;
+    }
+    if (i == sm->nslots) { /* a CTA placed beyond the limits */
+        uint32_t n = sm->nslots ? sm->nslots * 2 : 64;
+        SimpleWarp **sl = realloc(sm->slot, n * sizeof *sl);
+        if (!sl) {
+            return -1;
+        }
+        for (uint32_t j = sm->nslots; j < n; j++) {
+            sl[j] = NULL;
+        }
+        sm->slot = sl;
+        sm->nslots = n;
+    }
+    sm->slot[i] = w;
+    w->slot = i;
+    return 0;
+}
+
+static int oom(Simple *s)
+{
+    s->api->error(s->h, "simple: out of memory");
+    return PTXEMU_TM_ERROR;
+}
+
+int simple_sm_place(Simple *s, SimpleSm *sm)
+{
+    ptxemu_tm_cta *h = NULL;
+    int rc = s->api->cta_next(s->h, sm->id, &h);
+    if (rc == PTXEMU_TM_NONE) {
+        s->grid_done = true;
+        return 0;
+    }
+    if (rc < 0) {
+        return rc;
+    }
+    if (!h) {
+        s->api->error(s->h, "simple: cta_next gave no CTA");
+        return PTXEMU_TM_ERROR;
+    }
+    ptxemu_tm_warp *const *ws = NULL;
+    uint32_t n = s->api->cta_warps(s->h, h, &ws);
+    SimpleCta *c = calloc(1, sizeof *c);
+    if (!c || (n && !(c->w = calloc(n, sizeof *c->w)))) {
+        free(c);
+        return oom(s);
+    }
+    c->h = h;
+    c->sm = sm->id;
+    simple_cta_need(s, &c->threads, &c->warps, &c->regs, &c->shared);
+    for (uint32_t i = 0; i < n; i++) {
+        SimpleWarp *w = &c->w[i];
+        w->h = ws[i];
+        w->cta = c;
+        w->slot = UINT32_MAX;
+        c->nwarps = i + 1;
+        if (take_slot(sm, w) != 0 || simple_map_put(&s->warps, w->h, w)) {
+            cta_free(s, sm, c);
+            return oom(s);
+        }
+    }
+    sm->threads += c->threads;
+    sm->warps += c->warps;
+    sm->regs += c->regs;
+    sm->shared += c->shared;
+    sm->nctas++;
+    c->next = sm->ctas;
+    sm->ctas = c;
+    s->placed++;
+    s->st_ctas++;
+    if (s->placed >= s->k.nctas) {
+        s->grid_done = true;
+    }
+    return 1;
+}
+
+uint64_t simple_cta_retire_at(const SimpleCta *c)
+{
+    if (c->nexited < c->nwarps) {
+        return SIMPLE_NEVER;
+    }
+    uint64_t t = c->last_exit + 1;
+    if (c->async_done > t) {
+        t = c->async_done;
+    }
+    for (uint32_t i = 0; i < c->nwarps; i++) {
+        if (c->w[i].drain > t) {
+            t = c->w[i].drain;
+        }
+        if (c->w[i].async_done > t) {
+            t = c->w[i].async_done;
+        }
+    }
+    return t;
+}
+
+/* Give back what an unlinked CTA held and free it. */
+static void release(Simple *s, SimpleSm *sm, SimpleCta *c)
+{
+    sm->threads -= c->threads;
+    sm->warps -= c->warps;
+    sm->regs -= c->regs;
+    sm->shared -= c->shared;
+    sm->nctas--;
+    cta_free(s, sm, c);
+}
+
+void simple_sm_retire(Simple *s, SimpleSm *sm, uint64_t now)
+{
+    SimpleCta **pp = &sm->ctas;
+    while (*pp) {
+        SimpleCta *c = *pp;
+        if (simple_cta_retire_at(c) > now) {
+            pp = &c->next;
+            continue;
+        }
+        *pp = c->next;
+        s->api->cta_retire(s->h, c->h);
+        release(s, sm, c);
+    }
+}
+
+void simple_sm_drop(Simple *s, SimpleSm *sm)
+{
+    while (sm->ctas) {
+        SimpleCta *c = sm->ctas;
+        sm->ctas = c->next;
+        release(s, sm, c);
+    }
+}
