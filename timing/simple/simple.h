@@ -198,6 +198,7 @@ typedef struct Simple {
     uint32_t next_sm;           /* round-robin placement start */
     uint64_t start, launch_at, now, end;
     bool running, warned;
+    uint64_t stuck;             /* cycles in a row nothing could happen */
     int err;                    /* a host call's negative result */
 
     /* statistics */
