@@ -156,6 +156,16 @@ int simple_config_read(SimpleConfig *c, const ptxemu_tm_host_api *api,
     if (!(c->clock_mhz > 0.0 && c->clock_mhz <= 1e6)) {
         return refuse(api, h, "simple: clock_mhz must be in (0, 1e6]");
     }
+    /* Units without a parameter of their own (a newer header's) behave
+     * like MISC. */
+    for (unsigned u = 0; u < PTXEMU_TM_UNIT_COUNT; u++) {
+        if (c->lat[u] == 0) {
+            c->lat[u] = c->lat[PTXEMU_TM_UNIT_MISC];
+        }
+        if (c->ii[u] == 0) {
+            c->ii[u] = c->ii[PTXEMU_TM_UNIT_MISC];
+        }
+    }
     /* Spaces without a parameter of their own. */
     c->mem_lat[PTXEMU_TM_SPACE_NONE] = c->lat[PTXEMU_TM_UNIT_LDST];
     return 0;
