@@ -215,12 +215,7 @@ int tm_load(const char *spec, TmLoaded *out, char *err, size_t errlen)
     if (rc) {
         return -1;
     }
-    out->spec = strdup(spec);
-    if (!out->spec) {
-        tm_unload(out);
-        tm_seterr(err, errlen, "%s: out of memory", spec);
-        return -1;
-    }
+    out->spec = spec;
     if (!out->ops.name) {
         out->ops.name = out->spec;
     }
@@ -235,6 +230,5 @@ void tm_unload(TmLoaded *l)
     if (l->dl) {
         dlclose(l->dl);
     }
-    free((char *)l->spec);
     memset(l, 0, sizeof(*l));
 }

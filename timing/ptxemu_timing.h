@@ -1,6 +1,11 @@
 /*
  * <ptxemu/ptxemu_timing.h>: the timing plug-in ABI.
  *
+ * Installed as $(includedir)/ptxemu/ptxemu_timing.h; a plug-in is built
+ * with `pkg-config --cflags ptxemu` (which names both $(includedir) and
+ * $(includedir)/ptxemu) and includes <ptxemu/ptxemu_timing.h>.  See
+ * examples/timing-plugin/ for a complete plug-in.
+ *
  * A timing model decides *when* warps issue; ptxemu's functional emulator
  * decides *what* every instruction computes.  A model is built in (chosen
  * by name: `--timing simple`) or a shared object loaded by path

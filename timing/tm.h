@@ -99,9 +99,11 @@ uint64_t tm_stats_delta(const TmStats *s, size_t k);
 
 /* ---- loader.c / registry.c ---- */
 typedef struct TmLoaded {
-    ptxemu_tm_ops ops;            /* filled by the model's init */
+    ptxemu_tm_ops ops;            /* filled by the model's init; a NULL
+                                     name is set to spec */
     void *dl;                     /* dlopen handle, NULL when built in */
-    const char *spec;
+    const char *spec;             /* tm_load's argument, not copied: the
+                                     caller keeps it alive */
 } TmLoaded;
 /* spec: a built-in model's name, or a path to a shared object (anything
  * containing '/' or ending in ".so").  Fills *out.  Refusals (unknown
