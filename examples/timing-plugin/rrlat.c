@@ -68,6 +68,7 @@ typedef struct Rr {
     ptxemu_tm_cta **done;       /* CTAs finished this cycle */
     uint32_t ndone, capdone;
     int oom;
+    uint64_t stuck;             /* cycles in a row nothing could issue */
     /* statistics (registered with the host) */
     uint64_t issued, mem_insns, cycles, idle_sm_cycles;
 } Rr;
@@ -182,6 +183,7 @@ static int rr_kernel_begin(void *tm, const ptxemu_tm_kernel *k)
     m->now = m->start = k->start_cycle;
     m->grid_left = 1;
     m->ndone = 0;
+    m->stuck = 0;
     for (uint32_t s = 0; s < m->nsms; s++) {
         int rc = rr_fill(m, s);
         if (rc) {
@@ -306,17 +308,23 @@ static int rr_cycle(void *tm, uint64_t *now)
         return 0;               /* every CTA has retired */
     }
     uint64_t next = m->now + 1;
+    m->stuck = issued || retired || wake != UINT64_MAX ? 0 : m->stuck + 1;
     if (!issued && !retired) {
         if (wake == UINT64_MAX) {
             /* Every resident warp is blocked or exited and none has an
-             * instruction in flight: nothing can change any more. */
-            m->api->error(m->h, "rrlat: no warp can issue (a barrier no "
-                          "warp will reach?)");
-            return PTXEMU_TM_ERROR;
-        }
-        /* Every warp waits on its latency: jump to the first cycle one
-         * is ready; the SMs with work idle through the skipped cycles. */
-        if (wake > next) {
+             * instruction in flight: a guest deadlock.  Keep time going
+             * one cycle at a time so that the host's watchdog reports it
+             * with the emulator's located message; give up ourselves
+             * only if it does not. */
+            if (m->stuck > 100000) {
+                m->api->error(m->h, "rrlat: no warp can issue (a barrier "
+                              "no warp will reach?)");
+                return PTXEMU_TM_ERROR;
+            }
+        } else if (wake > next) {
+            /* Every warp waits on its latency: jump to the first cycle
+             * one is ready; the SMs with work idle through the skipped
+             * cycles. */
             m->idle_sm_cycles += (wake - next) * busy;
             next = wake;
         }
