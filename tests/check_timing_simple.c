@@ -275,6 +275,39 @@ START_TEST(barrier_waits_for_slowest)
 }
 END_TEST
 
+/* The same two chains in two CTAs of one cluster meeting at a grid-wide
+ * barrier (barrier.cluster): the release event names only the releasing
+ * CTA, yet the other CTA's warp issues the cycle after it too (26, as
+ * above; both CTAs retire at 26). */
+START_TEST(cluster_barrier_releases_other_ctas)
+{
+    const uint32_t slow = (uint32_t)_i;
+    mock_init(&M, 1);
+    mock_set(&M, "schedulers_per_sm=2");
+    mock_grid(&M, 2, 1);
+    M.k.cluster[0] = 2;
+    const ptxemu_tm_insn *bar =
+        mock_insn(&M, PTXEMU_TM_UNIT_SYNC, PTXEMU_TM_I_BARRIER,
+                  PTXEMU_TM_WAIT_CLUSTER, 0, NONE, NONE);
+    M.cta_prog[1] = 1; /* CTA 1's warp runs program 1 */
+    for (uint32_t p = 0; p < 2; p++) {
+        uint32_t n = p == slow ? 6 : 2;
+        for (uint32_t i = 0; i < n; i++) {
+            mock_add(&M, p, i ? i - 1 : NONE, i);
+        }
+        mock_op(&M, p, bar)->bar = 3;
+        mock_add(&M, p, NONE, 20);
+        mock_exit(&M, p);
+    }
+    ck_assert_uint_eq(mock_time(&M), 26);
+    ck_assert_uint_eq(ISSUE(1 - slow, 0, 2), 5);  /* arrives */
+    ck_assert_uint_eq(ISSUE(slow, 0, 6), 21);     /* the release */
+    ck_assert_uint_eq(ISSUE(1 - slow, 0, 3), 22);
+    ck_assert_uint_eq(ISSUE(slow, 0, 7), 22);
+    mock_fini(&M);
+}
+END_TEST
+
 /* A barrier nothing releases: time goes on cycle by cycle (the host's
  * watchdog reports a guest deadlock with its own located message), and a
  * host that never does gets the model's error, naming the barrier,
@@ -761,6 +794,7 @@ static Suite *suite(void)
     tcase_add_test(t, unit_initiation_interval);
     tcase_add_test(t, scoreboard_waw_and_carry);
     tcase_add_loop_test(t, barrier_waits_for_slowest, 0, 2);
+    tcase_add_loop_test(t, cluster_barrier_releases_other_ctas, 0, 2);
     tcase_add_test(t, barrier_deadlock_is_an_error);
     tcase_add_test(t, fault_stops_the_kernel);
     tcase_add_loop_test(t, occupancy_waves, 0,

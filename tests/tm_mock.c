@@ -131,8 +131,8 @@ static void m_cta_retire(ptxemu_tm_host *h, ptxemu_tm_cta *c)
 
 static const MockOp *cur(const MockHost *m, const ptxemu_tm_warp *w)
 {
-    ck_assert_uint_lt(w->pc, m->nops[w->idx]);
-    return &m->prog[w->idx][w->pc];
+    ck_assert_uint_lt(w->pc, m->nops[w->prog]);
+    return &m->prog[w->prog][w->pc];
 }
 
 static const ptxemu_tm_insn *m_peek(ptxemu_tm_host *h, ptxemu_tm_warp *w,
@@ -171,6 +171,27 @@ static void try_release(MockHost *m, ptxemu_tm_cta *c, ptxemu_tm_warp *w,
     event(m, PTXEMU_TM_EV_BARRIER_RELEASE, c, w);
 }
 
+/* The grid-wide barrier: every warp of the grid not exited arrived. */
+static void grid_arrive(MockHost *m, ptxemu_tm_warp *w)
+{
+    uint32_t live = 0;
+    for (uint32_t i = 0; i < m->k.nctas; i++) {
+        live += m->cta[i].nwarps - m->cta[i].exited;
+    }
+    if (++m->garrived < live) {
+        return;
+    }
+    for (uint32_t i = 0; i < m->k.nctas; i++) {
+        for (uint32_t j = 0; j < m->cta[i].nwarps; j++) {
+            if (m->cta[i].w[j].state == PTXEMU_TM_WARP_BARRIER) {
+                m->cta[i].w[j].state = PTXEMU_TM_WARP_READY;
+            }
+        }
+    }
+    m->garrived = 0;
+    event(m, PTXEMU_TM_EV_BARRIER_RELEASE, w->cta, w);
+}
+
 static int m_step(ptxemu_tm_host *h, ptxemu_tm_warp *w, ptxemu_tm_step *out)
 {
     MockHost *m = HOST(h);
@@ -202,6 +223,9 @@ static int m_step(ptxemu_tm_host *h, ptxemu_tm_warp *w, ptxemu_tm_step *out)
             c->done_sent = 1;
             event(m, PTXEMU_TM_EV_CTA_DONE, c, NULL);
         }
+    } else if (op->bar == 3) {
+        w->state = PTXEMU_TM_WARP_BARRIER;
+        grid_arrive(m, w);
     } else if (op->bar) {
         w->state = PTXEMU_TM_WARP_BARRIER;
         c->arrived++;
@@ -388,6 +412,7 @@ static void reset_grid(MockHost *m)
 {
     m->next_cta = 0;
     m->retired = 0;
+    m->garrived = 0;
     for (uint32_t i = 0; i < MOCK_MAXCTA; i++) {
         ptxemu_tm_cta *c = &m->cta[i];
         memset(c, 0, sizeof *c);
@@ -396,8 +421,11 @@ static void reset_grid(MockHost *m)
         for (uint32_t j = 0; j < c->nwarps; j++) {
             c->w[j].cta = c;
             c->w[j].idx = j;
+            c->w[j].prog = j + m->cta_prog[i];
             c->wp[j] = &c->w[j];
-            ck_assert_msg(m->nops[j] > 0, "warp %u has no program", j);
+            ck_assert_uint_lt(c->w[j].prog, MOCK_MAXW);
+            ck_assert_msg(i >= m->k.nctas || m->nops[c->w[j].prog] > 0,
+                          "warp %u of CTA %u has no program", j, i);
         }
     }
 }

@@ -2,8 +2,9 @@
  * tests/tm_mock.h: a mock timing host for unit tests of timing models.
  *
  * A fake ptxemu_tm_host_api (<ptxemu/ptxemu_timing.h>) serving
- * hand-built instruction streams instead of the emulator: every CTA of
- * the grid runs the same programs, one per warp index (MockHost.prog),
+ * hand-built instruction streams instead of the emulator: warp j of CTA c
+ * runs program prog[j + cta_prog[c]] (cta_prog is 0 unless a test gives
+ * a CTA programs of its own),
  * each a list of ptxemu_tm_insn with the accesses, async token, barrier
  * or fault its step reports; the last instruction of a program must be
  * an exit (PTXEMU_TM_I_EXIT).  The mock keeps the host's side of the
@@ -13,7 +14,11 @@
  *  - bar.sync (MockOp.bar = 1): the warp waits until every warp of its
  *    CTA that has not exited arrived; the last arrival releases them and
  *    the event PTXEMU_TM_EV_BARRIER_RELEASE is sent from inside its
- *    step; MockOp.bar = 2 is a barrier that never releases;
+ *    step; MockOp.bar = 2 is a barrier that never releases; MockOp.bar =
+ *    3 a grid-wide one (as barrier.cluster or a cooperative grid sync):
+ *    released when every warp of the grid that has not exited arrived,
+ *    with the event sent for the releasing warp's CTA only (as
+ *    timing/host.c does);
  *  - exits send PTXEMU_TM_EV_WARP_EXIT, then PTXEMU_TM_EV_CTA_DONE;
  *  - set_time must not go back on an SM; the time of the warp's SM at
  *    each step is the instruction's issue cycle (MockWarp.issue[pc]),
@@ -43,13 +48,13 @@ typedef struct MockOp {
     const ptxemu_tm_access *acc;
     uint32_t nacc;
     uint64_t token;   /* async token the step reports */
-    int bar;          /* 1: bar.sync; 2: a barrier that never releases */
+    int bar;          /* 1: bar.sync; 2: never released; 3: grid-wide */
     int fault;        /* the step returns PTXEMU_TM_FAULT */
 } MockOp;
 
 struct ptxemu_tm_warp {
     struct ptxemu_tm_cta *cta;
-    uint32_t idx, pc;
+    uint32_t idx, prog, pc;
     int state;
     uint64_t issue[MOCK_MAXOPS];
 };
@@ -81,8 +86,10 @@ struct ptxemu_tm_host {
     ptxemu_tm_kernel k;
     MockOp prog[MOCK_MAXW][MOCK_MAXOPS];
     uint32_t nops[MOCK_MAXW];
+    uint32_t cta_prog[MOCK_MAXCTA];
     struct ptxemu_tm_cta cta[MOCK_MAXCTA];
     uint32_t next_cta, retired;
+    uint32_t garrived;            /* at the grid-wide barrier */
     MockInsn insn[MOCK_MAXINSN];
     uint32_t ninsn;
     const char *set[MOCK_MAXSET];

@@ -197,8 +197,15 @@ static int issue(Simple *s, SimpleSm *sm, SimpleSched *sc, SimpleWarp *w,
                             "running an instruction");
         return PTXEMU_TM_ERROR;
     }
-    if (s->api->warp_state(s->h, w->h) == PTXEMU_TM_WARP_EXITED) {
+    /* Known at once (not at the next peek), so that a release in a later
+     * step finds the warp waiting. */
+    int state = s->api->warp_state(s->h, w->h);
+    if (state == PTXEMU_TM_WARP_EXITED) {
         simple_warp_exited(s, w, now);
+    } else if (state == PTXEMU_TM_WARP_BARRIER) {
+        w->at_barrier = true;
+        w->next = NULL;
+        w->peeked = true;
     }
     return 0;
 }

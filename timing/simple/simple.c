@@ -247,6 +247,22 @@ static int place_all(Simple *s)
 
 /* ---- events ---- */
 
+/* Peek every warp waiting at a barrier again (from the next cycle). */
+static void recheck_barriers(Simple *s, uint64_t now)
+{
+    for (uint32_t i = 0; i < s->active_sms; i++) {
+        for (SimpleCta *c = s->sm[i]->ctas; c; c = c->next) {
+            for (uint32_t j = 0; j < c->nwarps; j++) {
+                SimpleWarp *x = &c->w[j];
+                if (x->at_barrier) {
+                    x->peeked = false;
+                    x->not_before = now + 1;
+                }
+            }
+        }
+    }
+}
+
 static SimpleCta *find_cta(Simple *s, const ptxemu_tm_cta *h)
 {
     for (uint32_t i = 0; i < s->nsms; i++) {
@@ -272,6 +288,12 @@ static void simple_event(void *tm, ptxemu_tm_event ev, ptxemu_tm_cta *cta,
     }
     if (ev != PTXEMU_TM_EV_BARRIER_RELEASE) {
         return; /* CTA_DONE: the exits were counted */
+    }
+    if (s->cluster_size > 1) {
+        /* A cluster or grid barrier also releases other CTAs' warps, and
+         * the event names only the releasing CTA. */
+        recheck_barriers(s, s->now);
+        return;
     }
     SimpleCta *c = sw ? sw->cta : find_cta(s, cta);
     if (!c) {
@@ -375,10 +397,13 @@ static int simple_cycle(void *tm, uint64_t *now)
         next = t + 1;
     }
     if (next == SIMPLE_NEVER) {
-        /* Every live warp waits at a barrier nothing will release: a
-         * guest deadlock.  The host's watchdog reports it with the
+        /* Every live warp waits at a barrier.  One released by a warp of
+         * another CTA (a cluster or grid barrier) comes without an event
+         * for its own CTA: look again next cycle.  If nothing changes it
+         * is a guest deadlock; the host's watchdog reports it with the
          * emulator's located message, so time goes on one cycle at a
          * time; a host that never does is told by the model's error. */
+        recheck_barriers(s, t);
         if (++s->stuck > SIMPLE_STUCK_LIMIT) {
             s->api->error(s->h, "simple: no warp can ever issue again "
                                 "(every live warp waits at a barrier that "
