@@ -113,6 +113,8 @@ typedef enum ptxemu_tm_unit {
     PTXEMU_TM_UNIT_SYNC,          /* barriers, fences, mbarrier */
     PTXEMU_TM_UNIT_ASYNC,         /* bulk copies and TMA (copy engine) */
     PTXEMU_TM_UNIT_MISC,          /* everything else (nop-like) */
+    PTXEMU_TM_UNIT_WARP,          /* lane exchange: shfl, vote, match,
+                                     redux, elect, movmatrix */
     PTXEMU_TM_UNIT_COUNT
 } ptxemu_tm_unit;
 
@@ -139,6 +141,10 @@ typedef enum ptxemu_tm_wait {
     PTXEMU_TM_WAIT_MBARRIER,      /* mbarrier.test_wait / try_wait */
     PTXEMU_TM_WAIT_WGMMA,         /* wgmma.wait_group */
     PTXEMU_TM_WAIT_FENCE,         /* membar / fence */
+    PTXEMU_TM_WAIT_WARP,          /* bar.warp.sync */
+    PTXEMU_TM_WAIT_TCGEN05,       /* tcgen05.wait::ld / ::st */
+    PTXEMU_TM_WAIT_GRID,          /* griddepcontrol.wait */
+    PTXEMU_TM_WAIT_SLEEP,         /* nanosleep */
     PTXEMU_TM_WAIT_COUNT
 } ptxemu_tm_wait;
 
@@ -156,10 +162,17 @@ enum {
     PTXEMU_TM_I_WARP = 1u << 9,   /* warp-synchronous (shfl, vote ...) */
 };
 
-/* Register slots: per function, 0..nregs-1.  Implicit state has slots
- * of its own at the top of the range (see PTXEMU_TM_SLOT_*). */
-#define PTXEMU_TM_SLOT_CARRY 0xFFFFFF00u  /* add.cc / addc carry flag */
+/* Register slots: per function, 0..func_slots-1 (vector elements,
+ * predicates and both halves of a predicate pair each have their own).
+ * Implicit state has fixed slots of its own at the top of the range:
+ * PTXEMU_TM_SLOT_IMPLICIT + k, k < PTXEMU_TM_SLOT_IMPLICIT_COUNT. */
+#define PTXEMU_TM_SLOT_IMPLICIT 0xFFFFFF00u
+#define PTXEMU_TM_SLOT_CARRY 0xFFFFFF00u  /* the carry flag: .cc writes,
+                                             addc/subc/madc read */
 #define PTXEMU_TM_SLOT_BAR_RED 0xFFFFFF01u /* bar.red's deferred result */
+#define PTXEMU_TM_SLOT_PARAM 0xFFFFFF02u  /* call-sequence .param space */
+#define PTXEMU_TM_SLOT_STACK 0xFFFFFF03u  /* the stack pointer (alloca) */
+#define PTXEMU_TM_SLOT_IMPLICIT_COUNT 4u
 
 /* Static information about one instruction, made once at load.  Valid
  * until kernel_end; the same pointer for the same instruction. */
@@ -178,6 +191,7 @@ typedef struct ptxemu_tm_insn {
     uint32_t pc;                  /* index in that function */
     uint32_t line;                /* PTX source line (0: unknown) */
     uint32_t func_id;             /* distinct per function of the kernel */
+    uint32_t func_slots;          /* register slots of that function */
     uint16_t nsrc, ndst;
     const uint32_t *src;          /* source register slots (guard too) */
     const uint32_t *dst;          /* destination register slots */
