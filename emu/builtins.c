@@ -15,7 +15,7 @@
 /* ------------------------------------------------- call arguments */
 
 /* Operand indices of a call: returns list, target, arguments (the same
- * rule as exec.c's emu_simt_call). */
+ * rule as simt.c's emu_simt_call). */
 static void call_layout(const EmuInsn *c, int *ri, int *ti, int *ai)
 {
     *ri = *ti = *ai = -1;

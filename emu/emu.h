@@ -225,7 +225,7 @@ struct EmuCtx {
     const EmuFunc *func;         /* function of the current frame: EO_VEC
                                     and EO_LIST operands index its vslots
                                     (mov packing/unpacking, ops_cvt.c) */
-    /* Appended by the execution core (exec.c): */
+    /* Appended by the execution core (step.c): */
     uint32_t pc;                 /* the instruction being executed */
     uint32_t active;             /* TOS mask (before the guard) */
     struct EmuFrame *frame;      /* the current call frame */

@@ -1,6 +1,12 @@
 /*
  * emu/exec.h: modules, launches, CTAs, warps, the SIMT stack and the step.
  *
+ * Implemented by one file per concern: device.c (config, device),
+ * module.c (load, variables, relocations), launch.c (launches, CTAs),
+ * sreg.c (special registers), fault.c (statuses, guest faults), simt.c
+ * (SIMT stack, frames, barriers; internals in simt.h) and step.c (the
+ * step and the fast loop).
+ *
  * Contract of the execution core:
  *  - emu_module_load() decodes every function of a parsed IrModule into
  *    EmuFuncs (decode.c) and allocates/initialises its .global and .const
@@ -349,7 +355,7 @@ EmuStatus emu_warp_run(EmuCta *cta, EmuWarp *w, uint32_t max);
 /* The functional scheduler: run a whole launch to completion. */
 EmuStatus emu_launch_run(EmuLaunch *l);
 
-/* ---- services for control-flow and memory handlers (exec.c) ---- */
+/* ---- services for control-flow and memory handlers (simt.c, memory.c) ---- */
 
 /* Split the TOS entry into n paths (pcs[k], masks[k]) that reconverge at
  * reconv, pushed per EmuConfig.diverge_order.  Empty masks are skipped;

@@ -3,7 +3,7 @@
  *
  * Handlers never touch the SIMT stack directly: they describe what the
  * lanes do (emu_simt_split for branches, emu_simt_call/ret/exit, and
- * emu_barrier_arrive), and exec.c keeps the stack and frames consistent.
+ * emu_barrier_arrive), and simt.c keeps the stack and frames consistent.
  *
  * Serialisation: brx.idx groups its lanes by target, and an indirect call
  * whose lanes hold different functions splits the warp into one path per
