@@ -642,6 +642,38 @@ START_TEST(launch_latency)
 }
 END_TEST
 
+/* ---- dynamic parallelism ---- */
+
+/* A child grid timed inside its parent's step (the host runs it there).
+ * Parent (one warp): add r0 at 0; the launching step at 1; add r1 <- r0;
+ * exit.  Child (one CTA, one warp): a chain of 8 adds from device cycle
+ * 1: adds at 1, 5, ..., 29, exit 30, its end 1 + 32 = 33.  The parent's
+ * warps issue nothing meanwhile and resume at the child's end: add at
+ * 33 (ready 37), exit 34: the parent ends at 37.  simple.cycles adds
+ * both kernels' cycles: 37 + 32. */
+START_TEST(child_grid_inside_a_step)
+{
+    mock_init(&M, 1);
+    mock_add(&M, 0, NONE, 0);
+    mock_op(&M, 0, mock_insn(&M, PTXEMU_TM_UNIT_MISC, 0, 0, 0, NONE, NONE))
+        ->child = 1;
+    mock_add(&M, 0, 0, 1);
+    mock_exit(&M, 0);
+    M.child_prog = 1;
+    mock_chain(&M, 1, 8);
+    M.ck = M.k;
+    ck_assert_uint_eq(mock_time(&M), 37);
+    ck_assert_uint_eq(M.child_end, 33);
+    for (uint32_t i = 0; i < 8; i++) {
+        ck_assert_uint_eq(M.ccta[0].w[0].issue[i], 1 + 4 * i);
+    }
+    ck_assert_uint_eq(ISSUE(0, 0, 2), 33);
+    ck_assert_uint_eq(ISSUE(0, 0, 3), 34);
+    ck_assert_uint_eq(mock_stat(&M, "simple.cycles"), 37 + 32);
+    mock_fini(&M);
+}
+END_TEST
+
 /* ---- determinism ---- */
 
 /* A mixed kernel: 2 SMs x 2 schedulers, 10 CTAs of 3 warps (residency 2
@@ -809,6 +841,7 @@ static Suite *suite(void)
                         sizeof coalesce / sizeof coalesce[0]);
     tcase_add_test(t, bandwidth_capped_burst);
     tcase_add_test(t, launch_latency);
+    tcase_add_test(t, child_grid_inside_a_step);
     tcase_add_test(t, deterministic);
     tcase_add_test(t, param_table);
     tcase_add_test(t, param_table_in_host_parser);

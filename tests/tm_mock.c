@@ -98,10 +98,13 @@ static int m_cta_next(ptxemu_tm_host *h, uint32_t sm, ptxemu_tm_cta **out)
 {
     MockHost *m = HOST(h);
     ck_assert_uint_lt(sm, m->nsms);
-    if (m->next_cta == m->k.nctas) {
+    const ptxemu_tm_kernel *k = m->in_child ? &m->ck : &m->k;
+    uint32_t *next = m->in_child ? &m->cnext : &m->next_cta;
+    if (*next == k->nctas) {
         return PTXEMU_TM_NONE;
     }
-    ptxemu_tm_cta *c = &m->cta[m->next_cta++];
+    ptxemu_tm_cta *c = m->in_child ? &m->ccta[(*next)++]
+                                   : &m->cta[(*next)++];
     c->sm = sm;
     c->live = 1;
     *out = c;
@@ -124,7 +127,11 @@ static void m_cta_retire(ptxemu_tm_host *h, ptxemu_tm_cta *c)
                                           "exited", c->id);
     c->live = 0;
     c->retired = 1;
-    HOST(h)->retired++;
+    if (HOST(h)->in_child) {
+        HOST(h)->cretired++;
+    } else {
+        HOST(h)->retired++;
+    }
 }
 
 /* ---- warps ---- */
@@ -192,6 +199,53 @@ static void grid_arrive(MockHost *m, ptxemu_tm_warp *w)
     event(m, PTXEMU_TM_EV_BARRIER_RELEASE, w->cta, w);
 }
 
+static void fill_ctas(struct ptxemu_tm_cta *cta, uint32_t n,
+                      const ptxemu_tm_kernel *k, const uint32_t *prog_of,
+                      uint32_t prog_all, const uint32_t *nops)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        ptxemu_tm_cta *c = &cta[i];
+        memset(c, 0, sizeof *c);
+        c->id = i;
+        c->nwarps = k->warps_per_cta;
+        for (uint32_t j = 0; j < c->nwarps; j++) {
+            c->w[j].cta = c;
+            c->w[j].idx = j;
+            c->w[j].prog = j + (prog_of ? prog_of[i] : prog_all);
+            c->wp[j] = &c->w[j];
+            ck_assert_uint_lt(c->w[j].prog, MOCK_MAXW);
+            ck_assert_msg(i >= k->nctas || nops[c->w[j].prog] > 0,
+                          "warp %u of CTA %u has no program", j, i);
+        }
+    }
+}
+
+/* Time the child grid to its end, inside the parent's step. */
+static void run_child(MockHost *m)
+{
+    ck_assert(!m->in_child);
+    ck_assert_uint_le(m->ck.nctas, 4);
+    m->in_child = 1;
+    m->cnext = m->cretired = 0;
+    fill_ctas(m->ccta, 4, &m->ck, NULL, m->child_prog, m->nops);
+    m->ck.start_cycle = 0;
+    for (uint32_t i = 0; i < m->nsms; i++) {
+        if (m->time[i] > m->ck.start_cycle) {
+            m->ck.start_cycle = m->time[i];
+        }
+    }
+    ck_assert_int_eq(m->ops.kernel_begin(m->tm, &m->ck), PTXEMU_TM_OK);
+    uint64_t now = 0;
+    int rc;
+    while ((rc = m->ops.cycle(m->tm, &now)) == 1) {
+    }
+    ck_assert_int_eq(rc, 0);
+    ck_assert_int_eq(m->ops.kernel_end(m->tm, &m->child_end),
+                     PTXEMU_TM_OK);
+    ck_assert_uint_eq(m->cretired, m->ck.nctas);
+    m->in_child = 0;
+}
+
 static int m_step(ptxemu_tm_host *h, ptxemu_tm_warp *w, ptxemu_tm_step *out)
 {
     MockHost *m = HOST(h);
@@ -213,6 +267,9 @@ static int m_step(ptxemu_tm_host *h, ptxemu_tm_warp *w, ptxemu_tm_step *out)
     out->async_token = op->token;
     if (op->fault) {
         return PTXEMU_TM_FAULT;
+    }
+    if (op->child) {
+        run_child(m);
     }
     if (op->insn->flags & PTXEMU_TM_I_EXIT) {
         w->state = PTXEMU_TM_WARP_EXITED;
@@ -413,21 +470,7 @@ static void reset_grid(MockHost *m)
     m->next_cta = 0;
     m->retired = 0;
     m->garrived = 0;
-    for (uint32_t i = 0; i < MOCK_MAXCTA; i++) {
-        ptxemu_tm_cta *c = &m->cta[i];
-        memset(c, 0, sizeof *c);
-        c->id = i;
-        c->nwarps = m->k.warps_per_cta;
-        for (uint32_t j = 0; j < c->nwarps; j++) {
-            c->w[j].cta = c;
-            c->w[j].idx = j;
-            c->w[j].prog = j + m->cta_prog[i];
-            c->wp[j] = &c->w[j];
-            ck_assert_uint_lt(c->w[j].prog, MOCK_MAXW);
-            ck_assert_msg(i >= m->k.nctas || m->nops[c->w[j].prog] > 0,
-                          "warp %u of CTA %u has no program", j, i);
-        }
-    }
+    fill_ctas(m->cta, MOCK_MAXCTA, &m->k, m->cta_prog, 0, m->nops);
 }
 
 int mock_run(MockHost *m, uint64_t *cycles)

@@ -20,6 +20,11 @@
  *    with the event sent for the releasing warp's CTA only (as
  *    timing/host.c does);
  *  - exits send PTXEMU_TM_EV_WARP_EXIT, then PTXEMU_TM_EV_CTA_DONE;
+ *  - MockOp.child: the step launches the child grid (MockHost.ck, its
+ *    CTAs' warps running programs child_prog + warp index) and times it
+ *    to the end inside the step, as timing/host.c does for dynamic
+ *    parallelism: kernel_begin (start: the latest SM time), cycle until
+ *    0, kernel_end; its end cycle lands in child_end;
  *  - set_time must not go back on an SM; the time of the warp's SM at
  *    each step is the instruction's issue cycle (MockWarp.issue[pc]),
  *    which is what %clock would read there;
@@ -50,6 +55,7 @@ typedef struct MockOp {
     uint64_t token;   /* async token the step reports */
     int bar;          /* 1: bar.sync; 2: never released; 3: grid-wide */
     int fault;        /* the step returns PTXEMU_TM_FAULT */
+    int child;        /* the step runs the child grid */
 } MockOp;
 
 struct ptxemu_tm_warp {
@@ -90,6 +96,12 @@ struct ptxemu_tm_host {
     struct ptxemu_tm_cta cta[MOCK_MAXCTA];
     uint32_t next_cta, retired;
     uint32_t garrived;            /* at the grid-wide barrier */
+    /* the child grid (MockOp.child) */
+    ptxemu_tm_kernel ck;
+    struct ptxemu_tm_cta ccta[4];
+    uint32_t child_prog, cnext, cretired;
+    int in_child;
+    uint64_t child_end;
     MockInsn insn[MOCK_MAXINSN];
     uint32_t ninsn;
     const char *set[MOCK_MAXSET];

@@ -58,7 +58,7 @@ void simple_warp_refresh(Simple *s, SimpleWarp *w)
     }
     int st = s->api->warp_state(s->h, w->h);
     if (st == PTXEMU_TM_WARP_EXITED) {
-        simple_warp_exited(s, w, s->now);
+        simple_warp_exited(s, w, s->kern->now);
     } else {
         /* READY without an instruction: a step settles its stack. */
         w->at_barrier = st == PTXEMU_TM_WARP_BARRIER;
@@ -227,8 +227,8 @@ int simple_sched_cycle(Simple *s, SimpleSm *sm, uint32_t k, uint64_t now,
     for (uint32_t step = 0; step < m; step++) {
         uint32_t j = (j0 + step) % m;
         SimpleWarp *w = sm->slot[k + j * n];
-        if (!w || w->exited) {
-            continue;
+        if (!w || w->exited || w->cta->kern != s->kern) {
+            continue; /* a parent grid's warps wait for its child */
         }
         SimpleStall r;
         uint64_t t = ready_at(s, sm, sc, w, &r);

@@ -80,6 +80,14 @@ static int ensure_sms(Simple *s, uint32_t n)
     return 0;
 }
 
+static void kernel_free(SimpleKernel *kn)
+{
+    if (kn) {
+        free(kn->why);
+        free(kn);
+    }
+}
+
 static void simple_destroy(void *tm)
 {
     Simple *s = tm;
@@ -90,7 +98,11 @@ static void simple_destroy(void *tm)
         simple_sm_free(s->sm[i]);
     }
     free(s->sm);
-    free(s->why);
+    while (s->kern) {
+        SimpleKernel *parent = s->kern->parent;
+        kernel_free(s->kern);
+        s->kern = parent;
+    }
     simple_map_free(&s->warps);
     free(s->scratch.iv);
     free(s);
@@ -131,102 +143,100 @@ static void *simple_create(const ptxemu_tm_host_api *api, ptxemu_tm_host *h)
 static int simple_kernel_begin(void *tm, const ptxemu_tm_kernel *k)
 {
     Simple *s = tm;
-    memset(&s->k, 0, sizeof s->k);
-    size_t n = k->struct_size < sizeof s->k ? k->struct_size : sizeof s->k;
-    memcpy(&s->k, k, n);
     uint32_t nsms = s->api->num_sms(s->h);
     if (nsms == 0) {
         s->api->error(s->h, "simple: the device has no SM");
         return PTXEMU_TM_ERROR;
     }
-    if (ensure_sms(s, nsms) != 0) {
+    SimpleKernel *parent = s->kern && s->kern->running ? s->kern : NULL;
+    if (parent && nsms != s->active_sms) {
+        s->api->error(s->h, "simple: the SM count changed inside a kernel");
+        return PTXEMU_TM_ERROR;
+    }
+    SimpleKernel *kn = calloc(1, sizeof *kn);
+    if (!kn || ensure_sms(s, nsms) != 0 ||
+        !(kn->why = calloc((size_t)nsms * s->c.schedulers, sizeof *kn->why))) {
+        kernel_free(kn);
         s->api->error(s->h, "simple: out of memory");
         return PTXEMU_TM_ERROR;
     }
-    free(s->why);
-    s->why = calloc((size_t)nsms * s->c.schedulers, sizeof *s->why);
-    if (!s->why) {
-        s->api->error(s->h, "simple: out of memory");
-        return PTXEMU_TM_ERROR;
-    }
-    for (uint32_t i = 0; i < s->nsms; i++) {
-        SimpleSm *sm = s->sm[i];
-        sm->port_free = 0;
-        for (uint64_t j = 0; j < s->c.schedulers; j++) {
-            memset(sm->sched[j].unit_free, 0, sizeof sm->sched[j].unit_free);
-            sm->sched[j].last = UINT32_MAX;
+    size_t n = k->struct_size < sizeof kn->k ? k->struct_size : sizeof kn->k;
+    memcpy(&kn->k, k, n);
+    kn->k.struct_size = sizeof kn->k;
+    if (!parent) { /* a new launch: the SMs' pipelines are empty */
+        kernel_free(s->kern);
+        for (uint32_t i = 0; i < s->nsms; i++) {
+            SimpleSm *sm = s->sm[i];
+            sm->port_free = 0;
+            for (uint64_t j = 0; j < s->c.schedulers; j++) {
+                memset(sm->sched[j].unit_free, 0,
+                       sizeof sm->sched[j].unit_free);
+                sm->sched[j].last = UINT32_MAX;
+            }
         }
     }
     s->active_sms = nsms;
     uint64_t cl = (uint64_t)(k->cluster[0] ? k->cluster[0] : 1) *
                   (k->cluster[1] ? k->cluster[1] : 1) *
                   (k->cluster[2] ? k->cluster[2] : 1);
-    if (s->k.cooperative || cl > s->k.nctas) {
-        cl = s->k.nctas;
+    if (kn->k.cooperative || cl > kn->k.nctas) {
+        cl = kn->k.nctas;
     }
-    s->cluster_size = cl ? cl : 1;
-    s->placed = 0;
-    s->grid_done = s->k.nctas == 0;
-    s->next_sm = 0;
-    s->start = s->k.start_cycle;
-    s->now = s->start;
-    s->end = s->start;
-    s->launch_at = s->start + s->c.launch_latency;
-    s->running = true;
-    s->warned = false;
-    s->stuck = 0;
+    kn->parent = parent;
+    kn->cluster_size = cl ? cl : 1;
+    kn->grid_done = kn->k.nctas == 0;
+    kn->start = kn->k.start_cycle;
+    if (parent && kn->start < parent->now) {
+        kn->start = parent->now;
+    }
+    kn->now = kn->end = kn->start;
+    kn->launch_at = kn->start + s->c.launch_latency;
+    kn->running = true;
+    s->kern = kn;
     s->api->set_clock_mhz(s->h, s->c.clock_mhz);
     return PTXEMU_TM_OK;
 }
 
 /* ---- placement ---- */
 
-static bool device_empty(const Simple *s)
-{
-    for (uint32_t i = 0; i < s->active_sms; i++) {
-        if (s->sm[i]->nctas) {
-            return false;
-        }
-    }
-    return true;
-}
-
 /* Place `group` CTAs (one cluster, or one CTA) if they fit, spreading
- * from next_sm; force them when the device is empty.  1 placed, 0 not
- * now, negative: error. */
+ * from next_sm; force them when none of the kernel's CTAs is resident
+ * (those of a parent grid may fill the SMs: they wait for this one).
+ * 1 placed, 0 not now, negative: error. */
 static int place_group(Simple *s, uint64_t group)
 {
+    SimpleKernel *kn = s->kern;
     const uint32_t n = s->active_sms;
     uint64_t total = 0;
     for (uint32_t i = 0; i < n && total < group; i++) {
-        uint64_t r = simple_sm_room(s, s->sm[(s->next_sm + i) % n]);
+        uint64_t r = simple_sm_room(s, s->sm[(kn->next_sm + i) % n]);
         total += r > group ? group : r;
     }
     bool force = total < group;
-    if (force && !device_empty(s)) {
+    if (force && kn->resident) {
         return 0;
     }
-    if (force && !s->warned) {
-        s->warned = true;
+    if (force && !kn->warned) {
+        kn->warned = true;
         s->api->log(s->h, "simple: a CTA (or cluster) exceeds an SM's "
                           "limits; placed anyway, alone");
     }
     uint64_t left = group;
-    for (uint32_t i = 0; left > 0 && !s->grid_done; i = (i + 1) % n) {
-        SimpleSm *sm = s->sm[(s->next_sm + i) % n];
+    for (uint32_t i = 0; left > 0 && !kn->grid_done; i = (i + 1) % n) {
+        SimpleSm *sm = s->sm[(kn->next_sm + i) % n];
         uint64_t r = force ? 1 : simple_sm_room(s, sm);
         if (r == 0) {
             continue;
         }
-        for (uint64_t j = 0; j < r && left > 0 && !s->grid_done; j++) {
+        for (uint64_t j = 0; j < r && left > 0 && !kn->grid_done; j++) {
             int rc = simple_sm_place(s, sm);
             if (rc < 0) {
                 return rc;
             }
             left -= rc == 1;
         }
-        if (left == 0 || s->grid_done) {
-            s->next_sm = (sm->id + 1) % n;
+        if (left == 0 || kn->grid_done) {
+            kn->next_sm = (sm->id + 1) % n;
         }
     }
     return 1;
@@ -234,9 +244,11 @@ static int place_group(Simple *s, uint64_t group)
 
 static int place_all(Simple *s)
 {
-    while (!s->grid_done) {
-        uint64_t left = s->k.nctas > s->placed ? s->k.nctas - s->placed : 1;
-        uint64_t group = s->cluster_size < left ? s->cluster_size : left;
+    SimpleKernel *kn = s->kern;
+    while (!kn->grid_done) {
+        uint64_t left = kn->k.nctas > kn->placed ? kn->k.nctas - kn->placed
+                                                 : 1;
+        uint64_t group = kn->cluster_size < left ? kn->cluster_size : left;
         int rc = place_group(s, group);
         if (rc <= 0) {
             return rc;
@@ -247,12 +259,13 @@ static int place_all(Simple *s)
 
 /* ---- events ---- */
 
-/* Peek every warp waiting at a barrier again (from the next cycle). */
+/* Peek the kernel's warps waiting at a barrier again, from the next
+ * cycle. */
 static void recheck_barriers(Simple *s, uint64_t now)
 {
     for (uint32_t i = 0; i < s->active_sms; i++) {
         for (SimpleCta *c = s->sm[i]->ctas; c; c = c->next) {
-            for (uint32_t j = 0; j < c->nwarps; j++) {
+            for (uint32_t j = 0; j < c->nwarps && c->kern == s->kern; j++) {
                 SimpleWarp *x = &c->w[j];
                 if (x->at_barrier) {
                     x->peeked = false;
@@ -279,20 +292,24 @@ static void simple_event(void *tm, ptxemu_tm_event ev, ptxemu_tm_cta *cta,
                          ptxemu_tm_warp *w)
 {
     Simple *s = tm;
+    if (!s->kern) {
+        return;
+    }
+    const uint64_t now = s->kern->now;
     SimpleWarp *sw = w ? simple_map_get(&s->warps, w) : NULL;
     if (ev == PTXEMU_TM_EV_WARP_EXIT) {
         if (sw) {
-            simple_warp_exited(s, sw, s->now);
+            simple_warp_exited(s, sw, now);
         }
         return;
     }
     if (ev != PTXEMU_TM_EV_BARRIER_RELEASE) {
         return; /* CTA_DONE: the exits were counted */
     }
-    if (s->cluster_size > 1) {
+    if (s->kern->cluster_size > 1) {
         /* A cluster or grid barrier also releases other CTAs' warps, and
          * the event names only the releasing CTA. */
-        recheck_barriers(s, s->now);
+        recheck_barriers(s, now);
         return;
     }
     SimpleCta *c = sw ? sw->cta : find_cta(s, cta);
@@ -305,7 +322,7 @@ static void simple_event(void *tm, ptxemu_tm_event ev, ptxemu_tm_cta *cta,
         if (x->at_barrier) {
             x->at_barrier = false;
             x->peeked = false;
-            x->not_before = s->now + 1;
+            x->not_before = now + 1;
         }
     }
 }
@@ -318,93 +335,109 @@ static void simple_event(void *tm, ptxemu_tm_event ev, ptxemu_tm_cta *cta,
 
 static int stop(Simple *s, int rc)
 {
-    s->running = false;
-    s->end = s->now;
+    s->kern->running = false;
+    s->kern->end = s->kern->now;
     return rc < 0 ? rc : PTXEMU_TM_ERROR;
 }
 
 static void count_stalls(Simple *s, uint64_t cycles)
 {
+    const SimpleStall *why = s->kern->why;
     const size_t n = (size_t)s->active_sms * s->c.schedulers;
     for (size_t i = 0; i < n; i++) {
-        if (s->why[i] != SIMPLE_STALL_COUNT) {
-            s->st_stall[s->why[i]] += cycles;
+        if (why[i] != SIMPLE_STALL_COUNT) {
+            s->st_stall[why[i]] += cycles;
         }
     }
+}
+
+/* Steps 4 and 5 of one cycle for one SM; *next: the earliest cycle
+ * something can happen on it; *issued set when a warp issued. */
+static int sm_cycle(Simple *s, SimpleSm *sm, uint64_t t, SimpleStall *why,
+                    uint64_t *next, bool *issued)
+{
+    const uint32_t nsched = (uint32_t)s->c.schedulers;
+    if (!sm->nctas) {
+        for (uint32_t k = 0; k < nsched; k++) {
+            why[k] = SIMPLE_STALL_IDLE;
+        }
+        return 0;
+    }
+    s->api->set_time(s->h, sm->id, t);
+    for (uint32_t k = 0; k < nsched; k++) {
+        int done;
+        uint64_t wake;
+        int rc = simple_sched_cycle(s, sm, k, t, &done, &why[k], &wake);
+        if (rc < 0) {
+            return rc;
+        }
+        if (done) {
+            why[k] = SIMPLE_STALL_COUNT; /* not a stall */
+            *issued = true;
+        } else if (wake < *next) {
+            *next = wake;
+        }
+    }
+    for (SimpleCta *c = sm->ctas; c; c = c->next) {
+        uint64_t r = c->kern == s->kern ? simple_cta_retire_at(c)
+                                        : SIMPLE_NEVER;
+        if (r < *next) {
+            *next = r;
+        }
+    }
+    return 0;
 }
 
 static int simple_cycle(void *tm, uint64_t *now)
 {
     Simple *s = tm;
-    if (!s->running) {
-        *now = s->end;
+    SimpleKernel *kn = s->kern;
+    if (!kn || !kn->running) {
+        *now = kn ? kn->end : 0;
         return 0;
     }
-    const uint64_t t = s->now;
+    const uint64_t t = kn->now;
     const uint32_t nsched = (uint32_t)s->c.schedulers;
     uint64_t next = SIMPLE_NEVER;
     for (uint32_t i = 0; i < s->active_sms; i++) {
         simple_sm_retire(s, s->sm[i], t);
     }
-    if (s->grid_done && device_empty(s)) {
-        s->running = false;
-        s->end = t;
-        s->st_cycles += t - s->start;
+    if (kn->grid_done && kn->resident == 0) {
+        kn->running = false;
+        kn->end = t;
+        s->st_cycles += t - kn->start;
         *now = t;
         return 0;
     }
-    if (t >= s->launch_at) {
+    if (t >= kn->launch_at) {
         int rc = place_all(s);
         if (rc < 0) {
             return stop(s, rc);
         }
     } else {
-        next = s->launch_at;
+        next = kn->launch_at;
     }
-    bool issued_any = false;
+    bool issued = false;
     for (uint32_t i = 0; i < s->active_sms; i++) {
-        SimpleSm *sm = s->sm[i];
-        SimpleStall *why = &s->why[(size_t)i * nsched];
-        if (!sm->nctas) {
-            for (uint32_t k = 0; k < nsched; k++) {
-                why[k] = SIMPLE_STALL_IDLE;
-            }
-            continue;
-        }
-        s->api->set_time(s->h, sm->id, t);
-        for (uint32_t k = 0; k < nsched; k++) {
-            int issued;
-            uint64_t wake;
-            int rc = simple_sched_cycle(s, sm, k, t, &issued, &why[k], &wake);
-            if (rc < 0) {
-                return stop(s, rc);
-            }
-            if (issued) {
-                why[k] = SIMPLE_STALL_COUNT; /* not a stall */
-                issued_any = true;
-            } else if (wake < next) {
-                next = wake;
-            }
-        }
-        for (SimpleCta *c = sm->ctas; c; c = c->next) {
-            uint64_t r = simple_cta_retire_at(c);
-            if (r < next) {
-                next = r;
-            }
+        int rc = sm_cycle(s, s->sm[i], t, &kn->why[(size_t)i * nsched],
+                          &next, &issued);
+        if (rc < 0) {
+            return stop(s, rc);
         }
     }
-    if (issued_any || next <= t) {
+    if (issued || next <= t) {
         next = t + 1;
     }
     if (next == SIMPLE_NEVER) {
         /* Every live warp waits at a barrier.  One released by a warp of
-         * another CTA (a cluster or grid barrier) comes without an event
-         * for its own CTA: look again next cycle.  If nothing changes it
-         * is a guest deadlock; the host's watchdog reports it with the
-         * emulator's located message, so time goes on one cycle at a
-         * time; a host that never does is told by the model's error. */
+         * another CTA (a cluster or grid barrier) may come without an
+         * event for its own CTA: look again next cycle.  If nothing
+         * changes it is a guest deadlock; the host's watchdog reports it
+         * with the emulator's located message, so time goes on one cycle
+         * at a time; a host that never does is told by the model's
+         * error. */
         recheck_barriers(s, t);
-        if (++s->stuck > SIMPLE_STUCK_LIMIT) {
+        if (++kn->stuck > SIMPLE_STUCK_LIMIT) {
             s->api->error(s->h, "simple: no warp can ever issue again "
                                 "(every live warp waits at a barrier that "
                                 "nothing will release)");
@@ -412,10 +445,13 @@ static int simple_cycle(void *tm, uint64_t *now)
         }
         next = t + 1;
     } else {
-        s->stuck = 0;
+        kn->stuck = 0;
+    }
+    if (kn->resume_at > next) { /* a child grid ran meanwhile */
+        next = kn->resume_at;
     }
     count_stalls(s, next - t);
-    s->now = next;
+    kn->now = next;
     *now = next;
     return 1;
 }
@@ -423,14 +459,26 @@ static int simple_cycle(void *tm, uint64_t *now)
 static int simple_kernel_end(void *tm, uint64_t *end_cycle)
 {
     Simple *s = tm;
-    if (s->running) { /* stopped early: the host ends the kernel */
-        s->running = false;
-        s->end = s->now;
+    SimpleKernel *kn = s->kern;
+    if (!kn) {
+        *end_cycle = 0;
+        return PTXEMU_TM_OK;
+    }
+    if (kn->running) { /* stopped early: the host ends the kernel */
+        kn->running = false;
+        kn->end = kn->now;
     }
     for (uint32_t i = 0; i < s->nsms; i++) {
         simple_sm_drop(s, s->sm[i]); /* only after an error */
     }
-    *end_cycle = s->end;
+    *end_cycle = kn->end;
+    if (kn->parent) {
+        if (kn->end > kn->parent->resume_at) {
+            kn->parent->resume_at = kn->end;
+        }
+        s->kern = kn->parent;
+        kernel_free(kn);
+    }
     return PTXEMU_TM_OK;
 }
 

@@ -150,8 +150,11 @@ typedef struct SimpleWarp {
     SimpleScoreboard sb;
 } SimpleWarp;
 
+struct SimpleKernel;
+
 typedef struct SimpleCta {
     ptxemu_tm_cta *h;
+    struct SimpleKernel *kern;  /* the kernel it belongs to */
     struct SimpleCta *next;     /* on its SM */
     uint32_t sm, nwarps, nexited;
     uint64_t last_exit;
@@ -177,29 +180,39 @@ typedef struct SimpleSm {
     uint64_t issued;            /* stat: simple.smN.issued */
 } SimpleSm;
 
+/* One kernel being timed.  A child grid of dynamic parallelism may be
+ * timed inside a step of its parent (the host runs it there): then its
+ * kernel_begin comes while the parent runs, and the parent's CTAs stay
+ * resident (holding their resources) but issue nothing until the child's
+ * kernel_end; the parent resumes at the child's end cycle. */
+typedef struct SimpleKernel {
+    struct SimpleKernel *parent;
+    ptxemu_tm_kernel k;
+    uint64_t cluster_size;      /* CTAs placed together (1, a cluster, or
+                                   the whole cooperative grid) */
+    uint64_t placed;            /* CTAs handed out */
+    uint32_t resident;          /* its CTAs on SMs */
+    uint32_t next_sm;           /* round-robin placement start */
+    bool grid_done;             /* cta_next said NONE / all placed */
+    bool running, warned;
+    uint64_t start, launch_at, now, end;
+    uint64_t resume_at;         /* a child kernel's end */
+    uint64_t stuck;             /* cycles in a row nothing could happen */
+    SimpleStall *why;           /* per SM scheduler this cycle; COUNT:
+                                   it issued */
+} SimpleKernel;
+
 typedef struct Simple {
     const ptxemu_tm_host_api *api;
     ptxemu_tm_host *h;
     SimpleConfig c;
     SimpleSm **sm;
     uint32_t nsms, smcap;       /* made (stats registered) */
-    uint32_t active_sms;        /* the device's, this kernel */
-    SimpleStall *why;           /* per SM scheduler this cycle; COUNT:
-                                   it issued */
     SimplePtrMap warps;         /* ptxemu_tm_warp* -> SimpleWarp* */
     SimpleScratch scratch;
 
-    /* the kernel */
-    ptxemu_tm_kernel k;
-    uint64_t cluster_size;      /* CTAs placed together (1, a cluster, or
-                                   the whole cooperative grid) */
-    uint64_t placed;            /* CTAs handed out */
-    bool grid_done;             /* cta_next said NONE / all placed */
-    uint32_t next_sm;           /* round-robin placement start */
-    uint64_t start, launch_at, now, end;
-    bool running, warned;
-    uint64_t stuck;             /* cycles in a row nothing could happen */
-    int err;                    /* a host call's negative result */
+    SimpleKernel *kern;         /* the kernel being timed (innermost) */
+    uint32_t active_sms;        /* the device's, this kernel */
 
     /* statistics */
     uint64_t st_cycles, st_issued, st_thread_insns, st_ctas, st_kernels;
@@ -217,10 +230,11 @@ uint64_t simple_sm_room(const Simple *s, const SimpleSm *sm);
 /* Place the grid's next CTA on the SM (force: ignore the limits).
  * 1 placed, 0 none left, negative: a host error. */
 int simple_sm_place(Simple *s, SimpleSm *sm);
-/* Retire the SM's CTAs that are finished and drained by `now`. */
+/* Retire the current kernel's CTAs on the SM that are finished and
+ * drained by `now`. */
 void simple_sm_retire(Simple *s, SimpleSm *sm, uint64_t now);
-/* Forget every CTA without retiring it (a kernel stopped early: the
- * host frees its own). */
+/* Forget the current kernel's CTAs without retiring them (a kernel
+ * stopped early: the host frees its own). */
 void simple_sm_drop(Simple *s, SimpleSm *sm);
 /* The cycle a finished CTA may retire (SIMPLE_NEVER while it runs). */
 uint64_t simple_cta_retire_at(const SimpleCta *cta);

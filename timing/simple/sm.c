@@ -75,7 +75,7 @@ static uint64_t round_up(uint64_t v, uint64_t unit)
 void simple_cta_need(const Simple *s, uint64_t *threads, uint64_t *warps,
                      uint64_t *regs, uint64_t *shared)
 {
-    const ptxemu_tm_kernel *k = &s->k;
+    const ptxemu_tm_kernel *k = &s->kern->k;
     uint64_t t = k->threads_per_cta;
     if (t == 0) {
         t = (uint64_t)k->block[0] * k->block[1] * k->block[2];
@@ -147,9 +147,10 @@ static int oom(Simple *s)
 int simple_sm_place(Simple *s, SimpleSm *sm)
 {
     ptxemu_tm_cta *h = NULL;
+    SimpleKernel *kn = s->kern;
     int rc = s->api->cta_next(s->h, sm->id, &h);
     if (rc == PTXEMU_TM_NONE) {
-        s->grid_done = true;
+        kn->grid_done = true;
         return 0;
     }
     if (rc < 0) {
@@ -167,6 +168,7 @@ int simple_sm_place(Simple *s, SimpleSm *sm)
         return oom(s);
     }
     c->h = h;
+    c->kern = kn;
     c->sm = sm->id;
     simple_cta_need(s, &c->threads, &c->warps, &c->regs, &c->shared);
     for (uint32_t i = 0; i < n; i++) {
@@ -187,10 +189,11 @@ int simple_sm_place(Simple *s, SimpleSm *sm)
     sm->nctas++;
     c->next = sm->ctas;
     sm->ctas = c;
-    s->placed++;
+    kn->placed++;
+    kn->resident++;
     s->st_ctas++;
-    if (s->placed >= s->k.nctas) {
-        s->grid_done = true;
+    if (kn->placed >= kn->k.nctas) {
+        kn->grid_done = true;
     }
     return 1;
 }
@@ -218,6 +221,7 @@ uint64_t simple_cta_retire_at(const SimpleCta *c)
 /* Give back what an unlinked CTA held and free it. */
 static void release(Simple *s, SimpleSm *sm, SimpleCta *c)
 {
+    c->kern->resident--;
     sm->threads -= c->threads;
     sm->warps -= c->warps;
     sm->regs -= c->regs;
@@ -231,7 +235,7 @@ void simple_sm_retire(Simple *s, SimpleSm *sm, uint64_t now)
     SimpleCta **pp = &sm->ctas;
     while (*pp) {
         SimpleCta *c = *pp;
-        if (simple_cta_retire_at(c) > now) {
+        if (c->kern != s->kern || simple_cta_retire_at(c) > now) {
             pp = &c->next;
             continue;
         }
@@ -243,9 +247,14 @@ void simple_sm_retire(Simple *s, SimpleSm *sm, uint64_t now)
 
 void simple_sm_drop(Simple *s, SimpleSm *sm)
 {
-    while (sm->ctas) {
-        SimpleCta *c = sm->ctas;
-        sm->ctas = c->next;
+    SimpleCta **pp = &sm->ctas;
+    while (*pp) {
+        SimpleCta *c = *pp;
+        if (c->kern != s->kern) {
+            pp = &c->next;
+            continue;
+        }
+        *pp = c->next;
         release(s, sm, c);
     }
 }
