@@ -459,7 +459,7 @@ END_TEST
  *   cp.async (LDST) / cp.async.bulk (ASYNC) of 128 global bytes = 4
  *   sectors at 32 B/cycle: done at 0 + 100 + 4 = 104 (the shared write,
  *   23, is sooner);
- *   wgmma (TENSOR, no accesses): done at lat.tensor = 50.
+ *   wgmma or tcgen05 (TENSOR, no accesses): done at lat.tensor = 50.
  * The wait issues when it is done (W), the add at W + 1 (ready W + 5),
  * exit W + 2: the kernel takes W + 5.  The wait is stalled (async) from
  * cycle 2 to W - 1. */
@@ -471,6 +471,7 @@ static const struct {
     {PTXEMU_TM_UNIT_LDST, PTXEMU_TM_WAIT_ASYNC_GROUP, 1, 104},
     {PTXEMU_TM_UNIT_ASYNC, PTXEMU_TM_WAIT_BULK_GROUP, 1, 104},
     {PTXEMU_TM_UNIT_TENSOR, PTXEMU_TM_WAIT_WGMMA, 0, 50},
+    {PTXEMU_TM_UNIT_TENSOR, PTXEMU_TM_WAIT_TCGEN05, 0, 50},
 };
 
 static ptxemu_tm_access copy_acc[64];

@@ -25,8 +25,9 @@
  *    Instruction-level Analysis" (arXiv:2208.11174, 2022);
  *  - mem.bytes_per_cycle: A100 DRAM bandwidth (1555 GB/s, whitepaper)
  *    per SM per cycle: 1555e9 / (108 * 1.41e9) = 10.2, rounded to 10;
- *  - every other latency (INT, FP16, FP64, SFU, tensor, control, texture,
- *    constant, distributed shared memory, the launch) is a round
+ *  - every other latency (INT, FP16, FP64, SFU, tensor, control, lane
+ *    exchange, texture, constant, distributed shared memory, the launch)
+ *    and the lane-exchange interval is a round
  *    estimate of the same order as those measurements, not a measured
  *    figure.
  */
@@ -59,6 +60,8 @@
     X("lat.async", lat[U(ASYNC)], 4, 1, 1u << 20,                              \
       "issue latency of a bulk copy (its transfer: mem.*)")                    \
     X("lat.misc", lat[U(MISC)], 4, 1, 1u << 20, "latency of everything else")  \
+    X("lat.warp", lat[U(WARP)], 24, 1, 1u << 20,                               \
+      "lane-exchange (shfl, vote, match, redux) latency")                     \
     X("ii.int", ii[U(INT)], 2, 1, 1u << 20,                                    \
       "integer ALU initiation interval (cycles busy per warp instruction)")    \
     X("ii.fp16", ii[U(FP16)], 1, 1, 1u << 20, "f16 ALU initiation interval")   \
@@ -76,6 +79,8 @@
       "bulk-copy issue initiation interval")                                   \
     X("ii.misc", ii[U(MISC)], 1, 1, 1u << 20, "initiation interval of the "    \
                                               "rest")                          \
+    X("ii.warp", ii[U(WARP)], 2, 1, 1u << 20,                                  \
+      "lane-exchange initiation interval")                                     \
     X("mem.global.latency", mem_lat[S(GLOBAL)], 290, 1, 1u << 24,              \
       "global load/store/atomic latency (cycles, before the transfer)")        \
     X("mem.shared.latency", mem_lat[S(SHARED)], 23, 1, 1u << 24,               \

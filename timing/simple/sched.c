@@ -68,7 +68,8 @@ void simple_warp_refresh(Simple *s, SimpleWarp *w)
 static bool waits_for_warp(unsigned wait)
 {
     return wait == PTXEMU_TM_WAIT_ASYNC_GROUP ||
-           wait == PTXEMU_TM_WAIT_BULK_GROUP || wait == PTXEMU_TM_WAIT_WGMMA;
+           wait == PTXEMU_TM_WAIT_BULK_GROUP || wait == PTXEMU_TM_WAIT_WGMMA ||
+           wait == PTXEMU_TM_WAIT_TCGEN05;
 }
 
 static void later(uint64_t *t, SimpleStall *why, uint64_t v, SimpleStall r)

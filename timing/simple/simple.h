@@ -17,7 +17,7 @@
  *  - a warp at a barrier waits; released warps issue from the next cycle;
  *  - asynchronous operations (step->async_token) complete after their
  *    memory (or tensor) latency; a wait instruction (ASYNC_GROUP,
- *    BULK_GROUP, WGMMA) does not issue while its warp has an incomplete
+ *    BULK_GROUP, WGMMA, TCGEN05) does not issue while its warp has an incomplete
  *    asynchronous operation, an MBARRIER wait while its CTA has one
  *    (the copy feeding an mbarrier is usually issued by another warp).
  *    Conservative: a wait_group N waits for all groups, not all but N.
