@@ -597,6 +597,49 @@ START_TEST(coalescing_into_sectors)
 }
 END_TEST
 
+/* One 4-byte load from each state space, each space's latency set apart:
+ * the result (and the kernel's end; the exit issues at 1) comes after
+ * that space's latency, plus 1 port cycle (1 sector at 32 B/cycle) for
+ * the spaces behind the SM's memory port (global, local). */
+static const struct {
+    unsigned space, unit;
+    uint64_t cycles;
+} spaces[] = {
+    {PTXEMU_TM_SPACE_GLOBAL, PTXEMU_TM_UNIT_LDST, 100 + 1},
+    {PTXEMU_TM_SPACE_SHARED, PTXEMU_TM_UNIT_LDST, 20},
+    {PTXEMU_TM_SPACE_SHARED_CLUSTER, PTXEMU_TM_UNIT_LDST, 30},
+    {PTXEMU_TM_SPACE_LOCAL, PTXEMU_TM_UNIT_LDST, 110 + 1},
+    {PTXEMU_TM_SPACE_CONST, PTXEMU_TM_UNIT_LDST, 40},
+    {PTXEMU_TM_SPACE_PARAM, PTXEMU_TM_UNIT_LDST, 50},
+    {PTXEMU_TM_SPACE_TEX, PTXEMU_TM_UNIT_TEX, 60},
+};
+
+START_TEST(latency_per_space)
+{
+    static ptxemu_tm_access acc;
+    acc = (ptxemu_tm_access){.addr = 0x40, .size = 4,
+                             .space = (uint8_t)spaces[_i].space,
+                             .kind = PTXEMU_TM_READ};
+    mock_init(&M, 1);
+    mock_set(&M, "mem.global.latency=100");
+    mock_set(&M, "mem.shared.latency=20");
+    mock_set(&M, "mem.dsmem.latency=30");
+    mock_set(&M, "mem.local.latency=110");
+    mock_set(&M, "mem.const.latency=40");
+    mock_set(&M, "mem.param.latency=50");
+    mock_set(&M, "mem.tex.latency=60");
+    mock_set(&M, "mem.bytes_per_cycle=32");
+    MockOp *op = mock_op(&M, 0, mock_insn(&M, spaces[_i].unit,
+                                          PTXEMU_TM_I_LOAD, 0,
+                                          spaces[_i].space, NONE, 1));
+    op->acc = &acc;
+    op->nacc = 1;
+    mock_exit(&M, 0);
+    ck_assert_uint_eq(mock_time(&M), spaces[_i].cycles);
+    mock_fini(&M);
+}
+END_TEST
+
 /* A burst of 4 independent coalesced loads (4 sectors each) at 16
  * bytes/cycle: each holds the SM's port 8 cycles, so they issue at 0, 8,
  * 16, 24 (21 throttle stalls between), the exit at 25; the last is ready
@@ -840,6 +883,8 @@ static Suite *suite(void)
     tcase_add_test(t, mbarrier_wait_is_cta_wide);
     tcase_add_loop_test(t, coalescing_into_sectors, 0,
                         sizeof coalesce / sizeof coalesce[0]);
+    tcase_add_loop_test(t, latency_per_space, 0,
+                        sizeof spaces / sizeof spaces[0]);
     tcase_add_test(t, bandwidth_capped_burst);
     tcase_add_test(t, launch_latency);
     tcase_add_test(t, child_grid_inside_a_step);
