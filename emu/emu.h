@@ -20,7 +20,7 @@
  *
  * Errors: a guest fault (out of bounds, misaligned, trap, ...) is recorded
  * with emu_fault() and stops the launch with a CUDA-style error; it never
- * aborts the host.  Emulator bugs are EMU_PANIC.
+ * aborts the host.  Emulator bugs are EMU_PANIC / EMU_ASSERT (emu/panic.h).
  */
 #ifndef PTXEMU_EMU_H
 #define PTXEMU_EMU_H

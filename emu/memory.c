@@ -19,6 +19,7 @@
 #include "emu/memory.h"
 #include "emu/cluster.h"
 #include "emu/exec.h"
+#include "emu/panic.h"
 
 struct EmuMemory {
     EmuAlloc *a;                  /* sorted by addr */
@@ -257,7 +258,7 @@ const char *emu_alloc_kind_name(EmuAllocKind k)
     case EMU_ALLOC_HEAP: return "device heap block";
     case EMU_ALLOC_HOST: return "registered host memory";
     }
-    return "allocation";
+    EMU_PANIC("allocation kind %d outside EmuAllocKind", (int)k);
 }
 
 /* Fault for a global-space access: name the nearest allocation. */

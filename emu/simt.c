@@ -24,6 +24,7 @@
 #include "emu/cluster.h"
 #include "emu/decode.h"
 #include "emu/exec.h"
+#include "emu/panic.h"
 #include "emu/simt.h"
 
 bool emu_frame_regs(EmuFrame *fr, const EmuFunc *f)
@@ -68,6 +69,7 @@ void emu_simt_split(EmuCtx *x, uint32_t n, const uint32_t *pcs,
                     const uint32_t *masks, uint32_t reconv)
 {
     EmuWarp *w = x->warp;
+    EMU_ASSERT(w->depth > 0);          /* the step runs the TOS entry */
     if (n == 2 && masks[0] && masks[1] && w->depth + 2 <= w->cap) {
         /* a divergent bra: the loop below, unrolled for two paths with
          * room on the stack.  Path 0 (taken) runs first, or under the
@@ -135,6 +137,7 @@ static void warp_remove_lanes(EmuWarp *w, uint32_t from, uint32_t lanes)
 void emu_simt_exit(EmuCtx *x, uint32_t lanes)
 {
     EmuWarp *w = x->warp;
+    EMU_ASSERT(w->depth > 0);
     x->branched = true;
     w->exited |= lanes;
     warp_remove_lanes(w, 0, lanes);
@@ -154,6 +157,7 @@ void emu_simt_ret(EmuCtx *x, uint32_t lanes)
         return;
     }
     EmuFrame *fr = &w->frames[w->nframes - 1];
+    EMU_ASSERT(w->depth > fr->stack_base);
     x->branched = true;
     fr->returned |= lanes;
     warp_remove_lanes(w, fr->stack_base, lanes);
@@ -212,6 +216,7 @@ void emu_simt_call(EmuCtx *x, uint32_t lanes, const EmuFunc *callee,
         base = fr->sp[l] > base ? fr->sp[l] : base;
     }
     base = emu_align_up(base, 16);
+    EMU_ASSERT(w->depth > 0);
     x->branched = true;
     w->stack[w->depth - 1].npc = x->pc + 1;
     if (!lanes) {
@@ -294,6 +299,8 @@ void emu_simt_call(EmuCtx *x, uint32_t lanes, const EmuFunc *callee,
 /* The top frame's lanes have all returned: copy results, pop it. */
 static void frame_return(EmuCta *cta, EmuWarp *w)
 {
+    /* settle() returns only from a frame a call pushed */
+    EMU_ASSERT(w->nframes >= 2 && w->frames[w->nframes - 1].call);
     EmuFrame *fr = &w->frames[w->nframes - 1];
     EmuFrame *caller = &w->frames[w->nframes - 2];
     uint32_t lanes = fr->returned & ~w->exited;
@@ -331,6 +338,7 @@ void emu_simt_settle(EmuCta *cta, EmuWarp *w)
                 w->state = EMU_WARP_EXITED;
                 w->exited |= w->valid;
                 cta->nexited++;
+                EMU_ASSERT(cta->nexited <= cta->nwarps);
                 cta->launch->progress++;
                 for (unsigned b = 0; b < EMU_MAX_BARRIERS; b++) {
                     if (cta->bar_arrived[b]) {
@@ -341,6 +349,7 @@ void emu_simt_settle(EmuCta *cta, EmuWarp *w)
             }
             return;
         }
+        EMU_ASSERT(w->nframes > 0);    /* the kernel's frame stays */
         EmuFrame *fr = &w->frames[w->nframes - 1];
         if (w->nframes > 1 && w->depth == fr->stack_base) {
             frame_return(cta, w);
@@ -376,11 +385,12 @@ void emu_simt_settle(EmuCta *cta, EmuWarp *w)
 
 static void barrier_release(EmuCta *cta, unsigned id)
 {
-    uint32_t result = cta->bar_red[id];
+    uint32_t result = cta->bar_red[id], released = 0;
     for (uint32_t wi = 0; wi < cta->nwarps; wi++) {
         EmuWarp *w = &cta->warps[wi];
         if (w->state == EMU_WARP_AT_BARRIER && w->barrier_id == id) {
             w->state = EMU_WARP_READY;
+            released++;
             if (w->red_dst != EMU_NOREG) {
                 uint64_t *r = &w->frames[w->nframes - 1]
                                    .regs[(size_t)w->red_dst * EMU_WARP_SIZE];
@@ -395,6 +405,9 @@ static void barrier_release(EmuCta *cta, unsigned id)
             }
         }
     }
+    /* every waiting warp arrived (one warp may arrive more than once:
+     * each serialised path of a divergent warp does) */
+    EMU_ASSERT(released <= cta->bar_arrived[id]);
     cta->bar_arrived[id] = 0;
     cta->bar_expected[id] = 0;
     cta->bar_red[id] = 0;
@@ -403,6 +416,7 @@ static void barrier_release(EmuCta *cta, unsigned id)
 
 static void barrier_check(EmuCta *cta, unsigned id)
 {
+    EMU_ASSERT(id < EMU_MAX_BARRIERS);
     uint32_t need = cta->bar_expected[id]
         ? cta->bar_expected[id] : cta->nwarps - cta->nexited;
     if (cta->bar_arrived[id] >= need) {
