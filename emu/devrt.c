@@ -341,8 +341,8 @@ static bool bad_config(const EmuDevice *d, const EmuFunc *k,
            g[1] > 65535 || g[2] > 65535 || b[0] > 1024 || b[1] > 1024 ||
            b[2] > 64 || nt > d->cfg.max_threads_per_block ||
            (uint64_t)k->shared_bytes + shmem > d->cfg.max_shared_per_block ||
-           (uint64_t)k->shared_bytes + shmem > EMU_SHARED_LIMIT ||
-           k->dyn_shared_offset + shmem > EMU_SHARED_LIMIT;
+           (uint64_t)k->shared_bytes + shmem > EMU_RESV_SMEM_BEGIN ||
+           k->dyn_shared_offset + shmem > EMU_RESV_SMEM_BEGIN;
 }
 
 static bool stream_known(const EmuDevrt *r, uint64_t s)

@@ -234,7 +234,25 @@ struct EmuCta {
      * clusters: the CTA is then a cluster of one) and its rank there. */
     struct EmuCluster *cluster;
     uint32_t cluster_rank;
+    /* Appended: the shared memory reserved for system software
+     * (emu_resv_smem_bytes() of them are in use). */
+    uint8_t resv_smem[EMU_GPU_SMEM_RESERVED];
 };
+
+/* The region of a CTA's shared memory that CUDA reserves for system
+ * software (cudaDevAttrReservedSharedMemoryPerBlock: 1 KiB from sm_80 on,
+ * none before; PTX ISA 9.0 section 10.34, %reserved_smem_offset_begin,
+ * _end, _cap and _<2>; nvcc 13 keeps the barrier word of a
+ * cooperative-groups tile wider than a warp there).  Here it lies at the
+ * top of the shared window, apart from the user's static and dynamic
+ * shared memory, so that a user access past its allocation still faults.
+ * %reserved_smem_offset_<N> is EMU_RESV_SMEM_BEGIN + 8 * N. */
+#define EMU_RESV_SMEM_BEGIN \
+    (EMU_SHARED_LIMIT - (uint64_t)EMU_GPU_SMEM_RESERVED)
+static inline uint32_t emu_resv_smem_bytes(const EmuDevice *d)
+{
+    return d->gpu.arch >= 80 ? EMU_GPU_SMEM_RESERVED : 0;
+}
 
 /* A thread-block cluster (compute_90): its CTAs, resident together,
  * indexed by %cluster_ctarank. */

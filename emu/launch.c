@@ -32,8 +32,8 @@ EmuStatus emu_launch_begin(EmuModule *m, const EmuFunc *kernel,
         nt > d->cfg.max_threads_per_block ||
         (uint64_t)kernel->shared_bytes + dyn_shared >
         d->cfg.max_shared_per_block ||
-        (uint64_t)kernel->shared_bytes + dyn_shared > EMU_SHARED_LIMIT ||
-        kernel->dyn_shared_offset + dyn_shared > EMU_SHARED_LIMIT) {
+        (uint64_t)kernel->shared_bytes + dyn_shared > EMU_RESV_SMEM_BEGIN ||
+        kernel->dyn_shared_offset + dyn_shared > EMU_RESV_SMEM_BEGIN) {
         return EMU_ERR_LAUNCH_CONFIG;
     }
     EmuLaunch *l = calloc(1, sizeof(*l));

@@ -391,6 +391,11 @@ uint8_t *emu_mem_guest(EmuCtx *x, unsigned lane, PtxSpace space,
                 return NULL;
             }
         }
+        uint64_t ro = off - EMU_RESV_SMEM_BEGIN;
+        uint32_t rn = emu_resv_smem_bytes(x->dev);
+        if (ro < rn && size <= rn - ro) {
+            return c->resv_smem + ro;     /* the reserved region */
+        }
         if (off > c->shared_bytes || size > c->shared_bytes - off) {
             return window_fault(x, lane, space, addr, size, write, off,
                                 c->shared_bytes);

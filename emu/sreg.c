@@ -58,8 +58,18 @@ uint64_t emu_sreg_value(EmuCtx *x, const EmuOpnd *o, unsigned lane)
     case PTX_SREG_GLOBALTIMER_HI:
         return (uint32_t)((l->dev->clock_base + l->insns) >> 32);
     case PTX_SREG_TOTAL_SMEM_SIZE:
-    case PTX_SREG_AGGR_SMEM_SIZE:
         return l->kernel->shared_bytes + l->dyn_shared;
+    case PTX_SREG_AGGR_SMEM_SIZE:   /* the user's and the reserved bytes */
+        return l->kernel->shared_bytes + l->dyn_shared +
+               emu_resv_smem_bytes(l->dev);
+    case PTX_SREG_RESERVED_SMEM_OFFSET_BEGIN:
+        return EMU_RESV_SMEM_BEGIN;
+    case PTX_SREG_RESERVED_SMEM_OFFSET_END:
+        return EMU_RESV_SMEM_BEGIN + emu_resv_smem_bytes(l->dev);
+    case PTX_SREG_RESERVED_SMEM_OFFSET_CAP:
+        return emu_resv_smem_bytes(l->dev);
+    case PTX_SREG_RESERVED_SMEM_OFFSET:
+        return EMU_RESV_SMEM_BEGIN + 8 * (o->imm >> 16);
     case PTX_SREG_DYNAMIC_SMEM_SIZE: return l->dyn_shared;
     case PTX_SREG_ENVREG:
         /* cooperative groups: envreg1:envreg2 = grid workspace */
@@ -69,6 +79,6 @@ uint64_t emu_sreg_value(EmuCtx *x, const EmuOpnd *o, unsigned lane)
         default: return 0;
         }
     default:
-        return 0;   /* envreg, pm, reserved smem, graph exec */
+        return 0;   /* envreg, pm, graph exec */
     }
 }

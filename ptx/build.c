@@ -54,6 +54,33 @@ PtxExpr *pb_expr(PtxParse *ps, PtxExprKind kind, PtxLoc loc)
     return e;
 }
 
+/* The predefined constants of the PTX ISA (section 4.4, "Predefined
+ * Identifiers": "PTX predefines one constant and a small number of
+ * special registers"); the special registers are in sregs.def. */
+static const struct {
+    const char *name;
+    uint32_t len;
+    uint64_t value;
+} predef_consts[] = {
+    { "WARP_SZ", 7, 32 },     /* the warp size, CUDA's warpSize */
+};
+
+PtxExpr *pb_word_expr(PtxParse *ps, PtxStr w, PtxLoc loc)
+{
+    for (size_t k = 0; k < sizeof(predef_consts) / sizeof(predef_consts[0]);
+         k++) {
+        if (w.len == predef_consts[k].len &&
+            memcmp(w.s, predef_consts[k].name, w.len) == 0) {
+            PtxExpr *e = pb_expr(ps, EX_INT, loc);
+            e->ival = predef_consts[k].value;
+            return e;
+        }
+    }
+    PtxExpr *e = pb_expr(ps, EX_NAME, loc);
+    e->name = w;
+    return e;
+}
+
 PtxExprList pb_list1(PtxExpr *e)
 {
     PtxExprList l = {e, e, 1};

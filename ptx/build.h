@@ -157,6 +157,9 @@ typedef struct PtxParse {
 
 /* ---- lexer/parser glue ---- */
 PtxExpr *pb_expr(PtxParse *ps, PtxExprKind kind, PtxLoc loc);
+/* A name in an expression: EX_NAME, or EX_INT for a predefined constant
+ * (WARP_SZ). */
+PtxExpr *pb_word_expr(PtxParse *ps, PtxStr w, PtxLoc loc);
 PtxExprList pb_list1(PtxExpr *e);
 PtxExprList pb_list_add(PtxExprList l, PtxExpr *e);
 PtxDeclList pb_decls_add(PtxParse *ps, PtxDeclList l, PtxDeclSpec spec,

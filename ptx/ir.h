@@ -83,7 +83,7 @@ typedef enum PtxSpace {
 /* Special registers (PTX ISA 9.0 chapter 10). */
 typedef enum PtxSreg {
     PTX_SREG_NONE = 0,
-#define SREG(id, name, type, ncomp) PTX_SREG_##id,
+#define SREG(id, name, type, ncomp, nidx) PTX_SREG_##id,
 #include "ptx/sregs.def"
 #undef SREG
     PTX_SREG_COUNT

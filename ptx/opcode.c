@@ -92,12 +92,13 @@ typedef struct SregInfo {
     const char *name;
     PtxType type;
     unsigned ncomp;
+    unsigned nidx;
 } SregInfo;
 
 static const SregInfo sreg_info[PTX_SREG_COUNT] = {
-    [PTX_SREG_NONE] = { "", PTX_T_NONE, 0 },
-#define SREG(id, name, type, ncomp) \
-    [PTX_SREG_##id] = { name, PTX_T_##type, ncomp },
+    [PTX_SREG_NONE] = { "", PTX_T_NONE, 0, 0 },
+#define SREG(id, name, type, ncomp, nidx) \
+    [PTX_SREG_##id] = { name, PTX_T_##type, ncomp, nidx },
 #include "ptx/sregs.def"
 #undef SREG
 };
@@ -151,6 +152,11 @@ PtxType ptx_sreg_type(PtxSreg s)
 unsigned ptx_sreg_ncomp(PtxSreg s)
 {
     return (unsigned)s < PTX_SREG_COUNT ? sreg_info[s].ncomp : 0;
+}
+
+unsigned ptx_sreg_nidx(PtxSreg s)
+{
+    return (unsigned)s < PTX_SREG_COUNT ? sreg_info[s].nidx : 0;
 }
 
 const char *ptx_mod_name(PtxMod m)
@@ -653,9 +659,10 @@ PtxSreg ptx_sreg_lookup(const char *s, size_t len, int *index)
     unsigned v = hash_find(&sreg_hash, s, len);
     if (v != 0) {
         /* A family name without its index ("%envreg") is no register. */
-        return sreg_info[v - 1].ncomp > 4 ? PTX_SREG_NONE : (PtxSreg)(v - 1);
+        return sreg_info[v - 1].nidx ? PTX_SREG_NONE : (PtxSreg)(v - 1);
     }
-    /* Indexed families: %envreg<N>, %pm<N>, %pm<N>_64. */
+    /* Indexed families: %envreg<N>, %pm<N>, %pm<N>_64,
+     * %reserved_smem_offset_<N>. */
     size_t end = len;
     bool w64 = len > 3 && memcmp(s + len - 3, "_64", 3) == 0;
     if (w64) {
@@ -679,7 +686,7 @@ PtxSreg ptx_sreg_lookup(const char *s, size_t len, int *index)
         nl += 3;
     }
     v = hash_find(&sreg_hash, name, nl);
-    if (v == 0 || sreg_info[v - 1].ncomp <= 4) {
+    if (v == 0 || !sreg_info[v - 1].nidx) {
         return PTX_SREG_NONE;
     }
     int idx = 0;
@@ -687,7 +694,7 @@ PtxSreg ptx_sreg_lookup(const char *s, size_t len, int *index)
         idx = idx * 10 + (s[k] - '0');
     }
     if ((s[d] == '0' && end - d > 1) ||
-        (unsigned)idx >= sreg_info[v - 1].ncomp) {
+        (unsigned)idx >= sreg_info[v - 1].nidx) {
         return PTX_SREG_NONE;
     }
     if (index) {

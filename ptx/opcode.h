@@ -94,7 +94,8 @@ PtxModGroup ptx_modgroup_overflow(PtxModGroup g);
  * Handles indexed families: "%envreg3" -> ENVREG with *index = 3. */
 PtxSreg ptx_sreg_lookup(const char *s, size_t len, int *index);
 PtxType ptx_sreg_type(PtxSreg s);
-unsigned ptx_sreg_ncomp(PtxSreg s);
+unsigned ptx_sreg_ncomp(PtxSreg s);    /* 3 for .x/.y/.z registers, else 0 */
+unsigned ptx_sreg_nidx(PtxSreg s);     /* family size, 0 if not indexed */
 
 #ifdef __cplusplus
 }

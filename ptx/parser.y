@@ -424,8 +424,7 @@ expr
                               $$->ival = $1.v; $$->flags = $1.flags; }
     | T_FLT                 { $$ = pb_expr(ps, EX_FLT, L(@1));
                               $$->ival = $1.v; $$->flags = $1.flags; }
-    | T_WORD                { $$ = pb_expr(ps, EX_NAME, L(@1));
-                              $$->name = S($1); }
+    | T_WORD                { $$ = pb_word_expr(ps, S($1), L(@1)); }
     | T_WORD '(' expr_list ')'
                             { $$ = listexpr(ps, EX_FCALL, $3, @1);
                               $$->name = S($1); }

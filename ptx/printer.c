@@ -166,7 +166,7 @@ static void put_sreg(FILE *out, const IrOperand *o)
         name = "%<bad-sreg>";
     }
     /* Indexed families: %envreg3, %pm5, and %pm5_64 (index before _64). */
-    if (ptx_sreg_ncomp((PtxSreg)o->id) > 4) {
+    if (ptx_sreg_nidx((PtxSreg)o->id)) {
         size_t n = strlen(name);
         if (n > 3 && strcmp(name + n - 3, "_64") == 0) {
             fprintf(out, "%.*s%" PRId64 "_64", (int)(n - 3), name, o->imm);

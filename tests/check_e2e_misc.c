@@ -2,7 +2,7 @@
  * tests/check_e2e_misc.c: end-to-end tests of the corpus kernels that
  * exercise less common PTX: SIMD video instructions, packed half
  * atomics, libcu++ atomics, cache operators, miscellaneous integer and
- * packing forms, special registers, traps, -G and -rdc output, pointer
+ * packing forms, special registers and predefined identifiers, traps, -G and -rdc output, pointer
  * arithmetic, cooperative grid synchronisation and alloca.
  *
  * Every expected value comes from host code written from the CUDA / PTX
@@ -1617,6 +1617,83 @@ START_TEST(e2e_alloca_kernel)
 }
 END_TEST
 
+/* ------------------------------------------------------- predefined */
+
+/* warpSize is WARP_SZ in the PTX (PTX ISA 4.4): 32 */
+START_TEST(e2e_warp_size)
+{
+    open_ptx("predefined");
+    enum { N = 200 };
+    static int32_t out[256];
+    ptxemu_devptr dout = dbuf(NULL, sizeof(out));
+    int n = N;
+    void *pp[] = {&dout, &n};
+    launch("warp_size", 4, 64, 0, pp);
+    dget(out, dout, sizeof(out));
+    for (int i = 0; i < 256; i++)
+        EQ_I("warp_size", i, out[i], i < N ? 32000 + (i % 64) % 32 : 0);
+    close_ptx();
+}
+END_TEST
+
+/* cooperative_groups::tiled_partition<64>: the tile's sync (a barrier
+ * word at %reserved_smem_offset_1) orders each thread's write before the
+ * reads of the tile's other warp, and its second sync the reads before
+ * the overwrite. */
+START_TEST(e2e_wide_tile)
+{
+    open_ptx("predefined");
+    enum { TB = 3, TS = 256 };
+    static int32_t out[TB * TS];
+    ptxemu_devptr dout = dbuf(NULL, sizeof(out));
+    void *pp[] = {&dout};
+    launch("wide_tile", TB, TS, 0, pp);
+    dget(out, dout, sizeof(out));
+    for (int i = 0; i < TB * TS; i++) {
+        int t = i % TS, r = t % 64, other = (r + 33) % 64;
+        EQ_I("wide_tile", i, out[i], (t / 64) * 100000 + r * 1000 +
+             other * 3 + 1);
+    }
+    close_ptx();
+}
+END_TEST
+
+/* The reserved shared memory (PTX ISA 10.34): cap = end - begin = the
+ * 1 KiB that CUDA reports as cudaDevAttrReservedSharedMemoryPerBlock
+ * on sm_80, the offsets lie in it, it overlaps none of the user's
+ * static or dynamic shared memory, and it is the CTA's own memory. */
+START_TEST(e2e_reserved_smem)
+{
+    open_ptx("predefined");
+    enum { RB = 64, RD = RB * 4 };
+    static uint32_t out[RB * 12];
+    ptxemu_devptr dout = dbuf(NULL, sizeof(out));
+    uint32_t v = 0x5150;
+    void *pp[] = {&dout, &v};
+    launch("reserved_smem", 1, RB, RD, pp);
+    dget(out, dout, sizeof(out));
+    for (int t = 0; t < RB; t++) {
+        const uint32_t *o = &out[t * 12];
+        uint32_t b = o[0], e = o[1], c = o[2];
+        EQ_I("cap", t, c, 1024);
+        EQ_I("end - begin", t, e - b, c);
+        for (int k = 3; k <= 4; k++)
+            ck_assert_msg(o[k] >= b && o[k] + 4 <= e,
+                          "%%reserved_smem_offset_%d = %u outside [%u, %u)",
+                          k - 3, o[k], b, e);
+        /* user shared: stat[40] at o[11], dyn[BS] at o[6] */
+        ck_assert_msg(o[11] + 160 <= b || o[11] >= e, "static overlaps");
+        ck_assert_msg(o[6] + RD <= b || o[6] >= e, "dynamic overlaps");
+        EQ_I("%dynamic_smem_size", t, o[7], RD);
+        ck_assert_msg(o[5] >= 160 + RD, "%%total_smem_size %u", o[5]);
+        EQ_I("reserved word", t, o[8], v + 2);
+        EQ_I("static", t, o[9], v);
+        EQ_I("dynamic", t, o[10], v + 1);
+    }
+    close_ptx();
+}
+END_TEST
+
 /* ------------------------------------------------------------ suite */
 
 Suite *e2e_misc_suite(void);
@@ -1649,6 +1726,9 @@ Suite *e2e_misc_suite(void)
         e2e_misc_pack,
         e2e_special_registers,
         e2e_clock_spin,
+        e2e_warp_size,
+        e2e_wide_tile,
+        e2e_reserved_smem,
         e2e_lanemasks,
         e2e_checked_div,
         e2e_asm_exit,

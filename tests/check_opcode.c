@@ -145,7 +145,7 @@ START_TEST(test_sregs)
     for (unsigned s = 1; s < PTX_SREG_COUNT; s++) {
         const char *name = ptx_sreg_name((PtxSreg)s);
         PtxSreg got = ptx_sreg_lookup(name, strlen(name), &idx);
-        if (ptx_sreg_ncomp((PtxSreg)s) > 4) {
+        if (ptx_sreg_nidx((PtxSreg)s)) {
             /* An indexed family needs its index. */
             ck_assert_int_eq(got, PTX_SREG_NONE);
         } else {
@@ -162,6 +162,19 @@ START_TEST(test_sregs)
     ck_assert_int_eq(ptx_sreg_lookup("%envreg32", 9, &idx), PTX_SREG_NONE);
     ck_assert_int_eq(ptx_sreg_lookup("%pm8", 4, &idx), PTX_SREG_NONE);
     ck_assert_int_eq(ptx_sreg_lookup("%pm01", 5, &idx), PTX_SREG_NONE);
+    /* %reserved_smem_offset_<2> (PTX ISA 7.6) beside _begin/_end/_cap */
+    ck_assert_int_eq(ptx_sreg_lookup("%reserved_smem_offset_1", 23, &idx),
+                     PTX_SREG_RESERVED_SMEM_OFFSET);
+    ck_assert_int_eq(idx, 1);
+    ck_assert_int_eq(ptx_sreg_lookup("%reserved_smem_offset_0", 23, &idx),
+                     PTX_SREG_RESERVED_SMEM_OFFSET);
+    ck_assert_int_eq(idx, 0);
+    ck_assert_int_eq(ptx_sreg_lookup("%reserved_smem_offset_2", 23, &idx),
+                     PTX_SREG_NONE);
+    ck_assert_int_eq(ptx_sreg_lookup("%reserved_smem_offset_", 22, &idx),
+                     PTX_SREG_NONE);
+    ck_assert_int_eq(ptx_sreg_lookup("%reserved_smem_offset_cap", 25, &idx),
+                     PTX_SREG_RESERVED_SMEM_OFFSET_CAP);
     ck_assert_int_eq(ptx_sreg_lookup("%tidx", 5, &idx), PTX_SREG_NONE);
     ck_assert_int_eq(ptx_sreg_type(PTX_SREG_CLOCK64), PTX_T_U64);
     ck_assert_str_eq(ptx_space_name(PTX_SPACE_SHARED_CLUSTER),

@@ -275,6 +275,46 @@ START_TEST(test_operands)
 }
 END_TEST
 
+/* PTX ISA section 4.4: the predefined constant WARP_SZ (nvcc writes it
+ * for warpSize) is the warp size, 32, wherever a constant may stand; the
+ * other predefined identifiers are special registers, among them the
+ * indexed %reserved_smem_offset_<2> of nvcc 13's cooperative groups. */
+START_TEST(test_predefined_identifiers)
+{
+    IrModule *m = parse_ok(PTX_HDR
+        ".global .u32 g[WARP_SZ / 8] = { WARP_SZ, 1, 2, 3 };\n"
+        ".entry k() {\n"
+        " .reg .b32 %r<4>;\n"
+        " mov.u32 %r1, WARP_SZ;\n"
+        " add.u32 %r2, %r1, WARP_SZ - 1;\n"
+        " mov.u32 %r3, %reserved_smem_offset_1;\n"
+        " mov.u32 %r3, %reserved_smem_offset_0;\n"
+        " mov.u32 %r3, %reserved_smem_offset_end;\n"
+        " ret;\n}\n");
+    const IrInsn *in = func(m, "k")->insns;
+    ck_assert_int_eq(in[0].opnds[1].kind, IR_O_IMM);
+    ck_assert_int_eq(in[0].opnds[1].imm, 32);
+    ck_assert_int_eq(in[1].opnds[2].kind, IR_O_IMM);
+    ck_assert_int_eq(in[1].opnds[2].imm, 31);
+    ck_assert_int_eq(in[2].opnds[1].kind, IR_O_SREG);
+    ck_assert_int_eq(in[2].opnds[1].id, PTX_SREG_RESERVED_SMEM_OFFSET);
+    ck_assert_int_eq(in[2].opnds[1].imm, 1);
+    ck_assert_int_eq(in[3].opnds[1].id, PTX_SREG_RESERVED_SMEM_OFFSET);
+    ck_assert_int_eq(in[3].opnds[1].imm, 0);
+    ck_assert_int_eq(in[4].opnds[1].id, PTX_SREG_RESERVED_SMEM_OFFSET_END);
+    ck_assert_uint_eq(m->nglobals, 1);
+    ck_assert_uint_eq(m->globals[0]->ndims, 1);
+    ck_assert_uint_eq(m->globals[0]->dims[0], 4);
+    ptx_module_free(m);
+    /* only two offsets; WARP_SZ is a constant, not a register */
+    parse_err(PTX_HDR ".entry k() {\n .reg .b32 %r1;\n"
+              " mov.u32 %r1, %reserved_smem_offset_2;\n ret;\n}\n",
+              "'%reserved_smem_offset_2' is not declared");
+    parse_err(PTX_HDR ".entry k() {\n .reg .b32 %r1;\n"
+              " mov.u32 WARP_SZ, %r1;\n ret;\n}\n", "error");
+}
+END_TEST
+
 /* ptxas accepts ".sync" after other suffixes (CUB's inline assembly
  * writes vote.ballot.sync.b32): the instruction is still OP.sync, with
  * the same modifiers as in the canonical order. */
@@ -463,6 +503,7 @@ static Suite *parser_suite(void)
     tcase_add_test(tc, test_initializers);
     tcase_add_test(tc, test_initializer_errors);
     tcase_add_test(tc, test_operands);
+    tcase_add_test(tc, test_predefined_identifiers);
     tcase_add_test(tc, test_sync_anywhere);
     tcase_add_test(tc, test_modifier_errors);
     tcase_add_test(tc, test_recovery);
