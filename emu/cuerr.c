@@ -5,7 +5,7 @@
 
 static const EmuCudaError errinfo[] = {
 #define X(name, value, text) { value, #name, text },
-#include "runtime/cudart/rt_errors.def"
+#include "abi/cudart_errors.def"
 #undef X
 };
 

@@ -1,6 +1,6 @@
 /*
  * emu/cuerr.h: every cudaError_t of CUDA 13 with its name and the text
- * cudaGetErrorString gives (runtime/cudart/rt_errors.def).  One table
+ * cudaGetErrorString gives (abi/cudart_errors.def).  One table
  * for the host libcudart and the device runtime's cudaGetErrorString /
  * cudaGetErrorName (emu/devrt.c).
  */

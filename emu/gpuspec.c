@@ -3,7 +3,7 @@
  * See emu/gpuspec.h.
  */
 #include "emu/gpuspec.h"
-#include "runtime/cuda/cuda_abi.h"
+#include "abi/cuda_abi.h"
 
 /* The GPUs we can pretend to be, newest first within a major version.
  * An arch not listed takes the nearest lower entry.  Figures from the

@@ -17,7 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "runtime/cuda/cuda_abi.h"
+#include "abi/cuda_abi.h"
 #include "runtime/cudart/cudart_api.h"
 
 /* Entry points of nvcc's generated code (crt/host_runtime.h). */

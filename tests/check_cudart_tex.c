@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "runtime/cuda/cuda_abi.h"
+#include "abi/cuda_abi.h"
 #include "runtime/cudart/cudart_api.h"
 
 void **__cudaRegisterFatBinary(void *fatCubin);

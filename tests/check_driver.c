@@ -20,7 +20,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "runtime/cuda/cuda_abi.h"
+#include "abi/cuda_abi.h"
 
 /* Not in our ABI header: an entry point the emulator stubs. */
 CUresult cuGraphCreate(void **phGraph, unsigned int flags);

@@ -23,7 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "runtime/cuda/cuda_abi.h"
+#include "abi/cuda_abi.h"
 #include "runtime/ptxemu.h"
 
 #include "tests/e2e_util.h"

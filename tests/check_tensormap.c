@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "runtime/cuda/cuda_abi.h"
+#include "abi/cuda_abi.h"
 
 #define OK(call) ck_assert_int_eq((call), CUDA_SUCCESS)
 

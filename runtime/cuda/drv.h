@@ -16,7 +16,7 @@
 #include <stdint.h>
 
 #include "emu/gpuspec.h"
-#include "runtime/cuda/cuda_abi.h"
+#include "abi/cuda_abi.h"
 #include "runtime/ptxemu.h"
 
 /* The emulated GPU's figures (emu/gpuspec.h). */

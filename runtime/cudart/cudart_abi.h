@@ -16,7 +16,7 @@ extern "C" {
 
 typedef enum cudaError {
 #define X(name, value, text) name = value,
-#include "runtime/cudart/rt_errors.def"
+#include "abi/cudart_errors.def"
 #undef X
 } cudaError_t;
 

@@ -8,7 +8,7 @@
 #ifndef PTXEMU_CUDART_INTERNAL_H
 #define PTXEMU_CUDART_INTERNAL_H
 
-#include "runtime/cuda/cuda_abi.h"
+#include "abi/cuda_abi.h"
 #include "runtime/cudart/cudart_abi.h"
 #include "runtime/cudart/cudart_api.h"
 

@@ -1,6 +1,14 @@
 /*
- * runtime/cuda/cuda_abi.h: our own declaration of the CUDA driver API
+ * abi/cuda_abi.h: our own declaration of the CUDA driver API
  * ABI that libcuda.so.1 (the emulator's drop-in driver) exports.
+ *
+ * abi/ holds the CUDA ABI facts (enumeration values, struct layouts,
+ * error codes and texts) that more than one layer needs: the emulator
+ * answers attribute queries and device-side cudaGetErrorString with
+ * them (emu/gpuspec.c, emu/cuerr.c) and the drop-in libraries export
+ * them (runtime/cuda, runtime/cudart).  It sits below every layer and
+ * includes nothing of ours, so ptx/ <- emu/ <- timing/ <- runtime/ stays
+ * a one-way chain (tests/layering.test checks it).
  *
  * Written here, not copied: the numeric values of the enumerations, the
  * layout of the structures and the exported symbol names are ABI facts
