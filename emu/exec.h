@@ -104,6 +104,11 @@ struct EmuDevice {
     EmuGpu gpu;
     uint64_t errstr_addr;
     uint32_t *errstr_off;
+    /* Appended (the clock source): while a timing model drives launches
+     * (EmuLaunch.timed), %globaltimer reads timer_ns, which the model's
+     * host sets from simulated time; otherwise it reads clock_base plus
+     * the launch's warp instructions. */
+    uint64_t timer_ns;
 };
 
 EmuDevice *emu_device_new(const EmuConfig *cfg);
@@ -237,6 +242,9 @@ struct EmuCta {
     /* Appended: the shared memory reserved for system software
      * (emu_resv_smem_bytes() of them are in use). */
     uint8_t resv_smem[EMU_GPU_SMEM_RESERVED];
+    /* Appended (grid.c): the SM the driver placed it on (%smid; its
+     * %clock is that SM's counter). */
+    uint32_t sm;
 };
 
 /* The region of a CTA's shared memory that CUDA reserves for system
@@ -326,6 +334,15 @@ struct EmuLaunch {
     struct EmuDevrt *devrt;
     void (*grid_hook)(void *ctx, const EmuLaunch *child, bool done);
     void *grid_hook_ctx;
+    /* Appended (the driver seam): when driver is set, emu_launch_run runs
+     * the grid through it (a timing model: timing/host.c) instead of the
+     * functional scheduler; children of dynamic parallelism inherit it.
+     * timed: the driver sets %clock (EmuDevice.sm_clock) and
+     * %globaltimer (EmuDevice.timer_ns) itself, so steps do not count
+     * them. */
+    EmuStatus (*driver)(void *ctx, EmuLaunch *l);
+    void *driver_ctx;
+    bool timed;
 };
 
 /* What one step did: for schedulers, timing models and statistics. */

@@ -2,14 +2,23 @@
  * emu/sreg.c: the values of PTX special registers (PTX ISA, "Special
  * Registers") for one lane of the current instruction.
  *
- * %clock/%clock64 read the CTA's SM counter and %globaltimer the device's
- * count of issued warp instructions: the functional emulator has no
- * cycles, so time is instructions.
+ * %clock/%clock64 read the counter of the SM the CTA was placed on.  The
+ * functional emulator has no cycles, so there time is instructions: the
+ * counter counts the SM's issued warp instructions and %globaltimer the
+ * device's.  Under a timing model (EmuLaunch.timed) the model sets both
+ * from simulated time (timing/host.c).
  */
 #include "emu/cluster.h"
 #include "emu/exec.h"
 
 /* ------------------------------------------------- special registers */
+
+/* %globaltimer: simulated nanoseconds under a timing model, else the
+ * warp instructions issued on the device so far (a monotonic count). */
+static uint64_t globaltimer(const EmuLaunch *l)
+{
+    return l->timed ? l->dev->timer_ns : l->dev->clock_base + l->insns;
+}
 
 uint64_t emu_sreg_value(EmuCtx *x, const EmuOpnd *o, unsigned lane)
 {
@@ -22,7 +31,7 @@ uint64_t emu_sreg_value(EmuCtx *x, const EmuOpnd *o, unsigned lane)
     EmuLaunch *l = x->launch;
     EmuCta *cta = x->cta;
     uint64_t lt = (1ull << lane) - 1, le = (2ull << lane) - 1;
-    uint32_t sm = cta->linear % l->dev->cfg.num_sms;
+    uint32_t sm = cta->sm;
     if (id == EMU_SREG_FRAME_ADDR) {
         return x->frame->local_base + o->reg;
     }
@@ -52,11 +61,9 @@ uint64_t emu_sreg_value(EmuCtx *x, const EmuOpnd *o, unsigned lane)
     case PTX_SREG_CLOCK: return (uint32_t)l->sm_clock[sm];
     case PTX_SREG_CLOCK_HI: return (uint32_t)(l->sm_clock[sm] >> 32);
     case PTX_SREG_CLOCK64: return l->sm_clock[sm];
-    case PTX_SREG_GLOBALTIMER: return l->dev->clock_base + l->insns;
-    case PTX_SREG_GLOBALTIMER_LO:
-        return (uint32_t)(l->dev->clock_base + l->insns);
-    case PTX_SREG_GLOBALTIMER_HI:
-        return (uint32_t)((l->dev->clock_base + l->insns) >> 32);
+    case PTX_SREG_GLOBALTIMER: return globaltimer(l);
+    case PTX_SREG_GLOBALTIMER_LO: return (uint32_t)globaltimer(l);
+    case PTX_SREG_GLOBALTIMER_HI: return (uint32_t)(globaltimer(l) >> 32);
     case PTX_SREG_TOTAL_SMEM_SIZE:
         return l->kernel->shared_bytes + l->dyn_shared;
     case PTX_SREG_AGGR_SMEM_SIZE:   /* the user's and the reserved bytes */

@@ -1,0 +1,437 @@
+/*
+ * emu/grid.c: a launch's CTAs and the watchdog, for any driver (see
+ * emu/grid.h for the contract).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "emu/cluster.h"
+#include "emu/grid.h"
+
+
+/* A resident cluster: its CTAs (one for a launch without clusters, which
+ * still runs as a cluster of one for barrier.cluster and mapa). */
+typedef struct GridCluster {
+    EmuCluster cl;
+    uint32_t retired;
+    EmuCta *ctas[];               /* cl.nctas, allocated with it */
+} GridCluster;
+
+struct EmuGrid {
+    EmuLaunch *l;
+    uint64_t total;               /* CTAs in the grid */
+    uint64_t next;                /* next cluster index to make */
+    uint32_t cs;                  /* CTAs per cluster */
+    GridCluster *open;            /* the cluster being handed out */
+    uint32_t handed;              /* of its CTAs, handed out so far */
+    EmuCta **res;                 /* resident CTAs */
+    uint32_t nres, capres;
+    uint64_t clock_sink;          /* what steps count when a timing model
+                                     sets the SM clocks */
+};
+
+static uint64_t mix(uint64_t h, uint64_t v)
+{
+    h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+    return h * 0xff51afd7ed558ccdull;
+}
+
+/* The hash of the resident CTAs' state; *words: 64-bit words hashed. */
+static uint64_t hash_state(EmuCta *const *ctas, uint32_t n, uint64_t *words)
+{
+    uint64_t nw = 0;
+    uint64_t h = 0x243f6a8885a308d3ull;
+    for (uint32_t c = 0; c < n; c++) {
+        const EmuCta *cta = ctas[c];
+        for (unsigned b = 0; b < EMU_MAX_BARRIERS; b++) {
+            h = mix(h, cta->bar_arrived[b] | (uint64_t)cta->bar_expected[b]
+                       << 32);
+            h = mix(h, cta->bar_red[b]);
+        }
+        for (uint32_t wi = 0; wi < cta->nwarps; wi++) {
+            const EmuWarp *w = &cta->warps[wi];
+            h = mix(h, (uint64_t)w->state | (uint64_t)w->barrier_id << 8 |
+                       (uint64_t)w->exited << 32);
+            h = mix(h, w->depth | (uint64_t)w->nframes << 32);
+            h = mix(h, w->carry);
+            for (uint32_t d = 0; d < w->depth; d++) {
+                const EmuSimtEntry *e = &w->stack[d];
+                h = mix(h, e->rpc | (uint64_t)e->npc << 32);
+                h = mix(h, e->mask);
+            }
+            for (uint32_t f = 0; f < w->nframes; f++) {
+                const EmuFrame *fr = &w->frames[f];
+                h = mix(h, fr->func->index | (uint64_t)fr->returned << 32);
+                h = mix(h, fr->local_base);
+                size_t ns = (size_t)fr->func->nslots * EMU_WARP_SIZE;
+                for (size_t k = 0; k < ns; k++) {
+                    h = mix(h, fr->regs[k]);
+                }
+                nw += ns;
+            }
+        }
+    }
+    *words = nw;
+    return h;
+}
+
+/* Fault describing the stuck warps. */
+EmuStatus emu_watch_report(EmuLaunch *l, EmuCta *const *ctas, uint32_t n,
+                          bool livelock)
+{
+    char buf[256];
+    size_t o = 0;
+    EmuCta *fc = NULL;
+    EmuWarp *fw = NULL;
+    unsigned shown = 0, total = 0;
+    bool polling = false;
+    for (uint32_t c = 0; c < n; c++) {
+        for (uint32_t wi = 0; wi < ctas[c]->nwarps; wi++) {
+            EmuWarp *w = &ctas[c]->warps[wi];
+            if (w->state == EMU_WARP_EXITED || w->depth == 0) {
+                continue;
+            }
+            total++;
+            polling |= w->mbar_poll != 0;
+            if (!fw) {
+                fc = ctas[c];
+                fw = w;
+            }
+            if (shown < 5 && o < sizeof(buf)) {
+                const EmuSimtEntry *e = &w->stack[w->depth - 1];
+                const EmuFrame *fr = &w->frames[w->nframes - 1];
+                const IrFunc *f = fr->func->ir;
+                uint32_t line = e->npc < f->ninsns
+                    ? f->insns[e->npc].loc.line : 0;
+                char poll[64] = "";
+                if (w->mbar_poll) {
+                    snprintf(poll, sizeof(poll), ", polls mbarrier 0x%llx",
+                             (unsigned long long)
+                             (w->mbar_poll & ~1ull));
+                }
+                int k = snprintf(buf + o, sizeof(buf) - o,
+                                 "%swarp %u of CTA %u at pc %u (line %u, "
+                                 "mask 0x%x%s%s)", shown ? "; " : "", w->id,
+                                 ctas[c]->linear, e->npc, line, e->mask,
+                                 w->state != EMU_WARP_AT_BARRIER ? ""
+                                 : w->barrier_id == EMU_CLUSTER_BARRIER
+                                 ? ", at the cluster barrier"
+                                 : ", at a barrier", poll);
+                o += k > 0 ? (size_t)k : 0;
+                shown++;
+            }
+        }
+    }
+    if (!fw) {
+        return EMU_OK;
+    }
+    EmuCtx x;
+    memset(&x, 0, sizeof(x));
+    x.dev = l->dev;
+    x.launch = l;
+    x.cta = fc;
+    x.warp = fw;
+    x.frame = &fw->frames[fw->nframes - 1];
+    x.regs = x.frame->regs;
+    x.func = x.frame->func;
+    x.pc = fw->stack[fw->depth - 1].npc;
+    if (x.pc >= x.frame->func->ncode) {
+        x.pc = 0;
+    }
+    unsigned lane = (unsigned)__builtin_ctz(fw->stack[fw->depth - 1].mask |
+                                            (1u << 31));
+    const char *kind =
+        livelock && polling
+            ? "mbarrier deadlock (the warps poll for a phase that cannot "
+              "complete)"
+        : livelock ? "SIMT deadlock (the warps repeat the same state "
+                     "without progress)"
+                   : "deadlock (warps wait at barriers that cannot "
+                     "complete)";
+    emu_fault(&x, EMU_ERR_DEADLOCK, lane, 0, 0, PTX_SPACE_NONE,
+              "%s: %u warp(s) cannot make progress: %s%s", kind, total, buf,
+              shown < total ? "; ..." : "");
+    return EMU_ERR_DEADLOCK;
+}
+
+/* Start (mark) or judge the mbarrier rule's window; see the top. */
+static void mbar_mark(EmuCta *const *ctas, uint32_t n)
+{
+    for (uint32_t c = 0; c < n; c++) {
+        for (uint32_t wi = 0; wi < ctas[c]->nwarps; wi++) {
+            EmuWarp *w = &ctas[c]->warps[wi];
+            w->mbar_mark = w->mbar_fails;
+        }
+    }
+}
+
+static bool mbar_all_stuck(EmuCta *const *ctas, uint32_t n,
+                           uint32_t rounds)
+{
+    bool polling = false;
+    for (uint32_t c = 0; c < n; c++) {
+        for (uint32_t wi = 0; wi < ctas[c]->nwarps; wi++) {
+            const EmuWarp *w = &ctas[c]->warps[wi];
+            if (w->state == EMU_WARP_EXITED ||
+                w->state == EMU_WARP_AT_BARRIER) {
+                continue;
+            }
+            /* a success resets mbar_fails below the mark */
+            if (!w->mbar_poll || w->mbar_fails < w->mbar_mark + rounds) {
+                return false;
+            }
+            polling = true;
+        }
+    }
+    return polling;
+}
+
+void emu_watch_init(EmuWatch *w, const EmuLaunch *l)
+{
+    memset(w, 0, sizeof(*w));
+    w->last = l->progress;
+    w->power = 1;
+    w->limit = l->dev->cfg.watchdog_rounds ? l->dev->cfg.watchdog_rounds
+                                           : 1000;
+}
+
+EmuStatus emu_watch_round(EmuWatch *w, EmuLaunch *l, EmuCta *const *ctas,
+                          uint32_t n, bool ran)
+{
+    if (!ran) {
+        return emu_watch_report(l, ctas, n, false);
+    }
+    if (l->progress != w->last) {
+        w->last = l->progress;
+        w->quiet = 0;
+        w->have_saved = false;
+        w->since = 0;
+        w->budget = 0;
+        return EMU_OK;
+    }
+    if (w->quiet < w->limit) {
+        w->quiet++;
+        return EMU_OK;
+    }
+    if (w->quiet == w->limit) {
+        mbar_mark(ctas, n);
+    } else if (w->quiet == 2ull * w->limit &&
+               mbar_all_stuck(ctas, n, w->limit)) {
+        return emu_watch_report(l, ctas, n, true);
+    }
+    /* Brent's steps run from one sample to the next round boundary that
+     * is at least 8 rounds and `budget` warp instructions later, where
+     * budget is twice the words hashed at the previous sample: a
+     * deterministic function of the sampled state (so Brent's method
+     * still finds every cycle), and the hashing stays a small fraction of
+     * the work when the warps hold many registers (a long compute loop
+     * that writes no memory would otherwise spend ~15% of its time
+     * here). */
+    w->quiet++;
+    if (++w->since < 8 || l->insns - w->sample_insns < w->budget) {
+        return EMU_OK;
+    }
+    w->since = 0;
+    uint64_t words;
+    uint64_t h = hash_state(ctas, n, &words);
+    w->sample_insns = l->insns;
+    w->budget = 2 * words;
+    if (w->have_saved && h == w->saved) {
+        return emu_watch_report(l, ctas, n, true);
+    }
+    w->lam++;
+    if (!w->have_saved || w->lam == w->power) {
+        w->saved = h;
+        w->have_saved = true;
+        w->power *= 2;
+        w->lam = 0;
+    }
+    return EMU_OK;
+}
+
+/* ------------------------------------------------------------ the grid */
+
+EmuStatus emu_grid_open(EmuLaunch *l, EmuGrid **out)
+{
+    *out = NULL;
+    EmuGrid *g = calloc(1, sizeof(*g));
+    if (!g) {
+        return EMU_ERR_OUT_OF_MEMORY;
+    }
+    g->l = l;
+    g->total = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
+    g->cs = emu_cluster_size(l);
+    if (l->cooperative) {
+        if (g->total > 65536) {
+            free(g);
+            return EMU_ERR_LAUNCH_CONFIG;
+        }
+        l->coop_ws = emu_mem_alloc(l->dev->mem, 64, EMU_ALLOC_DEVICE,
+                                   "grid sync workspace");
+        if (!l->coop_ws) {
+            free(g);
+            return EMU_ERR_OUT_OF_MEMORY;
+        }
+    }
+    *out = g;
+    return EMU_OK;
+}
+
+/* The linear CTA index of rank r of cluster ci (clusters and ranks both
+ * x-fastest, see emu/cluster.h). */
+static uint32_t member(const EmuLaunch *l, uint64_t ci, uint32_t r)
+{
+    const uint32_t *c = l->cluster, *g = l->grid;
+    uint32_t nx = g[0] / c[0], ny = g[1] / c[1];
+    uint32_t id[3] = {
+        (uint32_t)(ci % nx) * c[0] + r % c[0],
+        (uint32_t)(ci / nx % ny) * c[1] + r / c[0] % c[1],
+        (uint32_t)(ci / nx / ny) * c[2] + r / (c[0] * c[1]),
+    };
+    return id[0] + g[0] * (id[1] + g[1] * id[2]);
+}
+
+static void free_cluster(GridCluster *gc)
+{
+    for (uint32_t k = 0; k < gc->cl.nctas; k++) {
+        if (gc->ctas[k]) {
+            emu_cta_fini(gc->ctas[k]);
+            free(gc->ctas[k]);
+        }
+    }
+    free(gc);
+}
+
+/* Make cluster g->next (all its CTAs). */
+static EmuStatus make_cluster(EmuGrid *g)
+{
+    uint32_t cs = g->cs;
+    GridCluster *gc = calloc(1, sizeof(*gc) + cs * sizeof(EmuCta *));
+    if (!gc) {
+        return EMU_ERR_OUT_OF_MEMORY;
+    }
+    gc->cl.ctas = gc->ctas;
+    gc->cl.nctas = cs;
+    for (uint32_t r = 0; r < cs; r++) {
+        EmuCta *cta = malloc(sizeof(*cta));
+        EmuStatus st = cta ? emu_cta_init(g->l, member(g->l, g->next, r),
+                                          cta)
+                           : EMU_ERR_OUT_OF_MEMORY;
+        if (st != EMU_OK) {
+            free(cta);
+            free_cluster(gc);
+            return st;
+        }
+        cta->cluster = &gc->cl;
+        gc->ctas[r] = cta;
+    }
+    g->next++;
+    g->open = gc;
+    g->handed = 0;
+    return EMU_OK;
+}
+
+EmuStatus emu_grid_next(EmuGrid *g, uint32_t sm, EmuCta **out)
+{
+    *out = NULL;
+    if (!g->open) {
+        if (g->next * g->cs >= g->total) {
+            return EMU_OK;
+        }
+        EmuStatus st = make_cluster(g);
+        if (st != EMU_OK) {
+            return st;
+        }
+    }
+    if (g->nres == g->capres) {
+        uint32_t cap = g->capres ? 2 * g->capres : 16;
+        EmuCta **p = realloc(g->res, cap * sizeof(*p));
+        if (!p) {
+            return EMU_ERR_OUT_OF_MEMORY;
+        }
+        g->res = p;
+        g->capres = cap;
+    }
+    EmuCta *cta = g->open->ctas[g->handed++];
+    if (g->handed == g->open->cl.nctas) {
+        g->open = NULL;
+    }
+    if (sm == EMU_SM_BY_INDEX) {
+        sm = cta->linear % g->l->dev->cfg.num_sms;
+    }
+    cta->sm = sm;
+    cta->clock = g->l->timed ? &g->clock_sink : &g->l->sm_clock[sm];
+    g->res[g->nres++] = cta;
+    *out = cta;
+    return EMU_OK;
+}
+
+uint64_t emu_grid_left(const EmuGrid *g)
+{
+    return g->total - g->next * g->cs +
+           (g->open ? g->open->cl.nctas - g->handed : 0);
+}
+
+uint32_t emu_grid_cluster_pending(const EmuGrid *g)
+{
+    return g->open ? g->open->cl.nctas - g->handed : 0;
+}
+
+void emu_grid_retire(EmuGrid *g, EmuCta *cta)
+{
+    for (uint32_t k = 0; k < g->nres; k++) {
+        if (g->res[k] == cta) {
+            memmove(&g->res[k], &g->res[k + 1],
+                    (g->nres - k - 1) * sizeof(*g->res));
+            g->nres--;
+            GridCluster *gc = (GridCluster *)cta->cluster;
+            if (++gc->retired == gc->cl.nctas) {
+                free_cluster(gc);
+            }
+            return;
+        }
+    }
+    EMU_PANIC("emu_grid_retire: CTA %u is not resident", cta->linear);
+}
+
+uint32_t emu_grid_resident(const EmuGrid *g, EmuCta *const **ctas)
+{
+    *ctas = g->res;
+    return g->nres;
+}
+
+bool emu_cta_done(const EmuCta *cta)
+{
+    for (uint32_t wi = 0; wi < cta->nwarps; wi++) {
+        if (cta->warps[wi].state != EMU_WARP_EXITED) {
+            return false;
+        }
+    }
+    return true;
+}
+
+void emu_grid_close(EmuGrid *g)
+{
+    if (!g) {
+        return;
+    }
+    GridCluster *open = g->open;
+    g->open = NULL;
+    if (open) {
+        /* members never handed out count as retired */
+        open->retired += open->cl.nctas - g->handed;
+        if (open->retired == open->cl.nctas) {
+            free_cluster(open);
+        }
+    }
+    while (g->nres) {
+        emu_grid_retire(g, g->res[g->nres - 1]);
+    }
+    free(g->res);
+    if (g->l->cooperative && g->l->coop_ws) {
+        emu_mem_release(g->l->dev->mem, g->l->coop_ws);
+        g->l->coop_ws = 0;
+    }
+    free(g);
+}
