@@ -383,6 +383,14 @@ void emu_cta_fini(EmuCta *cta);
 
 /* Execute the next instruction of warp w.  rec may be NULL. */
 EmuStatus emu_warp_step(EmuCta *cta, EmuWarp *w, EmuStepRecord *rec);
+/* The instruction the next emu_warp_step(cta, w, ...) will execute, its
+ * function and pc, the lanes on its path (*active) and those that will
+ * execute it (*exec, the guard applied); NULL when the warp cannot issue
+ * (at a barrier, exited).  Executes nothing; it may settle the warp's
+ * SIMT stack (a warp released from a barrier at the end of a function
+ * pops it), as the next step would before its instruction. */
+const EmuInsn *emu_warp_peek(EmuCta *cta, EmuWarp *w, const EmuFunc **fn,
+                             uint32_t *pc, uint32_t *active, uint32_t *exec);
 /* emu_warp_step(cta, w, NULL) up to max times while w stays ready (the
  * functional scheduler's fast loop). */
 EmuStatus emu_warp_run(EmuCta *cta, EmuWarp *w, uint32_t max);

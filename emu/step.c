@@ -199,6 +199,37 @@ step_impl(EmuCta *cta, EmuWarp *w, EmuStepRecord *rec)
     return EMU_OK;
 }
 
+const EmuInsn *emu_warp_peek(EmuCta *cta, EmuWarp *w, const EmuFunc **fn,
+                             uint32_t *pc, uint32_t *active, uint32_t *exec)
+{
+    for (unsigned tries = 0; tries < 2; tries++) {
+        if (w->state != EMU_WARP_READY || w->depth == 0) {
+            return NULL;
+        }
+        const EmuFrame *fr = &w->frames[w->nframes - 1];
+        const EmuSimtEntry *e = &w->stack[w->depth - 1];
+        if (e->npc >= fr->func->ncode) {
+            /* released from a barrier at the end of the function: what
+             * the next step would do before any instruction */
+            emu_simt_settle(cta, w);
+            continue;
+        }
+        const EmuInsn *i = &fr->func->code[e->npc];
+        uint32_t x = e->mask;
+        if (i->guard != EMU_NOREG) {
+            uint32_t gm = pred_mask(&fr->regs[(size_t)i->guard *
+                                              EMU_WARP_SIZE]);
+            x &= i->guard_neg ? ~gm : gm;
+        }
+        *fn = fr->func;
+        *pc = e->npc;
+        *active = e->mask;
+        *exec = x;
+        return i;
+    }
+    return NULL;
+}
+
 EmuStatus emu_warp_step(EmuCta *cta, EmuWarp *w, EmuStepRecord *rec)
 {
     return step_impl(cta, w, rec);
