@@ -8,6 +8,7 @@
 
 #include "emu/cluster.h"
 #include "emu/grid.h"
+#include "emu/panic.h"
 
 
 /* A resident cluster: its CTAs (one for a launch without clusters, which
