@@ -51,6 +51,7 @@ PtxExpr *pb_expr(PtxParse *ps, PtxExprKind kind, PtxLoc loc)
     PtxExpr *e = ptx_arena_alloc(ps->scratch, sizeof(*e));
     e->kind = (uint8_t)kind;
     e->loc = loc;
+    e->depth = 1;
     return e;
 }
 
@@ -81,6 +82,34 @@ PtxExpr *pb_word_expr(PtxParse *ps, PtxStr w, PtxLoc loc)
     return e;
 }
 
+static unsigned depth_of(const PtxExpr *e)
+{
+    return e ? e->depth : 0;
+}
+
+PtxExpr *pb_nest(PtxParse *ps, PtxExpr *e)
+{
+    unsigned d = depth_of(e->a);
+    d = depth_of(e->b) > d ? depth_of(e->b) : d;
+    d = depth_of(e->c) > d ? depth_of(e->c) : d;
+    for (const PtxExpr *x = e->list; x; x = x->next) {
+        d = depth_of(x) > d ? depth_of(x) : d;
+    }
+    if (d < PTX_MAX_NESTING) {
+        e->depth = (uint16_t)(d + 1);
+        return e;
+    }
+    if (!ps->nest_reported) {
+        ptx_error(ps->diag, e->loc, "expression nested more than %d levels "
+                  "deep (operators, parentheses or braces)",
+                  PTX_MAX_NESTING);
+        ps->nest_reported = true;
+    }
+    PtxExpr *leaf = pb_expr(ps, EX_INT, e->loc);
+    leaf->depth = 1;
+    return leaf;
+}
+
 PtxExprList pb_list1(PtxExpr *e)
 {
     PtxExprList l = {e, e, 1};
@@ -101,6 +130,7 @@ PtxExprList pb_list_add(PtxExprList l, PtxExpr *e)
 void pb_stmt_done(PtxParse *ps)
 {
     ptx_arena_reset(ps->scratch);
+    ps->nest_reported = false;
 }
 
 /* ------------------------------------------------------------ module */
@@ -836,6 +866,17 @@ void pb_scope_open(PtxParse *ps, PtxLoc loc)
 {
     if (!ps->func || !ps->in_body) {
         return;
+    }
+    /* Passes over the scopes recurse (the printer's): bound the depth. */
+    unsigned depth = 0;
+    for (uint32_t s = ps->scope; depth <= PTX_MAX_NESTING && s != 0;
+         s = ps->func->scopes[s].parent) {
+        depth++;
+    }
+    if (depth >= PTX_MAX_NESTING && !ps->nest_reported) {
+        ptx_error(ps->diag, loc, "blocks nested more than %d levels deep",
+                  PTX_MAX_NESTING);
+        ps->nest_reported = true;
     }
     open_scope(ps, loc, ps->scope);
 }

@@ -51,9 +51,17 @@ typedef enum PtxExprKind {
     EX_TUPLE            /* [ a, b, ... ]: texture/tensor operands */
 } PtxExprKind;
 
+/* How deeply expressions (operators, parentheses, initializer braces)
+ * and blocks may nest.  Every pass over them recurses (folding,
+ * operand conversion, printing), so an input-sized depth would let a
+ * few kilobytes of text overflow the stack of the thread parsing it;
+ * nvcc writes a handful of levels. */
+#define PTX_MAX_NESTING 256
+
 typedef struct PtxExpr {
     uint8_t kind;
     uint8_t flags;       /* EX_INT: NUM_*; EX_FLT: 32/64 hex, 0 decimal */
+    uint16_t depth;      /* 1 + the deepest operand's (pb_nest) */
     int op;              /* operator token for UNARY/BINARY; PtxType CAST */
     PtxLoc loc;
     uint64_t ival;       /* EX_INT value; EX_FLT IEEE bits (decimal: f64) */
@@ -153,6 +161,7 @@ typedef struct PtxParse {
     bool pend_unsized;
     bool pend_dims_bad;
     PtxExpr *pend_init;
+    bool nest_reported;     /* "nested too deeply" said in this statement */
 } PtxParse;
 
 /* ---- lexer/parser glue ---- */
@@ -160,6 +169,10 @@ PtxExpr *pb_expr(PtxParse *ps, PtxExprKind kind, PtxLoc loc);
 /* A name in an expression: EX_NAME, or EX_INT for a predefined constant
  * (WARP_SZ). */
 PtxExpr *pb_word_expr(PtxParse *ps, PtxStr w, PtxLoc loc);
+/* Sets e's depth from its operands; past PTX_MAX_NESTING reports a
+ * located error (once per statement) and returns a leaf in its place,
+ * so that no tree deeper than the limit is ever built. */
+PtxExpr *pb_nest(PtxParse *ps, PtxExpr *e);
 PtxExprList pb_list1(PtxExpr *e);
 PtxExprList pb_list_add(PtxExprList l, PtxExpr *e);
 PtxDeclList pb_decls_add(PtxParse *ps, PtxDeclList l, PtxDeclSpec spec,

@@ -4,14 +4,13 @@
  */
 #include "config.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "ptx/build_int.h"
 #include "ptx/parser.h"
 #include "ptx/ptx.h"
+#include "ptx/readfile.h"
 
 #define YYSTYPE PTX_YYSTYPE
 #define YYLTYPE PTX_YYLTYPE
@@ -128,50 +127,19 @@ IrModule *ptx_parse_string(const char *filename, const char *src, size_t len,
 
 IrModule *ptx_parse_file(const char *path, PtxDiag *d, FILE *echo)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
+    char *buf;
+    size_t len;
+    char why[128];
+    ptx_read_status rs = ptx_read_file(path, PTX_READ_LIMIT, &buf, &len,
+                                       why, sizeof why);
+    if (rs != PTX_READ_OK) {
         ptx_diag_init(d, path, NULL, 0, echo);
-        ptx_error(d, ptx_loc(0, 0), "cannot open: %s", strerror(errno));
+        ptx_error(d, ptx_loc(0, 0), "cannot %s: %s",
+                  rs == PTX_READ_NOT_FOUND || rs == PTX_READ_IO ? "open"
+                                                               : "read",
+                  why);
         return NULL;
     }
-    /* Size the buffer once from the file's size: a doubling buffer would
-     * briefly hold twice a large file. */
-    struct stat st;
-    size_t cap = 1 << 16;
-    if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
-        cap = (size_t)st.st_size + 3;
-    }
-    size_t len = 0;
-    char *buf = malloc(cap);
-    const char *why = NULL;
-    while (buf) {
-        if (cap - len < 3) {
-            char *nb = realloc(buf, cap * 2);
-            if (!nb) {
-                break;
-            }
-            buf = nb;
-            cap *= 2;
-        }
-        size_t n = fread(buf + len, 1, cap - len - 2, f);
-        len += n;
-        if (n == 0) {
-            break;
-        }
-    }
-    if (!buf || cap - len < 2) {
-        why = "out of memory";
-    } else if (ferror(f)) {
-        why = strerror(errno);
-    }
-    fclose(f);
-    if (why) {
-        free(buf);
-        ptx_diag_init(d, path, NULL, 0, echo);
-        ptx_error(d, ptx_loc(0, 0), "cannot read: %s", why);
-        return NULL;
-    }
-    buf[len] = buf[len + 1] = '\0';
     ptx_diag_init(d, path, buf, len, echo);
     IrModule *m = parse_buffer(path, buf, len, d);
     d->src = NULL;

@@ -67,7 +67,7 @@ static PtxExpr *unary(PtxParse *ps, int op, PtxExpr *a, PTX_YYLTYPE l)
     PtxExpr *e = pb_expr(ps, EX_UNARY, L(l));
     e->op = op;
     e->a = a;
-    return e;
+    return pb_nest(ps, e);
 }
 
 static PtxExpr *binary(PtxParse *ps, int op, PtxExpr *a, PtxExpr *b,
@@ -77,7 +77,7 @@ static PtxExpr *binary(PtxParse *ps, int op, PtxExpr *a, PtxExpr *b,
     e->op = op;
     e->a = a;
     e->b = b;
-    return e;
+    return pb_nest(ps, e);
 }
 
 static PtxExpr *listexpr(PtxParse *ps, PtxExprKind k, PtxExprList l,
@@ -86,7 +86,7 @@ static PtxExpr *listexpr(PtxParse *ps, PtxExprKind k, PtxExprList l,
     PtxExpr *e = pb_expr(ps, k, L(loc));
     e->list = l.head;
     e->n = l.n;
-    return e;
+    return pb_nest(ps, e);
 }
 
 static PtxDeclSpec *spec_new(PtxParse *ps, PTX_YYLTYPE l, int kind,
@@ -429,15 +429,17 @@ expr
                             { $$ = listexpr(ps, EX_FCALL, $3, @1);
                               $$->name = S($1); }
     | T_WORD '=' assign_val    { $$ = pb_expr(ps, EX_ASSIGN, L(@1));
-                              $$->name = S($1); $$->a = $3; }
+                              $$->name = S($1); $$->a = $3;
+                              $$ = pb_nest(ps, $$); }
     | T_INT '(' expr ')'    { $$ = pb_expr(ps, EX_MASK, L(@1));
                               $$->ival = $1.v; $$->flags = $1.flags;
-                              $$->a = $3; }
+                              $$->a = $3; $$ = pb_nest(ps, $$); }
     | '(' expr_list ')'     { $$ = listexpr(ps, EX_PAREN, $2, @1); }
     | '(' ')'               { $$ = listexpr(ps, EX_PAREN, (PtxExprList){0}, @1); }
     | '[' expr_list ']'     { if ($2.n == 1) {
                                   $$ = pb_expr(ps, EX_ADDR, L(@1));
                                   $$->a = $2.head;
+                                  $$ = pb_nest(ps, $$);
                               } else {
                                   $$ = listexpr(ps, EX_TUPLE, $2, @1);
                               } }
@@ -449,7 +451,8 @@ expr
     | '~' expr %prec UNARY  { $$ = unary(ps, '~', $2, @1); }
     | '(' T_TYPE ')' expr %prec UNARY
                             { $$ = pb_expr(ps, EX_CAST, L(@1));
-                              $$->op = (int)$2.v; $$->a = $4; }
+                              $$->op = (int)$2.v; $$->a = $4;
+                              $$ = pb_nest(ps, $$); }
     | expr '*' expr         { $$ = binary(ps, '*', $1, $3, @2); }
     | expr '/' expr         { $$ = binary(ps, '/', $1, $3, @2); }
     | expr '%' expr         { $$ = binary(ps, '%', $1, $3, @2); }
@@ -470,7 +473,8 @@ expr
     | expr T_OROR expr      { $$ = binary(ps, T_OROR, $1, $3, @2); }
     | expr '?' expr ':' expr
                             { $$ = pb_expr(ps, EX_COND, L(@2));
-                              $$->a = $1; $$->b = $3; $$->c = $5; }
+                              $$->a = $1; $$->b = $3; $$->c = $5;
+                              $$ = pb_nest(ps, $$); }
     ;
 
 /* Right-hand side of a texture/sampler attribute (filter_mode = linear). */
@@ -503,6 +507,13 @@ void ptx_yyerror(PTX_YYLTYPE *lloc, void *scanner, PtxParse *ps,
         ptx_error(ps->diag, ptx_loc(ps->line, ps->col), "unexpected end "
                   "of file inside function '%s'", ps->func->name);
         ps->eof_reported = true;
+        return;
+    }
+    if (strcmp(msg, "memory exhausted") == 0) {
+        /* Bison's stack holds every construct still open. */
+        ptx_error(ps->diag, L(*lloc), "nesting too deep: more than %d "
+                  "parentheses, braces, blocks or operators open at once "
+                  "(the parser's limit)", YYMAXDEPTH);
         return;
     }
     ptx_error(ps->diag, L(*lloc), "%s", msg);

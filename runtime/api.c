@@ -29,6 +29,7 @@
 #include "emu/texfetch.h"
 #include "ptx/ptx.h"
 #include "ptx/link.h"
+#include "ptx/readfile.h"
 #include "runtime/ptxemu.h"
 #include "runtime/stats.h"
 
@@ -566,44 +567,23 @@ ptxemu_status ptxemu_module_load_string(ptxemu_device *dev, const char *name,
     return st;
 }
 
-static char *read_file(const char *path, size_t *len, int *err)
+/* dev->lock held.  A PTX file read whole (bounded, see
+ * ptx/readfile.h), or the error recorded. */
+static ptxemu_status read_input_locked(ptxemu_device *dev, const char *path,
+                                       char **src, size_t *len)
 {
-    FILE *fp = fopen(path, "rb");
-    if (!fp) {
-        *err = errno;
-        return NULL;
+    char why[128];
+    ptx_read_status rs = ptx_read_file(path, PTX_READ_LIMIT, src, len, why,
+                                       sizeof why);
+    if (rs == PTX_READ_OK) {
+        return PTXEMU_SUCCESS;
     }
-    size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap);
-    while (buf) {
-        size_t k = fread(buf + n, 1, cap - n - 1, fp);
-        n += k;
-        if (n + 1 < cap) {
-            if (ferror(fp)) {
-                *err = errno ? errno : EIO;
-                free(buf);
-                buf = NULL;
-            }
-            break;
-        }
-        char *nb = realloc(buf, cap * 2);
-        if (!nb) {
-            free(buf);
-            buf = NULL;
-            *err = ENOMEM;
-            break;
-        }
-        buf = nb;
-        cap *= 2;
-    }
-    fclose(fp);
-    if (buf) {
-        buf[n] = '\0';
-        *len = n;
-    } else if (!*err) {
-        *err = ENOMEM;
-    }
-    return buf;
+    return fail(dev, rs == PTX_READ_NO_MEMORY ? PTXEMU_ERROR_OUT_OF_MEMORY
+                                              : PTXEMU_ERROR_INVALID_VALUE,
+                "%s: error: cannot %s: %s\n", path,
+                rs == PTX_READ_NOT_FOUND || rs == PTX_READ_IO ? "open"
+                                                              : "read",
+                why);
 }
 
 ptxemu_status ptxemu_module_load_file(ptxemu_device *dev, const char *path,
@@ -623,13 +603,9 @@ ptxemu_status ptxemu_module_load_file(ptxemu_device *dev, const char *path,
                   !path ? "path" : "output pointer");
     } else {
         size_t len = 0;
-        int err = 0;
-        char *src = read_file(path, &len, &err);
-        if (!src) {
-            st = fail(dev, err == ENOMEM ? PTXEMU_ERROR_OUT_OF_MEMORY
-                                         : PTXEMU_ERROR_INVALID_VALUE,
-                      "%s: error: cannot open: %s\n", path, strerror(err));
-        } else {
+        char *src;
+        st = read_input_locked(dev, path, &src, &len);
+        if (st == PTXEMU_SUCCESS) {
             st = load_locked(dev, path, src, len, out);
         }
     }
@@ -781,20 +757,11 @@ ptxemu_status ptxemu_module_load_linked_files(ptxemu_device *dev,
         pthread_mutex_unlock(&dev->lock);
     }
     for (unsigned i = 0; st == PTXEMU_SUCCESS && i < n; i++) {
-        int err = 0;
-        srcs[i] = paths[i] ? read_file(paths[i], &lens[i], &err) : NULL;
-        if (!srcs[i]) {
-            pthread_mutex_lock(&dev->lock);
-            st = fail(dev, err == ENOMEM ? PTXEMU_ERROR_OUT_OF_MEMORY
-                                         : PTXEMU_ERROR_INVALID_VALUE,
-                      "%s: error: cannot open: %s\n",
-                      paths[i] ? paths[i] : "(null)",
-                      strerror(err ? err : EINVAL));
-            pthread_mutex_unlock(&dev->lock);
-        } else if (!lens[i]) {
-            /* An empty file: parse "" rather than strlen of nothing. */
-            lens[i] = 0;
-        }
+        pthread_mutex_lock(&dev->lock);
+        st = paths[i] ? read_input_locked(dev, paths[i], &srcs[i], &lens[i])
+                      : fail(dev, PTXEMU_ERROR_INVALID_VALUE,
+                             "(null): error: cannot open: no path\n");
+        pthread_mutex_unlock(&dev->lock);
     }
     if (st == PTXEMU_SUCCESS) {
         st = ptxemu_module_load_linked(dev, n, paths,
@@ -1053,6 +1020,17 @@ ptxemu_status ptxemu_host_unregister(ptxemu_device *dev, void *ptr)
     }
     pthread_mutex_unlock(&dev->lock);
     return st;
+}
+
+int ptxemu_is_device_address(ptxemu_device *dev, ptxemu_devptr addr)
+{
+    if (!dev) {
+        return 0;
+    }
+    pthread_mutex_lock(&dev->lock);
+    int in = emu_mem_in_device_range(dev->emu->mem, addr);
+    pthread_mutex_unlock(&dev->lock);
+    return in;
 }
 
 ptxemu_status ptxemu_pointer_info(ptxemu_device *dev, ptxemu_devptr addr,

@@ -14,12 +14,13 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "ptx/readfile.h"
 #include "runtime/fatbin/fatbin.h"
 
 int cmd_fatbin(int argc, char **argv);
 
 /* Files above this are not fat binaries we mean to read whole. */
-#define FB_CLI_MAX_FILE ((size_t)1 << 30)
+#define FB_CLI_MAX_FILE PTX_READ_LIMIT
 
 enum {
     FB_CLI_MAX_SECTIONS = 16,
@@ -52,45 +53,12 @@ static int fail(const char *file, const char *msg)
 /* Reads the whole file into a malloc'd buffer. */
 static int read_file(const char *path, unsigned char **buf, size_t *len)
 {
-    char msg[256];
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        return fail(path, strerror(errno));
+    char why[128], *b;
+    if (ptx_read_file(path, FB_CLI_MAX_FILE, &b, len, why, sizeof why) !=
+        PTX_READ_OK) {
+        return fail(path, why);
     }
-    size_t cap = 0, n = 0;
-    unsigned char *b = NULL;
-    for (;;) {
-        if (n == cap) {
-            if (cap >= FB_CLI_MAX_FILE) {
-                snprintf(msg, sizeof msg, "larger than %zu bytes",
-                         FB_CLI_MAX_FILE);
-                free(b);
-                fclose(f);
-                return fail(path, msg);
-            }
-            cap = cap ? cap * 2 : 65536;
-            unsigned char *nb = realloc(b, cap);
-            if (!nb) {
-                free(b);
-                fclose(f);
-                return fail(path, "out of memory");
-            }
-            b = nb;
-        }
-        size_t got = fread(b + n, 1, cap - n, f);
-        n += got;
-        if (got == 0) {
-            break;
-        }
-    }
-    int bad = ferror(f);
-    fclose(f);
-    if (bad) {
-        free(b);
-        return fail(path, "read error");
-    }
-    *buf = b;
-    *len = n;
+    *buf = (unsigned char *)b;
     return 0;
 }
 

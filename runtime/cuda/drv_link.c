@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ptx/readfile.h"
 #include "runtime/cuda/drv.h"
 #include "runtime/fatbin/fatbin.h"
 
@@ -145,30 +146,17 @@ static CUresult add_file(CUlinkState s, CUjitInputType type,
     if (!path) {
         return CUDA_ERROR_INVALID_VALUE;
     }
-    FILE *fp = fopen(path, "rb");
-    if (!fp) {
-        return CUDA_ERROR_FILE_NOT_FOUND;
+    char *buf, why[128];
+    size_t n;
+    ptx_read_status rs = ptx_read_file(path, PTX_READ_LIMIT, &buf, &n, why,
+                                       sizeof why);
+    if (rs != PTX_READ_OK) {
+        fprintf(stderr, "ptxemu: cuLinkAddFile: cannot read %s: %s\n", path,
+                why);
+        return rs == PTX_READ_NOT_FOUND ? CUDA_ERROR_FILE_NOT_FOUND
+               : rs == PTX_READ_NO_MEMORY ? CUDA_ERROR_OUT_OF_MEMORY
+               : CUDA_ERROR_INVALID_VALUE;
     }
-    size_t cap = 1 << 16, n = 0, got;
-    char *buf = malloc(cap + 1);
-    while (buf && (got = fread(buf + n, 1, cap - n, fp)) > 0) {
-        n += got;
-        if (n == cap) {
-            char *nb = realloc(buf, 2 * cap + 1);
-            if (!nb) {
-                free(buf);
-                buf = NULL;
-                break;
-            }
-            buf = nb;
-            cap *= 2;
-        }
-    }
-    fclose(fp);
-    if (!buf) {
-        return CUDA_ERROR_OUT_OF_MEMORY;
-    }
-    buf[n] = 0;
     CUresult r = add(s, type, buf, n, path);
     free(buf);
     return r;

@@ -12,12 +12,12 @@
 #endif
 #include "config.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "runtime/cuda/drv.h"
+#include "ptx/readfile.h"
 #include "runtime/fatbin/fatbin.h"
 
 /* ------------------------------------------------------------ loading */
@@ -194,40 +194,18 @@ static CUresult load_image(const char *name, const void *image,
 
 static CUresult read_file(const char *fname, char **data, size_t *len)
 {
-    FILE *fp = fopen(fname, "rb");
-    if (!fp) {
-        return errno == ENOENT ? CUDA_ERROR_FILE_NOT_FOUND
-                               : CUDA_ERROR_OPERATING_SYSTEM;
+    char why[128];
+    ptx_read_status rs = ptx_read_file(fname, PTX_READ_LIMIT, data, len,
+                                       why, sizeof why);
+    if (rs == PTX_READ_OK) {
+        return CUDA_SUCCESS;
     }
-    size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap + 1);
-    size_t got;
-    while (buf && (got = fread(buf + n, 1, cap - n, fp)) > 0) {
-        n += got;
-        if (n == cap) {
-            char *nb = realloc(buf, cap * 2 + 1);
-            if (!nb) {
-                free(buf);
-                buf = NULL;
-                break;
-            }
-            buf = nb;
-            cap *= 2;
-        }
-    }
-    int ioerr = ferror(fp);
-    fclose(fp);
-    if (!buf) {
-        return CUDA_ERROR_OUT_OF_MEMORY;
-    }
-    if (ioerr) {
-        free(buf);
-        return CUDA_ERROR_OPERATING_SYSTEM;
-    }
-    buf[n] = 0;
-    *data = buf;
-    *len = n;
-    return CUDA_SUCCESS;
+    fprintf(stderr, "ptxemu: cuModuleLoad: cannot read %s: %s\n", fname,
+            why);
+    return rs == PTX_READ_NOT_FOUND ? CUDA_ERROR_FILE_NOT_FOUND
+           : rs == PTX_READ_NO_MEMORY ? CUDA_ERROR_OUT_OF_MEMORY
+           : rs == PTX_READ_IO ? CUDA_ERROR_OPERATING_SYSTEM
+           : CUDA_ERROR_INVALID_VALUE;
 }
 
 static CUresult load_file(CUmodule *module, const char *fname)
