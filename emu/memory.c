@@ -246,6 +246,11 @@ uint64_t emu_mem_used(const EmuMemory *m)
     return m->used;
 }
 
+bool emu_mem_in_device_range(const EmuMemory *m, uint64_t addr)
+{
+    return addr >= EMU_GLOBAL_BASE && addr < m->next;
+}
+
 /* ------------------------------------------------------ guest access */
 
 const char *emu_alloc_kind_name(EmuAllocKind k)

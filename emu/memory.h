@@ -94,6 +94,12 @@ EmuStatus emu_mem_set(EmuMemory *m, uint64_t addr, uint8_t byte,
 /* Bytes used / limit, for cudaMemGetInfo. */
 uint64_t emu_mem_used(const EmuMemory *m);
 
+/* Whether addr lies in the range device addresses have been handed out
+ * from (EMU_GLOBAL_BASE up to the next free one): an address there that
+ * no allocation holds is a freed or wild device pointer, never host
+ * memory (addresses are never reused, see emu/memory.c). */
+bool emu_mem_in_device_range(const EmuMemory *m, uint64_t addr);
+
 /* Guest accesses from instructions: resolve (space, address) to host
  * bytes for `size` bytes, checking bounds, alignment (natural for size,
  * unless `align` is smaller and non-zero) and writability.  Generic

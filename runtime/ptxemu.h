@@ -276,6 +276,11 @@ ptxemu_status ptxemu_pointer_info(ptxemu_device *dev, ptxemu_devptr addr,
                                   ptxemu_mem_kind *kind,
                                   ptxemu_devptr *base, size_t *size);
 
+/* Whether addr is in the emulator's range of device addresses: one that
+ * ptxemu_pointer_info calls PTXEMU_MEM_NONE there is a freed or never
+ * allocated device pointer, not host memory (copies refuse it). */
+int ptxemu_is_device_address(ptxemu_device *dev, ptxemu_devptr addr);
+
 /* ------------------------------------------------------------ launch */
 
 /* Run kernel f on a grid of grid[0..2] CTAs of block[0..2] threads with

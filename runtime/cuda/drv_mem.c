@@ -508,10 +508,28 @@ CUresult cuPointerGetAttributes(unsigned int numAttributes,
 
 /* ------------------------------------------------------------ copies */
 
+/* Which sides of a copy the call names as device memory (cuMemcpyHtoD's
+ * destination, ...): an address there that is not device-visible memory
+ * is an error.  A side not named may be plain host memory (unified
+ * addressing, as cuMemcpy takes it), unless it lies in the emulator's
+ * device range: a freed device pointer is an error, never a host
+ * access. */
+enum { COPY_DST_DEV = 1, COPY_SRC_DEV = 2 };
+
+/* Whether one side of a copy may be used: plain host memory (*host set)
+ * or device-visible memory. */
+static int side_ok(CUdeviceptr p, int must_be_dev, int *host)
+{
+    *host = kind_of(p, NULL, NULL) == PTXEMU_MEM_NONE;
+    return !*host || (!must_be_dev && !ptxemu_is_device_address(drv.dev, p));
+}
+
 /* One copy between any two addresses: each side is device-visible
- * memory (per the emulator) or plain host memory.  sync: a blocking
- * copy, which is a synchronisation point (device printf appears). */
-static CUresult copy(CUdeviceptr dst, CUdeviceptr src, size_t n, int sync)
+ * memory (per the emulator) or plain host memory, as `need` allows.
+ * sync: a blocking copy, which is a synchronisation point (device
+ * printf appears). */
+static CUresult copy(CUdeviceptr dst, CUdeviceptr src, size_t n, int sync,
+                     unsigned need)
 {
     CUresult r = drv_ready(NULL);
     if (r || n == 0) {
@@ -520,11 +538,14 @@ static CUresult copy(CUdeviceptr dst, CUdeviceptr src, size_t n, int sync)
     if (!dst || !src) {
         return CUDA_ERROR_INVALID_VALUE;
     }
+    int dh, sh;
+    if (!side_ok(dst, need & COPY_DST_DEV, &dh) ||
+        !side_ok(src, need & COPY_SRC_DEV, &sh)) {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
     if (sync) {
         (void)ptxemu_synchronize(drv.dev);
     }
-    int dh = kind_of(dst, NULL, NULL) == PTXEMU_MEM_NONE;
-    int sh = kind_of(src, NULL, NULL) == PTXEMU_MEM_NONE;
     ptxemu_status st;
     if (dh && sh) {
         memmove((void *)(uintptr_t)dst, (const void *)(uintptr_t)src, n);
@@ -544,7 +565,7 @@ static CUresult copy(CUdeviceptr dst, CUdeviceptr src, size_t n, int sync)
 
 CUresult cuMemcpy(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount)
 {
-    return drv_trace(copy(dst, src, ByteCount, 1), "cuMemcpy",
+    return drv_trace(copy(dst, src, ByteCount, 1, 0), "cuMemcpy",
                      "0x%llx, 0x%llx, %zu", dst, src, ByteCount);
 }
 
@@ -553,7 +574,7 @@ CUresult cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount,
 {
     CUresult r = drv_ready_stream(hStream);
     if (!r) {
-        r = copy(dst, src, ByteCount, 0);
+        r = copy(dst, src, ByteCount, 0, 0);
     }
     return drv_trace(r, "cuMemcpyAsync", "0x%llx, 0x%llx, %zu, %p", dst, src,
                      ByteCount, (void *)hStream);
@@ -571,7 +592,8 @@ CUresult cuMemcpyPeer(CUdeviceptr dstDevice, CUcontext dstContext,
 {
     CUresult r = peer_ctx(dstContext, srcContext);
     if (!r) {
-        r = copy(dstDevice, srcDevice, ByteCount, 1);
+        r = copy(dstDevice, srcDevice, ByteCount, 1,
+                 COPY_DST_DEV | COPY_SRC_DEV);
     }
     return drv_trace(r, "cuMemcpyPeer", "0x%llx, %p, 0x%llx, %p, %zu",
                      dstDevice, (void *)dstContext, srcDevice,
@@ -587,7 +609,8 @@ CUresult cuMemcpyPeerAsync(CUdeviceptr dstDevice, CUcontext dstContext,
         r = drv_ready_stream(hStream);
     }
     if (!r) {
-        r = copy(dstDevice, srcDevice, ByteCount, 0);
+        r = copy(dstDevice, srcDevice, ByteCount, 0,
+                 COPY_DST_DEV | COPY_SRC_DEV);
     }
     return drv_trace(r, "cuMemcpyPeerAsync", "0x%llx, %p, 0x%llx, %p, %zu, "
                      "%p", dstDevice, (void *)dstContext, srcDevice,
@@ -597,7 +620,8 @@ CUresult cuMemcpyPeerAsync(CUdeviceptr dstDevice, CUcontext dstContext,
 CUresult cuMemcpyHtoD_v2(CUdeviceptr dstDevice, const void *srcHost,
                          size_t ByteCount)
 {
-    return drv_trace(copy(dstDevice, HP(srcHost), ByteCount, 1),
+    return drv_trace(copy(dstDevice, HP(srcHost), ByteCount, 1,
+                          COPY_DST_DEV),
                      "cuMemcpyHtoD_v2", "0x%llx, %p, %zu", dstDevice,
                      srcHost, ByteCount);
 }
@@ -605,7 +629,8 @@ CUresult cuMemcpyHtoD_v2(CUdeviceptr dstDevice, const void *srcHost,
 CUresult cuMemcpyDtoH_v2(void *dstHost, CUdeviceptr srcDevice,
                          size_t ByteCount)
 {
-    return drv_trace(copy(HP(dstHost), srcDevice, ByteCount, 1),
+    return drv_trace(copy(HP(dstHost), srcDevice, ByteCount, 1,
+                          COPY_SRC_DEV),
                      "cuMemcpyDtoH_v2", "%p, 0x%llx, %zu", dstHost,
                      srcDevice, ByteCount);
 }
@@ -613,7 +638,8 @@ CUresult cuMemcpyDtoH_v2(void *dstHost, CUdeviceptr srcDevice,
 CUresult cuMemcpyDtoD_v2(CUdeviceptr dstDevice, CUdeviceptr srcDevice,
                          size_t ByteCount)
 {
-    return drv_trace(copy(dstDevice, srcDevice, ByteCount, 0),
+    return drv_trace(copy(dstDevice, srcDevice, ByteCount, 0,
+                          COPY_DST_DEV | COPY_SRC_DEV),
                      "cuMemcpyDtoD_v2", "0x%llx, 0x%llx, %zu", dstDevice,
                      srcDevice, ByteCount);
 }
@@ -623,7 +649,7 @@ CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr dstDevice, const void *srcHost,
 {
     CUresult r = drv_ready_stream(hStream);
     if (!r) {
-        r = copy(dstDevice, HP(srcHost), ByteCount, 0);
+        r = copy(dstDevice, HP(srcHost), ByteCount, 0, COPY_DST_DEV);
     }
     return drv_trace(r, "cuMemcpyHtoDAsync_v2", "0x%llx, %p, %zu, %p",
                      dstDevice, srcHost, ByteCount, (void *)hStream);
@@ -634,7 +660,7 @@ CUresult cuMemcpyDtoHAsync_v2(void *dstHost, CUdeviceptr srcDevice,
 {
     CUresult r = drv_ready_stream(hStream);
     if (!r) {
-        r = copy(HP(dstHost), srcDevice, ByteCount, 0);
+        r = copy(HP(dstHost), srcDevice, ByteCount, 0, COPY_SRC_DEV);
     }
     return drv_trace(r, "cuMemcpyDtoHAsync_v2", "%p, 0x%llx, %zu, %p",
                      dstHost, srcDevice, ByteCount, (void *)hStream);
@@ -645,7 +671,8 @@ CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr dstDevice, CUdeviceptr srcDevice,
 {
     CUresult r = drv_ready_stream(hStream);
     if (!r) {
-        r = copy(dstDevice, srcDevice, ByteCount, 0);
+        r = copy(dstDevice, srcDevice, ByteCount, 0,
+                 COPY_DST_DEV | COPY_SRC_DEV);
     }
     return drv_trace(r, "cuMemcpyDtoDAsync_v2", "0x%llx, 0x%llx, %zu, %p",
                      dstDevice, srcDevice, ByteCount, (void *)hStream);
@@ -678,6 +705,7 @@ typedef struct Copy3 {
     CUdeviceptr src, dst;
     size_t src_pitch, src_height, dst_pitch, dst_height;
     size_t width, height, depth;
+    unsigned need;              /* COPY_DST_DEV | COPY_SRC_DEV */
 } Copy3;
 
 static CUresult copy3(const Copy3 *c, int sync)
@@ -690,7 +718,7 @@ static CUresult copy3(const Copy3 *c, int sync)
         for (size_t y = 0; y < c->height; y++) {
             CUdeviceptr s = c->src + (z * c->src_height + y) * c->src_pitch;
             CUdeviceptr d = c->dst + (z * c->dst_height + y) * c->dst_pitch;
-            CUresult r = copy(d, s, c->width, sync && !z && !y);
+            CUresult r = copy(d, s, c->width, sync && !z && !y, c->need);
             if (r) {
                 return r;
             }
@@ -741,6 +769,8 @@ static CUresult memcpy2d(const CUDA_MEMCPY2D *p, CUstream s, int sync)
     if (r) {
         return r;
     }
+    c.need = (p->srcMemoryType == CU_MEMORYTYPE_DEVICE ? COPY_SRC_DEV : 0) |
+             (p->dstMemoryType == CU_MEMORYTYPE_DEVICE ? COPY_DST_DEV : 0);
     c.src_pitch = p->srcPitch ? p->srcPitch : p->WidthInBytes;
     c.dst_pitch = p->dstPitch ? p->dstPitch : p->WidthInBytes;
     c.src += p->srcY * c.src_pitch + p->srcXInBytes;
@@ -792,6 +822,8 @@ static CUresult memcpy3d(const CUDA_MEMCPY3D *p, CUstream s, int sync)
     if (r) {
         return r;
     }
+    c.need = (p->srcMemoryType == CU_MEMORYTYPE_DEVICE ? COPY_SRC_DEV : 0) |
+             (p->dstMemoryType == CU_MEMORYTYPE_DEVICE ? COPY_DST_DEV : 0);
     c.src_pitch = p->srcPitch ? p->srcPitch : p->WidthInBytes;
     c.dst_pitch = p->dstPitch ? p->dstPitch : p->WidthInBytes;
     c.src_height = p->srcHeight ? p->srcHeight : p->Height;
@@ -859,7 +891,7 @@ static CUresult fill(CUdeviceptr dst, size_t pitch, unsigned value,
         }
     }
     for (size_t y = 0; y < height && !r; y++) {
-        r = copy(dst + y * pitch, HP(buf), row, 0);
+        r = copy(dst + y * pitch, HP(buf), row, 0, 0);
     }
     free(buf);
     return r;

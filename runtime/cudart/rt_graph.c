@@ -1031,7 +1031,8 @@ RT_API cudaError_t cudaGraphLaunch(cudaGraphExec_t x, cudaStream_t s)
     cudaError_t e = rt_capture_node(s, cudaGraphNodeTypeGraph, &p, &taken);
     if (taken)
         return e;
-    if ((e = rt_enter()) != cudaSuccess)
+    if ((e = rt_enter()) != cudaSuccess ||
+        (e = rt_stream_check(s)) != cudaSuccess)
         return e;
     return rt_err(run_graph(x->g, s));
 }
@@ -1039,8 +1040,10 @@ RT_API cudaError_t cudaGraphLaunch(cudaGraphExec_t x, cudaStream_t s)
 /* Nothing to upload: the emulated device reads the host's copy. */
 RT_API cudaError_t cudaGraphUpload(cudaGraphExec_t x, cudaStream_t s)
 {
-    (void)s;
-    return x ? cudaSuccess : rt_err(cudaErrorInvalidValue);
+    if (!x)
+        return rt_err(cudaErrorInvalidValue);
+    cudaError_t e = rt_enter();
+    return e != cudaSuccess ? e : rt_stream_check(s);
 }
 
 /* ----------------------------------------------------------- updates */

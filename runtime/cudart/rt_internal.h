@@ -52,6 +52,10 @@ cudaError_t rt_sticky(void);
 /* The stream a runtime handle stands for in the driver: the legacy and
  * per-thread default streams are the driver's NULL stream. */
 CUstream rt_stream(cudaStream_t s);
+/* cudaSuccess for a live stream or a default one, else the error
+ * (cudaErrorInvalidResourceHandle), recorded as the last error: what
+ * every entry point taking a stream checks first. */
+cudaError_t rt_stream_check(cudaStream_t s);
 /* The stream a _ptsz entry point is given: there (nvcc --default-stream
  * per-thread) 0 is the calling thread's per-thread default stream. */
 static inline cudaStream_t rt_ptsz(cudaStream_t s)

@@ -194,11 +194,10 @@ static CUresult copy(void *dst, const void *src, size_t n,
 {
     if (n == 0)
         return CUDA_SUCCESS;
-    if (kind == cudaMemcpyDefault) {
-        int dd = is_device(dst), sd = is_device(src);
-        kind = dd ? (sd ? cudaMemcpyDeviceToDevice : cudaMemcpyHostToDevice)
-                  : (sd ? cudaMemcpyDeviceToHost : cudaMemcpyHostToHost);
-    }
+    /* The driver's unified copy tells host memory from device memory,
+     * and a freed device pointer from both. */
+    if (kind == cudaMemcpyDefault)
+        return cuMemcpyAsync(DP(dst), DP(src), n, NULL);
     int dst_dev = kind == cudaMemcpyHostToDevice
                   || kind == cudaMemcpyDeviceToDevice;
     int src_dev = kind == cudaMemcpyDeviceToHost
@@ -291,13 +290,16 @@ cudaError_t rt_memcpy_now(const struct cudaMemcpy3DParms *p)
 
 /* Checks the arguments and, for a blocking copy, synchronises. */
 static cudaError_t copy_begin(const void *dst, const void *src, size_t n,
-                              enum cudaMemcpyKind kind, int blocking)
+                              enum cudaMemcpyKind kind, int blocking,
+                              cudaStream_t s)
 {
     if ((unsigned)kind > cudaMemcpyDefault)
         return rt_err(cudaErrorInvalidMemcpyDirection);
     if (n && (!dst || !src))
         return rt_err(cudaErrorInvalidValue);
     cudaError_t e = rt_enter();
+    if (e == cudaSuccess && !blocking)
+        e = rt_stream_check(s);
     if (e != cudaSuccess || !blocking)
         return e;
     if ((e = rt_capture_unsafe()) != cudaSuccess)
@@ -309,14 +311,14 @@ static cudaError_t copy_begin(const void *dst, const void *src, size_t n,
 RT_API cudaError_t cudaMemcpy(void *dst, const void *src, size_t n,
                               enum cudaMemcpyKind kind)
 {
-    cudaError_t e = copy_begin(dst, src, n, kind, 1);
+    cudaError_t e = copy_begin(dst, src, n, kind, 1, NULL);
     return e != cudaSuccess ? e : done(copy(dst, src, n, kind));
 }
 
 RT_API cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t n,
                                    enum cudaMemcpyKind kind, cudaStream_t s)
 {
-    cudaError_t e = copy_begin(dst, src, n, kind, 0);
+    cudaError_t e = copy_begin(dst, src, n, kind, 0, s);
     if (e != cudaSuccess)
         return e;
     CAPTURED(capture_copy(s, dst, n, src, n, n, 1, kind, &taken_));
@@ -346,7 +348,7 @@ static cudaError_t copy2d(void *dst, size_t dpitch, const void *src,
         return rt_err(cudaErrorInvalidPitchValue);
     if (width == 0 || height == 0)
         return cudaSuccess;
-    cudaError_t e = copy_begin(dst, src, width, kind, blocking);
+    cudaError_t e = copy_begin(dst, src, width, kind, blocking, s);
     if (e != cudaSuccess)
         return e;
     if (!blocking)
@@ -398,7 +400,7 @@ static cudaError_t to_symbol(const void *symbol, const void *src, size_t n,
 {
     if (kind == cudaMemcpyHostToHost || kind == cudaMemcpyDeviceToHost)
         return rt_err(cudaErrorInvalidMemcpyDirection);
-    cudaError_t e = copy_begin(symbol, src, n, kind, blocking);
+    cudaError_t e = copy_begin(symbol, src, n, kind, blocking, s);
     CUdeviceptr a;
     if (e == cudaSuccess)
         e = symbol_range(symbol, n, off, &a);
@@ -419,7 +421,7 @@ static cudaError_t from_symbol(void *dst, const void *symbol, size_t n,
 {
     if (kind == cudaMemcpyHostToHost || kind == cudaMemcpyHostToDevice)
         return rt_err(cudaErrorInvalidMemcpyDirection);
-    cudaError_t e = copy_begin(dst, symbol, n, kind, blocking);
+    cudaError_t e = copy_begin(dst, symbol, n, kind, blocking, s);
     CUdeviceptr a;
     if (e == cudaSuccess)
         e = symbol_range(symbol, n, off, &a);
@@ -523,8 +525,8 @@ static cudaError_t memset2d(void *p, size_t pitch, int value, size_t width,
     if (height > 1 && width > pitch)
         return rt_err(cudaErrorInvalidPitchValue);
     cudaError_t e = rt_enter();
-    if (e == cudaSuccess && blocking)
-        e = rt_capture_unsafe();
+    if (e == cudaSuccess)
+        e = blocking ? rt_capture_unsafe() : rt_stream_check(s);
     if (e != cudaSuccess || width == 0 || height == 0)
         return e;
     rt_node_params mp;
@@ -666,8 +668,9 @@ RT_API cudaError_t cudaMemAdvise(const void *p, size_t n)
 RT_API cudaError_t cudaStreamAttachMemAsync(cudaStream_t s, void *p,
                                             size_t n, unsigned flags)
 {
-    (void)s; (void)p; (void)n; (void)flags;
-    return cudaSuccess;
+    (void)p; (void)n; (void)flags;
+    cudaError_t e = rt_enter();
+    return e != cudaSuccess ? e : rt_stream_check(s);
 }
 
 RT_API struct cudaChannelFormatDesc

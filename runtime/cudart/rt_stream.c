@@ -17,6 +17,13 @@ CUstream rt_stream(cudaStream_t s)
     return (CUstream)s;
 }
 
+cudaError_t rt_stream_check(cudaStream_t s)
+{
+    unsigned flags;
+    CUresult r = cuStreamGetFlags(rt_stream(s), &flags);
+    return r == CUDA_SUCCESS ? cudaSuccess : rt_cu(r);
+}
+
 static cudaError_t done(CUresult r)
 {
     return r == CUDA_SUCCESS ? cudaSuccess : rt_cu(r);
