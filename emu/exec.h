@@ -485,7 +485,4 @@ static inline uint64_t emu_lane_addr(const EmuCtx *x, const EmuOpnd *a,
 
 #define EMU_MAX_BARRIERS 16
 
-/* EmuLaunch has step_hook / step_hook_ctx (runtime/api.c tests this). */
-#define EMU_HAVE_STEP_HOOK 1
-
 #endif

@@ -1286,7 +1286,6 @@ static char *fault_message(ptxemu_device *dev, const ptxemu_function *f,
     return buf;
 }
 
-#ifdef EMU_HAVE_STEP_HOOK
 typedef struct StepCtx {
     RtStats *stats;
     uint64_t steps;
@@ -1322,7 +1321,6 @@ static void on_step(void *ctx, const EmuCta *cta, const EmuWarp *w,
     sc->steps++;
     rt_stats_step(sc->stats, rec);
 }
-#endif
 
 static ptxemu_status launch(ptxemu_function *f, const unsigned grid[3],
                             const unsigned block[3], unsigned shared_bytes,
@@ -1415,7 +1413,6 @@ static ptxemu_status launch(ptxemu_function *f, const unsigned grid[3],
         goto out;
     }
     uint64_t steps = 0;
-#ifdef EMU_HAVE_STEP_HOOK
     StepCtx sc = {&dev->stats, 0, dev->trace};
     if (dev->collect_stats) {
         l->step_hook = on_step;
@@ -1423,11 +1420,8 @@ static ptxemu_status launch(ptxemu_function *f, const unsigned grid[3],
     }
     l->grid_hook = on_grid;
     l->grid_hook_ctx = &sc;
-#endif
     est = emu_launch_run(l);
-#ifdef EMU_HAVE_STEP_HOOK
     steps = sc.steps;
-#endif
     rt_stats_launch(&dev->stats, l, steps);
     if (est != EMU_OK) {
         const EmuFault *flt = l->faulted ? &l->fault
