@@ -434,6 +434,34 @@ static bool dec_tuple(Dec *d, const IrInsn *in, const IrOperand *io,
     return !d->oom;
 }
 
+/* How many bits of an address operand's sum register + offset are kept
+ * (EmuOpnd.pad = 64 - that).  PTX ISA 9.0 section 6.4.1 ("Addresses as
+ * Operands"): "Addresses are zero-extended to the specified width as
+ * needed, and truncated if the register width exceeds the state space
+ * address width for the target architecture."  So a 32-bit register
+ * plus an offset wraps at 32 bits (nvcc relies on it: a negative 32-bit
+ * shared offset plus a displacement), and an address in a state space
+ * of 32-bit addresses (.shared::cta, .shared::cluster, .local, .param)
+ * keeps 32 bits even from a 64-bit register.  The space rule applies
+ * when the instruction has a single address operand, whose space is then
+ * the instruction's (cp.async and the bulk copies pair a global address
+ * with a shared one). */
+static unsigned addr_bits(const Dec *d, const IrInsn *in,
+                          const IrOperand *io, PtxSpace space)
+{
+    if (io->id >= 0 && ptx_type_bits(d->f->regs[io->id].type) == 32) {
+        return 32;
+    }
+    unsigned naddr = 0;
+    for (unsigned k = 0; k < in->nopnds; k++) {
+        naddr += in->opnds[k].kind == IR_O_ADDR;
+    }
+    bool narrow = space == PTX_SPACE_SHARED ||
+        space == PTX_SPACE_SHARED_CLUSTER || space == PTX_SPACE_LOCAL ||
+        space == PTX_SPACE_PARAM;
+    return naddr == 1 && narrow ? 32 : 64;
+}
+
 static bool dec_opnd(Dec *d, const IrInsn *in, unsigned k, EmuOpnd *eo,
                      EmuInsn *ei)
 {
@@ -506,6 +534,7 @@ static bool dec_opnd(Dec *d, const IrInsn *in, unsigned k, EmuOpnd *eo,
         eo->imm = (uint64_t)io->imm;
         eo->reg = EMU_NOREG;
         eo->sel = 0;
+        eo->pad = 64 - addr_bits(d, in, io, (PtxSpace)ei->space);
         if (io->id >= 0) {
             uint16_t sel;
             eo->reg = reg_slot(d, &(IrOperand){ .kind = IR_O_REG,

@@ -103,7 +103,8 @@ typedef enum EmuOpndKind {
     EO_ADDR,     /* [reg + imm]: reg = base slot or EMU_NOREG; imm = offset,
                     already including a symbol's address when the base is
                     a variable whose address is known at load time; space
-                    in EmuInsn.space */
+                    in EmuInsn.space; pad = 32 when the sum wraps at 32
+                    bits (decode.c, addr_bits), else 0 */
     EO_LABEL,    /* imm = target instruction index */
     EO_FUNC,     /* imm = index into EmuModule.funcs */
     EO_LIST,     /* call argument list: n entries in EmuFunc.vslots[reg..]

@@ -469,7 +469,9 @@ void emu_fault_print_insn(EmuLaunch *l, const IrFunc *fn,
                           const IrInsn *in);
 
 /* The address an EO_ADDR operand names for one lane: register plus
- * immediate, relative to the current frame for frame variables. */
+ * immediate in the operand's address width (EmuOpnd.pad: a 32-bit
+ * register's sum wraps at 32 bits), relative to the current frame for
+ * frame variables. */
 static inline uint64_t emu_lane_addr(const EmuCtx *x, const EmuOpnd *a,
                                      unsigned lane)
 {
@@ -477,6 +479,7 @@ static inline uint64_t emu_lane_addr(const EmuCtx *x, const EmuOpnd *a,
     if (a->reg != EMU_NOREG) {
         v += x->regs[(size_t)a->reg * EMU_WARP_SIZE + lane];
     }
+    v &= UINT64_MAX >> a->pad;
     if (a->sel == EMU_ADDR_FRAME) {
         v += x->frame->local_base;
     }

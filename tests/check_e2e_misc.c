@@ -24,16 +24,6 @@
 
 #include "tests/e2e_util.h"
 
-/* Load PTX text (hand-written kernels, or a corpus file edited by
- * the test) into a fresh device. */
-static void open_src(const char *name, const char *src)
-{
-    ck_assert_int_eq(ptxemu_device_create(NULL, &dev), PTXEMU_SUCCESS);
-    ptxemu_status st = ptxemu_module_load_string(dev, name, src, 0, &mod);
-    ck_assert_msg(st == PTXEMU_SUCCESS, "loading %s: %s", name,
-                  ptxemu_last_error_message(dev));
-}
-
 /* The whole of a corpus PTX file, malloc'd. */
 static char *read_ptx(const char *base)
 {
@@ -52,21 +42,6 @@ static char *read_ptx(const char *base)
     s[n] = 0;
     fclose(f);
     return s;
-}
-
-/* A launch that must fail with `want`; returns the device's message. */
-static const char *launch_fail(const char *name, unsigned gx, unsigned bx,
-                               void **params, ptxemu_status want)
-{
-    ptxemu_function *f = NULL;
-    ck_assert_int_eq(ptxemu_module_get_function(mod, name, &f),
-                     PTXEMU_SUCCESS);
-    unsigned grid[3] = {gx, 1, 1}, block[3] = {bx, 1, 1};
-    ptxemu_status st = ptxemu_launch(f, grid, block, 0, params);
-    ck_assert_msg(st == want, "%s: got %s, expected %s (%s)", name,
-                  ptxemu_status_name(st), ptxemu_status_name(want),
-                  ptxemu_last_error_message(dev));
-    return ptxemu_last_error_message(dev);
 }
 
 static void launch_coop(const char *name, unsigned gx, unsigned bx,
@@ -1158,7 +1133,7 @@ static const char lanemask_ptx[] =
 
 START_TEST(e2e_lanemasks)
 {
-    open_src("lanemasks.ptx", lanemask_ptx);
+    e2e_open_src("lanemasks.ptx", lanemask_ptx);
     enum { T = 80 };
     static uint32_t o[T * 6];
     ptxemu_devptr d = dbuf(NULL, sizeof(o));
@@ -1210,7 +1185,7 @@ START_TEST(e2e_checked_div)
     int32_t zero = 0;
     ck_assert_int_eq(ptxemu_memcpy_htod(dev, db + 4 * 200, &zero, 4),
                      PTXEMU_SUCCESS);
-    const char *msg = launch_fail("checked_div", NB, BS, pp,
+    const char *msg = e2e_launch_fail("checked_div", NB, BS, pp,
                                   PTXEMU_ERROR_TRAP);
     HAS(msg, "checked_div");
     HAS(msg, "trap_asm.sm80.ptx:47");
@@ -1391,7 +1366,7 @@ START_TEST(e2e_uses_externs)
              ".visible .global .align 4 .u32 ext_counter = 100;");
     replace1(&src, ".extern .global .align 4 .b8 ext_table[];",
              ".visible .global .align 4 .b8 ext_table[32];");
-    open_src("extern_linkage_linked.ptx", src);
+    e2e_open_src("extern_linkage_linked.ptx", src);
     free(src);
     rng_seed(371);
     static int32_t in[NN], out[NN];
@@ -1520,7 +1495,7 @@ START_TEST(e2e_grid_reduce)
     int n = N;
     void *pp[] = {&di, &dp, &dr, &n};
     /* without a cooperative launch grid.sync() has no workspace */
-    launch_fail("grid_reduce", G, B, pp, PTXEMU_ERROR_TRAP);
+    e2e_launch_fail("grid_reduce", G, B, pp, PTXEMU_ERROR_TRAP);
     ck_assert_int_eq(ptxemu_synchronize(dev), PTXEMU_ERROR_TRAP);
     launch_coop("grid_reduce", G, B, pp);
     dget(part, dp, sizeof(part));

@@ -61,6 +61,32 @@ static inline void open_ptx(const char *base)
                   ptxemu_last_error_message(dev));
 }
 
+/* Load PTX text (hand-written kernels, or a corpus file edited by
+ * the test) into a fresh device. */
+static inline void e2e_open_src(const char *name, const char *src)
+{
+    ck_assert_int_eq(ptxemu_device_create(NULL, &dev), PTXEMU_SUCCESS);
+    ptxemu_status st = ptxemu_module_load_string(dev, name, src, 0, &mod);
+    ck_assert_msg(st == PTXEMU_SUCCESS, "loading %s: %s", name,
+                  ptxemu_last_error_message(dev));
+}
+
+/* A launch that must fail with `want`; returns the device's message. */
+static inline const char *e2e_launch_fail(const char *name, unsigned gx,
+                                          unsigned bx, void **params,
+                                          ptxemu_status want)
+{
+    ptxemu_function *f = NULL;
+    ck_assert_int_eq(ptxemu_module_get_function(mod, name, &f),
+                     PTXEMU_SUCCESS);
+    unsigned grid[3] = {gx, 1, 1}, block[3] = {bx, 1, 1};
+    ptxemu_status st = ptxemu_launch(f, grid, block, 0, params);
+    ck_assert_msg(st == want, "%s: got %s, expected %s (%s)", name,
+                  ptxemu_status_name(st), ptxemu_status_name(want),
+                  ptxemu_last_error_message(dev));
+    return ptxemu_last_error_message(dev);
+}
+
 static inline void close_ptx(void)
 {
     if (mod)
