@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "runtime/cuda/cuda_abi.h"
+#include "abi/cuda_abi.h"
 #include "runtime/cudart/cudart_api.h"
 
 #define OK(call) ck_assert_int_eq((int)(call), 0)
