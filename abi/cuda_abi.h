@@ -711,6 +711,8 @@ CUresult cuGetProcAddress(const char *symbol, void **pfn, int cudaVersion,
 CUresult cuGetProcAddress_v2(const char *symbol, void **pfn,
                              int cudaVersion, cuuint64_t flags,
                              CUdriverProcAddressQueryResult *symbolStatus);
+CUresult cuGetExportTable(const void **ppExportTable,
+                          const CUuuid *pExportTableId);
 CUresult cuProfilerStart(void);
 CUresult cuProfilerStop(void);
 
@@ -806,6 +808,8 @@ CUresult cuLibraryGetKernel(CUkernel *pKernel, CUlibrary library,
 CUresult cuLibraryGetModule(CUmodule *pMod, CUlibrary library);
 CUresult cuLibraryGetGlobal(CUdeviceptr *dptr, size_t *bytes,
                             CUlibrary library, const char *name);
+CUresult cuLibraryGetManaged(CUdeviceptr *dptr, size_t *bytes,
+                             CUlibrary library, const char *name);
 CUresult cuKernelGetFunction(CUfunction *pFunc, CUkernel kernel);
 CUresult cuKernelGetLibrary(CUlibrary *pLib, CUkernel kernel);
 CUresult cuKernelGetParamInfo(CUkernel kernel, size_t paramIndex,

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "runtime/cuda/drv.h"
+#include "runtime/cuda/drv_export.h"
 
 enum { STACK_MAX = 64 };
 
@@ -131,6 +132,7 @@ static CUresult primary_reset(CUdevice dev)
     init_limits(&drv.primary);
     pthread_mutex_unlock(&drv.lock);
     (void)ptxemu_synchronize(drv.dev);
+    drv_export_ctx_gone(&drv.primary);
     return CUDA_SUCCESS;
 }
 
@@ -261,8 +263,9 @@ static CUresult ctx_destroy(CUcontext ctx)
     if (depth > 0 && stack[depth - 1] == ctx) {
         depth--;
     }
-    drv_handle_remove(DRV_CTX, ctx);
     (void)ptxemu_synchronize(drv.dev);
+    drv_export_ctx_gone(ctx);           /* while ctx is still valid */
+    drv_handle_remove(DRV_CTX, ctx);
     free(ctx);
     return CUDA_SUCCESS;
 }

@@ -36,6 +36,19 @@ CUresult drv_trace(CUresult r, const char *name, const char *fmt, ...)
     return r;
 }
 
+static void trace_from_env(void)
+{
+    const char *t = getenv("PTXEMU_TRACE");
+    drv.trace = t && *t && strcmp(t, "0") != 0;
+}
+
+/* Also at load: a statically linked runtime calls cuGetProcAddress and
+ * cuGetExportTable before cuInit. */
+__attribute__((constructor)) static void trace_at_load(void)
+{
+    trace_from_env();
+}
+
 /* ------------------------------------------------------------ handles */
 
 /* An open-addressing set of (pointer, kind): every call validates its
@@ -241,8 +254,7 @@ CUresult cuInit(unsigned int Flags)
     }
     pthread_mutex_lock(&drv.lock);
     if (!drv.initialized) {
-        const char *t = getenv("PTXEMU_TRACE");
-        drv.trace = t && *t && strcmp(t, "0") != 0;
+        trace_from_env();
         ptxemu_device_options opts;
         unsigned arch;
         char err[256];

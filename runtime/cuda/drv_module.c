@@ -208,18 +208,16 @@ static CUresult read_file(const char *fname, char **data, size_t *len)
            : CUDA_ERROR_INVALID_VALUE;
 }
 
+/* load_file and load_data_ex need no current context: the cuModule*
+ * calls check for one (the cuModule* wrappers), the cuLibrary* ones do not. */
 static CUresult load_file(CUmodule *module, const char *fname)
 {
-    CUresult r = drv_ready(NULL);
-    if (r) {
-        return r;
-    }
     if (!module || !fname) {
         return CUDA_ERROR_INVALID_VALUE;
     }
     char *data;
     size_t len;
-    r = read_file(fname, &data, &len);
+    CUresult r = read_file(fname, &data, &len);
     if (!r) {
         r = len ? load_image(fname, data, len, module, NULL, 0)
                 : CUDA_ERROR_INVALID_IMAGE;
@@ -230,7 +228,8 @@ static CUresult load_file(CUmodule *module, const char *fname)
 
 CUresult cuModuleLoad(CUmodule *module, const char *fname)
 {
-    return drv_trace(load_file(module, fname), "cuModuleLoad", "%p, \"%s\"",
+    CUresult r = drv_ready(NULL);
+    return drv_trace(r ? r : load_file(module, fname), "cuModuleLoad", "%p, \"%s\"",
                      (void *)module, fname ? fname : "(null)");
 }
 
@@ -239,10 +238,6 @@ static CUresult load_data_ex(CUmodule *module, const void *image,
                              unsigned n, const CUjit_option *opt,
                              void **val)
 {
-    CUresult r = drv_ready(NULL);
-    if (r) {
-        return r;
-    }
     if (!module || !image || (n && (!opt || !val))) {
         return CUDA_ERROR_INVALID_VALUE;
     }
@@ -270,7 +265,8 @@ static CUresult load_data_ex(CUmodule *module, const void *image,
 
 CUresult cuModuleLoadData(CUmodule *module, const void *image)
 {
-    return drv_trace(load_data_ex(module, image, 0, NULL, NULL),
+    CUresult r = drv_ready(NULL);
+    return drv_trace(r ? r : load_data_ex(module, image, 0, NULL, NULL),
                      "cuModuleLoadData", "%p, %p", (void *)module, image);
 }
 
@@ -278,8 +274,9 @@ CUresult cuModuleLoadDataEx(CUmodule *module, const void *image,
                             unsigned int numOptions, CUjit_option *options,
                             void **optionValues)
 {
-    return drv_trace(load_data_ex(module, image, numOptions, options,
-                                  optionValues),
+    CUresult r = drv_ready(NULL);
+    return drv_trace(r ? r : load_data_ex(module, image, numOptions, options,
+                                          optionValues),
                      "cuModuleLoadDataEx", "%p, %p, %u, %p, %p",
                      (void *)module, image, numOptions, (void *)options,
                      (void *)optionValues);
@@ -287,7 +284,8 @@ CUresult cuModuleLoadDataEx(CUmodule *module, const void *image,
 
 CUresult cuModuleLoadFatBinary(CUmodule *module, const void *fatCubin)
 {
-    return drv_trace(load_data_ex(module, fatCubin, 0, NULL, NULL),
+    CUresult r = drv_ready(NULL);
+    return drv_trace(r ? r : load_data_ex(module, fatCubin, 0, NULL, NULL),
                      "cuModuleLoadFatBinary", "%p, %p", (void *)module,
                      fatCubin);
 }
@@ -421,13 +419,17 @@ CUresult cuModuleGetLoadingMode(CUmoduleLoadingMode *mode)
 /* ------------------------------------------------------------ libraries */
 
 /* A CUlibrary is a CUmodule and a CUkernel a CUfunction: with one
- * device there is no per-context instance to tell apart. */
+ * device there is no per-context instance to tell apart.  Loading needs
+ * no current context (the CUDA driver API reference, "Library
+ * Management": a library is loaded for every context); the statically
+ * linked runtime loads its fat binaries before making one current. */
 
 static CUresult lib_load(CUlibrary *lib, const char *fname, const void *code,
                          unsigned nj, CUjit_option *jo, void **jv)
 {
     CUmodule m = NULL;
-    CUresult r = drv_ready(NULL);
+    CUresult r = !drv.initialized ? CUDA_ERROR_NOT_INITIALIZED
+                 : drv_current() ? drv_ready(NULL) : CUDA_SUCCESS;
     if (!r && !lib) {
         r = CUDA_ERROR_INVALID_VALUE;
     }
@@ -516,6 +518,18 @@ CUresult cuLibraryGetGlobal(CUdeviceptr *dptr, size_t *bytes,
 {
     return drv_trace(get_global(dptr, bytes, (CUmodule)library, name),
                      "cuLibraryGetGlobal", "%p, %p, %p, \"%s\"",
+                     (void *)dptr, (void *)bytes, (void *)library,
+                     name ? name : "(null)");
+}
+
+/* A __managed__ variable's address: device memory is host-addressable
+ * here, so it is the variable's global address (the statically linked
+ * runtime sets the program's host pointer to it). */
+CUresult cuLibraryGetManaged(CUdeviceptr *dptr, size_t *bytes,
+                             CUlibrary library, const char *name)
+{
+    return drv_trace(get_global(dptr, bytes, (CUmodule)library, name),
+                     "cuLibraryGetManaged", "%p, %p, %p, \"%s\"",
                      (void *)dptr, (void *)bytes, (void *)library,
                      name ? name : "(null)");
 }

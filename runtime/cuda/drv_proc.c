@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "runtime/cuda/drv.h"
+#include "runtime/cuda/drv_export.h"
 
 enum { PLAIN, PTDS, PTSZ };
 
@@ -69,6 +70,7 @@ static CUresult lookup(const char *symbol, void **pfn, int version,
     if (flags & ~(cuuint64_t)3) {
         return CUDA_ERROR_INVALID_VALUE;
     }
+    drv_export_note_version(version);
     int per_thread = (flags & CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM)
                      != 0;
     const char *best = NULL;
