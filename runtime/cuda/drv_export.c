@@ -9,9 +9,12 @@
  * stub that names the table and slot in the API trace, with the six
  * integer arguments as they arrived, and answers
  * CUDA_ERROR_NOT_SUPPORTED: the trace of a program shows which slots a
- * runtime really calls.  The stubs read their arguments as six integer
- * registers whatever the slot takes (x86-64 and AArch64 pass the first
- * six in registers; the caller owns them).
+ * runtime really calls.  (CUDA 13.0's runtime loads its fat binaries
+ * with cuLibraryLoadData; the CUDART_INTERFACE slots that older ones
+ * used for that, 1, 6 and 8 in ZLUDA's notes, are such stubs.)  The
+ * stubs read their arguments as six integer registers whatever the
+ * slot takes (x86-64 and AArch64 pass the first six in registers; the
+ * caller owns them).
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -73,16 +76,6 @@ static const SlotFn stubs[ETBL_COUNT][MAX_SLOTS] = {
 
 /* ------------------------------------------------------------ CUDART */
 
-/* [1] (CUmodule *out, const __fatBinC_Wrapper_t *w): load the fat
- * binary the runtime registers (what __cudaRegisterFatBinary does in
- * the shared runtime). */
-static CUresult cudart_load(CUmodule *out, const void *wrapper)
-{
-    CUresult r = cuModuleLoadData(out, wrapper);
-    return drv_trace(r, "CUDART_INTERFACE[1] load fat binary", "%p, %p",
-                     (void *)out, wrapper);
-}
-
 /* [2] (CUcontext *out, CUdevice dev): the device's primary context,
  * not retained: the runtime retains it through
  * cuDevicePrimaryCtxRetain when it first uses it, and releases it once
@@ -97,27 +90,6 @@ static CUresult cudart_primary(CUcontext *out, CUdevice dev)
     }
     return drv_trace(r, "CUDART_INTERFACE[2] primary context", "%p, %d",
                      (void *)out, dev);
-}
-
-/* [6] (CUmodule *out, wrapper, a3, a4, unsigned a5) and
- * [8] (fat binary header, CUmodule *out, a3, a4, a5): loading with
- * options we have not seen set (a3, a4, a5 zero). */
-static CUresult cudart_load_ex(CUmodule *out, const void *wrapper,
-                               void *a3, void *a4, unsigned a5)
-{
-    CUresult r = a3 || a4 || a5 ? CUDA_ERROR_NOT_SUPPORTED
-                                : cuModuleLoadData(out, wrapper);
-    return drv_trace(r, "CUDART_INTERFACE[6] load fat binary", "%p, %p, "
-                     "%p, %p, %u", (void *)out, wrapper, a3, a4, a5);
-}
-
-static CUresult cudart_load_ex2(const void *image, CUmodule *out, void *a3,
-                                void *a4, unsigned a5)
-{
-    CUresult r = a3 || a4 || a5 ? CUDA_ERROR_NOT_SUPPORTED
-                                : cuModuleLoadData(out, image);
-    return drv_trace(r, "CUDART_INTERFACE[8] load fat binary", "%p, %p, "
-                     "%p, %p, %u", image, (void *)out, a3, a4, a5);
 }
 
 /* ------------------------------------------------------------ tools */
@@ -189,8 +161,7 @@ static const TableDesc descs[ETBL_COUNT] = {
     [ETBL_CUDART] = {"CUDART_INTERFACE",
         {0x6b, 0xd5, 0xfb, 0x6c, 0x5b, 0xf4, 0xe7, 0x4a,
          0x89, 0x87, 0xd9, 0x39, 0x12, 0xfd, 0x9d, 0xf9}, 10, 1,
-        {{1, FN(cudart_load)}, {2, FN(cudart_primary)},
-         {6, FN(cudart_load_ex)}, {8, FN(cudart_load_ex2)}}},
+        {{2, FN(cudart_primary)}}},
     [ETBL_TOOLS_TLS] = {"TOOLS_TLS",
         {0x42, 0xd8, 0x5a, 0x81, 0x23, 0xf6, 0xcb, 0x47,
          0x82, 0x98, 0xf6, 0xe7, 0x8a, 0x3a, 0xec, 0xdc}, 4, 1, {{0}}},
@@ -299,9 +270,14 @@ static CUresult get_table(const void **out, const CUuuid *id,
     char text[40];
     uuid_text((const uint8_t *)id->bytes, text);
     int v = rt_version;
-    fprintf(stderr, "ptxemu: the CUDA runtime (version %d.%d) asked the "
-            "driver for private table {%s}, which the emulator does not "
-            "know\n", v / 1000, v % 1000 / 10, text);
+    char version[32] = "of unknown version";
+    if (v > 0) {
+        snprintf(version, sizeof(version), "version %d.%d", v / 1000,
+                 v % 1000 / 10);
+    }
+    fprintf(stderr, "ptxemu: the CUDA runtime (%s) asked the driver for "
+            "private table {%s}, which the emulator does not know\n",
+            version, text);
     *name = "(unknown)";
     return CUDA_ERROR_NOT_SUPPORTED;
 }
