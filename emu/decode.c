@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "emu/decode.h"
+#include "emu/insninfo.h"
 #include "emu/ops.h"
 #include "emu/shlayout.h"
 #include "ptx/opcode.h"
@@ -616,7 +617,7 @@ static bool dec_opnd(Dec *d, const IrInsn *in, unsigned k, EmuOpnd *eo,
 
 /* ------------------------------------------------------ instructions */
 
-static PtxSpace space_of(PtxMod mv)
+PtxSpace emu_space_of_mod(PtxMod mv)
 {
     switch (mv) {
     case PTX_M_CONST: return PTX_SPACE_CONST;
@@ -726,7 +727,7 @@ static bool decode_insn(Dec *d, uint32_t pc, EmuInsn *ei)
         case PTX_MG_UNI: ei->flags |= EMU_F_UNI; break;
         case PTX_MG_SYNC: ei->flags |= EMU_F_SYNC; break;
         case PTX_MG_ALIGNED: ei->flags |= EMU_F_ALIGNED; break;
-        case PTX_MG_SPACE: ei->space = (uint8_t)space_of(mv); break;
+        case PTX_MG_SPACE: ei->space = (uint8_t)emu_space_of_mod(mv); break;
         case PTX_MG_VEC:
             ei->vec = mv == PTX_M_V2 ? 2 : mv == PTX_M_V4 ? 4 : 8;
             break;
@@ -781,6 +782,7 @@ void emu_func_free(EmuFunc *ef)
     if (!ef) {
         return;
     }
+    emu_insninfo_free(ef);
     free(ef->code);
     free(ef->consts);
     free(ef->vslots);
@@ -856,6 +858,9 @@ EmuFunc *emu_decode_func(EmuModule *m, const IrFunc *f, char **msg)
     ef->vslots = d.vslots;
     ef->nvslots = d.nvslots;
     d.vslots = NULL;
+    if (!emu_insninfo_build(ef, d.regslot)) {
+        goto oom;
+    }
     free(d.consts);
     free(d.regslot);
     return ef;

@@ -43,6 +43,9 @@ uint32_t emu_func_index(const EmuModule *m, const IrFunc *f);
 /* The index of module variable s in m->ir->globals, or UINT32_MAX. */
 uint32_t emu_global_index(const EmuModule *m, const IrSymbol *s);
 
+/* The state space a .space modifier names (PTX_SPACE_NONE if none). */
+PtxSpace emu_space_of_mod(PtxMod mv);
+
 /* Bytes of a variable and its alignment. */
 uint64_t emu_sym_size(const IrSymbol *s);
 uint32_t emu_sym_align(const IrSymbol *s);

@@ -206,6 +206,10 @@ struct EmuFunc {
     bool has_alloca;             /* contains alloca (dynamic stack) */
     uint64_t dyn_shared_offset;  /* where this function's code finds
                                     dynamic shared memory (shlayout.h) */
+    /* Appended by insninfo.c: static info per instruction (parallel to
+     * code, emu/insninfo.h) and the pool of its slot lists. */
+    struct EmuInsnInfo *info;
+    uint32_t *info_slots;
 };
 
 /* --------------------------------------------------------- the context */
