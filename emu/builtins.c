@@ -14,24 +14,6 @@
 
 /* ------------------------------------------------- call arguments */
 
-/* Operand indices of a call: returns list, target, arguments (the same
- * rule as simt.c's emu_simt_call). */
-static void call_layout(const EmuInsn *c, int *ri, int *ti, int *ai)
-{
-    *ri = *ti = *ai = -1;
-    for (int k = 0; k < c->nopnd; k++) {
-        if (c->o[k].kind == EO_LIST) {
-            if (*ti < 0) {
-                *ri = k;
-            } else if (*ai < 0) {
-                *ai = k;
-            }
-        } else if (*ti < 0) {
-            *ti = k;
-        }
-    }
-}
-
 static const IrFunc *callee_ir(const EmuCtx *x, const EmuInsn *i, int ti)
 {
     const EmuModule *m = x->launch->mod;
@@ -65,7 +47,7 @@ typedef struct Call {
 
 static void call_init(EmuCtx *x, const EmuInsn *i, Call *c)
 {
-    call_layout(i, &c->ri, &c->ti, &c->ai);
+    emu_call_layout(i, &c->ri, &c->ti, &c->ai);
     c->callee = callee_ir(x, i, c->ti);
 }
 

@@ -413,6 +413,9 @@ void emu_simt_ret(EmuCtx *x, uint32_t lanes);
  * call instruction's lists.  Faults on overflow. */
 void emu_simt_call(EmuCtx *x, uint32_t lanes, const EmuFunc *callee,
                    const EmuInsn *call);
+/* Operand indices of a call instruction (-1 when absent): the returns
+ * list ri, the target ti and the arguments list ai. */
+void emu_call_layout(const EmuInsn *c, int *ri, int *ti, int *ai);
 /* The calling warp arrives at barrier id, expecting `expected` warp
  * arrivals (0 = every warp of the CTA that has not exited); wait = false
  * for bar.arrive. */

@@ -186,8 +186,7 @@ static uint64_t read_le(const uint8_t *p, uint64_t n)
     return v;
 }
 
-/* Operand indices of a call: returns list, target, arguments. */
-static void call_layout(const EmuInsn *c, int *ri, int *ti, int *ai)
+void emu_call_layout(const EmuInsn *c, int *ri, int *ti, int *ai)
 {
     *ri = *ti = *ai = -1;
     for (int k = 0; k < c->nopnd; k++) {
@@ -266,7 +265,7 @@ void emu_simt_call(EmuCtx *x, uint32_t lanes, const EmuFunc *callee,
     nf->returned = 0;
     /* arguments */
     int ri, ti, ai;
-    call_layout(call, &ri, &ti, &ai);
+    emu_call_layout(call, &ri, &ti, &ai);
     const EmuFunc *cf = fr->func;
     if (ai >= 0) {
         const EmuOpnd *a = &call->o[ai];
@@ -306,7 +305,7 @@ static void frame_return(EmuCta *cta, EmuWarp *w)
     uint32_t lanes = fr->returned & ~w->exited;
     int ri, ti, ai;
     const EmuInsn *call = fr->call;
-    call_layout(call, &ri, &ti, &ai);
+    emu_call_layout(call, &ri, &ti, &ai);
     const EmuFunc *callee = fr->func;
     if (ri >= 0 && lanes) {
         const EmuOpnd *r = &call->o[ri];
