@@ -794,10 +794,12 @@ void emu_func_free(EmuFunc *ef)
     free(ef);
 }
 
-EmuFunc *emu_decode_func(EmuModule *m, const IrFunc *f, char **msg)
+EmuFunc *emu_decode_func(EmuModule *m, const IrFunc *f, EmuStatus *st,
+                         char **msg)
 {
     Dec d = { .m = m, .f = f };
     EmuFunc *ef = calloc(1, sizeof(*ef));
+    *st = EMU_ERR_OUT_OF_MEMORY;
     if (msg) {
         *msg = NULL;
     }
@@ -829,6 +831,7 @@ EmuFunc *emu_decode_func(EmuModule *m, const IrFunc *f, char **msg)
             if (d.oom) {
                 goto oom;
             }
+            *st = EMU_ERR_UNSUPPORTED;
             if (msg) {
                 const IrFunc *ext = extern_callee(m, &f->insns[pc]);
                 char what[256];
@@ -863,6 +866,7 @@ EmuFunc *emu_decode_func(EmuModule *m, const IrFunc *f, char **msg)
     }
     free(d.consts);
     free(d.regslot);
+    *st = EMU_OK;
     return ef;
 oom:
     if (msg && !*msg) {

@@ -9,8 +9,10 @@
  * offsets) and takes the offsets of its function-scope .shared variables
  * from the module's shared layout (emu/shlayout.h), lowers each
  * instruction, and asks the family selectors
- * of emu/ops.h for a handler.  Returns NULL with a malloc'd located
- * message in *msg when an instruction is not supported.
+ * of emu/ops.h for a handler.  On failure returns NULL, *st =
+ * EMU_ERR_UNSUPPORTED with a malloc'd located message in *msg (when msg
+ * is not NULL) for an instruction the emulator cannot run, or *st =
+ * EMU_ERR_OUT_OF_MEMORY; EMU_OK on success.
  *
  * Immediates: integers keep their two's complement bits.  A float
  * literal (0f/0d/decimal) is converted to the instruction's float type
@@ -32,7 +34,8 @@
 
 #define EMU_LIST_REG 0x80000000u
 
-EmuFunc *emu_decode_func(EmuModule *m, const IrFunc *f, char **msg);
+EmuFunc *emu_decode_func(EmuModule *m, const IrFunc *f, EmuStatus *st,
+                         char **msg);
 void emu_func_free(EmuFunc *ef);
 /* Release the module's symbol map (EmuModule.symmap). */
 void emu_symmap_free(EmuModule *m);

@@ -121,10 +121,8 @@ EmuModule *emu_module_load(EmuDevice *d, IrModule *ir, EmuStatus *st,
         if (f->is_proto) {
             continue;
         }
-        m->funcs[i] = emu_decode_func(m, f, msg);
+        m->funcs[i] = emu_decode_func(m, f, &s, msg);
         if (!m->funcs[i]) {
-            s = (msg && *msg && strstr(*msg, "not supported"))
-                ? EMU_ERR_UNSUPPORTED : EMU_ERR_OUT_OF_MEMORY;
             goto fail;
         }
     }

@@ -191,6 +191,11 @@ START_TEST(decode_operands)
                      "'tcgen05.wait::ld.sync.aligned' is not supported by the "
                      "emulator yet");
     free(msg);
+    /* the same status without a message (the status once came from the
+     * message's text, so this was EMU_ERR_OUT_OF_MEMORY) */
+    st = EMU_OK;
+    ck_assert_ptr_null(emu_module_load(d, parse_ok(bad), &st, NULL));
+    ck_assert_int_eq(st, EMU_ERR_UNSUPPORTED);
     emu_device_free(d);
 }
 END_TEST
