@@ -12,6 +12,10 @@
  */
 #include <check.h>
 #include <stdint.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <unistd.h>
+#include <zstd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,12 +23,22 @@
 #include "abi/cuda_abi.h"
 #include "runtime/cudart/cudart_api.h"
 
+/* Entry points of nvcc's generated host code (crt/host_runtime.h). */
+void **__cudaRegisterFatBinary(void *fatCubin);
+void __cudaRegisterFatBinaryEnd(void **handle);
+void __cudaRegisterFunction(void **handle, const char *hostFun,
+                            char *deviceFun, const char *deviceName,
+                            int thread_limit, uint3 *tid, uint3 *bid,
+                            dim3 *bDim, dim3 *gDim, int *wSize);
+
 #define OK(call) ck_assert_int_eq((int)(call), 0)
 
 enum {
     CU_INVALID_VALUE = 1,           /* CUDA_ERROR_INVALID_VALUE */
     CU_FILE_NOT_FOUND = 301,        /* CUDA_ERROR_FILE_NOT_FOUND */
     CU_INVALID_HANDLE = 400,        /* CUDA_ERROR_INVALID_HANDLE */
+    CU_INVALID_IMAGE = 200,         /* CUDA_ERROR_INVALID_IMAGE */
+    RT_INVALID_KERNEL_IMAGE = 200,  /* cudaErrorInvalidKernelImage */
     RT_INVALID_VALUE = 1,           /* cudaErrorInvalidValue */
     RT_MEMORY_ALLOCATION = 2,       /* cudaErrorMemoryAllocation */
     RT_INVALID_HANDLE = 400,        /* cudaErrorInvalidResourceHandle */
@@ -159,6 +173,231 @@ START_TEST(test_module_load_device_file)
 }
 END_TEST
 
+
+/* ------------------------------------------------------ fat binaries */
+
+/* Fat-binary layout (runtime/fatbin/fatbin.c): a 16-byte container
+ * header, then entries of a 64-byte header and a payload. */
+static void put32(unsigned char *p, uint32_t v)
+{
+    memcpy(p, &v, 4);               /* little-endian hosts only */
+}
+
+static void put64(unsigned char *p, uint64_t v)
+{
+    memcpy(p, &v, 8);
+}
+
+static void container_header(unsigned char *p, uint64_t body)
+{
+    put32(p, 0xba55ed50u);
+    p[4] = 1;                       /* version 1 */
+    p[6] = 16;                      /* header size */
+    put64(p + 8, body);
+}
+
+/* A PTX entry for compute_`arch` at p: payload bytes of `stored` (a
+ * multiple of 8), zstd-compressed to `packed` of them when size != 0. */
+static void entry_header(unsigned char *p, unsigned arch, uint64_t stored,
+                         uint32_t packed, uint64_t size)
+{
+    memset(p, 0, 64);
+    p[0] = 1;                       /* PTX */
+    p[2] = p[3] = 1;
+    put32(p + 4, 64);
+    put64(p + 8, stored);
+    put32(p + 0x10, packed);
+    p[0x18] = 0;
+    p[0x1a] = 9;                    /* PTX ISA 9.0 */
+    put32(p + 0x1c, arch);
+    put64(p + 0x28, 0x11 | (size ? 0x8000 : 0));
+    put64(p + 0x38, size);
+}
+
+/* A zstd frame of `size` zero bytes, compressed a MiB at a time. */
+static void *zero_frame(uint64_t size, size_t *packed)
+{
+    static unsigned char zeros[1 << 20];
+    size_t cap = 1 << 16, n = 0;
+    unsigned char *out = malloc(cap);
+    ZSTD_CCtx *c = ZSTD_createCCtx();
+    ck_assert(out && c);
+    ZSTD_CCtx_setPledgedSrcSize(c, size);
+    for (uint64_t done = 0; done < size;) {
+        size_t chunk = size - done < sizeof zeros ? (size_t)(size - done)
+                                                  : sizeof zeros;
+        ZSTD_inBuffer in = {zeros, chunk, 0};
+        while (in.pos < in.size) {
+            ZSTD_outBuffer o = {out + n, cap - n, 0};
+            ck_assert(!ZSTD_isError(ZSTD_compressStream2(c, &o, &in,
+                                                         ZSTD_e_continue)));
+            n += o.pos;
+            ck_assert_uint_lt(n, cap);
+        }
+        done += chunk;
+    }
+    for (size_t left = 1; left;) {
+        ZSTD_inBuffer in = {NULL, 0, 0};
+        ZSTD_outBuffer o = {out + n, cap - n, 0};
+        left = ZSTD_compressStream2(c, &o, &in, ZSTD_e_end);
+        ck_assert(!ZSTD_isError(left));
+        n += o.pos;
+    }
+    ZSTD_freeCCtx(c);
+    *packed = n;
+    return out;
+}
+
+/* Keeps the test's own memory bounded where a sanitizer does not need
+ * the address space: an unbounded allocation fails instead. */
+static void cap_memory(uint64_t bytes)
+{
+#if !defined(__SANITIZE_ADDRESS__)
+    struct rlimit r = {bytes, bytes};
+    ck_assert_int_eq(setrlimit(RLIMIT_AS, &r), 0);
+#else
+    (void)bytes;
+#endif
+}
+
+/* cuModuleLoadDataEx with its error log into log[len]. */
+static CUresult load_logged(const void *img, char *log, size_t len)
+{
+    CUjit_option opt[2] = {CU_JIT_ERROR_LOG_BUFFER,
+                           CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+    void *val[2] = {log, (void *)(uintptr_t)len};
+    CUmodule m;
+    log[0] = 0;
+    return cuModuleLoadDataEx(&m, img, 2, opt, val);
+}
+
+/* 16 entries of 128 MiB of zeros each, 2 GiB in all from a few dozen
+ * kilobytes: loading it held every decompressed entry at once. */
+START_TEST(test_decompression_bomb)
+{
+    enum { N = 16 };
+    const uint64_t size = (uint64_t)128 << 20;
+    size_t packed;
+    unsigned char *frame = zero_frame(size, &packed);
+    size_t stored = (packed + 7) & ~(size_t)7;
+    size_t body = N * (64 + stored);
+    unsigned char *img = calloc(1, 16 + body);
+    ck_assert_ptr_nonnull(img);
+    container_header(img, body);
+    for (int i = 0; i < N; i++) {
+        unsigned char *e = img + 16 + i * (64 + stored);
+        entry_header(e, 80, stored, (uint32_t)packed, size);
+        memcpy(e + 64, frame, packed);
+    }
+    free(frame);
+    driver_ctx();
+    cap_memory((uint64_t)1 << 30);
+    char log[512];
+    ck_assert_int_eq(load_logged(img, log, sizeof log), CU_INVALID_IMAGE);
+    ck_assert_msg(strstr(log, "the PTX entries for compute_80: 2147483648 "
+                         "bytes once decompressed, over the 1073741824 a "
+                         "load may decompress") != NULL, "%s", log);
+    free(img);
+}
+END_TEST
+
+/* A valid compute_80 module beside a compute_90 entry that declares
+ * 1 GiB: asking for sm_80 never decompresses the other. */
+START_TEST(test_only_the_chosen_entry)
+{
+    static const char ptx[] =
+        ".version 8.0\n.target sm_80\n.address_size 64\n"
+        ".visible .entry k() { ret; }\n";
+    size_t packed;
+    unsigned char *frame = zero_frame((uint64_t)1 << 30, &packed);
+    size_t stored = (packed + 7) & ~(size_t)7;
+    size_t t = (sizeof ptx + 7) & ~(size_t)7;
+    size_t body = 64 + stored + 64 + t;
+    unsigned char *img = calloc(1, 16 + body);
+    container_header(img, body);
+    entry_header(img + 16, 90, stored, (uint32_t)packed, (uint64_t)1 << 30);
+    memcpy(img + 16 + 64, frame, packed);
+    entry_header(img + 16 + 64 + stored, 80, t, 0, 0);
+    memcpy(img + 16 + 64 + stored + 64, ptx, sizeof ptx);
+    free(frame);
+    driver_ctx();
+    cap_memory((uint64_t)768 << 20);
+    CUmodule m;
+    CUfunction f;
+    OK(cuModuleLoadData(&m, img));
+    OK(cuModuleGetFunction(&f, m, "k"));
+    OK(cuModuleUnload(m));
+    free(img);
+}
+END_TEST
+
+/* A container at the end of a mapping whose header claims 256 MiB of
+ * entries: the reader must stop at the mapping's end.  Returns the
+ * container; the page after it is inaccessible. */
+static unsigned char *container_at_guard(void)
+{
+    static const char ptx[] =
+        ".version 8.0\n.target sm_80\n.address_size 64\n"
+        ".visible .entry k() { ret; }\n";
+    long pg = sysconf(_SC_PAGESIZE);
+    unsigned char *map = mmap(NULL, 2 * (size_t)pg, PROT_READ | PROT_WRITE,
+                              MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    ck_assert(map != MAP_FAILED);
+    ck_assert_int_eq(mprotect(map + pg, (size_t)pg, PROT_NONE), 0);
+    size_t t = (sizeof ptx + 7) & ~(size_t)7;
+    unsigned char *c = map + pg - (16 + 64 + t);
+    container_header(c, (uint64_t)256 << 20);       /* the lie */
+    entry_header(c + 16, 80, t, 0, 0);
+    memcpy(c + 16 + 64, ptx, sizeof ptx);
+    return c;
+}
+
+START_TEST(test_corrupt_header_driver)
+{
+    unsigned char *c = container_at_guard();
+    driver_ctx();
+    char log[512];
+    ck_assert_int_eq(load_logged(c, log, sizeof log), CU_INVALID_IMAGE);
+    char want[128];
+    snprintf(want, sizeof want, "16 header and 268435456 body bytes run "
+             "past the %ld bytes left",
+             (long)(sysconf(_SC_PAGESIZE) - ((uintptr_t)c & 4095)));
+    ck_assert_msg(strstr(log, want) != NULL, "%s", log);
+}
+END_TEST
+
+static void host_stub(void)
+{
+}
+
+/* The same image registered as nvcc's start-up code registers it:
+ * the program's first launch segfaulted; now it is an error. */
+START_TEST(test_corrupt_header_registered)
+{
+    static struct {
+        uint32_t magic, version;
+        const void *data, *list;
+    } wrapper = {0x466243b1u, 1, NULL, NULL};
+    wrapper.data = container_at_guard();
+    void **h = __cudaRegisterFatBinary(&wrapper);
+    __cudaRegisterFunction(h, (const char *)(uintptr_t)host_stub, "k", "k",
+                           -1, NULL, NULL, NULL, NULL, NULL);
+    __cudaRegisterFatBinaryEnd(h);
+    dim3 one = {1, 1, 1};
+    ck_assert_int_eq(cudaLaunchKernel((const void *)(uintptr_t)host_stub,
+                                      one, one, NULL, 0, 0),
+                     RT_INVALID_KERNEL_IMAGE);
+    /* A wild data pointer is refused the same way. */
+    wrapper.data = (const void *)(uintptr_t)0x10;
+    void **h2 = __cudaRegisterFatBinary(&wrapper);
+    static char stub2;
+    __cudaRegisterFunction(h2, &stub2, "k", "k", -1, NULL, NULL, NULL, NULL,
+                           NULL);
+    ck_assert_int_eq(cudaLaunchKernel(&stub2, one, one, NULL, 0, 0),
+                     RT_INVALID_KERNEL_IMAGE);
+}
+END_TEST
+
 static Suite *hostile_suite(void)
 {
     Suite *s = suite_create("hostile");
@@ -168,6 +407,10 @@ static Suite *hostile_suite(void)
     tcase_add_test(tc, test_runtime_freed_pointer);
     tcase_add_test(tc, test_runtime_dead_stream);
     tcase_add_test(tc, test_module_load_device_file);
+    tcase_add_test(tc, test_decompression_bomb);
+    tcase_add_test(tc, test_only_the_chosen_entry);
+    tcase_add_test(tc, test_corrupt_header_driver);
+    tcase_add_test(tc, test_corrupt_header_registered);
     suite_add_tcase(s, tc);
     return s;
 }

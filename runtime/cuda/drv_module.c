@@ -140,8 +140,19 @@ static CUresult load_image(const char *name, const void *image,
     if (!image) {
         return CUDA_ERROR_INVALID_VALUE;
     }
-    /* With no size known, look at the first 4 bytes only when they
-     * hold no NUL (a shorter PTX string ends before them). */
+    /* With no size known, the pointer must at least lead to readable
+     * memory (the reader bounds itself by how much, fatbin_readable);
+     * look at the first 4 bytes only when they hold no NUL (a shorter
+     * PTX string ends before them). */
+    size_t ext;
+    if (!avail && fatbin_readable(image, &ext) == 0) {
+        char msg[128];
+        snprintf(msg, sizeof(msg), "the image at %p is not in readable "
+                 "memory", image);
+        jit_log(log, loglen, msg);
+        fprintf(stderr, "ptxemu: %s\n", msg);
+        return CUDA_ERROR_INVALID_VALUE;
+    }
     if (!avail && strnlen(image, 4) < 4) {
         return load_ptx(name, image, 0, out, log, loglen);
     }
@@ -179,7 +190,8 @@ static CUresult load_image(const char *name, const void *image,
             snprintf(err, sizeof(err), "no PTX in the fat binary");
         }
         jit_log(log, loglen, err);
-        fprintf(stderr, "ptxemu: %s: %s\n", name ? name : "fat binary", err);
+        fprintf(stderr, "ptxemu: %s%s%s\n", name ? name : "",
+                name ? ": " : "", err);
         return strstr(err, "SASS") || strstr(err, "no PTX")
                ? CUDA_ERROR_NO_BINARY_FOR_GPU : CUDA_ERROR_INVALID_IMAGE;
     }

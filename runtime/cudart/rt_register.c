@@ -244,22 +244,6 @@ RT_API void __cudaRegisterHostVar(void **handle, const char *deviceName,
     (void)handle; (void)deviceName; (void)hostVar; (void)size;
 }
 
-/* The image to load for a registered wrapper: the wrapper itself when
- * its data is a fat-binary container (what nvcc emits), else the data,
- * which code registering PTX by hand points at the text. */
-static const void *device_code(const void *image)
-{
-    const struct {
-        uint32_t magic, version;
-        const void *data;
-    } *w = image;
-    if (!w || w->magic != FATBIN_WRAPPER_MAGIC || !w->data)
-        return image;
-    uint32_t inner;
-    memcpy(&inner, w->data, sizeof inner);
-    return inner == FATBIN_MAGIC ? image : w->data;
-}
-
 /* reg_lock held; the current thread has the context.  Loads bin and
  * resolves its managed variables: their host pointers become the
  * managed addresses (the device address is a host pointer here), and
@@ -270,7 +254,10 @@ static cudaError_t load_locked(rt_binary *bin)
         return cudaSuccess;
     if (bin->loaded == -1)
         return bin->load_error;
-    CUresult r = cuModuleLoadData(&bin->mod, device_code(bin->image));
+    /* The wrapper as registered: the driver's reader validates it and
+     * whatever it points to (a container, or PTX text registered by
+     * hand) within readable memory. */
+    CUresult r = cuModuleLoadData(&bin->mod, bin->image);
     if (r != CUDA_SUCCESS) {
         bin->loaded = -1;
         bin->load_error = rt_map(r);

@@ -265,14 +265,16 @@ static int cont_header(const unsigned char *p, uint64_t left, uint64_t at,
 }
 
 /* Containers back to back from p (zero padding to 8 bytes between);
- * with avail 0 only the first, trusting its header. */
+ * with avail 0 only the first, trusting its header as far as `bound`
+ * readable bytes allow (0: unknown). */
 static int add_containers(fb_set *s, const unsigned char *p, size_t avail,
-                          int in_image, char *err, size_t errlen)
+                          int in_image, uint64_t bound, char *err,
+                          size_t errlen)
 {
     size_t off = 0;
     for (;;) {
         uint64_t len = 0;
-        uint64_t left = avail ? avail - off : 0;
+        uint64_t left = avail ? avail - off : bound;
         if (cont_header(p + off, left, off, &len, err, errlen) != 0 ||
             set_add(s, p + off, len, in_image ? off : 0, err,
                     errlen) != 0) {
@@ -295,6 +297,27 @@ static int add_containers(fb_set *s, const unsigned char *p, size_t avail,
     }
 }
 
+/* The readable bytes from p, which must be at least `need`: into
+ * *bound (0 when that cannot be told), or an error naming `what`. */
+static int bound_of(const void *p, size_t need, uint64_t *bound,
+                    const char *what, char *err, size_t errlen)
+{
+    size_t ext = 0;
+    int r = fatbin_readable(p, &ext);
+    *bound = r == 1 ? ext : 0;
+    if (r == 0) {
+        return fb_err(err, errlen, "%s at %p is not in readable memory",
+                      what, p);
+    }
+    if (r == 1 && ext < need) {
+        return fb_err(err, errlen, "%s at %p: %zu bytes readable, %zu "
+                      "needed", what, p, ext, need);
+    }
+    return 0;
+}
+
+/* A registration wrapper (avail 0: a pointer, whose fields and the
+ * memory they lead to are bounded by what is readable). */
 static int open_wrapper(fb_set *s, const unsigned char *p, size_t avail,
                         char *err, size_t errlen)
 {
@@ -303,9 +326,14 @@ static int open_wrapper(fb_set *s, const unsigned char *p, size_t avail,
                       "registration wrapper needs %d bytes, %zu given",
                       FB_WRAPPER_SIZE, avail);
     }
+    uint64_t bound;
+    if (!avail && bound_of(p, FB_WRAPPER_SIZE, &bound,
+                           "the registration wrapper", err, errlen) != 0) {
+        return -1;
+    }
     uint32_t version = rd32(p + 4);
     const unsigned char *data;
-    const void *const *list;
+    const unsigned char *list;
     memcpy(&data, p + 8, sizeof data);
     memcpy(&list, p + 16, sizeof list);
     if (version != 1 && version != 2) {
@@ -317,18 +345,47 @@ static int open_wrapper(fb_set *s, const unsigned char *p, size_t avail,
         return fb_err(err, errlen,
                       "registration wrapper has a NULL data pointer");
     }
-    if (add_containers(s, data, 0, 0, err, errlen) != 0) {
+    if (bound_of(data, 4, &bound, "the wrapper's data", err, errlen) != 0) {
+        return -1;
+    }
+    if (rd32(data) != FATBIN_MAGIC) {
+        /* Code registering PTX by hand points the wrapper at text. */
+        size_t n = text_len(data, (size_t)bound);
+        if (looks_like_ptx((const char *)data, n)) {
+            s->text = (const char *)data;
+            s->text_len = n;
+            return 0;
+        }
+    }
+    if (add_containers(s, data, 0, 0, bound, err, errlen) != 0) {
         return -1;
     }
     if (version == 1 || !list) {
         return 0;
     }
-    for (size_t i = 0; list[i]; i++) {
-        if (add_containers(s, list[i], 0, 0, err, errlen) != 0) {
+    uint64_t lb;
+    if (bound_of(list, sizeof(void *), &lb, "the wrapper's container list",
+                 err, errlen) != 0) {
+        return -1;
+    }
+    for (size_t i = 0;; i++) {
+        const unsigned char *c;
+        if (lb && (i + 1) * sizeof c > lb) {
+            return fb_err(err, errlen, "the wrapper's container list at %p "
+                          "has no NULL end in its %llu readable bytes",
+                          (const void *)list, (unsigned long long)lb);
+        }
+        memcpy(&c, list + i * sizeof c, sizeof c);
+        if (!c) {
+            return 0;
+        }
+        uint64_t cb;
+        if (bound_of(c, FB_HEADER_SIZE, &cb, "a translation unit's "
+                     "container", err, errlen) != 0 ||
+            add_containers(s, c, 0, 0, cb, err, errlen) != 0) {
             return -1;
         }
     }
-    return 0;
 }
 
 static void set_free(fb_set *s)
@@ -349,9 +406,13 @@ static int set_open(fb_set *s, const void *image, size_t avail,
     /* Peek at most 4 bytes, stopping at a NUL so that a short string
      * is never over-read when avail is unknown; neither magic holds a
      * zero byte. */
+    uint64_t bound = 0;
+    if (!avail && bound_of(p, 1, &bound, "the image", err, errlen) != 0) {
+        return -1;
+    }
     unsigned char b[4] = {0};
     size_t nb = 0;
-    while (nb < 4 && (!avail || nb < avail)) {
+    while (nb < 4 && (!avail || nb < avail) && (!bound || nb < bound)) {
         b[nb] = p[nb];
         if (b[nb++] == 0) {
             break;
@@ -362,14 +423,14 @@ static int set_open(fb_set *s, const void *image, size_t avail,
     if (magic == FATBIN_WRAPPER_MAGIC) {
         rc = open_wrapper(s, p, avail, err, errlen);
     } else if (magic == FATBIN_MAGIC) {
-        rc = add_containers(s, p, avail, 1, err, errlen);
+        rc = add_containers(s, p, avail, 1, bound, err, errlen);
     } else if (nb == 4 && memcmp(b, "\177ELF", 4) == 0) {
         return fb_err(err, errlen,
                       "an ELF cubin (SASS), not PTX; ptxemu runs PTX: "
                       "load PTX, or a fat binary with PTX in it (nvcc "
                       "-gencode arch=compute_XX,code=compute_XX)");
     } else {
-        size_t n = text_len(p, avail);
+        size_t n = text_len(p, avail ? avail : (size_t)bound);
         if (!looks_like_ptx((const char *)p, n)) {
             return fb_err(err, errlen,
                           "neither a registration wrapper (magic 0x%08x), "
@@ -713,13 +774,14 @@ static int better(const fatbin_entry *a, const fatbin_entry *b,
     return a->arch_suffix == 0 && b->arch_suffix != 0;
 }
 
-/* Index of the best entry of the kind, or -1. */
+/* Index of the best entry of the kind, or -1; entries with skip[i] set
+ * (skip may be NULL) are not candidates. */
 static long choose(const fatbin_entry_ex *v, size_t n, fatbin_kind kind,
-                   unsigned want)
+                   unsigned want, const unsigned char *skip)
 {
     long best = -1;
     for (size_t i = 0; i < n; i++) {
-        if (v[i].e.kind == kind &&
+        if (v[i].e.kind == kind && !(skip && skip[i]) &&
             (best < 0 || better(&v[i].e, &v[best].e, want))) {
             best = (long)i;
         }
@@ -730,21 +792,25 @@ static long choose(const fatbin_entry_ex *v, size_t n, fatbin_kind kind,
 long fatbin_choose_ptx(const fatbin_entry_ex *v, size_t n,
                        unsigned want_arch)
 {
+    unsigned char *skip = calloc(n ? n : 1, 1);
     long best = -1;
-    for (size_t i = 0; i < n; i++) {
-        if (v[i].e.kind == FATBIN_KIND_PTX &&
-            (best < 0 || better(&v[i].e, &v[best].e, want_arch)) &&
-            !fatbin_entry_is_devrt(&v[i])) {
-            best = (long)i;
-        }
+    if (!skip) {
+        return -1;
     }
+    /* Best first: only the entries up to the first that is not the
+     * device runtime are decompressed to look. */
+    while ((best = choose(v, n, FATBIN_KIND_PTX, want_arch, skip)) >= 0 &&
+           fatbin_entry_is_devrt(&v[best])) {
+        skip[best] = 1;
+    }
+    free(skip);
     return best;
 }
 
 static int no_ptx_error(const fatbin_entry_ex *v, size_t n, unsigned want,
                         char *err, size_t errlen)
 {
-    long s = choose(v, n, FATBIN_KIND_ELF, want);
+    long s = choose(v, n, FATBIN_KIND_ELF, want, NULL);
     const char *what = "SASS";
     char name[32], virt[32];
     if (s < 0) {
@@ -828,16 +894,98 @@ int fatbin_entry_is_devrt(const fatbin_entry_ex *x)
     return devrt;
 }
 
-/* Leave out the device runtime library's PTX entries. */
-static void drop_devrt(fatbin_entry_ex *v, size_t *n)
+/* Decompressed bytes one load may take, over all the entries it reads:
+ * a fat binary's headers declare the sizes, and a few kilobytes of
+ * zstd can declare (and truly hold) gigabytes. */
+#define FB_MAX_LOAD_BYTES ((uint64_t)1 << 30)
+
+/* Charges `size` decompressed bytes to the load's budget. */
+static int charge(uint64_t *used, uint64_t size, const char *what,
+                  char *err, size_t errlen)
 {
-    size_t k = 0;
-    for (size_t i = 0; i < *n; i++) {
-        if (!fatbin_entry_is_devrt(&v[i])) {
-            v[k++] = v[i];
+    if (size > FB_MAX_LOAD_BYTES - *used) {
+        return fb_err(err, errlen,
+                      "%s: %llu bytes once decompressed, over the %llu a "
+                      "load may decompress (%llu taken already); the "
+                      "rest is refused", what, (unsigned long long)size,
+                      (unsigned long long)FB_MAX_LOAD_BYTES,
+                      (unsigned long long)*used);
+    }
+    *used += size;
+    return 0;
+}
+
+/* The PTX texts of every entry of the best target (the device runtime
+ * library's left out, see fatbin.h), decompressing only those: at most
+ * max kept in ptx[] / len[], the count returned, or -1. */
+static int best_ptx_texts(const fatbin_entry_ex *v, size_t n,
+                          unsigned want, char **ptx, size_t *len, size_t max,
+                          unsigned *arch, char *err, size_t errlen)
+{
+    unsigned char *skip = calloc(n ? n : 1, 1);
+    if (!skip) {
+        return fb_err(err, errlen, "out of memory");
+    }
+    uint64_t used = 0;
+    size_t got = 0, total = 0;
+    int rc = 0;
+    while (rc == 0 && total == 0) {
+        long b = choose(v, n, FATBIN_KIND_PTX, want, skip);
+        if (b < 0) {
+            rc = no_ptx_error(v, n, want, err, errlen);
+            break;
+        }
+        /* All of the target's declared sizes first: a bomb is refused
+         * before anything is decompressed. */
+        uint64_t sum = 0;
+        for (size_t i = 0; i < n; i++) {
+            if (!skip[i] && same_target(&v[i].e, &v[b].e)) {
+                sum += v[i].e.size;     /* each <= FB_MAX_UNPACKED */
+            }
+        }
+        char what[64], name[32];
+        fatbin_arch_name(&v[b].e, name, sizeof name);
+        snprintf(what, sizeof what, "the PTX entries for %s", name);
+        if (charge(&used, sum, what, err, errlen) != 0) {
+            rc = -1;
+            break;
+        }
+        for (size_t i = 0; rc == 0 && i < n; i++) {
+            if (skip[i] || !same_target(&v[i].e, &v[b].e)) {
+                continue;
+            }
+            char *t;
+            size_t tl;
+            skip[i] = 1;
+            if (entry_text(&v[i], &t, &tl, err, errlen) != 0) {
+                rc = -1;
+            } else if (defines_devrt(t)) {
+                free(t);
+            } else if (got < max) {
+                ptx[got] = t;
+                if (len) {
+                    len[got] = tl;
+                }
+                got++;
+                total++;
+            } else {
+                free(t);
+                total++;
+            }
+        }
+        if (arch && total) {
+            *arch = v[b].e.arch;
         }
     }
-    *n = k;
+    free(skip);
+    if (rc != 0) {
+        while (got > 0) {
+            free(ptx[--got]);
+            ptx[got] = NULL;
+        }
+        return -1;
+    }
+    return total > INT_MAX ? INT_MAX : (int)total;
 }
 
 int fatbin_get_all_ptx(const void *image, size_t avail, unsigned want_arch,
@@ -849,34 +997,10 @@ int fatbin_get_all_ptx(const void *image, size_t avail, unsigned want_arch,
     if (list_entries(image, avail, &v, &n, err, errlen) != 0) {
         return -1;
     }
-    drop_devrt(v, &n);
-    long b = choose(v, n, FATBIN_KIND_PTX, want_arch);
-    if (b < 0) {
-        no_ptx_error(v, n, want_arch, err, errlen);
-        free(v);
-        return -1;
-    }
-    size_t got = 0, total = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (!same_target(&v[i].e, &v[b].e)) {
-            continue;
-        }
-        if (got < max) {
-            if (entry_text(&v[i], &ptx[got], len ? &len[got] : NULL, err,
-                           errlen) != 0) {
-                while (got > 0) {
-                    free(ptx[--got]);
-                    ptx[got] = NULL;
-                }
-                free(v);
-                return -1;
-            }
-            got++;
-        }
-        total++;
-    }
+    int rc = best_ptx_texts(v, n, want_arch, ptx, len, max, NULL, err,
+                            errlen);
     free(v);
-    return total > INT_MAX ? INT_MAX : (int)total;
+    return rc;
 }
 
 int fatbin_get_ptx(const void *image, size_t avail, unsigned want_arch,
@@ -889,17 +1013,19 @@ int fatbin_get_ptx(const void *image, size_t avail, unsigned want_arch,
     if (list_entries(image, avail, &v, &n, err, errlen) != 0) {
         return -1;
     }
-    drop_devrt(v, &n);
-    long b = choose(v, n, FATBIN_KIND_PTX, want_arch);
-    int rc;
-    if (b < 0) {
-        rc = no_ptx_error(v, n, want_arch, err, errlen);
-    } else {
-        rc = entry_text(&v[b], ptx, len, err, errlen);
-        if (rc == 0 && arch) {
-            *arch = v[b].e.arch;
-        }
-    }
+    /* The first of the best target's modules (there is one unless the
+     * image holds relocatable device code). */
+    char *texts[1] = {NULL};
+    size_t lens[1] = {0};
+    int rc = best_ptx_texts(v, n, want_arch, texts, lens, 1, arch, err,
+                            errlen);
     free(v);
-    return rc;
+    if (rc < 0) {
+        return -1;
+    }
+    *ptx = texts[0];
+    if (len) {
+        *len = lens[0];
+    }
+    return 0;
 }

@@ -139,6 +139,15 @@ typedef struct fatbin_section {
     uint64_t size;
 } fatbin_section;
 
+/* Whether p points into readable memory of this process: 1 with the
+ * bytes readable from p (through adjoining mappings) in *extent, 0 when
+ * it does not (a wild pointer), -1 when that cannot be told (no
+ * /proc/self/maps).  The reader bounds an image given without a size
+ * (avail 0) and each container its wrapper points to by this, so that
+ * a corrupt header is an error, never a read past the mapping
+ * (runtime/fatbin/extent.c). */
+int fatbin_readable(const void *p, size_t *extent);
+
 /* 1 when the bytes start like an ELF file. */
 int fatbin_is_elf(const void *file, size_t len);
 
