@@ -95,7 +95,6 @@ static CUresult primary_release(CUdevice dev)
         return CUDA_ERROR_INVALID_DEVICE;
     }
     CUresult r = CUDA_SUCCESS;
-    int gone = 0;
     pthread_mutex_lock(&drv.lock);
     if (drv.primary_refs == 0) {
         r = CUDA_ERROR_INVALID_CONTEXT;
@@ -103,12 +102,8 @@ static CUresult primary_release(CUdevice dev)
         /* Memory is not freed: contexts share the one device. */
         drv.primary_active = 0;
         drv.primary.sticky = CUDA_SUCCESS;
-        gone = 1;
     }
     pthread_mutex_unlock(&drv.lock);
-    if (gone) {
-        drv_export_ctx_gone(&drv.primary);
-    }
     return r;
 }
 

@@ -1,0 +1,885 @@
+/*
+ * timing/host.c: a timing model's host, backed by the functional
+ * emulator; the timed driver of a launch.
+ *
+ * A TmSession is one configured model instance attached to an EmuDevice.
+ * tm_session_attach() makes a launch run through tm_session_run() (the
+ * EmuLaunch.driver seam, inherited by child grids), which calls the
+ * model's kernel_begin / cycle / kernel_end and serves its calls:
+ *  - cta_next   -> emu_grid_next (emu/grid.h), on the SM the model names;
+ *  - warp_peek  -> emu_warp_peek, translated to the model's static
+ *                  instruction table (one ptxemu_tm_insn per EmuInsn,
+ *                  made on first sight and kept for the session);
+ *  - warp_step  -> emu_warp_step with a step record, translated;
+ *  - set_time   -> EmuDevice.sm_clock (%clock) and timer_ns
+ *                  (%globaltimer), the launch being `timed`.
+ * Events (barrier release, warp exit, CTA done) are found by comparing
+ * warp states around each step: the emulator changes them only inside
+ * a step.
+ *
+ * Watchdog.  Deadlocks and livelocks are the grid's (emu/grid.h): after
+ * every stretch of cycles in which instructions ran, the resident CTAs
+ * get one watchdog round.  A model that issues nothing for
+ * TM_IDLE_LIMIT cycles while warps are ready is reported as the model's
+ * error (a broken model must not hang the host).
+ */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "emu/grid.h"
+#include "emu/insninfo.h"
+#include "ptx/opcode.h"
+#include "timing/session.h"
+
+#define TM_IDLE_LIMIT 100000000ull   /* cycles with nothing issued */
+
+struct ptxemu_tm_warp {
+    EmuWarp *w;
+    struct ptxemu_tm_cta *tc;
+    uint32_t slot;
+    uint32_t state;               /* last state seen (events) */
+};
+
+struct ptxemu_tm_cta {
+    EmuCta *cta;
+    struct ptxemu_tm_warp *warps;
+    struct ptxemu_tm_warp **ptrs;
+    uint32_t nlive;               /* warps not exited */
+    bool done_told;
+    struct ptxemu_tm_cta *next;   /* the session's live list */
+};
+
+/* Static info of one function: one ptxemu_tm_insn per instruction. */
+typedef struct TmFuncInfo {
+    const EmuFunc *fn;
+    ptxemu_tm_insn *insn;         /* fn->ncode, made on first sight */
+    struct TmFuncInfo *next;
+} TmFuncInfo;
+
+struct ptxemu_tm_host {
+    TmSession *s;
+};
+
+struct TmSession {
+    TmLoaded model;
+    void *tm;
+    TmParams *params;
+    TmStats *stats;
+    ptxemu_tm_host host;
+    ptxemu_tm_host_api api;
+    EmuDevice *dev;
+    double mhz;
+    uint64_t now;                 /* device cycle */
+    char err[512];
+    /* the running launch */
+    EmuLaunch *l;
+    EmuGrid *grid;
+    struct ptxemu_tm_cta *live;
+    EmuStatus fault;              /* first guest fault of the launch */
+    uint64_t issued;              /* steps in this launch */
+    EmuStepRecord *rec;
+    ptxemu_tm_access *acc;
+    uint32_t capacc;
+    TmFuncInfo *funcs;            /* most recently made first */
+    /* per kernel, for --stats */
+    TmKernelStats *kstats;
+    size_t nk, capk;
+};
+
+/* ------------------------------------------------------- messages */
+
+static void set_err(TmSession *s, const char *fmt, ...)
+{
+    if (s->err[0]) {
+        return;
+    }
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(s->err, sizeof(s->err), fmt, ap);
+    va_end(ap);
+}
+
+static void h_error(ptxemu_tm_host *h, const char *msg)
+{
+    set_err(h->s, "timing model '%s': %s", h->s->model.ops.name
+            ? h->s->model.ops.name : h->s->model.spec, msg ? msg : "error");
+}
+
+static void h_log(ptxemu_tm_host *h, const char *msg)
+{
+    fprintf(stderr, "ptxemu: timing model '%s': %s\n",
+            h->s->model.ops.name ? h->s->model.ops.name : h->s->model.spec,
+            msg ? msg : "");
+}
+
+/* ------------------------------------------------------- parameters */
+
+static int h_declare(ptxemu_tm_host *h, const ptxemu_tm_param *p,
+                     uint32_t n)
+{
+    char e[256];
+    if (tm_params_declare(h->s->params, p, n, e, sizeof(e)) != 0) {
+        set_err(h->s, "%s", e);
+        return PTXEMU_TM_ERROR;
+    }
+    return PTXEMU_TM_OK;
+}
+
+static int64_t h_pint(ptxemu_tm_host *h, const char *name)
+{
+    return tm_params_int(h->s->params, name);
+}
+
+static uint64_t h_puint(ptxemu_tm_host *h, const char *name)
+{
+    return tm_params_uint(h->s->params, name);
+}
+
+static double h_pdouble(ptxemu_tm_host *h, const char *name)
+{
+    return tm_params_double(h->s->params, name);
+}
+
+static bool h_pbool(ptxemu_tm_host *h, const char *name)
+{
+    return tm_params_bool(h->s->params, name);
+}
+
+static const char *h_pstring(ptxemu_tm_host *h, const char *name)
+{
+    return tm_params_string(h->s->params, name);
+}
+
+static int h_stat(ptxemu_tm_host *h, const char *path, const uint64_t *ctr,
+                  const char *help)
+{
+    if (!path || !ctr || tm_stats_add(h->s->stats, path, ctr, help) != 0) {
+        set_err(h->s, "statistic '%s' is invalid or registered twice",
+                path ? path : "(null)");
+        return PTXEMU_TM_ERROR;
+    }
+    return PTXEMU_TM_OK;
+}
+
+static uint32_t h_num_sms(ptxemu_tm_host *h)
+{
+    return h->s->dev->cfg.num_sms;
+}
+
+/* ------------------------------------------------ static information */
+
+static uint8_t tm_space(unsigned ptx)
+{
+    switch ((PtxSpace)ptx) {
+    case PTX_SPACE_GLOBAL: return PTXEMU_TM_SPACE_GLOBAL;
+    case PTX_SPACE_SHARED: return PTXEMU_TM_SPACE_SHARED;
+    case PTX_SPACE_SHARED_CLUSTER: return PTXEMU_TM_SPACE_SHARED_CLUSTER;
+    case PTX_SPACE_LOCAL: return PTXEMU_TM_SPACE_LOCAL;
+    case PTX_SPACE_CONST: return PTXEMU_TM_SPACE_CONST;
+    case PTX_SPACE_PARAM: return PTXEMU_TM_SPACE_PARAM;
+    case PTX_SPACE_TEX: return PTXEMU_TM_SPACE_TEX;
+    default: return PTXEMU_TM_SPACE_NONE;
+    }
+}
+
+static uint16_t insn_flags(uint32_t opf, bool async)
+{
+    return (uint16_t)(
+        (opf & OPF_LOAD ? PTXEMU_TM_I_LOAD : 0) |
+        (opf & OPF_STORE ? PTXEMU_TM_I_STORE : 0) |
+        (opf & OPF_ATOMIC ? PTXEMU_TM_I_ATOMIC : 0) |
+        (opf & (OPF_BRANCH | OPF_BRX) ? PTXEMU_TM_I_BRANCH : 0) |
+        (opf & OPF_CALL ? PTXEMU_TM_I_CALL : 0) |
+        (opf & OPF_RET ? PTXEMU_TM_I_RET : 0) |
+        (opf & OPF_EXIT ? PTXEMU_TM_I_EXIT : 0) |
+        (opf & OPF_BARRIER ? PTXEMU_TM_I_BARRIER : 0) |
+        (async ? PTXEMU_TM_I_ASYNC : 0) |
+        (opf & OPF_WARP ? PTXEMU_TM_I_WARP : 0));
+}
+
+/* emu/insninfo.h numbers units, waits and implicit-state slots as the
+ * ABI does (check_insninfo holds it to that), so they pass unchanged. */
+static TmFuncInfo *func_info(TmSession *s, const EmuFunc *fn)
+{
+    TmFuncInfo *f = calloc(1, sizeof(*f));
+    if (f) {
+        f->insn = calloc(fn->ncode ? fn->ncode : 1, sizeof(*f->insn));
+    }
+    if (!f || !f->insn) {
+        free(f);
+        return NULL;
+    }
+    f->fn = fn;
+    for (uint32_t pc = 0; pc < fn->ncode; pc++) {
+        const EmuInsnInfo *ii = emu_insn_info(fn, pc);
+        ptxemu_tm_insn *t = &f->insn[pc];
+        t->struct_size = sizeof(*t);
+        t->opcode = ii->op;
+        t->unit = ii->unit;
+        t->wait = ii->wait;
+        t->space = tm_space(ii->space);
+        t->type = (uint8_t)(ptx_type_bits((PtxType)ii->type) / 8);
+        t->flags = insn_flags(ii->opf, ii->async);
+        t->opname = ptx_opinfo((PtxOpcode)ii->op)->name;
+        t->text = "";
+        t->func = fn->ir->name;
+        t->pc = pc;
+        t->line = fn->code[pc].ir ? fn->code[pc].ir->loc.line : 0;
+        t->func_id = fn->index;
+        t->func_slots = fn->nslots;
+        t->nsrc = ii->nsrc;
+        t->ndst = ii->ndst;
+        t->src = ii->src;
+        t->dst = ii->dst;
+    }
+    f->next = s->funcs;
+    s->funcs = f;
+    return f;
+}
+
+static const ptxemu_tm_insn *insn_of(TmSession *s, const EmuFunc *fn,
+                                     uint32_t pc)
+{
+    /* a kernel's functions are few: a list, most recently made first */
+    TmFuncInfo *f = s->funcs;
+    while (f && f->fn != fn) {
+        f = f->next;
+    }
+    if (!f && !(f = func_info(s, fn))) {
+        return NULL;
+    }
+    return pc < fn->ncode ? &f->insn[pc] : NULL;
+}
+
+/* ----------------------------------------------------------- CTAs */
+
+static int h_cta_next(ptxemu_tm_host *h, uint32_t sm, ptxemu_tm_cta **out)
+{
+    TmSession *s = h->s;
+    *out = NULL;
+    if (sm >= s->dev->cfg.num_sms) {
+        set_err(s, "cta_next: SM %u does not exist (%u SMs)", sm,
+                s->dev->cfg.num_sms);
+        return PTXEMU_TM_ERROR;
+    }
+    EmuCta *cta;
+    EmuStatus st = emu_grid_next(s->grid, sm, &cta);
+    if (st != EMU_OK) {
+        if (s->fault == EMU_OK) {
+            s->fault = st;
+        }
+        return PTXEMU_TM_FAULT;
+    }
+    if (!cta) {
+        return PTXEMU_TM_NONE;
+    }
+    struct ptxemu_tm_cta *tc = calloc(1, sizeof(*tc));
+    if (tc) {
+        tc->warps = calloc(cta->nwarps, sizeof(*tc->warps));
+        tc->ptrs = calloc(cta->nwarps, sizeof(*tc->ptrs));
+    }
+    if (!tc || !tc->warps || !tc->ptrs) {
+        if (tc) {
+            free(tc->warps);
+            free(tc->ptrs);
+        }
+        free(tc);
+        s->fault = EMU_ERR_OUT_OF_MEMORY;
+        return PTXEMU_TM_FAULT;
+    }
+    tc->cta = cta;
+    for (uint32_t k = 0; k < cta->nwarps; k++) {
+        tc->warps[k].w = &cta->warps[k];
+        tc->warps[k].tc = tc;
+        tc->warps[k].slot = k;
+        tc->warps[k].state = cta->warps[k].state;
+        tc->ptrs[k] = &tc->warps[k];
+        tc->nlive += cta->warps[k].state != EMU_WARP_EXITED;
+    }
+    tc->next = s->live;
+    s->live = tc;
+    *out = tc;
+    return PTXEMU_TM_OK;
+}
+
+static uint32_t h_cta_warps(ptxemu_tm_host *h, ptxemu_tm_cta *tc,
+                            ptxemu_tm_warp *const **warps)
+{
+    (void)h;
+    *warps = tc->ptrs;
+    return tc->cta->nwarps;
+}
+
+static void free_tc(TmSession *s, struct ptxemu_tm_cta *tc)
+{
+    for (struct ptxemu_tm_cta **p = &s->live; *p; p = &(*p)->next) {
+        if (*p == tc) {
+            *p = tc->next;
+            break;
+        }
+    }
+    free(tc->warps);
+    free(tc->ptrs);
+    free(tc);
+}
+
+static void h_cta_retire(ptxemu_tm_host *h, ptxemu_tm_cta *tc)
+{
+    TmSession *s = h->s;
+    emu_grid_retire(s->grid, tc->cta);
+    free_tc(s, tc);
+}
+
+/* ---------------------------------------------------------- warps */
+
+static void events(TmSession *s, struct ptxemu_tm_warp *stepped);
+
+static const ptxemu_tm_insn *h_peek(ptxemu_tm_host *h, ptxemu_tm_warp *tw,
+                                    uint32_t *active, uint32_t *exec)
+{
+    const EmuFunc *fn;
+    uint32_t pc, a = 0, e = 0;
+    const EmuInsn *i = emu_warp_peek(tw->tc->cta, tw->w, &fn, &pc, &a, &e);
+    if (active) {
+        *active = a;
+    }
+    if (exec) {
+        *exec = e;
+    }
+    if (tw->w->state != tw->state) {
+        /* the peek settled a warp released at the end of a function */
+        events(h->s, tw);
+    }
+    return i ? insn_of(h->s, fn, pc) : NULL;
+}
+
+/* Tell the model what the step changed: barrier releases, exits. */
+static void events(TmSession *s, struct ptxemu_tm_warp *stepped)
+{
+    void (*ev)(void *, ptxemu_tm_event, ptxemu_tm_cta *, ptxemu_tm_warp *)
+        = s->model.ops.event;
+    struct ptxemu_tm_cta *tc = stepped->tc;
+    bool released = false;
+    for (uint32_t k = 0; k < tc->cta->nwarps; k++) {
+        struct ptxemu_tm_warp *tw = &tc->warps[k];
+        uint32_t now = tw->w->state;
+        if (now == tw->state) {
+            continue;
+        }
+        if (tw->state == EMU_WARP_AT_BARRIER && now == EMU_WARP_READY) {
+            released = true;
+        }
+        if (now == EMU_WARP_EXITED) {
+            tc->nlive--;
+            if (ev) {
+                ev(s->tm, PTXEMU_TM_EV_WARP_EXIT, tc, tw);
+            }
+        }
+        tw->state = now;
+    }
+    if (released && ev) {
+        ev(s->tm, PTXEMU_TM_EV_BARRIER_RELEASE, tc, stepped);
+    }
+    if (tc->nlive == 0 && !tc->done_told) {
+        tc->done_told = true;
+        if (ev) {
+            ev(s->tm, PTXEMU_TM_EV_CTA_DONE, tc, NULL);
+        }
+    }
+}
+
+static int h_step(ptxemu_tm_host *h, ptxemu_tm_warp *tw,
+                  ptxemu_tm_step *out)
+{
+    TmSession *s = h->s;
+    if (!out || out->struct_size < sizeof(*out)) {
+        set_err(s, "warp_step: the step record's struct_size is %u, "
+                "expected at least %zu", out ? out->struct_size : 0,
+                sizeof(*out));
+        return PTXEMU_TM_ERROR;
+    }
+    if (s->fault != EMU_OK) {
+        return PTXEMU_TM_FAULT;
+    }
+    EmuStepRecord *rec = s->rec;
+    uint64_t before = s->l->insns;
+    EmuStatus st = emu_warp_step(tw->tc->cta, tw->w, rec);
+    bool ran = s->l->insns != before;
+    memset((char *)out + sizeof(out->struct_size), 0,
+           sizeof(*out) - sizeof(out->struct_size));
+    if (ran) {
+        s->issued++;
+        out->insn = insn_of(s, rec->func, rec->pc);
+        out->active = rec->active;
+        out->exec = rec->exec;
+        out->diverged = rec->diverged;
+        if (rec->nacc > s->capacc) {
+            ptxemu_tm_access *p = realloc(s->acc, rec->nacc * sizeof(*p));
+            if (!p) {
+                s->fault = EMU_ERR_OUT_OF_MEMORY;
+                return PTXEMU_TM_FAULT;
+            }
+            s->acc = p;
+            s->capacc = rec->nacc;
+        }
+        for (uint32_t k = 0; k < rec->nacc; k++) {
+            const EmuAccess *a = &rec->acc[k];
+            ptxemu_tm_access *t = &s->acc[k];
+            t->addr = a->addr;
+            t->size = a->size;
+            t->lane = a->lane;
+            t->space = tm_space(a->space);
+            t->kind = a->write ? PTXEMU_TM_WRITE : PTXEMU_TM_READ;
+            t->pad = 0;
+        }
+        out->nacc = rec->nacc;
+        out->acc = s->acc;
+    }
+    events(s, tw);
+    if (st != EMU_OK) {
+        s->fault = st;
+        return PTXEMU_TM_FAULT;
+    }
+    return PTXEMU_TM_OK;
+}
+
+static int h_state(ptxemu_tm_host *h, ptxemu_tm_warp *tw)
+{
+    (void)h;
+    switch (tw->w->state) {
+    case EMU_WARP_READY: return PTXEMU_TM_WARP_READY;
+    case EMU_WARP_AT_BARRIER: return PTXEMU_TM_WARP_BARRIER;
+    default: return PTXEMU_TM_WARP_EXITED;
+    }
+}
+
+static void h_info(ptxemu_tm_host *h, ptxemu_tm_warp *tw,
+                   ptxemu_tm_warp_info *out)
+{
+    (void)h;
+    if (!out || out->struct_size < sizeof(*out)) {
+        return;
+    }
+    const EmuCta *cta = tw->tc->cta;
+    out->cta = cta->linear;
+    out->warp = tw->w->id;
+    out->sm = cta->sm;
+    out->lanes = tw->w->valid;
+    out->slot = tw->slot;
+}
+
+/* ----------------------------------------------------------- time */
+
+static void h_set_time(ptxemu_tm_host *h, uint32_t sm, uint64_t cycle)
+{
+    TmSession *s = h->s;
+    if (sm < s->dev->cfg.num_sms) {
+        s->dev->sm_clock[sm] = cycle;
+    }
+}
+
+static void h_set_mhz(ptxemu_tm_host *h, double mhz)
+{
+    if (mhz > 0 && mhz < 1e6) {
+        h->s->mhz = mhz;
+    }
+}
+
+static uint64_t cycles_to_ns(const TmSession *s, uint64_t c)
+{
+    return (uint64_t)((double)c * 1000.0 / s->mhz);
+}
+
+/* -------------------------------------------------------- session */
+
+static void fill_api(TmSession *s)
+{
+    ptxemu_tm_host_api *a = &s->api;
+    a->abi_version = PTXEMU_TM_ABI_VERSION;
+    a->struct_size = sizeof(*a);
+    a->declare_params = h_declare;
+    a->param_int = h_pint;
+    a->param_uint = h_puint;
+    a->param_double = h_pdouble;
+    a->param_bool = h_pbool;
+    a->param_string = h_pstring;
+    a->stat = h_stat;
+    a->num_sms = h_num_sms;
+    a->cta_next = h_cta_next;
+    a->cta_warps = h_cta_warps;
+    a->cta_retire = h_cta_retire;
+    a->warp_peek = h_peek;
+    a->warp_step = h_step;
+    a->warp_state = h_state;
+    a->warp_info = h_info;
+    a->set_time = h_set_time;
+    a->set_clock_mhz = h_set_mhz;
+    a->error = h_error;
+    a->log = h_log;
+}
+
+/* A session around an already loaded model (s->model filled). */
+static int session_start(TmSession *s, const char *config,
+                         const char *const *sets, size_t nsets, char *err,
+                         size_t errlen)
+{
+    const ptxemu_tm_ops *ops = &s->model.ops;
+    if ((config && tm_params_read_file(s->params, config, err, errlen)) ||
+        (ops->nparams && tm_params_declare(s->params, ops->params,
+                                           ops->nparams, err, errlen))) {
+        return -1;
+    }
+    for (size_t k = 0; k < nsets; k++) {
+        if (tm_params_set(s->params, sets[k], err, errlen) != 0) {
+            return -1;
+        }
+    }
+    s->tm = ops->create(&s->api, &s->host);
+    if (!s->tm || s->err[0]) {
+        snprintf(err, errlen, "%s", s->err[0] ? s->err
+                 : "the timing model refused to start");
+        return -1;
+    }
+    return tm_params_check_unused(s->params, err, errlen);
+}
+
+static TmSession *session_new(EmuDevice *dev)
+{
+    TmSession *s = calloc(1, sizeof(*s));
+    if (!s) {
+        return NULL;
+    }
+    s->dev = dev;
+    s->mhz = 1000.0;
+    s->host.s = s;
+    fill_api(s);
+    s->params = tm_params_new();
+    s->stats = tm_stats_new();
+    s->rec = calloc(1, sizeof(*s->rec));
+    if (!s->params || !s->stats || !s->rec) {
+        tm_session_close(s);
+        return NULL;
+    }
+    return s;
+}
+
+int tm_session_open(EmuDevice *dev, const char *spec, const char *config,
+                    const char *const *sets, size_t nsets, TmSession **out,
+                    char *err, size_t errlen)
+{
+    *out = NULL;
+    TmSession *s = session_new(dev);
+    if (!s) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    if (tm_load(spec, &s->model, err, errlen) != 0 ||
+        session_start(s, config, sets, nsets, err, errlen) != 0) {
+        tm_session_close(s);
+        return -1;
+    }
+    *out = s;
+    return 0;
+}
+
+int tm_session_open_ops(EmuDevice *dev, const ptxemu_tm_ops *ops,
+                        const char *config, const char *const *sets,
+                        size_t nsets, TmSession **out, char *err,
+                        size_t errlen)
+{
+    *out = NULL;
+    TmSession *s = session_new(dev);
+    if (!s) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    s->model.ops = *ops;
+    s->model.spec = ops->name;
+    if (session_start(s, config, sets, nsets, err, errlen) != 0) {
+        s->model.spec = NULL;
+        tm_session_close(s);
+        return -1;
+    }
+    *out = s;
+    return 0;
+}
+
+void tm_session_close(TmSession *s)
+{
+    if (!s) {
+        return;
+    }
+    if (s->tm && s->model.ops.destroy) {
+        s->model.ops.destroy(s->tm);
+    }
+    tm_unload(&s->model);
+    tm_params_free(s->params);
+    tm_stats_free(s->stats);
+    while (s->funcs) {
+        TmFuncInfo *f = s->funcs;
+        s->funcs = f->next;
+        free(f->insn);
+        free(f);
+    }
+    for (size_t k = 0; k < s->nk; k++) {
+        free(s->kstats[k].name);
+        free(s->kstats[k].json);
+    }
+    free(s->kstats);
+    free(s->acc);
+    free(s->rec);
+    free(s);
+}
+
+void tm_session_attach(TmSession *s, EmuLaunch *l)
+{
+    l->driver = tm_session_run;
+    l->driver_ctx = s;
+    l->timed = true;
+}
+
+static void fill_kernel(const TmSession *s, const EmuLaunch *l,
+                        ptxemu_tm_kernel *k)
+{
+    memset(k, 0, sizeof(*k));
+    k->struct_size = sizeof(*k);
+    k->name = l->kernel->ir->name;
+    memcpy(k->grid, l->grid, sizeof(k->grid));
+    memcpy(k->block, l->block, sizeof(k->block));
+    memcpy(k->cluster, l->cluster, sizeof(k->cluster));
+    k->nctas = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
+    k->threads_per_cta = l->block[0] * l->block[1] * l->block[2];
+    k->warps_per_cta = (k->threads_per_cta + EMU_WARP_SIZE - 1) /
+                       EMU_WARP_SIZE;
+    k->regs_per_thread = (uint32_t)emu_gpu_num_regs(l->kernel->nregslots,
+                                                 l->kernel->ir->maxnreg);
+    k->shared_per_cta = (uint32_t)(l->kernel->shared_bytes + l->dyn_shared);
+    k->local_per_thread = (uint32_t)l->local_stride;
+    k->depth = l->depth;
+    k->cooperative = l->cooperative;
+    k->start_cycle = s->now;
+}
+
+/* Record the kernel's cycles and the model's counters (deltas). */
+static void keep_stats(TmSession *s, const EmuLaunch *l, uint64_t begin,
+                       uint64_t end)
+{
+    if (s->nk == s->capk) {
+        size_t cap = s->capk ? 2 * s->capk : 8;
+        TmKernelStats *p = realloc(s->kstats, cap * sizeof(*p));
+        if (!p) {
+            return;
+        }
+        s->kstats = p;
+        s->capk = cap;
+    }
+    TmKernelStats *k = &s->kstats[s->nk];
+    memset(k, 0, sizeof(*k));
+    k->name = strdup(l->kernel->ir->name);
+    k->cycles = end - begin;
+    k->warp_insns = l->insns;
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (f) {
+        tm_stats_json(s->stats, f);
+        fclose(f);
+    }
+    k->json = buf;
+    s->nk++;
+}
+
+EmuStatus tm_session_run(void *ctx, EmuLaunch *l)
+{
+    TmSession *s = ctx;
+    /* a child grid of dynamic parallelism runs inside its parent's
+     * driver call: keep the parent's launch state */
+    EmuLaunch *pl = s->l;
+    EmuGrid *pg = s->grid;
+    struct ptxemu_tm_cta *plive = s->live;
+    EmuStatus pfault = s->fault;
+    uint64_t pissued = s->issued;
+    EmuStatus st = emu_grid_open(l, &s->grid);
+    if (st != EMU_OK) {
+        s->grid = pg;
+        return st;
+    }
+    s->l = l;
+    s->live = NULL;
+    s->fault = EMU_OK;
+    s->issued = 0;
+    s->err[0] = '\0';
+    ptxemu_tm_kernel k;
+    fill_kernel(s, l, &k);
+    uint64_t begin = s->now;
+    s->dev->timer_ns = cycles_to_ns(s, s->now);
+    tm_stats_mark(s->stats);
+    const ptxemu_tm_ops *ops = &s->model.ops;
+    int r = ops->kernel_begin(s->tm, &k);
+    EmuWatch wd;
+    emu_watch_init(&wd, l);
+    uint64_t idle = 0, last_issued = 0;
+    while (r >= 0) {
+        uint64_t now = s->now;
+        r = ops->cycle(s->tm, &now);
+        if (now > s->now) {
+            s->now = now;
+            s->dev->timer_ns = cycles_to_ns(s, now);
+        }
+        if (r <= 0 || s->fault != EMU_OK) {
+            break;
+        }
+        EmuCta *const *res;
+        uint32_t n = emu_grid_resident(s->grid, &res);
+        if (s->issued != last_issued) {
+            last_issued = s->issued;
+            idle = 0;
+            st = emu_watch_round(&wd, l, res, n, true);
+        } else if (n) {
+            /* nothing issued: deadlocked if no resident warp can */
+            bool ready = false;
+            for (uint32_t c = 0; c < n && !ready; c++) {
+                for (uint32_t w = 0; w < res[c]->nwarps; w++) {
+                    if (res[c]->warps[w].state == EMU_WARP_READY) {
+                        ready = true;
+                        break;
+                    }
+                }
+            }
+            bool live = false;
+            for (uint32_t c = 0; c < n && !live; c++) {
+                live = !emu_cta_done(res[c]);
+            }
+            if (live && !ready && !emu_grid_left(s->grid)) {
+                st = emu_watch_report(l, res, n, false);
+            } else if (live && !ready) {
+                /* every resident warp waits at a barrier and the model
+                 * places no more CTAs until one retires: as a GPU that
+                 * holds only these CTAs, a deadlock */
+                idle++;
+                if (idle > 1000) {
+                    st = emu_watch_report(l, res, n, false);
+                }
+            } else if (++idle > TM_IDLE_LIMIT) {
+                set_err(s, "timing model '%s' issued no instruction for "
+                        "%llu cycles while warps were ready",
+                        ops->name ? ops->name : s->model.spec,
+                        (unsigned long long)TM_IDLE_LIMIT);
+                r = PTXEMU_TM_ERROR;
+            }
+        }
+        if (st != EMU_OK) {
+            break;
+        }
+    }
+    uint64_t end = s->now;
+    if (r >= 0 && st == EMU_OK && s->fault == EMU_OK) {
+        if (ops->kernel_end(s->tm, &end) < 0) {
+            r = PTXEMU_TM_ERROR;
+        }
+        if (end > s->now) {
+            s->now = end;
+            s->dev->timer_ns = cycles_to_ns(s, end);
+        }
+    }
+    if (st == EMU_OK) {
+        st = s->fault;
+    }
+    if (st == EMU_OK && r < 0) {
+        st = EMU_ERR_INVALID_VALUE;
+        if (!s->err[0]) {
+            set_err(s, "timing model '%s' stopped with an error",
+                    ops->name ? ops->name : s->model.spec);
+        }
+    }
+    if (st == EMU_OK && emu_grid_left(s->grid)) {
+        st = EMU_ERR_INVALID_VALUE;
+        set_err(s, "timing model '%s' ended the kernel with %llu CTAs "
+                "never placed", ops->name ? ops->name : s->model.spec,
+                (unsigned long long)emu_grid_left(s->grid));
+    }
+    if (st == EMU_OK) {
+        keep_stats(s, l, begin, s->now);
+    }
+    while (s->live) {
+        free_tc(s, s->live);
+    }
+    emu_grid_close(s->grid);
+    s->grid = pg;
+    s->l = pl;
+    s->live = plive;
+    s->fault = pfault;
+    s->issued = pissued;
+    return st;
+}
+
+size_t tm_session_kernels(const TmSession *s, const TmKernelStats **out)
+{
+    *out = s->kstats;
+    return s->nk;
+}
+
+const char *tm_session_error(const TmSession *s)
+{
+    return s->err[0] ? s->err : NULL;
+}
+
+const char *tm_session_model(const TmSession *s)
+{
+    return s->model.ops.name ? s->model.ops.name : s->model.spec;
+}
+
+uint64_t tm_session_now(const TmSession *s)
+{
+    return s->now;
+}
+
+double tm_session_mhz(const TmSession *s)
+{
+    return s->mhz;
+}
+
+static void json_string(FILE *o, const char *s)
+{
+    fputc('"', o);
+    for (; s && *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\') {
+            fprintf(o, "\\%c", c);
+        } else if (c < 0x20) {
+            fprintf(o, "\\u%04x", c);
+        } else {
+            fputc(c, o);
+        }
+    }
+    fputc('"', o);
+}
+
+void tm_session_json(const TmSession *s, FILE *o)
+{
+    uint64_t cycles = 0, insns = 0;
+    for (size_t k = 0; k < s->nk; k++) {
+        cycles += s->kstats[k].cycles;
+        insns += s->kstats[k].warp_insns;
+    }
+    fprintf(o, "{\n    \"model\": ");
+    json_string(o, tm_session_model(s));
+    fprintf(o, ",\n    \"clock_mhz\": %g,\n    \"cycles\": %" PRIu64
+            ",\n    \"warp_instructions\": %" PRIu64
+            ",\n    \"ipc\": %.4f,\n    \"kernels\": [", s->mhz, cycles,
+            insns, cycles ? (double)insns / (double)cycles : 0.0);
+    for (size_t k = 0; k < s->nk; k++) {
+        const TmKernelStats *ks = &s->kstats[k];
+        fprintf(o, "%s\n      {\"kernel\": ", k ? "," : "");
+        json_string(o, ks->name);
+        fprintf(o, ", \"cycles\": %" PRIu64 ", \"warp_instructions\": %"
+                PRIu64 ", \"ipc\": %.4f,\n       \"model\": %s}",
+                ks->cycles, ks->warp_insns,
+                ks->cycles ? (double)ks->warp_insns / (double)ks->cycles
+                           : 0.0, ks->json ? ks->json : "{}");
+    }
+    fprintf(o, "%s]\n  }", s->nk ? "\n    " : "");
+}
