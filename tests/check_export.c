@@ -183,8 +183,9 @@ START_TEST(table_sizes)
 END_TEST
 
 /* Bad arguments, the table refused before cuInit, an unknown UUID (one
- * stderr line naming it and the runtime version), a slot we do not
- * implement. */
+ * stderr line naming it and the runtime version), a known table asked
+ * for by a runtime of another version (one line, once), a slot we do
+ * not implement and one past the table's size. */
 START_TEST(refusals)
 {
     const void *t = (const void *)1;
@@ -198,8 +199,10 @@ START_TEST(refusals)
     ck_assert_int_eq(cuGetExportTable(&t, &f8cf), CUDA_ERROR_NOT_FOUND);
     ck_assert_ptr_null(t);
 
+    /* a CUDA 12.8 runtime: its newest entry point is of 12.8 */
     void *pfn;
     OK(cuGetProcAddress("cuInit", &pfn, 12080, 0));
+    OK(cuInit(0));
     char path[] = "/tmp/check_export.XXXXXX";
     int fd = mkstemp(path);
     ck_assert_int_ge(fd, 0);
@@ -210,24 +213,38 @@ START_TEST(refusals)
                                     13, 14, 15, (char)0xff}};
     t = (const void *)1;
     CUresult r = cuGetExportTable(&t, &unknown);
+    const void *known = NULL, *again = NULL;
+    CUresult rk = cuGetExportTable(&known, &cudart_id);
+    CUresult ra = cuGetExportTable(&again, &check_id);
     fflush(stderr);
     dup2(saved, 2);
     close(saved);
     ck_assert_int_eq(r, CUDA_ERROR_NOT_SUPPORTED);
     ck_assert_ptr_null(t);
-    char text[512] = "";
+    OK(rk);
+    OK(ra);
+    ck_assert_ptr_nonnull(known);
+    char text[1024] = "";
     FILE *fp = fopen(path, "r");
     size_t n = fread(text, 1, sizeof(text) - 1, fp);
     fclose(fp);
     unlink(path);
     text[n] = 0;
+    char *second = strchr(text, '\n');
+    ck_assert_ptr_nonnull(second);
+    *second++ = 0;
     ck_assert_msg(strstr(text, "01020304-0506-0708-090a-0b0c0d0e0fff") &&
-                  strstr(text, "version 12.8"), "message: %s", text);
-    ck_assert_int_eq(strchr(text, '\n') - text, (long)n - 1);
+                  strstr(text, "CUDA 12.8"), "first line: %s", text);
+    ck_assert_msg(strstr(second, "CUDA 12.8") &&
+                  strstr(second, "known for 13.0"), "second line: %s",
+                  second);
+    /* two lines in all: the version is named once */
+    ck_assert_int_eq(strlen(second), strchr(second, '\n') - second + 1);
 
-    OK(cuInit(0));
-    Slot2 s3 = (Slot2)(uintptr_t)table(&cudart_id)[3];
+    Slot2 s3 = (Slot2)(uintptr_t)((const void *const *)known)[3];
     ck_assert_int_eq(s3(0, 0), CUDA_ERROR_NOT_SUPPORTED);
+    Slot2 s12 = (Slot2)(uintptr_t)((const void *const *)known)[12];
+    ck_assert_int_eq(s12(0, 0), CUDA_ERROR_NOT_SUPPORTED);
 }
 END_TEST
 

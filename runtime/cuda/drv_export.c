@@ -197,7 +197,10 @@ static void build_tables(void)
 {
     for (unsigned t = 0; t < ETBL_COUNT; t++) {
         const TableDesc *d = &descs[t];
-        for (unsigned s = 0; s < d->nslots; s++) {
+        /* Stubs past the end too: a runtime whose table is longer than
+         * the size we give gets an error it can report, not a NULL to
+         * call. */
+        for (unsigned s = 0; s < MAX_SLOTS; s++) {
             tables[t][s] = FN(stubs[t][s]);
         }
         if (d->sized) {
@@ -249,6 +252,35 @@ static void uuid_text(const uint8_t *b, char out[40])
              b[15]);
 }
 
+/* The runtime's CUDA version as "13.0": the newest entry point version
+ * it asked cuGetProcAddress for (it asks for them all before its first
+ * table), so a lower bound. */
+static void version_text(char out[24])
+{
+    int v = rt_version;
+    if (v > 0) {
+        snprintf(out, 24, "%d.%d", v / 1000, v % 1000 / 10);
+    } else {
+        snprintf(out, 24, "unknown");
+    }
+}
+
+/* Once: the tables were found with CUDA 13.0's runtime; another one may
+ * expect them to differ. */
+static void check_version(void)
+{
+    static _Atomic int said;
+    int v = rt_version;
+    if (v / 10 != PTXEMU_CUDA_VERSION / 10 && v > 0 &&
+        !__atomic_exchange_n(&said, 1, __ATOMIC_RELAXED)) {
+        char text[24];
+        version_text(text);
+        fprintf(stderr, "ptxemu: the CUDA runtime linked into the program "
+                "is CUDA %s; the driver's private tables are known for "
+                "13.0 (if it fails, build with -cudart shared)\n", text);
+    }
+}
+
 static CUresult get_table(const void **out, const CUuuid *id,
                           const char **name)
 {
@@ -258,6 +290,7 @@ static CUresult get_table(const void **out, const CUuuid *id,
     *out = NULL;
     for (unsigned t = 0; t < ETBL_COUNT; t++) {
         if (!memcmp(id->bytes, descs[t].uuid, 16)) {
+            check_version();
             *name = descs[t].name;
             *out = drv_export_table(t);
             return CUDA_SUCCESS;
@@ -267,16 +300,12 @@ static CUresult get_table(const void **out, const CUuuid *id,
         *name = "(not provided)";
         return CUDA_ERROR_NOT_FOUND;
     }
-    char text[40];
+    char text[40], version[24];
     uuid_text((const uint8_t *)id->bytes, text);
-    int v = rt_version;
-    char version[32] = "of unknown version";
-    if (v > 0) {
-        snprintf(version, sizeof(version), "version %d.%d", v / 1000,
-                 v % 1000 / 10);
-    }
-    fprintf(stderr, "ptxemu: the CUDA runtime (%s) asked the driver for "
-            "private table {%s}, which the emulator does not know\n",
+    version_text(version);
+    fprintf(stderr, "ptxemu: the CUDA runtime linked into the program "
+            "(CUDA %s) asked the driver for private table {%s}, which the "
+            "emulator does not know (build with -cudart shared)\n",
             version, text);
     *name = "(unknown)";
     return CUDA_ERROR_NOT_SUPPORTED;
