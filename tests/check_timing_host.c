@@ -514,6 +514,37 @@ START_TEST(bad_parameters_are_refused)
 }
 END_TEST
 
+/* The built-in simple model on the real emulator: the values of an
+ * untimed run, and the same cycles on every run. */
+START_TEST(simple_model_is_deterministic)
+{
+    uint64_t cycles[2];
+    for (int run = 0; run < 2; run++) {
+        EmuDevice *d = dev_new(EMU_TAKEN_FIRST);
+        EmuModule *m = mod_load(d, div_ptx);
+        TmSession *s = NULL;
+        char err[256] = "";
+        ck_assert_msg(tm_session_open(d, "simple", NULL, NULL, 0, &s, err,
+                                      sizeof(err)) == 0, "%s", err);
+        uint64_t out = dev_alloc(d, 128 * 4);
+        void *args[] = {&out};
+        ck_assert_int_eq(run_timed(s, m, "dv", 2, 64, args), EMU_OK);
+        uint32_t v[128];
+        emu_mem_read(d->mem, out, v, sizeof(v));
+        for (uint32_t i = 0; i < 128; i++) {
+            uint32_t k = (i % 64) & 3;
+            ck_assert_uint_eq(v[i], k * (k + 1));
+        }
+        cycles[run] = last_cycles(s);
+        ck_assert_uint_gt(cycles[run], 0);
+        tm_session_close(s);
+        emu_module_free(m);
+        emu_device_free(d);
+    }
+    ck_assert_uint_eq(cycles[0], cycles[1]);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("timing_host");
@@ -525,6 +556,7 @@ static Suite *suite(void)
     tcase_add_test(tc, deadlock_is_reported);
     tcase_add_test(tc, model_errors_fail_the_launch);
     tcase_add_test(tc, bad_parameters_are_refused);
+    tcase_add_test(tc, simple_model_is_deterministic);
     suite_add_tcase(s, tc);
     return s;
 }
