@@ -11,6 +11,7 @@
 #include "emu/builtins.h"
 #include "emu/exec.h"
 #include "emu/texfetch.h"
+#include "emu/tolerate.h"
 
 void emu_config_default(EmuConfig *c)
 {
@@ -81,6 +82,7 @@ void emu_device_free(EmuDevice *d)
     emu_device_flush_output(d);
     emu_builtins_device_free(d);
     emu_mem_free(d->mem);
+    emu_tolerate_free(d);
     if (d->tex) {
         emu_tex_table_free(d->tex);
         free(d->tex);

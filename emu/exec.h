@@ -51,6 +51,14 @@ typedef enum EmuDivergeOrder {
                                  path with fewer lanes runs first */
 } EmuDivergeOrder;
 
+struct EmuTolerated;
+
+/* Global accesses outside every allocation (emu/tolerate.h). */
+typedef enum EmuAccessMode {
+    EMU_ACCESS_STRICT = 0,    /* all fault (the default) */
+    EMU_ACCESS_GPU,           /* those a GPU tolerates run, with a warning */
+} EmuAccessMode;
+
 typedef struct EmuConfig {
     EmuDivergeOrder diverge_order;
     uint64_t insn_limit;          /* warp instructions per launch; 0 = none */
@@ -68,6 +76,9 @@ typedef struct EmuConfig {
     /* Appended (gpuspec.h): the compute capability the device answers
      * attribute queries for; 0 = EMU_GPU_DEFAULT_ARCH */
     uint32_t arch;
+    /* Appended (tolerate.h): which global accesses outside every
+     * allocation fault */
+    EmuAccessMode access;
 } EmuConfig;
 
 void emu_config_default(EmuConfig *c);
@@ -109,6 +120,12 @@ struct EmuDevice {
      * host sets from simulated time; otherwise it reads clock_base plus
      * the launch's warp instructions. */
     uint64_t timer_ns;
+    /* Appended (tolerate.h): the instructions warned about, and the hook
+     * that, when set, gets every tolerated access instead (a checker
+     * such as `ptxemu sanitize` reports them there as errors). */
+    struct EmuTolSites *tol_sites;
+    void (*tolerated_hook)(void *ctx, const struct EmuTolerated *t);
+    void *tolerated_ctx;
 };
 
 EmuDevice *emu_device_new(const EmuConfig *cfg);

@@ -6,6 +6,13 @@
  * so the table stays sorted by address when appended to and a released
  * address is never handed out again: a stale pointer faults instead of
  * silently reading a newer allocation.  Lookups are binary searches.
+ * The bump pointer starts EMU_CTX_BYTES into the first page, which
+ * stands for the context's own data (see EMU_MAP_GRANULARITY).
+ *
+ * What a GPU would not fault on (emu_mem_slack): every allocation's host
+ * bytes are padded to a multiple of 256, and each mapped page of the
+ * device range gets, on first use, host bytes for the addresses between
+ * its allocations (freed when the page is no longer mapped).
  *
  * Shared and local memory are not in the table: they are windows of
  * generic addresses resolved against the current CTA (shared) or the
@@ -20,6 +27,7 @@
 #include "emu/cluster.h"
 #include "emu/exec.h"
 #include "emu/panic.h"
+#include "emu/tolerate.h"
 
 struct EmuMemory {
     EmuAlloc *a;                  /* sorted by addr */
@@ -27,6 +35,9 @@ struct EmuMemory {
     uint64_t next;                /* next free address */
     uint64_t used;
     uint64_t gen;                 /* bumped on every table change */
+    /* the host bytes of mapped pages between allocations (slack) */
+    struct { uint64_t page; uint8_t *host; } *slack;
+    uint32_t nslack, capslack;
 };
 
 #define EMU_ALLOC_ALIGN 256u
@@ -37,9 +48,17 @@ EmuMemory *emu_mem_new(void)
 {
     EmuMemory *m = calloc(1, sizeof(*m));
     if (m) {
-        m->next = EMU_GLOBAL_BASE;
+        m->next = EMU_GLOBAL_BASE + EMU_CTX_BYTES;
     }
     return m;
+}
+
+/* Host bytes of an allocation of `size`: padded to 256 so that no
+ * naturally aligned access of up to 256 bytes ends past them. */
+static uint64_t host_span(uint64_t size)
+{
+    uint64_t span = size ? size : 1;
+    return (span + EMU_ALLOC_ALIGN - 1) & ~(uint64_t)(EMU_ALLOC_ALIGN - 1);
 }
 
 void emu_mem_free(EmuMemory *m)
@@ -52,12 +71,17 @@ void emu_mem_free(EmuMemory *m)
             free(m->a[i].host);
         }
     }
+    for (uint32_t i = 0; i < m->nslack; i++) {
+        free(m->slack[i].host);
+    }
+    free(m->slack);
     free(m->a);
     free(m);
 }
 
 /* Index of the last allocation with addr <= a, or -1. */
 static long mem_floor(const EmuMemory *m, uint64_t a);
+static bool page_mapped(const EmuMemory *m, uint64_t page);
 
 /* Inserts an allocation, keeping the table sorted; fails (false) on
  * overlap or when the table cannot grow. */
@@ -98,16 +122,15 @@ uint64_t emu_mem_alloc(EmuMemory *m, uint64_t size, EmuAllocKind kind,
     }
     EmuAlloc e = {0, size, NULL, kind, name};
     uint64_t span = size ? size : 1;
+    uint64_t padded = host_span(size);
     if (kind == EMU_ALLOC_MANAGED) {
-        uint64_t padded = (span + EMU_ALLOC_ALIGN - 1) &
-                          ~(uint64_t)(EMU_ALLOC_ALIGN - 1);
         e.host = aligned_alloc(EMU_ALLOC_ALIGN, padded);
         if (e.host) {
             memset(e.host, 0, padded);
         }
         e.addr = (uint64_t)(uintptr_t)e.host;
     } else {
-        e.host = calloc(1, span);
+        e.host = calloc(1, padded);
         e.addr = m->next;
     }
     if (!e.host) {
@@ -165,7 +188,77 @@ EmuStatus emu_mem_release(EmuMemory *m, uint64_t addr)
     memmove(&m->a[i], &m->a[i + 1], (m->n - (uint32_t)i - 1) * sizeof(*m->a));
     m->n--;
     m->gen++;
+    /* pages no longer mapped lose their slack bytes */
+    uint32_t k = 0;
+    for (uint32_t j = 0; j < m->nslack; j++) {
+        if (page_mapped(m, m->slack[j].page)) {
+            m->slack[k++] = m->slack[j];
+        } else {
+            free(m->slack[j].host);
+        }
+    }
+    m->nslack = k;
     return EMU_OK;
+}
+
+/* True when a live allocation of the device range (or the context's own
+ * data, in the first page) overlaps the page at `page`. */
+static bool page_mapped(const EmuMemory *m, uint64_t page)
+{
+    if (page == EMU_GLOBAL_BASE) {
+        return true;
+    }
+    long i = mem_floor(m, page + EMU_MAP_GRANULARITY - 1);
+    if (i < 0) {
+        return false;
+    }
+    const EmuAlloc *e = &m->a[i];
+    return e->kind != EMU_ALLOC_MANAGED && e->kind != EMU_ALLOC_HOST &&
+           e->addr + host_span(e->size) > page;
+}
+
+uint8_t *emu_mem_slack(EmuMemory *m, uint64_t addr, uint64_t size,
+                       const EmuAlloc **owner)
+{
+    *owner = NULL;
+    long i = mem_floor(m, addr);
+    if (i >= 0 && m->a[i].kind != EMU_ALLOC_HOST) {
+        const EmuAlloc *e = &m->a[i];
+        uint64_t off = addr - e->addr, span = host_span(e->size);
+        if (off < span) {
+            if (size > span - off) {
+                return NULL;
+            }
+            *owner = e;
+            return e->host + off;
+        }
+    }
+    uint64_t page = addr & ~(uint64_t)(EMU_MAP_GRANULARITY - 1);
+    if (addr < EMU_GLOBAL_BASE || size > EMU_MAP_GRANULARITY ||
+        addr - page > EMU_MAP_GRANULARITY - size || !page_mapped(m, page)) {
+        return NULL;
+    }
+    for (uint32_t j = 0; j < m->nslack; j++) {
+        if (m->slack[j].page == page) {
+            return m->slack[j].host + (addr - page);
+        }
+    }
+    if (m->nslack == m->capslack) {
+        uint32_t nc = m->capslack ? m->capslack * 2 : 8;
+        void *p = realloc(m->slack, nc * sizeof(*m->slack));
+        if (!p) {
+            return NULL;
+        }
+        m->slack = p;
+        m->capslack = nc;
+    }
+    uint8_t *h = calloc(1, EMU_MAP_GRANULARITY);
+    if (!h) {
+        return NULL;
+    }
+    m->slack[m->nslack].page = page;
+    m->slack[m->nslack++].host = h;
+    return h + (addr - page);
 }
 
 const EmuAlloc *emu_mem_find(const EmuMemory *m, uint64_t addr,
@@ -251,6 +344,7 @@ bool emu_mem_in_device_range(const EmuMemory *m, uint64_t addr)
     return addr >= EMU_GLOBAL_BASE && addr < m->next;
 }
 
+
 /* ------------------------------------------------------ guest access */
 
 const char *emu_alloc_kind_name(EmuAllocKind k)
@@ -266,41 +360,47 @@ const char *emu_alloc_kind_name(EmuAllocKind k)
     EMU_PANIC("allocation kind %d outside EmuAllocKind", (int)k);
 }
 
+void emu_mem_describe_near(const EmuMemory *m, uint64_t addr, char *near,
+                           size_t len)
+{
+    const EmuAlloc *n = emu_mem_nearest(m, addr);
+    if (!n) {
+        snprintf(near, len, "no allocations");
+        return;
+    }
+    uint64_t end = n->addr + n->size;
+    char rel[64];
+    if (addr < n->addr) {
+        snprintf(rel, sizeof(rel), "%llu bytes before it",
+                 (unsigned long long)(n->addr - addr));
+    } else if (addr >= end) {
+        snprintf(rel, sizeof(rel), "%llu bytes past its end",
+                 (unsigned long long)(addr - end));
+    } else {
+        snprintf(rel, sizeof(rel), "at offset %llu",
+                 (unsigned long long)(addr - n->addr));
+    }
+    if (n->name) {
+        snprintf(near, len,
+                 "nearest allocation: %s '%s' at 0x%llx (%llu bytes), %s",
+                 emu_alloc_kind_name(n->kind), n->name,
+                 (unsigned long long)n->addr, (unsigned long long)n->size,
+                 rel);
+    } else {
+        snprintf(near, len, "nearest allocation: %s at 0x%llx (%llu bytes), "
+                 "%s", emu_alloc_kind_name(n->kind),
+                 (unsigned long long)n->addr, (unsigned long long)n->size,
+                 rel);
+    }
+}
+
 /* Fault for a global-space access: name the nearest allocation. */
 static void fault_global(EmuCtx *x, EmuStatus st, unsigned lane,
                          PtxSpace space, uint64_t addr, uint32_t size,
                          bool write, const char *what)
 {
-    const EmuAlloc *n = emu_mem_nearest(x->dev->mem, addr);
     char near[160];
-    if (!n) {
-        snprintf(near, sizeof(near), "no allocations");
-    } else {
-        uint64_t end = n->addr + n->size;
-        char rel[64];
-        if (addr < n->addr) {
-            snprintf(rel, sizeof(rel), "%llu bytes before it",
-                     (unsigned long long)(n->addr - addr));
-        } else if (addr >= end) {
-            snprintf(rel, sizeof(rel), "%llu bytes past its end",
-                     (unsigned long long)(addr - end));
-        } else {
-            snprintf(rel, sizeof(rel), "at offset %llu",
-                     (unsigned long long)(addr - n->addr));
-        }
-        if (n->name) {
-            snprintf(near, sizeof(near),
-                     "nearest allocation: %s '%s' at 0x%llx (%llu bytes), "
-                     "%s", emu_alloc_kind_name(n->kind), n->name,
-                     (unsigned long long)n->addr,
-                     (unsigned long long)n->size, rel);
-        } else {
-            snprintf(near, sizeof(near),
-                     "nearest allocation: %s at 0x%llx (%llu bytes), %s",
-                     emu_alloc_kind_name(n->kind), (unsigned long long)n->addr,
-                     (unsigned long long)n->size, rel);
-        }
-    }
+    emu_mem_describe_near(x->dev->mem, addr, near, sizeof(near));
     emu_fault(x, st, lane, addr, size, space,
               "%s %s of %u bytes at %s address 0x%llx; %s", what,
               write ? "write" : "read", size, ptx_space_name(space),
@@ -451,6 +551,11 @@ uint8_t *emu_mem_guest(EmuCtx *x, unsigned lane, PtxSpace space,
     case PTX_SPACE_CONST: {
         const EmuAlloc *e = emu_mem_find(x->dev->mem, addr, size);
         if (!e) {
+            uint8_t *t = emu_access_tolerated(x, lane, space, addr, size,
+                                              write);
+            if (t) {
+                return t;
+            }
             fault_global(x, EMU_ERR_ILLEGAL_ADDRESS, lane, space, addr,
                          size, write, "out-of-bounds");
             return NULL;

@@ -30,7 +30,16 @@
 
 #include "emu/emu.h"
 
-#define EMU_GLOBAL_BASE    0x0000700000000000ull  /* first global address */
+#define EMU_GLOBAL_BASE    0x0000700000000000ull  /* the device range */
+/* The emulated GPU maps device memory in pages of this size (what
+ * cuMemGetAllocationGranularity reports on NVIDIA GPUs, 2 MiB): an access
+ * outside every allocation but inside a page that a live allocation
+ * overlaps does not fault on a GPU.  The first page of the device range
+ * holds the context's own data (a GPU's driver keeps its buffers before a
+ * program's allocations): it is always mapped, and allocations start
+ * EMU_CTX_BYTES into it. */
+#define EMU_MAP_GRANULARITY 0x200000ull
+#define EMU_CTX_BYTES      0x10000ull
 #define EMU_SHARED_WINDOW  0x0000000100000000ull  /* generic shared base */
 #define EMU_SHARED_LIMIT   0x0000000001000000ull  /* 16 MiB window */
 #define EMU_LOCAL_WINDOW   0x0000000200000000ull  /* generic local base */
@@ -82,6 +91,10 @@ const EmuAlloc *emu_mem_find(const EmuMemory *m, uint64_t addr,
                              uint64_t size);
 /* The allocation nearest to addr (for fault messages), or NULL. */
 const EmuAlloc *emu_mem_nearest(const EmuMemory *m, uint64_t addr);
+/* "nearest allocation: device allocation at 0x... (N bytes), K bytes
+ * before it" (or "no allocations") into near[len]. */
+void emu_mem_describe_near(const EmuMemory *m, uint64_t addr, char *near,
+                           size_t len);
 
 /* Host copies (the runtime's memcpy/memset); check bounds, no faults. */
 EmuStatus emu_mem_write(EmuMemory *m, uint64_t addr, const void *src,
@@ -99,6 +112,15 @@ uint64_t emu_mem_used(const EmuMemory *m);
  * no allocation holds is a freed or wild device pointer, never host
  * memory (addresses are never reused, see emu/memory.c). */
 bool emu_mem_in_device_range(const EmuMemory *m, uint64_t addr);
+
+/* Host bytes for a guest access [addr, addr+size) that is in no
+ * allocation but that a GPU would not fault on: in the 256-byte padding
+ * after an allocation (*owner = it), or in a mapped page of the device
+ * range (EMU_MAP_GRANULARITY; *owner = NULL).  NULL when a GPU would
+ * fault.  Slack bytes start zeroed and keep what is written to them
+ * while their page stays mapped. */
+uint8_t *emu_mem_slack(EmuMemory *m, uint64_t addr, uint64_t size,
+                       const EmuAlloc **owner);
 
 /* Guest accesses from instructions: resolve (space, address) to host
  * bytes for `size` bytes, checking bounds, alignment (natural for size,

@@ -261,8 +261,10 @@ ptxemu_status ptxemu_device_create(const ptxemu_device_options *opts,
             return PTXEMU_ERROR_INVALID_VALUE;
         }
         memcpy(&o, opts, opts->size);
-        if (o.diverge_order != PTXEMU_DIVERGE_TAKEN_FIRST &&
-            o.diverge_order != PTXEMU_DIVERGE_MAJORITY_LAST) {
+        if ((o.diverge_order != PTXEMU_DIVERGE_TAKEN_FIRST &&
+             o.diverge_order != PTXEMU_DIVERGE_MAJORITY_LAST) ||
+            (o.access != PTXEMU_ACCESS_STRICT &&
+             o.access != PTXEMU_ACCESS_GPU)) {
             return PTXEMU_ERROR_INVALID_VALUE;
         }
     }
@@ -270,6 +272,8 @@ ptxemu_status ptxemu_device_create(const ptxemu_device_options *opts,
     emu_config_default(&c);
     c.diverge_order = (EmuDivergeOrder)o.diverge_order;
     c.insn_limit = o.insn_limit;
+    c.access = o.access == PTXEMU_ACCESS_GPU ? EMU_ACCESS_GPU
+                                             : EMU_ACCESS_STRICT;
 #define OVERRIDE(f) do { if (o.f) { c.f = o.f; } } while (0)
     OVERRIDE(watchdog_rounds);
     OVERRIDE(num_sms);

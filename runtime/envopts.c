@@ -27,6 +27,9 @@ const ptxemu_env_option ptxemu_env_options[] = {
      "write execution statistics to FILE.json at exit"},
     {"PTXEMU_TRACE", "--trace-api", NULL,
      "print every CUDA API call and its result on stderr"},
+    {"PTXEMU_ACCESS", "--access", "gpu|strict",
+     "accesses outside every allocation: fault only where a GPU would "
+     "(gpu, with a warning; default) or always (strict)"},
     {NULL, NULL, NULL, NULL}
 };
 
@@ -118,6 +121,17 @@ int ptxemu_env_device_options(ptxemu_device_options *opts, unsigned *arch,
     }
     if ((v = getenv("PTXEMU_STATS")) && *v) {
         opts->collect_stats = 1;
+    }
+    /* real programs run as on a GPU (emu/tolerate.h) */
+    opts->access = PTXEMU_ACCESS_GPU;
+    if ((v = getenv("PTXEMU_ACCESS")) && *v) {
+        if (!strcmp(v, "strict")) {
+            opts->access = PTXEMU_ACCESS_STRICT;
+        } else if (strcmp(v, "gpu") != 0) {
+            snprintf(err, errlen, "PTXEMU_ACCESS=%s: expected gpu or strict",
+                     v);
+            return -1;
+        }
     }
     return 0;
 }

@@ -114,6 +114,18 @@ typedef enum ptxemu_diverge_order {
     PTXEMU_DIVERGE_MAJORITY_LAST        /* path with fewer lanes first */
 } ptxemu_diverge_order;
 
+/* Which global, const and generic accesses outside every allocation
+ * fault.  STRICT: all of them (the default here; what a memory checker
+ * reports).  GPU: as on a GPU, only those outside every mapped page of
+ * device memory (2 MiB pages, mapped while a live allocation overlaps
+ * them); the others read and write as the GPU would, with a warning on
+ * stderr once per instruction.  `ptxemu exec` and the drop-in libraries
+ * use GPU unless PTXEMU_ACCESS=strict. */
+typedef enum ptxemu_access_checks {
+    PTXEMU_ACCESS_STRICT = 0,
+    PTXEMU_ACCESS_GPU
+} ptxemu_access_checks;
+
 typedef struct ptxemu_device_options {
     uint32_t size;                      /* sizeof(ptxemu_device_options):
                                            set by ptxemu_device_options_default */
@@ -134,6 +146,8 @@ typedef struct ptxemu_device_options {
                                            runtime's attribute queries
                                            answer for (80: sm_80);
                                            0 = default (80) */
+    ptxemu_access_checks access;        /* global accesses outside every
+                                           allocation: see below */
 } ptxemu_device_options;
 
 void ptxemu_device_options_default(ptxemu_device_options *opts);
