@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "emu/access.h"
 #include "emu/builtins.h"
 #include "emu/decode.h"
 #include "emu/devrt.h"
@@ -184,8 +185,8 @@ static void annotate(EmuCtx *x, const char *fmt, ...)
 static bool gread(EmuCtx *x, unsigned lane, uint64_t addr, uint32_t n,
                   uint64_t *out)
 {
-    const uint8_t *p = emu_mem_guest(x, lane, PTX_SPACE_GENERIC, addr, n,
-                                     false);
+    const uint8_t *p = emu_access(x, lane, PTX_SPACE_GENERIC, addr, n,
+                                  EMU_ACC_READ);
     if (!p) {
         return false;
     }

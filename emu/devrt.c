@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "emu/access.h"
 #include "emu/builtins.h"
 #include "emu/devrt.h"
 #include "emu/devrt_int.h"
@@ -193,7 +194,8 @@ static void set_detail(EmuFault *f, const char *pre, const char *mid,
 bool cdp_gwrite(EmuCtx *x, unsigned lane, uint64_t addr, uint64_t v,
                    uint32_t n, const char *what)
 {
-    uint8_t *p = emu_mem_guest(x, lane, PTX_SPACE_GENERIC, addr, n, true);
+    uint8_t *p = emu_access(x, lane, PTX_SPACE_GENERIC, addr, n,
+                            EMU_ACC_WRITE);
     if (!p) {
         if (x->fault) {
             set_detail(x->fault, what, x->fault->detail, "");

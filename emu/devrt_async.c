@@ -28,6 +28,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "emu/access.h"
 #include "emu/builtins.h"
 #include "emu/devrt_int.h"
 #include "emu/memory.h"
@@ -199,8 +200,8 @@ static bool read_struct(EmuCtx *x, unsigned lane, uint64_t p, void *out,
                         uint32_t n)
 {
     for (uint32_t k = 0; k < n; k += 8) {
-        const uint8_t *h = emu_mem_guest(x, lane, PTX_SPACE_GENERIC, p + k,
-                                         8, false);
+        const uint8_t *h = emu_access(x, lane, PTX_SPACE_GENERIC, p + k, 8,
+                                      EMU_ACC_READ);
         if (!h) {
             return false;
         }

@@ -360,6 +360,9 @@ struct EmuLaunch {
     EmuStatus (*driver)(void *ctx, EmuLaunch *l);
     void *driver_ctx;
     bool timed;
+    /* Appended (async.c): the asynchronous-operation channels of
+     * recorded steps, made on first use. */
+    struct EmuAsync *async;
 };
 
 /* What one step did: for schedulers, timing models and statistics. */
@@ -369,14 +372,12 @@ typedef enum EmuStepKind {
     EMU_STEP_FAULT, EMU_STEP_OTHER
 } EmuStepKind;
 
-typedef struct EmuAccess {
-    uint64_t addr;                /* per-lane address (generic resolved) */
-    uint8_t lane;
-    uint8_t size;
-    uint8_t space;                /* PtxSpace */
-    uint8_t write;
-} EmuAccess;
+struct EmuInsnInfo;               /* emu/insninfo.h */
 
+/* What one step did (version 2).  A zeroed record is a valid empty
+ * one; the record owns its arrays (emu_step_record_fini frees them) and
+ * reuses them from step to step: acc and wait_tokens are valid until
+ * the next step with this record. */
 typedef struct EmuStepRecord {
     EmuStepKind kind;
     uint16_t op;                  /* PtxOpcode */
@@ -385,9 +386,23 @@ typedef struct EmuStepRecord {
     uint32_t active;              /* TOS mask before the instruction */
     uint32_t exec;                /* lanes that executed (guard applied) */
     bool diverged;
-    EmuAccess acc[4 * EMU_WARP_SIZE];
-    uint32_t nacc;
+    /* Static information about the instruction (emu/insninfo.h), or
+     * NULL where not made. */
+    const struct EmuInsnInfo *info;
+    /* Every memory access, in order (emu/access.h); never truncated. */
+    struct EmuAccess *acc;
+    uint32_t nacc, acc_cap;
+    /* An instruction that starts an asynchronous operation: its token
+     * (0: none).  A wait on asynchronous operations (wait: EmuWait of
+     * emu/insninfo.h, EMU_WAIT_NONE otherwise): the tokens it depends on
+     * (emu/async.h). */
+    uint64_t async_token;
+    uint8_t wait;
+    uint64_t *wait_tokens;
+    uint32_t nwait, wait_cap;
 } EmuStepRecord;
+
+void emu_step_record_fini(EmuStepRecord *r);
 
 EmuStatus emu_launch_begin(EmuModule *m, const EmuFunc *kernel,
                            const uint32_t grid[3], const uint32_t block[3],
@@ -438,33 +453,6 @@ void emu_call_layout(const EmuInsn *c, int *ri, int *ti, int *ai);
  * for bar.arrive. */
 void emu_barrier_arrive(EmuCtx *x, unsigned id, uint32_t expected,
                         bool wait);
-/* emu_mem_guest() with the launch's hit cache in front: an aligned
- * global, generic or (read) const access inside the allocation the
- * previous global access resolved to returns at once, and so does an
- * aligned in-bounds .shared access; everything else, faults included,
- * takes the full path, which refills the cache. */
-static inline __attribute__((always_inline)) uint8_t *
-emu_mem_guest_fast(EmuCtx *x, unsigned lane, PtxSpace space,
-                   uint64_t addr, uint32_t size, bool write)
-{
-    const EmuMemHit *h = &x->launch->mhit;
-    uint64_t off = addr - h->addr;
-    if (off < h->size && size <= h->size - off &&
-        (addr & (size - 1)) == 0 && *h->genp == h->gen &&
-        (space == PTX_SPACE_GLOBAL || space == PTX_SPACE_GENERIC ||
-         (space == PTX_SPACE_CONST && !write)) &&
-        !(write && h->ro)) {
-        return h->host + off;
-    }
-    if (space == PTX_SPACE_SHARED && (addr & (size - 1)) == 0) {
-        uint32_t n = x->cta->shared_bytes;
-        if (addr < n && size <= n - addr) {
-            return x->cta->shared + addr;
-        }
-    }
-    return emu_mem_guest(x, lane, space, addr, size, write);
-}
-
 /* A CTA's local memory (allocated on first use). */
 uint8_t *emu_local_bytes(EmuCta *cta);
 /* Start a frame's per-lane stack tops (EmuFrame.sp) at the end of its

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "emu/async.h"
 #include "emu/builtins.h"
 #include "emu/cluster.h"
 #include "emu/exec.h"
@@ -88,6 +89,7 @@ void emu_launch_end(EmuLaunch *l)
     }
     l->dev->clock_base += l->insns;
     emu_printf_launch_end(l);
+    emu_async_free(l->async);
     free(l->params);
     free(l);
 }

@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "emu/memory.h"
+#include "emu/access.h"
 #include "emu/cluster.h"
 #include "emu/exec.h"
 #include "emu/panic.h"
@@ -467,25 +468,8 @@ uint8_t *emu_mem_guest(EmuCtx *x, unsigned lane, PtxSpace space,
                   (unsigned long long)addr);
         return NULL;
     }
-    PtxSpace sp = space;
-    uint64_t off = addr;
-    if (space == PTX_SPACE_GENERIC) {
-        if (addr - EMU_SHARED_WINDOW < EMU_SHARED_LIMIT) {
-            sp = PTX_SPACE_SHARED;
-            off = addr - EMU_SHARED_WINDOW;
-        } else if (addr - EMU_SHARED_WINDOW < EMU_SHARED_CLUSTER_LIMIT) {
-            sp = PTX_SPACE_SHARED_CLUSTER;   /* another CTA's (mapa) */
-            off = addr - EMU_SHARED_WINDOW;
-        } else if (addr - EMU_LOCAL_WINDOW < EMU_LOCAL_LIMIT) {
-            sp = PTX_SPACE_LOCAL;
-            off = addr - EMU_LOCAL_WINDOW;
-        } else if (addr - EMU_PARAM_WINDOW < EMU_PARAM_LIMIT) {
-            sp = PTX_SPACE_PARAM;
-            off = addr - EMU_PARAM_WINDOW;
-        } else {
-            sp = PTX_SPACE_GLOBAL;
-        }
-    }
+    uint64_t off;
+    PtxSpace sp = emu_space_of(space, addr, &off);
     switch (sp) {
     case PTX_SPACE_SHARED:
     case PTX_SPACE_SHARED_CLUSTER: {

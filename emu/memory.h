@@ -123,16 +123,17 @@ uint8_t *emu_mem_slack(EmuMemory *m, uint64_t addr, uint64_t size,
                        const EmuAlloc **owner);
 
 /* Guest accesses from instructions: resolve (space, address) to host
- * bytes for `size` bytes, checking bounds, alignment (natural for size,
- * unless `align` is smaller and non-zero) and writability.  Generic
- * addresses are classified by window.  Returns NULL after emu_fault()
+ * bytes for `size` bytes, checking bounds, natural alignment for size
+ * and writability.  Generic addresses are classified by window
+ * (emu_space_of, emu/access.h).  Instructions use the funnel in
+ * emu/access.h, which calls these and notes the access.  Returns NULL after emu_fault()
  * on a bad access. */
 uint8_t *emu_mem_guest(EmuCtx *x, unsigned lane, PtxSpace space,
                        uint64_t addr, uint32_t size, bool write);
 
 /* The global allocation the last guest access of a launch resolved to
  * (EmuLaunch.mhit), so that runs of accesses to one buffer skip the
- * table search: see emu_mem_guest_fast() in emu/exec.h.  It is valid
+ * table search: see emu_mem_guest_fast() in emu/access.h.  It is valid
  * while *genp == gen; every insertion into or removal from the table
  * (host or device malloc/free, module load/unload) bumps the counter,
  * so a block freed by device free() is never served from here. */

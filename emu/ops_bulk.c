@@ -38,9 +38,12 @@
  */
 #include <string.h>
 
+#include "emu/access.h"
+#include "emu/async.h"
 #include "emu/cluster.h"
 #include "emu/exec.h"
 #include "emu/fp.h"
+#include "emu/insninfo.h"
 #include "emu/memory.h"
 #include "emu/ops.h"
 #include "emu/tensormap.h"
@@ -211,25 +214,24 @@ static const char *opname(const EmuInsn *i)
  * memory? */
 static bool is_global(PtxSpace sp, uint64_t a)
 {
-    if (sp == PTX_SPACE_GLOBAL) {
-        return true;
-    }
-    return sp == PTX_SPACE_GENERIC &&
-           a - EMU_SHARED_WINDOW >= EMU_SHARED_CLUSTER_LIMIT &&
-           a - EMU_LOCAL_WINDOW >= EMU_LOCAL_LIMIT &&
-           a - EMU_PARAM_WINDOW >= EMU_PARAM_LIMIT;
+    uint64_t off;
+    return emu_space_of(sp, a, &off) == PTX_SPACE_GLOBAL;
 }
 
 /* Host bytes of [a, a+n) (n > 0, both multiples of 16) for a bulk
- * operation, checked as a whole: NULL after a fault. */
+ * operation, checked as a whole and noted as one access of `kind`: NULL
+ * after a fault. */
 static uint8_t *bulk_range(EmuCtx *x, const EmuInsn *i, unsigned lane,
-                           PtxSpace sp, uint64_t a, uint64_t n, bool write)
+                           PtxSpace sp, uint64_t a, uint64_t n,
+                           EmuAccKind kind)
 {
+    bool write = emu_acc_writes(kind);
     uint8_t *p = emu_mem_guest(x, lane, sp, a, 16, write);
     if (!p) {
         return NULL;
     }
     if (n == 16) {
+        emu_access_note(x, lane, sp, a, 16, kind);
         return p;
     }
     uint8_t *q = emu_mem_guest(x, lane, sp, a + n - 16, 16, write);
@@ -249,6 +251,7 @@ static uint8_t *bulk_range(EmuCtx *x, const EmuInsn *i, unsigned lane,
                   (unsigned long long)a);
         return NULL;
     }
+    emu_access_note(x, lane, sp, a, (uint32_t)n, kind);
     return p;
 }
 
@@ -264,6 +267,7 @@ static void move_bytes(EmuCtx *x, uint8_t *d, const uint8_t *s, size_t n)
 static void group_issue(EmuCtx *x, unsigned lane)
 {
     x->warp->bulk_open[lane]++;
+    emu_async_issue(x, EMU_CHAN_BULK, emu_async_warp_id(x));
 }
 
 /* ---------------------------------------------- non-tensor bulk ops */
@@ -318,8 +322,12 @@ static bool bulk_one(EmuCtx *x, const EmuInsn *i, unsigned lane,
         return false;
     }
     if (n) {
-        const uint8_t *s = bulk_range(x, i, lane, ssp, sa, n, false);
-        uint8_t *d = s ? bulk_range(x, i, lane, dsp, da, n, true) : NULL;
+        const uint8_t *s = bulk_range(x, i, lane, ssp, sa, n,
+                                      EMU_ACC_ASYNC_READ);
+        uint8_t *d = s ? bulk_range(x, i, lane, dsp, da, n,
+                                    op ? EMU_ACC_ASYNC_ATOMIC
+                                       : EMU_ACC_ASYNC_WRITE)
+                       : NULL;
         if (!d) {
             return false;
         }
@@ -393,6 +401,9 @@ static void op_commit(EmuCtx *x, const EmuInsn *i, uint32_t mask)
 {
     (void)i;
     EmuWarp *w = x->warp;
+    if (mask) {
+        emu_async_commit(x, EMU_CHAN_BULK, emu_async_warp_id(x));
+    }
     EMU_FOR_LANES(mask, lane) {
         /* an empty group is legal (and complete) */
         w->bulk_groups[lane]++;
@@ -404,6 +415,12 @@ static void op_wait(EmuCtx *x, const EmuInsn *i, uint32_t mask)
 {
     EmuWarp *w = x->warp;
     uint64_t keep = i->o[0].imm;
+    if (mask) {
+        emu_async_wait(x, EMU_WAIT_BULK_GROUP, EMU_CHAN_BULK,
+                       emu_async_warp_id(x),
+                       keep > UINT32_MAX ? UINT32_MAX : (uint32_t)keep,
+                       false);
+    }
     EMU_FOR_LANES(mask, lane) {
         /* complete at issue: retiring is bookkeeping only */
         if (w->bulk_groups[lane] > keep) {
@@ -427,7 +444,9 @@ static void op_st_async(EmuCtx *x, const EmuInsn *i, uint32_t mask)
         if (!emu_mbar_check(x, i, lane, sp, ma)) {
             return;
         }
-        uint8_t *d = emu_mem_guest(x, lane, sp, a, es * nv, true);
+        uint8_t *d = emu_access(x, lane, sp, a, es * nv,
+                                op ? EMU_ACC_ASYNC_ATOMIC
+                                   : EMU_ACC_ASYNC_WRITE);
         if (!d) {
             return;
         }
@@ -473,8 +492,8 @@ static bool tile_setup(EmuCtx *x, const EmuInsn *i, unsigned lane,
     }
     uint8_t raw[EMU_TMAP_BYTES];
     for (unsigned h = 0; h < EMU_TMAP_BYTES; h += EMU_TMAP_ALIGN) {
-        const uint8_t *p = emu_mem_guest(x, lane, PTX_SPACE_GENERIC, ma + h,
-                                         EMU_TMAP_ALIGN, false);
+        const uint8_t *p = emu_access(x, lane, PTX_SPACE_GENERIC, ma + h,
+                                      EMU_TMAP_ALIGN, EMU_ACC_ASYNC_READ);
         if (!p) {
             return false;
         }
@@ -546,7 +565,7 @@ static PtxType red_type(RedOp op, unsigned dtype)
 }
 
 /* Walk the box: dry = resolve every address (faults) without changing
- * memory; else move (and reduce) the elements. */
+ * memory; else move (and reduce) the elements, noting each access. */
 static bool tile_walk(EmuCtx *x, const EmuInsn *i, unsigned lane,
                       const Tile *t, bool dry)
 {
@@ -592,6 +611,16 @@ static bool tile_walk(EmuCtx *x, const EmuInsn *i, unsigned lane,
             if (dry) {
                 continue;
             }
+            /* checked by the dry pass, noted by this one */
+            if (g) {
+                emu_access_note(x, lane, PTX_SPACE_GLOBAL,
+                                gbase + (uint64_t)c0 * es, es,
+                                load ? EMU_ACC_ASYNC_READ
+                                : op ? EMU_ACC_ASYNC_ATOMIC
+                                     : EMU_ACC_ASYNC_WRITE);
+            }
+            emu_access_note(x, lane, t->ssp, sa, es,
+                            load ? EMU_ACC_ASYNC_WRITE : EMU_ACC_ASYNC_READ);
             if (load) {
                 uint64_t v = fill;
                 if (g) {

@@ -50,6 +50,8 @@
  */
 #include <string.h>
 
+#include "emu/access.h"
+#include "emu/async.h"
 #include "emu/exec.h"
 #include "emu/memory.h"
 #include "emu/ops.h"
@@ -98,21 +100,30 @@ static uint64_t mb_pack(const Mbar *b)
            MB_VALID | (uint64_t)b->phase << 63;
 }
 
+/* Kind of mb_word() for a check that is not an access. */
+#define MB_CHECK EMU_ACC_KIND_COUNT
+
 /* The host bytes of the mbarrier at operand a for `lane`, or NULL after
- * a fault: it must be an 8-byte aligned word of shared memory. */
+ * a fault: it must be an 8-byte aligned word of shared memory.  The
+ * access is noted as `kind` (MB_CHECK: not noted). */
 static uint8_t *mb_word(EmuCtx *x, const EmuInsn *i, const EmuOpnd *a,
-                        PtxSpace sp, unsigned lane, uint64_t *addr)
+                        PtxSpace sp, unsigned lane, uint64_t *addr,
+                        EmuAccKind kind)
 {
+    uint64_t off;
     *addr = emu_lane_addr(x, a, lane);
     if (sp == PTX_SPACE_GENERIC &&
-        *addr - EMU_SHARED_WINDOW >= EMU_SHARED_LIMIT) {
+        emu_space_of(sp, *addr, &off) != PTX_SPACE_SHARED) {
         emu_fault(x, EMU_ERR_ILLEGAL_ADDRESS, lane, *addr, 8, sp,
                   "%s: mbarrier object at generic address 0x%llx is not "
                   "in shared memory", ptx_opinfo((PtxOpcode)i->op)->name,
                   (unsigned long long)*addr);
         return NULL;
     }
-    return emu_mem_guest(x, lane, sp, *addr, 8, true);
+    if (kind == MB_CHECK) {
+        return emu_mem_guest(x, lane, sp, *addr, 8, true);
+    }
+    return emu_access(x, lane, sp, *addr, 8, kind);
 }
 
 static uint64_t rd64(const uint8_t *p)
@@ -147,12 +158,14 @@ static bool mb_load(EmuCtx *x, const EmuInsn *i, const uint8_t *p,
     return true;
 }
 
-/* Complete the current phase if nothing is pending any more. */
-static void mb_settle(Mbar *b)
+/* Complete the current phase if nothing is pending any more (the word
+ * at host bytes p: its asynchronous channel sees the flip). */
+static void mb_settle(EmuCtx *x, const uint8_t *p, Mbar *b)
 {
     if (b->pending == 0 && b->tx == 0 && b->expected != 0) {
         b->phase ^= 1u;
         b->pending = b->expected;
+        emu_async_mbar_flip(x, emu_async_mbar_id(p));
     }
 }
 
@@ -178,7 +191,7 @@ static void op_mb_init(EmuCtx *x, const EmuInsn *i, uint32_t mask)
     EMU_FOR_LANES(mask, lane) {
         uint64_t addr;
         uint8_t *p = mb_word(x, i, &i->o[0], (PtxSpace)i->space, lane,
-                             &addr);
+                             &addr, EMU_ACC_WRITE);
         if (!p) {
             return;
         }
@@ -191,6 +204,7 @@ static void op_mb_init(EmuCtx *x, const EmuInsn *i, uint32_t mask)
         }
         Mbar b = { (uint32_t)n, (uint32_t)n, 0, 0 };
         wr64(x, p, mb_pack(&b));
+        emu_async_mbar_reset(x, emu_async_mbar_id(p));
     }
 }
 
@@ -200,11 +214,12 @@ static void op_mb_inval(EmuCtx *x, const EmuInsn *i, uint32_t mask)
     EMU_FOR_LANES(mask, lane) {
         uint64_t addr;
         uint8_t *p = mb_word(x, i, &i->o[0], (PtxSpace)i->space, lane,
-                             &addr);
+                             &addr, EMU_ACC_WRITE);
         if (!p) {
             return;
         }
         wr64(x, p, 0);
+        emu_async_mbar_reset(x, emu_async_mbar_id(p));
     }
 }
 
@@ -254,7 +269,7 @@ static bool mb_arrive(EmuCtx *x, const EmuInsn *i, unsigned lane,
                   "mbarrier at 0x%llx", name, (unsigned long long)addr);
         return false;
     }
-    mb_settle(&b);
+    mb_settle(x, p, &b);
     wr64(x, p, mb_pack(&b));
     return true;
 }
@@ -267,7 +282,7 @@ static void op_mb_arrive(EmuCtx *x, const EmuInsn *i, uint32_t mask)
         uint64_t addr, tok = 0, count = 1;
         int64_t tx = 0;
         uint8_t *p = mb_word(x, i, &i->o[1], (PtxSpace)i->space, lane,
-                             &addr);
+                             &addr, EMU_ACC_ATOMIC);
         if (!p) {
             return;
         }
@@ -293,7 +308,8 @@ static void op_mb_tx(EmuCtx *x, const EmuInsn *i, uint32_t mask)
         uint64_t addr;
         Mbar b;
         PtxSpace sp = (PtxSpace)i->space;
-        uint8_t *p = mb_word(x, i, &i->o[0], sp, lane, &addr);
+        uint8_t *p = mb_word(x, i, &i->o[0], sp, lane, &addr,
+                             EMU_ACC_ATOMIC);
         if (!p || !mb_load(x, i, p, lane, addr, sp, &b)) {
             return;
         }
@@ -302,7 +318,8 @@ static void op_mb_tx(EmuCtx *x, const EmuInsn *i, uint32_t mask)
                     (i->aux & AUX_COMPLETE_TX) ? -n : n)) {
             return;
         }
-        mb_settle(&b);
+        emu_async_issue(x, EMU_CHAN_MBAR, emu_async_mbar_id(p));
+        mb_settle(x, p, &b);
         wr64(x, p, mb_pack(&b));
     }
 }
@@ -317,7 +334,8 @@ static void op_mb_wait(EmuCtx *x, const EmuInsn *i, uint32_t mask)
         uint64_t addr;
         Mbar b;
         PtxSpace sp = (PtxSpace)i->space;
-        uint8_t *p = mb_word(x, i, &i->o[1], sp, lane, &addr);
+        uint8_t *p = mb_word(x, i, &i->o[1], sp, lane, &addr,
+                             EMU_ACC_READ);
         if (!p || !mb_load(x, i, p, lane, addr, sp, &b)) {
             return;
         }
@@ -326,6 +344,7 @@ static void op_mb_wait(EmuCtx *x, const EmuInsn *i, uint32_t mask)
                                               : (unsigned)(v >> 63);
         /* the phase of parity `want` is over once the current differs */
         bool done = b.phase != want;
+        emu_async_mbar_wait(x, emu_async_mbar_id(p), done);
         if (!done) {
             failed |= 1u << lane;
             poll = addr;
@@ -357,10 +376,13 @@ static void op_cp_async_mb_arrive(EmuCtx *x, const EmuInsn *i,
         uint64_t addr, tok;
         Mbar b;
         PtxSpace sp = (PtxSpace)i->space;
-        uint8_t *p = mb_word(x, i, &i->o[0], sp, lane, &addr);
+        uint8_t *p = mb_word(x, i, &i->o[0], sp, lane, &addr,
+                             EMU_ACC_ATOMIC);
         if (!p || !mb_load(x, i, p, lane, addr, sp, &b)) {
             return;
         }
+        /* the mbarrier's phase now waits for this warp's copies */
+        emu_async_mbar_take_cp(x, emu_async_mbar_id(p));
         if ((i->aux & AUX_NOINC) &&
             !mb_arrive(x, i, lane, p, addr, sp, 1, 0, &tok)) {
             return;
@@ -377,12 +399,14 @@ bool emu_mbar_complete_tx(EmuCtx *x, const EmuInsn *i, unsigned lane,
     EmuOpnd a = { .kind = EO_ADDR, .reg = EMU_NOREG, .imm = addr };
     uint64_t maddr;
     Mbar b;
-    uint8_t *mp = mb_word(x, i, &a, sp, lane, &maddr);
+    uint8_t *mp = mb_word(x, i, &a, sp, lane, &maddr,
+                          EMU_ACC_ASYNC_ATOMIC);
     if (!mp || !mb_load(x, i, mp, lane, maddr, sp, &b) ||
         !tx_add(x, i, lane, maddr, sp, &b, -(int64_t)bytes)) {
         return false;
     }
-    mb_settle(&b);
+    emu_async_issue(x, EMU_CHAN_MBAR, emu_async_mbar_id(mp));
+    mb_settle(x, mp, &b);
     wr64(x, mp, mb_pack(&b));
     return true;
 }
@@ -395,7 +419,7 @@ bool emu_mbar_check(EmuCtx *x, const EmuInsn *i, unsigned lane,
     EmuOpnd a = { .kind = EO_ADDR, .reg = EMU_NOREG, .imm = addr };
     uint64_t maddr;
     Mbar b;
-    uint8_t *mp = mb_word(x, i, &a, sp, lane, &maddr);
+    uint8_t *mp = mb_word(x, i, &a, sp, lane, &maddr, MB_CHECK);
     return mp && mb_load(x, i, mp, lane, maddr, sp, &b);
 }
 

@@ -1,8 +1,9 @@
 /*
  * emu/ops_mem.c: loads, stores, atomics and address-space conversions.
  *
- * Every guest access goes through emu_mem_guest() (bounds, alignment,
- * writability; faults name the nearest allocation).  Atomics run lane by
+ * Every guest access goes through the funnel, emu_access() (emu/access.h:
+ * bounds, alignment, writability, faults that name the nearest
+ * allocation, the step's access list).  Atomics run lane by
  * lane in ascending lane order, so their outcome is deterministic.
  * Memory writes that change a value bump EmuLaunch.progress, which the
  * scheduler's livelock detector watches.
@@ -15,9 +16,12 @@
  */
 #include <string.h>
 
+#include "emu/access.h"
+#include "emu/async.h"
 #include "emu/cluster.h"
 #include "emu/exec.h"
 #include "emu/fp.h"
+#include "emu/insninfo.h"
 #include "emu/memory.h"
 #include "emu/ops.h"
 #include "ptx/opcode.h"
@@ -31,30 +35,6 @@
 #define AUX_ESZ(a) ((unsigned)(a) & 0xffu)
 #define AUX_DBITS(a) (((unsigned)(a) >> 8) & 0x7fu)
 #define AUX_SEXT 0x8000u
-
-static inline void record(EmuCtx *x, unsigned lane, PtxSpace sp,
-                          uint64_t addr, uint32_t size, bool write)
-{
-    if (x->acc && x->nacc < 4 * EMU_WARP_SIZE) {
-        if (sp == PTX_SPACE_GENERIC) {
-            if (addr - EMU_SHARED_WINDOW < EMU_SHARED_LIMIT) {
-                sp = PTX_SPACE_SHARED;
-            } else if (addr - EMU_SHARED_WINDOW < EMU_SHARED_CLUSTER_LIMIT) {
-                sp = PTX_SPACE_SHARED_CLUSTER;
-            } else if (addr - EMU_LOCAL_WINDOW < EMU_LOCAL_LIMIT) {
-                sp = PTX_SPACE_LOCAL;
-            } else {
-                sp = PTX_SPACE_GLOBAL;
-            }
-        }
-        EmuAccess *e = &x->acc[x->nacc++];
-        e->addr = addr;
-        e->lane = (uint8_t)lane;
-        e->size = (uint8_t)(size > 255 ? 255 : size);
-        e->space = (uint8_t)sp;
-        e->write = write;
-    }
-}
 
 /* Slot of element e of a data operand, or EMU_NOREG (sink). */
 static inline uint32_t elem_slot(EmuCtx *x, const EmuOpnd *o, unsigned e)
@@ -97,11 +77,10 @@ static void op_ld(EmuCtx *x, const EmuInsn *i, uint32_t mask)
     PtxSpace sp = (PtxSpace)i->space;
     EMU_FOR_LANES(mask, lane) {
         uint64_t addr = emu_lane_addr(x, a, lane);
-        const uint8_t *p = emu_mem_guest_fast(x, lane, sp, addr, size, false);
+        const uint8_t *p = emu_access(x, lane, sp, addr, size, EMU_ACC_READ);
         if (!p) {
             return;
         }
-        record(x, lane, sp, addr, size, false);
         for (unsigned e = 0; e < n; e++) {
             uint32_t s = elem_slot(x, d, e);
             if (s != EMU_NOREG) {
@@ -122,11 +101,10 @@ static void op_ld1(EmuCtx *x, const EmuInsn *i, uint32_t mask)
     PtxSpace sp = (PtxSpace)i->space;
     EMU_FOR_LANES(mask, lane) {
         uint64_t addr = emu_lane_addr(x, a, lane);
-        const uint8_t *p = emu_mem_guest_fast(x, lane, sp, addr, esz, false);
+        const uint8_t *p = emu_access(x, lane, sp, addr, esz, EMU_ACC_READ);
         if (!p) {
             return;
         }
-        record(x, lane, sp, addr, esz, false);
         uint64_t v;
         switch (esz) {
         case 1: v = rd_le(p, 1); break;
@@ -146,11 +124,10 @@ static void op_ld32(EmuCtx *x, const EmuInsn *i, uint32_t mask)
     PtxSpace sp = (PtxSpace)i->space;
     EMU_FOR_LANES(mask, lane) {
         uint64_t addr = emu_lane_addr(x, a, lane);
-        const uint8_t *p = emu_mem_guest_fast(x, lane, sp, addr, 4, false);
+        const uint8_t *p = emu_access(x, lane, sp, addr, 4, EMU_ACC_READ);
         if (!p) {
             return;
         }
-        record(x, lane, sp, addr, 4, false);
         uint32_t v;
         memcpy(&v, p, 4);
         d[lane] = v;
@@ -167,11 +144,10 @@ static void op_st(EmuCtx *x, const EmuInsn *i, uint32_t mask)
     bool changed = false;
     EMU_FOR_LANES(mask, lane) {
         uint64_t addr = emu_lane_addr(x, a, lane);
-        uint8_t *p = emu_mem_guest_fast(x, lane, sp, addr, size, true);
+        uint8_t *p = emu_access(x, lane, sp, addr, size, EMU_ACC_WRITE);
         if (!p) {
             return;
         }
-        record(x, lane, sp, addr, size, true);
         for (unsigned e = 0; e < n; e++) {
             uint64_t v;
             if (b->kind == EO_VEC || (b->kind == EO_REG && n > 1)) {
@@ -203,11 +179,10 @@ static void op_st32(EmuCtx *x, const EmuInsn *i, uint32_t mask)
     bool changed = false;
     EMU_FOR_LANES(mask, lane) {
         uint64_t addr = emu_lane_addr(x, a, lane);
-        uint8_t *p = emu_mem_guest_fast(x, lane, sp, addr, 4, true);
+        uint8_t *p = emu_access(x, lane, sp, addr, 4, EMU_ACC_WRITE);
         if (!p) {
             return;
         }
-        record(x, lane, sp, addr, 4, true);
         uint32_t v = (uint32_t)emu_src(x, b, lane), old;
         memcpy(&old, p, 4);
         changed |= old != v;
@@ -325,10 +300,9 @@ static uint64_t atom_op64(unsigned op, PtxType t, uint64_t old, uint64_t b,
  * shared memory supports subnormal inputs and results". */
 static bool flushes_f32(PtxSpace sp, uint64_t addr)
 {
-    if (sp == PTX_SPACE_GENERIC) {
-        return addr - EMU_SHARED_WINDOW >= EMU_SHARED_CLUSTER_LIMIT;
-    }
-    return sp != PTX_SPACE_SHARED && sp != PTX_SPACE_SHARED_CLUSTER;
+    uint64_t off;
+    PtxSpace r = emu_space_of(sp, addr, &off);
+    return r != PTX_SPACE_SHARED && r != PTX_SPACE_SHARED_CLUSTER;
 }
 
 /* atom: d, [a], b{, c}   red: [a], b   (aux = PtxMod of the operation) */
@@ -345,11 +319,10 @@ static void op_atom(EmuCtx *x, const EmuInsn *i, uint32_t mask)
     bool changed = false;
     EMU_FOR_LANES(mask, lane) {
         uint64_t addr = emu_lane_addr(x, a, lane);
-        uint8_t *p = emu_mem_guest_fast(x, lane, sp, addr, sz, true);
+        uint8_t *p = emu_access(x, lane, sp, addr, sz, EMU_ACC_ATOMIC);
         if (!p) {
             return;
         }
-        record(x, lane, sp, addr, sz, true);
         uint64_t bv = emu_src(x, b, lane);
         uint64_t cv = (c && i->nopnd > 3) ? emu_src(x, c, lane) : 0;
         uint64_t old, nv;
@@ -414,11 +387,10 @@ static void op_atom_add32(EmuCtx *x, const EmuInsn *i, uint32_t mask)
     bool changed = false;
     EMU_FOR_LANES(mask, lane) {
         uint64_t addr = emu_lane_addr(x, a, lane);
-        uint8_t *p = emu_mem_guest_fast(x, lane, sp, addr, 4, true);
+        uint8_t *p = emu_access(x, lane, sp, addr, 4, EMU_ACC_ATOMIC);
         if (!p) {
             return;
         }
-        record(x, lane, sp, addr, 4, true);
         uint32_t o32, n32;
         memcpy(&o32, p, 4);
         n32 = o32 + (uint32_t)emu_src(x, b, lane);
@@ -445,11 +417,10 @@ static void op_atom128(EmuCtx *x, const EmuInsn *i, uint32_t mask)
     bool changed = false;
     EMU_FOR_LANES(mask, lane) {
         uint64_t addr = emu_lane_addr(x, a, lane);
-        uint8_t *p = emu_mem_guest_fast(x, lane, sp, addr, 16, true);
+        uint8_t *p = emu_access(x, lane, sp, addr, 16, EMU_ACC_ATOMIC);
         if (!p) {
             return;
         }
-        record(x, lane, sp, addr, 16, true);
         uint64_t old[2], b[2], nv[2];
         memcpy(old, p, 16);
         for (unsigned h = 0; h < 2; h++) {
@@ -538,11 +509,10 @@ static void op_atom_vec(EmuCtx *x, const EmuInsn *i, uint32_t mask)
     bool changed = false;
     EMU_FOR_LANES(mask, lane) {
         uint64_t addr = emu_lane_addr(x, a, lane);
-        uint8_t *p = emu_mem_guest_fast(x, lane, sp, addr, esz * n, true);
+        uint8_t *p = emu_access(x, lane, sp, addr, esz * n, EMU_ACC_ATOMIC);
         if (!p) {
             return;
         }
-        record(x, lane, sp, addr, esz * n, true);
         bool flush = flushes_f32(sp, addr);
         uint32_t bv[8];       /* read first: d may name b's registers */
         for (unsigned e = 0; e < n; e++) {
@@ -681,24 +651,48 @@ static void op_cp_async(EmuCtx *x, const EmuInsn *i, uint32_t mask)
         uint64_t sa = emu_lane_addr(x, &i->o[1], lane);
         uint8_t buf[16] = { 0 };
         if (ssz) {
+            /* the whole cp-size is checked, the src-size read */
             const uint8_t *sp = emu_mem_guest(x, lane, PTX_SPACE_GLOBAL, sa,
                                               cp, false);
             if (!sp) {
                 return;
             }
             memcpy(buf, sp, ssz);
-            record(x, lane, PTX_SPACE_GLOBAL, sa, ssz, false);
+            emu_access_note(x, lane, PTX_SPACE_GLOBAL, sa, ssz,
+                            EMU_ACC_ASYNC_READ);
         }
-        uint8_t *dp = emu_mem_guest(x, lane, (PtxSpace)i->space, da, cp,
-                                    true);
+        uint8_t *dp = emu_access(x, lane, (PtxSpace)i->space, da, cp,
+                                 EMU_ACC_ASYNC_WRITE);
         if (!dp) {
             return;
         }
-        record(x, lane, (PtxSpace)i->space, da, cp, true);
         if (memcmp(dp, buf, cp) != 0) {
             memcpy(dp, buf, cp);
             x->launch->progress++;
         }
+        emu_async_issue(x, EMU_CHAN_CP, emu_async_warp_id(x));
+    }
+}
+
+/* cp.async.commit_group, cp.async.wait_group N, cp.async.wait_all: the
+ * copies are complete at issue, so these only tell the step record
+ * which copies a wait depends on (emu/async.h). */
+static void op_cp_commit(EmuCtx *x, const EmuInsn *i, uint32_t mask)
+{
+    (void)i;
+    if (mask) {
+        emu_async_commit(x, EMU_CHAN_CP, emu_async_warp_id(x));
+    }
+}
+
+static void op_cp_wait(EmuCtx *x, const EmuInsn *i, uint32_t mask)
+{
+    bool all = i->op == PTX_OP_CP_ASYNC_WAIT_ALL;
+    uint64_t keep = all ? 0 : i->o[0].imm;
+    if (mask) {
+        emu_async_wait(x, EMU_WAIT_CP_ASYNC, EMU_CHAN_CP,
+                       emu_async_warp_id(x),
+                       keep > UINT32_MAX ? UINT32_MAX : (uint32_t)keep, all);
     }
 }
 
@@ -1012,6 +1006,13 @@ EMU_SELECTOR(mem)
         }
         return true;
     }
+    case PTX_OP_CP_ASYNC_COMMIT_GROUP:
+        ei->fn = op_cp_commit;
+        return true;
+    case PTX_OP_CP_ASYNC_WAIT_GROUP:
+    case PTX_OP_CP_ASYNC_WAIT_ALL:
+        ei->fn = op_cp_wait;
+        return true;
     case PTX_OP_ALLOCA: {
         uint64_t al = in->nopnds > 2 ? ei->o[2].imm : 8;
         ei->fn = NULL;
@@ -1048,9 +1049,6 @@ EMU_SELECTOR(mem)
         /* the lines' contents become undefined: keeping them is one of
          * the allowed outcomes */
     case PTX_OP_APPLYPRIORITY:
-    case PTX_OP_CP_ASYNC_COMMIT_GROUP:
-    case PTX_OP_CP_ASYNC_WAIT_GROUP:
-    case PTX_OP_CP_ASYNC_WAIT_ALL:
     case PTX_OP_PREFETCH:
     case PTX_OP_PREFETCHU:
         ei->fn = op_nop;

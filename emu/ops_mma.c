@@ -52,6 +52,7 @@
  */
 #include <string.h>
 
+#include "emu/access.h"
 #include "emu/cluster.h"
 #include "emu/exec.h"
 #include "emu/fp.h"
@@ -615,29 +616,6 @@ static void h_mma884(EmuCtx *x, const EmuInsn *i, uint32_t mask)
 
 /* ------------------------------------------------ memory forms */
 
-/* Note a memory access in the step record (statistics, tracing), as
- * ops_mem.c does; accesses past the record's capacity (4 per lane) are
- * not noted. */
-static inline void record(EmuCtx *x, unsigned lane, PtxSpace sp,
-                          uint64_t addr, uint32_t size, bool write)
-{
-    if (!x->acc || x->nacc >= 4 * EMU_WARP_SIZE) {
-        return;
-    }
-    if (sp == PTX_SPACE_GENERIC) {
-        sp = addr - EMU_SHARED_WINDOW < EMU_SHARED_CLUSTER_LIMIT
-            ? PTX_SPACE_SHARED
-            : addr - EMU_LOCAL_WINDOW < EMU_LOCAL_LIMIT ? PTX_SPACE_LOCAL
-            : PTX_SPACE_GLOBAL;
-    }
-    EmuAccess *e = &x->acc[x->nacc++];
-    e->addr = addr;
-    e->lane = (uint8_t)lane;
-    e->size = (uint8_t)size;
-    e->space = (uint8_t)sp;
-    e->write = write;
-}
-
 /* Element (r, c) of a fragment matrix in memory: its bit offset from the
  * lane's base address, for a row- or column-major matrix with the given
  * stride (in elements). */
@@ -675,12 +653,11 @@ static void h_wmma_load(EmuCtx *x, const EmuInsn *i, uint32_t mask)
             mma_elem_pos(role, rows, cols, per, lane, s % u, &r, &c);
             uint64_t off = elem_bitoff(i->aux, stride, r, c, bits);
             unsigned sz = bits < 8 ? 1 : bits / 8;
-            const uint8_t *p = emu_mem_guest(x, lane, sp, base + off / 8,
-                                             sz, false);
+            const uint8_t *p = emu_access(x, lane, sp, base + off / 8, sz,
+                                          EMU_ACC_READ);
             if (!p) {
                 return;
             }
-            record(x, lane, sp, base + off / 8, sz, false);
             uint64_t v = 0;
             memcpy(&v, p, sz);
             v = (v >> (off % 8)) & emask;
@@ -716,11 +693,11 @@ static void h_wmma_store(EmuCtx *x, const EmuInsn *i, uint32_t mask)
                 ? 0 : x->regs[(size_t)s * EMU_WARP_SIZE + lane];
             v = (v >> ((e % per) * bits)) & emask;
             uint64_t off = elem_bitoff(i->aux, stride, r, c, bits) / 8;
-            uint8_t *p = emu_mem_guest(x, lane, sp, base + off, sz, true);
+            uint8_t *p = emu_access(x, lane, sp, base + off, sz,
+                                    EMU_ACC_WRITE);
             if (!p) {
                 return;
             }
-            record(x, lane, sp, base + off, sz, true);
             changed |= memcmp(p, &v, sz) != 0;
             memcpy(p, &v, sz);
         }
@@ -758,11 +735,11 @@ static void h_ldmatrix(EmuCtx *x, const EmuInsn *i, uint32_t mask)
         for (unsigned r = 0; r < 8; r++) {
             unsigned lane = 8 * q + r;
             uint64_t a = emu_lane_addr(x, &i->o[1], lane);
-            const uint8_t *p = emu_mem_guest(x, lane, sp, a, 16, false);
+            const uint8_t *p = emu_access(x, lane, sp, a, 16,
+                                          EMU_ACC_READ);
             if (!p) {
                 return;
             }
-            record(x, lane, sp, a, 16, false);
             memcpy(mat[q][r], p, 16);
         }
     }
@@ -807,11 +784,11 @@ static void h_stmatrix(EmuCtx *x, const EmuInsn *i, uint32_t mask)
         for (unsigned r = 0; r < 8; r++) {
             unsigned lane = 8 * q + r;
             uint64_t a = emu_lane_addr(x, &i->o[0], lane);
-            uint8_t *p = emu_mem_guest(x, lane, sp, a, 16, true);
+            uint8_t *p = emu_access(x, lane, sp, a, 16,
+                                    EMU_ACC_WRITE);
             if (!p) {
                 return;
             }
-            record(x, lane, sp, a, 16, true);
             changed |= memcmp(p, mat[q][r], 16) != 0;
             memcpy(p, mat[q][r], 16);
         }

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "emu/access.h"
 #include "emu/decode.h"
 #include "emu/exec.h"
 #include "emu/fp.h"
@@ -76,9 +77,13 @@ static uint64_t span(const EmuTexObj *o)
     return end - d->addr;
 }
 
+/* A texture's storage, checked once per fetch as a whole (storage());
+ * each texel read is then noted through the funnel (emu/access.h). */
 typedef struct Reader {
     uint64_t addr;              /* device address of host[0] */
     uint8_t *host;
+    EmuCtx *x;
+    unsigned lane;
 } Reader;
 
 /* The host bytes of an object's storage in r; false (after a fault)
@@ -97,6 +102,8 @@ static bool storage(EmuCtx *x, const EmuTexObj *o, unsigned lane,
     }
     r->addr = d->addr;
     r->host = a->host + (d->addr - a->addr);
+    r->x = x;
+    r->lane = lane;
     return true;
 }
 
@@ -105,8 +112,13 @@ static const uint8_t *read_elem(void *ctx, const EmuTexData *d, uint32_t i,
 {
     const Reader *r = ctx;
     uint64_t row = ((uint64_t)l * d->depth + k) * d->height + j;
-    return r->host + (d->addr - r->addr) + row * d->pitch
-           + (uint64_t)i * emu_tex_elem_bytes(d);
+    uint64_t off = (d->addr - r->addr) + row * d->pitch
+                   + (uint64_t)i * emu_tex_elem_bytes(d);
+    if (r->x->acc) {
+        emu_access_note(r->x, r->lane, PTX_SPACE_GLOBAL, r->addr + off,
+                        emu_tex_elem_bytes(d), EMU_ACC_TEXEL_READ);
+    }
+    return r->host + off;
 }
 
 /* Coordinate c of tuple operand t (after the handle). */
@@ -479,10 +491,10 @@ enum { SC_TRAP = 0, SC_CLAMP = 1, SC_ZERO = 2 };
 enum { RED_ADD, RED_MIN, RED_MAX, RED_AND, RED_OR };
 
 /* The host bytes of a surface access of `size` bytes at the lane's
- * coordinates (x in bytes, as .b addressing says), or NULL: after a
- * fault (.trap), or for .zero out of range. */
+ * coordinates (x in bytes, as .b addressing says), noted as `kind`, or
+ * NULL: after a fault (.trap), or for .zero out of range. */
 static uint8_t *surf_addr(EmuCtx *x, const EmuInsn *i, unsigned ck,
-                          unsigned lane, uint32_t size)
+                          unsigned lane, uint32_t size, EmuAccKind kind)
 {
     unsigned geom = i->aux & 15u, mode = (i->aux >> 4) & 3u;
     const EmuOpnd *t = &i->o[ck];
@@ -553,7 +565,9 @@ static uint8_t *surf_addr(EmuCtx *x, const EmuInsn *i, unsigned ck,
     }
     uint64_t row = ((uint64_t)layer * d->depth + (uint64_t)c[2])
                    * d->height + (uint64_t)c[1];
-    return base + row * d->pitch + (uint64_t)c[0];
+    uint64_t off = row * d->pitch + (uint64_t)c[0];
+    emu_access_note(x, lane, PTX_SPACE_GLOBAL, r.addr + off, size, kind);
+    return base + off;
 }
 
 static unsigned type_bytes(uint8_t t)
@@ -565,7 +579,8 @@ static void op_suld(EmuCtx *x, const EmuInsn *i, uint32_t mask)
 {
     unsigned eb = type_bytes(i->type), n = i->vec;
     EMU_FOR_LANES(mask, lane) {
-        uint8_t *p = surf_addr(x, i, 1, lane, eb * n);
+        uint8_t *p = surf_addr(x, i, 1, lane, eb * n,
+                                EMU_ACC_TEXEL_READ);
         if (x->fault) {
             return;
         }
@@ -588,7 +603,8 @@ static void op_sust(EmuCtx *x, const EmuInsn *i, uint32_t mask)
 {
     unsigned eb = type_bytes(i->type), n = i->vec;
     EMU_FOR_LANES(mask, lane) {
-        uint8_t *p = surf_addr(x, i, 0, lane, eb * n);
+        uint8_t *p = surf_addr(x, i, 0, lane, eb * n,
+                                EMU_ACC_TEXEL_WRITE);
         if (x->fault) {
             return;
         }
@@ -620,7 +636,7 @@ static void op_sustp(EmuCtx *x, const EmuInsn *i, uint32_t mask)
         const EmuTexObj *o = emu_tex_find(x->dev->tex,
                                           handle_of(x, i, 0, lane),
                                           EMU_OBJ_SURF);
-        uint8_t *p = surf_addr(x, i, 0, lane, 4);
+        uint8_t *p = surf_addr(x, i, 0, lane, 4, EMU_ACC_TEXEL_WRITE);
         if (x->fault) {
             return;
         }
@@ -653,7 +669,7 @@ static void op_sured(EmuCtx *x, const EmuInsn *i, uint32_t mask)
     unsigned op = i->aux >> 8;
     bool sgn = i->type == PTX_T_S32 || i->type == PTX_T_S64;
     EMU_FOR_LANES(mask, lane) {
-        uint8_t *p = surf_addr(x, i, 0, lane, eb);
+        uint8_t *p = surf_addr(x, i, 0, lane, eb, EMU_ACC_ATOMIC);
         if (x->fault) {
             return;
         }

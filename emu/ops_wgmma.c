@@ -49,7 +49,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "emu/access.h"
+#include "emu/async.h"
 #include "emu/exec.h"
+#include "emu/insninfo.h"
 #include "emu/mma_arith.h"
 #include "emu/mma_layout.h"
 #include "emu/ops.h"
@@ -160,6 +163,7 @@ static void h_commit(EmuCtx *x, const EmuInsn *i, uint32_t mask)
         return;
     }
     x->warp->wg_committed++;
+    emu_async_commit(x, EMU_CHAN_WGMMA, emu_async_warp_id(x));
     uint32_t least = group_committed(x), g0 = x->warp->id & ~3u;
     for (uint32_t w = g0; w < g0 + 4; w++) {
         EmuWarp *wp = &x->cta->warps[w];
@@ -182,6 +186,8 @@ static void h_wait(EmuCtx *x, const EmuInsn *i, uint32_t mask)
     }
     EmuWarp *w = x->warp;
     uint64_t n = i->o[0].imm;
+    emu_async_wait(x, EMU_WAIT_WGMMA, EMU_CHAN_WGMMA, emu_async_warp_id(x),
+                   n > UINT32_MAX ? UINT32_MAX : (uint32_t)n, false);
     uint32_t need = n >= w->wg_committed ? 0
                                          : w->wg_committed - (uint32_t)n;
     if (group_committed(x) < need) {
@@ -269,8 +275,15 @@ static bool smem_elem(EmuCtx *x, char which, uint64_t raw, const WgDesc *d,
                   (unsigned long long)raw, (unsigned long long)at, have);
         return false;
     }
+    /* read by the asynchronous operation, for the warp: noted as lane
+     * 0's */
+    const uint8_t *p = emu_access(x, 0, PTX_SPACE_SHARED, at, size,
+                                  EMU_ACC_ASYNC_READ);
+    if (!p) {
+        return false;
+    }
     uint64_t v = 0;
-    memcpy(&v, x->cta->shared + at, size);
+    memcpy(&v, p, size);
     *out = bits < 8 ? (v >> (ba % 8)) & 1 : v & ((1ull << bits) - 1);
     return true;
 }
@@ -388,6 +401,7 @@ static void h_mma_async(EmuCtx *x, const EmuInsn *i, uint32_t mask)
                    sizeof(uint64_t) * EMU_WARP_SIZE);
         }
     }
+    emu_async_issue(x, EMU_CHAN_WGMMA, emu_async_warp_id(x));
 }
 
 /* ------------------------------------------------ selector */

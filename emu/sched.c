@@ -124,6 +124,7 @@ EmuStatus emu_launch_run(EmuLaunch *l)
     l->step_rec = rec;
     EmuStatus st = run_grid(l);
     l->step_rec = NULL;
+    emu_step_record_fini(rec);
     free(rec);
     return emu_devrt_finish(l, st);
 }

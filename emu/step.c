@@ -10,7 +10,9 @@
 #include <emmintrin.h>
 #endif
 
+#include "emu/access.h"
 #include "emu/exec.h"
+#include "emu/insninfo.h"
 #include "emu/simt.h"
 #include "ptx/opcode.h"
 
@@ -120,15 +122,24 @@ limit_fault(EmuWarp *w, const EmuCtx *x, uint32_t pc)
     return EMU_ERR_TIMEOUT;
 }
 
+/* A step that ran no instruction. */
+static void record_none(EmuStepRecord *rec)
+{
+    rec->kind = EMU_STEP_OTHER;
+    rec->nacc = rec->nwait = 0;
+    rec->active = rec->exec = 0;
+    rec->async_token = 0;
+    rec->wait = EMU_WAIT_NONE;
+    rec->info = NULL;
+}
+
 static inline __attribute__((always_inline)) EmuStatus
 step_impl(EmuCta *cta, EmuWarp *w, EmuStepRecord *rec)
 {
     EmuLaunch *l = cta->launch;
     if (w->state != EMU_WARP_READY || w->depth == 0) {
         if (rec) {
-            rec->kind = EMU_STEP_OTHER;
-            rec->nacc = 0;
-            rec->active = rec->exec = 0;
+            record_none(rec);
         }
         return EMU_OK;
     }
@@ -138,9 +149,7 @@ step_impl(EmuCta *cta, EmuWarp *w, EmuStepRecord *rec)
         /* released from a barrier at the end of the function */
         emu_simt_settle(cta, w);
         if (rec) {
-            rec->kind = EMU_STEP_OTHER;
-            rec->nacc = 0;
-            rec->active = rec->exec = 0;
+            record_none(rec);
         }
         return EMU_OK;
     }
@@ -161,8 +170,18 @@ step_impl(EmuCta *cta, EmuWarp *w, EmuStepRecord *rec)
     x.warp = w;
     x.regs = fr->regs;
     x.fault = NULL;
-    x.acc = rec ? rec->acc : NULL;
-    x.nacc = 0;
+    /* the record's access list, reused from step to step */
+    EmuAccList acc = { NULL, 0, 0, EMU_ACC_ALL_SPACES };
+    x.acc = NULL;
+    x.rec = rec;
+    if (rec) {
+        acc.v = rec->acc;
+        acc.cap = rec->acc_cap;
+        x.acc = &acc;
+        rec->async_token = 0;
+        rec->nwait = 0;
+        rec->wait = EMU_WAIT_NONE;
+    }
     x.next_pc = pc + 1;
     x.branched = false;
     x.pc = pc;
@@ -187,7 +206,10 @@ step_impl(EmuCta *cta, EmuWarp *w, EmuStepRecord *rec)
         rec->active = active;
         rec->exec = exec;
         rec->diverged = w->depth > depth0;
-        rec->nacc = x.nacc;
+        rec->info = emu_insn_info(fn, pc);
+        rec->acc = acc.v;
+        rec->acc_cap = acc.cap;
+        rec->nacc = acc.n;
     }
     if (x.fault) {
         return x.fault->status;
@@ -265,7 +287,7 @@ EmuStatus emu_warp_run(EmuCta *cta, EmuWarp *w, uint32_t max)
     x.warp = w;
     x.fault = NULL;
     x.acc = NULL;
-    x.nacc = 0;
+    x.rec = NULL;
     while (n < max && w->state == EMU_WARP_READY) {
         EmuFrame *fr = w->depth ? &w->frames[w->nframes - 1] : NULL;
         EmuSimtEntry *e = w->depth ? &w->stack[w->depth - 1] : NULL;

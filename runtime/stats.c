@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "emu/access.h"
 #include "ptx/opcode.h"
 #include "runtime/stats.h"
 
@@ -53,7 +54,9 @@ void rt_stats_step(RtStats *st, const EmuStepRecord *rec)
         break;
     case EMU_STEP_ATOMIC:
         s->atomics++;
-        s->atomic_accesses += rec->nacc ? rec->nacc : exec;
+        if (!rec->nacc) {
+            s->atomic_accesses += exec;
+        }
         break;
     default:
         break;
@@ -69,11 +72,7 @@ void rt_stats_step(RtStats *st, const EmuStepRecord *rec)
         }
         s->mem_insns[rt_stats_space(sp)]++;
     }
-    uint32_t n = rec->nacc;
-    if (n > sizeof(rec->acc) / sizeof(rec->acc[0])) {
-        n = sizeof(rec->acc) / sizeof(rec->acc[0]);
-    }
-    for (uint32_t k = 0; k < n; k++) {
+    for (uint32_t k = 0; k < rec->nacc; k++) {
         const EmuAccess *a = &rec->acc[k];
         ptxemu_space sp = rt_stats_space(a->space);
         s->mem_accesses[sp]++;
@@ -81,10 +80,10 @@ void rt_stats_step(RtStats *st, const EmuStepRecord *rec)
         /* An atomic reads and writes: it is counted in atomic_accesses
          * only, so that loads + stores + atomic_accesses is the number of
          * per-lane accesses. */
-        if (rec->kind == EMU_STEP_ATOMIC) {
-            continue;
-        }
-        if (a->write) {
+        if (a->kind == EMU_ACC_ATOMIC || a->kind == EMU_ACC_ASYNC_ATOMIC ||
+            rec->kind == EMU_STEP_ATOMIC) {
+            s->atomic_accesses++;
+        } else if (emu_acc_writes((EmuAccKind)a->kind)) {
             s->stores++;
         } else {
             s->loads++;

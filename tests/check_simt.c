@@ -18,6 +18,7 @@
  *  - the scheduler's fast loop and single steps agree under every
  *    instruction limit (status, count, fault, results).
  */
+#include "emu/access.h"
 #include "tests/emutest.h"
 
 /* 3-D blocks: warps in hardware order (x fastest); elect.sync */
@@ -811,7 +812,7 @@ START_TEST(step_record)
                 ck_assert_uint_eq(rec.acc[a].addr, out + 4 * a);
                 ck_assert_uint_eq(rec.acc[a].size, 4);
                 ck_assert_uint_eq(rec.acc[a].space, PTX_SPACE_GLOBAL);
-                ck_assert(rec.acc[a].write);
+                ck_assert_uint_eq(rec.acc[a].kind, EMU_ACC_WRITE);
             }
             saw_st = true;
         }

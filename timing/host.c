@@ -29,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "emu/access.h"
 #include "emu/grid.h"
 #include "emu/insninfo.h"
 #include "ptx/opcode.h"
@@ -184,6 +185,19 @@ static uint8_t tm_space(unsigned ptx)
     default: return PTXEMU_TM_SPACE_NONE;
     }
 }
+
+/* EmuAccKind (emu/access.h) -> ptxemu_tm_access_kind: texel accesses
+ * read or write, an asynchronous reduction is an atomic. */
+static const uint8_t tm_kind[EMU_ACC_KIND_COUNT] = {
+    [EMU_ACC_READ] = PTXEMU_TM_READ,
+    [EMU_ACC_WRITE] = PTXEMU_TM_WRITE,
+    [EMU_ACC_ATOMIC] = PTXEMU_TM_ATOMIC,
+    [EMU_ACC_ASYNC_READ] = PTXEMU_TM_ASYNC_READ,
+    [EMU_ACC_ASYNC_WRITE] = PTXEMU_TM_ASYNC_WRITE,
+    [EMU_ACC_ASYNC_ATOMIC] = PTXEMU_TM_ATOMIC,
+    [EMU_ACC_TEXEL_READ] = PTXEMU_TM_READ,
+    [EMU_ACC_TEXEL_WRITE] = PTXEMU_TM_WRITE,
+};
 
 static uint16_t insn_flags(uint32_t opf, bool async)
 {
@@ -432,11 +446,14 @@ static int h_step(ptxemu_tm_host *h, ptxemu_tm_warp *tw,
             t->size = a->size;
             t->lane = a->lane;
             t->space = tm_space(a->space);
-            t->kind = a->write ? PTXEMU_TM_WRITE : PTXEMU_TM_READ;
+            t->kind = tm_kind[a->kind];
             t->pad = 0;
         }
         out->nacc = rec->nacc;
         out->acc = s->acc;
+        out->async_token = rec->async_token;
+        out->nwait = rec->nwait;
+        out->wait_tokens = rec->wait_tokens;
     }
     events(s, tw);
     if (st != EMU_OK) {
@@ -630,6 +647,9 @@ void tm_session_close(TmSession *s)
     }
     free(s->kstats);
     free(s->acc);
+    if (s->rec) {
+        emu_step_record_fini(s->rec);
+    }
     free(s->rec);
     free(s);
 }
