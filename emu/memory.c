@@ -35,6 +35,7 @@ struct EmuMemory {
     uint32_t n, cap;
     uint64_t next;                /* next free address */
     uint64_t used;
+    uint64_t limit;               /* most bytes used at once */
     uint64_t gen;                 /* bumped on every table change */
     /* the host bytes of mapped pages between allocations (slack) */
     struct { uint64_t page; uint8_t *host; } *slack;
@@ -50,6 +51,7 @@ EmuMemory *emu_mem_new(void)
     EmuMemory *m = calloc(1, sizeof(*m));
     if (m) {
         m->next = EMU_GLOBAL_BASE + EMU_CTX_BYTES;
+        m->limit = EMU_MEM_LIMIT;
     }
     return m;
 }
@@ -117,7 +119,7 @@ static bool mem_insert(EmuMemory *m, const EmuAlloc *e)
 uint64_t emu_mem_alloc(EmuMemory *m, uint64_t size, EmuAllocKind kind,
                        const char *name)
 {
-    if (size > EMU_MEM_LIMIT || m->used + size > EMU_MEM_LIMIT ||
+    if (size > m->limit || m->used + size > m->limit ||
         kind == EMU_ALLOC_HOST) {
         return 0;
     }
@@ -338,6 +340,11 @@ EmuStatus emu_mem_set(EmuMemory *m, uint64_t addr, uint8_t byte,
 uint64_t emu_mem_used(const EmuMemory *m)
 {
     return m->used;
+}
+
+void emu_mem_set_limit(EmuMemory *m, uint64_t bytes)
+{
+    m->limit = bytes < EMU_MEM_LIMIT ? bytes : EMU_MEM_LIMIT;
 }
 
 bool emu_mem_in_device_range(const EmuMemory *m, uint64_t addr)

@@ -106,6 +106,9 @@ EmuStatus emu_mem_set(EmuMemory *m, uint64_t addr, uint8_t byte,
 
 /* Bytes used / limit, for cudaMemGetInfo. */
 uint64_t emu_mem_used(const EmuMemory *m);
+/* The most bytes allocations may hold at once (default 64 GiB): an
+ * allocation past it fails, as cudaMalloc past the GPU's memory does. */
+void emu_mem_set_limit(EmuMemory *m, uint64_t bytes);
 
 /* Whether addr lies in the range device addresses have been handed out
  * from (EMU_GLOBAL_BASE up to the next free one): an address there that

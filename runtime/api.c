@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "emu/builtins.h"
 #include "emu/cluster.h"
@@ -246,6 +247,16 @@ void ptxemu_device_options_default(ptxemu_device_options *o)
     o->diverge_order = PTXEMU_DIVERGE_TAKEN_FIRST;
 }
 
+uint64_t ptxemu_default_device_memory(uint64_t gpu_bytes)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), pg = sysconf(_SC_PAGESIZE);
+    if (pages <= 0 || pg <= 0) {
+        return gpu_bytes;
+    }
+    uint64_t half = (uint64_t)pages * (uint64_t)pg / 2;
+    return half < gpu_bytes ? half : gpu_bytes;
+}
+
 ptxemu_status ptxemu_device_create(const ptxemu_device_options *opts,
                                    ptxemu_device **out)
 {
@@ -296,6 +307,9 @@ ptxemu_status ptxemu_device_create(const ptxemu_device_options *opts,
     if (!d->emu) {
         free(d);
         return PTXEMU_ERROR_OUT_OF_MEMORY;
+    }
+    if (o.mem_bytes) {
+        emu_mem_set_limit(d->emu->mem, o.mem_bytes);
     }
     pthread_mutex_init(&d->lock, NULL);
     d->collect_stats = o.collect_stats != 0;

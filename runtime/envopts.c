@@ -23,6 +23,9 @@ const ptxemu_env_option ptxemu_env_options[] = {
      "order of the two sides of a divergent branch (default taken-first)"},
     {"PTXEMU_HEAP", "--heap", "BYTES",
      "device malloc heap size (default 8 MiB)"},
+    {"PTXEMU_DEVICE_MEMORY", "--device-memory", "BYTES",
+     "device memory reported and allocatable (default: the GPU's, at "
+     "most half the host's physical memory)"},
     {"PTXEMU_STATS", "--stats", "FILE.json",
      "write execution statistics to FILE.json at exit"},
     {"PTXEMU_TRACE", "--trace-api", NULL,
@@ -118,6 +121,17 @@ int ptxemu_env_device_options(ptxemu_device_options *opts, unsigned *arch,
             return -1;
         }
         opts->heap_bytes = x;
+    }
+    if ((v = getenv("PTXEMU_DEVICE_MEMORY")) && *v) {
+        if (parse_u64("PTXEMU_DEVICE_MEMORY", v, 1ull << 36, &x, err,
+                      errlen)) {
+            return -1;
+        }
+        if (!x) {
+            snprintf(err, errlen, "PTXEMU_DEVICE_MEMORY=%s: at least 1", v);
+            return -1;
+        }
+        opts->mem_bytes = x;
     }
     if ((v = getenv("PTXEMU_STATS")) && *v) {
         opts->collect_stats = 1;

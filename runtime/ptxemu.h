@@ -148,9 +148,18 @@ typedef struct ptxemu_device_options {
                                            0 = default (80) */
     ptxemu_access_checks access;        /* global accesses outside every
                                            allocation: see below */
+    uint64_t mem_bytes;                 /* device memory: global
+                                           allocations (malloc, managed,
+                                           module variables) beyond it
+                                           fail; 0 = default (64 GiB) */
 } ptxemu_device_options;
 
 void ptxemu_device_options_default(ptxemu_device_options *opts);
+/* The device memory to offer for a GPU of gpu_bytes: at most half the
+ * host's physical memory, so that a program that allocates until
+ * cudaMalloc fails and then writes all of it fails in cudaMalloc, not
+ * at the hands of the OOM killer. */
+uint64_t ptxemu_default_device_memory(uint64_t gpu_bytes);
 /* opts may be NULL for the defaults. */
 ptxemu_status ptxemu_device_create(const ptxemu_device_options *opts,
                                    ptxemu_device **out);

@@ -174,6 +174,50 @@ START_TEST(test_module_load_device_file)
 END_TEST
 
 
+/* ------------------------------------------------------------ memory */
+
+/* cudaMalloc handed out 64 GiB while reporting 40 on a 23 GiB host: a
+ * program allocating until failure met the OOM killer when it wrote. */
+START_TEST(test_memory_is_honest)
+{
+    size_t free_b, total;
+    OK(cudaMemGetInfo(&free_b, &total));
+    long pages = sysconf(_SC_PHYS_PAGES), pg = sysconf(_SC_PAGESIZE);
+    ck_assert_uint_le(total, (uint64_t)pages * (uint64_t)pg / 2);
+    ck_assert_uint_le(total, (uint64_t)40 << 30);   /* the A100's 40 GiB */
+    void *p;
+    ck_assert_int_eq(cudaMalloc(&p, total + ((size_t)1 << 20)),
+                     RT_MEMORY_ALLOCATION);
+    struct cudaDeviceProp prop;
+    OK(cudaGetDeviceProperties(&prop, 0));
+    ck_assert_uint_eq(prop.totalGlobalMem, total);
+}
+END_TEST
+
+START_TEST(test_memory_limit_configured)
+{
+    setenv("PTXEMU_DEVICE_MEMORY", "67108864", 1);      /* 64 MiB */
+    size_t free_b, total;
+    OK(cudaMemGetInfo(&free_b, &total));
+    ck_assert_uint_eq(total, 64u << 20);
+    /* Allocate until failure, then write everything allocated. */
+    void *blocks[128];
+    int n = 0;
+    while (n < 128 && cudaMalloc(&blocks[n], 1u << 20) == cudaSuccess)
+        n++;
+    ck_assert_int_eq(n, 64);
+    ck_assert_int_eq(cudaGetLastError(), RT_MEMORY_ALLOCATION);
+    OK(cudaMemGetInfo(&free_b, &total));
+    ck_assert_uint_eq(free_b, 0);
+    for (int i = 0; i < n; i++)
+        OK(cudaMemset(blocks[i], 0xab, 1u << 20));
+    for (int i = 0; i < n; i++)
+        OK(cudaFree(blocks[i]));
+    OK(cudaMemGetInfo(&free_b, &total));
+    ck_assert_uint_eq(free_b, 64u << 20);
+}
+END_TEST
+
 /* ------------------------------------------------------ fat binaries */
 
 /* Fat-binary layout (runtime/fatbin/fatbin.c): a 16-byte container
@@ -407,6 +451,8 @@ static Suite *hostile_suite(void)
     tcase_add_test(tc, test_runtime_freed_pointer);
     tcase_add_test(tc, test_runtime_dead_stream);
     tcase_add_test(tc, test_module_load_device_file);
+    tcase_add_test(tc, test_memory_is_honest);
+    tcase_add_test(tc, test_memory_limit_configured);
     tcase_add_test(tc, test_decompression_bomb);
     tcase_add_test(tc, test_only_the_chosen_entry);
     tcase_add_test(tc, test_corrupt_header_driver);

@@ -267,6 +267,13 @@ CUresult cuInit(unsigned int Flags)
             if (opts.num_sms) {
                 drv.gpu.sms = opts.num_sms;
             }
+            /* What is reported is what can be allocated: never more
+             * than the host can hold (ptxemu_default_device_memory). */
+            drv.gpu.total_mem = opts.mem_bytes
+                                ? opts.mem_bytes
+                                : ptxemu_default_device_memory(
+                                      drv.gpu.total_mem);
+            opts.mem_bytes = drv.gpu.total_mem;
             opts.num_sms = drv.gpu.sms;
             /* The emulator enforces the opt-in maximum; the 48 KiB
              * default without opting in is checked at launch. */
