@@ -11,9 +11,10 @@
  *  - emu_module_load() decodes every function of a parsed IrModule into
  *    EmuFuncs (decode.c) and allocates/initialises its .global and .const
  *    variables in device memory (relocations resolved).  An instruction
- *    the emulator cannot execute makes the load fail with
- *    EMU_ERR_UNSUPPORTED and a located message naming it: never a silent
- *    wrong answer at run time.
+ *    the emulator cannot execute makes its function (and the functions
+ *    calling it) fail to load with EMU_ERR_UNSUPPORTED and a located
+ *    message naming it (EmuModule.load_error, emu_module_kernel_error):
+ *    never a silent wrong answer at run time; the other kernels load.
  *  - emu_launch_begin() builds a launch; its CTAs are created lazily.
  *  - emu_warp_step() executes the next instruction of one warp and fills
  *    an EmuStepRecord.  It is the only way instructions run: the
@@ -145,6 +146,11 @@ struct EmuModule {
     struct EmuShLayout *shlayout; /* while loading (emu/shlayout.h) */
     /* Appended: */
     void *symmap;                 /* decode.c: IrSymbol* -> global index */
+    /* Appended (module.c): parallel to funcs, for a function that could
+     * not be loaded (funcs[i] NULL): its located message and status
+     * (EMU_ERR_UNSUPPORTED, EMU_ERR_INVALID_PTX); NULL / EMU_OK else. */
+    char **load_error;
+    EmuStatus *load_status;
 };
 
 /* Takes ownership of ir (also on failure).  On failure returns NULL and,
@@ -153,6 +159,11 @@ EmuModule *emu_module_load(EmuDevice *d, IrModule *ir, EmuStatus *st,
                            char **msg);
 void emu_module_free(EmuModule *m);
 EmuFunc *emu_module_kernel(EmuModule *m, const char *name);
+/* Why kernel `name` could not be loaded: its status and located message
+ * (*msg, owned by m); EMU_ERR_NOT_FOUND (*msg NULL) when no kernel of
+ * that name failed. */
+EmuStatus emu_module_kernel_error(const EmuModule *m, const char *name,
+                                  const char **msg);
 uint64_t emu_module_global(EmuModule *m, const char *name, uint64_t *size);
 
 /* ---- SIMT state ---- */

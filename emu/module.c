@@ -3,10 +3,15 @@
  * .global/.const variables (allocated, initialised, relocations
  * resolved) and the decoded functions; lookups by name; freeing.
  *
- * The load takes ownership of the IrModule, also on failure.  An
- * instruction the emulator cannot execute makes the load fail with
- * EMU_ERR_UNSUPPORTED and decode.c's located message.
+ * The load takes ownership of the IrModule, also on failure.  A function
+ * that cannot be loaded (an instruction the emulator cannot execute:
+ * EMU_ERR_UNSUPPORTED with decode.c's located message; or a body that did
+ * not parse, IrFunc.load_error: EMU_ERR_INVALID_PTX) fails alone, as with
+ * CUDA's lazy loading, and so does every function that calls it
+ * directly; the others load (EmuModule.load_error).  A module none of
+ * whose kernels loads fails as a whole, with the first one's message.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -91,6 +96,51 @@ static bool module_globals(EmuModule *m, char **msg)
     return true;
 }
 
+/* A function that calls one that cannot be loaded cannot be loaded
+ * either (to a fixed point); false when out of memory. */
+static bool fail_callers(EmuModule *m)
+{
+    const IrModule *ir = m->ir;
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (uint32_t i = 0; i < m->nfuncs; i++) {
+            if (!m->funcs[i]) {
+                continue;
+            }
+            const IrFunc *f = ir->funcs[i];
+            for (uint32_t k = 0; k < f->ninsns && m->funcs[i]; k++) {
+                const IrInsn *in = &f->insns[k];
+                for (uint32_t o = 0; o < in->nopnds; o++) {
+                    if (in->opnds[o].kind != IR_O_FUNC) {
+                        continue;
+                    }
+                    uint32_t j = emu_func_index(m, in->opnds[o].u.func);
+                    if (j >= m->nfuncs || !m->load_error[j]) {
+                        continue;
+                    }
+                    static const char fmt[] =
+                        "'%s' calls '%s', which cannot be loaded:\n%s";
+                    size_t n = sizeof(fmt) + strlen(f->name) +
+                        strlen(ir->funcs[j]->name) + strlen(m->load_error[j]);
+                    char *e = malloc(n);
+                    if (!e) {
+                        return false;
+                    }
+                    snprintf(e, n, fmt, f->name, ir->funcs[j]->name,
+                             m->load_error[j]);
+                    m->load_error[i] = e;
+                    m->load_status[i] = m->load_status[j];
+                    emu_func_free(m->funcs[i]);
+                    m->funcs[i] = NULL;
+                    changed = true;
+                    break;
+                }
+            }
+        }
+    }
+    return true;
+}
+
 EmuModule *emu_module_load(EmuDevice *d, IrModule *ir, EmuStatus *st,
                            char **msg)
 {
@@ -116,15 +166,60 @@ EmuModule *emu_module_load(EmuDevice *d, IrModule *ir, EmuStatus *st,
     if (!emu_shared_layout(m, msg) || !module_globals(m, msg)) {
         goto fail;
     }
+    m->load_error = calloc(ir->nfuncs + 1, sizeof(char *));
+    m->load_status = calloc(ir->nfuncs + 1, sizeof(EmuStatus));
+    if (!m->load_error || !m->load_status) {
+        goto fail;
+    }
     for (uint32_t i = 0; i < ir->nfuncs; i++) {
         const IrFunc *f = ir->funcs[i];
         if (f->is_proto) {
             continue;
         }
-        m->funcs[i] = emu_decode_func(m, f, &s, msg);
-        if (!m->funcs[i]) {
-            goto fail;
+        if (f->load_error) {
+            m->load_error[i] = strdup(f->load_error);
+            m->load_status[i] = EMU_ERR_INVALID_PTX;
+            if (!m->load_error[i]) {
+                goto fail;
+            }
+            continue;
         }
+        char *fmsg = NULL;
+        m->funcs[i] = emu_decode_func(m, f, &s, &fmsg);
+        if (!m->funcs[i]) {
+            if (s != EMU_ERR_UNSUPPORTED) {
+                if (msg) {
+                    *msg = fmsg;
+                } else {
+                    free(fmsg);
+                }
+                goto fail;
+            }
+            m->load_error[i] = fmsg ? fmsg : strdup("not supported\n");
+            m->load_status[i] = s;
+        }
+    }
+    if (!fail_callers(m)) {
+        s = EMU_ERR_OUT_OF_MEMORY;
+        goto fail;
+    }
+    uint32_t first_bad = UINT32_MAX;
+    bool any_kernel = false;
+    for (uint32_t i = 0; i < ir->nfuncs; i++) {
+        if (ir->funcs[i]->is_entry && m->funcs[i]) {
+            any_kernel = true;
+        } else if (first_bad == UINT32_MAX && m->load_error[i] &&
+                   ir->funcs[i]->is_entry) {
+            first_bad = i;
+        }
+    }
+    if (!any_kernel && first_bad != UINT32_MAX) {
+        s = m->load_status[first_bad];
+        if (msg) {
+            *msg = m->load_error[first_bad];
+            m->load_error[first_bad] = NULL;
+        }
+        goto fail;
     }
     for (uint32_t i = 0; i < ir->nfuncs; i++) {
         if (m->funcs[i] && ir->funcs[i]->is_entry) {
@@ -175,6 +270,13 @@ void emu_module_free(EmuModule *m)
     }
     emu_symmap_free(m);
     emu_shared_layout_free(m);
+    if (m->load_error) {
+        for (uint32_t i = 0; i < m->nfuncs; i++) {
+            free(m->load_error[i]);
+        }
+    }
+    free(m->load_error);
+    free(m->load_status);
     free(m->funcs);
     free(m->global_addr);
     free(m->shared_offset);
@@ -191,6 +293,20 @@ EmuFunc *emu_module_kernel(EmuModule *m, const char *name)
         }
     }
     return NULL;
+}
+
+EmuStatus emu_module_kernel_error(const EmuModule *m, const char *name,
+                                  const char **msg)
+{
+    for (uint32_t i = 0; i < m->nfuncs; i++) {
+        const IrFunc *f = m->ir->funcs[i];
+        if (m->load_error[i] && f->is_entry && strcmp(f->name, name) == 0) {
+            *msg = m->load_error[i];
+            return m->load_status[i];
+        }
+    }
+    *msg = NULL;
+    return EMU_ERR_NOT_FOUND;
 }
 
 uint64_t emu_module_global(EmuModule *m, const char *name, uint64_t *size)

@@ -349,6 +349,9 @@ typedef struct IrFunc {
     /* The PTX file this function was parsed from, when the module was
      * linked from several (ptx_link); NULL: the module's filename. */
     const char *file;
+    /* ptx_parse_lazy: this function's body did not parse; its located
+     * errors (the body was replaced by "ret;"). NULL otherwise. */
+    const char *load_error;
 } IrFunc;
 
 /* ---- module ---- */

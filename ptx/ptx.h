@@ -29,6 +29,15 @@ extern "C" {
 IrModule *ptx_parse_string(const char *filename, const char *src, size_t len,
                            PtxDiag *d, FILE *echo);
 
+/* As ptx_parse_string, for a loader that fails kernels one by one as
+ * CUDA's lazy loading does: when every error lies inside function bodies,
+ * those bodies are blanked in src (hence not const) and the module is
+ * returned with each such function's errors in IrFunc.load_error; *d
+ * keeps the first parse's diagnostics.  Otherwise NULL, as
+ * ptx_parse_string. */
+IrModule *ptx_parse_lazy(const char *filename, char *src, size_t len,
+                         PtxDiag *d);
+
 /* Read and parse a file; an unreadable file is a diagnostic too. */
 IrModule *ptx_parse_file(const char *path, PtxDiag *d, FILE *echo);
 

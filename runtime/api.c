@@ -483,7 +483,8 @@ static ptxemu_status load_locked(ptxemu_device *dev, const char *name,
     m->src = src;
     m->srclen = len;
     PtxDiag d;
-    IrModule *ir = ptx_parse_string(m->name, m->src, len, &d, NULL);
+    /* a kernel whose body does not parse fails alone (ptx_parse_lazy) */
+    IrModule *ir = ptx_parse_lazy(m->name, m->src, len, &d);
     if (!ir) {
         char *msg = d.buf;
         d.buf = NULL;
@@ -828,7 +829,14 @@ ptxemu_status ptxemu_module_get_function(ptxemu_module *mod, const char *name,
                 break;
             }
         }
-        if (!*out) {
+        const char *why = NULL;
+        EmuStatus est = *out ? EMU_OK
+            : emu_module_kernel_error(mod->em, name, &why);
+        if (!*out && why) {
+            /* loaded lazily: this kernel alone fails, located */
+            st = fail(dev, (ptxemu_status)est, "kernel '%s' cannot be "
+                      "loaded:\n%s", name, why);
+        } else if (!*out) {
             st = fail(dev, PTXEMU_ERROR_NOT_FOUND,
                       "%s: no kernel named '%s'", mod->name, name);
         }

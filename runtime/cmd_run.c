@@ -468,8 +468,15 @@ int cmd_run(int argc, char **argv)
             goto done;
         }
         k = ptxemu_module_function(mod, 0);
-    } else if (ptxemu_module_get_function(mod, kernel, &k) !=
+    } else if ((lst = ptxemu_module_get_function(mod, kernel, &k)) !=
                PTXEMU_SUCCESS) {
+        if (lst != PTXEMU_ERROR_NOT_FOUND) {
+            /* the kernel alone could not be loaded: its located errors */
+            fprintf(stderr, "ptxemu run: %s\n",
+                    ptxemu_last_error_message(dev));
+            status = 1;
+            goto done;
+        }
         fprintf(stderr, "ptxemu run: %s has no kernel named '%s' (kernels:",
                 file, kernel);
         for (unsigned i = 0; i < nk; i++) {

@@ -499,6 +499,79 @@ START_TEST(test_load_errors)
 }
 END_TEST
 
+/* Lazy loading: a kernel that cannot be loaded (its body does not parse,
+ * or it holds, or calls a function that holds, an instruction the
+ * emulator does not run) fails alone when it is asked for, with its
+ * located errors; the module's other kernels run.  A module whose
+ * every kernel fails, or with an error outside function bodies, fails. */
+static const char lazy_ptx[] =
+    ".version 8.1\n.target sm_90\n.address_size 64\n"       /* 1-3 */
+    ".func helper()\n{\n"                                       /* 4-5 */
+    "\t.reg .b16 %h<4>;\n"                                     /* 6 */
+    "\tfma.rn.oob.f16 %h1, %h2, %h3, %h1;\n"                   /* 7 */
+    "\tret;\n}\n"                                              /* 8-9 */
+    ".visible .entry good(.param .u64 p)\n{\n"                  /* 10-11 */
+    "\t.reg .b64 %rd<2>;\n\tld.param.u64 %rd1, [p];\n"          /* 12-13 */
+    "\tst.global.u32 [%rd1], 7;\n\tret;\n}\n"                   /* 14-16 */
+    ".visible .entry bad_parse(.param .u64 p)\n{\n"             /* 17-18 */
+    "\t.reg .b32 %r<2>;\n"                                     /* 19 */
+    "\tfrobnicate.b32 %r1, %r1;\n"                             /* 20 */
+    "\tret;\n}\n"                                              /* 21-22 */
+    ".visible .entry bad_call()\n{\n\tcall helper;\n\tret;\n}\n" /* 23-27 */
+    ".visible .entry also_good(.param .u64 p)\n{\n"             /* 28-29 */
+    "\t.reg .b64 %rd<2>;\n\tld.param.u64 %rd1, [p];\n"
+    "\tst.global.u32 [%rd1+4], 9;\n\tret;\n}\n";
+
+START_TEST(test_lazy_load)
+{
+    ptxemu_device *d = new_dev();
+    ptxemu_module *m = NULL;
+    ck_assert_int_eq(ptxemu_module_load_string(d, "lazy.ptx", lazy_ptx, 0,
+                                               &m), PTXEMU_SUCCESS);
+    ck_assert_uint_eq(ptxemu_module_num_functions(m), 2);
+    ptxemu_function *f = NULL;
+    ck_assert_int_eq(ptxemu_module_get_function(m, "bad_parse", &f),
+                     PTXEMU_ERROR_INVALID_PTX);
+    ck_assert_ptr_null(f);
+    const char *msg = ptxemu_last_error_message(d);
+    ck_assert_msg(strstr(msg, "kernel 'bad_parse' cannot be loaded") &&
+                  strstr(msg, "lazy.ptx:20:2: error: unknown instruction "
+                         "'frobnicate'"), "message: %s", msg);
+    ck_assert_int_eq(ptxemu_module_get_function(m, "bad_call", &f),
+                     PTXEMU_ERROR_UNSUPPORTED);
+    msg = ptxemu_last_error_message(d);
+    ck_assert_msg(strstr(msg, "'bad_call' calls 'helper'") &&
+                  strstr(msg, "lazy.ptx:7:2: error: instruction "
+                         "'fma.rn.oob.f16' is not supported"),
+                  "message: %s", msg);
+    ck_assert_int_eq(ptxemu_module_get_function(m, "nothere", &f),
+                     PTXEMU_ERROR_NOT_FOUND);
+    /* the others run */
+    ptxemu_devptr p = 0;
+    ck_assert_int_eq(ptxemu_malloc(d, 8, &p), PTXEMU_SUCCESS);
+    void *args[] = {&p};
+    unsigned one[3] = {1, 1, 1};
+    const char *names[] = {"good", "also_good"};
+    for (int k = 0; k < 2; k++) {
+        ck_assert_int_eq(ptxemu_module_get_function(m, names[k], &f),
+                         PTXEMU_SUCCESS);
+        ck_assert_int_eq(ptxemu_launch(f, one, one, 0, args),
+                         PTXEMU_SUCCESS);
+    }
+    uint32_t h[2];
+    ck_assert_int_eq(ptxemu_memcpy_dtoh(d, h, p, 8), PTXEMU_SUCCESS);
+    ck_assert_uint_eq(h[0], 7);
+    ck_assert_uint_eq(h[1], 9);
+    ptxemu_module_unload(m);
+    /* an error outside every body: the module fails */
+    const char *outside = HDR ".global .frob g;\n"
+        ".visible .entry k() {\n\tret;\n}\n";
+    ck_assert_int_eq(ptxemu_module_load_string(d, "o.ptx", outside, 0, &m),
+                     PTXEMU_ERROR_INVALID_PTX);
+    ptxemu_device_destroy(d);
+}
+END_TEST
+
 START_TEST(test_lookups)
 {
     ptxemu_device *d = new_dev();
@@ -1042,6 +1115,7 @@ Suite *api_suite(void)
     tc = tcase_create("module");
     tcase_add_test(tc, test_load_errors);
     tcase_add_test(tc, test_lookups);
+    tcase_add_test(tc, test_lazy_load);
     suite_add_tcase(s, tc);
     tc = tcase_create("memory");
     tcase_add_test(tc, test_memory);

@@ -345,6 +345,16 @@ static CUresult get_function(CUfunction *hfunc, CUmodule m,
             return CUDA_SUCCESS;
         }
     }
+    /* a kernel that could not be loaded fails here, when it is asked
+     * for (at its launch or attribute query), with its located errors */
+    ptxemu_function *pf;
+    ptxemu_status st = ptxemu_module_get_function(m->pm, name, &pf);
+    if (st != PTXEMU_SUCCESS && st != PTXEMU_ERROR_NOT_FOUND) {
+        char msg[8192];
+        ptxemu_last_error_copy(drv.dev, msg, sizeof(msg));
+        fprintf(stderr, "ptxemu: %s\n", msg);
+        return load_error(st);
+    }
     return CUDA_ERROR_NOT_FOUND;
 }
 

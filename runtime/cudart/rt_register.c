@@ -322,7 +322,11 @@ cudaError_t rt_func_get(rt_func *f, CUfunction *out)
         r = cuModuleGetFunction(&f->fn, f->bin->mod, f->name);
     *out = f->fn;
     pthread_mutex_unlock(&reg_lock);
-    return r == CUDA_SUCCESS ? cudaSuccess : cudaErrorInvalidDeviceFunction;
+    /* a kernel that could not be loaded (lazily, alone) */
+    return r == CUDA_SUCCESS ? cudaSuccess
+           : r == CUDA_ERROR_INVALID_PTX ? cudaErrorInvalidPtx
+           : r == CUDA_ERROR_NOT_SUPPORTED ? cudaErrorNotSupported
+           : cudaErrorInvalidDeviceFunction;
 }
 
 cudaError_t rt_var_get(const void *host, CUdeviceptr *addr, size_t *size)
