@@ -211,24 +211,54 @@ static int issue(Simple *s, SimpleSm *sm, SimpleSched *sc, SimpleWarp *w,
     return 0;
 }
 
+SimpleSched *simple_sched_of(const Simple *s, const SimpleWarp *w)
+{
+    return &s->sm[w->cta->sm]->sched[w->slot % s->c.schedulers];
+}
+
+void simple_sched_poke(const Simple *s, const SimpleWarp *w)
+{
+    simple_sched_of(s, w)->wake = 0;
+}
+
+void simple_sched_poke_all(Simple *s)
+{
+    for (uint32_t i = 0; i < s->nsms; i++) {
+        for (uint64_t k = 0; k < s->c.schedulers; k++) {
+            s->sm[i]->sched[k].wake = 0;
+        }
+    }
+}
+
 int simple_sched_cycle(Simple *s, SimpleSm *sm, uint32_t k, uint64_t now,
                        int *issued, SimpleStall *why, uint64_t *wake)
 {
-    const uint32_t n = (uint32_t)s->c.schedulers;
     SimpleSched *sc = &sm->sched[k];
     *issued = 0;
-    *why = SIMPLE_STALL_IDLE;
-    *wake = SIMPLE_NEVER;
-    if (k >= sm->nslots) {
+    if (now < sc->wake) { /* nothing of it can be ready yet */
+        *why = sc->why;
+        *wake = sc->wake;
         return 0;
     }
-    const uint32_t m = (sm->nslots - k + n - 1) / n; /* its slots */
-    const uint32_t j0 = sc->last == UINT32_MAX ? 0 : (sc->last + 1) % m;
+    *why = SIMPLE_STALL_IDLE;
+    *wake = SIMPLE_NEVER;
+    sc->wake = 0;
+    /* Round robin: from the first occupied slot after the one it issued
+     * last, wrapping around. */
+    const uint32_t m = sc->nws;
+    uint32_t j0 = 0;
+    if (sc->last != UINT32_MAX) {
+        while (j0 < m && sc->ws[j0] <= sc->last) {
+            j0++;
+        }
+    }
     bool seen = false;
-    for (uint32_t step = 0; step < m; step++) {
-        uint32_t j = (j0 + step) % m;
-        SimpleWarp *w = sm->slot[k + j * n];
-        if (!w || w->exited || w->cta->kern != s->kern) {
+    for (uint32_t step = 0, j = j0; step < m; step++, j++) {
+        if (j == m) {
+            j = 0;
+        }
+        SimpleWarp *w = sm->slot[sc->ws[j]];
+        if (w->exited || w->cta->kern != s->kern) {
             continue; /* a parent grid's warps wait for its child */
         }
         SimpleStall r;
@@ -237,7 +267,7 @@ int simple_sched_cycle(Simple *s, SimpleSm *sm, uint32_t k, uint64_t now,
             continue;
         }
         if (t <= now) {
-            sc->last = j;
+            sc->last = sc->ws[j];
             *issued = 1;
             return issue(s, sm, sc, w, now);
         }
@@ -247,5 +277,7 @@ int simple_sched_cycle(Simple *s, SimpleSm *sm, uint32_t k, uint64_t now,
             seen = true;
         }
     }
+    sc->wake = *wake;
+    sc->why = *why;
     return 0;
 }

@@ -82,10 +82,7 @@ static int ensure_sms(Simple *s, uint32_t n)
 
 static void kernel_free(SimpleKernel *kn)
 {
-    if (kn) {
-        free(kn->why);
-        free(kn);
-    }
+    free(kn);
 }
 
 static void simple_destroy(void *tm)
@@ -154,8 +151,7 @@ static int simple_kernel_begin(void *tm, const ptxemu_tm_kernel *k)
         return PTXEMU_TM_ERROR;
     }
     SimpleKernel *kn = calloc(1, sizeof *kn);
-    if (!kn || ensure_sms(s, nsms) != 0 ||
-        !(kn->why = calloc((size_t)nsms * s->c.schedulers, sizeof *kn->why))) {
+    if (!kn || ensure_sms(s, nsms) != 0) {
         kernel_free(kn);
         s->api->error(s->h, "simple: out of memory");
         return PTXEMU_TM_ERROR;
@@ -193,6 +189,7 @@ static int simple_kernel_begin(void *tm, const ptxemu_tm_kernel *k)
     kn->launch_at = kn->start + s->c.launch_latency;
     kn->running = true;
     s->kern = kn;
+    simple_sched_poke_all(s);
     s->api->set_clock_mhz(s->h, s->c.clock_mhz);
     return PTXEMU_TM_OK;
 }
@@ -270,6 +267,7 @@ static void recheck_barriers(Simple *s, uint64_t now)
                 if (x->at_barrier) {
                     x->peeked = false;
                     x->not_before = now + 1;
+                    simple_sched_poke(s, x);
                 }
             }
         }
@@ -323,6 +321,7 @@ static void simple_event(void *tm, ptxemu_tm_event ev, ptxemu_tm_cta *cta,
             x->at_barrier = false;
             x->peeked = false;
             x->not_before = now + 1;
+            simple_sched_poke(s, x);
         }
     }
 }
@@ -340,42 +339,33 @@ static int stop(Simple *s, int rc)
     return rc < 0 ? rc : PTXEMU_TM_ERROR;
 }
 
-static void count_stalls(Simple *s, uint64_t cycles)
-{
-    const SimpleStall *why = s->kern->why;
-    const size_t n = (size_t)s->active_sms * s->c.schedulers;
-    for (size_t i = 0; i < n; i++) {
-        if (why[i] != SIMPLE_STALL_COUNT) {
-            s->st_stall[why[i]] += cycles;
-        }
-    }
-}
-
-/* Steps 4 and 5 of one cycle for one SM; *next: the earliest cycle
- * something can happen on it; *issued set when a warp issued. */
-static int sm_cycle(Simple *s, SimpleSm *sm, uint64_t t, SimpleStall *why,
-                    uint64_t *next, bool *issued)
+/* Steps 4 and 5 of one cycle for one SM: its schedulers' issues and
+ * stalls tallied into cnt (SIMPLE_STALL_COUNT: issued); *next: the
+ * earliest cycle something can happen on it. */
+static int sm_cycle(Simple *s, SimpleSm *sm, uint64_t t,
+                    uint64_t cnt[SIMPLE_STALL_COUNT + 1], uint64_t *next)
 {
     const uint32_t nsched = (uint32_t)s->c.schedulers;
     if (!sm->nctas) {
-        for (uint32_t k = 0; k < nsched; k++) {
-            why[k] = SIMPLE_STALL_IDLE;
-        }
+        cnt[SIMPLE_STALL_IDLE] += nsched;
         return 0;
     }
     s->api->set_time(s->h, sm->id, t);
     for (uint32_t k = 0; k < nsched; k++) {
         int done;
+        SimpleStall why;
         uint64_t wake;
-        int rc = simple_sched_cycle(s, sm, k, t, &done, &why[k], &wake);
+        int rc = simple_sched_cycle(s, sm, k, t, &done, &why, &wake);
         if (rc < 0) {
             return rc;
         }
         if (done) {
-            why[k] = SIMPLE_STALL_COUNT; /* not a stall */
-            *issued = true;
-        } else if (wake < *next) {
-            *next = wake;
+            cnt[SIMPLE_STALL_COUNT]++;
+        } else {
+            cnt[why]++;
+            if (wake < *next) {
+                *next = wake;
+            }
         }
     }
     for (SimpleCta *c = sm->ctas; c; c = c->next) {
@@ -397,7 +387,6 @@ static int simple_cycle(void *tm, uint64_t *now)
         return 0;
     }
     const uint64_t t = kn->now;
-    const uint32_t nsched = (uint32_t)s->c.schedulers;
     uint64_t next = SIMPLE_NEVER;
     for (uint32_t i = 0; i < s->active_sms; i++) {
         simple_sm_retire(s, s->sm[i], t);
@@ -417,14 +406,14 @@ static int simple_cycle(void *tm, uint64_t *now)
     } else {
         next = kn->launch_at;
     }
-    bool issued = false;
+    uint64_t cnt[SIMPLE_STALL_COUNT + 1] = {0};
     for (uint32_t i = 0; i < s->active_sms; i++) {
-        int rc = sm_cycle(s, s->sm[i], t, &kn->why[(size_t)i * nsched],
-                          &next, &issued);
+        int rc = sm_cycle(s, s->sm[i], t, cnt, &next);
         if (rc < 0) {
             return stop(s, rc);
         }
     }
+    const bool issued = cnt[SIMPLE_STALL_COUNT] > 0;
     if (issued || next <= t) {
         next = t + 1;
     }
@@ -450,7 +439,11 @@ static int simple_cycle(void *tm, uint64_t *now)
     if (kn->resume_at > next) { /* a child grid ran meanwhile */
         next = kn->resume_at;
     }
-    count_stalls(s, next - t);
+    /* Nothing changes before `next` (or something issued and next is
+     * t + 1): cycle t's stalls hold for every cycle until then. */
+    for (int r = 0; r < SIMPLE_STALL_COUNT; r++) {
+        s->st_stall[r] += cnt[r] * (next - t);
+    }
     kn->now = next;
     *now = next;
     return 1;
@@ -478,6 +471,7 @@ static int simple_kernel_end(void *tm, uint64_t *end_cycle)
         }
         s->kern = kn->parent;
         kernel_free(kn);
+        simple_sched_poke_all(s);
     }
     return PTXEMU_TM_OK;
 }

@@ -166,6 +166,17 @@ typedef struct SimpleCta {
 typedef struct SimpleSched {
     uint64_t unit_free[PTXEMU_TM_UNIT_COUNT];
     uint32_t last;              /* slot it issued last */
+    /* A lower bound of the cycle any of its warps can issue and the
+     * stall until then, valid until something can make a warp ready
+     * sooner: its own issue, a warp placed on it, a barrier release
+     * (then wake = 0: look again).  Everything else only delays warps
+     * (the memory port, async operations of the CTA). */
+    uint64_t wake;
+    SimpleStall why;
+    /* Its occupied warp slots (slot % schedulers == its index), in
+     * ascending order: round robin visits only these. */
+    uint32_t *ws;
+    uint32_t nws, capws;
 } SimpleSched;
 
 typedef struct SimpleSm {
@@ -177,6 +188,7 @@ typedef struct SimpleSm {
     uint32_t nslots;
     uint64_t port_free;
     SimpleSched *sched;
+    uint32_t nsched;
     uint64_t issued;            /* stat: simple.smN.issued */
 } SimpleSm;
 
@@ -198,8 +210,6 @@ typedef struct SimpleKernel {
     uint64_t start, launch_at, now, end;
     uint64_t resume_at;         /* a child kernel's end */
     uint64_t stuck;             /* cycles in a row nothing could happen */
-    SimpleStall *why;           /* per SM scheduler this cycle; COUNT:
-                                   it issued */
 } SimpleKernel;
 
 typedef struct Simple {
@@ -240,6 +250,11 @@ void simple_sm_drop(Simple *s, SimpleSm *sm);
 uint64_t simple_cta_retire_at(const SimpleCta *cta);
 
 /* ---- sched.c ---- */
+/* The scheduler a warp belongs to; make it look at its warps again. */
+SimpleSched *simple_sched_of(const Simple *s, const SimpleWarp *w);
+void simple_sched_poke(const Simple *s, const SimpleWarp *w);
+/* Every scheduler looks again (kernels begin and end). */
+void simple_sched_poke_all(Simple *s);
 /* Refresh a warp's cached next instruction (after a step or release). */
 void simple_warp_refresh(Simple *s, SimpleWarp *w);
 /* Mark a warp exited at `now` (idempotent). */

@@ -30,10 +30,47 @@ SimpleSm *simple_sm_new(uint32_t id, uint64_t nsched, uint64_t nslots)
         return NULL;
     }
     sm->nslots = (uint32_t)nslots;
+    sm->nsched = (uint32_t)nsched;
     for (uint64_t k = 0; k < nsched; k++) {
         sm->sched[k].last = UINT32_MAX; /* first search starts at slot k */
     }
     return sm;
+}
+
+/* A scheduler's slot list: sorted insert and removal. */
+static int list_add(SimpleSched *sc, uint32_t slot)
+{
+    if (sc->nws == sc->capws) {
+        uint32_t cap = sc->capws ? sc->capws * 2 : 16;
+        uint32_t *ws = realloc(sc->ws, cap * sizeof *ws);
+        if (!ws) {
+            return -1;
+        }
+        sc->ws = ws;
+        sc->capws = cap;
+    }
+    uint32_t i = sc->nws;
+    while (i > 0 && sc->ws[i - 1] > slot) {
+        sc->ws[i] = sc->ws[i - 1];
+        i--;
+    }
+    sc->ws[i] = slot;
+    sc->nws++;
+    return 0;
+}
+
+static void list_del(SimpleSched *sc, uint32_t slot)
+{
+    uint32_t i = 0;
+    while (i < sc->nws && sc->ws[i] != slot) {
+        i++;
+    }
+    if (i < sc->nws) {
+        sc->nws--;
+        for (; i < sc->nws; i++) {
+            sc->ws[i] = sc->ws[i + 1];
+        }
+    }
 }
 
 static void cta_free(Simple *s, SimpleSm *sm, SimpleCta *c)
@@ -42,6 +79,7 @@ static void cta_free(Simple *s, SimpleSm *sm, SimpleCta *c)
         SimpleWarp *w = &c->w[i];
         if (sm && w->slot < sm->nslots && sm->slot[w->slot] == w) {
             sm->slot[w->slot] = NULL;
+            list_del(&sm->sched[w->slot % sm->nsched], w->slot);
         }
         if (s) {
             simple_map_del(&s->warps, w->h);
@@ -61,6 +99,9 @@ void simple_sm_free(SimpleSm *sm)
         SimpleCta *c = sm->ctas;
         sm->ctas = c->next;
         cta_free(NULL, NULL, c);
+    }
+    for (uint32_t k = 0; sm->sched && k < sm->nsched; k++) {
+        free(sm->sched[k].ws);
     }
     free(sm->sched);
     free(sm->slot);
@@ -133,6 +174,9 @@ static int take_slot(SimpleSm *sm, SimpleWarp *w)
         sm->slot = sl;
         sm->nslots = n;
     }
+    if (list_add(&sm->sched[i % sm->nsched], i) != 0) {
+        return -1;
+    }
     sm->slot[i] = w;
     w->slot = i;
     return 0;
@@ -181,6 +225,9 @@ int simple_sm_place(Simple *s, SimpleSm *sm)
             cta_free(s, sm, c);
             return oom(s);
         }
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        simple_sched_poke(s, &c->w[i]);
     }
     sm->threads += c->threads;
     sm->warps += c->warps;

@@ -100,10 +100,13 @@ static int sectors_of(const ptxemu_tm_step *st, unsigned space,
 int simple_mem_cost(const SimpleConfig *c, const ptxemu_tm_step *st,
                     bool kinds_async, SimpleScratch *scr, SimpleMemCost *out)
 {
-    bool seen[PTXEMU_TM_SPACE_COUNT] = {false};
     out->any = false;
     out->latency = 0;
     out->transfer = 0;
+    if (st->nacc == 0) {
+        return 0;
+    }
+    bool seen[PTXEMU_TM_SPACE_COUNT] = {false};
     for (uint32_t i = 0; i < st->nacc; i++) {
         const ptxemu_tm_access *a = &st->acc[i];
         if (async_kind(a->kind) == kinds_async) {
