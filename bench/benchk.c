@@ -43,70 +43,18 @@ static uint32_t scaled(uint32_t base, uint32_t min)
 /* ------------------------------------------------------------ a run */
 
 
-static void die_api(ptxemu_device *dev, const char *what, ptxemu_status s)
+static uint64_t dalloc(const BenchIo *io, size_t bytes, const void *init)
 {
-    fprintf(stderr, "%s: %s: %s\n%s\n", bench_prog, what,
-            ptxemu_status_string(s),
-            dev ? ptxemu_last_error_message(dev) : "");
-    exit(2);
-}
-
-#define CK(dev, what, call)                                                 \
-    do {                                                                    \
-        ptxemu_status ck_s = (call);                                        \
-        if (ck_s != PTXEMU_SUCCESS) {                                       \
-            die_api((dev), (what), ck_s);                                   \
-        }                                                                   \
-    } while (0)
-
-void bench_run_open(Run *r, const char *file, const char *kernel,
-                    const ptxemu_device_options *o)
-{
-    memset(r, 0, sizeof(*r));
-    CK(NULL, "device", ptxemu_device_create(o, &r->dev));
-    char path[4096];
-    snprintf(path, sizeof(path), "%s/%s", bench_kdir, file);
-    CK(r->dev, path, ptxemu_module_load_file(r->dev, path, &r->mod));
-    CK(r->dev, kernel, ptxemu_module_get_function(r->mod, kernel, &r->fn));
-}
-
-static void run_launch(Run *r, unsigned gx, unsigned bx, void **params)
-{
-    unsigned grid[3] = {gx, 1, 1}, block[3] = {bx, 1, 1};
-    ptxemu_reset_stats(r->dev);
-    double c0 = bench_clk(CLOCK_THREAD_CPUTIME_ID);
-    double t0 = bench_clk(CLOCK_MONOTONIC);
-    ptxemu_status s = ptxemu_launch(r->fn, grid, block, 0, params);
-    double t1 = bench_clk(CLOCK_MONOTONIC);
-    double c1 = bench_clk(CLOCK_THREAD_CPUTIME_ID);
-    r->cpu = c1 - c0;
-    if (s != PTXEMU_SUCCESS) {
-        die_api(r->dev, "launch", s);
-    }
-    CK(r->dev, "synchronize", ptxemu_synchronize(r->dev));
-    r->secs = t1 - t0;
-    ptxemu_get_stats(r->dev, &r->st);
-}
-
-void bench_run_close(Run *r)
-{
-    ptxemu_device_destroy(r->dev);
-    r->dev = NULL;
-}
-
-static ptxemu_devptr dalloc(Run *r, size_t bytes, const void *init)
-{
-    ptxemu_devptr p;
-    CK(r->dev, "malloc", ptxemu_malloc(r->dev, bytes, &p));
+    uint64_t p = io->alloc(io->ctx, bytes);
     if (init) {
-        CK(r->dev, "memcpy", ptxemu_memcpy_htod(r->dev, p, init, bytes));
+        io->htod(io->ctx, p, init, bytes);
     }
     return p;
 }
 
-static void dget(Run *r, void *dst, ptxemu_devptr src, size_t bytes)
+static void dget(const BenchIo *io, void *dst, uint64_t src, size_t bytes)
 {
-    CK(r->dev, "memcpy", ptxemu_memcpy_dtoh(r->dev, dst, src, bytes));
+    io->dtoh(io->ctx, dst, src, bytes);
 }
 
 static bool check_u32(const char *what, const uint32_t *got,
@@ -160,21 +108,21 @@ static uint32_t rng(void)
 static uint32_t alu_ctas(void) { return 16; }
 static uint32_t alu_iters(void) { return scaled(12000, 4); }
 
-static bool alu_run(Run *r)
+static bool alu_run(const BenchIo *io)
 {
     uint32_t n = alu_ctas() * ALU_BLOCK;
     int iters = (int)alu_iters();
-    ptxemu_devptr out = dalloc(r, n * 4u, NULL);
-    ptxemu_devptr fout = dalloc(r, n * 4u, NULL);
+    uint64_t out = dalloc(io, n * 4u, NULL);
+    uint64_t fout = dalloc(io, n * 4u, NULL);
     void *params[] = {&out, &fout, &iters};
-    run_launch(r, alu_ctas(), ALU_BLOCK, params);
+    io->launch(io->ctx, alu_ctas(), ALU_BLOCK, params);
     uint32_t *got = malloc(n * 4u), *want = malloc(n * 4u);
     float *fgot = malloc(n * 4u), *fwant = malloc(n * 4u);
     if (!got || !want || !fgot || !fwant) {
         abort();
     }
-    dget(r, got, out, n * 4u);
-    dget(r, fgot, fout, n * 4u);
+    dget(io, got, out, n * 4u);
+    dget(io, fgot, fout, n * 4u);
     for (uint32_t t = 0; t < n; t++) {
         uint32_t a = t, b = t * 2654435761u + 1u, c = 12345u;
         float x = (float)(t & 255) * 0.25f, y = 1.0f;
@@ -203,7 +151,7 @@ static bool alu_run(Run *r)
 /* saxpy */
 static uint32_t mem_n(void) { return scaled(12u << 20, 1024); }
 
-static bool mem_run(Run *r)
+static bool mem_run(const BenchIo *io)
 {
     uint32_t n = mem_n();
     float *x = calloc(n, 4), *y = calloc(n, 4);
@@ -215,13 +163,13 @@ static bool mem_run(Run *r)
         x[i] = (float)(rng() & 0xffff) * (1.0f / 256.0f) - 100.0f;
         y[i] = (float)(rng() & 0xfff) * 0.125f;
     }
-    ptxemu_devptr dy = dalloc(r, (size_t)n * 4, y);
-    ptxemu_devptr dx = dalloc(r, (size_t)n * 4, x);
+    uint64_t dy = dalloc(io, (size_t)n * 4, y);
+    uint64_t dx = dalloc(io, (size_t)n * 4, x);
     float a = 2.5f;
     int ni = (int)n;
     void *params[] = {&dy, &dx, &a, &ni};
-    run_launch(r, 128, 256, params);
-    dget(r, got, dy, (size_t)n * 4);
+    io->launch(io->ctx, 128, 256, params);
+    dget(io, got, dy, (size_t)n * 4);
     for (uint32_t i = 0; i < n; i++) {
         y[i] = fmaf(a, x[i], y[i]);
     }
@@ -237,7 +185,7 @@ static bool mem_run(Run *r)
 static uint32_t div_ctas(void) { return 16; }
 static uint32_t div_iters(void) { return scaled(4000, 4); }
 
-static bool div_run(Run *r)
+static bool div_run(const BenchIo *io)
 {
     uint32_t n = div_ctas() * DIV_BLOCK;
     int iters = (int)div_iters();
@@ -249,11 +197,11 @@ static bool div_run(Run *r)
     for (uint32_t i = 0; i < n; i++) {
         in[i] = rng();
     }
-    ptxemu_devptr dout = dalloc(r, n * 4u, NULL);
-    ptxemu_devptr din = dalloc(r, n * 4u, in);
+    uint64_t dout = dalloc(io, n * 4u, NULL);
+    uint64_t din = dalloc(io, n * 4u, in);
     void *params[] = {&dout, &din, &iters};
-    run_launch(r, div_ctas(), DIV_BLOCK, params);
-    dget(r, got, dout, n * 4u);
+    io->launch(io->ctx, div_ctas(), DIV_BLOCK, params);
+    dget(io, got, dout, n * 4u);
     for (uint32_t t = 0; t < n; t++) {
         uint32_t v = in[t], acc = 0;
         for (int i = 0; i < iters; i++) {
@@ -284,7 +232,7 @@ static bool div_run(Run *r)
 /* histo */
 static uint32_t histo_n(void) { return scaled(14u << 20, 1024); }
 
-static bool histo_run(Run *r)
+static bool histo_run(const BenchIo *io)
 {
     uint32_t n = histo_n();
     uint8_t *data = malloc(n);
@@ -301,14 +249,14 @@ static bool histo_run(Run *r)
         want[data[i]]++;
         want16[data[i] & 15]++;
     }
-    ptxemu_devptr dh = dalloc(r, sizeof(got), NULL);
-    ptxemu_devptr dh16 = dalloc(r, sizeof(got16), NULL);
-    ptxemu_devptr dd = dalloc(r, n, data);
+    uint64_t dh = dalloc(io, sizeof(got), NULL);
+    uint64_t dh16 = dalloc(io, sizeof(got16), NULL);
+    uint64_t dd = dalloc(io, n, data);
     int ni = (int)n;
     void *params[] = {&dh, &dh16, &dd, &ni};
-    run_launch(r, 32, 256, params);
-    dget(r, got, dh, sizeof(got));
-    dget(r, got16, dh16, sizeof(got16));
+    io->launch(io->ctx, 32, 256, params);
+    dget(io, got, dh, sizeof(got));
+    dget(io, got16, dh16, sizeof(got16));
     free(data);
     return check_u32("histo (shared)", got, want, 256) &&
            check_u32("histo (global)", got16, want16, 16);
@@ -350,4 +298,24 @@ const char *bench_find_kdir(const char *argv0, const char *given)
     }
     bench_kdir = d;
     return d;
+}
+
+int bench_common_arg(int argc, char **argv, int *i, const char **kdir,
+                     const char **only)
+{
+    const char *a = argv[*i];
+    if (*i + 1 >= argc) {
+        return 0;
+    }
+    if (!strcmp(a, "--dir")) {
+        *kdir = argv[++*i];
+    } else if (!strcmp(a, "--only")) {
+        *only = argv[++*i];
+    } else if (!strcmp(a, "--scale")) {
+        bench_scale = atof(argv[++*i]);
+        return bench_scale > 0 ? 1 : -1;
+    } else {
+        return 0;
+    }
+    return 1;
 }

@@ -7,9 +7,8 @@
  *   mem      a grid-stride saxpy over a large buffer (memory-bound)
  *   diverge  data-dependent branches that split every warp (divergent)
  *   atomic   a histogram with shared and global atom.add (atomic-heavy)
- * Each Bench.run launches its kernel on the Run's device (only the
- * launch is timed: CLOCK_MONOTONIC and the thread's CPU time), reads the
- * statistics and checks the result against a host-computed reference.
+ * Each Bench.run makes its inputs, launches its kernel through a
+ * BenchIo and checks the result against a host-computed reference.
  */
 #ifndef PTXEMU_BENCH_BENCHK_H
 #define PTXEMU_BENCH_BENCHK_H
@@ -19,25 +18,27 @@
 #include <stdint.h>
 #include <time.h>
 
-#include "runtime/ptxemu.h"
-
 extern const char *bench_prog; /* message prefix: "bench/emu" */
 extern const char *bench_kdir; /* set by bench_find_kdir */
 extern double bench_scale;     /* work of every kernel (1.0: 1-3 s each) */
 
-typedef struct Run {
-    ptxemu_device *dev;
-    ptxemu_module *mod;
-    ptxemu_function *fn;
-    double secs;                  /* wall (CLOCK_MONOTONIC) */
-    double cpu;                   /* CLOCK_THREAD_CPUTIME_ID */
-    ptxemu_stats st;
-} Run;
+/* Where a kernel runs: device memory and the launch, by the caller's
+ * means (bench/emu: the public API; bench/timing: the emulator with a
+ * timing model).  Each function exits the program on an error. */
+typedef struct BenchIo {
+    void *ctx;
+    uint64_t (*alloc)(void *ctx, size_t bytes);
+    void (*htod)(void *ctx, uint64_t dst, const void *src, size_t bytes);
+    void (*dtoh)(void *ctx, void *dst, uint64_t src, size_t bytes);
+    /* A 1-D launch of the kernel; params as cuLaunchKernel's (device
+     * pointers are uint64_t).  The caller times it. */
+    void (*launch)(void *ctx, unsigned gx, unsigned bx, void **params);
+} BenchIo;
 
 typedef struct Bench {
     const char *name, *file, *kernel, *desc;
-    /* Runs the kernel on r's device; returns false on a wrong result. */
-    bool (*run)(Run *r);
+    /* Runs the kernel through io; returns false on a wrong result. */
+    bool (*run)(const BenchIo *io);
 } Bench;
 
 extern const Bench bench_kernels[];
@@ -46,10 +47,11 @@ extern const size_t bench_nkernels;
 /* The kernels' directory: `given`, else bench/kernels, else
  * <dir of argv0>/kernels; NULL (after a message) when it has none. */
 const char *bench_find_kdir(const char *argv0, const char *given);
-/* A device made with *o, the kernel loaded (exits 2 on an API error). */
-void bench_run_open(Run *r, const char *file, const char *kernel,
-                    const ptxemu_device_options *o);
-void bench_run_close(Run *r);
+/* Options every bench takes: --dir DIR, --scale F (> 0), --only NAME.
+ * 1: argv[*i] was one (*i moved past its value); 0: not one of them;
+ * -1: a bad value. */
+int bench_common_arg(int argc, char **argv, int *i, const char **kdir,
+                     const char **only);
 /* The inputs' random numbers start again (each run sees the same). */
 void bench_rng_reset(void);
 double bench_clk(clockid_t id);

@@ -32,6 +32,89 @@
 #include <string.h>
 
 #include "bench/benchk.h"
+#include "runtime/ptxemu.h"
+
+/* A run through the public API (runtime/ptxemu.h). */
+typedef struct Run {
+    ptxemu_device *dev;
+    ptxemu_module *mod;
+    ptxemu_function *fn;
+    double secs;                  /* wall (CLOCK_MONOTONIC) */
+    double cpu;                   /* CLOCK_THREAD_CPUTIME_ID */
+    ptxemu_stats st;
+} Run;
+
+static void die_api(ptxemu_device *dev, const char *what, ptxemu_status s)
+{
+    fprintf(stderr, "%s: %s: %s\n%s\n", bench_prog, what,
+            ptxemu_status_string(s),
+            dev ? ptxemu_last_error_message(dev) : "");
+    exit(2);
+}
+
+#define CK(dev, what, call)                                                 \
+    do {                                                                    \
+        ptxemu_status ck_s = (call);                                        \
+        if (ck_s != PTXEMU_SUCCESS) {                                       \
+            die_api((dev), (what), ck_s);                                   \
+        }                                                                   \
+    } while (0)
+
+static void run_open(Run *r, const char *file, const char *kernel,
+                    const ptxemu_device_options *o)
+{
+    memset(r, 0, sizeof(*r));
+    CK(NULL, "device", ptxemu_device_create(o, &r->dev));
+    char path[4096];
+    snprintf(path, sizeof(path), "%s/%s", bench_kdir, file);
+    CK(r->dev, path, ptxemu_module_load_file(r->dev, path, &r->mod));
+    CK(r->dev, kernel, ptxemu_module_get_function(r->mod, kernel, &r->fn));
+}
+
+static void run_launch(void *ctx, unsigned gx, unsigned bx, void **params)
+{
+    Run *r = ctx;
+    unsigned grid[3] = {gx, 1, 1}, block[3] = {bx, 1, 1};
+    ptxemu_reset_stats(r->dev);
+    double c0 = bench_clk(CLOCK_THREAD_CPUTIME_ID);
+    double t0 = bench_clk(CLOCK_MONOTONIC);
+    ptxemu_status s = ptxemu_launch(r->fn, grid, block, 0, params);
+    double t1 = bench_clk(CLOCK_MONOTONIC);
+    double c1 = bench_clk(CLOCK_THREAD_CPUTIME_ID);
+    r->cpu = c1 - c0;
+    if (s != PTXEMU_SUCCESS) {
+        die_api(r->dev, "launch", s);
+    }
+    CK(r->dev, "synchronize", ptxemu_synchronize(r->dev));
+    r->secs = t1 - t0;
+    ptxemu_get_stats(r->dev, &r->st);
+}
+
+static void run_close(Run *r)
+{
+    ptxemu_device_destroy(r->dev);
+    r->dev = NULL;
+}
+
+static uint64_t io_alloc(void *ctx, size_t bytes)
+{
+    Run *r = ctx;
+    ptxemu_devptr p;
+    CK(r->dev, "malloc", ptxemu_malloc(r->dev, bytes, &p));
+    return p;
+}
+
+static void io_htod(void *ctx, uint64_t dst, const void *src, size_t bytes)
+{
+    Run *r = ctx;
+    CK(r->dev, "memcpy", ptxemu_memcpy_htod(r->dev, dst, src, bytes));
+}
+
+static void io_dtoh(void *ctx, void *dst, uint64_t src, size_t bytes)
+{
+    Run *r = ctx;
+    CK(r->dev, "memcpy", ptxemu_memcpy_dtoh(r->dev, dst, src, bytes));
+}
 
 /* ------------------------------------------------------------ main */
 
@@ -49,17 +132,13 @@ int main(int argc, char **argv)
     const char *only = NULL;
     int repeat = 1;
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--dir") && i + 1 < argc) {
-            kdir = argv[++i];
-        } else if (!strcmp(argv[i], "--scale") && i + 1 < argc) {
-            bench_scale = atof(argv[++i]);
-            if (!(bench_scale > 0)) {
-                usage();
-            }
+        int c = bench_common_arg(argc, argv, &i, &kdir, &only);
+        if (c < 0) {
+            usage();
+        } else if (c > 0) {
+            continue;
         } else if (!strcmp(argv[i], "--no-stats")) {
             stats = false;
-        } else if (!strcmp(argv[i], "--only") && i + 1 < argc) {
-            only = argv[++i];
         } else if (!strcmp(argv[i], "--repeat") && i + 1 < argc) {
             repeat = atoi(argv[++i]);
             if (repeat < 1) {
@@ -93,11 +172,13 @@ int main(int argc, char **argv)
                 ptxemu_device_options o;
                 ptxemu_device_options_default(&o);
                 o.collect_stats = mode == 1;
-                bench_run_open(&r, k->file, k->kernel, &o);
-                if (!k->run(&r)) {
+                run_open(&r, k->file, k->kernel, &o);
+                const BenchIo io = {&r, io_alloc, io_htod, io_dtoh,
+                                    run_launch};
+                if (!k->run(&io)) {
                     all_ok = false;
                 }
-                bench_run_close(&r);
+                run_close(&r);
                 if (!have[mode] || r.cpu < best[mode].cpu) {
                     best[mode] = r;
                     have[mode] = true;

@@ -1,0 +1,264 @@
+/*
+ * bench/timing.c: how fast timed emulation runs.
+ *
+ * The kernels of bench/benchk.h run on the emulator twice: untimed (the
+ * functional scheduler, `--timing none`) and through a timing model
+ * (timing/session.h; default `simple`).  Both runs are checked against
+ * the host references; any mismatch exits with status 1 (a model must
+ * never change results).
+ *
+ * Printed per kernel and mode: warp instructions, thread instructions
+ * (lanes that executed; from the model's `simple.thread_insns` counter
+ * when it has one), simulated cycles and IPC (warp instructions per
+ * cycle, whole device), wall seconds of the launch, and per wall second
+ * of the host: simulated cycles, warp instructions and thread
+ * instructions; then the slowdown: host seconds per simulated second at
+ * the model's clock (cycles / clock_mhz).  The untimed run shows the
+ * functional emulator's own rate for comparison.
+ *
+ * Usage: bench/timing [--dir DIR] [--scale F] [--only NAME]
+ *                     [--timing NAME|PATH.so] [--timing-config FILE]
+ *                     [--timing-set KEY=VALUE]... [--no-untimed]
+ *   F scales every kernel's work (default 0.1: the timed runs are
+ *   slower than bench/emu's).
+ */
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "bench/benchk.h"
+#include "emu/exec.h"
+#include "emu/memory.h"
+#include "ptx/ptx.h"
+#include "timing/session.h"
+
+#define MAX_SETS 64
+
+typedef struct Run {
+    EmuDevice *dev;
+    EmuModule *mod;
+    EmuFunc *fn;
+    TmSession *tm;                /* NULL: untimed */
+    double secs;                  /* wall time of the launch */
+    uint64_t warp_insns;
+} Run;
+
+static void die(const char *what, const char *msg)
+{
+    fprintf(stderr, "%s: %s: %s\n", bench_prog, what, msg);
+    exit(2);
+}
+
+static void ck(const char *what, EmuStatus st)
+{
+    if (st != EMU_OK) {
+        die(what, emu_status_name(st));
+    }
+}
+
+static uint64_t io_alloc(void *ctx, size_t bytes)
+{
+    Run *r = ctx;
+    uint64_t a = emu_mem_alloc(r->dev->mem, bytes, EMU_ALLOC_DEVICE, NULL);
+    if (!a) {
+        die("malloc", "out of device memory");
+    }
+    return a;
+}
+
+static void io_htod(void *ctx, uint64_t dst, const void *src, size_t bytes)
+{
+    ck("memcpy", emu_mem_write(((Run *)ctx)->dev->mem, dst, src, bytes));
+}
+
+static void io_dtoh(void *ctx, void *dst, uint64_t src, size_t bytes)
+{
+    ck("memcpy", emu_mem_read(((Run *)ctx)->dev->mem, src, dst, bytes));
+}
+
+static void io_launch(void *ctx, unsigned gx, unsigned bx, void **params)
+{
+    Run *r = ctx;
+    uint32_t g[3] = {gx, 1, 1}, b[3] = {bx, 1, 1};
+    EmuLaunch *l;
+    ck("launch", emu_launch_begin(r->mod, r->fn, g, b, 0, params, &l));
+    if (r->tm) {
+        tm_session_attach(r->tm, l);
+    }
+    double t0 = bench_clk(CLOCK_MONOTONIC);
+    EmuStatus st = emu_launch_run(l);
+    r->secs = bench_clk(CLOCK_MONOTONIC) - t0;
+    r->warp_insns = l->insns;
+    emu_launch_end(l);
+    if (st != EMU_OK) {
+        const char *e = r->tm ? tm_session_error(r->tm) : NULL;
+        die("launch", e ? e : emu_status_name(st));
+    }
+}
+
+static void run_open(Run *r, const Bench *k, const char *spec,
+                     const char *config, const char *const *sets,
+                     size_t nsets)
+{
+    memset(r, 0, sizeof(*r));
+    EmuConfig c;
+    emu_config_default(&c);
+    r->dev = emu_device_new(&c);
+    if (!r->dev) {
+        die("device", "cannot make one");
+    }
+    char path[4096];
+    snprintf(path, sizeof(path), "%s/%s", bench_kdir, k->file);
+    PtxDiag d;
+    IrModule *ir = ptx_parse_file(path, &d, NULL);
+    if (!ir) {
+        die(path, d.buf ? d.buf : "invalid PTX");
+    }
+    ptx_diag_fini(&d);
+    EmuStatus st = EMU_OK;
+    char *msg = NULL;
+    r->mod = emu_module_load(r->dev, ir, &st, &msg);
+    if (!r->mod) {
+        die(path, msg ? msg : emu_status_name(st));
+    }
+    r->fn = emu_module_kernel(r->mod, k->kernel);
+    if (!r->fn) {
+        die(path, "no such kernel");
+    }
+    if (spec) {
+        char err[512];
+        if (tm_session_open(r->dev, spec, config, sets, nsets, &r->tm, err,
+                            sizeof(err)) != 0) {
+            die("--timing", err);
+        }
+    }
+}
+
+static void run_close(Run *r)
+{
+    if (r->tm) {
+        tm_session_close(r->tm);
+    }
+    emu_module_free(r->mod);
+    emu_device_free(r->dev);
+}
+
+/* A counter of the model's JSON ("name": value), or -1. */
+static int64_t json_counter(const char *json, const char *name)
+{
+    char key[128];
+    snprintf(key, sizeof(key), "\"%s\":", name);
+    const char *p = json ? strstr(json, key) : NULL;
+    return p ? strtoll(p + strlen(key), NULL, 10) : -1;
+}
+
+static void usage(void)
+{
+    fprintf(stderr, "usage: bench/timing [--dir DIR] [--scale F] "
+            "[--only NAME] [--timing NAME|PATH.so] [--timing-config FILE] "
+            "[--timing-set KEY=VALUE]... [--no-untimed]\n");
+    exit(2);
+}
+
+static void print_row(const Bench *k, const char *mode, const Run *r,
+                      uint64_t cycles, int64_t thr, double mhz)
+{
+    char cyc[24] = "-", ipc[16] = "-", cps[16] = "-", slow[16] = "-";
+    char tb[24] = "n/a", tps[16] = "n/a";
+    if (r->tm) {
+        snprintf(cyc, sizeof(cyc), "%" PRIu64, cycles);
+        snprintf(ipc, sizeof(ipc), "%.2f",
+                 cycles ? (double)r->warp_insns / (double)cycles : 0.0);
+        snprintf(cps, sizeof(cps), "%.3fM", (double)cycles / r->secs / 1e6);
+        double sim_s = (double)cycles / (mhz * 1e6);
+        snprintf(slow, sizeof(slow), "%.0fx", sim_s > 0 ? r->secs / sim_s
+                                                        : 0.0);
+    }
+    if (thr >= 0) {
+        snprintf(tb, sizeof(tb), "%" PRId64, thr);
+        snprintf(tps, sizeof(tps), "%.2fM", (double)thr / r->secs / 1e6);
+    }
+    printf("%-8s %-7s %11" PRIu64 " %12s %11s %6s %8.3f %9s %10.3fM %9s "
+           "%9s\n", k->name, mode, r->warp_insns, tb, cyc, ipc, r->secs,
+           cps, (double)r->warp_insns / r->secs / 1e6, tps, slow);
+}
+
+int main(int argc, char **argv)
+{
+    const char *kdir = NULL, *only = NULL, *spec = "simple", *config = NULL;
+    const char *sets[MAX_SETS];
+    size_t nsets = 0;
+    bool untimed = true;
+    bench_prog = "bench/timing";
+    bench_scale = 0.1;
+    for (int i = 1; i < argc; i++) {
+        int c = bench_common_arg(argc, argv, &i, &kdir, &only);
+        if (c < 0) {
+            usage();
+        } else if (c > 0) {
+            continue;
+        } else if (!strcmp(argv[i], "--timing") && i + 1 < argc) {
+            spec = argv[++i];
+        } else if (!strcmp(argv[i], "--timing-config") && i + 1 < argc) {
+            config = argv[++i];
+        } else if (!strcmp(argv[i], "--timing-set") && i + 1 < argc &&
+                   nsets < MAX_SETS) {
+            sets[nsets++] = argv[++i];
+        } else if (!strcmp(argv[i], "--no-untimed")) {
+            untimed = false;
+        } else {
+            usage();
+        }
+    }
+    if (!bench_find_kdir(argv[0], kdir)) {
+        return 2;
+    }
+    bool all_ok = true;
+    printf("%-8s %-7s %11s %12s %11s %6s %8s %9s %11s %9s %9s\n", "kernel",
+           "timing", "warp-insns", "thread-insns", "cycles", "IPC",
+           "wall-s", "cycles/s", "warp-insn/s", "thr-ins/s", "slowdown");
+    for (size_t b = 0; b < bench_nkernels; b++) {
+        const Bench *k = &bench_kernels[b];
+        if (only && strcmp(only, k->name)) {
+            continue;
+        }
+        for (int mode = untimed ? 0 : 1; mode < 2; mode++) {
+            Run r;
+            bench_rng_reset();
+            run_open(&r, k, mode ? spec : NULL, config, sets, nsets);
+            const BenchIo io = {&r, io_alloc, io_htod, io_dtoh, io_launch};
+            if (!k->run(&io)) {
+                all_ok = false;
+            }
+            uint64_t cycles = 0;
+            int64_t thr = -1;
+            double mhz = 1000.0;
+            if (r.tm) {
+                const TmKernelStats *ks;
+                size_t n = tm_session_kernels(r.tm, &ks);
+                if (n > 0) {
+                    cycles = ks[n - 1].cycles;
+                    thr = json_counter(ks[n - 1].json, "simple.thread_insns");
+                }
+                mhz = tm_session_mhz(r.tm);
+            }
+            print_row(k, mode ? spec : "none", &r, cycles, thr, mhz);
+            fflush(stdout);
+            run_close(&r);
+        }
+    }
+    printf("rates are per wall second of the launch; slowdown: host "
+           "seconds per simulated second at the model's clock\n");
+    if (!all_ok) {
+        fprintf(stderr, "bench/timing: FAILED: wrong results\n");
+        return 1;
+    }
+    printf("all results match the host references\n");
+    return 0;
+}
