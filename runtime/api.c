@@ -32,7 +32,9 @@
 #include "ptx/link.h"
 #include "ptx/readfile.h"
 #include "runtime/ptxemu.h"
+#include "runtime/rt_timing.h"
 #include "runtime/stats.h"
+#include "timing/session.h"
 
 /* The public codes are the emulator's, value for value. */
 #define SAME(a, b) _Static_assert((int)(a) == (int)(b), #a " != " #b)
@@ -93,6 +95,7 @@ struct ptxemu_device {
     RtStats stats;
     ptxemu_array *arrays;       /* live CUDA arrays (api.c, textures) */
     bool trace;                 /* PTXEMU_TRACE: device launches too */
+    RtTiming timing;            /* the timing model's options (copied) */
 };
 
 /* ------------------------------------------------------------ status */
@@ -260,6 +263,7 @@ uint64_t ptxemu_default_device_memory(uint64_t gpu_bytes)
 ptxemu_status ptxemu_device_create(const ptxemu_device_options *opts,
                                    ptxemu_device **out)
 {
+    rt_create_error_clear();
     if (!out) {
         return PTXEMU_ERROR_INVALID_VALUE;
     }
@@ -311,6 +315,33 @@ ptxemu_status ptxemu_device_create(const ptxemu_device_options *opts,
     if (o.mem_bytes) {
         emu_mem_set_limit(d->emu->mem, o.mem_bytes);
     }
+    if (rt_timing_copy(&d->timing, &o)) {
+        emu_device_free(d->emu);
+        free(d);
+        return PTXEMU_ERROR_INVALID_VALUE;
+    }
+    /* TIMING SESSION: the model is opened here from d->timing (every
+     * refusal and parameter error is reported now, through
+     * rt_create_error).  Keeping the session on the device and attaching
+     * it to launches (tm_session_attach) is still to be connected: until
+     * then a model that opens is refused, not ignored. */
+    if (d->timing.spec) {
+        char err[1024];
+        TmSession *ts;
+        if (tm_session_open(d->emu, d->timing.spec, d->timing.config,
+                            (const char *const *)d->timing.set,
+                            d->timing.nset, &ts, err, sizeof(err))) {
+            rt_create_error("%s", err);
+        } else {
+            tm_session_close(ts);
+            rt_create_error("--timing %s: timing models are not connected "
+                            "to the device yet", d->timing.spec);
+        }
+        rt_timing_free(&d->timing);
+        emu_device_free(d->emu);
+        free(d);
+        return PTXEMU_ERROR_UNSUPPORTED;
+    }
     pthread_mutex_init(&d->lock, NULL);
     d->collect_stats = o.collect_stats != 0;
     const char *t = getenv("PTXEMU_TRACE");
@@ -334,6 +365,7 @@ void ptxemu_device_destroy(ptxemu_device *dev)
     }
     arrays_free_locked(dev);
     emu_device_free(dev->emu);
+    rt_timing_free(&dev->timing);
     free(dev->msg);
     pthread_mutex_unlock(&dev->lock);
     pthread_mutex_destroy(&dev->lock);

@@ -30,6 +30,7 @@
 
 #include "runtime/envopts.h"
 #include "runtime/exec_paths.h"
+#include "timing/tm.h"
 
 int cmd_exec(int argc, char **argv);
 
@@ -86,29 +87,6 @@ static const char *find_dropins(char *buf, size_t len)
     return NULL;
 }
 
-/* Prints text indented by `indent`, broken at blanks before column 79. */
-static void print_wrapped(FILE *out, const char *text, int indent)
-{
-    const int width = 79 - indent;
-    while (*text) {
-        int n = (int)strlen(text);
-        if (n > width) {
-            n = width;
-            while (n > 0 && text[n] != ' ') {
-                n--;
-            }
-            if (n == 0) {           /* one word longer than a line */
-                n = (int)strcspn(text, " ");
-            }
-        }
-        fprintf(out, "%*s%.*s\n", indent, "", n, text);
-        text += n;
-        while (*text == ' ') {
-            text++;
-        }
-    }
-}
-
 static void exec_usage(FILE *out)
 {
     char libs[PATH_MAX];
@@ -134,8 +112,11 @@ static void exec_usage(FILE *out)
             fprintf(out, "  %-28s ", head);
         }
         fprintf(out, "%s%s\n", o->env, o->arg ? "" : "=1");
-        print_wrapped(out, o->help, 6);
+        tm_print_wrapped(out, o->help, 6);
     }
+    fprintf(out,
+        "  %-28s the timing model's parameters (name, type,\n"
+        "  %-28s default, help), then exit\n", "--timing-help", "");
     fprintf(out,
         "  %-28s this text\n"
         "\n"
@@ -156,8 +137,9 @@ static void exec_usage(FILE *out)
 
 /* Sets the variable of option `arg` ("--arch", "--arch=sm_90" or a
  * switch); the value may be the next word, in which case *i advances.
+ * *seen: the options (bit = row of ptxemu_env_options) given so far.
  * Returns 0, or the exit status after reporting the error. */
-static int take_option(int argc, char **argv, int *i)
+static int take_option(int argc, char **argv, int *i, unsigned *seen)
 {
     const char *arg = argv[*i];
     char flag[64];
@@ -193,7 +175,22 @@ static int take_option(int argc, char **argv, int *i)
         exec_error("%s needs a value (%s)", flag, o->arg);
         return 2;
     }
-    if (setenv(o->env, value, 1) != 0) {
+    /* A repeatable option given again adds to what it set before. */
+    char *joined = NULL;
+    const char *old = getenv(o->env);
+    if (o->repeat && (*seen & (1u << (o - ptxemu_env_options))) && old) {
+        size_t n = strlen(old) + strlen(value) + 2;
+        if (!(joined = malloc(n))) {
+            exec_error("out of memory");
+            return 1;
+        }
+        snprintf(joined, n, "%s;%s", old, value);
+        value = joined;
+    }
+    *seen |= 1u << (o - ptxemu_env_options);
+    int rc = setenv(o->env, value, 1);
+    free(joined);
+    if (rc != 0) {
         exec_error("cannot set %s: %s", o->env, strerror(errno));
         return 1;
     }
@@ -206,12 +203,42 @@ static int check_values(void)
 {
     ptxemu_device_options opts;
     unsigned arch;
-    char err[256];
+    char err[1024];
     ptxemu_device_options_default(&opts);
     if (ptxemu_env_device_options(&opts, &arch, err, sizeof err) != 0) {
         exec_error("%s", err);
         return 2;
     }
+    ptxemu_env_device_options_fini(&opts);
+    /* A timing model that cannot load is refused now, not at cuInit. */
+    const char *spec = getenv("PTXEMU_TIMING");
+    if (spec && *spec && strcmp(spec, "none")) {
+        char *text = ptxemu_timing_help(spec, err, sizeof err);
+        if (!text) {
+            exec_error("%s", err);
+            return 2;
+        }
+        free(text);
+    }
+    return 0;
+}
+
+/* --timing-help: the model named by PTXEMU_TIMING (after the options). */
+static int timing_help(void)
+{
+    const char *spec = getenv("PTXEMU_TIMING");
+    if (!spec || !*spec || !strcmp(spec, "none")) {
+        exec_error("--timing-help needs --timing NAME|PATH.so");
+        return 2;
+    }
+    char err[1024];
+    char *text = ptxemu_timing_help(spec, err, sizeof err);
+    if (!text) {
+        exec_error("%s", err);
+        return 1;
+    }
+    fputs(text, stdout);
+    free(text);
     return 0;
 }
 
@@ -241,10 +268,16 @@ static int prepend_library_path(const char *dir)
 int cmd_exec(int argc, char **argv)
 {
     int i = 1;
+    unsigned seen = 0;
+    bool help_timing = false;
     for (; i < argc && strcmp(argv[i], "--") != 0; i++) {
         if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
             exec_usage(stdout);
             return 0;
+        }
+        if (!strcmp(argv[i], "--timing-help")) {
+            help_timing = true;
+            continue;
         }
         if (argv[i][0] != '-') {
             exec_error("'%s' is not an option; the program comes after "
@@ -252,10 +285,13 @@ int cmd_exec(int argc, char **argv)
                        argv[i]);
             return 2;
         }
-        int rc = take_option(argc, argv, &i);
+        int rc = take_option(argc, argv, &i, &seen);
         if (rc) {
             return rc;
         }
+    }
+    if (help_timing) {
+        return timing_help();
     }
     if (i >= argc) {
         exec_error("missing '--' before the program: ptxemu exec "

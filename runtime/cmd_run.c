@@ -57,6 +57,17 @@ static void run_usage(FILE *out)
         "  --diverge ORDER     divergent-branch order: taken (default, "
         "taken path\n"
         "                      first) or majority-last (fewer lanes first)\n"
+        "  --timing NAME|PATH.so\n"
+        "                      time the kernel with a timing model: a "
+        "built-in one\n"
+        "                      by name (simple) or a plug-in by path "
+        "(default none)\n"
+        "  --timing-config FILE  the model's parameters, `key = value` "
+        "lines\n"
+        "  --timing-set KEY=VALUE  one parameter, over the file "
+        "(repeatable)\n"
+        "  --timing-help       the model's parameters (name, type, default, "
+        "help)\n"
         "  -h, --help          this text\n"
         "\n"
         "Arguments are numbered from 0 in the order given, and must match "
@@ -237,6 +248,25 @@ static void write_stats(FILE *o, bool json, ptxemu_device *dev,
     free(ops);
 }
 
+/* --timing-help: 0, 1 (the model cannot be loaded) or 2 (no model). */
+static int print_timing_help(const char *timing)
+{
+    if (!timing || !*timing || !strcmp(timing, "none")) {
+        fprintf(stderr, "ptxemu run: --timing-help needs --timing "
+                "NAME|PATH.so\n");
+        return 2;
+    }
+    char err[1024];
+    char *text = ptxemu_timing_help(timing, err, sizeof(err));
+    if (!text) {
+        fprintf(stderr, "ptxemu run: %s\n", err);
+        return 1;
+    }
+    fputs(text, stdout);
+    free(text);
+    return 0;
+}
+
 /* Check the arguments against the kernel's parameters; 0 or 2. */
 static int check_params(ptxemu_function *k, ArgSpec *args, unsigned nargs)
 {
@@ -278,7 +308,8 @@ int cmd_run(int argc, char **argv)
 {
     enum { OPT_KERNEL = 256, OPT_GRID, OPT_BLOCK, OPT_SHARED, OPT_ARG,
            OPT_OUT, OPT_PRINT, OPT_STATS, OPT_LIMIT, OPT_DIVERGE,
-           OPT_CLUSTER };
+           OPT_CLUSTER, OPT_TIMING, OPT_TIMING_CONFIG, OPT_TIMING_SET,
+           OPT_TIMING_HELP };
     static const struct option opts[] = {
         {"kernel", required_argument, NULL, OPT_KERNEL},
         {"grid", required_argument, NULL, OPT_GRID},
@@ -291,6 +322,10 @@ int cmd_run(int argc, char **argv)
         {"stats", optional_argument, NULL, OPT_STATS},
         {"insn-limit", required_argument, NULL, OPT_LIMIT},
         {"diverge", required_argument, NULL, OPT_DIVERGE},
+        {"timing", required_argument, NULL, OPT_TIMING},
+        {"timing-config", required_argument, NULL, OPT_TIMING_CONFIG},
+        {"timing-set", required_argument, NULL, OPT_TIMING_SET},
+        {"timing-help", no_argument, NULL, OPT_TIMING_HELP},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -305,12 +340,14 @@ int cmd_run(int argc, char **argv)
     const char **specs = calloc((size_t)argc + 1, sizeof(*specs));
     OutReq *outs = calloc((size_t)argc + 1, sizeof(*outs));
     PrintReq *prints = calloc((size_t)argc + 1, sizeof(*prints));
+    const char **tsets = calloc((size_t)argc + 1, sizeof(*tsets));
+    bool timing_help = false;
     ArgSpec *args = NULL;
     unsigned nspecs = 0, nouts = 0, nprints = 0, nparsed = 0;
     ptxemu_device *dev = NULL;
     int status = 2;
     int c;
-    if (!specs || !outs || !prints) {
+    if (!specs || !outs || !prints || !tsets) {
         fprintf(stderr, "ptxemu run: out of memory\n");
         status = 1;
         goto done;
@@ -388,6 +425,10 @@ int cmd_run(int argc, char **argv)
                 goto done;
             }
             break;
+        case OPT_TIMING: dopt.timing = optarg; break;
+        case OPT_TIMING_CONFIG: dopt.timing_config = optarg; break;
+        case OPT_TIMING_SET: tsets[dopt.ntiming_set++] = optarg; break;
+        case OPT_TIMING_HELP: timing_help = true; break;
         case 'h':
             run_usage(stdout);
             status = 0;
@@ -396,6 +437,11 @@ int cmd_run(int argc, char **argv)
             run_usage(stderr);
             goto done;
         }
+    }
+    dopt.timing_set = tsets;
+    if (timing_help) {
+        status = print_timing_help(dopt.timing);
+        goto done;
     }
     if (optind >= argc) {
         fprintf(stderr, "ptxemu run: no PTX file\n");
@@ -435,7 +481,12 @@ int cmd_run(int argc, char **argv)
 
     dopt.collect_stats = stats;
     if (ptxemu_device_create(&dopt, &dev) != PTXEMU_SUCCESS) {
-        fprintf(stderr, "ptxemu run: cannot create the device\n");
+        const char *why = ptxemu_device_create_error();
+        if (*why) {
+            fprintf(stderr, "ptxemu run: %s\n", why);
+        } else {
+            fprintf(stderr, "ptxemu run: cannot create the device\n");
+        }
         status = 1;
         goto done;
     }
@@ -590,6 +641,7 @@ done:
     free(specs);
     free(outs);
     free(prints);
+    free(tsets);
     fflush(stdout);
     return status;
 }

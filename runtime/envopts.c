@@ -11,29 +11,39 @@
 const ptxemu_env_option ptxemu_env_options[] = {
     {"PTXEMU_ARCH", "--arch", "sm_XX",
      "GPU to emulate: picks the PTX of a fat binary and the compute "
-     "capability reported (default sm_80)"},
+     "capability reported (default sm_80)", 0},
     {"PTXEMU_SMS", "--sms", "N",
-     "number of streaming multiprocessors reported (default 108)"},
+     "number of streaming multiprocessors reported (default 108)", 0},
     {"PTXEMU_INSN_LIMIT", "--insn-limit", "N",
-     "stop a kernel after N warp instructions (default: no limit)"},
+     "stop a kernel after N warp instructions (default: no limit)", 0},
     {"PTXEMU_WATCHDOG", "--watchdog", "N",
      "scheduler rounds without progress before a kernel is reported as "
-     "deadlocked (default 1000)"},
+     "deadlocked (default 1000)", 0},
     {"PTXEMU_DIVERGE", "--diverge", "taken-first|majority-last",
-     "order of the two sides of a divergent branch (default taken-first)"},
+     "order of the two sides of a divergent branch (default taken-first)", 0},
     {"PTXEMU_HEAP", "--heap", "BYTES",
-     "device malloc heap size (default 8 MiB)"},
+     "device malloc heap size (default 8 MiB)", 0},
     {"PTXEMU_DEVICE_MEMORY", "--device-memory", "BYTES",
      "device memory reported and allocatable (default: the GPU's, at "
-     "most half the host's physical memory)"},
+     "most half the host's physical memory)", 0},
     {"PTXEMU_STATS", "--stats", "FILE.json",
-     "write execution statistics to FILE.json at exit"},
+     "write execution statistics to FILE.json at exit", 0},
     {"PTXEMU_TRACE", "--trace-api", NULL,
-     "print every CUDA API call and its result on stderr"},
+     "print every CUDA API call and its result on stderr", 0},
     {"PTXEMU_ACCESS", "--access", "gpu|strict",
      "accesses outside every allocation: fault only where a GPU would "
-     "(gpu, with a warning; default) or always (strict)"},
-    {NULL, NULL, NULL, NULL}
+     "(gpu, with a warning; default) or always (strict)", 0},
+    {"PTXEMU_TIMING", "--timing", "NAME|PATH.so",
+     "time kernels with a timing model: a built-in one by name (simple) or "
+     "a plug-in by path (default none: untimed); --timing-help lists its "
+     "parameters", 0},
+    {"PTXEMU_TIMING_CONFIG", "--timing-config", "FILE",
+     "the timing model's parameters, as `key = value` lines ('#' "
+     "comments)", 0},
+    {"PTXEMU_TIMING_SET", "--timing-set", "KEY=VALUE",
+     "set one timing parameter, over the config file; repeatable (in the "
+     "variable, several are separated by ';' or ',')", 1},
+    {NULL, NULL, NULL, NULL, 0}
 };
 
 const ptxemu_env_option *ptxemu_env_option_by_flag(const char *flag)
@@ -58,6 +68,34 @@ static int parse_u64(const char *name, const char *v, unsigned long long max,
         return -1;
     }
     *out = x;
+    return 0;
+}
+
+/* PTXEMU_TIMING_SET="a=1;b=2,c=3": the list of overrides, in order, in
+ * one allocation (the pointers, then a copy of the text split in place);
+ * empty items are skipped. */
+static int split_sets(ptxemu_device_options *opts, const char *v, char *err,
+                      size_t errlen)
+{
+    size_t len = strlen(v), n = 1;
+    for (const char *c = v; *c; c++) {
+        n += *c == ';' || *c == ',';
+    }
+    const char **list = malloc(n * sizeof(char *) + len + 1);
+    if (!list) {
+        snprintf(err, errlen, "PTXEMU_TIMING_SET: out of memory");
+        return -1;
+    }
+    char *text = (char *)(list + n);
+    memcpy(text, v, len + 1);
+    size_t k = 0;
+    char *save;
+    for (char *item = strtok_r(text, ";,", &save); item;
+         item = strtok_r(NULL, ";,", &save)) {
+        list[k++] = item;
+    }
+    opts->timing_set = list;
+    opts->ntiming_set = k;
     return 0;
 }
 
@@ -147,5 +185,17 @@ int ptxemu_env_device_options(ptxemu_device_options *opts, unsigned *arch,
             return -1;
         }
     }
+    opts->timing = getenv("PTXEMU_TIMING");
+    opts->timing_config = getenv("PTXEMU_TIMING_CONFIG");
+    if ((v = getenv("PTXEMU_TIMING_SET")) && *v) {
+        return split_sets(opts, v, err, errlen);
+    }
     return 0;
+}
+
+void ptxemu_env_device_options_fini(ptxemu_device_options *opts)
+{
+    free((void *)opts->timing_set);
+    opts->timing_set = NULL;
+    opts->ntiming_set = 0;
 }

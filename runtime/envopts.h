@@ -18,6 +18,7 @@ typedef struct ptxemu_env_option {
     const char *flag;           /* "--arch" (ptxemu exec) */
     const char *arg;            /* "sm_XX"; NULL: a switch, set to "1" */
     const char *help;           /* one line */
+    int repeat;                 /* a flag given again appends ";VALUE" */
 } ptxemu_env_option;
 
 /* Terminated by an entry whose env is NULL. */
@@ -32,5 +33,9 @@ const ptxemu_env_option *ptxemu_env_option_by_flag(const char *flag);
  * value in err. */
 int ptxemu_env_device_options(ptxemu_device_options *opts, unsigned *arch,
                               char *err, size_t errlen);
+/* Frees what ptxemu_env_device_options allocated in *opts (the list of
+ * PTXEMU_TIMING_SET overrides); call it once the device is created (it
+ * copies them). */
+void ptxemu_env_device_options_fini(ptxemu_device_options *opts);
 
 #endif

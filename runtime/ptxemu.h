@@ -152,6 +152,16 @@ typedef struct ptxemu_device_options {
                                            allocations (malloc, managed,
                                            module variables) beyond it
                                            fail; 0 = default (64 GiB) */
+    /* The timing model (<ptxemu/ptxemu_timing.h>): a built-in model's
+     * name ("simple") or a plug-in's path (anything with a '/' or ending
+     * in ".so"); NULL, "" or "none": untimed (the default).  The strings
+     * are copied by ptxemu_device_create. */
+    const char *timing;
+    const char *timing_config;          /* FILE of `key = value` lines,
+                                           or NULL */
+    const char *const *timing_set;      /* "key=value" overrides, applied
+                                           in order after the file */
+    size_t ntiming_set;
 } ptxemu_device_options;
 
 void ptxemu_device_options_default(ptxemu_device_options *opts);
@@ -160,9 +170,18 @@ void ptxemu_device_options_default(ptxemu_device_options *opts);
  * cudaMalloc fails and then writes all of it fails in cudaMalloc, not
  * at the hands of the OOM killer. */
 uint64_t ptxemu_default_device_memory(uint64_t gpu_bytes);
-/* opts may be NULL for the defaults. */
+/* opts may be NULL for the defaults.  On failure the reason, when there
+ * is more to say than the status (a timing model refused, a bad timing
+ * parameter: one located line), is ptxemu_device_create_error(). */
 ptxemu_status ptxemu_device_create(const ptxemu_device_options *opts,
                                    ptxemu_device **out);
+/* The message of this thread's last failed ptxemu_device_create ("" if
+ * it had none).  Valid until the thread's next ptxemu_device_create. */
+const char *ptxemu_device_create_error(void);
+/* The help of timing model `timing` (its name, description and its
+ * parameter table: name, type, default, help), as a malloc'd string to
+ * free(); NULL with the reason in err when the model cannot be loaded. */
+char *ptxemu_timing_help(const char *timing, char *err, size_t errlen);
 /* Frees the device, its modules and all its memory. */
 void ptxemu_device_destroy(ptxemu_device *dev);
 

@@ -11,6 +11,10 @@
  *    a table too small, a NULL required callback, an unknown model name:
  *    each one line naming the file, exactly, and the object is closed
  *    again (dlopen RTLD_NOLOAD no longer finds it).
+ *  - api: ptxemu_timing_help's text, the timing fields of
+ *    ptxemu_device_options (defaults, "none", an older struct, bad lists,
+ *    a refused model and ptxemu_device_create_error), and the
+ *    PTXEMU_TIMING* variables split as the drop-in driver reads them.
  */
 #include <check.h>
 #include <dlfcn.h>
@@ -19,6 +23,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "runtime/envopts.h"
+#include "runtime/ptxemu.h"
 #include "tests/testutil.h"
 #include "timing/tm.h"
 
@@ -185,6 +191,108 @@ START_TEST(refused_files)
 }
 END_TEST
 
+/* ---------------------------------------------------------------- api */
+
+/* ptxemu_timing_help: the model's name, description and table. */
+START_TEST(api_help)
+{
+    char path[512], err[512] = "";
+    plug("good", path, sizeof(path));
+    char *text = ptxemu_timing_help(path, err, sizeof(err));
+    ck_assert_msg(text != NULL, "%s", err);
+    ck_assert_str_eq(text,
+        "timing model 'tmplug'\n"
+        "  a test plug-in\n"
+        "\n"
+        "parameters (--timing-config FILE of `key = value` lines, "
+        "--timing-set key=value):\n"
+        "  parameter  type    default  help\n"
+        "  lat        uint    4        latency\n"
+        "  name       string  \"x\"      a name\n");
+    free(text);
+    plug("newer", path, sizeof(path));
+    ck_assert_ptr_null(ptxemu_timing_help(path, err, sizeof(err)));
+    ck_assert_ptr_nonnull(strstr(err, "built for timing plug-in ABI "
+                                 "version 2"));
+}
+END_TEST
+
+/* The device options: untimed by default and for "none"; a bad list or
+ * a model that cannot load fails the create with a message; an older
+ * options struct (without the timing fields) is untimed. */
+START_TEST(api_device_options)
+{
+    ptxemu_device_options o;
+    ptxemu_device *dev;
+    ptxemu_device_options_default(&o);
+    ck_assert_ptr_null(o.timing);
+    ck_assert_uint_eq(o.ntiming_set, 0);
+    o.timing = "none";
+    ck_assert_int_eq(ptxemu_device_create(&o, &dev), PTXEMU_SUCCESS);
+    ck_assert_str_eq(ptxemu_device_create_error(), "");
+    ptxemu_device_destroy(dev);
+
+    o.timing = "nosuch";
+    o.size = offsetof(ptxemu_device_options, timing);   /* older caller */
+    ck_assert_int_eq(ptxemu_device_create(&o, &dev), PTXEMU_SUCCESS);
+    ptxemu_device_destroy(dev);
+
+    ptxemu_device_options_default(&o);
+    o.ntiming_set = 2;
+    ck_assert_int_ne(ptxemu_device_create(&o, &dev), PTXEMU_SUCCESS);
+    ck_assert_ptr_null(dev);
+    ck_assert_str_eq(ptxemu_device_create_error(), "ptxemu_device_options: "
+                     "2 timing_set entries but no list");
+    const char *sets[] = {"a=1", NULL};
+    o.timing_set = sets;
+    ck_assert_int_ne(ptxemu_device_create(&o, &dev), PTXEMU_SUCCESS);
+    ck_assert_str_eq(ptxemu_device_create_error(), "ptxemu_device_options: "
+                     "timing_set[1] is NULL");
+
+    char path[512], want[1024];
+    plug("refuse", path, sizeof(path));
+    ptxemu_device_options_default(&o);
+    o.timing = path;
+    ck_assert_int_ne(ptxemu_device_create(&o, &dev), PTXEMU_SUCCESS);
+    snprintf(want, sizeof(want), "%s: ptxemu_timing_plugin_init refused to "
+             "load (returned 3)", path);
+    ck_assert_str_eq(ptxemu_device_create_error(), want);
+}
+END_TEST
+
+/* PTXEMU_TIMING* variables, as the drop-in driver reads them. */
+START_TEST(env_options)
+{
+    ptxemu_device_options o;
+    unsigned arch;
+    char err[256] = "";
+    setenv("PTXEMU_TIMING", "./m.so", 1);
+    setenv("PTXEMU_TIMING_CONFIG", "a.cfg", 1);
+    setenv("PTXEMU_TIMING_SET", "a=1;b=2,,c=x y;", 1);
+    ptxemu_device_options_default(&o);
+    ck_assert_int_eq(ptxemu_env_device_options(&o, &arch, err, sizeof(err)),
+                     0);
+    ck_assert_str_eq(o.timing, "./m.so");
+    ck_assert_str_eq(o.timing_config, "a.cfg");
+    ck_assert_uint_eq(o.ntiming_set, 3);
+    ck_assert_str_eq(o.timing_set[0], "a=1");
+    ck_assert_str_eq(o.timing_set[1], "b=2");
+    ck_assert_str_eq(o.timing_set[2], "c=x y");
+    ptxemu_env_device_options_fini(&o);
+    ck_assert_ptr_null(o.timing_set);
+    ck_assert_uint_eq(o.ntiming_set, 0);
+    unsetenv("PTXEMU_TIMING_SET");
+    unsetenv("PTXEMU_TIMING");
+    unsetenv("PTXEMU_TIMING_CONFIG");
+    ptxemu_device_options_default(&o);
+    ck_assert_int_eq(ptxemu_env_device_options(&o, &arch, err, sizeof(err)),
+                     0);
+    ck_assert_ptr_null(o.timing);
+    ck_assert_ptr_null(o.timing_set);
+    ptxemu_env_device_options_fini(&o);
+}
+END_TEST
+
 Suite *timing_loader_suite(void)
 {
     Suite *s = suite_create("timing_loader");
@@ -197,6 +305,11 @@ Suite *timing_loader_suite(void)
     tcase_add_loop_test(tc, refused, 0,
                         (int)(sizeof(refusals) / sizeof(refusals[0])));
     tcase_add_test(tc, refused_files);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("api");
+    tcase_add_test(tc, api_help);
+    tcase_add_test(tc, api_device_options);
+    tcase_add_test(tc, env_options);
     suite_add_tcase(s, tc);
     return s;
 }

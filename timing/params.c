@@ -673,3 +673,26 @@ void tm_params_print_help(const TmParams *p, FILE *out)
                 type_name[e->type], wdef, def, e->help);
     }
 }
+
+/* Prints text indented by `indent`, broken at blanks before column 79. */
+void tm_print_wrapped(FILE *out, const char *text, int indent)
+{
+    const int width = 79 - indent;
+    while (*text) {
+        int n = (int)strlen(text);
+        if (n > width) {
+            n = width;
+            while (n > 0 && text[n] != ' ') {
+                n--;
+            }
+            if (n == 0) {           /* one word longer than a line */
+                n = (int)strcspn(text, " ");
+            }
+        }
+        fprintf(out, "%*s%.*s\n", indent, "", n, text);
+        text += n;
+        while (*text == ' ') {
+            text++;
+        }
+    }
+}

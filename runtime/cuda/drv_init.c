@@ -280,8 +280,17 @@ CUresult cuInit(unsigned int Flags)
             if (!opts.max_shared_per_block) {
                 opts.max_shared_per_block = drv.gpu.smem_optin;
             }
-            if (ptxemu_device_create(&opts, &drv.dev) != PTXEMU_SUCCESS) {
-                r = CUDA_ERROR_OUT_OF_MEMORY;
+            ptxemu_status st = ptxemu_device_create(&opts, &drv.dev);
+            ptxemu_env_device_options_fini(&opts);
+            if (st != PTXEMU_SUCCESS) {
+                /* A timing model refused, a bad timing parameter ... */
+                if (*ptxemu_device_create_error()) {
+                    fprintf(stderr, "ptxemu: %s\n",
+                            ptxemu_device_create_error());
+                }
+                r = st == PTXEMU_ERROR_OUT_OF_MEMORY
+                        ? CUDA_ERROR_OUT_OF_MEMORY
+                        : CUDA_ERROR_INVALID_VALUE;
             } else {
                 drv.primary.flags = 0;
                 drv.primary.primary = 1;

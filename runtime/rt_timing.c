@@ -1,0 +1,136 @@
+/*
+ * runtime/rt_timing.c: a device's timing-model options, the message of a
+ * failed ptxemu_device_create, and ptxemu_timing_help (rt_timing.h).
+ */
+#include "runtime/rt_timing.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "timing/tm.h"
+
+/* Per thread, as errno: creating a device has no device to hold it. */
+static __thread char create_msg[1024];
+
+void rt_create_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(create_msg, sizeof(create_msg), fmt, ap);
+    va_end(ap);
+}
+
+void rt_create_error_clear(void)
+{
+    create_msg[0] = 0;
+}
+
+const char *ptxemu_device_create_error(void)
+{
+    return create_msg;
+}
+
+/* A copy of s, NULL for NULL; *bad set when out of memory. */
+static char *dup_opt(const char *s, int *bad)
+{
+    if (!s) {
+        return NULL;
+    }
+    char *c = strdup(s);
+    *bad |= !c;
+    return c;
+}
+
+int rt_timing_copy(RtTiming *t, const ptxemu_device_options *o)
+{
+    memset(t, 0, sizeof(*t));
+    /* Fields past the caller's size are not there: untimed. */
+    if (o->size < offsetof(ptxemu_device_options, ntiming_set) +
+                      sizeof(o->ntiming_set)) {
+        return 0;
+    }
+    if (o->ntiming_set && !o->timing_set) {
+        rt_create_error("ptxemu_device_options: %zu timing_set entries but "
+                        "no list", o->ntiming_set);
+        return -1;
+    }
+    int bad = 0;
+    if (o->timing && *o->timing && strcmp(o->timing, "none")) {
+        t->spec = dup_opt(o->timing, &bad);
+    }
+    t->config = dup_opt(o->timing_config, &bad);
+    if (o->ntiming_set) {
+        t->set = calloc(o->ntiming_set, sizeof(char *));
+        bad |= !t->set;
+        for (size_t k = 0; t->set && k < o->ntiming_set; k++) {
+            if (!o->timing_set[k]) {
+                rt_create_error("ptxemu_device_options: timing_set[%zu] is "
+                                "NULL", k);
+                rt_timing_free(t);
+                return -1;
+            }
+            t->set[t->nset++] = dup_opt(o->timing_set[k], &bad);
+        }
+    }
+    if (bad) {
+        rt_create_error("out of memory");
+        rt_timing_free(t);
+        return -1;
+    }
+    return 0;
+}
+
+void rt_timing_free(RtTiming *t)
+{
+    free(t->spec);
+    free(t->config);
+    for (size_t k = 0; k < t->nset; k++) {
+        free(t->set[k]);
+    }
+    free(t->set);
+    memset(t, 0, sizeof(*t));
+}
+
+char *ptxemu_timing_help(const char *timing, char *err, size_t errlen)
+{
+    TmLoaded l;
+    if (tm_load(timing, &l, err, errlen)) {
+        return NULL;
+    }
+    TmParams *p = tm_params_new();
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *out = p ? open_memstream(&buf, &len) : NULL;
+    if (!out) {
+        tm_seterr(err, errlen, "out of memory");
+        tm_params_free(p);
+        tm_unload(&l);
+        return NULL;
+    }
+    /* A table the model declares is checked as a session would (a bad
+     * default is the model's error, reported here too). */
+    int rc = tm_params_declare(p, l.ops.params, l.ops.nparams, err, errlen);
+    if (!rc) {
+        fprintf(out, "timing model '%s'\n", l.ops.name);
+        if (l.ops.help) {
+            tm_print_wrapped(out, l.ops.help, 2);
+        }
+        if (l.ops.nparams) {
+            fprintf(out, "\nparameters (--timing-config FILE of "
+                    "`key = value` lines, --timing-set key=value):\n");
+            tm_params_print_help(p, out);
+        } else {
+            fprintf(out, "\nno parameters\n");
+        }
+    }
+    fclose(out);
+    tm_params_free(p);
+    tm_unload(&l);
+    if (rc) {
+        free(buf);
+        return NULL;
+    }
+    return buf;
+}

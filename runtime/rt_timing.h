@@ -1,0 +1,35 @@
+/*
+ * runtime/rt_timing.h: the timing-model options a device keeps (the
+ * timing, timing_config and timing_set fields of ptxemu_device_options),
+ * the message of a failed ptxemu_device_create, and --timing-help.
+ *
+ * The device copies the option strings at create (the caller's may go
+ * away); timing/host.c's session is opened from this copy.
+ */
+#ifndef PTXEMU_RUNTIME_RT_TIMING_H
+#define PTXEMU_RUNTIME_RT_TIMING_H
+
+#include <stddef.h>
+
+#include "runtime/ptxemu.h"
+
+typedef struct RtTiming {
+    char *spec;                 /* NULL: untimed ("none" and "" too) */
+    char *config;               /* NULL: no file */
+    char **set;                 /* nset "key=value" strings */
+    size_t nset;
+} RtTiming;
+
+/* Copy o's timing fields (those within o->size) into *t.  0, or -1 with
+ * the reason in the thread's create error (out of memory, a NULL list
+ * with a non-zero count). */
+int rt_timing_copy(RtTiming *t, const ptxemu_device_options *o);
+void rt_timing_free(RtTiming *t);
+
+/* The thread's ptxemu_device_create_error(): set, and cleared at the
+ * start of each create. */
+void rt_create_error(const char *fmt, ...)
+    __attribute__((format(printf, 1, 2)));
+void rt_create_error_clear(void);
+
+#endif
