@@ -654,16 +654,45 @@ typedef enum CUlaunchAttributeID_enum {
     CU_LAUNCH_ATTRIBUTE_DEVICE_UPDATABLE_KERNEL_NODE = 13
 } CUlaunchAttributeID;
 
+/* CUaccessPolicyWindow (an L2 persistence hint) and its properties. */
+typedef enum CUaccessProperty_enum {
+    CU_ACCESS_PROPERTY_NORMAL = 0,
+    CU_ACCESS_PROPERTY_STREAMING = 1,
+    CU_ACCESS_PROPERTY_PERSISTING = 2
+} CUaccessProperty;
+
+typedef struct CUaccessPolicyWindow_st {
+    void *base_ptr;
+    size_t num_bytes;
+    float hitRatio;
+    CUaccessProperty hitProp;
+    CUaccessProperty missProp;
+} CUaccessPolicyWindow;
+
+typedef enum CUsynchronizationPolicy_enum {
+    CU_SYNC_POLICY_AUTO = 1,
+    CU_SYNC_POLICY_SPIN = 2,
+    CU_SYNC_POLICY_YIELD = 3,
+    CU_SYNC_POLICY_BLOCKING_SYNC = 4
+} CUsynchronizationPolicy;
+
 /* The value union is 64 bytes; we read only the members we honour. */
 typedef union CUlaunchAttributeValue_union {
     char pad[64];
+    CUaccessPolicyWindow accessPolicyWindow;
     int cooperative;
+    CUsynchronizationPolicy syncPolicy;
     struct {
         unsigned int x;
         unsigned int y;
         unsigned int z;
     } clusterDim;
     int priority;
+    struct {
+        unsigned char default_;
+        unsigned char remote;
+    } memSyncDomainMap;
+    int memSyncDomain;
 } CUlaunchAttributeValue;
 
 typedef struct CUlaunchAttribute_st {
@@ -1004,6 +1033,11 @@ CUresult cuStreamAddCallback(CUstream hStream, CUstreamCallback callback,
                              void *userData, unsigned int flags);
 CUresult cuStreamGetFlags(CUstream hStream, unsigned int *flags);
 CUresult cuStreamGetPriority(CUstream hStream, int *priority);
+CUresult cuStreamSetAttribute(CUstream hStream, CUlaunchAttributeID attr,
+                              const CUlaunchAttributeValue *value);
+CUresult cuStreamGetAttribute(CUstream hStream, CUlaunchAttributeID attr,
+                              CUlaunchAttributeValue *value_out);
+CUresult cuStreamCopyAttributes(CUstream dst, CUstream src);
 CUresult cuStreamGetCtx(CUstream hStream, CUcontext *pctx);
 CUresult cuStreamGetId(CUstream hStream, unsigned long long *streamId);
 CUresult cuStreamGetDevice(CUstream hStream, CUdevice *device);

@@ -592,6 +592,91 @@ static void stream_cb(cudaStream_t s, cudaError_t st, void *data)
     callback_count++;
 }
 
+/* Stream attributes (CUDA Runtime API, cudaStreamSetAttribute: the
+ * access-policy window, synchronization policy, priority and memory
+ * sync domain are a stream's; values checked as their types document;
+ * recorded and read back, copied, and defaulted). */
+START_TEST(test_stream_attributes)
+{
+    cudaStream_t s, t;
+    ck_assert_int_eq(cudaStreamCreateWithPriority(&s, cudaStreamNonBlocking,
+                                                  -1), cudaSuccess);
+    ck_assert_int_eq(cudaStreamCreate(&t), cudaSuccess);
+    void *buf;
+    ck_assert_int_eq(cudaMalloc(&buf, 1 << 20), cudaSuccess);
+    CUlaunchAttributeValue v, got;
+    memset(&v, 0, sizeof(v));
+    v.accessPolicyWindow.base_ptr = buf;
+    v.accessPolicyWindow.num_bytes = 1 << 20;
+    v.accessPolicyWindow.hitRatio = 0.6f;
+    v.accessPolicyWindow.hitProp = CU_ACCESS_PROPERTY_PERSISTING;
+    v.accessPolicyWindow.missProp = CU_ACCESS_PROPERTY_STREAMING;
+    const cudaLaunchAttributeID apw = (cudaLaunchAttributeID)1,
+        sync = (cudaLaunchAttributeID)3, prio = (cudaLaunchAttributeID)8,
+        map = (cudaLaunchAttributeID)9;
+#define SET(st, id, val) cudaStreamSetAttribute(st, id, \
+        (const cudaLaunchAttributeValue *)(const void *)(val))
+#define GET(st, id, val) cudaStreamGetAttribute(st, id, \
+        (cudaLaunchAttributeValue *)(void *)(val))
+    /* defaults: the stream's priority, auto sync, domain map {0, 1} */
+    ck_assert_int_eq(GET(s, prio, &got), cudaSuccess);
+    ck_assert_int_eq(got.priority, -1);
+    ck_assert_int_eq(GET(s, sync, &got), cudaSuccess);
+    ck_assert_int_eq(got.syncPolicy, CU_SYNC_POLICY_AUTO);
+    ck_assert_int_eq(GET(s, map, &got), cudaSuccess);
+    ck_assert_int_eq(got.memSyncDomainMap.default_, 0);
+    ck_assert_int_eq(got.memSyncDomainMap.remote, 1);
+    ck_assert_int_eq(GET(s, apw, &got), cudaSuccess);
+    ck_assert_uint_eq(got.accessPolicyWindow.num_bytes, 0);
+    /* set, read back, copy */
+    ck_assert_int_eq(SET(s, apw, &v), cudaSuccess);
+    memset(&got, 0, sizeof(got));
+    ck_assert_int_eq(GET(s, apw, &got), cudaSuccess);
+    ck_assert_ptr_eq(got.accessPolicyWindow.base_ptr, buf);
+    ck_assert_uint_eq(got.accessPolicyWindow.num_bytes, 1 << 20);
+    ck_assert(got.accessPolicyWindow.hitRatio == 0.6f);
+    ck_assert_int_eq(got.accessPolicyWindow.hitProp,
+                     CU_ACCESS_PROPERTY_PERSISTING);
+    ck_assert_int_eq(cudaStreamCopyAttributes(t, s), cudaSuccess);
+    memset(&got, 0, sizeof(got));
+    ck_assert_int_eq(GET(t, apw, &got), cudaSuccess);
+    ck_assert_uint_eq(got.accessPolicyWindow.num_bytes, 1 << 20);
+    CUlaunchAttributeValue p;
+    memset(&p, 0, sizeof(p));
+    p.priority = 0;
+    ck_assert_int_eq(SET(s, prio, &p), cudaSuccess);
+    int pr = -7;
+    ck_assert_int_eq(cudaStreamGetPriority(s, &pr), cudaSuccess);
+    ck_assert_int_eq(pr, 0);
+    /* the default stream has its own */
+    ck_assert_int_eq(SET(0, apw, &v), cudaSuccess);
+    ck_assert_int_eq(GET(0, apw, &got), cudaSuccess);
+    ck_assert_uint_eq(got.accessPolicyWindow.num_bytes, 1 << 20);
+    /* refused: a launch-only attribute, bad values */
+    ck_assert_int_eq(SET(s, cudaLaunchAttributeCooperative, &v),
+                     cudaErrorInvalidValue);
+    CUlaunchAttributeValue b = v;
+    b.accessPolicyWindow.hitRatio = 1.5f;
+    ck_assert_int_eq(SET(s, apw, &b), cudaErrorInvalidValue);
+    b = v;
+    b.accessPolicyWindow.missProp = CU_ACCESS_PROPERTY_PERSISTING;
+    ck_assert_int_eq(SET(s, apw, &b), cudaErrorInvalidValue);
+    b = v;
+    b.accessPolicyWindow.num_bytes = (size_t)1 << 40;
+    ck_assert_int_eq(SET(s, apw, &b), cudaErrorInvalidValue);
+    b = v;
+    b.syncPolicy = (CUsynchronizationPolicy)9;
+    ck_assert_int_eq(SET(s, sync, &b), cudaErrorInvalidValue);
+    ck_assert_int_eq(GET(s, apw, NULL), cudaErrorInvalidValue);
+    cudaGetLastError();
+#undef SET
+#undef GET
+    ck_assert_int_eq(cudaFree(buf), cudaSuccess);
+    ck_assert_int_eq(cudaStreamDestroy(s), cudaSuccess);
+    ck_assert_int_eq(cudaStreamDestroy(t), cudaSuccess);
+}
+END_TEST
+
 START_TEST(test_streams_events)
 {
     cudaStream_t s;
@@ -954,6 +1039,7 @@ static Suite *cudart_suite(void)
     tcase_add_test(tc, test_bad_config);
     tcase_add_test(tc, test_sticky_fault);
     tcase_add_test(tc, test_streams_events);
+    tcase_add_test(tc, test_stream_attributes);
     tcase_add_test(tc, test_unsupported);
     tcase_add_test(tc, test_printf);
     tcase_add_test(tc, test_device);

@@ -50,11 +50,19 @@ struct CUmod_st {
     unsigned nfuncs;
 };
 
+/* Stream attribute ids are below this (CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN
+ * is the last one a stream takes). */
+#define DRV_NSTREAM_ATTR 11
+
 struct CUstream_st {
     unsigned flags;
     int priority;
     CUcontext ctx;
     unsigned long long id;
+    /* cuStreamSetAttribute's values (drv_sattr.c), by attribute id,
+     * and which were set */
+    CUlaunchAttributeValue attr[DRV_NSTREAM_ATTR];
+    unsigned attr_set;
 };
 
 struct CUevent_st {

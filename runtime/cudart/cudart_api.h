@@ -193,6 +193,11 @@ cudaError_t cudaStreamWaitEvent(cudaStream_t s, cudaEvent_t ev,
                                 unsigned flags);
 cudaError_t cudaStreamGetFlags(cudaStream_t s, unsigned *flags);
 cudaError_t cudaStreamGetPriority(cudaStream_t s, int *prio);
+cudaError_t cudaStreamSetAttribute(cudaStream_t s, cudaLaunchAttributeID attr,
+                                   const cudaLaunchAttributeValue *v);
+cudaError_t cudaStreamGetAttribute(cudaStream_t s, cudaLaunchAttributeID attr,
+                                   cudaLaunchAttributeValue *v);
+cudaError_t cudaStreamCopyAttributes(cudaStream_t dst, cudaStream_t src);
 cudaError_t cudaStreamGetDevice(cudaStream_t s, int *dev);
 cudaError_t cudaLaunchHostFunc(cudaStream_t s, cudaHostFn_t fn, void *data);
 cudaError_t cudaStreamAddCallback(cudaStream_t s, cudaStreamCallback_t fn,

@@ -257,6 +257,34 @@ RT_API cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start,
     return done(cuEventElapsedTime_v2(ms, (CUevent)start, (CUevent)end));
 }
 
+/* Stream attributes (the access-policy window, synchronization policy,
+ * priority, memory sync domain and map): recorded by the driver
+ * (runtime/cuda/drv_sattr.c); the value unions are the same 64 bytes. */
+RT_API cudaError_t cudaStreamSetAttribute(cudaStream_t s,
+                                          cudaLaunchAttributeID attr,
+                                          const cudaLaunchAttributeValue *v)
+{
+    ENTER();
+    return done(cuStreamSetAttribute(rt_stream(s), (CUlaunchAttributeID)attr,
+                                     (const CUlaunchAttributeValue *)v));
+}
+
+RT_API cudaError_t cudaStreamGetAttribute(cudaStream_t s,
+                                          cudaLaunchAttributeID attr,
+                                          cudaLaunchAttributeValue *v)
+{
+    ENTER();
+    return done(cuStreamGetAttribute(rt_stream(s), (CUlaunchAttributeID)attr,
+                                     (CUlaunchAttributeValue *)v));
+}
+
+RT_API cudaError_t cudaStreamCopyAttributes(cudaStream_t dst,
+                                            cudaStream_t src)
+{
+    ENTER();
+    return done(cuStreamCopyAttributes(rt_stream(dst), rt_stream(src)));
+}
+
 RT_API cudaError_t cudaStreamGetId(cudaStream_t s, unsigned long long *id)
 {
     if (!id)
@@ -270,3 +298,6 @@ RT_ALIAS(cudaStreamGetDevice_ptsz, cudaStreamGetDevice);
 RT_ALIAS(cudaStreamGetFlags_ptsz, cudaStreamGetFlags);
 RT_ALIAS(cudaStreamGetPriority_ptsz, cudaStreamGetPriority);
 RT_ALIAS(cudaStreamGetId_ptsz, cudaStreamGetId);
+RT_ALIAS(cudaStreamSetAttribute_ptsz, cudaStreamSetAttribute);
+RT_ALIAS(cudaStreamGetAttribute_ptsz, cudaStreamGetAttribute);
+RT_ALIAS(cudaStreamCopyAttributes_ptsz, cudaStreamCopyAttributes);
