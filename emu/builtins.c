@@ -3,6 +3,7 @@
  * See emu/builtins.h for the contract.
  */
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -286,7 +287,9 @@ static size_t printf_limit(const EmuDevice *d)
                                       : EMU_PRINTF_BUFFER_DEFAULT;
 }
 
-#define EMU_PRINTF_MAX_FIELD (1 << 20)   /* widths and precisions */
+/* Widths and precisions above this are cut to it (clamp_field): a
+ * field must fit in the launch's printf buffer (1 MiB by default). */
+#define EMU_PRINTF_MAX_FIELD (1 << 16)
 
 typedef struct Fmt {
     EmuCtx *x;
@@ -347,15 +350,33 @@ static bool field(Fmt *f, const char *fmt, size_t *k, int64_t *v,
         while (fmt[*k] >= '0' && fmt[*k] <= '9') {
             n = n * 10 + (fmt[*k] - '0');
             if (n > EMU_PRINTF_MAX_FIELD) {
-                bad_format(f->x, f->lane, fmt, *k,
-                           "width or precision too large");
-                return false;
+                n = EMU_PRINTF_MAX_FIELD + 1;   /* clamp_field cuts it */
             }
             (*k)++;
         }
         *v = n;
     }
     return true;
+}
+
+/* A width or precision above EMU_PRINTF_MAX_FIELD.  CUDA formats device
+ * printf on the host, padding to any width; holding gigabytes of
+ * padding is not worth emulating, so the field is cut to the limit and
+ * the cut said on stderr (once per process: every thread of a kernel
+ * would repeat it). */
+static void clamp_field(const char *fmt, int64_t *v, const char *what)
+{
+    static atomic_flag said = ATOMIC_FLAG_INIT;
+    if (*v <= EMU_PRINTF_MAX_FIELD) {
+        return;
+    }
+    if (!atomic_flag_test_and_set(&said)) {
+        fprintf(stderr, "ptxemu: warning: device printf \"%.48s%s\": a "
+                "%s above %d is cut to %d (further cuts are not "
+                "reported)\n", fmt, strlen(fmt) > 48 ? "..." : "", what,
+                EMU_PRINTF_MAX_FIELD, EMU_PRINTF_MAX_FIELD);
+    }
+    *v = EMU_PRINTF_MAX_FIELD;
 }
 
 /* Format the whole record into out; returns the argument count, or -2
@@ -401,9 +422,7 @@ static int do_printf(EmuCtx *x, unsigned lane, const char *fmt,
                 flags[nf] = 0;
             }
         }
-        if (width > EMU_PRINTF_MAX_FIELD) {
-            return bad_format(x, lane, fmt, start, "width too large");
-        }
+        clamp_field(fmt, &width, "field width");
         if (fmt[k] == '.') {
             k++;
             if (!field(&f, fmt, &k, &prec, &star_args)) {
@@ -412,10 +431,7 @@ static int do_printf(EmuCtx *x, unsigned lane, const char *fmt,
             if (prec < 0 && fmt[k - 1] != '*') {
                 prec = 0;           /* "%.d": precision 0 */
             }
-            if (prec > EMU_PRINTF_MAX_FIELD) {
-                return bad_format(x, lane, fmt, start,
-                                  "precision too large");
-            }
+            clamp_field(fmt, &prec, "precision");
         }
         /* length modifier: 0 none, 'H' hh, 'h', 'l' (l ll z t j), 'L' */
         char len = 0;

@@ -408,6 +408,34 @@ START_TEST(printf_faults)
 }
 END_TEST
 
+/* A width or precision past the emulator's 65536: CUDA pads to any
+ * width (it formats on the host).  The launch used to fail with
+ * cudaErrorInvalidValue and print nothing; now the field is cut to
+ * 65536 and the cut said on stderr (not checked here). */
+START_TEST(printf_huge_width)
+{
+    PfEnv e;
+    pf_open(&e);
+    Pack p = { .n = 0 };
+    pk_i32(&p, 7);
+    char *want = malloc(65536 + 8);
+    ck_assert_ptr_nonnull(want);
+    memset(want, ' ', 65535);
+    strcpy(want + 65535, "7|\n");
+    pf_expect(&e, "%2000000d|\n", &p, want, 1);
+    p.n = 0;
+    pk_i32(&p, 2147483647);         /* a * width */
+    pk_i32(&p, 7);
+    pf_expect(&e, "%*d|\n", &p, want, 1);    /* '*' is not counted */
+    memset(want, '0', 65535);
+    p.n = 0;
+    pk_i32(&p, 7);
+    pf_expect(&e, "%.99999999999999999999d|\n", &p, want, 1);
+    free(want);
+    pf_close(&e);
+}
+END_TEST
+
 /* Each thread prints "a<cta>.<tid>", a barrier, then "b<cta>.<tid>". */
 static const char order_ptx[] =
     PTX_HDR VPRINTF_DECL
@@ -1109,6 +1137,7 @@ Suite *builtins_suite(void)
     tcase_add_test(tc, printf_promoted_floats);
     tcase_add_test(tc, printf_strings_chars_pointers);
     tcase_add_test(tc, printf_faults);
+    tcase_add_test(tc, printf_huge_width);
     tcase_add_test(tc, printf_order_warps_ctas);
     tcase_add_test(tc, printf_in_func_divergent);
     tcase_add_test(tc, printf_buffer_limit);
