@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "runtime/cuda/drv.h"
+#include "runtime/cuda/drv_capture.h"
 #include "runtime/cuda/drv_export.h"
 
 enum { STACK_MAX = 64 };
@@ -459,7 +460,9 @@ CUresult cuCtxGetApiVersion(CUcontext ctx, unsigned int *version)
 
 CUresult cuCtxSynchronize(void)
 {
-    return drv_trace(drv_sync(), "cuCtxSynchronize", "%s", "");
+    /* Waiting for a capturing stream: what a capture's mode forbids. */
+    CUresult r = drv_capture_unsafe();
+    return drv_trace(r ? r : drv_sync(), "cuCtxSynchronize", "%s", "");
 }
 
 CUresult cuCtxSynchronize_v2(CUcontext ctx)

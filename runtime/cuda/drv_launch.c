@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "runtime/cuda/drv.h"
+#include "runtime/cuda/drv_capture.h"
 
 typedef struct Launch {
     unsigned grid[3], block[3];
@@ -127,6 +128,24 @@ static CUresult launch(CUfunction f, const Launch *l, void **params,
             return r;
         }
         params = owned;
+    }
+    /* While the stream captures, the launch becomes a kernel node. */
+    drv_node_params np;
+    memset(&np, 0, sizeof(np));
+    np.kernel.func = f;
+    np.kernel.gridDimX = l->grid[0];
+    np.kernel.gridDimY = l->grid[1];
+    np.kernel.gridDimZ = l->grid[2];
+    np.kernel.blockDimX = l->block[0];
+    np.kernel.blockDimY = l->block[1];
+    np.kernel.blockDimZ = l->block[2];
+    np.kernel.sharedMemBytes = l->smem;
+    np.kernel.kernelParams = params;
+    int taken;
+    r = drv_capture_node(l->stream, CU_GRAPH_NODE_TYPE_KERNEL, &np, &taken);
+    if (taken) {
+        free(owned);
+        return r;
     }
     ptxemu_launch_config cfg;
     ptxemu_launch_config_default(&cfg);
@@ -380,9 +399,3 @@ CUresult cuOccupancyAvailableDynamicSMemPerBlock(size_t *dynamicSmemSize,
                      "%p, %p, %d, %d", (void *)dynamicSmemSize, (void *)func,
                      numBlocks, blockSize);
 }
-
-/* The per-thread default stream variants (_ptds, _ptsz): every
- * stream behaves the same here. */
-DRV_ALIAS(cuLaunchCooperativeKernel_ptsz, cuLaunchCooperativeKernel)
-DRV_ALIAS(cuLaunchKernelEx_ptsz, cuLaunchKernelEx)
-DRV_ALIAS(cuLaunchKernel_ptsz, cuLaunchKernel)

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "runtime/cuda/drv.h"
+#include "runtime/cuda/drv_capture.h"
 
 /* ------------------------------------------------------------ alloc */
 
@@ -38,6 +39,9 @@ CUresult cuMemGetInfo_v2(size_t *free_bytes, size_t *total)
 static CUresult mem_alloc(CUdeviceptr *dptr, size_t n)
 {
     CUresult r = drv_ready(NULL);
+    if (!r) {
+        r = drv_capture_unsafe();   /* cuStreamBeginCapture's modes */
+    }
     if (r) {
         return r;
     }
@@ -89,6 +93,9 @@ CUresult cuMemAllocPitch_v2(CUdeviceptr *dptr, size_t *pPitch,
 static CUresult mem_free(CUdeviceptr p)
 {
     CUresult r = drv_ready(NULL);
+    if (!r) {
+        r = drv_capture_unsafe();
+    }
     if (r) {
         return r;
     }
@@ -532,6 +539,9 @@ static CUresult copy(CUdeviceptr dst, CUdeviceptr src, size_t n, int sync,
                      unsigned need)
 {
     CUresult r = drv_ready(NULL);
+    if (!r && sync) {
+        r = drv_capture_unsafe();       /* a blocking copy */
+    }
     if (r || n == 0) {
         return r;
     }
@@ -563,6 +573,31 @@ static CUresult copy(CUdeviceptr dst, CUdeviceptr src, size_t n, int sync,
 
 #define HP(p) ((CUdeviceptr)(uintptr_t)(p))
 
+/* An asynchronous 1D copy on stream s: a memcpy node while s captures
+ * (drv_capture.h), else done now. */
+static CUresult copy_on(CUstream s, CUdeviceptr dst, CUdeviceptr src,
+                        size_t n, unsigned need)
+{
+    CUresult r = drv_ready_stream(s);
+    if (r) {
+        return r;
+    }
+    drv_node_params p;
+    memset(&p, 0, sizeof(p));
+    p.memcpy.srcMemoryType = need & COPY_SRC_DEV ? CU_MEMORYTYPE_DEVICE
+                                                 : CU_MEMORYTYPE_UNIFIED;
+    p.memcpy.srcDevice = src;
+    p.memcpy.dstMemoryType = need & COPY_DST_DEV ? CU_MEMORYTYPE_DEVICE
+                                                 : CU_MEMORYTYPE_UNIFIED;
+    p.memcpy.dstDevice = dst;
+    p.memcpy.WidthInBytes = n;
+    p.memcpy.Height = 1;
+    p.memcpy.Depth = 1;
+    int taken;
+    r = drv_capture_node(s, CU_GRAPH_NODE_TYPE_MEMCPY, &p, &taken);
+    return taken ? r : copy(dst, src, n, 0, need);
+}
+
 CUresult cuMemcpy(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount)
 {
     return drv_trace(copy(dst, src, ByteCount, 1, 0), "cuMemcpy",
@@ -572,10 +607,7 @@ CUresult cuMemcpy(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount)
 CUresult cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount,
                        CUstream hStream)
 {
-    CUresult r = drv_ready_stream(hStream);
-    if (!r) {
-        r = copy(dst, src, ByteCount, 0, 0);
-    }
+    CUresult r = copy_on(hStream, dst, src, ByteCount, 0);
     return drv_trace(r, "cuMemcpyAsync", "0x%llx, 0x%llx, %zu, %p", dst, src,
                      ByteCount, (void *)hStream);
 }
@@ -606,11 +638,8 @@ CUresult cuMemcpyPeerAsync(CUdeviceptr dstDevice, CUcontext dstContext,
 {
     CUresult r = peer_ctx(dstContext, srcContext);
     if (!r) {
-        r = drv_ready_stream(hStream);
-    }
-    if (!r) {
-        r = copy(dstDevice, srcDevice, ByteCount, 0,
-                 COPY_DST_DEV | COPY_SRC_DEV);
+        r = copy_on(hStream, dstDevice, srcDevice, ByteCount,
+                    COPY_DST_DEV | COPY_SRC_DEV);
     }
     return drv_trace(r, "cuMemcpyPeerAsync", "0x%llx, %p, 0x%llx, %p, %zu, "
                      "%p", dstDevice, (void *)dstContext, srcDevice,
@@ -647,10 +676,8 @@ CUresult cuMemcpyDtoD_v2(CUdeviceptr dstDevice, CUdeviceptr srcDevice,
 CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr dstDevice, const void *srcHost,
                               size_t ByteCount, CUstream hStream)
 {
-    CUresult r = drv_ready_stream(hStream);
-    if (!r) {
-        r = copy(dstDevice, HP(srcHost), ByteCount, 0, COPY_DST_DEV);
-    }
+    CUresult r = copy_on(hStream, dstDevice, HP(srcHost), ByteCount,
+                         COPY_DST_DEV);
     return drv_trace(r, "cuMemcpyHtoDAsync_v2", "0x%llx, %p, %zu, %p",
                      dstDevice, srcHost, ByteCount, (void *)hStream);
 }
@@ -658,10 +685,8 @@ CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr dstDevice, const void *srcHost,
 CUresult cuMemcpyDtoHAsync_v2(void *dstHost, CUdeviceptr srcDevice,
                               size_t ByteCount, CUstream hStream)
 {
-    CUresult r = drv_ready_stream(hStream);
-    if (!r) {
-        r = copy(HP(dstHost), srcDevice, ByteCount, 0, COPY_SRC_DEV);
-    }
+    CUresult r = copy_on(hStream, HP(dstHost), srcDevice, ByteCount,
+                         COPY_SRC_DEV);
     return drv_trace(r, "cuMemcpyDtoHAsync_v2", "%p, 0x%llx, %zu, %p",
                      dstHost, srcDevice, ByteCount, (void *)hStream);
 }
@@ -669,11 +694,8 @@ CUresult cuMemcpyDtoHAsync_v2(void *dstHost, CUdeviceptr srcDevice,
 CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr dstDevice, CUdeviceptr srcDevice,
                               size_t ByteCount, CUstream hStream)
 {
-    CUresult r = drv_ready_stream(hStream);
-    if (!r) {
-        r = copy(dstDevice, srcDevice, ByteCount, 0,
-                 COPY_DST_DEV | COPY_SRC_DEV);
-    }
+    CUresult r = copy_on(hStream, dstDevice, srcDevice, ByteCount,
+                         COPY_DST_DEV | COPY_SRC_DEV);
     return drv_trace(r, "cuMemcpyDtoDAsync_v2", "0x%llx, 0x%llx, %zu, %p",
                      dstDevice, srcDevice, ByteCount, (void *)hStream);
 }
@@ -727,6 +749,38 @@ static CUresult copy3(const Copy3 *c, int sync)
     return CUDA_SUCCESS;
 }
 
+/* A 2D copy as the 3D copy it is (depth 1). */
+static void to3d(const CUDA_MEMCPY2D *p, CUDA_MEMCPY3D *q)
+{
+    memset(q, 0, sizeof(*q));
+    q->srcXInBytes = p->srcXInBytes;
+    q->srcY = p->srcY;
+    q->srcMemoryType = p->srcMemoryType;
+    q->srcHost = p->srcHost;
+    q->srcDevice = p->srcDevice;
+    q->srcArray = p->srcArray;
+    q->srcPitch = p->srcPitch;
+    q->dstXInBytes = p->dstXInBytes;
+    q->dstY = p->dstY;
+    q->dstMemoryType = p->dstMemoryType;
+    q->dstHost = p->dstHost;
+    q->dstDevice = p->dstDevice;
+    q->dstArray = p->dstArray;
+    q->dstPitch = p->dstPitch;
+    q->WidthInBytes = p->WidthInBytes;
+    q->Height = p->Height;
+    q->Depth = 1;
+}
+
+/* Work of a 2D/3D asynchronous copy while s captures: a memcpy node. */
+static CUresult capture3d(const CUDA_MEMCPY3D *q, CUstream s, int *taken)
+{
+    drv_node_params p;
+    memset(&p, 0, sizeof(p));
+    p.memcpy = *q;
+    return drv_capture_node(s, CU_GRAPH_NODE_TYPE_MEMCPY, &p, taken);
+}
+
 static CUresult memcpy2d(const CUDA_MEMCPY2D *p, CUstream s, int sync)
 {
     CUresult r = drv_ready_stream(s);
@@ -736,27 +790,19 @@ static CUresult memcpy2d(const CUDA_MEMCPY2D *p, CUstream s, int sync)
     if (!p) {
         return CUDA_ERROR_INVALID_VALUE;
     }
+    if (!sync) {
+        CUDA_MEMCPY3D q;
+        int taken;
+        to3d(p, &q);
+        r = capture3d(&q, s, &taken);
+        if (taken) {
+            return r;
+        }
+    }
     if (p->srcMemoryType == CU_MEMORYTYPE_ARRAY ||
         p->dstMemoryType == CU_MEMORYTYPE_ARRAY) {
         CUDA_MEMCPY3D q;
-        memset(&q, 0, sizeof q);
-        q.srcXInBytes = p->srcXInBytes;
-        q.srcY = p->srcY;
-        q.srcMemoryType = p->srcMemoryType;
-        q.srcHost = p->srcHost;
-        q.srcDevice = p->srcDevice;
-        q.srcArray = p->srcArray;
-        q.srcPitch = p->srcPitch;
-        q.dstXInBytes = p->dstXInBytes;
-        q.dstY = p->dstY;
-        q.dstMemoryType = p->dstMemoryType;
-        q.dstHost = p->dstHost;
-        q.dstDevice = p->dstDevice;
-        q.dstArray = p->dstArray;
-        q.dstPitch = p->dstPitch;
-        q.WidthInBytes = p->WidthInBytes;
-        q.Height = p->Height;
-        q.Depth = 1;
+        to3d(p, &q);
         return drv_array_copy(&q, sync);
     }
     Copy3 c;
@@ -807,6 +853,13 @@ static CUresult memcpy3d(const CUDA_MEMCPY3D *p, CUstream s, int sync)
     }
     if (!p || p->srcLOD || p->dstLOD || p->reserved0 || p->reserved1) {
         return CUDA_ERROR_INVALID_VALUE;
+    }
+    if (!sync) {
+        int taken;
+        r = capture3d(p, s, &taken);
+        if (taken) {
+            return r;
+        }
     }
     if (p->srcMemoryType == CU_MEMORYTYPE_ARRAY ||
         p->dstMemoryType == CU_MEMORYTYPE_ARRAY) {
@@ -864,6 +917,19 @@ static CUresult fill(CUdeviceptr dst, size_t pitch, unsigned value,
     if (!dst || dst % size || (height > 1 && pitch < width * size) ||
         width > SIZE_MAX / size) {
         return CUDA_ERROR_INVALID_VALUE;
+    }
+    drv_node_params p;
+    memset(&p, 0, sizeof(p));
+    p.memset.dst = dst;
+    p.memset.pitch = pitch;
+    p.memset.value = value;
+    p.memset.elementSize = size;
+    p.memset.width = width;
+    p.memset.height = height;
+    int taken;
+    r = drv_capture_node(s, CU_GRAPH_NODE_TYPE_MEMSET, &p, &taken);
+    if (taken) {
+        return r;
     }
     size_t row = width * size;
     if (size == 1 || ((value & 0xff) * 0x01010101u ==
@@ -997,35 +1063,23 @@ CUresult cuMemsetD2D32Async(CUdeviceptr dstDevice, size_t dstPitch,
 }
 
 /* The per-thread default stream variants (_ptds, _ptsz): every
- * stream behaves the same here. */
+ * stream behaves the same here (the forms that put work on a stream
+ * are drv_ptsz.c's: a capture tells their 0 from the legacy one). */
 DRV_ALIAS(cuMemAllocAsync_ptsz, cuMemAllocAsync)
 DRV_ALIAS(cuMemFreeAsync_ptsz, cuMemFreeAsync)
 DRV_ALIAS(cuMemPrefetchAsync_ptsz, cuMemPrefetchAsync)
 DRV_ALIAS(cuMemPrefetchAsync_v2_ptsz, cuMemPrefetchAsync_v2)
-DRV_ALIAS(cuMemcpy2DAsync_v2_ptsz, cuMemcpy2DAsync_v2)
 DRV_ALIAS(cuMemcpy2DUnaligned_v2_ptds, cuMemcpy2DUnaligned_v2)
 DRV_ALIAS(cuMemcpy2D_v2_ptds, cuMemcpy2D_v2)
-DRV_ALIAS(cuMemcpy3DAsync_v2_ptsz, cuMemcpy3DAsync_v2)
 DRV_ALIAS(cuMemcpy3D_v2_ptds, cuMemcpy3D_v2)
-DRV_ALIAS(cuMemcpyAsync_ptsz, cuMemcpyAsync)
-DRV_ALIAS(cuMemcpyDtoDAsync_v2_ptsz, cuMemcpyDtoDAsync_v2)
 DRV_ALIAS(cuMemcpyDtoD_v2_ptds, cuMemcpyDtoD_v2)
-DRV_ALIAS(cuMemcpyDtoHAsync_v2_ptsz, cuMemcpyDtoHAsync_v2)
 DRV_ALIAS(cuMemcpyDtoH_v2_ptds, cuMemcpyDtoH_v2)
-DRV_ALIAS(cuMemcpyHtoDAsync_v2_ptsz, cuMemcpyHtoDAsync_v2)
 DRV_ALIAS(cuMemcpyHtoD_v2_ptds, cuMemcpyHtoD_v2)
-DRV_ALIAS(cuMemcpyPeerAsync_ptsz, cuMemcpyPeerAsync)
 DRV_ALIAS(cuMemcpyPeer_ptds, cuMemcpyPeer)
 DRV_ALIAS(cuMemcpy_ptds, cuMemcpy)
-DRV_ALIAS(cuMemsetD16Async_ptsz, cuMemsetD16Async)
 DRV_ALIAS(cuMemsetD16_v2_ptds, cuMemsetD16_v2)
-DRV_ALIAS(cuMemsetD2D16Async_ptsz, cuMemsetD2D16Async)
 DRV_ALIAS(cuMemsetD2D16_v2_ptds, cuMemsetD2D16_v2)
-DRV_ALIAS(cuMemsetD2D32Async_ptsz, cuMemsetD2D32Async)
 DRV_ALIAS(cuMemsetD2D32_v2_ptds, cuMemsetD2D32_v2)
-DRV_ALIAS(cuMemsetD2D8Async_ptsz, cuMemsetD2D8Async)
 DRV_ALIAS(cuMemsetD2D8_v2_ptds, cuMemsetD2D8_v2)
-DRV_ALIAS(cuMemsetD32Async_ptsz, cuMemsetD32Async)
 DRV_ALIAS(cuMemsetD32_v2_ptds, cuMemsetD32_v2)
-DRV_ALIAS(cuMemsetD8Async_ptsz, cuMemsetD8Async)
 DRV_ALIAS(cuMemsetD8_v2_ptds, cuMemsetD8_v2)

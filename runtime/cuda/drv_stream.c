@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "runtime/cuda/drv.h"
+#include "runtime/cuda/drv_capture.h"
 
 static uint64_t now_ns(void)
 {
@@ -92,6 +93,9 @@ CUresult cuStreamSynchronize(CUstream hStream)
 {
     CUresult r = drv_ready_stream(hStream);
     if (!r) {
+        r = drv_capture_sync(hStream);
+    }
+    if (!r) {
         r = drv_sync();
     }
     return drv_trace(r, "cuStreamSynchronize", "%p", (void *)hStream);
@@ -99,8 +103,11 @@ CUresult cuStreamSynchronize(CUstream hStream)
 
 CUresult cuStreamQuery(CUstream hStream)
 {
-    return drv_trace(drv_ready_stream(hStream), "cuStreamQuery", "%p",
-                     (void *)hStream);
+    CUresult r = drv_ready_stream(hStream);
+    if (!r) {
+        r = drv_capture_sync(hStream);
+    }
+    return drv_trace(r, "cuStreamQuery", "%p", (void *)hStream);
 }
 
 CUresult cuStreamWaitEvent(CUstream hStream, CUevent hEvent,
@@ -113,6 +120,10 @@ CUresult cuStreamWaitEvent(CUstream hStream, CUevent hEvent,
     if (!r && Flags > CU_EVENT_WAIT_EXTERNAL) {
         r = CUDA_ERROR_INVALID_VALUE;
     }
+    if (!r) {
+        int taken;
+        r = drv_capture_wait(hStream, hEvent, &taken);
+    }
     return drv_trace(r, "cuStreamWaitEvent", "%p, %p, 0x%x",
                      (void *)hStream, (void *)hEvent, Flags);
 }
@@ -123,6 +134,11 @@ CUresult cuStreamAddCallback(CUstream hStream, CUstreamCallback callback,
     CUresult r = drv_ready_stream(hStream);
     if (!r && (!callback || flags)) {
         r = CUDA_ERROR_INVALID_VALUE;
+    }
+    if (!r) {
+        /* Not a graph node: a capture cannot take it (CUDA documents
+         * cuLaunchHostFunc for captured host work). */
+        r = drv_capture_sync(hStream);
     }
     drv_trace(r, "cuStreamAddCallback", "%p, %p, %p, 0x%x",
               (void *)hStream, (void *)(uintptr_t)callback, userData, flags);
@@ -140,9 +156,16 @@ CUresult cuLaunchHostFunc(CUstream hStream, CUhostFn fn, void *userData)
     if (!r && !fn) {
         r = CUDA_ERROR_INVALID_VALUE;
     }
+    int taken = 0;
+    if (!r) {
+        drv_node_params p;
+        p.host.fn = fn;
+        p.host.userData = userData;
+        r = drv_capture_node(hStream, CU_GRAPH_NODE_TYPE_HOST, &p, &taken);
+    }
     drv_trace(r, "cuLaunchHostFunc", "%p, %p, %p", (void *)hStream,
               (void *)(uintptr_t)fn, userData);
-    if (!r) {
+    if (!r && !taken) {
         fn(userData);
     }
     return r;
@@ -281,6 +304,7 @@ static CUresult event_destroy(CUevent e)
         return CUDA_ERROR_INVALID_HANDLE;
     }
     drv_handle_remove(DRV_EVENT, e);
+    drv_capture_forget(e);
     free(e);
     return CUDA_SUCCESS;
 }
@@ -309,6 +333,11 @@ static CUresult event_record(CUevent e, CUstream s, unsigned flags)
     if (flags > CU_EVENT_RECORD_EXTERNAL) {
         return CUDA_ERROR_INVALID_VALUE;
     }
+    int taken;
+    r = drv_capture_record(e, s, &taken);
+    if (taken) {
+        return r;
+    }
     e->ns = now_ns();
     e->recorded = 1;
     return CUDA_SUCCESS;
@@ -334,6 +363,9 @@ CUresult cuEventQuery(CUevent hEvent)
     if (!r && !drv_handle_valid(DRV_EVENT, hEvent)) {
         r = CUDA_ERROR_INVALID_HANDLE;
     }
+    if (!r) {
+        r = drv_capture_event_check(hEvent);
+    }
     return drv_trace(r, "cuEventQuery", "%p", (void *)hEvent);
 }
 
@@ -342,6 +374,9 @@ CUresult cuEventSynchronize(CUevent hEvent)
     CUresult r = drv_ready(NULL);
     if (!r && !drv_handle_valid(DRV_EVENT, hEvent)) {
         r = CUDA_ERROR_INVALID_HANDLE;
+    }
+    if (!r) {
+        r = drv_capture_event_check(hEvent);
     }
     if (!r) {
         r = drv_sync();
@@ -388,17 +423,11 @@ CUresult cuEventElapsedTime_v2(float *pMilliseconds, CUevent hStart,
 }
 
 /* The per-thread default stream variants (_ptds, _ptsz): every
- * stream behaves the same here. */
-DRV_ALIAS(cuEventRecordWithFlags_ptsz, cuEventRecordWithFlags)
-DRV_ALIAS(cuEventRecord_ptsz, cuEventRecord)
-DRV_ALIAS(cuLaunchHostFunc_ptsz, cuLaunchHostFunc)
-DRV_ALIAS(cuStreamAddCallback_ptsz, cuStreamAddCallback)
+ * stream behaves the same here (the forms that put work on a stream
+ * are drv_ptsz.c's: a capture tells their 0 from the legacy one). */
 DRV_ALIAS(cuStreamAttachMemAsync_ptsz, cuStreamAttachMemAsync)
 DRV_ALIAS(cuStreamGetCtx_ptsz, cuStreamGetCtx)
 DRV_ALIAS(cuStreamGetDevice_ptsz, cuStreamGetDevice)
 DRV_ALIAS(cuStreamGetFlags_ptsz, cuStreamGetFlags)
 DRV_ALIAS(cuStreamGetId_ptsz, cuStreamGetId)
 DRV_ALIAS(cuStreamGetPriority_ptsz, cuStreamGetPriority)
-DRV_ALIAS(cuStreamQuery_ptsz, cuStreamQuery)
-DRV_ALIAS(cuStreamSynchronize_ptsz, cuStreamSynchronize)
-DRV_ALIAS(cuStreamWaitEvent_ptsz, cuStreamWaitEvent)

@@ -85,17 +85,9 @@ typedef union rt_node_params {
     cudaGraph_t child;
     cudaEvent_t event;          /* event record and wait nodes */
 } rt_node_params;
-/* Adds a node of `type` to g after the nd nodes deps (every
- * cudaGraphAdd*Node and every captured call); p is copied.  Not
- * recorded as the last error. */
-cudaError_t rt_graph_add(cudaGraph_t g, cudaGraphNode_t *out,
-                         const cudaGraphNode_t *deps, size_t nd,
-                         enum cudaGraphNodeType type,
-                         const rt_node_params *p);
-/* Whether every node of `nodes` is one of `from` or comes before one of
- * them (a capture's streams joined back into its origin). */
-int rt_graph_precedes(cudaGraph_t g, const cudaGraphNode_t *nodes,
-                      size_t n, const cudaGraphNode_t *from, size_t nfrom);
+/* How the runtime's graph nodes take their parameters (runtime/graph/
+ * gph.h): a node's p holds an rt_node_params. */
+extern const struct gph_ops rt_graph_ops;
 
 /* What graph nodes run, without any capture in between (rt_launch.c,
  * rt_memory.c); errors not recorded. */

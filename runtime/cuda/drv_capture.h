@@ -1,0 +1,54 @@
+/*
+ * runtime/cuda/drv_capture.h: stream capture and graphs in the drop-in
+ * driver (drv_capture.c, drv_graph.c) over the shared graph and capture
+ * code (runtime/graph/gph.h, gcap.h).  The files that enqueue work on a
+ * stream (drv_launch.c, drv_mem.c, drv_array.c, drv_stream.c) ask here
+ * first: while the stream captures, the work becomes a graph node and
+ * is not run (CUDA Driver API, "Stream Management": cuStreamBeginCapture).
+ */
+#ifndef PTXEMU_CUDA_DRV_CAPTURE_H
+#define PTXEMU_CUDA_DRV_CAPTURE_H
+
+#include "runtime/cuda/drv.h"
+
+/* What one driver graph node does (a node's p): the kernel arguments
+ * are the node's own copies (gph_copy_args); child graph first, as
+ * gph.h requires. */
+typedef union drv_node_params {
+    CUgraph child;
+    CUDA_KERNEL_NODE_PARAMS kernel;
+    CUDA_MEMCPY3D memcpy;
+    CUDA_MEMSET_NODE_PARAMS memset;
+    CUDA_HOST_NODE_PARAMS host;
+    CUevent event;
+} drv_node_params;
+
+/* How the driver's nodes take their parameters. */
+extern const struct gph_ops drv_graph_ops;
+
+/* Work on stream s (CU_STREAM_PER_THREAD: the calling thread's
+ * per-thread default stream, what 0 given to a _ptsz entry point
+ * means, drv_ptsz.c): when s captures, adds a
+ * node of `type` doing *p, sets *taken and returns the result;
+ * otherwise *taken = 0 and CUDA_SUCCESS.  A kernel node's kernelParams
+ * are copied. */
+CUresult drv_capture_node(CUstream s, int type,
+                          const drv_node_params *p, int *taken);
+/* Event record and wait on s, as drv_capture_node. */
+CUresult drv_capture_record(CUevent ev, CUstream s, int *taken);
+CUresult drv_capture_wait(CUstream s, CUevent ev, int *taken);
+/* The event is destroyed. */
+void drv_capture_forget(CUevent ev);
+/* CUDA_ERROR_CAPTURED_EVENT if ev stands for nodes of a capture still
+ * going on (cuEventQuery, cuEventSynchronize). */
+CUresult drv_capture_event_check(CUevent ev);
+/* Synchronising with s (cuStreamSynchronize, cuStreamQuery): an error, and the capture
+ * invalidated, if s captures or is the legacy stream while a blocking
+ * stream captures. */
+CUresult drv_capture_sync(CUstream s);
+/* A call that a capture's mode forbids (an allocation, a free, a
+ * device-wide synchronisation): CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED
+ * and the capture invalidated where the mode says so. */
+CUresult drv_capture_unsafe(void);
+
+#endif

@@ -1,0 +1,175 @@
+/*
+ * runtime/graph/gph.h: the CUDA graph that both drop-in libraries build
+ * on: our libcuda.so.1 (cuGraph*, runtime/cuda/drv_graph.c) and our
+ * libcudart.so.13 (cudaGraph*, runtime/cudart/rt_graph.c), each with a
+ * copy of this code of its own.  A graph is its nodes in creation
+ * order, each with the nodes it depends on; instantiating copies it and
+ * fixes one order of its nodes that respects every dependency (Kahn's
+ * algorithm, the earliest-created ready node first), and a launch runs
+ * the nodes in that order on the one emulated device, as the same calls
+ * made eagerly would.
+ *
+ * What a node does is the library's: its parameters are stored in the
+ * node (p) by the graph's gph_ops.set, the kernel arguments copied with
+ * gph_copy_args.  Child graph and empty nodes are handled here: a child
+ * graph node's parameters begin with the child's CUgraph (both
+ * libraries' parameter unions start so).
+ *
+ * Errors: every function returns 0 or an error code of the calling
+ * library.  Those made here are the GPH_E* values, on which CUresult and
+ * cudaError_t agree (CUDA 11+ numbers them alike); set's own errors pass
+ * through unchanged.  Not thread-safe: the caller serialises use of one
+ * graph, as CUDA requires ("Graph objects are not internally
+ * synchronized", CUDA programming guide).
+ */
+#ifndef PTXEMU_GRAPH_GPH_H
+#define PTXEMU_GRAPH_GPH_H
+
+#include <stddef.h>
+
+#include "abi/cuda_abi.h"
+
+enum {
+    GPH_OK = 0,
+    GPH_EINVAL = 1,             /* CUDA_ERROR_INVALID_VALUE */
+    GPH_ENOMEM = 2,             /* CUDA_ERROR_OUT_OF_MEMORY */
+    GPH_ESTATE = 401,           /* CUDA_ERROR_ILLEGAL_STATE */
+    GPH_ENOTSUP = 801,          /* CUDA_ERROR_NOT_SUPPORTED */
+    GPH_ECAP_UNSUPPORTED = 900, /* CUDA_ERROR_STREAM_CAPTURE_* */
+    GPH_ECAP_INVALIDATED = 901,
+    GPH_ECAP_MERGE = 902,
+    GPH_ECAP_UNMATCHED = 903,
+    GPH_ECAP_UNJOINED = 904,
+    GPH_ECAP_IMPLICIT = 906,
+    GPH_ECAPTURED_EVENT = 907,
+    GPH_ECAP_WRONG_THREAD = 908,
+    GPH_EUPDATE = 910           /* CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE */
+};
+
+/* Bytes of a node's parameters: room for either library's union. */
+enum { GPH_PARAMS_SIZE = 256 };
+
+typedef struct gph_ops {
+    /* Checks the parameters *p of a node of `type` (a kernel, memcpy,
+     * memset, host or event node) and stores them in n->p, the kernel
+     * arguments through gph_copy_args; on failure n keeps its old
+     * parameters. */
+    int (*set)(CUgraphNode n, int type, const void *p);
+} gph_ops;
+
+struct CUgraphNode_st {
+    CUgraph graph;
+    size_t index;               /* position in its graph */
+    /* Creation number in its graph, kept by copies: what names the
+     * node in an executable graph (indices move when nodes go). */
+    unsigned long long uid;
+    int type;                   /* CUgraphNodeType */
+    CUgraphNode *deps;
+    size_t ndeps, deps_cap;
+    _Alignas(16) unsigned char p[GPH_PARAMS_SIZE];
+    /* A kernel node's argument values: argv[i] points into args. */
+    void **argv;
+    unsigned char *args;
+};
+
+struct CUgraph_st {
+    const gph_ops *ops;
+    CUgraphNode *nodes;
+    size_t n, cap;
+    unsigned long long next_uid;
+    size_t *order;              /* set in an executable copy */
+};
+
+struct CUgraphExec_st {
+    CUgraph src;                /* whose node handles address it */
+    CUgraph g;                  /* the executable copy */
+    unsigned long long flags;   /* as instantiated */
+};
+
+/* A child graph node's graph. */
+static inline CUgraph gph_child(CUgraphNode n)
+{
+    CUgraph c;
+    __builtin_memcpy(&c, n->p, sizeof c);
+    return c;
+}
+
+/* Copies the values of fn's arguments, params[i] (their sizes from the
+ * kernel's parameter list), into n, as CUDA does when a kernel node is
+ * added or set: later changes to the caller's variables do not reach
+ * the node.  *argv is the node's argument array. */
+int gph_copy_args(CUgraphNode n, CUfunction fn, void **params,
+                  void ***argv);
+
+/* Whether a memset node's parameters are valid (cuGraphAddMemsetNode):
+ * a destination, elements of 1, 2 or 4 bytes, and rows of width
+ * elements that fit the pitch when there are several. */
+static inline int gph_memset_ok(int have_dst, unsigned elem, size_t width,
+                                size_t height, size_t pitch)
+{
+    return have_dst && (elem == 1 || elem == 2 || elem == 4)
+           && (height <= 1 || pitch >= width * elem);
+}
+
+int gph_create(CUgraph *out, const gph_ops *ops);
+void gph_destroy(CUgraph g);
+/* A deep copy: the same nodes in the same order, creation numbers and
+ * dependencies. */
+int gph_clone(CUgraph *out, CUgraph g);
+/* The node of clone made from n (cudaGraphNodeFindInClone). */
+int gph_find_in_clone(CUgraphNode *out, CUgraphNode n, CUgraph clone);
+/* Adds a node of `type` after the nd nodes deps of g (each an earlier
+ * node of g, named once); *p is the library's parameters, copied. */
+int gph_add(CUgraph g, CUgraphNode *out, const CUgraphNode *deps,
+            size_t nd, int type, const void *p);
+/* Replaces n's parameters (n keeps the old ones if they are refused). */
+int gph_set(CUgraphNode n, int type, const void *p);
+/* Copies n's parameters (size bytes) to out when n is of `type`. */
+int gph_get(CUgraphNode n, int type, void *out, size_t size);
+/* The node goes with every edge to and from it. */
+int gph_destroy_node(CUgraphNode n);
+
+/* Edges: from[i] -> to[i]; only default (zeroed) edge data. */
+int gph_add_deps(CUgraph g, const CUgraphNode *from, const CUgraphNode *to,
+                 const CUgraphEdgeData *edges, size_t n);
+int gph_remove_deps(CUgraph g, const CUgraphNode *from,
+                    const CUgraphNode *to, const CUgraphEdgeData *edges,
+                    size_t n);
+/* Every edge, by the creation order of the dependent node, then of its
+ * dependencies as added; counted when from is NULL. */
+int gph_edges(CUgraph g, CUgraphNode *from, CUgraphNode *to,
+              CUgraphEdgeData *edges, size_t *n);
+/* Fills out[] with at most *n nodes (all, or only the roots), NULL
+ * after the last, and sets *n to how many there are (or were written),
+ * as cuGraphGetNodes. */
+int gph_nodes(CUgraph g, CUgraphNode *out, size_t *n, int roots_only);
+/* As gph_nodes, for a node's dependencies or dependents. */
+int gph_node_deps(CUgraphNode n, CUgraphNode *out, CUgraphEdgeData *edges,
+                  size_t *count);
+int gph_node_dependents(CUgraphNode n, CUgraphNode *out,
+                        CUgraphEdgeData *edges, size_t *count);
+/* Whether every node of `nodes` is one of `from` or comes before one of
+ * them (a capture's streams joined back into its origin). */
+int gph_precedes(CUgraph g, const CUgraphNode *nodes, size_t n,
+                 const CUgraphNode *from, size_t nfrom);
+
+/* An executable copy of g (flags checked: device launch and node
+ * priorities are not modelled, GPH_ENOTSUP). */
+int gph_instantiate(CUgraphExec *x, CUgraph g, unsigned long long flags);
+void gph_exec_destroy(CUgraphExec x);
+/* The executable copy's node for n, a node of the graph x was made (or
+ * last updated) from, if it is of type t; NULL otherwise. */
+CUgraphNode gph_exec_node(CUgraphExec x, CUgraphNode n, int type);
+/* Replaces the graph of a child graph node of x by a copy of child,
+ * which must have the topology of the one it replaces. */
+int gph_exec_child(CUgraphExec x, CUgraphNode n, CUgraph child);
+/* cuGraphExecUpdate: g must have x's topology (else GPH_EUPDATE with
+ * info saying why); x then runs a copy of g. */
+int gph_exec_update(CUgraphExec x, CUgraph g,
+                    CUgraphExecUpdateResultInfo *info);
+/* Runs the nodes of an executable graph in its order, child graphs
+ * recursively, empty nodes skipped: run(n, arg) for each other node;
+ * stops at the first non-zero answer and returns it. */
+int gph_run(CUgraph g, int (*run)(CUgraphNode n, void *arg), void *arg);
+
+#endif

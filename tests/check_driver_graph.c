@@ -1,0 +1,457 @@
+/*
+ * tests/check_driver_graph.c: CUDA graphs and stream capture through
+ * our driver API (libcuda.so.1: runtime/cuda/drv_graph.c,
+ * drv_capture.c).  Graphs built node by node (a diamond of memset,
+ * kernel, memcpy, host and event nodes) and by capturing two streams
+ * forked and joined with events are instantiated and launched twice;
+ * a kernel node's parameters are changed in the executable graph.
+ * Every result is checked against the same computation on the host;
+ * the capture rules against the CUDA Driver API reference
+ * (cuStreamBeginCapture, cuStreamEndCapture, cuStreamIsCapturing,
+ * cuThreadExchangeStreamCaptureMode).
+ */
+#include <check.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "abi/cuda_abi.h"
+
+#define OK(call) ck_assert_int_eq((int)(call), CUDA_SUCCESS)
+
+/* The _ptsz forms our ABI header does not declare. */
+extern __typeof__(cuLaunchKernel) cuLaunchKernel_ptsz;
+extern __typeof__(cuStreamSynchronize) cuStreamSynchronize_ptsz;
+
+enum { N = 300, HALF = N / 2 };
+
+/* x[i] = x[i] * a + b for i < n (32-bit, exact on the host too). */
+static const char kernels[] =
+    ".version 7.0\n.target sm_80\n.address_size 64\n"
+    ".visible .entry axpb(.param .u64 px, .param .u32 n, .param .u32 a,"
+    " .param .u32 b)\n{\n"
+    " .reg .pred %p<2>; .reg .b32 %r<9>; .reg .b64 %rd<4>;\n"
+    " ld.param.u64 %rd1, [px]; ld.param.u32 %r1, [n];\n"
+    " ld.param.u32 %r6, [a]; ld.param.u32 %r7, [b];\n"
+    " mov.u32 %r2, %ctaid.x; mov.u32 %r3, %ntid.x; mov.u32 %r4, %tid.x;\n"
+    " mad.lo.s32 %r5, %r2, %r3, %r4;\n"
+    " setp.ge.u32 %p1, %r5, %r1;\n"
+    " @%p1 bra DONE;\n"
+    " mul.wide.u32 %rd2, %r5, 4; add.s64 %rd3, %rd1, %rd2;\n"
+    " ld.global.u32 %r8, [%rd3]; mad.lo.s32 %r8, %r8, %r6, %r7;\n"
+    " st.global.u32 [%rd3], %r8;\n"
+    "DONE:\n ret;\n}\n";
+
+static CUcontext ctx;
+static CUfunction axpb;
+
+static void setup(void)
+{
+    CUdevice dev;
+    CUmodule mod;
+    OK(cuInit(0));
+    OK(cuDeviceGet(&dev, 0));
+    OK(cuCtxCreate_v2(&ctx, 0, dev));
+    OK(cuModuleLoadData(&mod, kernels));
+    OK(cuModuleGetFunction(&axpb, mod, "axpb"));
+}
+
+static void teardown(void)
+{
+    cuCtxDestroy_v2(ctx);
+}
+
+/* The host's model of the two halves after one run: every element
+ * set to `fill`, then the first half * a1 + b1, the second * a2 + b2. */
+static unsigned model(unsigned i, unsigned fill, unsigned a1, unsigned b1,
+                      unsigned a2, unsigned b2)
+{
+    return i < HALF ? fill * a1 + b1 : fill * a2 + b2;
+}
+
+/* What the host node saw: the copy's result, when it ran. */
+typedef struct Seen {
+    unsigned *out;
+    unsigned runs;
+    unsigned long long sum;     /* of out[] when the host node ran */
+} Seen;
+
+static void host_node(void *p)
+{
+    Seen *s = p;
+    s->runs++;
+    s->sum = 0;
+    for (unsigned i = 0; i < N; i++) {
+        s->sum += s->out[i];
+    }
+}
+
+static unsigned long long model_sum(unsigned fill, unsigned a1, unsigned b1,
+                                    unsigned a2, unsigned b2)
+{
+    unsigned long long sum = 0;
+    for (unsigned i = 0; i < N; i++) {
+        sum += model(i, fill, a1, b1, a2, b2);
+    }
+    return sum;
+}
+
+static CUDA_KERNEL_NODE_PARAMS kparams(void **args, unsigned n)
+{
+    CUDA_KERNEL_NODE_PARAMS k;
+    memset(&k, 0, sizeof(k));
+    k.func = axpb;
+    k.gridDimX = (n + 63) / 64;
+    k.gridDimY = k.gridDimZ = 1;
+    k.blockDimX = 64;
+    k.blockDimY = k.blockDimZ = 1;
+    k.kernelParams = args;
+    return k;
+}
+
+static void check_out(const unsigned *out, unsigned fill, unsigned a1,
+                      unsigned b1, unsigned a2, unsigned b2, int run)
+{
+    for (unsigned i = 0; i < N; i++) {
+        unsigned want = model(i, fill, a1, b1, a2, b2);
+        ck_assert_msg(out[i] == want, "run %d: out[%u] = %u, want %u", run,
+                      i, out[i], want);
+    }
+}
+
+/* Launches the diamond (memset 5; halves * 2 + 1 and * 3 + 0; copied
+ * to seen->out; the host node) twice and checks both runs. */
+static void launch_twice(CUgraphExec x, CUstream s, Seen *seen)
+{
+    unsigned *out = seen->out;
+    for (int run = 0; run < 2; run++) {
+        memset(out, 0, N * sizeof(*out));
+        OK(cuGraphLaunch(x, s));
+        OK(cuStreamSynchronize(s));
+        check_out(out, 5, 2, 1, 3, 0, run);
+        ck_assert_uint_eq(seen->runs, (unsigned)run + 1);
+        /* The host node ran after the copy it depends on. */
+        ck_assert_uint_eq(seen->sum, model_sum(5, 2, 1, 3, 0));
+    }
+}
+
+/* A diamond built node by node: memset (root) -> two kernels, one per
+ * half -> a copy to the host -> a host node and an event record node. */
+START_TEST(explicit_diamond)
+{
+    setup();
+    CUdeviceptr buf, hi;
+    unsigned out[N];
+    Seen seen = { out, 0, 0 };
+    OK(cuMemAlloc_v2(&buf, N * 4));
+    hi = buf + HALF * 4;
+    CUstream s;
+    CUevent ev;
+    OK(cuStreamCreate(&s, 0));
+    OK(cuEventCreate(&ev, 0));
+    CUgraph g;
+    OK(cuGraphCreate(&g, 0));
+    CUgraphNode ms, k1, k2, cp, hn, er;
+    CUDA_MEMSET_NODE_PARAMS mp = { buf, 0, 5, 4, N, 1 };
+    OK(cuGraphAddMemsetNode(&ms, g, NULL, 0, &mp, ctx));
+    unsigned half = HALF, a1 = 2, b1 = 1, a2 = 3, b2 = 0;
+    void *args1[] = { &buf, &half, &a1, &b1 };
+    void *args2[] = { &hi, &half, &a2, &b2 };
+    CUDA_KERNEL_NODE_PARAMS kp1 = kparams(args1, HALF);
+    CUDA_KERNEL_NODE_PARAMS kp2 = kparams(args2, HALF);
+    OK(cuGraphAddKernelNode_v2(&k1, g, &ms, 1, &kp1));
+    OK(cuGraphAddKernelNode_v2(&k2, g, &ms, 1, &kp2));
+    /* The node copied the arguments: later changes do not reach it. */
+    a1 = 100;
+    CUDA_MEMCPY3D cpy;
+    memset(&cpy, 0, sizeof(cpy));
+    cpy.srcMemoryType = CU_MEMORYTYPE_DEVICE;
+    cpy.srcDevice = buf;
+    cpy.dstMemoryType = CU_MEMORYTYPE_HOST;
+    cpy.dstHost = out;
+    cpy.WidthInBytes = N * 4;
+    cpy.Height = cpy.Depth = 1;
+    CUgraphNode both[] = { k1, k2 };
+    OK(cuGraphAddMemcpyNode(&cp, g, both, 2, &cpy, ctx));
+    CUDA_HOST_NODE_PARAMS hp = { host_node, &seen };
+    OK(cuGraphAddHostNode(&hn, g, &cp, 1, &hp));
+    OK(cuGraphAddEventRecordNode(&er, g, &cp, 1, ev));
+
+    size_t count = 0;
+    OK(cuGraphGetNodes(g, NULL, &count));
+    ck_assert_uint_eq(count, 6);
+    CUgraphNode roots[2];
+    count = 2;
+    OK(cuGraphGetRootNodes(g, roots, &count));
+    ck_assert_uint_eq(count, 1);
+    ck_assert_ptr_eq(roots[0], ms);
+    OK(cuGraphGetEdges_v2(g, NULL, NULL, NULL, &count));
+    ck_assert_uint_eq(count, 6);
+    CUgraphNodeType type;
+    OK(cuGraphNodeGetType(cp, &type));
+    ck_assert_int_eq(type, CU_GRAPH_NODE_TYPE_MEMCPY);
+
+    CUgraphExec x;
+    OK(cuGraphInstantiateWithFlags(&x, g, 0));
+    launch_twice(x, s, &seen);
+    OK(cuEventQuery(ev));
+
+    /* The executable graph's first kernel now computes x * 4 + 7; the
+     * graph's own node keeps its arguments. */
+    a1 = 4;
+    b1 = 7;
+    OK(cuGraphExecKernelNodeSetParams_v2(x, k1, &kp1));
+    memset(out, 0, sizeof(out));
+    OK(cuGraphLaunch(x, s));
+    OK(cuStreamSynchronize(s));
+    check_out(out, 5, 4, 7, 3, 0, 2);
+    CUDA_KERNEL_NODE_PARAMS got;
+    OK(cuGraphKernelNodeGetParams_v2(k1, &got));
+    ck_assert_uint_eq(*(unsigned *)got.kernelParams[2], 2);
+    ck_assert_uint_eq(*(unsigned *)got.kernelParams[3], 1);
+
+    /* Another topology cannot update it. */
+    CUgraphNode extra;
+    OK(cuGraphAddEmptyNode(&extra, g, &hn, 1));
+    CUgraphExecUpdateResultInfo info;
+    ck_assert_int_eq(cuGraphExecUpdate_v2(x, g, &info),
+                     CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE);
+    ck_assert_int_eq(info.result, CU_GRAPH_EXEC_UPDATE_ERROR_TOPOLOGY_CHANGED);
+    /* A cycle cannot be instantiated. */
+    CUgraphExec bad;
+    OK(cuGraphAddDependencies(g, &extra, &ms, 1));
+    ck_assert_int_eq(cuGraphInstantiateWithFlags(&bad, g, 0),
+                     CUDA_ERROR_INVALID_VALUE);
+    OK(cuGraphExecDestroy(x));
+    OK(cuGraphDestroy(g));
+    OK(cuEventDestroy_v2(ev));
+    OK(cuStreamDestroy_v2(s));
+    OK(cuMemFree_v2(buf));
+    teardown();
+}
+END_TEST
+
+/* The same diamond captured from two streams, forked and joined with
+ * events, as CUDA's stream-capture samples do. */
+START_TEST(captured_diamond)
+{
+    setup();
+    CUdeviceptr buf, hi;
+    unsigned out[N];
+    Seen seen = { out, 0, 0 };
+    OK(cuMemAlloc_v2(&buf, N * 4));
+    hi = buf + HALF * 4;
+    CUstream s1, s2;
+    CUevent fork, join;
+    OK(cuStreamCreate(&s1, CU_STREAM_NON_BLOCKING));
+    OK(cuStreamCreate(&s2, CU_STREAM_NON_BLOCKING));
+    OK(cuEventCreate(&fork, 0));
+    OK(cuEventCreate(&join, 0));
+    unsigned half = HALF, a1 = 2, b1 = 1, a2 = 3, b2 = 0;
+    void *args1[] = { &buf, &half, &a1, &b1 };
+    void *args2[] = { &hi, &half, &a2, &b2 };
+    unsigned grid = (HALF + 63) / 64;
+    memset(out, 0xff, sizeof(out));
+
+    OK(cuStreamBeginCapture_v2(s1, CU_STREAM_CAPTURE_MODE_GLOBAL));
+    OK(cuMemsetD32Async(buf, 5, N, s1));
+    OK(cuEventRecord(fork, s1));
+    OK(cuStreamWaitEvent(s2, fork, 0));
+    OK(cuLaunchKernel(axpb, grid, 1, 1, 64, 1, 1, 0, s1, args1, NULL));
+    OK(cuLaunchKernel(axpb, grid, 1, 1, 64, 1, 1, 0, s2, args2, NULL));
+    CUstreamCaptureStatus st;
+    OK(cuStreamIsCapturing(s2, &st));
+    ck_assert_int_eq(st, CU_STREAM_CAPTURE_STATUS_ACTIVE);
+    cuuint64_t id1 = 1, id2 = 2;
+    const CUgraphNode *deps = NULL;
+    size_t ndeps = 0;
+    OK(cuStreamGetCaptureInfo_v3(s1, &st, &id1, NULL, NULL, NULL, NULL));
+    OK(cuStreamGetCaptureInfo_v3(s2, &st, &id2, NULL, &deps, NULL,
+                                 &ndeps));
+    ck_assert_uint_eq(id1, id2);
+    ck_assert_uint_eq(ndeps, 1);
+    /* A captured event stands for nodes, not for work to wait on. */
+    ck_assert_int_eq(cuEventQuery(fork), CUDA_ERROR_CAPTURED_EVENT);
+    OK(cuEventRecord(join, s2));
+    OK(cuStreamWaitEvent(s1, join, 0));
+    OK(cuMemcpyDtoHAsync_v2(out, buf, N * 4, s1));
+    OK(cuLaunchHostFunc(s1, host_node, &seen));
+    CUgraph g;
+    OK(cuStreamEndCapture(s1, &g));
+    ck_assert_ptr_nonnull(g);
+    /* Nothing ran while capturing. */
+    ck_assert_uint_eq(seen.runs, 0);
+    ck_assert_uint_eq(out[0], 0xffffffffu);
+    OK(cuStreamIsCapturing(s2, &st));
+    ck_assert_int_eq(st, CU_STREAM_CAPTURE_STATUS_NONE);
+
+    /* memset -> two kernels -> copy -> host function. */
+    size_t count = 0;
+    OK(cuGraphGetNodes(g, NULL, &count));
+    ck_assert_uint_eq(count, 5);
+    OK(cuGraphGetEdges(g, NULL, NULL, &count));
+    ck_assert_uint_eq(count, 5);
+
+    CUgraphExec x;
+    OK(cuGraphInstantiateWithFlags(&x, g, 0));
+    launch_twice(x, s1, &seen);
+    OK(cuGraphExecDestroy(x));
+    OK(cuGraphDestroy(g));
+    OK(cuMemFree_v2(buf));
+    teardown();
+}
+END_TEST
+
+/* What a capture forbids (CUDA Driver API, cuStreamBeginCapture and
+ * cuThreadExchangeStreamCaptureMode). */
+START_TEST(capture_rules)
+{
+    setup();
+    CUdeviceptr buf;
+    OK(cuMemAlloc_v2(&buf, N * 4));
+    CUstream s, s2;
+    OK(cuStreamCreate(&s, 0));          /* blocking: the legacy stream
+                                           synchronises with it */
+    OK(cuStreamCreate(&s2, CU_STREAM_NON_BLOCKING));
+    CUgraph g = (CUgraph)1;
+    CUstreamCaptureStatus st;
+
+    /* The legacy stream cannot capture; ending what did not begin. */
+    ck_assert_int_eq(cuStreamBeginCapture_v2(NULL,
+                                             CU_STREAM_CAPTURE_MODE_GLOBAL),
+                     CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED);
+    ck_assert_int_eq(cuStreamEndCapture(s, &g), CUDA_ERROR_ILLEGAL_STATE);
+
+    /* Work on the legacy stream would depend on the capture: it fails
+     * and the capture is invalidated. */
+    OK(cuStreamBeginCapture_v2(s, CU_STREAM_CAPTURE_MODE_GLOBAL));
+    ck_assert_int_eq(cuStreamBeginCapture_v2(s, CU_STREAM_CAPTURE_MODE_GLOBAL),
+                     CUDA_ERROR_ILLEGAL_STATE);
+    ck_assert_int_eq(cuMemsetD32Async(buf, 1, N, NULL),
+                     CUDA_ERROR_STREAM_CAPTURE_IMPLICIT);
+    OK(cuStreamIsCapturing(s, &st));
+    ck_assert_int_eq(st, CU_STREAM_CAPTURE_STATUS_INVALIDATED);
+    ck_assert_int_eq(cuStreamEndCapture(s, &g),
+                     CUDA_ERROR_STREAM_CAPTURE_INVALIDATED);
+    ck_assert_ptr_null(g);
+
+    /* Synchronising with a capturing stream invalidates it. */
+    OK(cuStreamBeginCapture_v2(s2, CU_STREAM_CAPTURE_MODE_GLOBAL));
+    OK(cuMemsetD32_v2(buf, 9, N));      /* s2 is non-blocking */
+    ck_assert_int_eq(cuStreamSynchronize(s2),
+                     CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED);
+    ck_assert_int_eq(cuStreamEndCapture(s2, &g),
+                     CUDA_ERROR_STREAM_CAPTURE_INVALIDATED);
+    unsigned v = 0;
+    OK(cuMemcpyDtoH_v2(&v, buf, 4));
+    ck_assert_uint_eq(v, 9);
+
+    /* Global mode forbids allocating; relaxed on this thread allows
+     * it; relaxed captures forbid nothing. */
+    CUdeviceptr p;
+    OK(cuStreamBeginCapture_v2(s2, CU_STREAM_CAPTURE_MODE_GLOBAL));
+    CUstreamCaptureMode mode = CU_STREAM_CAPTURE_MODE_RELAXED;
+    OK(cuThreadExchangeStreamCaptureMode(&mode));
+    ck_assert_int_eq(mode, CU_STREAM_CAPTURE_MODE_GLOBAL);
+    OK(cuMemAlloc_v2(&p, 64));
+    OK(cuMemFree_v2(p));
+    OK(cuThreadExchangeStreamCaptureMode(&mode));
+    ck_assert_int_eq(cuMemAlloc_v2(&p, 64),
+                     CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED);
+    ck_assert_int_eq(cuStreamEndCapture(s2, &g),
+                     CUDA_ERROR_STREAM_CAPTURE_INVALIDATED);
+    OK(cuStreamBeginCapture_v2(s2, CU_STREAM_CAPTURE_MODE_RELAXED));
+    OK(cuMemAlloc_v2(&p, 64));
+    OK(cuStreamEndCapture(s2, &g));
+    OK(cuGraphDestroy(g));
+    OK(cuMemFree_v2(p));
+
+    /* A stream forked into the capture must be joined back. */
+    CUevent ev;
+    OK(cuEventCreate(&ev, 0));
+    OK(cuStreamBeginCapture_v2(s2, CU_STREAM_CAPTURE_MODE_GLOBAL));
+    OK(cuEventRecord(ev, s2));
+    OK(cuStreamWaitEvent(s, ev, 0));
+    OK(cuMemsetD32Async(buf, 3, N, s));
+    ck_assert_int_eq(cuStreamEndCapture(s, &g),
+                     CUDA_ERROR_STREAM_CAPTURE_UNMATCHED);
+    ck_assert_int_eq(cuStreamEndCapture(s2, &g),
+                     CUDA_ERROR_STREAM_CAPTURE_UNJOINED);
+    OK(cuStreamIsCapturing(s, &st));
+    ck_assert_int_eq(st, CU_STREAM_CAPTURE_STATUS_NONE);
+    OK(cuMemcpyDtoH_v2(&v, buf, 4));
+    ck_assert_uint_eq(v, 9);            /* the captured memset never ran */
+    OK(cuMemFree_v2(buf));
+    teardown();
+}
+END_TEST
+
+/* The per-thread default stream: CU_STREAM_PER_THREAD, or 0 given to a
+ * _ptsz entry point; the legacy stream is a different one. */
+START_TEST(per_thread_stream)
+{
+    setup();
+    CUdeviceptr buf;
+    OK(cuMemAlloc_v2(&buf, N * 4));
+    unsigned n = N, a = 3, b = 4;
+    void *args[] = { &buf, &n, &a, &b };
+    unsigned grid = (N + 63) / 64;
+    OK(cuMemsetD32_v2(buf, 2, N));
+    OK(cuStreamBeginCapture_v2(CU_STREAM_PER_THREAD,
+                               CU_STREAM_CAPTURE_MODE_THREAD_LOCAL));
+    OK(cuLaunchKernel_ptsz(axpb, grid, 1, 1, 64, 1, 1, 0, NULL, args, NULL));
+    OK(cuLaunchKernel(axpb, grid, 1, 1, 64, 1, 1, 0, CU_STREAM_PER_THREAD,
+                      args, NULL));
+    CUgraph g;
+    CUstreamCaptureStatus st;
+    OK(cuStreamIsCapturing_ptsz(NULL, &st));
+    ck_assert_int_eq(st, CU_STREAM_CAPTURE_STATUS_ACTIVE);
+    OK(cuStreamEndCapture_ptsz(NULL, &g));
+    size_t count = 0;
+    OK(cuGraphGetNodes(g, NULL, &count));
+    ck_assert_uint_eq(count, 2);
+    CUgraphExec x;
+    OK(cuGraphInstantiateWithFlags(&x, g, 0));
+    OK(cuGraphDestroy(g));              /* x keeps its own copy */
+    unsigned want = 2;
+    unsigned h[N];
+    for (int run = 0; run < 2; run++) {
+        OK(cuGraphLaunch_ptsz(x, NULL));
+        OK(cuStreamSynchronize_ptsz(NULL));
+        want = (want * 3 + 4) * 3 + 4;
+        OK(cuMemcpyDtoH_v2(h, buf, sizeof(h)));
+        for (unsigned i = 0; i < N; i++) {
+            ck_assert_uint_eq(h[i], want);
+        }
+    }
+    /* The per-thread stream is blocking: the legacy one cannot be used
+     * while it captures. */
+    OK(cuStreamBeginCapture_v2(CU_STREAM_PER_THREAD,
+                               CU_STREAM_CAPTURE_MODE_RELAXED));
+    ck_assert_int_eq(cuLaunchKernel(axpb, grid, 1, 1, 64, 1, 1, 0, NULL,
+                                    args, NULL),
+                     CUDA_ERROR_STREAM_CAPTURE_IMPLICIT);
+    ck_assert_int_eq(cuStreamEndCapture(CU_STREAM_PER_THREAD, &g),
+                     CUDA_ERROR_STREAM_CAPTURE_INVALIDATED);
+    OK(cuGraphExecDestroy(x));
+    OK(cuMemFree_v2(buf));
+    teardown();
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("driver_graph");
+    TCase *tc = tcase_create("graph");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, explicit_diamond);
+    tcase_add_test(tc, captured_diamond);
+    tcase_add_test(tc, capture_rules);
+    tcase_add_test(tc, per_thread_stream);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
