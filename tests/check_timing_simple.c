@@ -688,7 +688,8 @@ END_TEST
 
 /* ---- dynamic parallelism ---- */
 
-/* A child grid timed inside its parent's step (the host runs it there).
+/* A child grid timed inside its parent's step (a host may run it there;
+ * ptxemu's runs it after the parent).
  * Parent (one warp): add r0 at 0; the launching step at 1; add r1 <- r0;
  * exit.  Child (one CTA, one warp): a chain of 8 adds from device cycle
  * 1: adds at 1, 5, ..., 29, exit 30, its end 1 + 32 = 33.  The parent's

@@ -22,8 +22,9 @@
  *  - exits send PTXEMU_TM_EV_WARP_EXIT, then PTXEMU_TM_EV_CTA_DONE;
  *  - MockOp.child: the step launches the child grid (MockHost.ck, its
  *    CTAs' warps running programs child_prog + warp index) and times it
- *    to the end inside the step, as timing/host.c does for dynamic
- *    parallelism: kernel_begin (start: the latest SM time), cycle until
+ *    to the end inside the step (a host may time dynamic parallelism
+ *    so; ptxemu's times children after the parent): kernel_begin
+ *    (start: the latest SM time), cycle until
  *    0, kernel_end; its end cycle lands in child_end;
  *  - set_time must not go back on an SM; the time of the warp's SM at
  *    each step is the instruction's issue cycle (MockWarp.issue[pc]),

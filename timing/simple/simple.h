@@ -192,11 +192,12 @@ typedef struct SimpleSm {
     uint64_t issued;            /* stat: simple.smN.issued */
 } SimpleSm;
 
-/* One kernel being timed.  A child grid of dynamic parallelism may be
- * timed inside a step of its parent (the host runs it there): then its
- * kernel_begin comes while the parent runs, and the parent's CTAs stay
- * resident (holding their resources) but issue nothing until the child's
- * kernel_end; the parent resumes at the child's end cycle. */
+/* One kernel being timed.  ptxemu's host times a child grid of dynamic
+ * parallelism after its parent (emu_devrt_finish); a host that times one
+ * inside a step of its parent calls kernel_begin while the parent runs:
+ * then the parent's CTAs stay resident (holding their resources) but
+ * issue nothing until the child's kernel_end, and the parent resumes at
+ * the child's end cycle. */
 typedef struct SimpleKernel {
     struct SimpleKernel *parent;
     ptxemu_tm_kernel k;
