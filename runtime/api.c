@@ -96,6 +96,7 @@ struct ptxemu_device {
     ptxemu_array *arrays;       /* live CUDA arrays (api.c, textures) */
     bool trace;                 /* PTXEMU_TRACE: device launches too */
     RtTiming timing;            /* the timing model's options (copied) */
+    TmSession *tm;              /* the timing model, or NULL: untimed */
 };
 
 /* ------------------------------------------------------------ status */
@@ -320,27 +321,20 @@ ptxemu_status ptxemu_device_create(const ptxemu_device_options *opts,
         free(d);
         return PTXEMU_ERROR_INVALID_VALUE;
     }
-    /* TIMING SESSION: the model is opened here from d->timing (every
-     * refusal and parameter error is reported now, through
-     * rt_create_error).  Keeping the session on the device and attaching
-     * it to launches (tm_session_attach) is still to be connected: until
-     * then a model that opens is refused, not ignored. */
+    /* The timing model: opened now, so that every refusal and
+     * parameter error is reported by the create (rt_create_error); every
+     * launch then runs through it (tm_session_attach). */
     if (d->timing.spec) {
         char err[1024];
-        TmSession *ts;
         if (tm_session_open(d->emu, d->timing.spec, d->timing.config,
                             (const char *const *)d->timing.set,
-                            d->timing.nset, &ts, err, sizeof(err))) {
+                            d->timing.nset, &d->tm, err, sizeof(err))) {
             rt_create_error("%s", err);
-        } else {
-            tm_session_close(ts);
-            rt_create_error("--timing %s: timing models are not connected "
-                            "to the device yet", d->timing.spec);
+            rt_timing_free(&d->timing);
+            emu_device_free(d->emu);
+            free(d);
+            return PTXEMU_ERROR_INVALID_VALUE;
         }
-        rt_timing_free(&d->timing);
-        emu_device_free(d->emu);
-        free(d);
-        return PTXEMU_ERROR_UNSUPPORTED;
     }
     pthread_mutex_init(&d->lock, NULL);
     d->collect_stats = o.collect_stats != 0;
@@ -364,6 +358,7 @@ void ptxemu_device_destroy(ptxemu_device *dev)
         module_free_locked(dev->mods);
     }
     arrays_free_locked(dev);
+    tm_session_close(dev->tm);
     emu_device_free(dev->emu);
     rt_timing_free(&dev->timing);
     free(dev->msg);
@@ -1478,10 +1473,21 @@ static ptxemu_status launch(ptxemu_function *f, const unsigned grid[3],
     }
     l->grid_hook = on_grid;
     l->grid_hook_ctx = &sc;
+    if (dev->tm) {
+        tm_session_attach(dev->tm, l);
+    }
     est = emu_launch_run(l);
     steps = sc.steps;
     rt_stats_launch(&dev->stats, l, steps);
-    if (est != EMU_OK) {
+    if (est != EMU_OK && dev->tm && tm_session_error(dev->tm)) {
+        /* the timing model stopped the kernel: its own message */
+        st = fail(dev, (ptxemu_status)est, "launch of '%s': timing model "
+                  "'%s': %s", kn, tm_session_model(dev->tm),
+                  tm_session_error(dev->tm));
+        if (dev->pending == PTXEMU_SUCCESS) {
+            dev->pending = st;
+        }
+    } else if (est != EMU_OK) {
         const EmuFault *flt = l->faulted ? &l->fault
                               : dev->emu->has_fault ? &dev->emu->last_fault
                                                     : NULL;
@@ -2225,4 +2231,9 @@ ptxemu_status ptxemu_tensor_map_replace_address(ptxemu_tensor_map *map,
         *why = w;
     }
     return (ptxemu_status)st;
+}
+
+TmSession *rt_device_timing(ptxemu_device *dev)
+{
+    return dev ? dev->tm : NULL;
 }

@@ -12,6 +12,7 @@
 #include <stddef.h>
 
 #include "runtime/ptxemu.h"
+#include "timing/session.h"
 
 typedef struct RtTiming {
     char *spec;                 /* NULL: untimed ("none" and "" too) */
@@ -31,5 +32,9 @@ void rt_timing_free(RtTiming *t);
 void rt_create_error(const char *fmt, ...)
     __attribute__((format(printf, 1, 2)));
 void rt_create_error_clear(void);
+
+/* The device's timing session (api.c), NULL when untimed: --stats
+ * reports it (stats.c). */
+TmSession *rt_device_timing(ptxemu_device *dev);
 
 #endif

@@ -9,6 +9,7 @@
 
 #include "emu/access.h"
 #include "ptx/opcode.h"
+#include "runtime/rt_timing.h"
 #include "runtime/stats.h"
 
 void rt_stats_reset(RtStats *st)
@@ -212,6 +213,12 @@ void rt_stats_write_json(FILE *o, ptxemu_device *dev, const char *kernel,
         fprintf(o, ": {\"warp\": %" PRIu64 ", \"thread\": %" PRIu64 "}",
                 ops[i].warp_insns, ops[i].thread_insns);
     }
-    fprintf(o, "%s}\n}\n", nops ? "\n  " : "");
+    fprintf(o, "%s}", nops ? "\n  " : "");
+    const TmSession *tm = rt_device_timing(dev);
+    if (tm) {
+        fprintf(o, ",\n  \"timing\": ");
+        tm_session_json(tm, o);
+    }
+    fprintf(o, "\n}\n");
     free(ops);
 }
