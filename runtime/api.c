@@ -1615,6 +1615,8 @@ struct ptxemu_array {
     uint32_t nlevels;
     ptxemu_array *levels;
     ptxemu_array *parent;
+    /* ptxemu_array_release while in use: freed with its last user */
+    bool released;
 };
 
 static void arrays_free_locked(ptxemu_device *dev)
@@ -1817,7 +1819,32 @@ done:
     return st;
 }
 
-ptxemu_status ptxemu_array_destroy(ptxemu_array *a)
+/* Texture and surface objects using a (or, mipmapped, its levels). */
+static uint32_t array_users(const ptxemu_array *a)
+{
+    uint32_t users = a->users;
+    for (uint32_t l = 0; l < a->nlevels; l++) {
+        users += a->levels[l].users;
+    }
+    return users;
+}
+
+static void array_free_locked(ptxemu_device *dev, ptxemu_array *a)
+{
+    ptxemu_array **pp = &dev->arrays;
+    while (*pp && *pp != a) {
+        pp = &(*pp)->next;
+    }
+    if (*pp) {
+        *pp = a->next;
+    }
+    emu_mem_release(dev->emu->mem, a->data.addr);
+    free(a->levels);
+    free(a);
+}
+
+static ptxemu_status array_end(ptxemu_array *a, bool release,
+                               const char *what)
 {
     if (!a) {
         return PTXEMU_SUCCESS;
@@ -1825,32 +1852,34 @@ ptxemu_status ptxemu_array_destroy(ptxemu_array *a)
     ptxemu_device *dev = a->dev;
     ptxemu_status st = PTXEMU_SUCCESS;
     pthread_mutex_lock(&dev->lock);
-    uint32_t users = a->users;
-    for (uint32_t l = 0; l < a->nlevels; l++) {
-        users += a->levels[l].users;
-    }
+    uint32_t users = array_users(a);
     if (a->parent) {
-        st = fail(dev, PTXEMU_ERROR_INVALID_VALUE, "ptxemu_array_destroy: "
-                  "a level of a mipmapped array is destroyed with the "
-                  "mipmapped array only");
+        st = fail(dev, PTXEMU_ERROR_INVALID_VALUE, "%s: a level of a "
+                  "mipmapped array is destroyed with the mipmapped array "
+                  "only", what);
+    } else if (a->released) {
+        st = fail(dev, PTXEMU_ERROR_INVALID_VALUE, "%s: the array was "
+                  "already released", what);
+    } else if (users && release) {
+        a->released = true;         /* freed with its last user */
     } else if (users) {
-        st = fail(dev, PTXEMU_ERROR_INVALID_VALUE, "ptxemu_array_destroy: "
-                  "%u texture or surface objects still use the array",
-                  users);
+        st = fail(dev, PTXEMU_ERROR_INVALID_VALUE, "%s: %u texture or "
+                  "surface objects still use the array", what, users);
     } else {
-        ptxemu_array **pp = &dev->arrays;
-        while (*pp && *pp != a) {
-            pp = &(*pp)->next;
-        }
-        if (*pp) {
-            *pp = a->next;
-        }
-        emu_mem_release(dev->emu->mem, a->data.addr);
-        free(a->levels);
-        free(a);
+        array_free_locked(dev, a);
     }
     pthread_mutex_unlock(&dev->lock);
     return st;
+}
+
+ptxemu_status ptxemu_array_destroy(ptxemu_array *a)
+{
+    return array_end(a, false, "ptxemu_array_destroy");
+}
+
+ptxemu_status ptxemu_array_release(ptxemu_array *a)
+{
+    return array_end(a, true, "ptxemu_array_release");
 }
 
 ptxemu_status ptxemu_array_get_level(ptxemu_array *a, uint32_t level,
@@ -2098,10 +2127,14 @@ static ptxemu_status obj_destroy(ptxemu_device *dev, uint64_t h,
                   "%s: 0x%" PRIx64 " is not a live handle", what, h);
     } else {
         ptxemu_array *a = (ptxemu_array *)(uintptr_t)o->owner;
+        emu_tex_remove(dev->emu->tex, h, kind);
         if (a) {
             a->users--;
+            ptxemu_array *top = a->parent ? a->parent : a;
+            if (top->released && !array_users(top)) {
+                array_free_locked(dev, top);
+            }
         }
-        emu_tex_remove(dev->emu->tex, h, kind);
     }
     pthread_mutex_unlock(&dev->lock);
     return st;

@@ -436,6 +436,11 @@ ptxemu_status ptxemu_array_create(ptxemu_device *dev,
  * for a mipmapped array, any of its levels); a level is destroyed with
  * its mipmapped array only. */
 ptxemu_status ptxemu_array_destroy(ptxemu_array *a);
+/* As ptxemu_array_destroy, but an array that texture or surface objects
+ * still use is freed when the last of them is destroyed, and the call
+ * succeeds (CUDA's cudaFreeArray / cuArrayDestroy: the objects' later
+ * use is undefined, not the free).  a must not be used afterwards. */
+ptxemu_status ptxemu_array_release(ptxemu_array *a);
 /* Level `level` of a mipmapped array, as an array of its own (copies,
  * textures and surfaces of that level alone); it lives as long as a.
  * INVALID_VALUE if a is not mipmapped or has no such level. */

@@ -354,16 +354,18 @@ START_TEST(test_u8_normalized)
     sample(tex2d_stub, t, coords, sizeof coords, out, 6);
     for (int k = 0; k < 6; k++)
         ck_assert_float_eq_tol(out[k], h[k / 3][k % 3] / 255.0f, 1e-6f);
-    /* The array cannot go while the texture uses it. */
-    ck_assert_int_ne(cudaFreeArray(a), cudaSuccess);
-    (void)cudaGetLastError();
-    ck_assert_int_eq(cudaDestroyTextureObject(t), cudaSuccess);
     unsigned char back[2][3];
     ck_assert_int_eq(cudaMemcpyFromArray(back, a, 0, 0, sizeof back,
                                          cudaMemcpyDeviceToHost),
                      cudaSuccess);
     ck_assert_mem_eq(back, h, sizeof h);
+    /* Freeing the array while the texture uses it succeeds (CUDA: the
+     * texture's later use is undefined, not the free); the handle is
+     * gone at once, the storage with the texture. */
     ck_assert_int_eq(cudaFreeArray(a), cudaSuccess);
+    ck_assert_int_ne(cudaFreeArray(a), cudaSuccess);
+    (void)cudaGetLastError();
+    ck_assert_int_eq(cudaDestroyTextureObject(t), cudaSuccess);
 }
 END_TEST
 
@@ -746,11 +748,9 @@ START_TEST(test_mipmap_sample)
                       "case %d: %g, %g want %g, %g", k, (double)out[k][0],
                       (double)out[k][1], (double)want[k][0],
                       (double)want[k][1]);
-    /* in use: the mipmapped array stays */
-    ck_assert_int_ne(cudaFreeMipmappedArray(m), cudaSuccess);
-    (void)cudaGetLastError();
-    ck_assert_int_eq(cudaDestroyTextureObject(t), cudaSuccess);
+    /* in use: freeing succeeds, the storage goes with the texture */
     ck_assert_int_eq(cudaFreeMipmappedArray(m), cudaSuccess);
+    ck_assert_int_eq(cudaDestroyTextureObject(t), cudaSuccess);
     ck_assert_int_eq(cudaFree(dc), cudaSuccess);
     ck_assert_int_eq(cudaFree(dout), cudaSuccess);
 }
@@ -892,11 +892,12 @@ START_TEST(test_driver)
     ck_assert_int_eq(cuTexObjectGetResourceDesc(&rb, t), CUDA_SUCCESS);
     ck_assert_int_eq(rb.resType, CU_RESOURCE_TYPE_ARRAY);
     ck_assert_ptr_eq(rb.res.array.hArray, a2);
-    ck_assert_int_eq(cuArrayDestroy(a2), CUDA_ERROR_INVALID_VALUE);
-    ck_assert_int_eq(cuTexObjectDestroy(t), CUDA_SUCCESS);
-    ck_assert_int_ne(cuTexObjectGetResourceDesc(&rb, t), CUDA_SUCCESS);
+    /* destroyed while the texture uses it: success (CUDA), the handle
+     * goes at once and the storage with the texture */
     ck_assert_int_eq(cuArrayDestroy(a2), CUDA_SUCCESS);
     ck_assert_int_eq(cuArrayDestroy(a2), CUDA_ERROR_INVALID_HANDLE);
+    ck_assert_int_eq(cuTexObjectDestroy(t), CUDA_SUCCESS);
+    ck_assert_int_ne(cuTexObjectGetResourceDesc(&rb, t), CUDA_SUCCESS);
     ck_assert_int_eq(cuArray3DGetDescriptor_v2(&d2, a2),
                      CUDA_ERROR_INVALID_HANDLE);
     ck_assert_int_eq(cuArrayDestroy(a3), CUDA_SUCCESS);
@@ -1022,7 +1023,6 @@ START_TEST(test_driver_mipmap)
     rd.res.array.hArray = l1;
     CUsurfObject s;
     ck_assert_int_eq(cuSurfObjectCreate(&s, &rd), CUDA_SUCCESS);
-    ck_assert_int_eq(cuMipmappedArrayDestroy(m), CUDA_ERROR_INVALID_VALUE);
     ck_assert_int_eq(cuSurfObjectDestroy(s), CUDA_SUCCESS);
     p.srcMemoryType = CU_MEMORYTYPE_ARRAY;
     p.srcArray = l1;
@@ -1060,9 +1060,10 @@ START_TEST(test_driver_mipmap)
     ck_assert_int_eq(cuTexObjectGetResourceDesc(&rb, t), CUDA_SUCCESS);
     ck_assert_int_eq(rb.resType, CU_RESOURCE_TYPE_MIPMAPPED_ARRAY);
     ck_assert_ptr_eq(rb.res.mipmap.hMipmappedArray, m);
-    ck_assert_int_eq(cuTexObjectDestroy(t), CUDA_SUCCESS);
+    /* destroyed while the texture uses it: success, freed with it */
     ck_assert_int_eq(cuMipmappedArrayDestroy(m), CUDA_SUCCESS);
     ck_assert_int_eq(cuMipmappedArrayDestroy(m), CUDA_ERROR_INVALID_HANDLE);
+    ck_assert_int_eq(cuTexObjectDestroy(t), CUDA_SUCCESS);
 }
 END_TEST
 

@@ -738,8 +738,13 @@ START_TEST(t_surface)
     ck_assert_ptr_nonnull(strstr(ptxemu_last_error_message(dev),
                                  "not a live surface object handle"));
     ck_assert_int_eq(ptxemu_array_destroy(a), PTXEMU_ERROR_INVALID_VALUE);
+    /* released while used (cudaFreeArray): success, freed with the
+     * surface (valgrind and ASan see the free) */
+    ck_assert_int_eq(ptxemu_array_release(a), PTXEMU_SUCCESS);
+    ck_assert_int_eq(ptxemu_array_release(a), PTXEMU_ERROR_INVALID_VALUE);
+    ck_assert_ptr_nonnull(strstr(ptxemu_last_error_message(dev),
+                                 "already released"));
     ck_assert_int_eq(ptxemu_surface_destroy(dev, s), PTXEMU_SUCCESS);
-    ck_assert_int_eq(ptxemu_array_destroy(a), PTXEMU_SUCCESS);
 }
 END_TEST
 

@@ -169,8 +169,10 @@ CUresult cuArrayDestroy(CUarray hArray)
     }
     if (!r) {
         (void)ptxemu_synchronize(drv.dev);
-        /* Fails while a texture or surface object uses it. */
-        r = drv_status(ptxemu_array_destroy(a->pa));
+        /* While a texture or surface object uses it, it is freed with
+         * the last of them (CUDA returns success; their later use is
+         * undefined). */
+        r = drv_status(ptxemu_array_release(a->pa));
         if (!r) {
             drv_handle_remove(DRV_ARRAY, a);
             free(a);
@@ -335,8 +337,9 @@ CUresult cuMipmappedArrayDestroy(CUmipmappedArray hMipmappedArray)
     }
     if (!r) {
         (void)ptxemu_synchronize(drv.dev);
-        /* Fails while a texture or surface object uses a level. */
-        r = drv_status(ptxemu_array_destroy(m->pa));
+        /* Freed with the last texture or surface object using a level,
+         * as cuArrayDestroy. */
+        r = drv_status(ptxemu_array_release(m->pa));
         if (!r) {
             drv_handle_remove(DRV_MIPMAP, m);
             mipmap_free(m, m->levels);
