@@ -218,6 +218,78 @@ START_TEST(test_memory_limit_configured)
 }
 END_TEST
 
+/* ------------------------------------------------------------ reset */
+
+static const char inc_ptx[] =
+    ".version 8.0\n.target sm_80\n.address_size 64\n"
+    ".visible .entry inc(.param .u64 p)\n{\n"
+    " .reg .b32 %r<2>; .reg .b64 %rd<2>;\n"
+    " ld.param.u64 %rd1, [p]; ld.global.u32 %r1, [%rd1];\n"
+    " add.u32 %r1, %r1, 1; st.global.u32 [%rd1], %r1;\n ret;\n}\n";
+
+static void inc_stub(void)
+{
+}
+
+/* Launches inc on a fresh counter; its value afterwards. */
+static uint32_t run_inc(void)
+{
+    uint32_t *d, v = 41;
+    OK(cudaMalloc((void **)&d, sizeof v));
+    OK(cudaMemcpy(d, &v, sizeof v, cudaMemcpyHostToDevice));
+    void *args[] = {&d};
+    dim3 one = {1, 1, 1};
+    OK(cudaLaunchKernel((const void *)(uintptr_t)inc_stub, one, one, args,
+                        0, 0));
+    OK(cudaMemcpy(&v, d, sizeof v, cudaMemcpyDeviceToHost));
+    OK(cudaFree(d));
+    return v;
+}
+
+/* cudaDeviceReset kept every allocation: old pointers still read old
+ * data, and 200 cycles of (4 MiB cudaMalloc + reset) grew the process
+ * by 800 MB.  A reset frees what the context owned; its handles become
+ * invalid; registered kernels load again at their next launch. */
+START_TEST(test_reset_frees)
+{
+    static struct {
+        uint32_t magic, version;
+        const void *data, *list;
+    } wrapper = {0x466243b1u, 1, inc_ptx, NULL};
+    void **h = __cudaRegisterFatBinary(&wrapper);
+    __cudaRegisterFunction(h, (const char *)(uintptr_t)inc_stub, "inc",
+                           "inc", -1, NULL, NULL, NULL, NULL, NULL);
+    __cudaRegisterFatBinaryEnd(h);
+    size_t free0, free1, total;
+    OK(cudaMemGetInfo(&free0, &total));
+    void *p = NULL;
+    for (int i = 0; i < 50; i++) {
+        OK(cudaMalloc(&p, 4u << 20));
+        OK(cudaMemset(p, 1, 4u << 20));
+        OK(cudaDeviceReset());
+    }
+    OK(cudaMemGetInfo(&free1, &total));
+    ck_assert_uint_eq(free1, free0);
+    uint32_t back[4];
+    ck_assert_int_eq(cudaMemcpy(back, p, sizeof back,
+                                cudaMemcpyDeviceToHost), RT_INVALID_VALUE);
+    ck_assert_int_eq(cudaMemcpy(back, p, sizeof back, cudaMemcpyDefault),
+                     RT_INVALID_VALUE);
+    /* Streams and events die with it. */
+    cudaStream_t s;
+    cudaEvent_t ev;
+    OK(cudaStreamCreate(&s));
+    OK(cudaEventCreate(&ev));
+    ck_assert_uint_eq(run_inc(), 42);
+    OK(cudaDeviceReset());
+    ck_assert_int_eq(cudaStreamQuery(s), RT_INVALID_HANDLE);
+    ck_assert_int_eq(cudaEventQuery(ev), RT_INVALID_HANDLE);
+    /* The kernel's module was unloaded; it loads again. */
+    ck_assert_uint_eq(run_inc(), 42);
+    OK(cudaMemGetInfo(&free1, &total));
+}
+END_TEST
+
 /* ------------------------------------------------------ fat binaries */
 
 /* Fat-binary layout (runtime/fatbin/fatbin.c): a 16-byte container
@@ -451,6 +523,7 @@ static Suite *hostile_suite(void)
     tcase_add_test(tc, test_runtime_freed_pointer);
     tcase_add_test(tc, test_runtime_dead_stream);
     tcase_add_test(tc, test_module_load_device_file);
+    tcase_add_test(tc, test_reset_frees);
     tcase_add_test(tc, test_memory_is_honest);
     tcase_add_test(tc, test_memory_limit_configured);
     tcase_add_test(tc, test_decompression_bomb);

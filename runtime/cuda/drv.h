@@ -87,7 +87,8 @@ struct CUmipmappedArray_st {
 
 typedef enum DrvKind {
     DRV_CTX = 1, DRV_MOD, DRV_FUNC, DRV_STREAM, DRV_EVENT, DRV_LINK,
-    DRV_ARRAY, DRV_MIPMAP
+    DRV_ARRAY, DRV_MIPMAP,
+    DRV_MEM                             /* an allocation, by address */
 } DrvKind;
 
 typedef struct DrvState {
@@ -120,6 +121,11 @@ int drv_handle_add(DrvKind kind, const void *p);
 void drv_handle_remove(DrvKind kind, const void *p);
 int drv_handle_valid(DrvKind kind, const void *p);
 unsigned long long drv_new_id(void);
+/* The handles of `kind` made while ctx was current, in a malloc'd array
+ * (*out, caller frees); returns their count. */
+size_t drv_handles_owned(CUcontext ctx, DrvKind kind, const void ***out);
+/* Frees every allocation ctx owns (drv_mem.c): a reset's. */
+void drv_mem_release_owned(CUcontext ctx);
 
 /* The calling thread's current context, or NULL. */
 CUcontext drv_current(void);

@@ -3,7 +3,9 @@
  *
  * Every context is a view of the one emulated device: they share its
  * memory and modules (a program cannot tell, except that pointers from
- * one context also work in another).  What a context owns is its
+ * one context also work in another).  What is made while a context is
+ * current is its own (drv_handle_add records it): resetting the primary
+ * context frees the primary's.  What a context owns is its
  * flags, limits, cache preference and its sticky fault: after a kernel
  * fault every call needing the context returns the fault's error until
  * the context is destroyed, or the primary context reset, as on
@@ -11,6 +13,7 @@
  */
 #include "config.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -120,6 +123,32 @@ CUresult cuDevicePrimaryCtxRelease_v2(CUdevice dev)
                      "%d", dev);
 }
 
+/* Everything made while ctx was current: streams, events, modules (with
+ * their functions and variables), arrays and memory.  Handles to them
+ * are invalid afterwards, as after a reset on hardware. */
+static void release_owned(CUcontext ctx)
+{
+    static const DrvKind order[] = {
+        DRV_STREAM, DRV_EVENT, DRV_MOD, DRV_MIPMAP, DRV_ARRAY,
+    };
+    for (size_t k = 0; k < sizeof order / sizeof order[0]; k++) {
+        const void **v;
+        size_t n = drv_handles_owned(ctx, order[k], &v);
+        for (size_t i = 0; i < n; i++) {
+            void *h = (void *)(uintptr_t)v[i];
+            switch (order[k]) {
+            case DRV_STREAM: (void)cuStreamDestroy_v2(h); break;
+            case DRV_EVENT: (void)cuEventDestroy_v2(h); break;
+            case DRV_MOD: (void)cuModuleUnload(h); break;
+            case DRV_MIPMAP: (void)cuMipmappedArrayDestroy(h); break;
+            default: (void)cuArrayDestroy(h); break;
+            }
+        }
+        free(v);
+    }
+    drv_mem_release_owned(ctx);
+}
+
 static CUresult primary_reset(CUdevice dev)
 {
     if (!drv.initialized) {
@@ -134,6 +163,7 @@ static CUresult primary_reset(CUdevice dev)
     pthread_mutex_unlock(&drv.lock);
     (void)ptxemu_synchronize(drv.dev);
     drv_export_ctx_gone(&drv.primary);
+    release_owned(&drv.primary);
     return CUDA_SUCCESS;
 }
 

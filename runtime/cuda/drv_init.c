@@ -56,6 +56,7 @@ __attribute__((constructor)) static void trace_at_load(void)
 typedef struct Slot {
     const void *p;                      /* NULL: empty; &tomb: deleted */
     DrvKind kind;
+    CUcontext owner;                    /* current when it was made */
 } Slot;
 
 static Slot *slots;
@@ -113,6 +114,7 @@ static int grow(void)
 int drv_handle_add(DrvKind kind, const void *p)
 {
     int r = 0;
+    CUcontext owner = drv_current();
     pthread_mutex_lock(&drv.lock);
     if ((nused + 1) * 2 > nslots) {
         r = grow();
@@ -124,6 +126,7 @@ int drv_handle_add(DrvKind kind, const void *p)
             s->p = p;
         }
         s->kind = kind;
+        s->owner = owner;
     }
     pthread_mutex_unlock(&drv.lock);
     return r;
@@ -157,6 +160,28 @@ int drv_handle_valid(DrvKind kind, const void *p)
     }
     pthread_mutex_unlock(&drv.lock);
     return ok;
+}
+
+size_t drv_handles_owned(CUcontext ctx, DrvKind kind, const void ***out)
+{
+    *out = NULL;
+    pthread_mutex_lock(&drv.lock);
+    size_t n = 0;
+    for (size_t i = 0; i < nslots; i++) {
+        n += slots[i].p && slots[i].p != &tomb && slots[i].kind == kind &&
+             slots[i].owner == ctx;
+    }
+    const void **v = n ? malloc(n * sizeof(*v)) : NULL;
+    size_t k = 0;
+    for (size_t i = 0; v && i < nslots; i++) {
+        if (slots[i].p && slots[i].p != &tomb && slots[i].kind == kind &&
+            slots[i].owner == ctx) {
+            v[k++] = slots[i].p;
+        }
+    }
+    pthread_mutex_unlock(&drv.lock);
+    *out = v;
+    return v ? k : 0;
 }
 
 unsigned long long drv_new_id(void)

@@ -53,8 +53,29 @@ static CUresult mem_alloc(CUdeviceptr *dptr, size_t n)
     if (st != PTXEMU_SUCCESS) {
         return drv_status(st);
     }
+    if (drv_handle_add(DRV_MEM, (const void *)(uintptr_t)p)) {
+        (void)ptxemu_free(drv.dev, p);
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    }
     *dptr = p;
     return CUDA_SUCCESS;
+}
+
+/* Frees an allocation made here (device, managed or page-locked). */
+static CUresult release(CUdeviceptr p)
+{
+    drv_handle_remove(DRV_MEM, (const void *)(uintptr_t)p);
+    return drv_status(ptxemu_free(drv.dev, p));
+}
+
+void drv_mem_release_owned(CUcontext ctx)
+{
+    const void **v;
+    size_t n = drv_handles_owned(ctx, DRV_MEM, &v);
+    for (size_t i = 0; i < n; i++) {
+        (void)release((CUdeviceptr)(uintptr_t)v[i]);
+    }
+    free(v);
 }
 
 CUresult cuMemAlloc_v2(CUdeviceptr *dptr, size_t bytesize)
@@ -109,7 +130,7 @@ static CUresult mem_free(CUdeviceptr p)
         kind == PTXEMU_MEM_HOST || base != p) {
         return CUDA_ERROR_INVALID_VALUE;
     }
-    return drv_status(ptxemu_free(drv.dev, p));
+    return release(p);
 }
 
 CUresult cuMemFree_v2(CUdeviceptr dptr)
@@ -126,7 +147,12 @@ static CUresult alloc_shared(void **pp, size_t n)
     if (!pp || n == 0) {
         return CUDA_ERROR_INVALID_VALUE;
     }
-    return drv_status(ptxemu_malloc_managed(drv.dev, n, pp));
+    r = drv_status(ptxemu_malloc_managed(drv.dev, n, pp));
+    if (!r && drv_handle_add(DRV_MEM, *pp)) {
+        (void)ptxemu_free(drv.dev, (ptxemu_devptr)(uintptr_t)*pp);
+        r = CUDA_ERROR_OUT_OF_MEMORY;
+    }
+    return r;
 }
 
 CUresult cuMemAllocManaged(CUdeviceptr *dptr, size_t bytesize,
@@ -172,7 +198,7 @@ CUresult cuMemFreeHost(void *p)
                             &base, NULL);
         r = kind != PTXEMU_MEM_MANAGED || base != (uintptr_t)p
             ? CUDA_ERROR_INVALID_VALUE
-            : drv_status(ptxemu_free(drv.dev, base));
+            : release(base);
     }
     return drv_trace(r, "cuMemFreeHost", "%p", p);
 }

@@ -382,6 +382,7 @@ RT_API cudaError_t cudaDeviceReset(void)
     CUresult r = cuDeviceGet(&d, thread_device);
     if (r == CUDA_SUCCESS)
         r = cuDevicePrimaryCtxReset_v2(d);
+    rt_register_reset();
     rt_sticky_clear();
     return r == CUDA_SUCCESS ? cudaSuccess : rt_cu(r);
 }

@@ -70,6 +70,8 @@ typedef struct rt_func rt_func;
 rt_func *rt_func_lookup(const void *host);
 /* Loads the kernel's module if needed and gives its driver function. */
 cudaError_t rt_func_get(rt_func *f, CUfunction *out);
+/* Forget every loaded module (cudaDeviceReset unloaded them). */
+void rt_register_reset(void);
 const char *rt_func_name(const rt_func *f);
 /* The device address and size of the registered variable whose host
  * shadow is `host`. */

@@ -144,6 +144,23 @@ RT_API void __cudaRegisterFatBinaryEnd(void **handle)
     (void)handle;               /* loading waits for the first use */
 }
 
+/* After cudaDeviceReset: the driver has unloaded the modules, so every
+ * binary loads again at its next use (and its managed variables get new
+ * addresses). */
+void rt_register_reset(void)
+{
+    pthread_mutex_lock(&reg_lock);
+    for (rt_binary *bin = binaries; bin; bin = bin->next) {
+        bin->loaded = 0;
+        bin->mod = NULL;
+        for (rt_func *f = bin->funcs; f; f = f->next)
+            f->fn = NULL;
+        for (rt_var *v = bin->vars; v; v = v->next)
+            v->addr = 0;
+    }
+    pthread_mutex_unlock(&reg_lock);
+}
+
 RT_API void __cudaUnregisterFatBinary(void **handle)
 {
     rt_binary *bin = (rt_binary *)handle;
