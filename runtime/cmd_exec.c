@@ -209,18 +209,22 @@ static int check_values(void)
         exec_error("%s", err);
         return 2;
     }
-    ptxemu_env_device_options_fini(&opts);
-    /* A timing model that cannot load is refused now, not at cuInit. */
-    const char *spec = getenv("PTXEMU_TIMING");
-    if (spec && *spec && strcmp(spec, "none")) {
-        char *text = ptxemu_timing_help(spec, err, sizeof err);
-        if (!text) {
-            exec_error("%s", err);
-            return 2;
+    /* A timing model that cannot load, or a bad timing parameter, is
+     * refused now, not at cuInit: open it as the driver will. */
+    int rc = 0;
+    if (opts.timing && *opts.timing && strcmp(opts.timing, "none")) {
+        ptxemu_device *dev;
+        if (ptxemu_device_create(&opts, &dev) != PTXEMU_SUCCESS) {
+            exec_error("%s", *ptxemu_device_create_error()
+                                 ? ptxemu_device_create_error()
+                                 : "cannot create the device");
+            rc = 2;
+        } else {
+            ptxemu_device_destroy(dev);
         }
-        free(text);
     }
-    return 0;
+    ptxemu_env_device_options_fini(&opts);
+    return rc;
 }
 
 /* --timing-help: the model named by PTXEMU_TIMING (after the options). */
