@@ -290,6 +290,51 @@ START_TEST(test_reset_frees)
 }
 END_TEST
 
+/* A fault in registered device code was located as "<string>:LINE";
+ * it names the program's PTX now (what ptxemu fatbin --extract writes). */
+static const char fault_ptx[] =
+    ".version 8.0\n.target sm_80\n.address_size 64\n"
+    ".visible .entry wild()\n{\n"
+    " .reg .b32 %r<2>; .reg .b64 %rd<2>;\n"
+    " mov.u64 %rd1, 16; mov.u32 %r1, 7;\n"
+    " st.global.u32 [%rd1], %r1;\n ret;\n}\n";
+
+static void wild_stub(void)
+{
+}
+
+START_TEST(test_fault_names_module)
+{
+    static struct {
+        uint32_t magic, version;
+        const void *data, *list;
+    } wrapper = {0x466243b1u, 1, fault_ptx, NULL};
+    void **h = __cudaRegisterFatBinary(&wrapper);
+    __cudaRegisterFunction(h, (const char *)(uintptr_t)wild_stub, "wild",
+                           "wild", -1, NULL, NULL, NULL, NULL, NULL);
+    FILE *cap = tmpfile();
+    ck_assert_ptr_nonnull(cap);
+    fflush(stderr);
+    int saved = dup(2);
+    dup2(fileno(cap), 2);
+    dim3 one = {1, 1, 1};
+    cudaError_t e = cudaLaunchKernel((const void *)(uintptr_t)wild_stub, one,
+                                     one, NULL, 0, 0);
+    if (e == cudaSuccess)
+        e = cudaDeviceSynchronize();
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    char text[4096] = "";
+    rewind(cap);
+    text[fread(text, 1, sizeof text - 1, cap)] = 0;
+    fclose(cap);
+    ck_assert_int_eq(e, 700);       /* cudaErrorIllegalAddress */
+    ck_assert_msg(strstr(text, "check_hostile.ptx:8") != NULL, "%s", text);
+    ck_assert_msg(strstr(text, "<string>") == NULL, "%s", text);
+}
+END_TEST
+
 /* ------------------------------------------------------ fat binaries */
 
 /* Fat-binary layout (runtime/fatbin/fatbin.c): a 16-byte container
@@ -524,6 +569,7 @@ static Suite *hostile_suite(void)
     tcase_add_test(tc, test_runtime_dead_stream);
     tcase_add_test(tc, test_module_load_device_file);
     tcase_add_test(tc, test_reset_frees);
+    tcase_add_test(tc, test_fault_names_module);
     tcase_add_test(tc, test_memory_is_honest);
     tcase_add_test(tc, test_memory_limit_configured);
     tcase_add_test(tc, test_decompression_bomb);

@@ -12,6 +12,7 @@
 #endif
 #include "config.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -140,6 +141,14 @@ static CUresult load_image(const char *name, const void *image,
     if (!image) {
         return CUDA_ERROR_INVALID_VALUE;
     }
+    /* An image in memory has no file name; messages and fault reports
+     * ("FILE:LINE") name the program's device code instead of
+     * "<string>": `ptxemu fatbin --extract PROGRAM` writes that PTX. */
+    char own[128];
+    if (!name) {
+        snprintf(own, sizeof(own), "%s.ptx", program_invocation_short_name);
+        name = own;
+    }
     /* With no size known, the pointer must at least lead to readable
      * memory (the reader bounds itself by how much, fatbin_readable);
      * look at the first 4 bytes only when they hold no NUL (a shorter
@@ -157,7 +166,7 @@ static CUresult load_image(const char *name, const void *image,
         return load_ptx(name, image, 0, out, log, loglen);
     }
     if (fatbin_is_elf(image, avail ? avail : 4)) {
-        char msg[256];
+        char msg[512];
         snprintf(msg, sizeof(msg), "%s is an ELF file (a SASS cubin?); "
                  "the emulator runs PTX only: rebuild with -gencode "
                  "arch=compute_%u,code=compute_%u", name ? name : "the image",
