@@ -6,6 +6,7 @@
  * forked and joined with events are instantiated and launched twice;
  * a kernel node's parameters are changed in the executable graph.
  * Every result is checked against the same computation on the host;
+ * a graph of our libcudart's is refused;
  * the capture rules against the CUDA Driver API reference
  * (cuStreamBeginCapture, cuStreamEndCapture, cuStreamIsCapturing,
  * cuThreadExchangeStreamCaptureMode).
@@ -18,6 +19,11 @@
 #include "abi/cuda_abi.h"
 
 #define OK(call) ck_assert_int_eq((int)(call), CUDA_SUCCESS)
+
+/* Two entry points of our libcudart (cudaError_t: 0 success, 1
+ * cudaErrorInvalidValue): a graph of the runtime's. */
+int cudaGraphCreate(CUgraph *g, unsigned flags);
+int cudaGraphDestroy(CUgraph g);
 
 /* The _ptsz forms our ABI header does not declare. */
 extern __typeof__(cuLaunchKernel) cuLaunchKernel_ptsz;
@@ -439,6 +445,29 @@ START_TEST(per_thread_stream)
 }
 END_TEST
 
+/* A graph of the runtime's holds the runtime's node parameters: the
+ * driver refuses it, and the runtime the driver's, instead of reading
+ * one as the other (a program mixing cudaGraph* and cuGraph* calls). */
+START_TEST(foreign_graph)
+{
+    setup();
+    CUgraph rg, dg;
+    CUgraphNode n;
+    CUgraphExec x;
+    ck_assert_int_eq(cudaGraphCreate(&rg, 0), 0);
+    OK(cuGraphCreate(&dg, 0));
+    ck_assert_int_eq(cuGraphAddEmptyNode(&n, rg, NULL, 0),
+                     CUDA_ERROR_INVALID_VALUE);
+    ck_assert_int_eq(cuGraphInstantiateWithFlags(&x, rg, 0),
+                     CUDA_ERROR_INVALID_VALUE);
+    ck_assert_int_eq(cuGraphDestroy(rg), CUDA_ERROR_INVALID_VALUE);
+    ck_assert_int_eq(cudaGraphDestroy(dg), 1);
+    ck_assert_int_eq(cudaGraphDestroy(rg), 0);
+    OK(cuGraphDestroy(dg));
+    teardown();
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("driver_graph");
@@ -448,6 +477,7 @@ int main(void)
     tcase_add_test(tc, captured_diamond);
     tcase_add_test(tc, capture_rules);
     tcase_add_test(tc, per_thread_stream);
+    tcase_add_test(tc, foreign_graph);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

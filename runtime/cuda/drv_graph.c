@@ -110,9 +110,8 @@ CUresult cuGraphCreate(CUgraph *phGraph, unsigned int flags)
 
 CUresult cuGraphDestroy(CUgraph hGraph)
 {
-    CUresult r = hGraph ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
-    gph_destroy(hGraph);
-    return drv_trace(r, "cuGraphDestroy", "%p", (void *)hGraph);
+    return drv_trace((CUresult)gph_destroy(hGraph), "cuGraphDestroy", "%p",
+                     (void *)hGraph);
 }
 
 CUresult cuGraphClone(CUgraph *phGraphClone, CUgraph originalGraph)
@@ -409,7 +408,8 @@ CUresult cuGraphEventWaitNodeSetEvent(CUgraphNode hNode, CUevent event)
 CUresult cuGraphChildGraphNodeGetGraph(CUgraphNode hNode, CUgraph *phGraph)
 {
     CUresult r = CUDA_ERROR_INVALID_VALUE;
-    if (hNode && phGraph && hNode->type == CU_GRAPH_NODE_TYPE_GRAPH) {
+    if (gph_node_mine(hNode) && phGraph
+        && hNode->type == CU_GRAPH_NODE_TYPE_GRAPH) {
         *phGraph = gph_child(hNode);
         r = CUDA_SUCCESS;
     }
@@ -419,7 +419,7 @@ CUresult cuGraphChildGraphNodeGetGraph(CUgraphNode hNode, CUgraph *phGraph)
 CUresult cuGraphNodeGetType(CUgraphNode hNode, CUgraphNodeType *type)
 {
     CUresult r = CUDA_ERROR_INVALID_VALUE;
-    if (hNode && type) {
+    if (gph_node_mine(hNode) && type) {
         *type = (CUgraphNodeType)hNode->type;
         r = CUDA_SUCCESS;
     }
@@ -634,15 +634,14 @@ CUresult cuGraphInstantiateWithParams_ptsz(CUgraphExec *phGraphExec,
 
 CUresult cuGraphExecDestroy(CUgraphExec hGraphExec)
 {
-    CUresult r = hGraphExec ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
-    gph_exec_destroy(hGraphExec);
-    return drv_trace(r, "cuGraphExecDestroy", "%p", (void *)hGraphExec);
+    return drv_trace((CUresult)gph_exec_destroy(hGraphExec),
+                     "cuGraphExecDestroy", "%p", (void *)hGraphExec);
 }
 
 CUresult cuGraphExecGetFlags(CUgraphExec hGraphExec, cuuint64_t *flags)
 {
     CUresult r = CUDA_ERROR_INVALID_VALUE;
-    if (hGraphExec && flags) {
+    if (gph_exec_mine(hGraphExec) && flags) {
         *flags = hGraphExec->flags;
         r = CUDA_SUCCESS;
     }
@@ -700,7 +699,7 @@ static CUresult launch(CUgraphExec x, CUstream s, int ptsz)
     if (ptsz && !s) {
         s = CU_STREAM_PER_THREAD;
     }
-    if (!x) {
+    if (!gph_exec_mine(x)) {
         return CUDA_ERROR_INVALID_VALUE;
     }
     CUresult r = drv_ready_stream(s);
@@ -733,7 +732,7 @@ CUresult cuGraphLaunch_ptsz(CUgraphExec hGraphExec, CUstream hStream)
 /* Nothing to upload: the emulated device reads the host's copy. */
 static CUresult upload(CUgraphExec x, CUstream s)
 {
-    return x ? drv_ready_stream(s) : CUDA_ERROR_INVALID_VALUE;
+    return gph_exec_mine(x) ? drv_ready_stream(s) : CUDA_ERROR_INVALID_VALUE;
 }
 
 CUresult cuGraphUpload(CUgraphExec hGraphExec, CUstream hStream)

@@ -116,10 +116,7 @@ RT_API cudaError_t cudaGraphCreate(cudaGraph_t *g, unsigned flags)
 
 RT_API cudaError_t cudaGraphDestroy(cudaGraph_t g)
 {
-    if (!g)
-        return rt_err(cudaErrorInvalidValue);
-    gph_destroy(g);
-    return cudaSuccess;
+    return rt_err((cudaError_t)gph_destroy(g));
 }
 
 RT_API cudaError_t cudaGraphClone(cudaGraph_t *out, cudaGraph_t g)
@@ -368,7 +365,7 @@ RT_API cudaError_t cudaGraphGetRootNodes(cudaGraph_t g,
 RT_API cudaError_t cudaGraphNodeGetType(cudaGraphNode_t n,
                                         enum cudaGraphNodeType *type)
 {
-    if (!n || !type)
+    if (!gph_node_mine(n) || !type)
         return rt_err(cudaErrorInvalidValue);
     *type = (enum cudaGraphNodeType)n->type;
     return cudaSuccess;
@@ -479,7 +476,7 @@ cudaGraphMemcpyNodeSetParamsFromSymbol(cudaGraphNode_t n, void *dst,
 RT_API cudaError_t cudaGraphChildGraphNodeGetGraph(cudaGraphNode_t n,
                                                    cudaGraph_t *g)
 {
-    if (!n || !g || n->type != cudaGraphNodeTypeGraph)
+    if (!gph_node_mine(n) || !g || n->type != cudaGraphNodeTypeGraph)
         return rt_err(cudaErrorInvalidValue);
     *g = gph_child(n);
     return cudaSuccess;
@@ -524,10 +521,7 @@ RT_API cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t *x,
 
 RT_API cudaError_t cudaGraphExecDestroy(cudaGraphExec_t x)
 {
-    if (!x)
-        return rt_err(cudaErrorInvalidValue);
-    gph_exec_destroy(x);
-    return cudaSuccess;
+    return rt_err((cudaError_t)gph_exec_destroy(x));
 }
 
 /* ------------------------------------------------------- launching */
@@ -563,7 +557,7 @@ static int run_node(cudaGraphNode_t n, void *arg)
 
 RT_API cudaError_t cudaGraphLaunch(cudaGraphExec_t x, cudaStream_t s)
 {
-    if (!x)
+    if (!gph_exec_mine(x))
         return rt_err(cudaErrorInvalidValue);
     /* Launched into a capturing stream, the graph becomes a child graph
      * node of the capture. */
@@ -583,7 +577,7 @@ RT_API cudaError_t cudaGraphLaunch(cudaGraphExec_t x, cudaStream_t s)
 /* Nothing to upload: the emulated device reads the host's copy. */
 RT_API cudaError_t cudaGraphUpload(cudaGraphExec_t x, cudaStream_t s)
 {
-    if (!x)
+    if (!gph_exec_mine(x))
         return rt_err(cudaErrorInvalidValue);
     cudaError_t e = rt_enter();
     return e != cudaSuccess ? e : rt_stream_check(s);
@@ -594,7 +588,7 @@ RT_API cudaError_t cudaGraphUpload(cudaGraphExec_t x, cudaStream_t s)
 RT_API cudaError_t cudaGraphExecGetFlags(cudaGraphExec_t x,
                                          unsigned long long *flags)
 {
-    if (!x || !flags)
+    if (!gph_exec_mine(x) || !flags)
         return rt_err(cudaErrorInvalidValue);
     *flags = x->flags;
     return cudaSuccess;

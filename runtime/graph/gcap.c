@@ -141,6 +141,8 @@ int gcap_begin(gcap_stream s, CUgraph graph, const gph_ops *ops,
     if ((unsigned)mode > CU_STREAM_CAPTURE_MODE_RELAXED || (n && !dv)
         || !edges_default(edges, n))
         return GPH_EINVAL;
+    if (graph && !gph_mine(graph))
+        return GPH_EINVAL;
     if (s.legacy)
         return GPH_ECAP_UNSUPPORTED;
     cap *c = calloc(1, sizeof *c);

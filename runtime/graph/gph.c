@@ -7,17 +7,37 @@
 
 #include "runtime/graph/gph.h"
 
+/* What marks this library's graphs (gph_mine). */
+static const char owner_tag;
+
+int gph_mine(CUgraph g)
+{
+    return g && g->owner == &owner_tag;
+}
+
+int gph_node_mine(CUgraphNode n)
+{
+    return n && gph_mine(n->graph);
+}
+
+int gph_exec_mine(CUgraphExec x)
+{
+    return x && gph_mine(x->g);
+}
+
+static void graph_free(CUgraph g);
+
 static void node_free(CUgraphNode n)
 {
     if (n->type == CU_GRAPH_NODE_TYPE_GRAPH)
-        gph_destroy(gph_child(n));
+        graph_free(gph_child(n));
     free(n->deps);
     free(n->argv);
     free(n->args);
     free(n);
 }
 
-void gph_destroy(CUgraph g)
+static void graph_free(CUgraph g)
 {
     if (!g)
         return;
@@ -28,6 +48,14 @@ void gph_destroy(CUgraph g)
     free(g);
 }
 
+int gph_destroy(CUgraph g)
+{
+    if (!gph_mine(g))
+        return GPH_EINVAL;
+    graph_free(g);
+    return GPH_OK;
+}
+
 int gph_create(CUgraph *out, const gph_ops *ops)
 {
     if (!out)
@@ -35,6 +63,7 @@ int gph_create(CUgraph *out, const gph_ops *ops)
     *out = calloc(1, sizeof **out);
     if (!*out)
         return GPH_ENOMEM;
+    (*out)->owner = &owner_tag;
     (*out)->ops = ops;
     return GPH_OK;
 }
@@ -158,7 +187,7 @@ static CUgraphNode node_new(void)
 int gph_add(CUgraph g, CUgraphNode *out, const CUgraphNode *deps,
             size_t nd, int type, const void *p)
 {
-    if (!g || !out || !p || (nd && !deps))
+    if (!gph_mine(g) || !out || !p || (nd && !deps))
         return GPH_EINVAL;
     CUgraphNode n = node_new();
     if (!n)
@@ -184,14 +213,14 @@ int gph_add(CUgraph g, CUgraphNode *out, const CUgraphNode *deps,
 
 int gph_set(CUgraphNode n, int type, const void *p)
 {
-    if (!n || !p || n->type != type)
+    if (!gph_node_mine(n) || !p || n->type != type)
         return GPH_EINVAL;
     return set_params(n->graph, n, type, p);
 }
 
 int gph_get(CUgraphNode n, int type, void *out, size_t size)
 {
-    if (!n || !out || n->type != type || size > sizeof n->p)
+    if (!gph_node_mine(n) || !out || n->type != type || size > sizeof n->p)
         return GPH_EINVAL;
     memcpy(out, n->p, size);
     return GPH_OK;
@@ -203,7 +232,7 @@ int gph_get(CUgraphNode n, int type, void *out, size_t size)
  * point forwards. */
 int gph_clone(CUgraph *out, CUgraph g)
 {
-    if (!out || !g)
+    if (!out || !gph_mine(g))
         return GPH_EINVAL;
     CUgraph c;
     int e = gph_create(&c, g->ops);
@@ -228,7 +257,7 @@ int gph_clone(CUgraph *out, CUgraph g)
                 e = GPH_ENOMEM;
     }
     if (e != GPH_OK) {
-        gph_destroy(c);
+        graph_free(c);
         return e;
     }
     *out = c;
@@ -252,7 +281,7 @@ static CUgraphNode find_uid(CUgraph g, unsigned long long uid)
 
 int gph_find_in_clone(CUgraphNode *out, CUgraphNode n, CUgraph clone)
 {
-    if (!out || !n || !clone || n->graph == clone)
+    if (!out || !gph_node_mine(n) || !gph_mine(clone) || n->graph == clone)
         return GPH_EINVAL;
     *out = find_uid(clone, n->uid);
     return *out ? GPH_OK : GPH_EINVAL;
@@ -267,7 +296,7 @@ static int edge_is_default(const CUgraphEdgeData *e)
 int gph_add_deps(CUgraph g, const CUgraphNode *from, const CUgraphNode *to,
                  const CUgraphEdgeData *edges, size_t n)
 {
-    if (!g || (n && (!from || !to)))
+    if (!gph_mine(g) || (n && (!from || !to)))
         return GPH_EINVAL;
     /* All checked first: a failing call adds no edge. */
     for (size_t i = 0; i < n; i++) {
@@ -303,7 +332,7 @@ int gph_remove_deps(CUgraph g, const CUgraphNode *from,
                     const CUgraphNode *to, const CUgraphEdgeData *edges,
                     size_t n)
 {
-    if (!g || (n && (!from || !to)))
+    if (!gph_mine(g) || (n && (!from || !to)))
         return GPH_EINVAL;
     for (size_t i = 0; i < n; i++) {
         if (!from[i] || !to[i] || to[i]->graph != g
@@ -320,7 +349,7 @@ int gph_remove_deps(CUgraph g, const CUgraphNode *from,
 int gph_edges(CUgraph g, CUgraphNode *from, CUgraphNode *to,
               CUgraphEdgeData *edges, size_t *n)
 {
-    if (!g || !n || (!from != !to) || (edges && !from))
+    if (!gph_mine(g) || !n || (!from != !to) || (edges && !from))
         return GPH_EINVAL;
     size_t have = 0;
     for (size_t i = 0; i < g->n; i++)
@@ -346,7 +375,7 @@ int gph_edges(CUgraph g, CUgraphNode *from, CUgraphNode *to,
 
 int gph_destroy_node(CUgraphNode n)
 {
-    if (!n)
+    if (!gph_node_mine(n))
         return GPH_EINVAL;
     CUgraph g = n->graph;
     for (size_t i = 0; i < g->n; i++)
@@ -402,7 +431,7 @@ static int depends_on(CUgraphNode n, CUgraphNode ref)
 
 int gph_nodes(CUgraph g, CUgraphNode *out, size_t *n, int roots_only)
 {
-    if (!g || !n)
+    if (!gph_mine(g) || !n)
         return GPH_EINVAL;
     list(g, roots_only ? is_root : NULL, NULL, out, NULL, n);
     return GPH_OK;
@@ -411,7 +440,7 @@ int gph_nodes(CUgraph g, CUgraphNode *out, size_t *n, int roots_only)
 int gph_node_deps(CUgraphNode n, CUgraphNode *out, CUgraphEdgeData *edges,
                   size_t *count)
 {
-    if (!n || !count || (edges && !out))
+    if (!gph_node_mine(n) || !count || (edges && !out))
         return GPH_EINVAL;
     if (!out) {
         *count = n->ndeps;
@@ -430,7 +459,7 @@ int gph_node_deps(CUgraphNode n, CUgraphNode *out, CUgraphEdgeData *edges,
 int gph_node_dependents(CUgraphNode n, CUgraphNode *out,
                         CUgraphEdgeData *edges, size_t *count)
 {
-    if (!n || !count || (edges && !out))
+    if (!gph_node_mine(n) || !count || (edges && !out))
         return GPH_EINVAL;
     list(n->graph, depends_on, n, out, edges, count);
     return GPH_OK;
@@ -515,13 +544,13 @@ static int ordered_copy(CUgraph *out, CUgraph g)
 {
     int e = gph_clone(out, g);
     if (e == GPH_OK && (e = graph_order(*out)) != GPH_OK)
-        gph_destroy(*out);
+        graph_free(*out);
     return e;
 }
 
 int gph_instantiate(CUgraphExec *x, CUgraph g, unsigned long long flags)
 {
-    if (!x || !g)
+    if (!x || !gph_mine(g))
         return GPH_EINVAL;
     /* Device launch and node priorities are not modelled; freeing on
      * launch and uploading have nothing to act on. */
@@ -544,18 +573,19 @@ int gph_instantiate(CUgraphExec *x, CUgraph g, unsigned long long flags)
     return GPH_OK;
 }
 
-void gph_exec_destroy(CUgraphExec x)
+int gph_exec_destroy(CUgraphExec x)
 {
-    if (!x)
-        return;
-    gph_destroy(x->g);
+    if (!gph_exec_mine(x))
+        return GPH_EINVAL;
+    graph_free(x->g);
     free(x);
+    return GPH_OK;
 }
 
 CUgraphNode gph_exec_node(CUgraphExec x, CUgraphNode n, int type)
 {
-    CUgraphNode c = x && n && n->graph == x->src ? find_uid(x->g, n->uid)
-                                                 : NULL;
+    CUgraphNode c = gph_exec_mine(x) && n && n->graph == x->src
+                        ? find_uid(x->g, n->uid) : NULL;
     return c && c->type == type ? c : NULL;
 }
 
@@ -620,8 +650,9 @@ static int same_shape(CUgraph x, CUgraph g, CUgraphExecUpdateResultInfo *info)
 
 int gph_exec_child(CUgraphExec x, CUgraphNode n, CUgraph child)
 {
-    CUgraphNode c = child ? gph_exec_node(x, n, CU_GRAPH_NODE_TYPE_GRAPH)
-                          : NULL;
+    CUgraphNode c = gph_mine(child)
+                        ? gph_exec_node(x, n, CU_GRAPH_NODE_TYPE_GRAPH)
+                        : NULL;
     if (!c)
         return GPH_EINVAL;
     CUgraphExecUpdateResultInfo info = { 0, NULL, NULL };
@@ -631,7 +662,7 @@ int gph_exec_child(CUgraphExec x, CUgraphNode n, CUgraph child)
     int e = ordered_copy(&copy, child);
     if (e != GPH_OK)
         return e;
-    gph_destroy(gph_child(c));
+    graph_free(gph_child(c));
     memcpy(c->p, &copy, sizeof copy);
     return GPH_OK;
 }
@@ -639,7 +670,7 @@ int gph_exec_child(CUgraphExec x, CUgraphNode n, CUgraph child)
 int gph_exec_update(CUgraphExec x, CUgraph g,
                     CUgraphExecUpdateResultInfo *info)
 {
-    if (!x || !g || !info)
+    if (!gph_exec_mine(x) || !gph_mine(g) || !info)
         return GPH_EINVAL;
     info->result = CU_GRAPH_EXEC_UPDATE_SUCCESS;
     info->errorNode = NULL;
@@ -652,7 +683,7 @@ int gph_exec_update(CUgraphExec x, CUgraph g,
         info->result = CU_GRAPH_EXEC_UPDATE_ERROR;
         return e == GPH_ENOMEM ? e : GPH_EUPDATE;
     }
-    gph_destroy(x->g);
+    graph_free(x->g);
     x->g = c;
     x->src = g;
     return GPH_OK;

@@ -73,6 +73,7 @@ struct CUgraphNode_st {
 };
 
 struct CUgraph_st {
+    const void *owner;          /* the copy of this code that made it */
     const gph_ops *ops;
     CUgraphNode *nodes;
     size_t n, cap;
@@ -111,8 +112,17 @@ static inline int gph_memset_ok(int have_dst, unsigned elem, size_t width,
            && (height <= 1 || pitch >= width * elem);
 }
 
+/* Whether a graph (a node's, an executable graph's) was made by this
+ * library's copy of this code.  A graph of the other drop-in library,
+ * handed over by a program that mixes runtime and driver calls, holds
+ * the other's parameters: every function here refuses it (GPH_EINVAL),
+ * as it does NULL. */
+int gph_mine(CUgraph g);
+int gph_node_mine(CUgraphNode n);
+int gph_exec_mine(CUgraphExec x);
+
 int gph_create(CUgraph *out, const gph_ops *ops);
-void gph_destroy(CUgraph g);
+int gph_destroy(CUgraph g);
 /* A deep copy: the same nodes in the same order, creation numbers and
  * dependencies. */
 int gph_clone(CUgraph *out, CUgraph g);
@@ -156,7 +166,7 @@ int gph_precedes(CUgraph g, const CUgraphNode *nodes, size_t n,
 /* An executable copy of g (flags checked: device launch and node
  * priorities are not modelled, GPH_ENOTSUP). */
 int gph_instantiate(CUgraphExec *x, CUgraph g, unsigned long long flags);
-void gph_exec_destroy(CUgraphExec x);
+int gph_exec_destroy(CUgraphExec x);
 /* The executable copy's node for n, a node of the graph x was made (or
  * last updated) from, if it is of type t; NULL otherwise. */
 CUgraphNode gph_exec_node(CUgraphExec x, CUgraphNode n, int type);
