@@ -5,7 +5,7 @@
  *
  * Each kernel runs through the public API (runtime/ptxemu.h) on a device
  * without statistics (the fast path) and, unless --no-stats, again on a
- * device with collect_stats (the core's step hook: per-step records).
+ * device with collect_stats (the statistics client: per-step records).
  * Both runs are checked against a host-computed reference; any mismatch
  * makes the program exit with status 1.  Only the launch is timed
  * (CLOCK_MONOTONIC).
@@ -17,10 +17,14 @@
  * only knows warp instructions).
  *
  * Usage: bench/emu [--dir DIR] [--scale F] [--no-stats] [--only NAME]
- *                  [--repeat N]
+ *                  [--repeat N] [--noop-client]
  *   DIR defaults to bench/kernels, then <dir of argv[0]>/kernels.
  *   F scales the work of every kernel (default 1.0, about 1-3 s each on
  *   one core).  --repeat N keeps the best of N timed fast launches.
+ *   --noop-client: the fast run ("noop" in the hook column) has an
+ *   emulator client attached (emu/client.h) that watches every state
+ *   space and every event and does nothing: the cost of the client
+ *   interface itself.
  */
 #include "config.h"
 
@@ -32,6 +36,8 @@
 #include <string.h>
 
 #include "bench/benchk.h"
+#include "emu/client.h"
+#include "runtime/api_emu.h"
 #include "runtime/ptxemu.h"
 
 /* A run through the public API (runtime/ptxemu.h). */
@@ -118,17 +124,45 @@ static void io_dtoh(void *ctx, void *dst, uint64_t src, size_t bytes)
 
 /* ------------------------------------------------------------ main */
 
+static void noop_access(void *ctx, const EmuCtx *x, const EmuAccess *a,
+                        uint32_t n)
+{
+    (void)ctx;
+    (void)x;
+    (void)a;
+    (void)n;
+}
+
+static void noop_event(void *ctx, const EmuEvent *e)
+{
+    (void)ctx;
+    (void)e;
+}
+
+/* A client that watches everything but steps and does nothing. */
+static void attach_noop(ptxemu_device *dev)
+{
+    EmuClient c = { EMU_CLIENT_ABI, sizeof(c), "noop", EMU_ACC_ALL_SPACES,
+                    EMU_EV_ALL, false, NULL, noop_access, noop_event,
+                    NULL };
+    char why[160];
+    if (emu_client_attach(rt_device_emu(dev), &c, why, sizeof(why)) < 0) {
+        fprintf(stderr, "bench/emu: %s\n", why);
+        exit(1);
+    }
+}
+
 static void usage(void)
 {
     fprintf(stderr, "usage: bench/emu [--dir DIR] [--scale F] [--no-stats] "
-            "[--only NAME] [--repeat N]\n");
+            "[--only NAME] [--repeat N] [--noop-client]\n");
     exit(2);
 }
 
 int main(int argc, char **argv)
 {
     const char *kdir = NULL;
-    bool stats = true;
+    bool stats = true, noop = false;
     const char *only = NULL;
     int repeat = 1;
     for (int i = 1; i < argc; i++) {
@@ -139,6 +173,8 @@ int main(int argc, char **argv)
             continue;
         } else if (!strcmp(argv[i], "--no-stats")) {
             stats = false;
+        } else if (!strcmp(argv[i], "--noop-client")) {
+            noop = true;
         } else if (!strcmp(argv[i], "--repeat") && i + 1 < argc) {
             repeat = atoi(argv[++i]);
             if (repeat < 1) {
@@ -173,6 +209,9 @@ int main(int argc, char **argv)
                 ptxemu_device_options_default(&o);
                 o.collect_stats = mode == 1;
                 run_open(&r, k->file, k->kernel, &o);
+                if (noop && mode == 0) {
+                    attach_noop(r.dev);
+                }
                 const BenchIo io = {&r, io_alloc, io_htod, io_dtoh,
                                     run_launch};
                 if (!k->run(&io)) {
@@ -207,7 +246,8 @@ int main(int argc, char **argv)
                 snprintf(tr, sizeof(tr), "%.1fM", (double)thr / r->cpu / 1e6);
             }
             printf("%-8s %-4s %12" PRIu64 " %13s %13s %7.3f %7.3f %14s "
-                   "%12.2fM\n", k->name, mode ? "on" : "off",
+                   "%12.2fM\n", k->name,
+                   mode ? "on" : noop ? "noop" : "off",
                    r->st.warp_insns, tb, ab, r->secs, r->cpu, tr,
                    (double)r->st.warp_insns / r->cpu / 1e6);
         }

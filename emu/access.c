@@ -53,10 +53,10 @@ bool emu_acclist_push(EmuAccList *L, const EmuAccess *a)
     return true;
 }
 
-static inline __attribute__((always_inline)) void
-note(EmuCtx *x, EmuAccList *L, unsigned lane, PtxSpace space,
-     uint64_t addr, uint32_t size, EmuAccKind kind)
+void emu_access_note_slow(EmuCtx *x, unsigned lane, PtxSpace space,
+                          uint64_t addr, uint32_t size, EmuAccKind kind)
 {
+    EmuAccList *L = x->acc;
     uint64_t off;
     PtxSpace sp = emu_space_of(space, addr, &off);
     if (sp == PTX_SPACE_SHARED_CLUSTER) {
@@ -71,38 +71,23 @@ note(EmuCtx *x, EmuAccList *L, unsigned lane, PtxSpace space,
     if (!(L->spaces >> sp & 1u)) {
         return;
     }
-    if (__builtin_expect(L->n == L->cap, 0) && !grow(L)) {
+    if (L->n == L->cap && !grow(L)) {
         emu_fault(x, EMU_ERR_OUT_OF_MEMORY, lane, addr, size, space,
                   "cannot note access %u of this instruction (host out of "
                   "memory or %u accesses reached)", L->n, ACC_MAX);
         return;
     }
-    EmuAccess *e = &L->v[L->n++];
-    e->addr = off;
-    e->size = size;
-    e->lane = (uint8_t)lane;
-    e->space = (uint8_t)sp;
-    e->kind = (uint8_t)kind;
-    e->pad = 0;
+    EmuAccess a = { off, size, (uint8_t)lane, (uint8_t)sp, (uint8_t)kind,
+                    0 };
+    L->v[L->n++] = a;
 }
 
 void emu_access_note(EmuCtx *x, unsigned lane, PtxSpace space,
                      uint64_t addr, uint32_t size, EmuAccKind kind)
 {
     if (x->acc) {
-        note(x, x->acc, lane, space, addr, size, kind);
+        emu_access_note_in(x, lane, space, addr, size, kind);
     }
-}
-
-uint8_t *emu_access_slow(EmuCtx *x, unsigned lane, PtxSpace space,
-                         uint64_t addr, uint32_t size, EmuAccKind kind)
-{
-    uint8_t *p = emu_mem_guest_fast(x, lane, space, addr, size,
-                                    emu_acc_writes(kind));
-    if (p) {
-        note(x, x->acc, lane, space, addr, size, kind);
-    }
-    return p;
 }
 
 void emu_step_record_fini(EmuStepRecord *r)

@@ -142,9 +142,30 @@ emu_mem_guest_fast(EmuCtx *x, unsigned lane, PtxSpace space,
     return emu_mem_guest(x, lane, space, addr, size, write);
 }
 
-/* Out of line: emu_access() when the step notes accesses. */
-uint8_t *emu_access_slow(EmuCtx *x, unsigned lane, PtxSpace space,
-                         uint64_t addr, uint32_t size, EmuAccKind kind);
+/* Out of line: what emu_access_note() does not do inline (a list to
+ * grow, a shared::cluster address to normalise). */
+void emu_access_note_slow(EmuCtx *x, unsigned lane, PtxSpace space,
+                          uint64_t addr, uint32_t size, EmuAccKind kind);
+
+/* Note an access in x->acc (which must be set). */
+static inline __attribute__((always_inline)) void
+emu_access_note_in(EmuCtx *x, unsigned lane, PtxSpace space,
+                   uint64_t addr, uint32_t size, EmuAccKind kind)
+{
+    EmuAccList *L = x->acc;
+    uint64_t off;
+    PtxSpace sp = emu_space_of(space, addr, &off);
+    if (__builtin_expect(sp == PTX_SPACE_SHARED_CLUSTER ||
+                         L->n == L->cap, 0)) {
+        emu_access_note_slow(x, lane, space, addr, size, kind);
+        return;
+    }
+    if (!(L->spaces >> sp & 1u)) {
+        return;
+    }
+    L->v[L->n++] = (EmuAccess){ off, size, (uint8_t)lane, (uint8_t)sp,
+                                (uint8_t)kind, 0 };
+}
 
 /* The funnel: host bytes of a naturally aligned access of `size` bytes
  * by `lane` at (space, addr), checked and noted; NULL after a fault. */
@@ -152,11 +173,12 @@ static inline __attribute__((always_inline)) uint8_t *
 emu_access(EmuCtx *x, unsigned lane, PtxSpace space, uint64_t addr,
            uint32_t size, EmuAccKind kind)
 {
-    if (__builtin_expect(x->acc == NULL, 1)) {
-        return emu_mem_guest_fast(x, lane, space, addr, size,
-                                  emu_acc_writes(kind));
+    uint8_t *p = emu_mem_guest_fast(x, lane, space, addr, size,
+                                    emu_acc_writes(kind));
+    if (__builtin_expect(x->acc != NULL, 0) && p) {
+        emu_access_note_in(x, lane, space, addr, size, kind);
     }
-    return emu_access_slow(x, lane, space, addr, size, kind);
+    return p;
 }
 
 /* Note an access whose bytes were checked already: as part of a larger

@@ -4,6 +4,7 @@
  */
 #include <stdio.h>
 
+#include "emu/client.h"
 #include "emu/cluster.h"
 
 uint32_t emu_cluster_size(const EmuLaunch *l)
@@ -163,6 +164,11 @@ void emu_cluster_check(EmuCluster *cl, EmuLaunch *l)
     }
     cl->narrived = 0;
     l->progress++;
+    for (uint32_t c = 0; c < cl->nctas; c++) {
+        EmuEvent ev = { EMU_EV_BARRIER, l, cl->ctas[c], NULL, 0, 0,
+                        EMU_CLUSTER_BARRIER };
+        emu_client_event(l->dev, &ev);
+    }
 }
 
 void emu_cluster_arrive(EmuCtx *x, uint32_t lanes)

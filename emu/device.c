@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "emu/builtins.h"
+#include "emu/client.h"
 #include "emu/exec.h"
 #include "emu/texfetch.h"
 #include "emu/tolerate.h"
@@ -81,6 +82,7 @@ void emu_device_free(EmuDevice *d)
     }
     emu_device_flush_output(d);
     emu_builtins_device_free(d);
+    emu_clients_free(d);
     emu_mem_free(d->mem);
     emu_tolerate_free(d);
     if (d->tex) {

@@ -814,8 +814,6 @@ static EmuStatus run_child(EmuLaunch *l, Child *c)
     cl->parent = l;
     memcpy(cl->by_ctaid, c->by_ctaid, sizeof(cl->by_ctaid));
     memcpy(cl->by_tid, c->by_tid, sizeof(cl->by_tid));
-    cl->step_hook = l->step_hook;
-    cl->step_hook_ctx = l->step_hook_ctx;
     cl->grid_hook = l->grid_hook;
     cl->grid_hook_ctx = l->grid_hook_ctx;
     if (cl->grid_hook) {

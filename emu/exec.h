@@ -127,6 +127,8 @@ struct EmuDevice {
     struct EmuTolSites *tol_sites;
     void (*tolerated_hook)(void *ctx, const struct EmuTolerated *t);
     void *tolerated_ctx;
+    /* Appended (client.h): attached clients, NULL when none. */
+    struct EmuClients *clients;
 };
 
 EmuDevice *emu_device_new(const EmuConfig *cfg);
@@ -267,6 +269,9 @@ struct EmuCta {
      * clusters: the CTA is then a cluster of one) and its rank there. */
     struct EmuCluster *cluster;
     uint32_t cluster_rank;
+    /* Appended (client.h): the clients' CTA and warp slots, made on
+     * first use. */
+    void **cslots;
     /* Appended: the shared memory reserved for system software
      * (emu_resv_smem_bytes() of them are in use). */
     uint8_t resv_smem[EMU_GPU_SMEM_RESERVED];
@@ -328,16 +333,12 @@ struct EmuLaunch {
      * traps as on hardware). */
     bool cooperative;
     uint64_t coop_ws;
-    /* Step hook (statistics, tracing): when step_hook is set, the
-     * functional scheduler steps every warp with a record (step_rec, one
-     * per launch, owned by emu_launch_run) and calls the hook after each
-     * step that executed an instruction, the faulting one included.  When
-     * it is NULL the fast path (emu_warp_run, no record) runs.  Set after
-     * emu_launch_begin, before emu_launch_run. */
+    /* While a client wants steps (emu/client.h), the functional
+     * scheduler steps every warp with this record (one per launch, owned
+     * by emu_launch_run) and gives it to the clients after each step
+     * that executed an instruction, the faulting one included; NULL
+     * otherwise (the fast path, emu_warp_run, no record). */
     struct EmuStepRecord *step_rec;
-    void (*step_hook)(void *ctx, const EmuCta *cta, const EmuWarp *w,
-                      const struct EmuStepRecord *rec);
-    void *step_hook_ctx;
     /* Appended (builtins.c): this launch's printf output and the number
      * of printf records dropped because the buffer was full. */
     char *printf_buf;
@@ -355,7 +356,8 @@ struct EmuLaunch {
      * launching thread (NULL / zero for the host's), the device-runtime
      * state (made on first use), and the grid hook: called with done =
      * false before and true after each child grid runs (statistics,
-     * tracing).  Children inherit the step and grid hooks. */
+     * tracing).  Children inherit the grid hook (and report to the
+     * device's clients, emu/client.h). */
     uint32_t depth;
     EmuLaunch *parent;
     uint32_t by_ctaid[3], by_tid[3];
@@ -374,6 +376,10 @@ struct EmuLaunch {
     /* Appended (async.c): the asynchronous-operation channels of
      * recorded steps, made on first use. */
     struct EmuAsync *async;
+    /* Appended (client.h): the clients' launch slots and the list the
+     * funnel notes accesses in for them, made on first use. */
+    void **cslots;
+    struct EmuAccList *cacc;
 };
 
 /* What one step did: for schedulers, timing models and statistics. */

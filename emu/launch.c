@@ -12,6 +12,7 @@
 
 #include "emu/async.h"
 #include "emu/builtins.h"
+#include "emu/client.h"
 #include "emu/cluster.h"
 #include "emu/exec.h"
 #include "emu/simt.h"
@@ -90,12 +91,15 @@ void emu_launch_end(EmuLaunch *l)
     l->dev->clock_base += l->insns;
     emu_printf_launch_end(l);
     emu_async_free(l->async);
+    emu_client_launch_fini(l);
     free(l->params);
     free(l);
 }
 
 /* -------------------------------------------------------------- CTAs */
 
+
+static void cta_free(EmuCta *cta);
 
 EmuStatus emu_cta_init(EmuLaunch *l, uint32_t linear, EmuCta *cta)
 {
@@ -118,7 +122,7 @@ EmuStatus emu_cta_init(EmuLaunch *l, uint32_t linear, EmuCta *cta)
     cta->shared = calloc(cta->shared_bytes + 1, 1);
     cta->warps = calloc(cta->nwarps, sizeof(EmuWarp));
     if (!cta->shared || !cta->warps) {
-        emu_cta_fini(cta);
+        cta_free(cta);
         return EMU_ERR_OUT_OF_MEMORY;
     }
     for (uint32_t wi = 0; wi < cta->nwarps; wi++) {
@@ -141,7 +145,7 @@ EmuStatus emu_cta_init(EmuLaunch *l, uint32_t linear, EmuCta *cta)
         w->capframes = 4;
         w->frames = calloc(w->capframes, sizeof(EmuFrame));
         if (!w->stack || !w->frames) {
-            emu_cta_fini(cta);
+            cta_free(cta);
             return EMU_ERR_OUT_OF_MEMORY;
         }
         w->stack[0] = (EmuSimtEntry){ EMU_NOPC, 0, w->valid };
@@ -151,7 +155,7 @@ EmuStatus emu_cta_init(EmuLaunch *l, uint32_t linear, EmuCta *cta)
         fr->ret_pc = EMU_NOPC;
         fr->call_mask = w->valid;
         if (!emu_frame_regs(fr, l->kernel)) {
-            emu_cta_fini(cta);
+            cta_free(cta);
             return EMU_ERR_OUT_OF_MEMORY;
         }
         emu_frame_sp_init(fr);
@@ -163,10 +167,12 @@ EmuStatus emu_cta_init(EmuLaunch *l, uint32_t linear, EmuCta *cta)
             cta->nexited++;
         }
     }
+    EmuEvent ev = { EMU_EV_CTA_START, l, cta, NULL, 0, 0, 0 };
+    emu_client_event(l->dev, &ev);
     return EMU_OK;
 }
 
-void emu_cta_fini(EmuCta *cta)
+static void cta_free(EmuCta *cta)
 {
     if (cta->warps) {
         for (uint32_t wi = 0; wi < cta->nwarps; wi++) {
@@ -186,4 +192,14 @@ void emu_cta_fini(EmuCta *cta)
     cta->warps = NULL;
     cta->shared = NULL;
     cta->local = NULL;
+    emu_client_cta_fini(cta);
+}
+
+void emu_cta_fini(EmuCta *cta)
+{
+    if (cta->warps) {
+        EmuEvent ev = { EMU_EV_CTA_DONE, cta->launch, cta, NULL, 0, 0, 0 };
+        emu_client_event(cta->launch->dev, &ev);
+    }
+    cta_free(cta);
 }

@@ -40,7 +40,15 @@ struct EmuMemory {
     /* the host bytes of mapped pages between allocations (slack) */
     struct { uint64_t page; uint8_t *host; } *slack;
     uint32_t nslack, capslack;
+    EmuMemObserver observe;       /* emu_mem_observe */
+    void *observe_ctx;
 };
+
+void emu_mem_observe(EmuMemory *m, EmuMemObserver fn, void *ctx)
+{
+    m->observe = fn;
+    m->observe_ctx = ctx;
+}
 
 #define EMU_ALLOC_ALIGN 256u
 #define EMU_ALLOC_GAP 256u
@@ -148,6 +156,9 @@ uint64_t emu_mem_alloc(EmuMemory *m, uint64_t size, EmuAllocKind kind,
                   ~(uint64_t)(EMU_ALLOC_ALIGN - 1);
     }
     m->used += size;
+    if (m->observe) {
+        m->observe(m->observe_ctx, e.addr, size, kind, true);
+    }
     return e.addr;
 }
 
@@ -158,6 +169,9 @@ EmuStatus emu_mem_map_host(EmuMemory *m, void *host, uint64_t size,
                   name};
     if (!host || !size || !mem_insert(m, &e)) {
         return EMU_ERR_INVALID_VALUE;
+    }
+    if (m->observe) {
+        m->observe(m->observe_ctx, e.addr, size, EMU_ALLOC_HOST, true);
     }
     return EMU_OK;
 }
@@ -183,6 +197,9 @@ EmuStatus emu_mem_release(EmuMemory *m, uint64_t addr)
     long i = mem_floor(m, addr);
     if (i < 0 || m->a[i].addr != addr) {
         return EMU_ERR_INVALID_VALUE;
+    }
+    if (m->observe) {
+        m->observe(m->observe_ctx, addr, m->a[i].size, m->a[i].kind, false);
     }
     if (m->a[i].kind != EMU_ALLOC_HOST) {
         free(m->a[i].host);

@@ -104,6 +104,13 @@ EmuStatus emu_mem_read(const EmuMemory *m, uint64_t addr, void *dst,
 EmuStatus emu_mem_set(EmuMemory *m, uint64_t addr, uint8_t byte,
                       uint64_t size);
 
+/* Called after every allocation (alloc = true: emu_mem_alloc,
+ * emu_mem_map_host) and before every release, with the range and its
+ * kind: the clients' allocation events (emu/client.h).  fn NULL: none. */
+typedef void (*EmuMemObserver)(void *ctx, uint64_t addr, uint64_t size,
+                               EmuAllocKind kind, bool alloc);
+void emu_mem_observe(EmuMemory *m, EmuMemObserver fn, void *ctx);
+
 /* Bytes used / limit, for cudaMemGetInfo. */
 uint64_t emu_mem_used(const EmuMemory *m);
 /* The most bytes allocations may hold at once (default 64 GiB): an

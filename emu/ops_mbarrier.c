@@ -52,6 +52,7 @@
 
 #include "emu/access.h"
 #include "emu/async.h"
+#include "emu/client.h"
 #include "emu/exec.h"
 #include "emu/memory.h"
 #include "emu/ops.h"
@@ -160,12 +161,14 @@ static bool mb_load(EmuCtx *x, const EmuInsn *i, const uint8_t *p,
 
 /* Complete the current phase if nothing is pending any more (the word
  * at host bytes p: its asynchronous channel sees the flip). */
-static void mb_settle(EmuCtx *x, const uint8_t *p, Mbar *b)
+static void mb_settle(EmuCtx *x, const uint8_t *p, uint64_t addr,
+                      Mbar *b)
 {
     if (b->pending == 0 && b->tx == 0 && b->expected != 0) {
         b->phase ^= 1u;
         b->pending = b->expected;
         emu_async_mbar_flip(x, emu_async_mbar_id(p));
+        emu_client_warp_event(x, EMU_EV_MBAR_FLIP, addr, 0);
     }
 }
 
@@ -269,7 +272,7 @@ static bool mb_arrive(EmuCtx *x, const EmuInsn *i, unsigned lane,
                   "mbarrier at 0x%llx", name, (unsigned long long)addr);
         return false;
     }
-    mb_settle(x, p, &b);
+    mb_settle(x, p, addr, &b);
     wr64(x, p, mb_pack(&b));
     return true;
 }
@@ -319,7 +322,7 @@ static void op_mb_tx(EmuCtx *x, const EmuInsn *i, uint32_t mask)
             return;
         }
         emu_async_issue(x, EMU_CHAN_MBAR, emu_async_mbar_id(p));
-        mb_settle(x, p, &b);
+        mb_settle(x, p, addr, &b);
         wr64(x, p, mb_pack(&b));
     }
 }
@@ -406,7 +409,7 @@ bool emu_mbar_complete_tx(EmuCtx *x, const EmuInsn *i, unsigned lane,
         return false;
     }
     emu_async_issue(x, EMU_CHAN_MBAR, emu_async_mbar_id(mp));
-    mb_settle(x, mp, &b);
+    mb_settle(x, mp, maddr, &b);
     wr64(x, mp, mb_pack(&b));
     return true;
 }

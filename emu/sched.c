@@ -15,17 +15,18 @@
  */
 #include <stdlib.h>
 
+#include "emu/client.h"
 #include "emu/devrt.h"
 #include "emu/exec.h"
 #include "emu/grid.h"
 
 #define EMU_SCHED_QUANTUM 64
 
-/* The hooked counterpart of emu_warp_run: every step fills the launch's
- * record and the hook sees it.  A step that executed no instruction (a
- * warp released from a barrier at the end of its function only settles
- * its stack) leaves a stale record and is not reported, so the hook sees
- * exactly EmuLaunch.insns steps. */
+/* The recorded counterpart of emu_warp_run, while a client wants steps
+ * (emu/client.h): every step fills the launch's record and the clients
+ * see it.  A step that executed no instruction (a warp released from a
+ * barrier at the end of its function only settles its stack) is not
+ * reported, so the clients see exactly EmuLaunch.insns steps. */
 static EmuStatus warp_run_hooked(EmuLaunch *l, EmuCta *cta, EmuWarp *w,
                                  uint32_t max)
 {
@@ -34,7 +35,7 @@ static EmuStatus warp_run_hooked(EmuLaunch *l, EmuCta *cta, EmuWarp *w,
         uint64_t before = l->insns;
         EmuStatus st = emu_warp_step(cta, w, rec);
         if (l->insns != before) {
-            l->step_hook(l->step_hook_ctx, cta, w, rec);
+            emu_client_step(l->dev, cta, w, rec);
         }
         if (st != EMU_OK) {
             return st;
@@ -59,7 +60,7 @@ static EmuStatus run_resident(EmuLaunch *l, EmuCta *const *ctas, uint32_t n)
                 left = true;
                 if (w->state == EMU_WARP_READY) {
                     ran = true;
-                    EmuStatus st = l->step_hook
+                    EmuStatus st = l->step_rec
                         ? warp_run_hooked(l, cta, w, EMU_SCHED_QUANTUM)
                         : emu_warp_run(cta, w, EMU_SCHED_QUANTUM);
                     if (st != EMU_OK) {
@@ -107,12 +108,12 @@ static EmuStatus run_grid(EmuLaunch *l)
     return st;
 }
 
-EmuStatus emu_launch_run(EmuLaunch *l)
+static EmuStatus launch_run(EmuLaunch *l)
 {
     if (l->driver) {
         return emu_devrt_finish(l, l->driver(l->driver_ctx, l));
     }
-    if (!l->step_hook) {
+    if (!l->dev->clients || !l->dev->clients->steps) {
         /* then the grids its threads launched (emu/devrt.h) */
         return emu_devrt_finish(l, run_grid(l));
     }
@@ -127,4 +128,14 @@ EmuStatus emu_launch_run(EmuLaunch *l)
     emu_step_record_fini(rec);
     free(rec);
     return emu_devrt_finish(l, st);
+}
+
+EmuStatus emu_launch_run(EmuLaunch *l)
+{
+    EmuEvent ev = { EMU_EV_LAUNCH_BEGIN, l, NULL, NULL, 0, 0, 0 };
+    emu_client_event(l->dev, &ev);
+    EmuStatus st = launch_run(l);
+    ev.kind = EMU_EV_LAUNCH_END;
+    emu_client_event(l->dev, &ev);
+    return st;
 }

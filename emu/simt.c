@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "emu/client.h"
 #include "emu/cluster.h"
 #include "emu/decode.h"
 #include "emu/exec.h"
@@ -339,6 +340,9 @@ void emu_simt_settle(EmuCta *cta, EmuWarp *w)
                 cta->nexited++;
                 EMU_ASSERT(cta->nexited <= cta->nwarps);
                 cta->launch->progress++;
+                EmuEvent ev = { EMU_EV_WARP_EXIT, cta->launch, cta, w, 0, 0,
+                                0 };
+                emu_client_event(cta->launch->dev, &ev);
                 for (unsigned b = 0; b < EMU_MAX_BARRIERS; b++) {
                     if (cta->bar_arrived[b]) {
                         barrier_check(cta, b);
@@ -411,6 +415,8 @@ static void barrier_release(EmuCta *cta, unsigned id)
     cta->bar_expected[id] = 0;
     cta->bar_red[id] = 0;
     cta->launch->progress++;
+    EmuEvent ev = { EMU_EV_BARRIER, cta->launch, cta, NULL, 0, 0, id };
+    emu_client_event(cta->launch->dev, &ev);
 }
 
 static void barrier_check(EmuCta *cta, unsigned id)

@@ -11,10 +11,14 @@
 #endif
 
 #include "emu/access.h"
+#include "emu/client.h"
 #include "emu/exec.h"
 #include "emu/insninfo.h"
 #include "emu/simt.h"
 #include "ptx/opcode.h"
+
+#define LIKELY(c) __builtin_expect(!!(c), 1)
+#define UNLIKELY(c) __builtin_expect(!!(c), 0)
 
 /* -------------------------------------------------------------- step */
 
@@ -181,6 +185,8 @@ step_impl(EmuCta *cta, EmuWarp *w, EmuStepRecord *rec)
         rec->async_token = 0;
         rec->nwait = 0;
         rec->wait = EMU_WAIT_NONE;
+    } else if (UNLIKELY(l->dev->clients != NULL)) {
+        x.acc = emu_client_acclist(l);
     }
     x.next_pc = pc + 1;
     x.branched = false;
@@ -189,6 +195,12 @@ step_impl(EmuCta *cta, EmuWarp *w, EmuStepRecord *rec)
     x.frame = fr;
     x.func = fn;
     i->fn(&x, i, exec);
+    if (UNLIKELY(l->dev->clients != NULL) && x.acc && x.acc->n) {
+        emu_client_access(&x, x.acc->v, x.acc->n);
+        if (!rec) {
+            x.acc->n = 0;
+        }
+    }
     w->ninsns++;
     l->insns++;
     (*cta->clock)++;
@@ -257,8 +269,6 @@ EmuStatus emu_warp_step(EmuCta *cta, EmuWarp *w, EmuStepRecord *rec)
     return step_impl(cta, w, rec);
 }
 
-#define LIKELY(c) __builtin_expect(!!(c), 1)
-#define UNLIKELY(c) __builtin_expect(!!(c), 0)
 
 /*
  * The fast loop: step_impl(cta, w, NULL) repeated, with the same effects
@@ -273,7 +283,8 @@ EmuStatus emu_warp_step(EmuCta *cta, EmuWarp *w, EmuStepRecord *rec)
  * take step_impl itself.  Only steps change EmuLaunch.insns, one each, so
  * the quantum and the instruction limit are one countdown.
  */
-EmuStatus emu_warp_run(EmuCta *cta, EmuWarp *w, uint32_t max)
+static inline __attribute__((always_inline)) EmuStatus
+run_impl(EmuCta *cta, EmuWarp *w, uint32_t max, EmuAccList *cl)
 {
     EmuLaunch *l = cta->launch;
     uint64_t *clock = cta->clock;
@@ -286,7 +297,7 @@ EmuStatus emu_warp_run(EmuCta *cta, EmuWarp *w, uint32_t max)
     x.cta = cta;
     x.warp = w;
     x.fault = NULL;
-    x.acc = NULL;
+    x.acc = cl;
     x.rec = NULL;
     while (n < max && w->state == EMU_WARP_READY) {
         EmuFrame *fr = w->depth ? &w->frames[w->nframes - 1] : NULL;
@@ -331,6 +342,10 @@ EmuStatus emu_warp_run(EmuCta *cta, EmuWarp *w, uint32_t max)
             x.pc = pc;
             x.next_pc = pc + 1;
             i->fn(&x, i, exec);
+            if (cl && UNLIKELY(cl->n)) {
+                emu_client_access(&x, cl->v, cl->n);
+                cl->n = 0;
+            }
             done++;
             l->insns++;
             (*clock)++;
@@ -369,4 +384,22 @@ EmuStatus emu_warp_run(EmuCta *cta, EmuWarp *w, uint32_t max)
         }
     }
     return EMU_OK;
+}
+
+/* The fast loop while clients are attached: accesses are noted for
+ * those that watch a space and given to them after each instruction
+ * (emu/client.h); out of line, so that emu_warp_run's loop without
+ * clients stays as it was. */
+static __attribute__((noinline)) EmuStatus
+run_watched(EmuCta *cta, EmuWarp *w, uint32_t max)
+{
+    return run_impl(cta, w, max, emu_client_acclist(cta->launch));
+}
+
+EmuStatus emu_warp_run(EmuCta *cta, EmuWarp *w, uint32_t max)
+{
+    if (UNLIKELY(cta->launch->dev->clients != NULL)) {
+        return run_watched(cta, w, max);
+    }
+    return run_impl(cta, w, max, NULL);
 }

@@ -23,11 +23,13 @@
 #include <unistd.h>
 
 #include "emu/builtins.h"
+#include "emu/client.h"
 #include "emu/cluster.h"
 #include "emu/exec.h"
 #include "emu/memory.h"
 #include "emu/tensormap.h"
 #include "emu/texfetch.h"
+#include "runtime/api_emu.h"
 #include "ptx/ptx.h"
 #include "ptx/link.h"
 #include "ptx/readfile.h"
@@ -98,6 +100,11 @@ struct ptxemu_device {
     RtTiming timing;            /* the timing model's options (copied) */
     TmSession *tm;              /* the timing model, or NULL: untimed */
 };
+
+EmuDevice *rt_device_emu(ptxemu_device *d)
+{
+    return d->emu;
+}
 
 /* ------------------------------------------------------------ status */
 
@@ -1343,6 +1350,7 @@ typedef struct StepCtx {
     RtStats *stats;
     uint64_t steps;
     bool trace;
+    bool collect;                 /* the statistics client is attached */
 } StepCtx;
 
 /* A grid launched from the device (emu/devrt.h): traced before it runs,
@@ -1351,7 +1359,7 @@ static void on_grid(void *ctx, const EmuLaunch *c, bool done)
 {
     StepCtx *sc = ctx;
     if (done) {
-        rt_stats_launch(sc->stats, c, c->step_hook != NULL);
+        rt_stats_launch(sc->stats, c, sc->collect);
         return;
     }
     if (sc->trace) {
@@ -1365,6 +1373,8 @@ static void on_grid(void *ctx, const EmuLaunch *c, bool done)
     }
 }
 
+/* The statistics client (emu/client.h): every step of the launch and of
+ * its child grids. */
 static void on_step(void *ctx, const EmuCta *cta, const EmuWarp *w,
                     const EmuStepRecord *rec)
 {
@@ -1466,10 +1476,19 @@ static ptxemu_status launch(ptxemu_function *f, const unsigned grid[3],
         goto out;
     }
     uint64_t steps = 0;
-    StepCtx sc = {&dev->stats, 0, dev->trace};
+    StepCtx sc = {&dev->stats, 0, dev->trace, false};
+    int stats_client = -1;
     if (dev->collect_stats) {
-        l->step_hook = on_step;
-        l->step_hook_ctx = &sc;
+        EmuClient cl = { EMU_CLIENT_ABI, sizeof(cl), "stats", 0, 0, true,
+                         &sc, NULL, NULL, on_step };
+        stats_client = emu_client_attach(dev->emu, &cl, why, sizeof(why));
+        if (stats_client < 0) {
+            st = fail(dev, PTXEMU_ERROR_OUT_OF_MEMORY, "launch of '%s': %s",
+                      kn, why);
+            emu_launch_end(l);
+            goto out;
+        }
+        sc.collect = true;
     }
     l->grid_hook = on_grid;
     l->grid_hook_ctx = &sc;
@@ -1477,6 +1496,7 @@ static ptxemu_status launch(ptxemu_function *f, const unsigned grid[3],
         tm_session_attach(dev->tm, l);
     }
     est = emu_launch_run(l);
+    emu_client_detach(dev->emu, stats_client);
     steps = sc.steps;
     rt_stats_launch(&dev->stats, l, steps);
     if (est != EMU_OK && dev->tm && tm_session_error(dev->tm)) {

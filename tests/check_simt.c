@@ -19,6 +19,7 @@
  *    instruction limit (status, count, fault, results).
  */
 #include "emu/access.h"
+#include "emu/client.h"
 #include "tests/emutest.h"
 
 /* 3-D blocks: warps in hardware order (x fastest); elect.sync */
@@ -985,7 +986,7 @@ END_TEST
 /* ------------------------------------------------ fast loop vs steps */
 
 /* The scheduler's fast loop (emu_warp_run, no hook) and single steps
- * (emu_warp_step with a record, taken when a step hook is set) must
+ * (emu_warp_step with a record, taken when a client wants steps) must
  * agree step for step: run kernels with divergence, loops, calls,
  * returns, exits and barriers both ways under every instruction limit
  * from 1 to past the end, and compare the status, the instruction
@@ -1028,12 +1029,12 @@ static void fast_run(const char *src, const char *kname, uint32_t ctas,
     uint32_t g[3] = { ctas, 1, 1 }, b[3] = { block, 1, 1 };
     EmuLaunch *l;
     ck_assert_int_eq(emu_launch_begin(m, k, g, b, 0, args, &l), EMU_OK);
-    EmuStepRecord rec;
     r->hooked = 0;
     if (hook) {
-        l->step_rec = &rec;
-        l->step_hook = count_hook;
-        l->step_hook_ctx = &r->hooked;
+        EmuClient cl = { EMU_CLIENT_ABI, sizeof(cl), "count", 0, 0, true,
+                         &r->hooked, NULL, NULL, count_hook };
+        char why[160];
+        ck_assert_int_ge(emu_client_attach(d, &cl, why, sizeof(why)), 0);
     }
     r->st = emu_launch_run(l);
     r->insns = l->insns;
