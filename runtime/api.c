@@ -1424,14 +1424,27 @@ static ptxemu_status launch(ptxemu_function *f, const unsigned grid[3],
                   block[0], block[1], block[2], cfg->max_threads_per_block);
         goto out;
     }
+    /* The static bytes are kept saturated to 32 bits (emu/shlayout.h):
+     * a kernel declaring 4 GiB or more is said to, not to have
+     * 4294967295. */
+    uint32_t static_shared = f->ef->shared_bytes;
+    char static_text[32];
+    snprintf(static_text, sizeof(static_text),
+             static_shared == UINT32_MAX ? "4 GiB or more" : "%u bytes",
+             static_shared);
     if (cfg->max_shared_per_block &&
-        (uint64_t)shared_bytes + f->ef->shared_bytes >
-            cfg->max_shared_per_block) {
+        (uint64_t)shared_bytes + static_shared > cfg->max_shared_per_block) {
         st = fail(dev, PTXEMU_ERROR_LAUNCH_CONFIG,
-                  "launch of '%s': %u bytes of static plus %u of dynamic "
-                  "shared memory exceed the limit of %u", kn,
-                  f->ef->shared_bytes, shared_bytes,
-                  cfg->max_shared_per_block);
+                  "launch of '%s': %s of static plus %u bytes of dynamic "
+                  "shared memory exceed the limit of %u", kn, static_text,
+                  shared_bytes, cfg->max_shared_per_block);
+        goto out;
+    }
+    if (static_shared > EMU_SHARED_LIMIT) {
+        st = fail(dev, PTXEMU_ERROR_LAUNCH_CONFIG,
+                  "launch of '%s': %s of static shared memory pass the "
+                  "emulator's %llu-byte shared window", kn, static_text,
+                  (unsigned long long)EMU_SHARED_LIMIT);
         goto out;
     }
     if (f->ef->dyn_shared_offset + shared_bytes > EMU_SHARED_LIMIT) {

@@ -380,7 +380,7 @@ int cmd_run(int argc, char **argv)
         case OPT_SHARED:
             if (!argspec_parse_uint(optarg, UINT32_MAX, &shared)) {
                 fprintf(stderr, "ptxemu run: --shared '%s': expected a "
-                        "byte count\n", optarg);
+                        "byte count from 0 to %u\n", optarg, UINT32_MAX);
                 goto done;
             }
             break;
