@@ -372,6 +372,27 @@ START_TEST(capture_rules)
     OK(cuGraphDestroy(g));
     OK(cuMemFree_v2(p));
 
+    /* Stream-ordered allocation is captured: the memory is allocated
+     * now and kept for every launch, the captured free does nothing. */
+    CUdeviceptr q;
+    CUgraphExec x;
+    OK(cuStreamBeginCapture_v2(s2, CU_STREAM_CAPTURE_MODE_GLOBAL));
+    OK(cuMemAllocAsync(&q, 64, s2));
+    OK(cuMemsetD32Async(q, 7, 16, s2));
+    OK(cuMemFreeAsync(q, s2));
+    OK(cuStreamEndCapture(s2, &g));
+    OK(cuGraphInstantiateWithFlags(&x, g, 0));
+    for (int run = 0; run < 2; run++) {
+        OK(cuMemsetD32_v2(q, 0, 16));
+        OK(cuGraphLaunch(x, s2));
+        OK(cuStreamSynchronize(s2));
+        OK(cuMemcpyDtoH_v2(&v, q + 60, 4));
+        ck_assert_uint_eq(v, 7);
+    }
+    OK(cuGraphExecDestroy(x));
+    OK(cuGraphDestroy(g));
+    OK(cuMemFree_v2(q));
+
     /* A stream forked into the capture must be joined back. */
     CUevent ev;
     OK(cuEventCreate(&ev, 0));

@@ -63,6 +63,13 @@ CUresult drv_capture_sync(CUstream s)
     return (CUresult)gcap_sync(stream_of(s, 0));
 }
 
+int drv_capture_status(CUstream s)
+{
+    int st = CU_STREAM_CAPTURE_STATUS_NONE;
+    (void)gcap_info(stream_of(s, 0), &st, NULL, NULL, NULL, NULL, NULL);
+    return st;
+}
+
 CUresult drv_capture_unsafe(void)
 {
     return (CUresult)gcap_unsafe();

@@ -46,6 +46,8 @@ CUresult drv_capture_event_check(CUevent ev);
  * invalidated, if s captures or is the legacy stream while a blocking
  * stream captures. */
 CUresult drv_capture_sync(CUstream s);
+/* The capture status of s (CUstreamCaptureStatus). */
+int drv_capture_status(CUstream s);
 /* A call that a capture's mode forbids (an allocation, a free, a
  * device-wide synchronisation): CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED
  * and the capture invalidated where the mode says so. */

@@ -39,9 +39,6 @@ CUresult cuMemGetInfo_v2(size_t *free_bytes, size_t *total)
 static CUresult mem_alloc(CUdeviceptr *dptr, size_t n)
 {
     CUresult r = drv_ready(NULL);
-    if (!r) {
-        r = drv_capture_unsafe();   /* cuStreamBeginCapture's modes */
-    }
     if (r) {
         return r;
     }
@@ -78,10 +75,18 @@ void drv_mem_release_owned(CUcontext ctx)
     free(v);
 }
 
+/* An allocation or free outside stream order, while a capture's mode
+ * forbids it (cuStreamBeginCapture), fails. */
+static CUresult alloc_unsafe(CUdeviceptr *dptr, size_t n)
+{
+    CUresult r = drv_capture_unsafe();
+    return r ? r : mem_alloc(dptr, n);
+}
+
 CUresult cuMemAlloc_v2(CUdeviceptr *dptr, size_t bytesize)
 {
-    return drv_trace(mem_alloc(dptr, bytesize), "cuMemAlloc_v2", "%p, %zu",
-                     (void *)dptr, bytesize);
+    return drv_trace(alloc_unsafe(dptr, bytesize), "cuMemAlloc_v2",
+                     "%p, %zu", (void *)dptr, bytesize);
 }
 
 CUresult cuMemAllocPitch_v2(CUdeviceptr *dptr, size_t *pPitch,
@@ -101,7 +106,7 @@ CUresult cuMemAllocPitch_v2(CUdeviceptr *dptr, size_t *pPitch,
         r = CUDA_ERROR_INVALID_VALUE;
     }
     if (!r) {
-        r = mem_alloc(dptr, pitch * Height);
+        r = alloc_unsafe(dptr, pitch * Height);
     }
     if (!r) {
         *pPitch = pitch;
@@ -114,9 +119,6 @@ CUresult cuMemAllocPitch_v2(CUdeviceptr *dptr, size_t *pPitch,
 static CUresult mem_free(CUdeviceptr p)
 {
     CUresult r = drv_ready(NULL);
-    if (!r) {
-        r = drv_capture_unsafe();
-    }
     if (r) {
         return r;
     }
@@ -135,7 +137,8 @@ static CUresult mem_free(CUdeviceptr p)
 
 CUresult cuMemFree_v2(CUdeviceptr dptr)
 {
-    return drv_trace(mem_free(dptr), "cuMemFree_v2", "0x%llx", dptr);
+    CUresult r = drv_capture_unsafe();
+    return drv_trace(r ? r : mem_free(dptr), "cuMemFree_v2", "0x%llx", dptr);
 }
 
 static CUresult alloc_shared(void **pp, size_t n)
@@ -312,10 +315,19 @@ CUresult cuMemGetAddressRange_v2(CUdeviceptr *pbase, size_t *psize,
                      (void *)pbase, (void *)psize, dptr);
 }
 
+/* Stream-ordered allocation may be captured (CUDA makes allocation and
+ * free nodes): here the allocation is made at capture and kept for
+ * every launch of the graph, and a captured free does nothing, so that
+ * the graph's work always finds its memory.  In a capture already
+ * invalidated both fail. */
 CUresult cuMemAllocAsync(CUdeviceptr *dptr, size_t bytesize,
                          CUstream hStream)
 {
     CUresult r = drv_ready_stream(hStream);
+    if (!r && drv_capture_status(hStream)
+                  == CU_STREAM_CAPTURE_STATUS_INVALIDATED) {
+        r = CUDA_ERROR_STREAM_CAPTURE_INVALIDATED;
+    }
     if (!r) {
         r = mem_alloc(dptr, bytesize);
     }
@@ -326,7 +338,11 @@ CUresult cuMemAllocAsync(CUdeviceptr *dptr, size_t bytesize,
 CUresult cuMemFreeAsync(CUdeviceptr dptr, CUstream hStream)
 {
     CUresult r = drv_ready_stream(hStream);
-    if (!r) {
+    int st = r ? 0 : drv_capture_status(hStream);
+    if (st == CU_STREAM_CAPTURE_STATUS_INVALIDATED) {
+        r = CUDA_ERROR_STREAM_CAPTURE_INVALIDATED;
+    }
+    if (!r && st == CU_STREAM_CAPTURE_STATUS_NONE) {
         r = mem_free(dptr);
     }
     return drv_trace(r, "cuMemFreeAsync", "0x%llx, %p", dptr,
