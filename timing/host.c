@@ -30,12 +30,15 @@
 #include <string.h>
 
 #include "emu/access.h"
+#include "emu/client.h"
 #include "emu/grid.h"
 #include "emu/insninfo.h"
+#include "emu/panic.h"
 #include "ptx/opcode.h"
 #include "timing/session.h"
 
 #define TM_IDLE_LIMIT 100000000ull   /* cycles with nothing issued */
+#define TM_ROUND_QUANTUM 64          /* sched.c's quantum */
 
 struct ptxemu_tm_warp {
     EmuWarp *w;
@@ -420,8 +423,19 @@ static int h_step(ptxemu_tm_host *h, ptxemu_tm_warp *tw,
     }
     EmuStepRecord *rec = s->rec;
     uint64_t before = s->l->insns;
+    /* what the step must execute: the peek the model relied on */
+    const EmuFunc *pfn = NULL;
+    uint32_t ppc = 0, pact = 0, pexec = 0;
+    const EmuInsn *pin = emu_warp_peek(tw->tc->cta, tw->w, &pfn, &ppc, &pact,
+                                       &pexec);
     EmuStatus st = emu_warp_step(tw->tc->cta, tw->w, rec);
     bool ran = s->l->insns != before;
+    EMU_ASSERT(!ran || (pin && rec->func == pfn && rec->pc == ppc &&
+                        rec->active == pact && rec->exec == pexec));
+    if (ran && s->dev->clients && s->dev->clients->steps) {
+        /* clients (statistics, tracing) see timed steps as untimed ones */
+        emu_client_step(s->dev, tw->tc->cta, tw->w, rec);
+    }
     memset((char *)out + sizeof(out->struct_size), 0,
            sizeof(*out) - sizeof(out->struct_size));
     if (ran) {
@@ -712,6 +726,17 @@ static void keep_stats(TmSession *s, const EmuLaunch *l, uint64_t begin,
     s->nk++;
 }
 
+static uint64_t live_warps(EmuCta *const *res, uint32_t n)
+{
+    uint64_t live = 0;
+    for (uint32_t c = 0; c < n; c++) {
+        for (uint32_t w = 0; w < res[c]->nwarps; w++) {
+            live += res[c]->warps[w].state != EMU_WARP_EXITED;
+        }
+    }
+    return live;
+}
+
 EmuStatus tm_session_run(void *ctx, EmuLaunch *l)
 {
     TmSession *s = ctx;
@@ -741,7 +766,7 @@ EmuStatus tm_session_run(void *ctx, EmuLaunch *l)
     int r = ops->kernel_begin(s->tm, &k);
     EmuWatch wd;
     emu_watch_init(&wd, l);
-    uint64_t idle = 0, last_issued = 0;
+    uint64_t idle = 0, last_issued = 0, round_end = 0;
     while (r >= 0) {
         uint64_t now = s->now;
         r = ops->cycle(s->tm, &now);
@@ -757,7 +782,15 @@ EmuStatus tm_session_run(void *ctx, EmuLaunch *l)
         if (s->issued != last_issued) {
             last_issued = s->issued;
             idle = 0;
-            st = emu_watch_round(&wd, l, res, n, true);
+            /* A watchdog round: a quantum of steps per live resident warp,
+             * as the functional scheduler gives (a fair model steps each
+             * warp about that often; the mbarrier rule counts failed polls
+             * per round).  Cycles in which nothing issued are no rounds. */
+            if (s->issued >= round_end) {
+                st = emu_watch_round(&wd, l, res, n, true);
+                round_end = s->issued + TM_ROUND_QUANTUM *
+                            (live_warps(res, n) + 1);
+            }
         } else if (n) {
             /* nothing issued: deadlocked if no resident warp can */
             bool ready = false;
