@@ -49,13 +49,28 @@ static inline float rndf(float lo, float hi)
     return lo + (hi - lo) * (float)(rnd() >> 8) * (1.0f / 16777216.0f);
 }
 
+/* The device of an e2e test: untimed, or driven by the timing model that
+ * PTXEMU_TEST_TIMING names (tests/timing_corpus.test reruns the suites
+ * so: every corpus kernel must compute the same values under a model). */
+static inline void e2e_device(void)
+{
+    ptxemu_device_options o;
+    ptxemu_device_options_default(&o);
+    const char *t = getenv("PTXEMU_TEST_TIMING");
+    if (t && *t) {
+        o.timing = t;
+    }
+    ck_assert_msg(ptxemu_device_create(&o, &dev) == PTXEMU_SUCCESS,
+                  "device: %s", ptxemu_device_create_error());
+}
+
 static inline void open_ptx(const char *base)
 {
     const char *top = getenv("top_srcdir");
     char path[1024];
     snprintf(path, sizeof(path), "%s/tests/corpus/ptx/%s.sm80.ptx",
              top ? top : ".", base);
-    ck_assert_int_eq(ptxemu_device_create(NULL, &dev), PTXEMU_SUCCESS);
+    e2e_device();
     ptxemu_status st = ptxemu_module_load_file(dev, path, &mod);
     ck_assert_msg(st == PTXEMU_SUCCESS, "loading %s: %s", path,
                   ptxemu_last_error_message(dev));
@@ -65,7 +80,7 @@ static inline void open_ptx(const char *base)
  * the test) into a fresh device. */
 static inline void e2e_open_src(const char *name, const char *src)
 {
-    ck_assert_int_eq(ptxemu_device_create(NULL, &dev), PTXEMU_SUCCESS);
+    e2e_device();
     ptxemu_status st = ptxemu_module_load_string(dev, name, src, 0, &mod);
     ck_assert_msg(st == PTXEMU_SUCCESS, "loading %s: %s", name,
                   ptxemu_last_error_message(dev));
