@@ -24,14 +24,17 @@ static void unions(EmuDevice *d)
 {
     EmuClients *cs = d->clients;
     cs->spaces = cs->events = 0;
-    cs->steps = false;
+    cs->nstep = 0;
     for (unsigned k = 0; k < EMU_CLIENT_MAX; k++) {
         if (cs->used[k]) {
             cs->spaces |= cs->c[k].on_access ? cs->c[k].spaces : 0;
             cs->events |= cs->c[k].on_event ? cs->c[k].events : 0;
-            cs->steps |= cs->c[k].want_steps && cs->c[k].on_step;
+            if (cs->c[k].want_steps && cs->c[k].on_step) {
+                cs->stepc[cs->nstep++] = (uint8_t)k;
+            }
         }
     }
+    cs->steps = cs->nstep != 0;
 }
 
 int emu_client_attach(EmuDevice *d, const EmuClient *c, char *why,
@@ -200,10 +203,9 @@ void emu_client_step(EmuDevice *d, const EmuCta *cta, const EmuWarp *w,
                      const EmuStepRecord *rec)
 {
     EmuClients *cs = d->clients;
-    for (unsigned k = 0; cs && k < EMU_CLIENT_MAX; k++) {
-        if (cs->used[k] && cs->c[k].want_steps && cs->c[k].on_step) {
-            cs->c[k].on_step(cs->c[k].ctx, cta, w, rec);
-        }
+    for (unsigned j = 0; cs && j < cs->nstep; j++) {
+        const EmuClient *c = &cs->c[cs->stepc[j]];
+        c->on_step(c->ctx, cta, w, rec);
     }
 }
 

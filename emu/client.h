@@ -113,6 +113,8 @@ typedef struct EmuClients {
     bool used[EMU_CLIENT_MAX];
     uint32_t spaces, events;      /* unions over attached clients */
     bool steps;                   /* some client wants steps */
+    uint8_t stepc[EMU_CLIENT_MAX];    /* the clients that want steps */
+    uint8_t nstep;
 } EmuClients;
 
 void emu_client_event_slow(EmuDevice *d, const EmuEvent *e);

@@ -195,7 +195,8 @@ step_impl(EmuCta *cta, EmuWarp *w, EmuStepRecord *rec)
     x.frame = fr;
     x.func = fn;
     i->fn(&x, i, exec);
-    if (UNLIKELY(l->dev->clients != NULL) && x.acc && x.acc->n) {
+    if (UNLIKELY(l->dev->clients != NULL) && x.acc && x.acc->n &&
+        l->dev->clients->spaces) {
         emu_client_access(&x, x.acc->v, x.acc->n);
         if (!rec) {
             x.acc->n = 0;
