@@ -13,6 +13,7 @@
 #define _GNU_SOURCE
 #endif
 #include <check.h>
+#include <math.h>
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -223,6 +224,40 @@ START_TEST(arch_from_env)
         CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN;
     OK(cuDeviceGetAttribute(&v, optin, dev));
     ck_assert_int_eq(v, 227 * 1024);
+}
+END_TEST
+
+/* Under a timing model events measure simulated time.  At 1 MHz a cycle
+ * is 1 us: nothing between two records takes exactly 0 ms, two identical
+ * launches take exactly the same time, a launch takes at least the
+ * simple model's launch latency (1000 cycles = 1 ms), and every time is
+ * a whole number of cycles. */
+START_TEST(events_time_simulated)
+{
+    setenv("PTXEMU_TIMING", "simple", 1);
+    setenv("PTXEMU_TIMING_SET", "clock_mhz=1", 1);
+    CUmodule mod = setup();
+    CUfunction f;
+    OK(cuModuleGetFunction(&f, mod, "vadd"));
+    CUevent ev[4];
+    for (int k = 0; k < 4; k++) {
+        OK(cuEventCreate(&ev[k], 0));
+    }
+    OK(cuEventRecord(ev[0], NULL));
+    OK(cuEventRecord(ev[1], NULL));
+    ck_assert_int_eq(run_vadd(f, 1000, 1), 0);
+    OK(cuEventRecord(ev[2], NULL));
+    ck_assert_int_eq(run_vadd(f, 1000, 1), 0);
+    OK(cuEventRecord(ev[3], NULL));
+    float ms[3];
+    for (int k = 0; k < 3; k++) {
+        OK(cuEventElapsedTime(&ms[k], ev[k], ev[k + 1]));
+        double cyc = (double)ms[k] * 1000.0;
+        ck_assert_msg(fabs(cyc - round(cyc)) < 1e-2, "%g cycles", cyc);
+    }
+    ck_assert(ms[0] == 0.0f);
+    ck_assert(ms[1] >= 1.0f);
+    ck_assert(ms[1] == ms[2]);
 }
 END_TEST
 
@@ -1065,6 +1100,7 @@ int main(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, init_and_device);
     tcase_add_test(tc, arch_from_env);
+    tcase_add_test(tc, events_time_simulated);
     tcase_add_test(tc, contexts);
     tcase_add_test(tc, module_from_string);
     tcase_add_test(tc, module_from_file);

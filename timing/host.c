@@ -890,6 +890,11 @@ uint64_t tm_session_now(const TmSession *s)
     return s->now;
 }
 
+uint64_t tm_session_time_ns(const TmSession *s)
+{
+    return cycles_to_ns(s, s->now);
+}
+
 double tm_session_mhz(const TmSession *s)
 {
     return s->mhz;

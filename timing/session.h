@@ -54,7 +54,10 @@ const char *tm_session_error(const TmSession *s);
 void tm_session_json(const TmSession *s, FILE *o);
 size_t tm_session_kernels(const TmSession *s, const TmKernelStats **out);
 const char *tm_session_model(const TmSession *s);
-uint64_t tm_session_now(const TmSession *s);
+uint64_t tm_session_now(const TmSession *s);   /* device cycles */
+/* The same time in nanoseconds at the model's clock (%globaltimer, CUDA
+ * events). */
+uint64_t tm_session_time_ns(const TmSession *s);
 double tm_session_mhz(const TmSession *s);
 
 #endif

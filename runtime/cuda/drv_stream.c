@@ -4,7 +4,8 @@
  * Every operation completes before its call returns, in call order, so
  * a stream is only a label: queries succeed at once, waits have nothing
  * to wait for, callbacks run immediately.  Events record the host's
- * monotonic clock.
+ * monotonic clock, or the device's simulated time when a timing model
+ * drives it.
  */
 #include "config.h"
 
@@ -13,9 +14,18 @@
 
 #include "runtime/cuda/drv.h"
 #include "runtime/cuda/drv_capture.h"
+#include "runtime/rt_timing.h"
+#include "timing/session.h"
 
+/* An event's time stamp: under a timing model the device's simulated
+ * time (cuEventElapsedTime then measures simulated time, as a GPU's
+ * events do), else the host's monotonic clock. */
 static uint64_t now_ns(void)
 {
+    TmSession *tm = rt_device_timing(drv.dev);
+    if (tm) {
+        return tm_session_time_ns(tm);
+    }
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
