@@ -274,7 +274,12 @@ typedef struct ptxemu_tm_kernel {
  * the components it instantiates) as tables; the host parses
  * `--timing-config FILE` (lines `key = value`, `#` comments) and
  * `--timing-set key=value` against them, with located errors
- * ("FILE:LINE: unknown key 'l1.kb'"), and generates `--timing-help`. */
+ * ("FILE:LINE: unknown key 'l1.kb'"), and generates `--timing-help`.
+ * Values as users write them (and defaults, parsed the same way):
+ * integers decimal or 0x-hex with an optional k/M/G suffix (x2^10,
+ * 2^20, 2^30); doubles finite; a value in double quotes keeps blanks
+ * and '#'.  Names are [A-Za-z0-9_.-]+, each declared once.  Reading a
+ * name not declared, or as another type, returns 0 and fails create. */
 typedef enum ptxemu_tm_ptype {
     PTXEMU_TM_P_INT = 0,          /* int64 */
     PTXEMU_TM_P_UINT,             /* uint64 */
