@@ -23,8 +23,11 @@
 if [ -z "${PTXEMU_BUILD_CACHE+set}" ]; then
     PTXEMU_BUILD_CACHE="$top_builddir/tests/build-cache"
 fi
+# absolute, so that builds run from another directory find it
 if [ -n "$PTXEMU_BUILD_CACHE" ]; then
-    mkdir -p "$PTXEMU_BUILD_CACHE" 2>/dev/null || PTXEMU_BUILD_CACHE=
+    PTXEMU_BUILD_CACHE=$(mkdir -p "$PTXEMU_BUILD_CACHE" 2>/dev/null &&
+                         cd "$PTXEMU_BUILD_CACHE" && pwd) ||
+        PTXEMU_BUILD_CACHE=
 fi
 if [ -n "$PTXEMU_BUILD_CACHE" ]; then
     find "$PTXEMU_BUILD_CACHE" -type f -mtime +30 -exec rm -f {} + \
