@@ -772,6 +772,10 @@ static bool decode_insn(Dec *d, uint32_t pc, EmuInsn *ei)
         || emu_select_bulk(im, d->f, in, ei)
         || emu_select_tex(im, d->f, in, ei)
         || emu_select_wgmma(im, d->f, in, ei)) {
+        if (ei->fn && in->op == PTX_OP_BRA && ei->target <= pc &&
+            d->m->dev->cfg.reconvergence == EMU_RECONV_ITS) {
+            ei->fn = emu_op_bra_yield;      /* a loop back edge */
+        }
         return ei->fn != NULL;
     }
     return false;

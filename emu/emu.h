@@ -86,7 +86,7 @@ typedef struct EmuFault {
     uint64_t addr;               /* for memory faults */
     uint32_t size;
     PtxSpace space;
-    char detail[256];            /* e.g. "nearest allocation: 0x... (+16)" */
+    char detail[512];            /* e.g. "nearest allocation: 0x... (+16)" */
 } EmuFault;
 
 /* --------------------------------------------------------- operands */

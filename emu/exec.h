@@ -50,7 +50,16 @@ typedef enum EmuDivergeOrder {
     EMU_TAKEN_FIRST = 0,      /* GT200 observation (Wong et al.): default */
     EMU_MAJORITY_LAST,        /* AFR: push the larger path first, so the
                                  path with fewer lanes runs first */
+    EMU_MAJORITY_FIRST,       /* Hanoi (Turing): the path with more lanes
+                                 runs first (taken on a tie) */
 } EmuDivergeOrder;
+
+/* How the paths of a divergent warp make progress (emu/its.h). */
+typedef enum EmuReconvergence {
+    EMU_RECONV_IPDOM = 0,     /* pre-Volta SIMT stack (seed digest 1.3) */
+    EMU_RECONV_ITS,           /* independent thread scheduling (Volta+):
+                                 a path spinning without progress yields */
+} EmuReconvergence;
 
 struct EmuTolerated;
 
@@ -80,6 +89,8 @@ typedef struct EmuConfig {
     /* Appended (tolerate.h): which global accesses outside every
      * allocation fault */
     EmuAccessMode access;
+    /* Appended (its.h): the reconvergence mode */
+    EmuReconvergence reconvergence;
 } EmuConfig;
 
 void emu_config_default(EmuConfig *c);
@@ -241,6 +252,11 @@ struct EmuWarp {
      * the warp waits in wgmma.wait_group, the count that every warp of
      * its warpgroup must reach. */
     uint32_t wg_committed, wg_wait;
+    /* Appended (its.c): the back edge last taken by the TOS path and the
+     * state it had there (EMU_NOPC: none), and the yields so far. */
+    uint32_t its_pc;
+    uint64_t its_hash;
+    uint64_t its_yields;
 };
 
 struct EmuCta {

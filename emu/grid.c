@@ -8,6 +8,7 @@
 
 #include "emu/cluster.h"
 #include "emu/grid.h"
+#include "emu/its.h"
 #include "emu/panic.h"
 
 
@@ -77,12 +78,33 @@ static uint64_t hash_state(EmuCta *const *ctas, uint32_t n, uint64_t *words)
     return h;
 }
 
+/* Lanes of w that wait at the reconvergence point of its running path
+ * (for the livelock report): 0 when none; *rpc is that point. */
+static uint32_t reconv_waiters(const EmuWarp *w, uint32_t *rpc)
+{
+    const EmuSimtEntry *t = &w->stack[w->depth - 1];
+    uint32_t base = w->nframes > 1 ? w->frames[w->nframes - 1].stack_base
+                                   : 0;
+    *rpc = t->rpc;
+    if (t->rpc == EMU_NOPC) {
+        return 0;
+    }
+    uint32_t j = w->depth - 1;
+    while (j-- > base && w->stack[j].rpc == t->rpc) {
+    }
+    if (j == UINT32_MAX || j < base) {
+        return 0;
+    }
+    return w->stack[j].mask & ~t->mask & ~w->exited;
+}
+
 /* Fault describing the stuck warps. */
 EmuStatus emu_watch_report(EmuLaunch *l, EmuCta *const *ctas, uint32_t n,
                           bool livelock)
 {
-    char buf[256];
+    char buf[384];
     size_t o = 0;
+    char wait[224] = "";
     EmuCta *fc = NULL;
     EmuWarp *fw = NULL;
     unsigned shown = 0, total = 0;
@@ -120,6 +142,20 @@ EmuStatus emu_watch_report(EmuLaunch *l, EmuCta *const *ctas, uint32_t n,
                                  ? ", at the cluster barrier"
                                  : ", at a barrier", poll);
                 o += k > 0 ? (size_t)k : 0;
+                uint32_t rpc, waiters = reconv_waiters(w, &rpc);
+                if (livelock && waiters && !wait[0] && rpc < f->ninsns) {
+                    bool ipdom = l->dev->cfg.reconvergence ==
+                                 EMU_RECONV_IPDOM;
+                    snprintf(wait, sizeof(wait),
+                             "; lanes 0x%x of warp %u wait at the "
+                             "reconvergence point pc %u (line %u) for the "
+                             "spinning ones%s", waiters, w->id, rpc,
+                             f->insns[rpc].loc.line,
+                             ipdom ? " (an intra-warp lock or producer/"
+                                     "consumer needs independent thread "
+                                     "scheduling: --reconvergence its)"
+                                   : "");
+                }
                 shown++;
             }
         }
@@ -151,8 +187,8 @@ EmuStatus emu_watch_report(EmuLaunch *l, EmuCta *const *ctas, uint32_t n,
                    : "deadlock (warps wait at barriers that cannot "
                      "complete)";
     emu_fault(&x, EMU_ERR_DEADLOCK, lane, 0, 0, PTX_SPACE_NONE,
-              "%s: %u warp(s) cannot make progress: %s%s", kind, total, buf,
-              shown < total ? "; ..." : "");
+              "%s: %u warp(s) cannot make progress: %s%s%s", kind, total,
+              buf, shown < total ? "; ..." : "", wait);
     return EMU_ERR_DEADLOCK;
 }
 
@@ -210,6 +246,24 @@ EmuStatus emu_watch_round(EmuWatch *w, EmuLaunch *l, EmuCta *const *ctas,
         w->since = 0;
         w->budget = 0;
         return EMU_OK;
+    }
+    if (l->dev->cfg.reconvergence == EMU_RECONV_ITS &&
+        w->quiet + 1 >= EMU_ITS_QUIET) {
+        /* independent thread scheduling: lanes waiting for a path that
+         * spins go on without it (emu/its.h) */
+        bool released = false;
+        for (uint32_t c = 0; c < n; c++) {
+            for (uint32_t wi = 0; wi < ctas[c]->nwarps; wi++) {
+                released |= emu_its_release(&ctas[c]->warps[wi]);
+            }
+        }
+        if (released) {
+            w->quiet = 0;
+            w->have_saved = false;
+            w->since = 0;
+            w->budget = 0;
+            return EMU_OK;
+        }
     }
     if (w->quiet < w->limit) {
         w->quiet++;

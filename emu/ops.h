@@ -24,6 +24,10 @@
     bool emu_select_##name(const IrModule *m, const IrFunc *f,            \
                            const IrInsn *in, EmuInsn *ei)
 
+/* ops_ctrl.c: bra to an earlier pc on a device with independent
+ * thread scheduling (emu/its.h); decode.c selects it. */
+void emu_op_bra_yield(EmuCtx *x, const EmuInsn *i, uint32_t mask);
+
 EMU_SELECTOR(ctrl);   /* ops_ctrl.c: bra brx.idx call ret exit trap brkpt
                          bar/barrier nanosleep membar fence ... */
 EMU_SELECTOR(mem);    /* ops_mem.c: ld ldu st prefetch cvta isspacep atom

@@ -15,6 +15,7 @@
 
 #include "emu/builtins.h"
 #include "emu/exec.h"
+#include "emu/its.h"
 #include "emu/ops.h"
 #include "ptx/opcode.h"
 
@@ -34,6 +35,15 @@ static void op_bra(EmuCtx *x, const EmuInsn *i, uint32_t mask)
     uint32_t pcs[2] = { i->target, x->pc + 1 };
     uint32_t masks[2] = { mask, x->active & ~mask };
     emu_simt_split(x, 2, pcs, masks, i->reconv);
+}
+
+/* A bra to an earlier pc under independent thread scheduling: a loop
+ * back edge, where ptxas puts YIELD (emu/its.h).  decode.c picks it for
+ * such branches on an ITS device only, so IPDOM runs op_bra as before. */
+void emu_op_bra_yield(EmuCtx *x, const EmuInsn *i, uint32_t mask)
+{
+    op_bra(x, i, mask);
+    emu_simt_backedge(x);
 }
 
 /* Group lanes by a per-lane value; returns the number of groups, in

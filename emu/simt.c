@@ -75,8 +75,10 @@ void emu_simt_split(EmuCtx *x, uint32_t n, const uint32_t *pcs,
         /* a divergent bra: the loop below, unrolled for two paths with
          * room on the stack.  Path 0 (taken) runs first, or under the
          * majority policy the path with fewer lanes (taken on a tie). */
-        unsigned first = x->dev->cfg.diverge_order == EMU_MAJORITY_LAST &&
-            __builtin_popcount(masks[0]) > __builtin_popcount(masks[1]);
+        int d = __builtin_popcount(masks[0]) - __builtin_popcount(masks[1]);
+        EmuDivergeOrder o = x->dev->cfg.diverge_order;
+        unsigned first = (o == EMU_MAJORITY_LAST && d > 0) ||
+                         (o == EMU_MAJORITY_FIRST && d < 0);
         x->branched = true;
         w->stack[w->depth - 1].npc = reconv;
         w->stack[w->depth++] = (EmuSimtEntry){ reconv, pcs[!first],
@@ -104,13 +106,15 @@ void emu_simt_split(EmuCtx *x, uint32_t n, const uint32_t *pcs,
     }
     /* push order: the path pushed last runs first.  idx[] holds the
      * paths in "run first" order of the taken-first policy (callers put
-     * the taken path first); the majority policy runs the smaller paths
-     * first (stable on ties). */
-    if (x->dev->cfg.diverge_order == EMU_MAJORITY_LAST) {
+     * the taken path first); majority-last runs the smaller paths first,
+     * majority-first the larger ones (both stable on ties). */
+    EmuDivergeOrder o = x->dev->cfg.diverge_order;
+    if (o == EMU_MAJORITY_LAST || o == EMU_MAJORITY_FIRST) {
+        int sign = o == EMU_MAJORITY_LAST ? 1 : -1;
         for (uint32_t a = 1; a < k; a++) {
             uint32_t v = idx[a], b = a;
-            while (b > 0 && __builtin_popcount(masks[idx[b - 1]]) >
-                            __builtin_popcount(masks[v])) {
+            while (b > 0 && sign * (__builtin_popcount(masks[idx[b - 1]]) -
+                                    __builtin_popcount(masks[v])) > 0) {
                 idx[b] = idx[b - 1];
                 b--;
             }

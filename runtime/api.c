@@ -59,6 +59,7 @@ SAME(PTXEMU_ERROR_STACK_OVERFLOW, EMU_ERR_STACK_OVERFLOW);
 SAME(PTXEMU_STATUS_COUNT, EMU_STATUS_COUNT);
 SAME(PTXEMU_DIVERGE_TAKEN_FIRST, EMU_TAKEN_FIRST);
 SAME(PTXEMU_DIVERGE_MAJORITY_LAST, EMU_MAJORITY_LAST);
+SAME(PTXEMU_DIVERGE_MAJORITY_FIRST, EMU_MAJORITY_FIRST);
 #undef SAME
 
 struct ptxemu_function {
@@ -285,7 +286,9 @@ ptxemu_status ptxemu_device_create(const ptxemu_device_options *opts,
         }
         memcpy(&o, opts, opts->size);
         if ((o.diverge_order != PTXEMU_DIVERGE_TAKEN_FIRST &&
-             o.diverge_order != PTXEMU_DIVERGE_MAJORITY_LAST) ||
+             o.diverge_order != PTXEMU_DIVERGE_MAJORITY_LAST &&
+             o.diverge_order != PTXEMU_DIVERGE_MAJORITY_FIRST) ||
+            (unsigned)o.reconvergence > PTXEMU_RECONVERGENCE_ITS ||
             (o.access != PTXEMU_ACCESS_STRICT &&
              o.access != PTXEMU_ACCESS_GPU)) {
             return PTXEMU_ERROR_INVALID_VALUE;
@@ -297,6 +300,8 @@ ptxemu_status ptxemu_device_create(const ptxemu_device_options *opts,
     c.insn_limit = o.insn_limit;
     c.access = o.access == PTXEMU_ACCESS_GPU ? EMU_ACCESS_GPU
                                              : EMU_ACCESS_STRICT;
+    c.reconvergence = o.reconvergence == PTXEMU_RECONVERGENCE_ITS
+        ? EMU_RECONV_ITS : EMU_RECONV_IPDOM;
 #define OVERRIDE(f) do { if (o.f) { c.f = o.f; } } while (0)
     OVERRIDE(watchdog_rounds);
     OVERRIDE(num_sms);

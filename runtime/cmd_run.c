@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "runtime/argspec.h"
+#include "runtime/envopts.h"
 #include "runtime/ptxemu.h"
 #include "runtime/stats.h"
 
@@ -56,7 +57,9 @@ static void run_usage(FILE *out)
         "  --insn-limit N      stop a launch after N warp instructions\n"
         "  --diverge ORDER     divergent-branch order: taken (default, "
         "taken path\n"
-        "                      first) or majority-last (fewer lanes first)\n"
+        "                      first), majority-last (fewer lanes first) "
+        "or\n"
+        "                      majority-first (more lanes first, as Turing)\n"
         "  --timing NAME|PATH.so\n"
         "                      time the kernel with a timing model: a "
         "built-in one\n"
@@ -68,6 +71,11 @@ static void run_usage(FILE *out)
         "(repeatable)\n"
         "  --timing-help       the model's parameters (name, type, default, "
         "help)\n"
+        "  --reconvergence M   ipdom (default: the pre-Volta SIMT stack) or "
+        "its\n"
+        "                      (independent thread scheduling: a path "
+        "spinning\n"
+        "                      without progress yields, as on sm_70+)\n"
         "  -h, --help          this text\n"
         "\n"
         "Arguments are numbered from 0 in the order given, and must match "
@@ -309,7 +317,7 @@ int cmd_run(int argc, char **argv)
     enum { OPT_KERNEL = 256, OPT_GRID, OPT_BLOCK, OPT_SHARED, OPT_ARG,
            OPT_OUT, OPT_PRINT, OPT_STATS, OPT_LIMIT, OPT_DIVERGE,
            OPT_CLUSTER, OPT_TIMING, OPT_TIMING_CONFIG, OPT_TIMING_SET,
-           OPT_TIMING_HELP };
+           OPT_TIMING_HELP, OPT_RECONV };
     static const struct option opts[] = {
         {"kernel", required_argument, NULL, OPT_KERNEL},
         {"grid", required_argument, NULL, OPT_GRID},
@@ -326,6 +334,7 @@ int cmd_run(int argc, char **argv)
         {"timing-config", required_argument, NULL, OPT_TIMING_CONFIG},
         {"timing-set", required_argument, NULL, OPT_TIMING_SET},
         {"timing-help", no_argument, NULL, OPT_TIMING_HELP},
+        {"reconvergence", required_argument, NULL, OPT_RECONV},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -419,9 +428,18 @@ int cmd_run(int argc, char **argv)
                 dopt.diverge_order = PTXEMU_DIVERGE_TAKEN_FIRST;
             } else if (!strcmp(optarg, "majority-last")) {
                 dopt.diverge_order = PTXEMU_DIVERGE_MAJORITY_LAST;
+            } else if (!strcmp(optarg, "majority-first")) {
+                dopt.diverge_order = PTXEMU_DIVERGE_MAJORITY_FIRST;
             } else {
-                fprintf(stderr, "ptxemu run: --diverge '%s': expected taken "
-                        "or majority-last\n", optarg);
+                fprintf(stderr, "ptxemu run: --diverge '%s': expected taken, "
+                        "majority-last or majority-first\n", optarg);
+                goto done;
+            }
+            break;
+        case OPT_RECONV:
+            if (ptxemu_parse_reconvergence(optarg, &dopt.reconvergence)) {
+                fprintf(stderr, "ptxemu run: --reconvergence '%s': expected "
+                        "ipdom or its\n", optarg);
                 goto done;
             }
             break;

@@ -19,8 +19,12 @@ const ptxemu_env_option ptxemu_env_options[] = {
     {"PTXEMU_WATCHDOG", "--watchdog", "N",
      "scheduler rounds without progress before a kernel is reported as "
      "deadlocked (default 1000)", 0},
-    {"PTXEMU_DIVERGE", "--diverge", "taken-first|majority-last",
+    {"PTXEMU_DIVERGE", "--diverge", "taken-first|majority-last|majority-first",
      "order of the two sides of a divergent branch (default taken-first)", 0},
+    {"PTXEMU_RECONVERGENCE", "--reconvergence", "ipdom|its",
+     "divergent warps: pre-Volta SIMT stack (ipdom, default) or "
+     "independent thread scheduling (its: a path spinning without "
+     "progress yields to the others, as on sm_70 and newer)", 0},
     {"PTXEMU_HEAP", "--heap", "BYTES",
      "device malloc heap size (default 8 MiB)", 0},
     {"PTXEMU_DEVICE_MEMORY", "--device-memory", "BYTES",
@@ -54,6 +58,18 @@ const ptxemu_env_option *ptxemu_env_option_by_flag(const char *flag)
         }
     }
     return NULL;
+}
+
+int ptxemu_parse_reconvergence(const char *v, ptxemu_reconvergence *out)
+{
+    if (!strcmp(v, "ipdom")) {
+        *out = PTXEMU_RECONVERGENCE_IPDOM;
+    } else if (!strcmp(v, "its")) {
+        *out = PTXEMU_RECONVERGENCE_ITS;
+    } else {
+        return -1;
+    }
+    return 0;
 }
 
 static int parse_u64(const char *name, const char *v, unsigned long long max,
@@ -148,9 +164,18 @@ int ptxemu_env_device_options(ptxemu_device_options *opts, unsigned *arch,
             opts->diverge_order = PTXEMU_DIVERGE_TAKEN_FIRST;
         } else if (!strcmp(v, "majority-last")) {
             opts->diverge_order = PTXEMU_DIVERGE_MAJORITY_LAST;
+        } else if (!strcmp(v, "majority-first")) {
+            opts->diverge_order = PTXEMU_DIVERGE_MAJORITY_FIRST;
         } else {
-            snprintf(err, errlen, "PTXEMU_DIVERGE=%s: expected taken-first "
-                     "or majority-last", v);
+            snprintf(err, errlen, "PTXEMU_DIVERGE=%s: expected taken-first, "
+                     "majority-last or majority-first", v);
+            return -1;
+        }
+    }
+    if ((v = getenv("PTXEMU_RECONVERGENCE")) && *v) {
+        if (ptxemu_parse_reconvergence(v, &opts->reconvergence)) {
+            snprintf(err, errlen, "PTXEMU_RECONVERGENCE=%s: expected ipdom "
+                     "or its", v);
             return -1;
         }
     }

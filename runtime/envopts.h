@@ -31,6 +31,10 @@ const ptxemu_env_option *ptxemu_env_option_by_flag(const char *flag);
  * variables, and *arch with the virtual architecture (80 for sm_80).
  * Returns 0, or -1 with a message naming the variable and its bad
  * value in err. */
+/* "ipdom" or "its" (--reconvergence, PTXEMU_RECONVERGENCE): 0 and
+ * *out set, or -1. */
+int ptxemu_parse_reconvergence(const char *v, ptxemu_reconvergence *out);
+
 int ptxemu_env_device_options(ptxemu_device_options *opts, unsigned *arch,
                               char *err, size_t errlen);
 /* Frees what ptxemu_env_device_options allocated in *opts (the list of

@@ -111,8 +111,23 @@ void ptxemu_clear_error(ptxemu_device *dev);
 
 typedef enum ptxemu_diverge_order {
     PTXEMU_DIVERGE_TAKEN_FIRST = 0,     /* taken path runs first (default) */
-    PTXEMU_DIVERGE_MAJORITY_LAST        /* path with fewer lanes first */
+    PTXEMU_DIVERGE_MAJORITY_LAST,       /* path with fewer lanes first */
+    PTXEMU_DIVERGE_MAJORITY_FIRST       /* path with more lanes first
+                                           (Turing, Hanoi) */
 } ptxemu_diverge_order;
+
+/* How the threads of a divergent warp make progress.  IPDOM: the
+ * pre-Volta SIMT stack; paths run one after the other and reconverge at
+ * the immediate post-dominator, so an intra-warp spin lock is a SIMT
+ * deadlock (reported).  ITS: independent thread scheduling (sm_70 and
+ * newer): the same order and reconvergence for well-structured code,
+ * but a path that spins without progress yields to the other paths of
+ * its warp.  DEFAULT: IPDOM for now (README, "Reconvergence"). */
+typedef enum ptxemu_reconvergence {
+    PTXEMU_RECONVERGENCE_DEFAULT = 0,
+    PTXEMU_RECONVERGENCE_IPDOM,
+    PTXEMU_RECONVERGENCE_ITS
+} ptxemu_reconvergence;
 
 /* Which global, const and generic accesses outside every allocation
  * fault.  STRICT: all of them (the default here; what a memory checker
@@ -162,6 +177,7 @@ typedef struct ptxemu_device_options {
     const char *const *timing_set;      /* "key=value" overrides, applied
                                            in order after the file */
     size_t ntiming_set;
+    ptxemu_reconvergence reconvergence; /* see above */
 } ptxemu_device_options;
 
 void ptxemu_device_options_default(ptxemu_device_options *opts);

@@ -340,7 +340,7 @@ static const char cfg_ptx[] = CDP_DECLS
 
 START_TEST(e2e_cdp_bad_config)
 {
-    ck_assert_int_eq(ptxemu_device_create(NULL, &dev), PTXEMU_SUCCESS);
+    e2e_device();
     ck_assert_msg(ptxemu_module_load_string(dev, "cfg.ptx", cfg_ptx, 0,
                                             &mod) == PTXEMU_SUCCESS,
                   "%s", ptxemu_last_error_message(dev));
@@ -386,7 +386,7 @@ static const char fault_ptx[] = CDP_DECLS
 
 START_TEST(e2e_cdp_fault)
 {
-    ck_assert_int_eq(ptxemu_device_create(NULL, &dev), PTXEMU_SUCCESS);
+    e2e_device();
     ck_assert_msg(ptxemu_module_load_string(dev, "fault.ptx", fault_ptx, 0,
                                             &mod) == PTXEMU_SUCCESS,
                   "%s", ptxemu_last_error_message(dev));
@@ -442,7 +442,7 @@ static const char deep_ptx[] = CDP_DECLS
 
 START_TEST(e2e_cdp_depth_limit)
 {
-    ck_assert_int_eq(ptxemu_device_create(NULL, &dev), PTXEMU_SUCCESS);
+    e2e_device();
     ck_assert_msg(ptxemu_module_load_string(dev, "deep.ptx", deep_ptx, 0,
                                             &mod) == PTXEMU_SUCCESS,
                   "%s", ptxemu_last_error_message(dev));
@@ -481,7 +481,7 @@ static const char pend_ptx[] = CDP_DECLS
 
 START_TEST(e2e_cdp_pending_limit)
 {
-    ck_assert_int_eq(ptxemu_device_create(NULL, &dev), PTXEMU_SUCCESS);
+    e2e_device();
     ck_assert_msg(ptxemu_module_load_string(dev, "pend.ptx", pend_ptx, 0,
                                             &mod) == PTXEMU_SUCCESS,
                   "%s", ptxemu_last_error_message(dev));
@@ -603,7 +603,7 @@ static const char misc_ptx[] =
 
 START_TEST(e2e_cdp_runtime_calls)
 {
-    ck_assert_int_eq(ptxemu_device_create(NULL, &dev), PTXEMU_SUCCESS);
+    e2e_device();
     ck_assert_msg(ptxemu_module_load_string(dev, "misc.ptx", misc_ptx, 0,
                                             &mod) == PTXEMU_SUCCESS,
                   "%s", ptxemu_last_error_message(dev));
@@ -677,7 +677,7 @@ static const char v1_ptx[] =
 
 static void run_v1(const char *ptx)
 {
-    ck_assert_int_eq(ptxemu_device_create(NULL, &dev), PTXEMU_SUCCESS);
+    e2e_device();
     ck_assert_msg(ptxemu_module_load_string(dev, "v1.ptx", ptx, 0,
                                             &mod) == PTXEMU_SUCCESS,
                   "%s", ptxemu_last_error_message(dev));
@@ -722,7 +722,7 @@ static const char unsup_ptx[] =
 
 START_TEST(e2e_cdp_unsupported)
 {
-    ck_assert_int_eq(ptxemu_device_create(NULL, &dev), PTXEMU_SUCCESS);
+    e2e_device();
     ck_assert_int_eq(ptxemu_module_load_string(dev, "u.ptx", unsup_ptx, 0,
                                                &mod),
                      PTXEMU_ERROR_UNSUPPORTED);

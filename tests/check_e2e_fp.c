@@ -35,7 +35,7 @@ static void open_ptx_arch(const char *base, const char *arch)
     char path[1024];
     snprintf(path, sizeof(path), "%s/tests/corpus/ptx/%s.%s.ptx",
              top ? top : ".", base, arch);
-    ck_assert_int_eq(ptxemu_device_create(NULL, &dev), PTXEMU_SUCCESS);
+    e2e_device();
     ptxemu_status st = ptxemu_module_load_file(dev, path, &mod);
     ck_assert_msg(st == PTXEMU_SUCCESS, "loading %s: %s", path,
                   ptxemu_last_error_message(dev));

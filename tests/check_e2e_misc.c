@@ -1331,7 +1331,7 @@ START_TEST(e2e_uses_externs)
     /* Alone, the -rdc module cannot run: its external function has no
      * body, and the load says so, at the call. */
     char *src = read_ptx("extern_linkage");
-    ck_assert_int_eq(ptxemu_device_create(NULL, &dev), PTXEMU_SUCCESS);
+    e2e_device();
     ck_assert_int_eq(ptxemu_module_load_string(dev, "extern_linkage.ptx",
                                                src, 0, &mod),
                      PTXEMU_ERROR_UNSUPPORTED);

@@ -51,7 +51,9 @@ static inline float rndf(float lo, float hi)
 
 /* The device of an e2e test: untimed, or driven by the timing model that
  * PTXEMU_TEST_TIMING names (tests/timing_corpus.test reruns the suites
- * so: every corpus kernel must compute the same values under a model). */
+ * so: every corpus kernel must compute the same values under a model),
+ * and with the reconvergence mode PTXEMU_TEST_RECONVERGENCE=ipdom|its
+ * names (every corpus kernel must give the same results under both). */
 static inline void e2e_device(void)
 {
     ptxemu_device_options o;
@@ -59,6 +61,12 @@ static inline void e2e_device(void)
     const char *t = getenv("PTXEMU_TEST_TIMING");
     if (t && *t) {
         o.timing = t;
+    }
+    const char *r = getenv("PTXEMU_TEST_RECONVERGENCE");
+    if (r && !strcmp(r, "its")) {
+        o.reconvergence = PTXEMU_RECONVERGENCE_ITS;
+    } else if (r && !strcmp(r, "ipdom")) {
+        o.reconvergence = PTXEMU_RECONVERGENCE_IPDOM;
     }
     ck_assert_msg(ptxemu_device_create(&o, &dev) == PTXEMU_SUCCESS,
                   "device: %s", ptxemu_device_create_error());

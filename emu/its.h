@@ -1,0 +1,28 @@
+/*
+ * emu/its.h: independent thread scheduling (its.c), the reconvergence
+ * mode EMU_RECONV_ITS.
+ *
+ * Contract:
+ *  - emu_simt_backedge(x) runs after a bra to an earlier pc (a loop back
+ *    edge, where ptxas places YIELD) has been executed under ITS.  When
+ *    the TOS path took the same back edge before with nothing changed
+ *    (its registers, its pc and mask, the launch's progress), it gives
+ *    way to a sibling path not yet at their reconvergence point, if any.
+ *  - emu_its_release(w): the grid has been quiet for EMU_ITS_QUIET
+ *    rounds; if w's running path has no sibling left and other lanes
+ *    wait for it at its reconvergence point, those lanes continue as a
+ *    path of their own, run next (reconvergence then happens one level
+ *    further out); returns whether it did.
+ */
+#ifndef PTXEMU_EMU_ITS_H
+#define PTXEMU_EMU_ITS_H
+
+#include "emu/exec.h"
+
+/* Scheduler rounds without progress before emu_its_release. */
+#define EMU_ITS_QUIET 16
+
+void emu_simt_backedge(EmuCtx *x);
+bool emu_its_release(EmuWarp *w);
+
+#endif

@@ -1,0 +1,388 @@
+/*
+ * tests/check_its.c: reconvergence modes (emu/its.h): independent thread
+ * scheduling (--reconvergence its) against the pre-Volta IPDOM stack.
+ *
+ * Hand-written kernels, expected values and warp-instruction counts
+ * worked out by hand from the model (seed digest 1.4 and 1.6; AFR
+ * 3.1.2): the intra-warp spin lock and a producer/consumer pair inside
+ * one warp complete under ITS and are diagnosed as SIMT deadlock under
+ * IPDOM; well-structured divergent code runs the same instructions in
+ * both modes; the divergent-path order is a policy.
+ */
+#include <check.h>
+#include <inttypes.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runtime/ptxemu.h"
+
+#include "tests/e2e_util.h"
+
+#define HEAD ".version 7.0\n.target sm_80\n.address_size 64\n"
+
+/* while (atomicCAS(mutex, 0, 1)); order[(*counter)++] = tid;
+ * atomicExch(mutex, 0); */
+static const char spin_src[] = HEAD
+    ".visible .entry spinlock(.param .u64 mutex, .param .u64 counter,\n"
+    "                         .param .u64 order)\n"
+    "{\n"
+    "  .reg .pred p;\n  .reg .b32 r<6>;\n  .reg .b64 rd<6>;\n"
+    "  ld.param.u64 rd1, [mutex];\n"
+    "  ld.param.u64 rd2, [counter];\n"
+    "  ld.param.u64 rd3, [order];\n"
+    "  mov.u32 r1, %tid.x;\n"
+    "LOOP:\n"
+    "  atom.global.cas.b32 r2, [rd1], 0, 1;\n"
+    "  setp.ne.u32 p, r2, 0;\n"
+    "  @p bra LOOP;\n"
+    "  ld.volatile.global.u32 r3, [rd2];\n"
+    "  mul.wide.u32 rd4, r3, 4;\n"
+    "  add.u64 rd5, rd3, rd4;\n"
+    "  st.global.u32 [rd5], r1;\n"
+    "  add.u32 r3, r3, 1;\n"
+    "  st.volatile.global.u32 [rd2], r3;\n"
+    "  membar.gl;\n"
+    "  atom.global.exch.b32 r4, [rd1], 0;\n"
+    "  ret;\n"
+    "}\n";
+
+/* Lanes 0-15 wait for a flag that lane 16 sets after writing data; every
+ * lane then stores what it has (consumers: the data, producers: 100 +
+ * tid). */
+static const char prodcons_src[] = HEAD
+    ".visible .entry prodcons(.param .u64 flag, .param .u64 data,\n"
+    "                         .param .u64 out)\n"
+    "{\n"
+    "  .reg .pred p, q, w;\n  .reg .b32 r<6>;\n  .reg .b64 rd<6>;\n"
+    "  ld.param.u64 rd1, [flag];\n"
+    "  ld.param.u64 rd2, [data];\n"
+    "  ld.param.u64 rd3, [out];\n"
+    "  mov.u32 r1, %tid.x;\n"
+    "  setp.lt.u32 p, r1, 16;\n"
+    "  @p bra CONS;\n"
+    "  add.u32 r3, r1, 100;\n"
+    "  setp.eq.u32 q, r1, 16;\n"
+    "  @q st.global.u32 [rd2], 42;\n"
+    "  membar.gl;\n"
+    "  @q st.volatile.global.u32 [rd1], 1;\n"
+    "  bra JOIN;\n"
+    "CONS:\n"
+    "  ld.volatile.global.u32 r2, [rd1];\n"
+    "  setp.eq.u32 w, r2, 0;\n"
+    "  @w bra CONS;\n"
+    "  ld.global.u32 r3, [rd2];\n"
+    "JOIN:\n"
+    "  mul.wide.u32 rd4, r1, 4;\n"
+    "  add.u64 rd5, rd3, rd4;\n"
+    "  st.global.u32 [rd5], r3;\n"
+    "  ret;\n"
+    "}\n";
+
+/* out[tid] = sum of i*i + (i odd ? 3 : 1) for i < tid % 7, with a
+ * divergent loop and a divergent if inside it */
+static const char loop_src[] = HEAD
+    ".visible .entry loops(.param .u64 out)\n"
+    "{\n"
+    "  .reg .pred p, q;\n  .reg .b32 r<9>;\n  .reg .b64 rd<4>;\n"
+    "  ld.param.u64 rd1, [out];\n"
+    "  mov.u32 r1, %tid.x;\n"
+    "  rem.u32 r2, r1, 7;\n"
+    "  mov.u32 r3, 0;\n"
+    "  mov.u32 r4, 0;\n"
+    "  setp.eq.u32 p, r2, 0;\n"
+    "  @p bra DONE;\n"
+    "TOP:\n"
+    "  mul.lo.u32 r5, r3, r3;\n"
+    "  add.u32 r4, r4, r5;\n"
+    "  and.b32 r6, r3, 1;\n"
+    "  setp.eq.u32 q, r6, 0;\n"
+    "  @q bra EVEN;\n"
+    "  add.u32 r4, r4, 3;\n"
+    "  bra NEXT;\n"
+    "EVEN:\n"
+    "  add.u32 r4, r4, 1;\n"
+    "NEXT:\n"
+    "  add.u32 r3, r3, 1;\n"
+    "  setp.lt.u32 p, r3, r2;\n"
+    "  @p bra TOP;\n"
+    "DONE:\n"
+    "  mul.wide.u32 rd2, r1, 4;\n"
+    "  add.u64 rd3, rd1, rd2;\n"
+    "  st.global.u32 [rd3], r4;\n"
+    "  ret;\n"
+    "}\n";
+
+/* Lanes 0-7 and lanes 8-31 each take a ticket with atomicAdd on their
+ * own side of a branch: the tickets show which side ran first. */
+static const char order_src[] = HEAD
+    ".visible .entry order(.param .u64 ctr, .param .u64 out)\n"
+    "{\n"
+    "  .reg .pred p;\n  .reg .b32 r<4>;\n  .reg .b64 rd<5>;\n"
+    "  ld.param.u64 rd1, [ctr];\n"
+    "  ld.param.u64 rd2, [out];\n"
+    "  mov.u32 r1, %tid.x;\n"
+    "  setp.lt.u32 p, r1, 8;\n"
+    "  @p bra FEW;\n"
+    "  atom.global.add.u32 r2, [rd1], 1;\n"
+    "  bra END;\n"
+    "FEW:\n"
+    "  atom.global.add.u32 r2, [rd1], 1;\n"
+    "END:\n"
+    "  mul.wide.u32 rd3, r1, 4;\n"
+    "  add.u64 rd4, rd2, rd3;\n"
+    "  st.global.u32 [rd4], r2;\n"
+    "  ret;\n"
+    "}\n";
+
+static void open_mode(const char *name, const char *src,
+                      ptxemu_reconvergence mode, ptxemu_diverge_order order)
+{
+    ptxemu_device_options o;
+    ptxemu_device_options_default(&o);
+    o.reconvergence = mode;
+    o.diverge_order = order;
+    o.watchdog_rounds = 50;
+    ck_assert_int_eq(ptxemu_device_create(&o, &dev), PTXEMU_SUCCESS);
+    ptxemu_status st = ptxemu_module_load_string(dev, name, src, 0, &mod);
+    ck_assert_msg(st == PTXEMU_SUCCESS, "loading %s: %s", name,
+                  ptxemu_last_error_message(dev));
+}
+
+static uint64_t warp_insns(void)
+{
+    ptxemu_stats s;
+    ck_assert_int_eq(ptxemu_get_stats(dev, &s), PTXEMU_SUCCESS);
+    return s.warp_insns;
+}
+
+/* ------------------------------------------------------- spin lock */
+
+/* One warp.  Lanes CAS in ascending order, so lane k takes the lock in
+ * round k, and the order is 0..31.  (The warp instructions spent
+ * spinning depend on the scheduler's quantum and EMU_ITS_QUIET: the
+ * winner goes on once the grid has been quiet that long.) */
+START_TEST(its_spinlock_one_warp)
+{
+    open_mode("spin", spin_src, PTXEMU_RECONVERGENCE_ITS,
+              PTXEMU_DIVERGE_TAKEN_FIRST);
+    ptxemu_devptr m = dbuf(NULL, 4), c = dbuf(NULL, 4), o = dbuf(NULL, 128);
+    void *params[] = { &m, &c, &o };
+    launch("spinlock", 1, 32, 0, params);
+    uint32_t cnt, order[32], mu;
+    dget(&cnt, c, 4);
+    dget(&mu, m, 4);
+    dget(order, o, sizeof(order));
+    ck_assert_uint_eq(cnt, 32);
+    ck_assert_uint_eq(mu, 0);
+    for (unsigned i = 0; i < 32; i++) {
+        EQ_I("order", i, order[i], i);
+    }
+    close_ptx();
+}
+END_TEST
+
+/* Four warps on one lock: every thread gets in exactly once. */
+START_TEST(its_spinlock_four_warps)
+{
+    open_mode("spin", spin_src, PTXEMU_RECONVERGENCE_ITS,
+              PTXEMU_DIVERGE_MAJORITY_FIRST);
+    ptxemu_devptr m = dbuf(NULL, 4), c = dbuf(NULL, 4), o = dbuf(NULL, 512);
+    void *params[] = { &m, &c, &o };
+    launch("spinlock", 1, 128, 0, params);
+    uint32_t cnt, order[128], seen[128] = { 0 };
+    dget(&cnt, c, 4);
+    dget(order, o, sizeof(order));
+    ck_assert_uint_eq(cnt, 128);
+    for (unsigned i = 0; i < 128; i++) {
+        ck_assert_uint_lt(order[i], 128);
+        seen[order[i]]++;
+    }
+    for (unsigned i = 0; i < 128; i++) {
+        EQ_I("entries of thread", i, seen[i], 1);
+    }
+    close_ptx();
+}
+END_TEST
+
+/* Under IPDOM the winner waits at the reconvergence point (pc 7, line
+ * 18) while the others spin: a SIMT deadlock, reported with the lanes,
+ * the pcs and the way out. */
+START_TEST(ipdom_spinlock_diagnosed)
+{
+    open_mode("spin", spin_src, PTXEMU_RECONVERGENCE_IPDOM,
+              PTXEMU_DIVERGE_TAKEN_FIRST);
+    ptxemu_devptr m = dbuf(NULL, 4), c = dbuf(NULL, 4), o = dbuf(NULL, 128);
+    void *params[] = { &m, &c, &o };
+    const char *msg = e2e_launch_fail("spinlock", 1, 32, params,
+                                      PTXEMU_ERROR_DEADLOCK);
+    ck_assert_msg(strstr(msg, "SIMT deadlock") &&
+                  strstr(msg, "warp 0 of CTA 0 at pc ") &&
+                  strstr(msg, "mask 0xfffffffe)") &&
+                  strstr(msg, "lanes 0x1 of warp 0 wait at the "
+                              "reconvergence point pc 7 (line 18)") &&
+                  strstr(msg, "--reconvergence its"), "%s", msg);
+    close_ptx();
+}
+END_TEST
+
+/* The default is IPDOM (README, "Reconvergence"). */
+START_TEST(default_is_ipdom)
+{
+    open_mode("spin", spin_src, PTXEMU_RECONVERGENCE_DEFAULT,
+              PTXEMU_DIVERGE_TAKEN_FIRST);
+    ptxemu_devptr m = dbuf(NULL, 4), c = dbuf(NULL, 4), o = dbuf(NULL, 128);
+    void *params[] = { &m, &c, &o };
+    e2e_launch_fail("spinlock", 1, 32, params, PTXEMU_ERROR_DEADLOCK);
+    close_ptx();
+}
+END_TEST
+
+START_TEST(bad_mode_rejected)
+{
+    ptxemu_device_options o;
+    ptxemu_device_options_default(&o);
+    o.reconvergence = (ptxemu_reconvergence)7;
+    ck_assert_int_eq(ptxemu_device_create(&o, &dev),
+                     PTXEMU_ERROR_INVALID_VALUE);
+    ck_assert_ptr_null(dev);
+}
+END_TEST
+
+/* ------------------------------------------------ producer/consumer */
+
+/* Prologue to the branch: 6.  The consumers (taken) run first: two
+ * iterations (6) with the flag 0, yield at the second to the producers
+ * (6 to JOIN, where they wait), then one iteration that sees the flag
+ * (3) and the load of data (1); all 32 lanes then run JOIN (4): 26. */
+START_TEST(its_producer_consumer)
+{
+    open_mode("pc", prodcons_src, PTXEMU_RECONVERGENCE_ITS,
+              PTXEMU_DIVERGE_TAKEN_FIRST);
+    ptxemu_devptr f = dbuf(NULL, 4), d = dbuf(NULL, 4), o = dbuf(NULL, 128);
+    void *params[] = { &f, &d, &o };
+    launch("prodcons", 1, 32, 0, params);
+    uint32_t out[32];
+    dget(out, o, sizeof(out));
+    for (unsigned i = 0; i < 32; i++) {
+        EQ_I("out", i, out[i], i < 16 ? 42 : 100 + i);
+    }
+    ck_assert_uint_eq(warp_insns(), 26);
+    close_ptx();
+}
+END_TEST
+
+START_TEST(ipdom_producer_consumer_diagnosed)
+{
+    open_mode("pc", prodcons_src, PTXEMU_RECONVERGENCE_IPDOM,
+              PTXEMU_DIVERGE_TAKEN_FIRST);
+    ptxemu_devptr f = dbuf(NULL, 4), d = dbuf(NULL, 4), o = dbuf(NULL, 128);
+    void *params[] = { &f, &d, &o };
+    const char *msg = e2e_launch_fail("prodcons", 1, 32, params,
+                                      PTXEMU_ERROR_DEADLOCK);
+    ck_assert_msg(strstr(msg, "SIMT deadlock") &&
+                  strstr(msg, "mask 0xffff)"), "%s", msg);
+    close_ptx();
+}
+END_TEST
+
+/* --------------------------------------------- well-structured code */
+
+/* The same results and warp instructions in both modes, and under every
+ * order (the divergent loop and the if inside it compute; they never
+ * spin). */
+START_TEST(structured_same_in_both_modes)
+{
+    static const ptxemu_diverge_order orders[] = {
+        PTXEMU_DIVERGE_TAKEN_FIRST, PTXEMU_DIVERGE_MAJORITY_LAST,
+        PTXEMU_DIVERGE_MAJORITY_FIRST
+    };
+    uint64_t ref_insns = 0;
+    for (unsigned k = 0; k < 6; k++) {
+        open_mode("loops", loop_src, k % 2 ? PTXEMU_RECONVERGENCE_ITS
+                                           : PTXEMU_RECONVERGENCE_IPDOM,
+                  orders[k / 2]);
+        ptxemu_devptr o = dbuf(NULL, 4 * 64);
+        void *params[] = { &o };
+        launch("loops", 1, 64, 0, params);
+        uint32_t out[64];
+        dget(out, o, sizeof(out));
+        for (unsigned t = 0; t < 64; t++) {
+            uint32_t s = 0;
+            for (uint32_t i = 0; i < t % 7; i++) {
+                s += i * i + (i & 1 ? 3 : 1);
+            }
+            EQ_I("out", t, out[t], s);
+        }
+        uint64_t n = warp_insns();
+        if (k == 0) {
+            ref_insns = n;
+        }
+        ck_assert_msg(n == ref_insns, "mode %u: %" PRIu64 " warp "
+                      "instructions, IPDOM taken-first %" PRIu64, k, n,
+                      ref_insns);
+        close_ptx();
+    }
+}
+END_TEST
+
+/* ------------------------------------------------------ path order */
+
+static void order_run(ptxemu_reconvergence mode, ptxemu_diverge_order o,
+                      uint32_t few_first)
+{
+    open_mode("order", order_src, mode, o);
+    ptxemu_devptr c = dbuf(NULL, 4), d = dbuf(NULL, 128);
+    void *params[] = { &c, &d };
+    launch("order", 1, 32, 0, params);
+    uint32_t out[32];
+    dget(out, d, sizeof(out));
+    for (unsigned i = 0; i < 32; i++) {
+        uint32_t want = i < 8 ? (few_first ? i : 24 + i)
+                              : (few_first ? i : i - 8);
+        EQ_I("ticket", i, out[i], want);
+    }
+    close_ptx();
+}
+
+/* The taken side is lanes 0-7: taken-first and majority-last run it
+ * first, majority-first (Turing, Hanoi) the 24 lanes of the other. */
+START_TEST(path_order_policy)
+{
+    for (unsigned m = 0; m < 2; m++) {
+        ptxemu_reconvergence mode = m ? PTXEMU_RECONVERGENCE_ITS
+                                      : PTXEMU_RECONVERGENCE_IPDOM;
+        order_run(mode, PTXEMU_DIVERGE_TAKEN_FIRST, 1);
+        order_run(mode, PTXEMU_DIVERGE_MAJORITY_LAST, 1);
+        order_run(mode, PTXEMU_DIVERGE_MAJORITY_FIRST, 0);
+    }
+}
+END_TEST
+
+static Suite *its_suite(void)
+{
+    Suite *s = suite_create("its");
+    TCase *tc = tcase_create("its");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, its_spinlock_one_warp);
+    tcase_add_test(tc, its_spinlock_four_warps);
+    tcase_add_test(tc, ipdom_spinlock_diagnosed);
+    tcase_add_test(tc, default_is_ipdom);
+    tcase_add_test(tc, bad_mode_rejected);
+    tcase_add_test(tc, its_producer_consumer);
+    tcase_add_test(tc, ipdom_producer_consumer_diagnosed);
+    tcase_add_test(tc, structured_same_in_both_modes);
+    tcase_add_test(tc, path_order_policy);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(its_suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
