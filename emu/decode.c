@@ -776,6 +776,10 @@ static bool decode_insn(Dec *d, uint32_t pc, EmuInsn *ei)
             d->m->dev->cfg.reconvergence == EMU_RECONV_ITS) {
             ei->fn = emu_op_bra_yield;      /* a loop back edge */
         }
+        if (ei->fn && in->op == PTX_OP_BAR_WARP_SYNC && ei->nopnd >= 1 &&
+            d->m->dev->cfg.reconvergence == EMU_RECONV_ITS) {
+            ei->fn = emu_op_warpsync_its;
+        }
         return ei->fn != NULL;
     }
     return false;

@@ -257,6 +257,9 @@ struct EmuWarp {
     uint32_t its_pc;
     uint64_t its_hash;
     uint64_t its_yields;
+    /* Appended (its.c): lanes that arrived at a bar.warp.sync whose
+     * other members have not yet. */
+    uint32_t ws_arrived;
 };
 
 struct EmuCta {

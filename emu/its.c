@@ -150,3 +150,31 @@ void emu_simt_backedge(EmuCtx *x)
     /* the TOS may have changed: the step takes the stack as it is */
     x->branched = true;
 }
+
+void emu_simt_warpsync(EmuCtx *x, uint32_t members, uint32_t lanes)
+{
+    EmuWarp *w = x->warp;
+    w->ws_arrived |= lanes;
+    uint32_t missing = members & ~w->ws_arrived & ~w->exited & w->valid;
+    if (!missing) {
+        w->ws_arrived &= ~members;      /* everyone is there: released */
+        return;
+    }
+    /* the missing members on a sibling path: it runs, this path waits
+     * past the bar.warp.sync until it comes back */
+    uint32_t base = frame_base(w), t = w->depth - 1;
+    EmuSimtEntry top = w->stack[t];
+    for (uint32_t j = t; j-- > base && w->stack[j].rpc == top.rpc;) {
+        if (w->stack[j].npc != top.rpc && (w->stack[j].mask & missing)) {
+            top.npc = x->pc + 1;
+            w->stack[t] = w->stack[j];
+            w->stack[j] = top;
+            x->branched = true;
+            return;
+        }
+    }
+    /* the missing members cannot arrive before this path goes on (they
+     * wait at a reconvergence point or are further out): as IPDOM */
+    w->ws_arrived &= ~members;
+}
+

@@ -8,6 +8,7 @@
  *    the TOS path took the same back edge before with nothing changed
  *    (its registers, its pc and mask, the launch's progress), it gives
  *    way to a sibling path not yet at their reconvergence point, if any.
+ *  - emu_simt_warpsync(): below.
  *  - emu_its_release(w): the grid has been quiet for EMU_ITS_QUIET
  *    rounds; if w's running path has no sibling left and other lanes
  *    wait for it at its reconvergence point, those lanes continue as a
@@ -23,6 +24,14 @@
 #define EMU_ITS_QUIET 16
 
 void emu_simt_backedge(EmuCtx *x);
+/* bar.warp.sync members executed by `lanes` of the TOS path under ITS
+ * (PTX ISA, bar.warp.sync: a thread waits until every thread of the
+ * member mask has executed a bar.warp.sync): when members that have not
+ * exited are on a sibling path, this path waits past the instruction and
+ * the sibling runs until its lanes arrive too; members that cannot
+ * arrive first (waiting at the reconvergence point) are not waited
+ * for, as under IPDOM. */
+void emu_simt_warpsync(EmuCtx *x, uint32_t members, uint32_t lanes);
 bool emu_its_release(EmuWarp *w);
 
 #endif

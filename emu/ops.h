@@ -27,6 +27,8 @@
 /* ops_ctrl.c: bra to an earlier pc on a device with independent
  * thread scheduling (emu/its.h); decode.c selects it. */
 void emu_op_bra_yield(EmuCtx *x, const EmuInsn *i, uint32_t mask);
+/* ops_ctrl.c: bar.warp.sync on such a device. */
+void emu_op_warpsync_its(EmuCtx *x, const EmuInsn *i, uint32_t mask);
 
 EMU_SELECTOR(ctrl);   /* ops_ctrl.c: bra brx.idx call ret exit trap brkpt
                          bar/barrier nanosleep membar fence ... */

@@ -46,6 +46,17 @@ void emu_op_bra_yield(EmuCtx *x, const EmuInsn *i, uint32_t mask)
     emu_simt_backedge(x);
 }
 
+/* bar.warp.sync membermask under independent thread scheduling
+ * (emu/its.h); decode.c selects it on an ITS device (IPDOM: a nop). */
+void emu_op_warpsync_its(EmuCtx *x, const EmuInsn *i, uint32_t mask)
+{
+    if (mask) {
+        uint32_t members = (uint32_t)emu_src(x, &i->o[0],
+                                             (unsigned)__builtin_ctz(mask));
+        emu_simt_warpsync(x, members, mask);
+    }
+}
+
 /* Group lanes by a per-lane value; returns the number of groups, in
  * order of their lowest lane. */
 static uint32_t group_lanes(const uint64_t *val, uint32_t mask,

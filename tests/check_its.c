@@ -136,6 +136,39 @@ static const char order_src[] = HEAD
     "  ret;\n"
     "}\n";
 
+/* __syncwarp() on both sides of a branch: lanes 0-15 write shared
+ * memory before theirs, lanes 16-31 read it after theirs (the taken
+ * side, so they get there first). */
+static const char wsync_src[] = HEAD
+    ".visible .entry wsync(.param .u64 out)\n"
+    "{\n"
+    "  .reg .pred p;\n  .reg .b32 r<8>;\n  .reg .b64 rd<4>;\n"
+    "  .shared .align 4 .b32 s[16];\n"
+    "  ld.param.u64 rd1, [out];\n"
+    "  mov.u32 r1, %tid.x;\n"
+    "  mov.u32 r5, s;\n"
+    "  setp.ge.u32 p, r1, 16;\n"
+    "  @p bra READ;\n"
+    "  shl.b32 r3, r1, 2;\n"
+    "  add.u32 r4, r5, r3;\n"
+    "  mad.lo.u32 r6, r1, 10, 7;\n"
+    "  st.shared.u32 [r4], r6;\n"
+    "  bar.warp.sync -1;\n"
+    "  add.u32 r2, r1, 1000;\n"
+    "  bra JOIN;\n"
+    "READ:\n"
+    "  bar.warp.sync -1;\n"
+    "  sub.u32 r3, r1, 16;\n"
+    "  shl.b32 r3, r3, 2;\n"
+    "  add.u32 r4, r5, r3;\n"
+    "  ld.shared.u32 r2, [r4];\n"
+    "JOIN:\n"
+    "  mul.wide.u32 rd2, r1, 4;\n"
+    "  add.u64 rd3, rd1, rd2;\n"
+    "  st.global.u32 [rd3], r2;\n"
+    "  ret;\n"
+    "}\n";
+
 static void open_mode(const char *name, const char *src,
                       ptxemu_reconvergence mode, ptxemu_diverge_order order)
 {
@@ -360,6 +393,39 @@ START_TEST(path_order_policy)
 }
 END_TEST
 
+/* ------------------------------------------------- bar.warp.sync */
+
+/* Under ITS the readers stop at their bar.warp.sync until the writers
+ * reach theirs: 5 to the branch, the readers' bar.warp.sync (1), the
+ * writers' 7, the readers' other 4, JOIN with all lanes (4): 21, the
+ * same count as under IPDOM, where bar.warp.sync waits for nobody and
+ * the readers, running first, miss the writes. */
+START_TEST(its_syncwarp_across_paths)
+{
+    for (unsigned m = 0; m < 2; m++) {
+        open_mode("wsync", wsync_src, m ? PTXEMU_RECONVERGENCE_ITS
+                                        : PTXEMU_RECONVERGENCE_IPDOM,
+                  PTXEMU_DIVERGE_TAKEN_FIRST);
+        ptxemu_devptr o = dbuf(NULL, 128);
+        void *params[] = { &o };
+        launch("wsync", 1, 32, 0, params);
+        uint32_t out[32];
+        dget(out, o, sizeof(out));
+        for (unsigned i = 0; i < 16; i++) {
+            EQ_I("writer", i, out[i], 1000 + i);
+            if (m) {
+                EQ_I("reader", 16 + i, out[16 + i], 10 * i + 7);
+            }
+        }
+        if (!m) {
+            ck_assert_uint_ne(out[16], 7);
+        }
+        ck_assert_uint_eq(warp_insns(), 21);
+        close_ptx();
+    }
+}
+END_TEST
+
 static Suite *its_suite(void)
 {
     Suite *s = suite_create("its");
@@ -374,6 +440,7 @@ static Suite *its_suite(void)
     tcase_add_test(tc, ipdom_producer_consumer_diagnosed);
     tcase_add_test(tc, structured_same_in_both_modes);
     tcase_add_test(tc, path_order_policy);
+    tcase_add_test(tc, its_syncwarp_across_paths);
     suite_add_tcase(s, tc);
     return s;
 }
