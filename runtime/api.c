@@ -100,11 +100,21 @@ struct ptxemu_device {
     bool trace;                 /* PTXEMU_TRACE: device launches too */
     RtTiming timing;            /* the timing model's options (copied) */
     TmSession *tm;              /* the timing model, or NULL: untimed */
+    void (*fault_hook)(void *ctx, const EmuFault *f);   /* sanitize */
+    void *fault_ctx;
 };
 
 EmuDevice *rt_device_emu(ptxemu_device *d)
 {
     return d->emu;
+}
+
+void rt_set_fault_hook(ptxemu_device *d,
+                       void (*hook)(void *ctx, const EmuFault *f),
+                       void *ctx)
+{
+    d->fault_hook = hook;
+    d->fault_ctx = ctx;
 }
 
 /* ------------------------------------------------------------ status */
@@ -1529,6 +1539,9 @@ static ptxemu_status launch(ptxemu_function *f, const unsigned grid[3],
         const EmuFault *flt = l->faulted ? &l->fault
                               : dev->emu->has_fault ? &dev->emu->last_fault
                                                     : NULL;
+        if (flt && dev->fault_hook) {
+            dev->fault_hook(dev->fault_ctx, flt);
+        }
         st = fail_take(dev, (ptxemu_status)est,
                        fault_message(dev, f, est, flt,
                                      l->faulted ? l->fault_text : NULL));

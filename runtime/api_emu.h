@@ -10,5 +10,11 @@
 #include "runtime/ptxemu.h"
 
 EmuDevice *rt_device_emu(ptxemu_device *d);
+/* hook(ctx, fault) for every launch that stops on a guest fault, before
+ * the launch's error is returned (`ptxemu sanitize`'s checkers); NULL
+ * removes it. */
+void rt_set_fault_hook(ptxemu_device *d,
+                       void (*hook)(void *ctx, const EmuFault *f),
+                       void *ctx);
 
 #endif

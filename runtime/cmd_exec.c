@@ -33,6 +33,7 @@
 #include "timing/tm.h"
 
 int cmd_exec(int argc, char **argv);
+void sanitize_env_help(FILE *out);   /* runtime/cmd_sanitize.c */
 
 /* The file whose presence marks a drop-in directory. */
 #define DROPIN_MARK "libcudart.so.13"
@@ -118,7 +119,10 @@ static void exec_usage(FILE *out)
         "  %-28s the timing model's parameters (name, type,\n"
         "  %-28s default, help), then exit\n", "--timing-help", "");
     fprintf(out,
-        "  %-28s this text\n"
+        "\nSet by `ptxemu sanitize` (see its --help), with its flags:\n");
+    sanitize_env_help(out);
+    fprintf(out,
+        "\n  %-28s this text\n"
         "\n"
         "The drop-in libraries come from the first of these directories\n"
         "that holds " DROPIN_MARK " (the build tree's, then the installed\n"

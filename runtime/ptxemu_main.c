@@ -105,6 +105,7 @@ static int cmd_check(int argc, char **argv)
 int cmd_run(int argc, char **argv);   /* runtime/cmd_run.c */
 int cmd_fatbin(int argc, char **argv);   /* runtime/cmd_fatbin.c */
 int cmd_exec(int argc, char **argv);  /* runtime/cmd_exec.c */
+int cmd_sanitize(int argc, char **argv);  /* runtime/cmd_sanitize.c */
 
 typedef struct Command {
     const char *name;
@@ -117,6 +118,8 @@ static const Command commands[] = {
     {"run", cmd_run, "run a kernel of a PTX file on the emulator"},
     {"fatbin", cmd_fatbin, "list or extract the PTX of a CUDA fat binary"},
     {"exec", cmd_exec, "run an unmodified CUDA program on the emulator"},
+    {"sanitize", cmd_sanitize, "run a CUDA program under a checker "
+     "(memcheck)"},
 };
 
 static void usage(FILE *out)

@@ -156,5 +156,9 @@ CUresult drv_array_copy(const CUDA_MEMCPY3D *p, int sync);
 
 /* At exit: flush device printf, write PTXEMU_STATS (drv_stats.c). */
 void drv_at_exit(void);
+/* drv_sanitize.c: `ptxemu sanitize`'s checker, after the device is made;
+ * its report at exit (may end the process with the error exit code). */
+void drv_sanitize_init(void);
+void drv_sanitize_exit(void);
 
 #endif

@@ -321,6 +321,7 @@ CUresult cuInit(unsigned int Flags)
                 drv.primary.primary = 1;
                 drv.primary.id = ++drv.next_id;
                 drv.initialized = 1;
+                drv_sanitize_init();
                 atexit(drv_at_exit);
             }
         }

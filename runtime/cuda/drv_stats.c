@@ -15,6 +15,8 @@
 #include "runtime/cuda/drv.h"
 #include "runtime/stats.h"
 
+static void write_stats(void);
+
 void drv_at_exit(void)
 {
     if (!drv.dev) {
@@ -22,6 +24,13 @@ void drv_at_exit(void)
     }
     (void)ptxemu_synchronize(drv.dev);
     fflush(stdout);
+    write_stats();
+    drv_sanitize_exit();
+}
+
+/* PTXEMU_STATS=FILE */
+static void write_stats(void)
+{
     const char *file = getenv("PTXEMU_STATS");
     if (!file || !*file) {
         return;

@@ -1,0 +1,43 @@
+/*
+ * check/memcheck.h: the memory checker of `ptxemu sanitize --tool
+ * memcheck`, reporting in compute-sanitizer's layout (NVIDIA,
+ * "Compute Sanitizer User Manual", sections "Memcheck Tool" and "Leak
+ * Checking"): every line starts with "========= ".
+ *
+ * Contract.
+ *  - san_memcheck_new() attaches to an EmuDevice: it takes the device's
+ *    tolerated_hook (emu/tolerate.h), so that every global access a GPU
+ *    tolerates (the 256-byte slack after an allocation, a mapped page)
+ *    is reported and counted as an error instead of warned about once.
+ *    The device must run with EMU_ACCESS_GPU for those to reach it (with
+ *    EMU_ACCESS_STRICT they fault, and come through san_memcheck_fault).
+ *  - san_memcheck_fault() reports a launch that stopped on a guest
+ *    fault: an invalid access in compute-sanitizer's words, any other
+ *    fault as "Unspecified launch failure"-style text with its status.
+ *  - san_memcheck_finish() reports device allocations (cudaMalloc,
+ *    cudaMallocManaged, device malloc) still live when leak_check, then
+ *    the "ERROR SUMMARY"; call it once, before the device is freed.
+ *  - print_limit: at most that many errors are printed (0: no limit);
+ *    all are counted.
+ *  - Detach with san_memcheck_free() before freeing the device.
+ */
+#ifndef PTXEMU_CHECK_MEMCHECK_H
+#define PTXEMU_CHECK_MEMCHECK_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "emu/exec.h"
+
+typedef struct SanMemcheck SanMemcheck;
+
+/* out: where reports go (not closed). NULL when out of memory. */
+SanMemcheck *san_memcheck_new(EmuDevice *d, FILE *out,
+                              uint64_t print_limit);
+void san_memcheck_fault(SanMemcheck *m, const EmuFault *f);
+void san_memcheck_finish(SanMemcheck *m, bool leak_check);
+uint64_t san_memcheck_errors(const SanMemcheck *m);
+void san_memcheck_free(SanMemcheck *m);
+
+#endif
