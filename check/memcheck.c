@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "check/memcheck.h"
+#include "emu/access.h"
 #include "emu/client.h"
 #include "emu/memory.h"
 #include "emu/tolerate.h"
@@ -89,6 +90,10 @@ static void print_access(SanMemcheck *m, PtxSpace space, bool write,
                          const uint32_t tid[3], const uint32_t ctaid[3],
                          uint64_t addr, const char *why)
 {
+    /* named as the memory it lands in (a generic pointer into global
+     * memory is a __global__ access, as compute-sanitizer says) */
+    uint64_t off;
+    space = emu_space_of(space, addr, &off);
     fprintf(m->out, P "Invalid %s %s of size %u byte%s\n",
             space_words(space), write ? "write" : "read", size,
             size == 1 ? "" : "s");
@@ -97,7 +102,9 @@ static void print_access(SanMemcheck *m, PtxSpace space, bool write,
     fprintf(m->out, P "    by thread (%u,%u,%u) in block (%u,%u,%u)\n",
             tid[0], tid[1], tid[2], ctaid[0], ctaid[1], ctaid[2]);
     fprintf(m->out, P "    Address 0x%" PRIx64 " %s\n", addr, why);
-    print_nearest(m, addr);
+    if (space == PTX_SPACE_GLOBAL || space == PTX_SPACE_CONST) {
+        print_nearest(m, addr);   /* other spaces hold no allocations */
+    }
     fputs(BLANK, m->out);
 }
 

@@ -7,9 +7,10 @@
  * a page of the device range that a live allocation maps, at
  * EMU_MAP_GRANULARITY) reads and writes host bytes kept for it, as the
  * GPU would read and write that memory, and is reported: through the
- * device's tolerated_hook when one is set (every such access; `ptxemu
- * sanitize` will report them as errors there), otherwise as one warning
- * on stderr per instruction (function and pc) for the device's life.
+ * device's tolerated_hook when one is set (every such access; the
+ * memcheck of `ptxemu sanitize` reports each as an error there),
+ * otherwise as one warning on stderr per instruction (function and pc)
+ * for the device's life.
  * Everything else still faults: an address in no mapped page (an unmapped
  * gap of the device range past the last page, below it, a freed page,
  * wild pointers), a misaligned access, a write to .const memory, and any

@@ -1,0 +1,231 @@
+/*
+ * tests/check_memcheck.c: the memcheck checker (check/memcheck.h)
+ * through the C API, no nvcc needed: report lines compared whole with
+ * ones written from the kernels' PTX (instruction index, line) and the
+ * allocations the test makes; errors counted per access; the print
+ * limit; leaks of ptxemu_malloc'd memory.
+ */
+#include <check.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check/memcheck.h"
+#include "runtime/api_emu.h"
+#include "runtime/ptxemu.h"
+
+/* st.global is instruction 4 (0-based) on line 11 of this module. */
+static const char *k_ptx =
+    ".version 8.0\n"
+    ".target sm_80\n"
+    ".address_size 64\n"
+    ".visible .entry k(.param .u64 p)\n"
+    "{\n"
+    ".reg .b32 %r<3>; .reg .b64 %rd<4>;\n"
+    "ld.param.u64 %rd1, [p];\n"
+    "mov.u32 %r1, %tid.x;\n"
+    "mul.wide.u32 %rd2, %r1, 4;\n"
+    "add.s64 %rd3, %rd1, %rd2;\n"
+    "st.global.u32 [%rd3], %r1;\n"
+    "ret;\n"
+    "}\n"
+    /* thread 0 stores at shared offset 4096, past the CTA's 16 bytes:
+     * st.shared is instruction 1 on line 19 */
+    ".visible .entry s()\n"
+    "{\n"
+    ".shared .align 4 .b8 buf[16];\n"
+    ".reg .b32 %r<2>;\n"
+    "mov.u32 %r1, 4096;\n"
+    "st.shared.u32 [%r1], %r1;\n"
+    "ret;\n"
+    "}\n";
+
+typedef struct Fixture {
+    ptxemu_device *dev;
+    ptxemu_module *mod;
+    SanMemcheck *mc;
+    char *text;
+    size_t len;
+    FILE *out;
+} Fixture;
+
+static void on_fault(void *ctx, const EmuFault *f)
+{
+    san_memcheck_fault(ctx, f);
+}
+
+static void setup(Fixture *fx, ptxemu_access_checks access,
+                  uint64_t limit)
+{
+    ptxemu_device_options o;
+    ptxemu_device_options_default(&o);
+    o.access = access;
+    ck_assert_int_eq(ptxemu_device_create(&o, &fx->dev), PTXEMU_SUCCESS);
+    ck_assert_int_eq(ptxemu_module_load_string(fx->dev, "k.ptx", k_ptx, 0,
+                                               &fx->mod), PTXEMU_SUCCESS);
+    fx->out = open_memstream(&fx->text, &fx->len);
+    ck_assert_ptr_nonnull(fx->out);
+    fx->mc = san_memcheck_new(rt_device_emu(fx->dev), fx->out, limit);
+    ck_assert_ptr_nonnull(fx->mc);
+    rt_set_fault_hook(fx->dev, on_fault, fx->mc);
+}
+
+static void finish(Fixture *fx, bool leaks)
+{
+    san_memcheck_finish(fx->mc, leaks);
+    fclose(fx->out);
+}
+
+static void teardown(Fixture *fx)
+{
+    rt_set_fault_hook(fx->dev, NULL, NULL);
+    san_memcheck_free(fx->mc);
+    ptxemu_device_destroy(fx->dev);
+    free(fx->text);
+}
+
+static ptxemu_status run_k(Fixture *fx, ptxemu_devptr p, unsigned threads)
+{
+    ptxemu_function *f;
+    ck_assert_int_eq(ptxemu_module_get_function(fx->mod, "k", &f),
+                     PTXEMU_SUCCESS);
+    unsigned g[3] = { 1, 1, 1 }, b[3] = { threads, 1, 1 };
+    void *params[] = { &p };
+    ptxemu_status st = ptxemu_launch(f, g, b, 0, params);
+    (void)ptxemu_synchronize(fx->dev);
+    return st;
+}
+
+/* The report of thread t writing 4 bytes `past` bytes after [a, a+sz). */
+static void want_write(char *buf, size_t n, unsigned t, uint64_t a,
+                       uint64_t sz, uint64_t past)
+{
+    snprintf(buf, n,
+             "========= Invalid __global__ write of size 4 bytes\n"
+             "=========     at k+0x4 in k.ptx:11\n"
+             "=========     by thread (%u,0,0) in block (0,0,0)\n"
+             "=========     Address 0x%" PRIx64 " is out of bounds\n"
+             "=========     and is %" PRIu64 " bytes after the nearest "
+             "allocation at 0x%" PRIx64 " of size %" PRIu64 " bytes\n"
+             "=========\n", t, a + sz + past, past, a, sz);
+}
+
+/* GPU mode: threads 16 and 17 of 18 write into the slack after a
+ * 64-byte buffer: two errors, the kernel completes. */
+START_TEST(tolerated_writes_counted)
+{
+    Fixture fx;
+    setup(&fx, PTXEMU_ACCESS_GPU, 0);
+    ptxemu_devptr p;
+    ck_assert_int_eq(ptxemu_malloc(fx.dev, 64, &p), PTXEMU_SUCCESS);
+    ck_assert_int_eq(run_k(&fx, p, 18), PTXEMU_SUCCESS);
+    ck_assert_int_eq(ptxemu_free(fx.dev, p), PTXEMU_SUCCESS);
+    finish(&fx, true);
+    char a[512], b[512], want[1200];
+    want_write(a, sizeof a, 16, p, 64, 0);
+    want_write(b, sizeof b, 17, p, 64, 4);
+    snprintf(want, sizeof want, "%s%s========= ERROR SUMMARY: 2 errors\n",
+             a, b);
+    ck_assert_str_eq(fx.text, want);
+    ck_assert_uint_eq(san_memcheck_errors(fx.mc), 2);
+    teardown(&fx);
+}
+END_TEST
+
+/* Strict mode: the first out-of-bounds write stops the kernel and is
+ * the one error; --print-limit 0 prints none of it but counts it. */
+START_TEST(fault_reported)
+{
+    Fixture fx;
+    setup(&fx, PTXEMU_ACCESS_STRICT, 0);
+    ptxemu_devptr p;
+    ck_assert_int_eq(ptxemu_malloc(fx.dev, 64, &p), PTXEMU_SUCCESS);
+    ck_assert_int_ne(run_k(&fx, p, 17), PTXEMU_SUCCESS);
+    ck_assert_int_eq(ptxemu_free(fx.dev, p), PTXEMU_SUCCESS);
+    finish(&fx, false);
+    char a[512], want[800];
+    want_write(a, sizeof a, 16, p, 64, 0);
+    snprintf(want, sizeof want, "%s========= ERROR SUMMARY: 1 error\n", a);
+    ck_assert_str_eq(fx.text, want);
+    teardown(&fx);
+}
+END_TEST
+
+START_TEST(shared_fault)
+{
+    Fixture fx;
+    setup(&fx, PTXEMU_ACCESS_GPU, 0);
+    ptxemu_function *f;
+    ck_assert_int_eq(ptxemu_module_get_function(fx.mod, "s", &f),
+                     PTXEMU_SUCCESS);
+    unsigned g[3] = { 1, 1, 1 }, b[3] = { 1, 1, 1 };
+    ck_assert_int_ne(ptxemu_launch(f, g, b, 0, NULL), PTXEMU_SUCCESS);
+    finish(&fx, false);
+    ck_assert_str_eq(fx.text,
+        "========= Invalid __shared__ write of size 4 bytes\n"
+        "=========     at s+0x1 in k.ptx:19\n"
+        "=========     by thread (0,0,0) in block (0,0,0)\n"
+        "=========     Address 0x1000 is out of bounds\n"
+        "=========\n"
+        "========= ERROR SUMMARY: 1 error\n");
+    teardown(&fx);
+}
+END_TEST
+
+/* print limit 1: three errors (slack writes of threads 16..18), one
+ * printed; leaks: 100 and 7 bytes live at the end, 64 freed. */
+START_TEST(limit_and_leaks)
+{
+    Fixture fx;
+    setup(&fx, PTXEMU_ACCESS_GPU, 1);
+    ptxemu_devptr p, q, r;
+    ck_assert_int_eq(ptxemu_malloc(fx.dev, 100, &q), PTXEMU_SUCCESS);
+    ck_assert_int_eq(ptxemu_malloc(fx.dev, 64, &p), PTXEMU_SUCCESS);
+    ck_assert_int_eq(ptxemu_malloc(fx.dev, 7, &r), PTXEMU_SUCCESS);
+    ck_assert_int_eq(run_k(&fx, p, 19), PTXEMU_SUCCESS);
+    ck_assert_int_eq(ptxemu_free(fx.dev, p), PTXEMU_SUCCESS);
+    finish(&fx, true);
+    char a[512], want[1500];
+    want_write(a, sizeof a, 16, p, 64, 0);
+    snprintf(want, sizeof want, "%s"
+             "========= LEAK SUMMARY: 107 bytes leaked in 2 allocations\n"
+             "========= ERROR SUMMARY: 5 errors\n"
+             "========= (4 errors not printed: --print-limit 1)\n", a);
+    ck_assert_str_eq(fx.text, want);
+    ck_assert_uint_eq(san_memcheck_errors(fx.mc), 5);
+    teardown(&fx);
+}
+END_TEST
+
+/* A correct launch and freed memory: nothing but the summary. */
+START_TEST(clean)
+{
+    Fixture fx;
+    setup(&fx, PTXEMU_ACCESS_GPU, 0);
+    ptxemu_devptr p;
+    ck_assert_int_eq(ptxemu_malloc(fx.dev, 64, &p), PTXEMU_SUCCESS);
+    ck_assert_int_eq(run_k(&fx, p, 16), PTXEMU_SUCCESS);
+    ck_assert_int_eq(ptxemu_free(fx.dev, p), PTXEMU_SUCCESS);
+    finish(&fx, true);
+    ck_assert_str_eq(fx.text, "========= ERROR SUMMARY: 0 errors\n");
+    teardown(&fx);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("memcheck");
+    TCase *tc = tcase_create("memcheck");
+    tcase_add_test(tc, tolerated_writes_counted);
+    tcase_add_test(tc, fault_reported);
+    tcase_add_test(tc, shared_fault);
+    tcase_add_test(tc, limit_and_leaks);
+    tcase_add_test(tc, clean);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
