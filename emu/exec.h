@@ -72,6 +72,8 @@ typedef enum EmuAccessMode {
 typedef struct EmuConfig {
     EmuDivergeOrder diverge_order;
     uint64_t insn_limit;          /* warp instructions per launch; 0 = none */
+    uint64_t time_limit_ms;       /* wall-clock budget per launch (grid.h);
+                                     0 = none */
     uint32_t watchdog_rounds;     /* scheduler rounds with no progress
                                      before EMU_ERR_DEADLOCK; 0 = 1000 */
     uint32_t num_sms;             /* for %nsmid, %smid */
@@ -392,6 +394,9 @@ struct EmuLaunch {
     EmuStatus (*driver)(void *ctx, EmuLaunch *l);
     void *driver_ctx;
     bool timed;
+    /* Appended (grid.c): when the watchdog first looked at the clock
+     * (CLOCK_MONOTONIC ms; the time limit runs from there). */
+    uint64_t start_ms;
     /* Appended (async.c): the asynchronous-operation channels of
      * recorded steps, made on first use. */
     struct EmuAsync *async;

@@ -3,6 +3,7 @@
  * emu/grid.h for the contract).
  */
 #include <stdio.h>
+#include <time.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -98,10 +99,12 @@ static uint32_t reconv_waiters(const EmuWarp *w, uint32_t *rpc)
     return w->stack[j].mask & ~t->mask & ~w->exited;
 }
 
-/* Fault describing the stuck warps. */
-EmuStatus emu_watch_report(EmuLaunch *l, EmuCta *const *ctas, uint32_t n,
-                          bool livelock)
+/* The fault naming the stuck warps (up to five, with pc, line and mask):
+ * kind 0 deadlock, 1 livelock, 2 the launch's time limit. */
+static EmuStatus report(EmuLaunch *l, EmuCta *const *ctas, uint32_t n,
+                        int how)
 {
+    bool livelock = how == 1;
     char buf[384];
     size_t o = 0;
     char wait[224] = "";
@@ -178,6 +181,15 @@ EmuStatus emu_watch_report(EmuLaunch *l, EmuCta *const *ctas, uint32_t n,
     }
     unsigned lane = (unsigned)__builtin_ctz(fw->stack[fw->depth - 1].mask |
                                             (1u << 31));
+    if (how == 2) {
+        emu_fault(&x, EMU_ERR_TIMEOUT, lane, 0, 0, PTX_SPACE_NONE,
+                  "time limit of %llu ms reached (the GPU watchdog's "
+                  "timeout; --time-limit 0 lifts it): %u warp(s) still "
+                  "running: %s%s",
+                  (unsigned long long)l->dev->cfg.time_limit_ms, total, buf,
+                  shown < total ? "; ..." : "");
+        return EMU_ERR_TIMEOUT;
+    }
     const char *kind =
         livelock && polling
             ? "mbarrier deadlock (the warps poll for a phase that cannot "
@@ -190,6 +202,19 @@ EmuStatus emu_watch_report(EmuLaunch *l, EmuCta *const *ctas, uint32_t n,
               "%s: %u warp(s) cannot make progress: %s%s%s", kind, total,
               buf, shown < total ? "; ..." : "", wait);
     return EMU_ERR_DEADLOCK;
+}
+
+EmuStatus emu_watch_report(EmuLaunch *l, EmuCta *const *ctas, uint32_t n,
+                          bool livelock)
+{
+    return report(l, ctas, n, livelock ? 1 : 0);
+}
+
+static uint64_t mono_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
 }
 
 /* Start (mark) or judge the mbarrier rule's window; see the top. */
@@ -238,6 +263,15 @@ EmuStatus emu_watch_round(EmuWatch *w, EmuLaunch *l, EmuCta *const *ctas,
 {
     if (!ran) {
         return emu_watch_report(l, ctas, n, false);
+    }
+    /* the launch's wall-clock budget, looked at every 64th round */
+    uint64_t limit = l->dev->cfg.time_limit_ms;
+    if (limit && (++w->rounds & 63) == 0) {
+        if (!l->start_ms) {
+            l->start_ms = mono_ms();
+        } else if (mono_ms() - l->start_ms >= limit) {
+            return report(l, ctas, n, 2);
+        }
     }
     if (l->progress != w->last) {
         w->last = l->progress;

@@ -39,6 +39,11 @@
  * (EmuWarp.mbar_fails, ops_mbarrier.c), nobody can ever complete the
  * phase: a deadlock.
  *
+ * Time limit.  A launch that runs longer than EmuConfig.time_limit_ms of
+ * wall-clock time (a loop whose state keeps changing, which neither rule
+ * above can call a deadlock) stops with EMU_ERR_TIMEOUT naming the warps
+ * still running and their pcs, as a GPU's watchdog stops a kernel.
+ *
  * A "round" is the driver's: the functional scheduler gives every ready
  * warp a quantum per round; a timing driver calls emu_watch_round only
  * for stretches in which instructions ran (a warp waiting on a modelled
@@ -79,6 +84,7 @@ bool emu_cta_done(const EmuCta *cta);
 typedef struct EmuWatch {
     uint64_t last, saved, power, lam, sample_insns, budget;
     uint32_t quiet, limit, since;
+    uint64_t rounds;
     bool have_saved;
 } EmuWatch;
 

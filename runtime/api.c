@@ -267,6 +267,7 @@ void ptxemu_device_options_default(ptxemu_device_options *o)
     memset(o, 0, sizeof(*o));
     o->size = sizeof(*o);
     o->diverge_order = PTXEMU_DIVERGE_TAKEN_FIRST;
+    o->time_limit_ms = 600000;
 }
 
 uint64_t ptxemu_default_device_memory(uint64_t gpu_bytes)
@@ -308,6 +309,7 @@ ptxemu_status ptxemu_device_create(const ptxemu_device_options *opts,
     emu_config_default(&c);
     c.diverge_order = (EmuDivergeOrder)o.diverge_order;
     c.insn_limit = o.insn_limit;
+    c.time_limit_ms = o.time_limit_ms;
     c.access = o.access == PTXEMU_ACCESS_GPU ? EMU_ACCESS_GPU
                                              : EMU_ACCESS_STRICT;
     c.reconvergence = o.reconvergence == PTXEMU_RECONVERGENCE_ITS

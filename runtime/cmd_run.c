@@ -55,6 +55,8 @@ static void run_usage(FILE *out)
         "  --stats             print execution statistics\n"
         "  --stats=FILE.json   write them to FILE.json instead\n"
         "  --insn-limit N      stop a launch after N warp instructions\n"
+        "  --time-limit S      stop a launch after S seconds of host time\n"
+        "                      (default 600; 0: no limit)\n"
         "  --diverge ORDER     divergent-branch order: taken (default, "
         "taken path\n"
         "                      first), majority-last (fewer lanes first) "
@@ -315,7 +317,8 @@ static int check_params(ptxemu_function *k, ArgSpec *args, unsigned nargs)
 int cmd_run(int argc, char **argv)
 {
     enum { OPT_KERNEL = 256, OPT_GRID, OPT_BLOCK, OPT_SHARED, OPT_ARG,
-           OPT_OUT, OPT_PRINT, OPT_STATS, OPT_LIMIT, OPT_DIVERGE,
+           OPT_OUT, OPT_PRINT, OPT_STATS, OPT_LIMIT, OPT_TIME_LIMIT,
+           OPT_DIVERGE,
            OPT_CLUSTER, OPT_TIMING, OPT_TIMING_CONFIG, OPT_TIMING_SET,
            OPT_TIMING_HELP, OPT_RECONV };
     static const struct option opts[] = {
@@ -329,6 +332,7 @@ int cmd_run(int argc, char **argv)
         {"print", required_argument, NULL, OPT_PRINT},
         {"stats", optional_argument, NULL, OPT_STATS},
         {"insn-limit", required_argument, NULL, OPT_LIMIT},
+        {"time-limit", required_argument, NULL, OPT_TIME_LIMIT},
         {"diverge", required_argument, NULL, OPT_DIVERGE},
         {"timing", required_argument, NULL, OPT_TIMING},
         {"timing-config", required_argument, NULL, OPT_TIMING_CONFIG},
@@ -423,6 +427,16 @@ int cmd_run(int argc, char **argv)
                 goto done;
             }
             break;
+        case OPT_TIME_LIMIT: {
+            uint64_t sec;
+            if (!argspec_parse_uint(optarg, UINT64_MAX / 1000, &sec)) {
+                fprintf(stderr, "ptxemu run: --time-limit '%s': expected "
+                        "seconds\n", optarg);
+                goto done;
+            }
+            dopt.time_limit_ms = sec * 1000;
+            break;
+        }
         case OPT_DIVERGE:
             if (!strcmp(optarg, "taken")) {
                 dopt.diverge_order = PTXEMU_DIVERGE_TAKEN_FIRST;

@@ -16,6 +16,9 @@ const ptxemu_env_option ptxemu_env_options[] = {
      "number of streaming multiprocessors reported (default 108)", 0},
     {"PTXEMU_INSN_LIMIT", "--insn-limit", "N",
      "stop a kernel after N warp instructions (default: no limit)", 0},
+    {"PTXEMU_TIME_LIMIT", "--time-limit", "SECONDS",
+     "stop a kernel that runs longer than SECONDS of host time, naming "
+     "its warps and their pcs (default 600; 0: no limit)", 0},
     {"PTXEMU_WATCHDOG", "--watchdog", "N",
      "scheduler rounds without progress before a kernel is reported as "
      "deadlocked (default 1000)", 0},
@@ -152,6 +155,13 @@ int ptxemu_env_device_options(ptxemu_device_options *opts, unsigned *arch,
             return -1;
         }
         opts->insn_limit = x;
+    }
+    if ((v = getenv("PTXEMU_TIME_LIMIT")) && *v) {
+        if (parse_u64("PTXEMU_TIME_LIMIT", v, ~0ull / 1000, &x, err,
+                      errlen)) {
+            return -1;
+        }
+        opts->time_limit_ms = x * 1000;
     }
     if ((v = getenv("PTXEMU_WATCHDOG")) && *v) {
         if (parse_u64("PTXEMU_WATCHDOG", v, 1u << 30, &x, err, errlen)) {

@@ -178,6 +178,12 @@ typedef struct ptxemu_device_options {
                                            in order after the file */
     size_t ntiming_set;
     ptxemu_reconvergence reconvergence; /* see above */
+    uint64_t time_limit_ms;             /* wall-clock budget of a launch:
+                                           past it the launch stops with
+                                           PTXEMU_ERROR_TIMEOUT naming the
+                                           warps still running, as a GPU's
+                                           watchdog would; 0 = none;
+                                           default 600000 (ten minutes) */
 } ptxemu_device_options;
 
 void ptxemu_device_options_default(ptxemu_device_options *opts);
