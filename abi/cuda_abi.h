@@ -593,6 +593,39 @@ typedef struct CUmemLocation_st {
     int id;
 } CUmemLocation;
 
+/* Virtual memory management (cuMemCreate, cuMemMap ...), as cuda.h
+ * lays them out. */
+typedef unsigned long long CUmemGenericAllocationHandle;
+enum {
+    CU_MEM_HANDLE_TYPE_NONE = 0x0,
+    CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR = 0x1,
+    CU_MEM_ACCESS_FLAGS_PROT_NONE = 0x0,
+    CU_MEM_ACCESS_FLAGS_PROT_READ = 0x1,
+    CU_MEM_ACCESS_FLAGS_PROT_READWRITE = 0x3,
+    CU_MEM_LOCATION_TYPE_DEVICE = 0x1,
+    CU_MEM_ALLOCATION_TYPE_PINNED = 0x1,
+    CU_MEM_ALLOC_GRANULARITY_MINIMUM = 0x0,
+    CU_MEM_ALLOC_GRANULARITY_RECOMMENDED = 0x1,
+    CU_MEM_ALLOCATION_COMP_NONE = 0x0,
+    CU_MEM_ALLOCATION_COMP_GENERIC = 0x1
+};
+typedef struct CUmemAllocationProp_st {
+    int type;                           /* CUmemAllocationType */
+    int requestedHandleTypes;           /* CUmemAllocationHandleType */
+    CUmemLocation location;
+    void *win32HandleMetaData;
+    struct {
+        unsigned char compressionType;
+        unsigned char gpuDirectRDMACapable;
+        unsigned short usage;
+        unsigned char reserved[4];
+    } allocFlags;
+} CUmemAllocationProp;
+typedef struct CUmemAccessDesc_st {
+    CUmemLocation location;
+    int flags;                          /* CUmemAccess_flags */
+} CUmemAccessDesc;
+
 typedef int CUmem_advise;               /* enum in cuda.h; int-sized */
 
 /* ------------------------------------------------------------ streams */
@@ -1042,6 +1075,33 @@ CUresult cuMemAdvise(CUdeviceptr devPtr, size_t count, CUmem_advise advice,
                      CUdevice device);
 CUresult cuMemAdvise_v2(CUdeviceptr devPtr, size_t count,
                         CUmem_advise advice, CUmemLocation location);
+/* Virtual memory management (runtime/cuda/drv_vmm.c). */
+CUresult cuMemGetAllocationGranularity(size_t *granularity,
+                                       const CUmemAllocationProp *prop,
+                                       int option);
+CUresult cuMemCreate(CUmemGenericAllocationHandle *handle, size_t size,
+                     const CUmemAllocationProp *prop,
+                     unsigned long long flags);
+CUresult cuMemRelease(CUmemGenericAllocationHandle handle);
+CUresult cuMemAddressReserve(CUdeviceptr *ptr, size_t size, size_t alignment,
+                             CUdeviceptr addr, unsigned long long flags);
+CUresult cuMemAddressFree(CUdeviceptr ptr, size_t size);
+CUresult cuMemMap(CUdeviceptr ptr, size_t size, size_t offset,
+                  CUmemGenericAllocationHandle handle,
+                  unsigned long long flags);
+CUresult cuMemUnmap(CUdeviceptr ptr, size_t size);
+CUresult cuMemSetAccess(CUdeviceptr ptr, size_t size,
+                        const CUmemAccessDesc *desc, size_t count);
+CUresult cuMemGetAccess(unsigned long long *flags,
+                        const CUmemLocation *location, CUdeviceptr ptr);
+CUresult cuMemRetainAllocationHandle(CUmemGenericAllocationHandle *handle,
+                                     void *addr);
+CUresult cuMemGetAllocationPropertiesFromHandle(
+    CUmemAllocationProp *prop, CUmemGenericAllocationHandle handle);
+CUresult cuMemExportToShareableHandle(void *shareableHandle,
+                                      CUmemGenericAllocationHandle handle,
+                                      int handleType,
+                                      unsigned long long flags);
 CUresult cuPointerGetAttribute(void *data, CUpointer_attribute attribute,
                                CUdeviceptr ptr);
 CUresult cuPointerGetAttributes(unsigned int numAttributes,

@@ -142,6 +142,7 @@ int emu_gpu_attribute(const EmuGpu *g, int attr, int *out)
     case CU_DEVICE_ATTRIBUTE_GPU_OVERLAP:
     case CU_DEVICE_ATTRIBUTE_HOST_NATIVE_ATOMIC_SUPPORTED:
     case CU_DEVICE_ATTRIBUTE_COMPUTE_PREEMPTION_SUPPORTED:
+    case CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED:
         v = 1; break;
     default:
         if ((int)a <= 0 || (int)a >= CU_DEVICE_ATTRIBUTE_MAX) {

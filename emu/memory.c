@@ -78,7 +78,8 @@ void emu_mem_free(EmuMemory *m)
         return;
     }
     for (uint32_t i = 0; i < m->n; i++) {
-        if (m->a[i].kind != EMU_ALLOC_HOST) {
+        if (m->a[i].kind != EMU_ALLOC_HOST &&
+            m->a[i].kind != EMU_ALLOC_VMM) {
             free(m->a[i].host);
         }
     }
@@ -128,7 +129,7 @@ uint64_t emu_mem_alloc(EmuMemory *m, uint64_t size, EmuAllocKind kind,
                        const char *name)
 {
     if (size > m->limit || m->used + size > m->limit ||
-        kind == EMU_ALLOC_HOST) {
+        kind == EMU_ALLOC_HOST || kind == EMU_ALLOC_VMM) {
         return 0;
     }
     EmuAlloc e = {0, size, NULL, kind, name};
@@ -176,6 +177,31 @@ EmuStatus emu_mem_map_host(EmuMemory *m, void *host, uint64_t size,
     return EMU_OK;
 }
 
+uint64_t emu_mem_reserve(EmuMemory *m, uint64_t size, uint64_t align)
+{
+    uint64_t a = (m->next + align - 1) & ~(align - 1);
+    uint64_t end = a + size + EMU_ALLOC_GAP;
+    if (!size || !align || (align & (align - 1)) || a < m->next ||
+        end < a || end > EMU_GLOBAL_BASE + (1ull << 46)) {
+        return 0;
+    }
+    m->next = end;
+    return a;
+}
+
+EmuStatus emu_mem_map_at(EmuMemory *m, uint64_t addr, uint8_t *host,
+                         uint64_t size)
+{
+    EmuAlloc e = {addr, size, host, EMU_ALLOC_VMM, NULL};
+    if (!host || !size || addr < EMU_GLOBAL_BASE || !mem_insert(m, &e)) {
+        return EMU_ERR_INVALID_VALUE;
+    }
+    if (m->observe) {
+        m->observe(m->observe_ctx, addr, size, EMU_ALLOC_VMM, true);
+    }
+    return EMU_OK;
+}
+
 /* Index of the last allocation with addr <= a, or -1. */
 static long mem_floor(const EmuMemory *m, uint64_t a)
 {
@@ -201,7 +227,7 @@ EmuStatus emu_mem_release(EmuMemory *m, uint64_t addr)
     if (m->observe) {
         m->observe(m->observe_ctx, addr, m->a[i].size, m->a[i].kind, false);
     }
-    if (m->a[i].kind != EMU_ALLOC_HOST) {
+    if (m->a[i].kind != EMU_ALLOC_HOST && m->a[i].kind != EMU_ALLOC_VMM) {
         free(m->a[i].host);
         m->used -= m->a[i].size;
     }
@@ -381,6 +407,7 @@ const char *emu_alloc_kind_name(EmuAllocKind k)
     case EMU_ALLOC_CONST: return ".const variable";
     case EMU_ALLOC_HEAP: return "device heap block";
     case EMU_ALLOC_HOST: return "registered host memory";
+    case EMU_ALLOC_VMM: return "mapped physical memory";
     }
     EMU_PANIC("allocation kind %d outside EmuAllocKind", (int)k);
 }

@@ -55,7 +55,9 @@ typedef enum EmuAllocKind {
     EMU_ALLOC_GLOBAL,     /* module .global variable */
     EMU_ALLOC_CONST,      /* module .const variable (device read-only) */
     EMU_ALLOC_HEAP,       /* device malloc */
-    EMU_ALLOC_HOST        /* registered host memory (not ours to free) */
+    EMU_ALLOC_HOST,       /* registered host memory (not ours to free) */
+    EMU_ALLOC_VMM         /* physical memory mapped into a reserved range
+                             (cuMemMap; the caller owns the bytes) */
 } EmuAllocKind;
 
 typedef struct EmuAlloc {
@@ -83,6 +85,19 @@ uint64_t emu_mem_alloc(EmuMemory *m, uint64_t size, EmuAllocKind kind,
  * empty or overlaps an allocation.  Releasing it never frees it. */
 EmuStatus emu_mem_map_host(EmuMemory *m, void *host, uint64_t size,
                            const char *name);
+/* Virtual memory management (cuMemAddressReserve / cuMemMap).
+ * emu_mem_reserve hands out [addr, addr+size) of the device range,
+ * aligned to `align` (a power of two), that no later allocation gets; it
+ * enters nothing in the table, so accesses there fault until part of it
+ * is mapped.  Returns 0 when the range is exhausted.
+ * emu_mem_map_at makes [addr, addr+size) resolve to host[0, size) as an
+ * EMU_ALLOC_VMM entry (fails on overlap); the caller owns `host`, and
+ * emu_mem_release of the entry never frees it.  Two mappings side by
+ * side are two entries: a naturally aligned access never spans them
+ * because mappings are EMU_MAP_GRANULARITY-aligned. */
+uint64_t emu_mem_reserve(EmuMemory *m, uint64_t size, uint64_t align);
+EmuStatus emu_mem_map_at(EmuMemory *m, uint64_t addr, uint8_t *host,
+                         uint64_t size);
 const char *emu_alloc_kind_name(EmuAllocKind k);  /* "device allocation" */
 EmuStatus emu_mem_release(EmuMemory *m, uint64_t addr);
 

@@ -1099,6 +1099,59 @@ ptxemu_status ptxemu_host_unregister(ptxemu_device *dev, void *ptr)
     return st;
 }
 
+ptxemu_status ptxemu_va_reserve(ptxemu_device *dev, size_t size,
+                                size_t align, ptxemu_devptr *out)
+{
+    if (!dev || !out) {
+        return PTXEMU_ERROR_INVALID_VALUE;
+    }
+    pthread_mutex_lock(&dev->lock);
+    *out = emu_mem_reserve(dev->emu->mem, size, align);
+    ptxemu_status st = PTXEMU_SUCCESS;
+    if (!*out) {
+        st = fail(dev, PTXEMU_ERROR_OUT_OF_MEMORY,
+                  "ptxemu_va_reserve: no %zu bytes of addresses aligned to "
+                  "%zu", size, align);
+    }
+    pthread_mutex_unlock(&dev->lock);
+    return st;
+}
+
+ptxemu_status ptxemu_va_map(ptxemu_device *dev, ptxemu_devptr addr,
+                            void *host, size_t size)
+{
+    if (!dev) {
+        return PTXEMU_ERROR_INVALID_VALUE;
+    }
+    pthread_mutex_lock(&dev->lock);
+    ptxemu_status st = PTXEMU_SUCCESS;
+    if (emu_mem_map_at(dev->emu->mem, addr, host, size) != EMU_OK) {
+        st = fail(dev, PTXEMU_ERROR_INVALID_VALUE,
+                  "ptxemu_va_map: [0x%" PRIx64 ", +%zu) is empty or "
+                  "overlaps mapped memory", addr, size);
+    }
+    pthread_mutex_unlock(&dev->lock);
+    return st;
+}
+
+ptxemu_status ptxemu_va_unmap(ptxemu_device *dev, ptxemu_devptr addr)
+{
+    if (!dev) {
+        return PTXEMU_ERROR_INVALID_VALUE;
+    }
+    pthread_mutex_lock(&dev->lock);
+    const EmuAlloc *a = emu_mem_find(dev->emu->mem, addr, 1);
+    ptxemu_status st = PTXEMU_SUCCESS;
+    if (!a || a->addr != addr || a->kind != EMU_ALLOC_VMM) {
+        st = fail(dev, PTXEMU_ERROR_INVALID_VALUE,
+                  "ptxemu_va_unmap: 0x%" PRIx64 " is not mapped", addr);
+    } else {
+        emu_mem_release(dev->emu->mem, addr);
+    }
+    pthread_mutex_unlock(&dev->lock);
+    return st;
+}
+
 int ptxemu_is_device_address(ptxemu_device *dev, ptxemu_devptr addr)
 {
     if (!dev) {
@@ -1126,6 +1179,7 @@ ptxemu_status ptxemu_pointer_info(ptxemu_device *dev, ptxemu_devptr addr,
     if (a) {
         switch (a->kind) {
         case EMU_ALLOC_DEVICE:
+        case EMU_ALLOC_VMM:
         case EMU_ALLOC_HEAP: k = PTXEMU_MEM_DEVICE; break;
         case EMU_ALLOC_MANAGED: k = PTXEMU_MEM_MANAGED; break;
         case EMU_ALLOC_HOST: k = PTXEMU_MEM_HOST; break;

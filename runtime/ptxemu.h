@@ -324,6 +324,20 @@ ptxemu_status ptxemu_host_register(ptxemu_device *dev, void *ptr,
                                    size_t size);
 ptxemu_status ptxemu_host_unregister(ptxemu_device *dev, void *ptr);
 
+/* Virtual memory management (cuMemAddressReserve, cuMemMap).
+ * ptxemu_va_reserve: size bytes of device addresses aligned to `align`
+ * (a power of two) that nothing else will get; accesses there fault
+ * until mapped.  ptxemu_va_map: make [addr, addr+size) resolve to the
+ * caller's host bytes (which stay the caller's: unmapping never frees
+ * them); it must not overlap anything mapped or allocated.  Such memory
+ * is PTXEMU_MEM_DEVICE to ptxemu_pointer_info.  ptxemu_va_unmap: undo
+ * one ptxemu_va_map, by its start address. */
+ptxemu_status ptxemu_va_reserve(ptxemu_device *dev, size_t size,
+                                size_t align, ptxemu_devptr *out);
+ptxemu_status ptxemu_va_map(ptxemu_device *dev, ptxemu_devptr addr,
+                            void *host, size_t size);
+ptxemu_status ptxemu_va_unmap(ptxemu_device *dev, ptxemu_devptr addr);
+
 typedef enum ptxemu_mem_kind {
     PTXEMU_MEM_NONE = 0,                /* not device-visible memory */
     PTXEMU_MEM_DEVICE,                  /* ptxemu_malloc */

@@ -1,0 +1,265 @@
+/*
+ * tests/check_driver_vmm.c: virtual memory management through the
+ * drop-in driver's exported API (CUDA Driver API reference, "Virtual
+ * Memory Management"): reserve a range, create physical allocations, map
+ * them side by side, enable access, run a kernel across the seam, unmap,
+ * release.
+ *
+ * References: the granularity is the 2 MiB NVIDIA GPUs report; values
+ * written by the kernel are worked by hand (p[i] = 3i + 1); error codes
+ * are the driver API's documented values, typed as literals
+ * (CUDA_ERROR_INVALID_VALUE 1, CUDA_ERROR_NOT_SUPPORTED 801,
+ * CUDA_ERROR_ILLEGAL_ADDRESS 700).  Each test runs in its own process
+ * (Check's fork mode): a kernel fault makes the context unusable.
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "abi/cuda_abi.h"
+
+#define OK(call) ck_assert_int_eq((int)(call), CUDA_SUCCESS)
+#define GRAN ((size_t)2 << 20)
+
+/* p[i] = 3i + 1 for i < n (u32). */
+static const char kernels[] =
+    ".version 7.0\n.target sm_80\n.address_size 64\n"
+    ".visible .entry fill(.param .u64 pp, .param .u32 n)\n{\n"
+    " .reg .pred %p<2>; .reg .b32 %r<8>; .reg .b64 %rd<4>;\n"
+    " ld.param.u64 %rd1, [pp]; ld.param.u32 %r1, [n];\n"
+    " mov.u32 %r2, %ctaid.x; mov.u32 %r3, %ntid.x; mov.u32 %r4, %tid.x;\n"
+    " mad.lo.s32 %r5, %r2, %r3, %r4;\n"
+    " setp.ge.u32 %p1, %r5, %r1;\n"
+    " @%p1 bra DONE;\n"
+    " mad.lo.s32 %r6, %r5, 3, 1;\n"
+    " mul.wide.u32 %rd2, %r5, 4; add.s64 %rd3, %rd1, %rd2;\n"
+    " st.global.u32 [%rd3], %r6;\n"
+    "DONE:\n ret;\n}\n";
+
+static CUfunction fill;
+
+static void setup(void)
+{
+    CUcontext ctx;
+    CUmodule mod;
+    OK(cuInit(0));
+    OK(cuCtxCreate_v2(&ctx, 0, 0));
+    OK(cuModuleLoadData(&mod, kernels));
+    OK(cuModuleGetFunction(&fill, mod, "fill"));
+}
+
+static CUmemAllocationProp dev_prop(void)
+{
+    CUmemAllocationProp p;
+    memset(&p, 0, sizeof(p));
+    p.type = CU_MEM_ALLOCATION_TYPE_PINNED;
+    p.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+    p.location.id = 0;
+    return p;
+}
+
+static CUresult run_fill(CUdeviceptr p, unsigned n)
+{
+    void *params[] = {&p, &n};
+    CUresult r = cuLaunchKernel(fill, (n + 127) / 128, 1, 1, 128, 1, 1, 0,
+                                NULL, params, NULL);
+    return r ? r : cuCtxSynchronize();
+}
+
+static void set_rw(CUdeviceptr p, size_t n, int flags)
+{
+    CUmemAccessDesc d;
+    memset(&d, 0, sizeof(d));
+    d.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+    d.location.id = 0;
+    d.flags = flags;
+    OK(cuMemSetAccess(p, n, &d, 1));
+}
+
+START_TEST(attribute_and_granularity)
+{
+    setup();
+    int v = -1;
+    OK(cuDeviceGetAttribute(&v, 102, 0));   /* VIRTUAL_MEMORY_MANAGEMENT */
+    ck_assert_int_eq(v, 1);
+    v = -1;
+    OK(cuDeviceGetAttribute(&v, 107, 0));   /* GENERIC_COMPRESSION */
+    ck_assert_int_eq(v, 0);
+    CUmemAllocationProp p = dev_prop();
+    size_t g = 0;
+    OK(cuMemGetAllocationGranularity(&g, &p, CU_MEM_ALLOC_GRANULARITY_MINIMUM));
+    ck_assert_uint_eq(g, GRAN);
+    OK(cuMemGetAllocationGranularity(&g, &p,
+                                     CU_MEM_ALLOC_GRANULARITY_RECOMMENDED));
+    ck_assert_uint_eq(g, GRAN);
+    p.location.id = 3;
+    ck_assert_int_eq(cuMemGetAllocationGranularity(&g, &p, 0), 101);
+    p = dev_prop();
+    p.type = 0;
+    ck_assert_int_eq(cuMemGetAllocationGranularity(&g, &p, 0), 1);
+    /* sizes not a multiple of the granularity */
+    p = dev_prop();
+    CUmemGenericAllocationHandle h;
+    ck_assert_int_eq(cuMemCreate(&h, GRAN / 2, &p, 0), 1);
+    CUdeviceptr va;
+    ck_assert_int_eq(cuMemAddressReserve(&va, GRAN + 4096, 0, 0, 0), 1);
+    /* compression requested: uncompressed memory, as reported */
+    p.allocFlags.compressionType = CU_MEM_ALLOCATION_COMP_GENERIC;
+    OK(cuMemCreate(&h, GRAN, &p, 0));
+    CUmemAllocationProp q;
+    memset(&q, 0xff, sizeof(q));
+    OK(cuMemGetAllocationPropertiesFromHandle(&q, h));
+    ck_assert_int_eq(q.type, CU_MEM_ALLOCATION_TYPE_PINNED);
+    ck_assert_int_eq(q.location.type, CU_MEM_LOCATION_TYPE_DEVICE);
+    ck_assert_int_eq(q.location.id, 0);
+    ck_assert_int_eq(q.allocFlags.compressionType, CU_MEM_ALLOCATION_COMP_NONE);
+    /* no export handle types: exporting is refused cleanly */
+    int fd = -1;
+    ck_assert_int_eq(cuMemExportToShareableHandle(&fd, h, 1, 0), 801);
+    ck_assert_int_eq(fd, -1);
+    OK(cuMemRelease(h));
+    /* a released (or forged) handle is invalid */
+    ck_assert_int_eq(cuMemRelease(h), 1);
+    ck_assert_int_eq(cuMemGetAllocationPropertiesFromHandle(&q, h), 1);
+    ck_assert_int_eq(cuMemRelease(0x1234), 1);
+    p = dev_prop();
+    p.requestedHandleTypes = CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR;
+    ck_assert_int_eq(cuMemCreate(&h, GRAN, &p, 0), 801);
+}
+END_TEST
+
+/* The issue's scenario, end to end. */
+START_TEST(map_two_across_seam)
+{
+    setup();
+    CUmemAllocationProp p = dev_prop();
+    CUdeviceptr va = 0;
+    OK(cuMemAddressReserve(&va, 4 * GRAN, 0, 0, 0));
+    ck_assert_uint_eq(va % GRAN, 0);
+    CUmemGenericAllocationHandle ha, hb;
+    OK(cuMemCreate(&ha, GRAN, &p, 0));
+    OK(cuMemCreate(&hb, GRAN, &p, 0));
+    ck_assert(ha != hb);
+    /* A at [va+G, va+2G), B right after it */
+    OK(cuMemMap(va + GRAN, GRAN, 0, ha, 0));
+    OK(cuMemMap(va + 2 * GRAN, GRAN, 0, hb, 0));
+    /* overlapping, outside the reservation, unaligned, nonzero offset */
+    ck_assert_int_eq(cuMemMap(va + GRAN, GRAN, 0, hb, 0), 1);
+    ck_assert_int_eq(cuMemMap(va + 4 * GRAN, GRAN, 0, hb, 0), 1);
+    ck_assert_int_eq(cuMemMap(va + 4096, GRAN, 0, hb, 0), 1);
+    ck_assert_int_eq(cuMemMap(va, GRAN, GRAN, hb, 0), 1);
+    unsigned long long fl = 99;
+    CUmemLocation loc = {CU_MEM_LOCATION_TYPE_DEVICE, 0};
+    OK(cuMemGetAccess(&fl, &loc, va + GRAN));
+    ck_assert_uint_eq(fl, CU_MEM_ACCESS_FLAGS_PROT_NONE);
+    set_rw(va + GRAN, 2 * GRAN, CU_MEM_ACCESS_FLAGS_PROT_READWRITE);
+    OK(cuMemGetAccess(&fl, &loc, va + 2 * GRAN + 12));
+    ck_assert_uint_eq(fl, CU_MEM_ACCESS_FLAGS_PROT_READWRITE);
+    /* 256 words from 512 bytes before the seam: 128 in A, 128 in B */
+    CUdeviceptr start = va + 2 * GRAN - 512;
+    OK(run_fill(start, 256));
+    unsigned a[128], b[128];
+    OK(cuMemcpyDtoH_v2(a, start, sizeof(a)));
+    OK(cuMemcpyDtoH_v2(b, va + 2 * GRAN, sizeof(b)));
+    for (unsigned i = 0; i < 128; i++) {
+        ck_assert_uint_eq(a[i], 3 * i + 1);
+        ck_assert_uint_eq(b[i], 3 * (i + 128) + 1);
+    }
+    ck_assert_uint_eq(a[0], 1);
+    ck_assert_uint_eq(a[127], 382);
+    ck_assert_uint_eq(b[0], 385);
+    ck_assert_uint_eq(b[127], 766);
+    /* The handle behind an address is A's; releasing both references
+     * keeps A's memory while it is mapped. */
+    CUmemGenericAllocationHandle hr = 0;
+    OK(cuMemRetainAllocationHandle(&hr, (void *)(uintptr_t)(start + 4)));
+    ck_assert(hr == ha);
+    OK(cuMemRelease(hr));
+    OK(cuMemRelease(ha));
+    ck_assert_int_eq(cuMemRelease(ha), 1);
+    unsigned w = 0;
+    OK(cuMemcpyDtoH_v2(&w, start + 4, 4));
+    ck_assert_uint_eq(w, 4);
+    /* Unmap B: the range must be B's whole mapping. */
+    ck_assert_int_eq(cuMemUnmap(va + 2 * GRAN, GRAN / 2), 1);
+    OK(cuMemUnmap(va + 2 * GRAN, GRAN));
+    ck_assert_int_eq(cuMemGetAccess(&fl, &loc, va + 2 * GRAN), 1);
+    ck_assert_int_eq(cuMemcpyDtoH_v2(&w, va + 2 * GRAN, 4), 1);
+    /* B's handle is still held: remap it below A; its bytes survived */
+    OK(cuMemMap(va, GRAN, 0, hb, 0));
+    set_rw(va, GRAN, CU_MEM_ACCESS_FLAGS_PROT_READWRITE);
+    OK(cuMemcpyDtoH_v2(&w, va + 8, 4));
+    ck_assert_uint_eq(w, 3 * 130 + 1);
+    OK(cuMemRelease(hb));
+    /* Still mapped: the reservation cannot be freed yet. */
+    ck_assert_int_eq(cuMemAddressFree(va, 4 * GRAN), 1);
+    OK(cuMemUnmap(va, GRAN));
+    OK(cuMemUnmap(va + GRAN, GRAN));
+    ck_assert_int_eq(cuMemAddressFree(va, 2 * GRAN), 1);
+    OK(cuMemAddressFree(va, 4 * GRAN));
+    ck_assert_int_eq(cuMemAddressFree(va, 4 * GRAN), 1);
+}
+END_TEST
+
+/* A store to a reserved range faults where nothing is mapped, where a
+ * mapping has no access yet, and where a mapping was taken away:
+ * CUDA_ERROR_ILLEGAL_ADDRESS, as on a GPU. */
+static void fault_case(int which)
+{
+    setup();
+    CUmemAllocationProp p = dev_prop();
+    CUdeviceptr va;
+    CUmemGenericAllocationHandle h;
+    OK(cuMemAddressReserve(&va, 2 * GRAN, 0, 0, 0));
+    OK(cuMemCreate(&h, GRAN, &p, 0));
+    OK(cuMemMap(va, GRAN, 0, h, 0));
+    if (which == 0) {
+        set_rw(va, GRAN, CU_MEM_ACCESS_FLAGS_PROT_READWRITE);
+        OK(run_fill(va + GRAN - 256, 64));      /* the control */
+        ck_assert_int_eq(run_fill(va + GRAN, 1), 700);
+    } else if (which == 1) {
+        ck_assert_int_eq(run_fill(va, 1), 700);
+    } else {
+        set_rw(va, GRAN, CU_MEM_ACCESS_FLAGS_PROT_READWRITE);
+        OK(run_fill(va, 1));
+        set_rw(va, GRAN, CU_MEM_ACCESS_FLAGS_PROT_NONE);
+        ck_assert_int_eq(run_fill(va, 1), 700);
+    }
+}
+
+START_TEST(fault_unmapped)
+{
+    fault_case(0);
+}
+END_TEST
+
+START_TEST(fault_no_access)
+{
+    fault_case(1);
+}
+END_TEST
+
+START_TEST(fault_access_revoked)
+{
+    fault_case(2);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("driver_vmm");
+    TCase *tc = tcase_create("vmm");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, attribute_and_granularity);
+    tcase_add_test(tc, map_two_across_seam);
+    tcase_add_test(tc, fault_unmapped);
+    tcase_add_test(tc, fault_no_access);
+    tcase_add_test(tc, fault_access_revoked);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
