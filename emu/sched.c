@@ -13,7 +13,9 @@
  * runs through it instead; child grids of dynamic parallelism inherit
  * the driver.
  */
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "emu/client.h"
 #include "emu/devrt.h"
@@ -79,6 +81,24 @@ static EmuStatus run_resident(EmuLaunch *l, EmuCta *const *ctas, uint32_t n)
     }
 }
 
+/* A deadlock while CTAs of the grid have not started: the stuck warps
+ * may be waiting for one of those (a flag a later block sets).  A GPU
+ * that holds both finishes such a program, but CUDA promises
+ * co-residency only to cooperative launches; this emulator runs one CTA
+ * (or cluster) at a time.  Say so in the report. */
+static void coresidency_note(EmuLaunch *l, uint64_t left)
+{
+    size_t o = strlen(l->fault.detail);
+    if (o < sizeof(l->fault.detail)) {
+        snprintf(l->fault.detail + o, sizeof(l->fault.detail) - o,
+                 "; %llu CTA(s) of the grid had not started: if the "
+                 "waiting warps wait for one of them, the program relies "
+                 "on CTAs being resident together, which CUDA guarantees "
+                 "only to cooperative launches",
+                 (unsigned long long)left);
+    }
+}
+
 /* Make CTAs resident (a cooperative launch: all of them; otherwise one
  * cluster at a time), run them to completion, retire them. */
 static EmuStatus run_grid(EmuLaunch *l)
@@ -99,6 +119,9 @@ static EmuStatus run_grid(EmuLaunch *l)
         uint32_t n = emu_grid_resident(g, &res);
         if (st == EMU_OK) {
             st = run_resident(l, res, n);
+        }
+        if (st == EMU_ERR_DEADLOCK && emu_grid_left(g) && l->faulted) {
+            coresidency_note(l, emu_grid_left(g));
         }
         while (st == EMU_OK && (n = emu_grid_resident(g, &res)) != 0) {
             emu_grid_retire(g, res[n - 1]);
