@@ -138,9 +138,14 @@ START_TEST(map_two_across_seam)
     OK(cuMemAddressReserve(&va, 4 * GRAN, 0, 0, 0));
     ck_assert_uint_eq(va % GRAN, 0);
     CUmemGenericAllocationHandle ha, hb;
+    size_t free0, free1, free2, total;
+    OK(cuMemGetInfo_v2(&free0, &total));
     OK(cuMemCreate(&ha, GRAN, &p, 0));
     OK(cuMemCreate(&hb, GRAN, &p, 0));
     ck_assert(ha != hb);
+    /* physical memory is device memory in use; reserving is not */
+    OK(cuMemGetInfo_v2(&free1, &total));
+    ck_assert_uint_eq(free0 - free1, 2 * GRAN);
     /* A at [va+G, va+2G), B right after it */
     OK(cuMemMap(va + GRAN, GRAN, 0, ha, 0));
     OK(cuMemMap(va + 2 * GRAN, GRAN, 0, hb, 0));
@@ -192,10 +197,18 @@ START_TEST(map_two_across_seam)
     OK(cuMemcpyDtoH_v2(&w, va + 8, 4));
     ck_assert_uint_eq(w, 3 * 130 + 1);
     OK(cuMemRelease(hb));
+    /* No handle left, but both are mapped: both still held */
+    OK(cuMemGetInfo_v2(&free2, &total));
+    ck_assert_uint_eq(free0 - free2, 2 * GRAN);
     /* Still mapped: the reservation cannot be freed yet. */
     ck_assert_int_eq(cuMemAddressFree(va, 4 * GRAN), 1);
+    /* Each physical allocation goes with its last mapping. */
     OK(cuMemUnmap(va, GRAN));
+    OK(cuMemGetInfo_v2(&free2, &total));
+    ck_assert_uint_eq(free0 - free2, GRAN);
     OK(cuMemUnmap(va + GRAN, GRAN));
+    OK(cuMemGetInfo_v2(&free2, &total));
+    ck_assert_uint_eq(free2, free0);
     ck_assert_int_eq(cuMemAddressFree(va, 2 * GRAN), 1);
     OK(cuMemAddressFree(va, 4 * GRAN));
     ck_assert_int_eq(cuMemAddressFree(va, 4 * GRAN), 1);

@@ -151,6 +151,9 @@ size_t drv_static_smem(CUfunction f);
 /* cuFuncGetAttribute without the trace line. */
 CUresult drv_func_attr(int *pi, CUfunction_attribute a, CUfunction f);
 
+/* Bytes held by cuMemCreate's physical allocations (drv_vmm.c). */
+uint64_t drv_vmm_bytes(void);
+
 /* A 2D/3D copy with an array on one side or both (drv_array.c). */
 CUresult drv_array_copy(const CUDA_MEMCPY3D *p, int sync);
 

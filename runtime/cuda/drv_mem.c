@@ -23,7 +23,7 @@ CUresult cuMemGetInfo_v2(size_t *free_bytes, size_t *total)
 {
     CUresult r = drv_ready(NULL);
     if (!r) {
-        uint64_t used = ptxemu_mem_used(drv.dev);
+        uint64_t used = ptxemu_mem_used(drv.dev) + drv_vmm_bytes();
         uint64_t t = drv.gpu.total_mem;
         if (free_bytes) {
             *free_bytes = (size_t)(used < t ? t - used : 0);

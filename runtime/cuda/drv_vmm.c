@@ -81,6 +81,14 @@ static Phys *phys_find(CUmemGenericAllocationHandle h)
     return NULL;
 }
 
+uint64_t drv_vmm_bytes(void)
+{
+    pthread_mutex_lock(&vmm_lock);
+    uint64_t n = phys_bytes;
+    pthread_mutex_unlock(&vmm_lock);
+    return n;
+}
+
 /* Frees p once nothing refers to it. */
 static void phys_put(Phys *p)
 {
