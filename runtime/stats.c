@@ -11,6 +11,7 @@
 #include "ptx/opcode.h"
 #include "runtime/rt_timing.h"
 #include "runtime/stats.h"
+#include "timing/tm.h"
 
 void rt_stats_reset(RtStats *st)
 {
@@ -143,22 +144,6 @@ size_t rt_stats_opcodes(const RtStats *st, ptxemu_opcode_count *out,
     return n;
 }
 
-static void json_str(FILE *o, const char *s)
-{
-    fputc('"', o);
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\') {
-            fprintf(o, "\\%c", c);
-        } else if (c < 0x20) {
-            fprintf(o, "\\u%04x", c);
-        } else {
-            fputc(c, o);
-        }
-    }
-    fputc('"', o);
-}
-
 ptxemu_opcode_count *rt_stats_opcode_list(ptxemu_device *dev, size_t *n)
 {
     size_t nops = ptxemu_get_opcode_stats(dev, NULL, 0);
@@ -178,7 +163,7 @@ void rt_stats_write_json(FILE *o, ptxemu_device *dev, const char *kernel,
     fprintf(o, "{\n");
     if (kernel) {
         fprintf(o, "  \"kernel\": ");
-        json_str(o, kernel);
+        tm_json_string(o, kernel);
         fprintf(o, ",\n  \"grid\": [%u, %u, %u],\n  \"block\": "
                 "[%u, %u, %u],\n", grid[0], grid[1], grid[2], block[0],
                 block[1], block[2]);
@@ -209,7 +194,7 @@ void rt_stats_write_json(FILE *o, ptxemu_device *dev, const char *kernel,
     fprintf(o, "\n  },\n  \"opcodes\": {");
     for (size_t i = 0; i < nops; i++) {
         fprintf(o, "%s\n    ", i ? "," : "");
-        json_str(o, ops[i].opcode);
+        tm_json_string(o, ops[i].opcode);
         fprintf(o, ": {\"warp\": %" PRIu64 ", \"thread\": %" PRIu64 "}",
                 ops[i].warp_insns, ops[i].thread_insns);
     }

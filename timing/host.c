@@ -900,22 +900,6 @@ double tm_session_mhz(const TmSession *s)
     return s->mhz;
 }
 
-static void json_string(FILE *o, const char *s)
-{
-    fputc('"', o);
-    for (; s && *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\') {
-            fprintf(o, "\\%c", c);
-        } else if (c < 0x20) {
-            fprintf(o, "\\u%04x", c);
-        } else {
-            fputc(c, o);
-        }
-    }
-    fputc('"', o);
-}
-
 void tm_session_json(const TmSession *s, FILE *o)
 {
     uint64_t cycles = 0, insns = 0;
@@ -924,7 +908,7 @@ void tm_session_json(const TmSession *s, FILE *o)
         insns += s->kstats[k].warp_insns;
     }
     fprintf(o, "{\n    \"model\": ");
-    json_string(o, tm_session_model(s));
+    tm_json_string(o, tm_session_model(s));
     fprintf(o, ",\n    \"clock_mhz\": %g,\n    \"cycles\": %" PRIu64
             ",\n    \"warp_instructions\": %" PRIu64
             ",\n    \"ipc\": %.4f,\n    \"kernels\": [", s->mhz, cycles,
@@ -932,7 +916,7 @@ void tm_session_json(const TmSession *s, FILE *o)
     for (size_t k = 0; k < s->nk; k++) {
         const TmKernelStats *ks = &s->kstats[k];
         fprintf(o, "%s\n      {\"kernel\": ", k ? "," : "");
-        json_string(o, ks->name);
+        tm_json_string(o, ks->name);
         fprintf(o, ", \"cycles\": %" PRIu64 ", \"warp_instructions\": %"
                 PRIu64 ", \"ipc\": %.4f,\n       \"model\": %s}",
                 ks->cycles, ks->warp_insns,

@@ -131,6 +131,22 @@ uint64_t tm_stats_delta(const TmStats *s, size_t k)
     return k < s->n ? *s->v[k].ctr - s->v[k].mark : 0;
 }
 
+void tm_json_string(FILE *o, const char *s)
+{
+    fputc('"', o);
+    for (; s && *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\') {
+            fprintf(o, "\\%c", c);
+        } else if (c < 0x20) {
+            fprintf(o, "\\u%04x", c);
+        } else {
+            fputc(c, o);
+        }
+    }
+    fputc('"', o);
+}
+
 void tm_stats_json(const TmStats *s, FILE *out)
 {
     fputc('{', out);

@@ -93,6 +93,8 @@ void tm_stats_mark(TmStats *s);
 /* Each counter's value minus its mark, as one JSON object (no newline):
  * {"sm0.issued": 12, ...}. */
 void tm_stats_json(const TmStats *s, FILE *out);
+/* s as a JSON string, quoted and escaped (NULL: ""). */
+void tm_json_string(FILE *o, const char *s);
 size_t tm_stats_count(const TmStats *s);
 /* Name, help and delta of counter k, in registration order (tests,
  * text output); NULL / 0 past the end. */
