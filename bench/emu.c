@@ -124,27 +124,11 @@ static void io_dtoh(void *ctx, void *dst, uint64_t src, size_t bytes)
 
 /* ------------------------------------------------------------ main */
 
-static void noop_access(void *ctx, const EmuCtx *x, const EmuAccess *a,
-                        uint32_t n)
-{
-    (void)ctx;
-    (void)x;
-    (void)a;
-    (void)n;
-}
-
-static void noop_event(void *ctx, const EmuEvent *e)
-{
-    (void)ctx;
-    (void)e;
-}
-
 /* A client that watches everything but steps and does nothing. */
 static void attach_noop(ptxemu_device *dev)
 {
-    EmuClient c = { EMU_CLIENT_ABI, sizeof(c), "noop", EMU_ACC_ALL_SPACES,
-                    EMU_EV_ALL, false, NULL, noop_access, noop_event,
-                    NULL };
+    EmuClient c;
+    emu_client_noop(&c);
     char why[160];
     if (emu_client_attach(rt_device_emu(dev), &c, why, sizeof(why)) < 0) {
         fprintf(stderr, "bench/emu: %s\n", why);

@@ -263,3 +263,30 @@ void emu_client_cta_fini(EmuCta *c)
     free(c->cslots);
     c->cslots = NULL;
 }
+
+static void noop_access(void *ctx, const EmuCtx *x, const EmuAccess *a,
+                        uint32_t n)
+{
+    (void)ctx;
+    (void)x;
+    (void)a;
+    (void)n;
+}
+
+static void noop_event(void *ctx, const EmuEvent *e)
+{
+    (void)ctx;
+    (void)e;
+}
+
+void emu_client_noop(EmuClient *c)
+{
+    memset(c, 0, sizeof(*c));
+    c->abi_version = EMU_CLIENT_ABI;
+    c->struct_size = sizeof(*c);
+    c->name = "noop";
+    c->spaces = EMU_ACC_ALL_SPACES;
+    c->events = EMU_EV_ALL;
+    c->on_access = noop_access;
+    c->on_event = noop_event;
+}

@@ -95,6 +95,10 @@ typedef struct EmuClient {
 
 /* Attach a copy of c to d; returns its handle (>= 0), or -1 with a
  * message in why (bad version, struct too small, too many clients). */
+/* *c = a client that watches every state space and every event (not
+ * steps) and does nothing: what benchmarks and tests attach to measure
+ * the interface itself and to check that a client changes no result. */
+void emu_client_noop(EmuClient *c);
 int emu_client_attach(EmuDevice *d, const EmuClient *c, char *why,
                       size_t n);
 void emu_client_detach(EmuDevice *d, int handle);

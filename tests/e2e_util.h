@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "emu/client.h"
+#include "runtime/api_emu.h"
 #include "runtime/ptxemu.h"
 
 static ptxemu_device *dev;
@@ -70,6 +72,16 @@ static inline void e2e_device(void)
     }
     ck_assert_msg(ptxemu_device_create(&o, &dev) == PTXEMU_SUCCESS,
                   "device: %s", ptxemu_device_create_error());
+    /* PTXEMU_TEST_NOOP_CLIENT (tests/client_corpus.test): a client that
+     * watches everything is attached; it must change no result */
+    const char *nc = getenv("PTXEMU_TEST_NOOP_CLIENT");
+    if (nc && *nc) {
+        EmuClient c;
+        char why[160];
+        emu_client_noop(&c);
+        ck_assert_msg(emu_client_attach(rt_device_emu(dev), &c, why,
+                                        sizeof(why)) >= 0, "%s", why);
+    }
 }
 
 static inline void open_ptx(const char *base)
