@@ -802,10 +802,7 @@ EmuStatus tm_session_run(void *ctx, EmuLaunch *l)
                     }
                 }
             }
-            bool live = false;
-            for (uint32_t c = 0; c < n && !live; c++) {
-                live = !emu_cta_done(res[c]);
-            }
+            bool live = ready || live_warps(res, n) != 0;
             if (live && !ready && !emu_grid_left(s->grid)) {
                 st = emu_watch_report(l, res, n, false);
             } else if (live && !ready) {
