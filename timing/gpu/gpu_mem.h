@@ -1,0 +1,110 @@
+/*
+ * timing/gpu/gpu_mem.h: the memory system as the `gpu` model's SM
+ * pipeline sees it.  The contract between timing/gpu/ (the SM: fetch,
+ * load/store unit) and timing/gpu/mem/ (caches, TLBs, interconnect, L2
+ * slices, DRAM).  Written only against <ptxemu/ptxemu_timing.h>.
+ *
+ * A memory system is chosen by name (`mem.model = ideal|hier`, table
+ * gpu_mem_models[] in timing/gpu/mem/models.c) and is one instance per
+ * model instance, for every SM of the device.
+ *
+ * Requests carry address, size, kind, source and an opaque cookie, never
+ * data (the functional emulator has already done the access).  The SM
+ * side sends one request per transaction its coalescer made: a request
+ * never crosses a 128-byte aligned line, `sectors` says which 32-byte
+ * sectors of that line it touches (bit k: bytes [32k, 32k+32)).  Which
+ * per-SM structure a request enters is decided by its space: GLOBAL and
+ * LOCAL go to the L1 data cache (local addresses are already made
+ * global-like and distinct per thread by the sender), CONST to the
+ * constant cache, TEX to the texture cache, kind FETCH to the
+ * instruction cache.  Shared memory never reaches the memory system (the
+ * SM's load/store unit times it).
+ *
+ * Back-pressure everywhere: send() may refuse (false) when the first
+ * structure the request meets is full (no MSHR, a full miss queue); the
+ * sender keeps the request and offers it again on a later cycle.  No
+ * queue inside is unbounded.
+ *
+ * Every accepted request is answered exactly once through the `done`
+ * callback given at create, with the cookie it carried, from inside
+ * advance(), at the core cycle the data (or, for a write or an atomic,
+ * the acknowledgement) is back at the SM.  Replies due in the same cycle
+ * come in a deterministic order (the order of the components and of
+ * their queues, never of host addresses).  A reply is never delivered
+ * from inside send().
+ *
+ * Time.  All arguments are core cycles.  advance(now) runs every clock
+ * domain (core-side caches, interconnect, L2, DRAM, each at its own
+ * frequency) up to and including core cycle `now`, in a fixed order;
+ * calls have non-decreasing `now`.  next() says the earliest core cycle
+ * after the last advance at which something will happen inside (a reply
+ * due, a queue to drain), GPU_NEVER when the system is idle: the model
+ * may jump straight there.  Idle components do not tick.
+ *
+ * Determinism: same requests at the same cycles, same replies at the
+ * same cycles, on any host.
+ */
+#ifndef PTXEMU_TIMING_GPU_MEM_H
+#define PTXEMU_TIMING_GPU_MEM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "timing/ptxemu_timing.h"
+
+#define GPU_NEVER UINT64_MAX
+#define GPU_LINE 128u   /* bytes: the largest transaction */
+#define GPU_SECTOR 32u  /* bytes */
+
+typedef enum GpuMemKind {
+    GPU_MEM_READ = 0,
+    GPU_MEM_WRITE,
+    GPU_MEM_ATOMIC,     /* read-modify-write, performed near L2 */
+    GPU_MEM_FETCH,      /* instruction fetch */
+    GPU_MEM_KIND_COUNT
+} GpuMemKind;
+
+typedef struct GpuMemReq {
+    uint64_t addr;      /* first byte */
+    uint32_t size;      /* bytes, within one 128-byte line */
+    uint32_t sectors;   /* sectors of the line touched, bits 0..3 */
+    uint8_t kind;       /* GpuMemKind */
+    uint8_t space;      /* ptxemu_tm_space (FETCH: PTXEMU_TM_SPACE_NONE) */
+    uint16_t pad;
+    uint32_t sm;        /* the sending SM */
+    uint64_t cookie;    /* the sender's, given back with the reply */
+} GpuMemReq;
+
+/* A reply: the request `cookie` sent by `sm` is back at core cycle
+ * `cycle`. */
+typedef void (*GpuMemDone)(void *ctx, uint32_t sm, uint64_t cookie,
+                           uint64_t cycle);
+
+typedef struct GpuMemOps {
+    const char *name;                   /* "ideal", "hier" */
+    const char *help;                   /* one line */
+    /* Make the memory system of a device of `nsms` SMs whose core clock
+     * runs at core_mhz.  It declares and reads its own parameters
+     * through api (names under "mem.", "l1.", "l2.", "icnt.", "dram."
+     * ...) and registers its statistics with api->stat.  NULL after
+     * api->error() to refuse. */
+    void *(*create)(const ptxemu_tm_host_api *api, ptxemu_tm_host *h,
+                    uint32_t nsms, double core_mhz, GpuMemDone done,
+                    void *ctx);
+    void (*destroy)(void *m);
+    /* A kernel begins at core cycle now (L1s are not coherent across
+     * kernels: they start clean, as CUDA invalidates them at launch). */
+    void (*kernel_begin)(void *m, uint64_t now);
+    /* Offer a request at core cycle now: true taken, false refused. */
+    bool (*send)(void *m, const GpuMemReq *r, uint64_t now);
+    /* Run up to and including core cycle now; deliver replies due. */
+    void (*advance)(void *m, uint64_t now);
+    /* Earliest core cycle something will happen (GPU_NEVER: idle). */
+    uint64_t (*next)(const void *m);
+} GpuMemOps;
+
+/* The memory systems, by name; NULL-terminated by name. */
+extern const GpuMemOps *const gpu_mem_models[];
+const GpuMemOps *gpu_mem_find(const char *name);
+
+#endif
