@@ -459,7 +459,12 @@ static int h_step(ptxemu_tm_host *h, ptxemu_tm_warp *tw,
             t->addr = a->addr;
             t->size = a->size;
             t->lane = a->lane;
-            t->space = tm_space(a->space);
+            /* Texel and surface accesses go through the texture path
+             * (the ABI's TEX space) at their global addresses. */
+            t->space = a->kind == EMU_ACC_TEXEL_READ ||
+                               a->kind == EMU_ACC_TEXEL_WRITE
+                           ? PTXEMU_TM_SPACE_TEX
+                           : tm_space(a->space);
             t->kind = tm_kind[a->kind];
             t->pad = 0;
         }

@@ -127,7 +127,9 @@ typedef enum ptxemu_tm_space {
     PTXEMU_TM_SPACE_LOCAL,
     PTXEMU_TM_SPACE_CONST,
     PTXEMU_TM_SPACE_PARAM,
-    PTXEMU_TM_SPACE_TEX,          /* texel reads through a texture */
+    PTXEMU_TM_SPACE_TEX,          /* texel reads and surface accesses:
+                                     the texture path, at the global
+                                     address of the texel */
     PTXEMU_TM_SPACE_COUNT
 } ptxemu_tm_space;
 

@@ -1,0 +1,66 @@
+#!/bin/sh
+# bench/micro/run.sh: build the microbenchmark suite with nvcc and run it
+# on the real GPU or under `ptxemu exec`, one CSV per program in OUT.
+#
+#   bench/micro/run.sh [--arch sm_XX] [--out DIR] [--quick]
+#                      [--ptxemu PATH [-- EXEC_ARGS...]]
+#
+# Without --ptxemu the programs run natively (a machine with an NVIDIA
+# GPU and its driver).  With it they run as `PATH exec EXEC_ARGS --
+# PROGRAM`, e.g. `--ptxemu ./ptxemu -- --timing gpu --timing-config
+# gt200`.  Sweeps (footprints and strides of the pointer chase) follow
+# Wong et al. 2010: the texture L1 at an 8-byte stride up to 8 KB, the
+# constant caches at 16- and 256-byte strides, global memory at 32 bytes
+# and, without --quick, the TLBs at 512 KB strides up to 40 MB.  Infer
+# cache geometries from the chase CSVs with bench/micro/mbgeom.
+set -e
+here=$(cd "$(dirname "$0")" && pwd)
+arch=sm_80 out=micro-out quick= ptxemu=
+while [ $# -gt 0 ]; do
+    case $1 in
+    --arch) arch=$2; shift 2 ;;
+    --out) out=$2; shift 2 ;;
+    --quick) quick=--quick; shift ;;
+    --ptxemu) ptxemu=$2; shift 2 ;;
+    --) shift; break ;;
+    *) echo "usage: $0 [--arch sm_XX] [--out DIR] [--quick]" \
+            "[--ptxemu PATH [-- EXEC_ARGS...]]" >&2; exit 2 ;;
+    esac
+done
+NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
+[ -x "$NVCC" ] || { echo "$0: nvcc not found (set NVCC)" >&2; exit 1; }
+mkdir -p "$out"
+for p in mb_arith mb_chase mb_sync mb_banks mb_atomic; do
+    "$NVCC" -O2 -arch="$arch" -o "$out/$p" "$here/$p.cu"
+done
+# EXEC_ARGS go between `exec` and `--`; "$@" holds them.
+go() {  # go CSV PROGRAM ARGS...
+    csv=$1 prog=$2
+    shift 2
+    if [ -n "$ptxemu" ]; then
+        "$ptxemu" exec $EXEC_ARGS -- "$out/$prog" $quick "$@" >>"$out/$csv"
+    else
+        "$out/$prog" $quick "$@" >>"$out/$csv"
+    fi
+}
+EXEC_ARGS="$*"
+rm -f "$out"/*.csv
+go arith.csv mb_arith
+go sync.csv mb_sync
+go banks.csv mb_banks
+go atomic.csv mb_atomic
+go chase-tex.csv mb_chase --space tex --min 4096 --max 8192 --step 8 \
+    --stride 8
+go chase-const.csv mb_chase --space const --min 1024 --max 4096 --step 16 \
+    --stride 16
+go chase-shared.csv mb_chase --space shared --min 1024 --max 16384 \
+    --step 1024 --stride 32
+go chase-global.csv mb_chase --space global --min 1024 --max 65536 \
+    --step 1024 --stride 32
+if [ -z "$quick" ]; then
+    go chase-const-l2.csv mb_chase --space const --min 1024 --max 65536 \
+        --step 256 --stride 256
+    go chase-tlb.csv mb_chase --space global --min 1048576 \
+        --max 41943040 --step 1048576 --stride 524288
+fi
+echo "results in $out/"
