@@ -1,0 +1,553 @@
+/*
+ * timing/gpu/mem/cache.c: the generic sectored cache (rules in cache.h).
+ *
+ * Sector bookkeeping follows the sectored caches of NVIDIA GPUs since
+ * Fermi as Accel-Sim models them (Khairy et al., "Accel-Sim", ISCA 2020,
+ * section 4: 128-byte lines of four 32-byte sectors, a sector miss
+ * fetching only the missing sectors, MSHRs merging requests to a line
+ * in flight).  A line with a sector being filled is never chosen as a
+ * victim, so an MSHR always belongs to a resident line and the line
+ * keeps its index.
+ */
+#include "timing/gpu/mem/cache.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "emu/panic.h"
+
+typedef struct CLine {
+    uint64_t addr;              /* the line's first byte */
+    uint64_t stamp;             /* LRU: last use; FIFO: fill order */
+    uint32_t valid, pending, dirty;
+    int32_t mshr;               /* -1: none */
+    bool used;
+} CLine;
+
+typedef struct Waiter {
+    MemMsg m;
+    uint32_t need;              /* line sectors it waits for */
+} Waiter;
+
+typedef struct Mshr {
+    uint32_t line;              /* index into lines[] */
+    uint32_t nwait, fills;      /* waiting requests, fills in flight */
+    bool busy;
+} Mshr;
+
+struct Cache {
+    CacheCfg cfg;
+    CacheStats *st;
+    CLine *lines;               /* sets * ways */
+    Mshr *mshr;
+    Waiter *wait;               /* mshrs * merge */
+    uint32_t *freem;            /* free MSHR stack */
+    uint32_t nfree;
+    uint64_t *bank_used;        /* cycle + 1 of the bank's last access */
+    MemQ up, down;
+    uint32_t uprsv;             /* up slots promised, not yet queued */
+    uint64_t clock;             /* stamps */
+    uint32_t spl;               /* sectors per line */
+    uint32_t lshift;            /* log2(line) */
+};
+
+static bool pow2(uint32_t v)
+{
+    return v && !(v & (v - 1));
+}
+
+Cache *cache_new(const CacheCfg *cfg, CacheStats *st, char *err,
+                 size_t errlen)
+{
+    const char *bad = NULL;
+    if (!pow2(cfg->line) || cfg->line < GPU_SECTOR || cfg->line > 1024) {
+        bad = "line size must be a power of two from 32 to 1024 bytes";
+    } else if (!cfg->sets || !cfg->ways || !cfg->banks) {
+        bad = "sets, ways and banks must be at least 1";
+    } else if (!cfg->mshrs || !cfg->merge || !cfg->missq || !cfg->outq) {
+        bad = "mshrs, merge, missq and outq must be at least 1";
+    } else if (cfg->missq < 2 * (cfg->line > GPU_LINE ? cfg->line / GPU_LINE
+                                                        : 1)) {
+        bad = "missq must hold a fill and a write-back of a whole line";
+    } else if ((uint64_t)cfg->sets * cfg->ways > (1u << 24)) {
+        bad = "more than 16M lines";
+    }
+    if (bad) {
+        if (err && errlen) {
+            snprintf(err, errlen, "%s", bad);
+        }
+        return NULL;
+    }
+    Cache *c = calloc(1, sizeof *c);
+    if (!c) {
+        return NULL;
+    }
+    c->cfg = *cfg;
+    c->st = st;
+    c->spl = cfg->line / GPU_SECTOR;
+    c->lshift = (uint32_t)__builtin_ctz(cfg->line);
+    size_t nl = (size_t)cfg->sets * cfg->ways;
+    c->lines = calloc(nl, sizeof *c->lines);
+    c->mshr = calloc(cfg->mshrs, sizeof *c->mshr);
+    c->wait = calloc((size_t)cfg->mshrs * cfg->merge, sizeof *c->wait);
+    c->freem = calloc(cfg->mshrs, sizeof *c->freem);
+    c->bank_used = calloc(cfg->banks, sizeof *c->bank_used);
+    if (!c->lines || !c->mshr || !c->wait || !c->freem || !c->bank_used ||
+        memq_init(&c->up, cfg->outq + cfg->mshrs * cfg->merge) ||
+        memq_init(&c->down, cfg->missq)) {
+        cache_free(c);
+        return NULL;
+    }
+    for (size_t i = 0; i < nl; i++) {
+        c->lines[i].mshr = -1;
+    }
+    /* pop order 0, 1, 2 ...: a stack holding mshrs-1 .. 0 */
+    for (uint32_t i = 0; i < cfg->mshrs; i++) {
+        c->freem[i] = cfg->mshrs - 1 - i;
+    }
+    c->nfree = cfg->mshrs;
+    return c;
+}
+
+void cache_free(Cache *c)
+{
+    if (!c) {
+        return;
+    }
+    free(c->lines);
+    free(c->mshr);
+    free(c->wait);
+    free(c->freem);
+    free(c->bank_used);
+    memq_fini(&c->up);
+    memq_fini(&c->down);
+    free(c);
+}
+
+void cache_invalidate(Cache *c)
+{
+    size_t nl = (size_t)c->cfg.sets * c->cfg.ways;
+    for (size_t i = 0; i < nl; i++) {
+        CLine *l = &c->lines[i];
+        if (!l->pending) {
+            l->used = false;
+            l->valid = l->dirty = 0;
+        }
+    }
+}
+
+const CacheCfg *cache_cfg(const Cache *c)
+{
+    return &c->cfg;
+}
+
+/* ---- addressing ---- */
+
+static uint64_t first_byte(const MemMsg *m)
+{
+    return m->addr + GPU_SECTOR * (uint32_t)__builtin_ctz(m->sectors);
+}
+
+static uint64_t line_of(const Cache *c, const MemMsg *m)
+{
+    return first_byte(m) & ~(uint64_t)(c->cfg.line - 1);
+}
+
+/* m's sectors as bits of its line (line_addr). */
+static uint32_t line_mask(const Cache *c, const MemMsg *m, uint64_t la)
+{
+    if (m->addr >= la) {
+        return (uint32_t)m->sectors << ((m->addr - la) / GPU_SECTOR);
+    }
+    uint32_t mask = m->sectors >> ((la - m->addr) / GPU_SECTOR);
+    EMU_ASSERT(mask << ((la - m->addr) / GPU_SECTOR) == m->sectors);
+    (void)c;
+    return mask;
+}
+
+uint32_t cache_line_split(const MemMsg *m, uint32_t line, MemMsg out[4])
+{
+    if (line >= GPU_LINE) {
+        out[0] = *m;
+        return 1;
+    }
+    uint32_t per = line / GPU_SECTOR;   /* sectors per line: 1 or 2 */
+    uint32_t n = 0;
+    for (uint32_t s = 0; s < GPU_LINE / GPU_SECTOR; s += per) {
+        uint32_t part = m->sectors & (((1u << per) - 1) << s);
+        if (part) {
+            out[n] = *m;
+            out[n].sectors = (uint8_t)part;
+            n++;
+        }
+    }
+    return n;
+}
+
+static CLine *set_of(Cache *c, uint64_t la)
+{
+    uint64_t set = (la >> c->lshift) % c->cfg.sets;
+    return &c->lines[set * c->cfg.ways];
+}
+
+static CLine *find(Cache *c, uint64_t la)
+{
+    CLine *s = set_of(c, la);
+    for (uint32_t w = 0; w < c->cfg.ways; w++) {
+        if (s[w].used && s[w].addr == la) {
+            return &s[w];
+        }
+    }
+    return NULL;
+}
+
+/* An unused way, else the LRU/FIFO way with no pending sector. */
+static CLine *victim(Cache *c, uint64_t la)
+{
+    CLine *s = set_of(c, la);
+    CLine *best = NULL;
+    for (uint32_t w = 0; w < c->cfg.ways; w++) {
+        if (!s[w].used) {
+            return &s[w];
+        }
+        if (!s[w].pending && (!best || s[w].stamp < best->stamp)) {
+            best = &s[w];
+        }
+    }
+    return best;
+}
+
+/* The messages that carry `mask` of line la down: one per 128-byte
+ * piece with a sector in it. */
+static uint32_t pieces(const Cache *c, uint32_t mask)
+{
+    if (c->cfg.line <= GPU_LINE) {
+        return mask ? 1 : 0;
+    }
+    uint32_t n = 0;
+    for (uint32_t p = 0; p < c->spl; p += 4) {
+        n += ((mask >> p) & 0xFu) != 0;
+    }
+    return n;
+}
+
+/* Queue `mask` of line la going down (due now + 1); returns the number
+ * of messages. */
+static uint32_t send_down(Cache *c, const MemMsg *tmpl, uint64_t la,
+                          uint32_t mask, int32_t mshr, uint8_t kind,
+                          uint8_t flags, uint64_t now)
+{
+    uint32_t n = 0;
+    for (uint32_t p = 0; p < c->spl || p == 0; p += 4) {
+        uint32_t bits;
+        uint64_t addr;
+        if (c->cfg.line <= GPU_LINE) {
+            addr = la & ~(uint64_t)(GPU_LINE - 1);
+            bits = mask << ((la - addr) / GPU_SECTOR);
+            p = c->spl;         /* one piece */
+        } else {
+            addr = la + (uint64_t)p * GPU_SECTOR;
+            bits = (mask >> p) & 0xFu;
+        }
+        if (!bits) {
+            continue;
+        }
+        MemMsg d = *tmpl;
+        d.addr = addr;
+        d.sectors = (uint8_t)bits;
+        d.mshr = mshr;
+        d.kind = kind;
+        d.flags = flags;
+        memq_push(&c->down, &d, now + 1);
+        n++;
+    }
+    return n;
+}
+
+static bool up_room(const Cache *c)
+{
+    return c->up.n + c->uprsv < c->up.cap;
+}
+
+static void touch(Cache *c, CLine *l)
+{
+    if (c->cfg.repl == CACHE_LRU) {
+        l->stamp = ++c->clock;
+    }
+}
+
+static void reply(Cache *c, const MemMsg *m, uint64_t due)
+{
+    if (!(m->flags & MEM_F_NOREPLY)) {
+        memq_push(&c->up, m, due);
+    }
+}
+
+/* Evict l (written back first if dirty) and install la with nothing
+ * valid. */
+static void install(Cache *c, CLine *l, uint64_t la, const MemMsg *m,
+                    uint64_t now)
+{
+    if (l->used && l->dirty && c->cfg.write_back) {
+        c->st->writeback++;
+        send_down(c, m, l->addr, l->dirty & l->valid, -1, GPU_MEM_WRITE,
+                  MEM_F_NOREPLY, now);
+    }
+    l->used = true;
+    l->addr = la;
+    l->valid = l->pending = l->dirty = 0;
+    l->mshr = -1;
+    l->stamp = ++c->clock;
+}
+
+/* Down-queue messages an eviction of l would write back. */
+static uint32_t wb_pieces(const Cache *c, const CLine *l)
+{
+    return (l->used && c->cfg.write_back) ? pieces(c, l->dirty & l->valid)
+                                          : 0;
+}
+
+static Waiter *waiters(Cache *c, uint32_t k)
+{
+    return &c->wait[(size_t)k * c->cfg.merge];
+}
+
+static void add_waiter(Cache *c, CLine *l, const MemMsg *m, uint32_t need)
+{
+    Mshr *e = &c->mshr[l->mshr];
+    Waiter *w = &waiters(c, (uint32_t)l->mshr)[e->nwait++];
+    w->m = *m;
+    w->need = need;
+    c->uprsv++;
+}
+
+/* A read-like access (read, fetch, atomic at a write-back cache). */
+static CacheOutcome access_read(Cache *c, const MemMsg *m, uint64_t la,
+                                uint32_t mask, uint64_t now)
+{
+    bool atomic = m->kind == GPU_MEM_ATOMIC;
+    CLine *l = find(c, la);
+    if (l && !(mask & ~l->valid)) {
+        if (!up_room(c)) {
+            return CACHE_FAIL_RES;
+        }
+        touch(c, l);
+        if (atomic) {
+            l->dirty |= mask;
+        }
+        reply(c, m, now + c->cfg.hit_lat);
+        return CACHE_HIT;
+    }
+    if (!up_room(c)) {
+        return CACHE_FAIL_RES;
+    }
+    if (l) {
+        uint32_t fetch = mask & ~l->valid & ~l->pending;
+        if (l->mshr >= 0) {
+            if (c->mshr[l->mshr].nwait >= c->cfg.merge) {
+                return CACHE_FAIL_RES;
+            }
+        } else if (!c->nfree) {
+            return CACHE_FAIL_RES;
+        }
+        if (memq_room(&c->down) < pieces(c, fetch)) {
+            return CACHE_FAIL_RES;
+        }
+        if (l->mshr < 0) {
+            l->mshr = (int32_t)c->freem[--c->nfree];
+            c->mshr[l->mshr] = (Mshr){.line = (uint32_t)(l - c->lines),
+                                      .busy = true};
+        }
+        touch(c, l);
+        if (atomic) {
+            l->dirty |= mask;
+        }
+        add_waiter(c, l, m, mask);
+        if (!fetch) {
+            return CACHE_MERGE;
+        }
+        l->pending |= fetch;
+        c->mshr[l->mshr].fills +=
+            send_down(c, m, la, fetch, l->mshr, GPU_MEM_READ, 0, now);
+        return CACHE_SECTOR_MISS;
+    }
+    CLine *v = victim(c, la);
+    if (!v || !c->nfree ||
+        memq_room(&c->down) < pieces(c, mask) + wb_pieces(c, v)) {
+        return CACHE_FAIL_RES;
+    }
+    install(c, v, la, m, now);
+    v->mshr = (int32_t)c->freem[--c->nfree];
+    c->mshr[v->mshr] = (Mshr){.line = (uint32_t)(v - c->lines),
+                              .busy = true};
+    if (atomic) {
+        v->dirty |= mask;
+    }
+    add_waiter(c, v, m, mask);
+    v->pending = mask;
+    c->mshr[v->mshr].fills +=
+        send_down(c, m, la, mask, v->mshr, GPU_MEM_READ, 0, now);
+    return CACHE_MISS;
+}
+
+/* Pass m down unchanged (its reply comes back through cache_fill). */
+static bool pass_down(Cache *c, const MemMsg *m, uint64_t now)
+{
+    bool wants = !(m->flags & MEM_F_NOREPLY);
+    if (memq_full(&c->down) || (wants && !up_room(c))) {
+        return false;
+    }
+    memq_push(&c->down, m, now + 1);
+    if (wants) {
+        c->uprsv++;
+    }
+    return true;
+}
+
+static CacheOutcome access_write(Cache *c, const MemMsg *m, uint64_t la,
+                                 uint32_t mask, uint64_t now)
+{
+    bool wants = !(m->flags & MEM_F_NOREPLY);
+    CLine *l = find(c, la);
+    if (c->cfg.write_back) {
+        if (l || c->cfg.write_alloc) {
+            CLine *v = l ? l : victim(c, la);
+            if (!v || (wants && !up_room(c)) ||
+                (!l && memq_room(&c->down) < wb_pieces(c, v))) {
+                return CACHE_FAIL_RES;
+            }
+            if (!l) {
+                install(c, v, la, m, now);
+            }
+            touch(c, v);
+            v->valid |= mask;
+            v->dirty |= mask;
+            reply(c, m, now + c->cfg.hit_lat);
+            return l ? CACHE_HIT : CACHE_MISS;
+        }
+        return pass_down(c, m, now) ? CACHE_MISS : CACHE_FAIL_RES;
+    }
+    /* write-through: update or allocate, then pass it on */
+    CLine *v = l;
+    if (!l && c->cfg.write_alloc) {
+        v = victim(c, la);
+        if (!v) {
+            return CACHE_FAIL_RES;
+        }
+    }
+    if (!pass_down(c, m, now)) {
+        return CACHE_FAIL_RES;
+    }
+    if (v) {
+        if (!l) {
+            install(c, v, la, m, now);
+        }
+        touch(c, v);
+        v->valid |= mask;
+    }
+    return l ? CACHE_HIT : CACHE_MISS;
+}
+
+CacheOutcome cache_access(Cache *c, const MemMsg *m, uint64_t now)
+{
+    uint64_t la = line_of(c, m);
+    uint32_t mask = line_mask(c, m, la);
+    uint32_t bank = (uint32_t)((la >> c->lshift) % c->cfg.banks);
+    if (c->bank_used[bank] == now + 1) {
+        c->st->bank_conflict++;
+        return CACHE_FAIL_BANK;
+    }
+    CacheOutcome r;
+    if (m->kind == GPU_MEM_WRITE) {
+        r = access_write(c, m, la, mask, now);
+    } else if (m->kind == GPU_MEM_ATOMIC && !c->cfg.write_back) {
+        /* done below: drop our copy, pass it on */
+        CLine *l = find(c, la);
+        r = CACHE_FAIL_RES;
+        if (pass_down(c, m, now)) {
+            r = CACHE_MISS;
+            if (l) {
+                l->valid &= ~(mask & ~l->pending);
+            }
+        }
+    } else {
+        r = access_read(c, m, la, mask, now);
+    }
+    if (r >= CACHE_FAIL_BANK) {
+        c->st->resfail++;
+        return r;
+    }
+    c->bank_used[bank] = now + 1;
+    c->st->access++;
+    static const size_t ctr[] = {
+        [CACHE_HIT] = offsetof(CacheStats, hit),
+        [CACHE_MISS] = offsetof(CacheStats, miss),
+        [CACHE_SECTOR_MISS] = offsetof(CacheStats, sector_miss),
+        [CACHE_MERGE] = offsetof(CacheStats, mshr_merge),
+    };
+    (*(uint64_t *)((char *)c->st + ctr[r]))++;
+    return r;
+}
+
+void cache_fill(Cache *c, const MemMsg *m, uint64_t now)
+{
+    if (m->mshr < 0) {
+        /* the acknowledgement of a message passed on */
+        EMU_ASSERT(c->uprsv > 0);
+        c->uprsv--;
+        memq_push(&c->up, m, now);
+        return;
+    }
+    EMU_ASSERT((uint32_t)m->mshr < c->cfg.mshrs);
+    Mshr *e = &c->mshr[m->mshr];
+    EMU_ASSERT(e->busy && e->fills > 0);
+    CLine *l = &c->lines[e->line];
+    uint32_t mask = line_mask(c, m, l->addr);
+    l->valid |= mask;
+    l->pending &= ~mask;
+    e->fills--;
+    /* answer, in arrival order, every request whose sectors are all in */
+    Waiter *w = waiters(c, (uint32_t)m->mshr);
+    uint32_t keep = 0;
+    for (uint32_t i = 0; i < e->nwait; i++) {
+        if (!(w[i].need & ~l->valid)) {
+            c->uprsv--;
+            reply(c, &w[i].m, now + c->cfg.hit_lat);
+        } else {
+            w[keep++] = w[i];
+        }
+    }
+    e->nwait = keep;
+    if (!e->fills) {
+        EMU_ASSERT(!e->nwait);
+        e->busy = false;
+        c->freem[c->nfree++] = (uint32_t)m->mshr;
+        l->mshr = -1;
+    }
+}
+
+const MemMsg *cache_up_peek(const Cache *c, uint64_t now)
+{
+    return memq_peek(&c->up, now);
+}
+
+void cache_up_pop(Cache *c)
+{
+    memq_pop(&c->up);
+}
+
+const MemMsg *cache_down_peek(const Cache *c, uint64_t now)
+{
+    return memq_peek(&c->down, now);
+}
+
+void cache_down_pop(Cache *c)
+{
+    memq_pop(&c->down);
+}
+
+uint64_t cache_next(const Cache *c)
+{
+    return mem_min(memq_next(&c->up), memq_next(&c->down));
+}

@@ -1,0 +1,109 @@
+/*
+ * timing/gpu/mem/cache.h: one generic sectored cache, used for every
+ * cache of the `hier` memory system (L1 data, constant, texture and
+ * instruction caches per SM; the L2 slice of each memory partition).
+ * It keeps memif.h's contract; what follows are its own rules, which
+ * tests/check_gpu_mem.c checks on hand-worked traces.
+ *
+ * Geometry: `sets` x `ways` lines of `line` bytes (a power of two, 32 to
+ * 1024), each made of 32-byte sectors with their own valid, pending
+ * (being filled) and dirty bits.  The set of a line is (addr / line) %
+ * sets; its bank (addr / line) % banks.  A message lies within one line
+ * (for lines under 128 bytes the sender splits: cache_line_split).
+ *
+ * An access at cycle now (cache_access) first needs its bank: each bank
+ * takes one access per cycle, a second one is refused (FAIL_BANK, a bank
+ * conflict).  Then, for a read (or fetch):
+ *  - HIT: the line is present and every sector asked for is valid; the
+ *    reply is due at now + hit_lat.
+ *  - MERGE: the line is present and each missing sector is already
+ *    being filled: the request waits in that line's MSHR.
+ *  - SECTOR_MISS: the line is present but some missing sector is not
+ *    being fetched: a fill for those sectors goes down; the request
+ *    waits in the line's MSHR (allocating one if the line has none).
+ *  - MISS: the line is absent: a victim is chosen (an unused way first,
+ *    else the least recently used (LRU) or the oldest filled (FIFO) way
+ *    among those with no sector being filled), written back first if it
+ *    holds dirty sectors, and the line installed with the asked sectors
+ *    pending; a fill goes down; the request waits in a new MSHR.
+ * A waiting request is answered at (the cycle its last sector arrived)
+ * + hit_lat.  Everything going down (fills, write-backs, writes passed
+ * on) leaves at now + 1 (the tag lookup) through the miss queue.
+ * Writes: write-back caches mark the sectors valid and dirty and answer
+ * at now + hit_lat (allocating on a miss when write_alloc, with no fetch:
+ * messages cover whole sectors); write-through caches update a present
+ * line (or allocate one when write_alloc) and pass the write down; its
+ * acknowledgement comes back through cache_fill and goes up at once.  A
+ * write-back cache that does not allocate passes a write miss down the
+ * same way.  Atomics pass through a write-through cache (dropping its
+ * copy of the sectors) and are done by a write-back one like a read that
+ * leaves the sectors dirty.  Write-backs (MEM_F_NOREPLY) are answered to
+ * nobody.
+ *
+ * Refusals (nothing changes, the sender retries): FAIL_BANK, or
+ * FAIL_RES (a reservation failure): no free MSHR, an MSHR already
+ * holding `merge` requests, no way of the set free of pending fills,
+ * too little room in the miss queue, or no room for the reply (the
+ * reply queue holds `outq` answers plus the room every waiting request
+ * has reserved).
+ */
+#ifndef PTXEMU_TIMING_GPU_MEM_CACHE_H
+#define PTXEMU_TIMING_GPU_MEM_CACHE_H
+
+#include "timing/gpu/mem/memif.h"
+
+typedef enum CacheRepl { CACHE_LRU = 0, CACHE_FIFO } CacheRepl;
+
+typedef struct CacheCfg {
+    uint32_t sets, ways, line;  /* line in bytes */
+    uint32_t banks;
+    uint32_t hit_lat;           /* cycles */
+    uint32_t mshrs, merge;      /* MSHR entries; requests per entry */
+    uint32_t missq;             /* messages waiting to go down */
+    uint32_t outq;              /* replies waiting to go up */
+    CacheRepl repl;
+    bool write_back, write_alloc;
+} CacheCfg;
+
+typedef struct CacheStats {
+    uint64_t access, hit, miss, sector_miss, mshr_merge;
+    uint64_t resfail, bank_conflict, writeback;
+} CacheStats;
+
+typedef enum CacheOutcome {
+    CACHE_HIT = 0,
+    CACHE_MISS,
+    CACHE_SECTOR_MISS,
+    CACHE_MERGE,
+    CACHE_FAIL_BANK,            /* refused from here on */
+    CACHE_FAIL_RES,
+} CacheOutcome;
+
+typedef struct Cache Cache;
+
+/* NULL with a message in err (bad geometry) or out of memory.  Counts
+ * go to *st (shared by several caches when the caller wishes). */
+Cache *cache_new(const CacheCfg *cfg, CacheStats *st, char *err,
+                 size_t errlen);
+void cache_free(Cache *c);
+/* Invalidate every line that is not being filled (kernel launch). */
+void cache_invalidate(Cache *c);
+/* Offer a request at cycle now; accepted unless >= CACHE_FAIL_BANK. */
+CacheOutcome cache_access(Cache *c, const MemMsg *m, uint64_t now);
+/* A reply from below at cycle now: a fill of this cache's (m->mshr >=
+ * 0) or the acknowledgement of a message it passed on.  Never refused
+ * (its room was reserved). */
+void cache_fill(Cache *c, const MemMsg *m, uint64_t now);
+/* Outputs: replies going up, messages going down (memif.h). */
+const MemMsg *cache_up_peek(const Cache *c, uint64_t now);
+void cache_up_pop(Cache *c);
+const MemMsg *cache_down_peek(const Cache *c, uint64_t now);
+void cache_down_pop(Cache *c);
+uint64_t cache_next(const Cache *c);
+const CacheCfg *cache_cfg(const Cache *c);
+
+/* Split m into the pieces that each lie within one line of `line` bytes
+ * (lines under 128 bytes); returns their number (1..4). */
+uint32_t cache_line_split(const MemMsg *m, uint32_t line, MemMsg out[4]);
+
+#endif
