@@ -33,6 +33,9 @@ typedef enum GpuCoalesceRule {
     GPU_COALESCE_RULE_COUNT
 } GpuCoalesceRule;
 
+/* cc13: a segment (addr, size 32/64/128, sectors: the ones it spans);
+ * line128: a whole line (size 128, sectors 0xF); sector32: a line (size
+ * 128) of which only `sectors` move (32 bytes each). */
 typedef struct GpuTxn {
     uint64_t addr;      /* first byte (segment or line start) */
     uint32_t size;      /* bytes: 32, 64 or 128 */

@@ -29,6 +29,10 @@ typedef struct GpuBanks {
     uint32_t banks;     /* 32 (16 on GT200) */
     uint32_t width;     /* bytes per bank: 4 */
     uint32_t group;     /* lanes served together: 32, or 16 */
+    uint32_t one_broadcast; /* 0: any number of words multicast per pass
+                               (Fermi on); 1: one broadcast word per pass
+                               plus one address per other bank, the
+                               compute 1.x rule (GT200) */
 } GpuBanks;
 
 /* Wavefronts of one instruction's shared accesses (0 when nacc is 0). */
