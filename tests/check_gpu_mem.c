@@ -8,7 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "timing/gpu/mem/addrmap.h"
 #include "timing/gpu/mem/cache.h"
+#include "timing/gpu/mem/dram.h"
 
 /* ------------------------------------------------------------ helpers */
 
@@ -288,6 +290,368 @@ START_TEST(cache_split_and_bad_geometry)
 }
 END_TEST
 
+
+/* ----------------------------------------------------------- addrmap */
+
+typedef struct MapCase {
+    uint64_t addr;
+    uint32_t part, bankid, bg, bank, col;
+    uint64_t row;
+} MapCase;
+
+static void check_map(const AddrMapCfg *cfg, const MapCase *t, size_t n)
+{
+    ck_assert_ptr_null(addrmap_check(cfg));
+    for (size_t i = 0; i < n; i++) {
+        AddrLoc l;
+        addrmap_map(cfg, t[i].addr, &l);
+        ck_assert_msg(l.part == t[i].part && l.bankid == t[i].bankid &&
+                          l.bg == t[i].bg && l.bank == t[i].bank &&
+                          l.col == t[i].col && l.row == t[i].row,
+                      "0x%llx: part %u bank %u (bg %u, %u) row %llu col %u",
+                      (unsigned long long)t[i].addr, l.part, l.bankid, l.bg,
+                      l.bank, (unsigned long long)l.row, l.col);
+        ck_assert_uint_eq(addrmap_part(cfg, t[i].addr), t[i].part);
+    }
+}
+
+/* 4 partitions, 256-byte interleave, 1 rank of 4 banks in 2 groups,
+ * 1 KB rows.  chunk = addr / 256, low = chunk % 4, up = chunk / 4,
+ * local = up * 256 + addr % 256, col = local % 1024, r = local / 1024,
+ * bank = r % 4, row = r / 4, group = bank % 2, bank in group = bank / 2.
+ *   0x0000: chunk 0 -> part 0, local 0
+ *   0x0150: chunk 1 -> part 1, local 0x50 = 80: col 80
+ *   0x0400: chunk 4 (low 0, up 1) -> part 0, local 256: col 256
+ *   0x1000: chunk 16 (up 4) -> part 0, local 1024: r 1, bank 1 (group 1)
+ *   0x3C40: chunk 60 (up 15), +64 -> local 3904: col 832, r 3, bank 3
+ *   0x4000: chunk 64 (up 16) -> local 4096: r 4: bank 0, row 1 */
+START_TEST(addrmap_linear)
+{
+    AddrMapCfg cfg = {.parts = 4, .gran = 256, .ranks = 1, .banks = 4,
+                      .bankgroups = 2, .row_bytes = 1024,
+                      .hash = ADDR_LINEAR};
+    static const MapCase t[] = {
+        {0x0000, 0, 0, 0, 0, 0, 0},   {0x0150, 1, 0, 0, 0, 80, 0},
+        {0x0400, 0, 0, 0, 0, 256, 0}, {0x1000, 0, 1, 1, 0, 0, 0},
+        {0x3C40, 0, 3, 1, 1, 832, 0}, {0x4000, 0, 0, 0, 0, 0, 1},
+    };
+    check_map(&cfg, t, sizeof t / sizeof t[0]);
+}
+END_TEST
+
+/* The same with xor: part = low ^ fold(up) (2-bit fields), bank ^= row %
+ * 4.  0x1000: up 4 = 01.00 -> fold 1 -> part 1; r 1: bank 1 ^ 0 = 1.
+ * 0x4000: up 16 = 01.00.00 -> 1 -> part 1; r 4: row 1, bank 0 ^ 1 = 1.
+ * 0x3C40: up 15 = 11.11 -> 0 -> part 0; bank 3.  A stride of 4 x 256 =
+ * 1 KB (chunks 0, 4, 8, 12: up 0..3, low 0) lands on partitions 0, 1, 2,
+ * 3 where linear keeps it on 0. */
+START_TEST(addrmap_xor_poly)
+{
+    AddrMapCfg cfg = {.parts = 4, .gran = 256, .ranks = 1, .banks = 4,
+                      .bankgroups = 2, .row_bytes = 1024, .hash = ADDR_XOR};
+    static const MapCase t[] = {
+        {0x1000, 1, 1, 1, 0, 0, 0},
+        {0x4000, 1, 1, 1, 0, 0, 1},
+        {0x3C40, 0, 3, 1, 1, 832, 0},
+    };
+    check_map(&cfg, t, sizeof t / sizeof t[0]);
+    for (uint32_t k = 0; k < 4; k++) {
+        ck_assert_uint_eq(addrmap_part(&cfg, k * 1024), k);
+    }
+    /* poly: chunk mod p, p = x^2 + x + 1.  x^2 = x + 1 (mod p), x^3 =
+     * x^2 + x = 1, x^4 = x.  chunk 4 = x^2 -> 0b11 = 3; chunk 5 = x^2 +
+     * 1 -> x = 2; chunk 8 = x^3 -> 1; chunk 12 = x^3 + x^2 -> 1 + x + 1
+     * = x = 2; chunk 16 = x^4 -> x = 2.  So the 1 KB stride goes to 0,
+     * 3, 1, 2. */
+    cfg.hash = ADDR_POLY;
+    ck_assert_uint_eq(addrmap_part(&cfg, 0x400), 3);
+    ck_assert_uint_eq(addrmap_part(&cfg, 0x500), 2);
+    ck_assert_uint_eq(addrmap_part(&cfg, 0x800), 1);
+    ck_assert_uint_eq(addrmap_part(&cfg, 0xC00), 2);
+    ck_assert_uint_eq(addrmap_part(&cfg, 0x1000), 2);
+    ck_assert_uint_eq(addrmap_part(&cfg, 0x0), 0);
+}
+END_TEST
+
+/* 3 partitions (not a power of two).  linear: chunk % 3.  xor: (low +
+ * fold(up)) % 3 with 2-bit fields: chunk 3 (low 0, up 1) -> 1, chunk 4
+ * (1, 1) -> 2, chunk 5 (2, 1) -> 0, chunk 12 (0, up 4 = 01.00 -> 1) ->
+ * 1; local = up x 256: 256 for chunks 3 to 5, 1024 for 12.  poly needs a power of two. */
+START_TEST(addrmap_three_parts)
+{
+    AddrMapCfg cfg = {.parts = 3, .gran = 256, .ranks = 1, .banks = 4,
+                      .bankgroups = 1, .row_bytes = 2048,
+                      .hash = ADDR_LINEAR};
+    ck_assert_uint_eq(addrmap_part(&cfg, 0x000), 0);
+    ck_assert_uint_eq(addrmap_part(&cfg, 0x100), 1);
+    ck_assert_uint_eq(addrmap_part(&cfg, 0x200), 2);
+    ck_assert_uint_eq(addrmap_part(&cfg, 0x300), 0);
+    cfg.hash = ADDR_XOR;
+    static const MapCase t[] = {
+        {0x300, 1, 0, 0, 0, 256, 0}, {0x400, 2, 0, 0, 0, 256, 0},
+        {0x500, 0, 0, 0, 0, 256, 0}, {0xC00, 1, 0, 0, 0, 1024, 0},
+    };
+    check_map(&cfg, t, sizeof t / sizeof t[0]);
+    cfg.hash = ADDR_POLY;
+    ck_assert_ptr_nonnull(addrmap_check(&cfg));
+    ck_assert_int_eq(addrmap_hash_by_name("xor"), ADDR_XOR);
+    ck_assert_int_eq(addrmap_hash_by_name("crc"), -1);
+}
+END_TEST
+
+/* -------------------------------------------------------------- dram */
+
+/* Small round numbers so the timeline can be worked by hand: 1 rank of
+ * 4 banks in 2 groups (bank b in group b % 2), one 32-byte burst per
+ * sector. */
+static DramCfg dcfg(void)
+{
+    DramCfg c = {.ranks = 1, .bankgroups = 2, .banks = 4,
+                 .burst_bytes = 32, .rdq = 8, .wrq = 8,
+                 .policy = DRAM_OPEN, .sched = DRAM_FRFCFS};
+    static const uint32_t t[DT_COUNT] = {
+        [DT_RCD] = 3, [DT_RP] = 3, [DT_RAS] = 6, [DT_RC] = 9, [DT_CL] = 4,
+        [DT_WL] = 2, [DT_CCDS] = 2, [DT_CCDL] = 3, [DT_RRD] = 2,
+        [DT_WR] = 3, [DT_WTR] = 2, [DT_RTW] = 5, [DT_RTP] = 2,
+        [DT_BURST] = 2, [DT_RFC] = 10, [DT_REFI] = 0,
+    };
+    memcpy(c.t, t, sizeof t);
+    return c;
+}
+
+typedef struct DramRun {
+    Dram *d;
+    DramStats st;
+    DramCmd log[64];
+    uint32_t nlog;
+    uint64_t done[16];          /* by tag: the cycle its reply is out */
+} DramRun;
+
+static void drun_init(DramRun *r, const DramCfg *c)
+{
+    memset(r, 0, sizeof *r);
+    r->d = dram_new(c, &r->st, NULL, 0);
+    ck_assert_ptr_nonnull(r->d);
+    dram_set_log(r->d, r->log, 64, &r->nlog);
+}
+
+static void drun_read(DramRun *r, uint32_t tag, uint32_t bank, uint64_t row,
+                      uint64_t now)
+{
+    MemMsg m = msg(0, 0x1, GPU_MEM_READ, tag);
+    ck_assert(dram_accept(r->d, &m, bank, row, now));
+}
+
+/* Run to idle by jumping from next() to next() (so a wrong next() that
+ * skips a cycle where a command could issue shows in the timeline), up
+ * to cycle `until`. */
+static void drun(DramRun *r, uint64_t until)
+{
+    for (;;) {
+        uint64_t t = dram_next(r->d);
+        if (t == MEM_NEVER || t > until) {
+            return;
+        }
+        const MemMsg *m;
+        while ((m = dram_out_peek(r->d, t))) {
+            r->done[m->tag] = t;
+            dram_out_pop(r->d);
+        }
+        dram_tick(r->d, t);
+    }
+}
+
+static void expect_cmd(const DramRun *r, uint32_t i, uint64_t cycle,
+                       DramCmdKind k, uint32_t bank, uint64_t row)
+{
+    ck_assert_uint_gt(r->nlog, i);
+    const DramCmd *c = &r->log[i];
+    ck_assert_msg(c->cycle == cycle && c->cmd == k && c->bank == bank &&
+                      (k == DC_REF || c->row == row),
+                  "command %u: got %u at %llu bank %u row %llu", i, c->cmd,
+                  (unsigned long long)c->cycle, c->bank,
+                  (unsigned long long)c->row);
+}
+
+/* FR-FCFS, open rows.  At cycle 0: R1 (bank 0, row 5), R2 (bank 0, row
+ * 5), R3 (bank 1, row 7), R4 (bank 0, row 9).
+ *  c0  ACT b0 r5 for R1 (nothing open): b0 column at 3, PRE at 6, ACT at
+ *      9; rank ACT at 2 (tRRD)
+ *  c1  nothing: R1/R2 wait for tRCD, R3's ACT for tRRD, R4 would
+ *      precharge row 5 which R1 and R2 still hit
+ *  c2  ACT b1 r7 for R3: b1 column at 5
+ *  c3  RD b0 (R1): group 0 column at 6 (tCCDL), channel at 5 (tCCDS);
+ *      data back at 3 + CL 4 + burst 2 = 9
+ *  c5  RD b1 (R3), group 1, only tCCDS after R1 (a same-group read had
+ *      to wait for 6): channel at 7; back at 11
+ *  c7  RD b0 (R2, a row hit): back at 13; b0 PRE at max(6, 7 + tRTP 2)
+ *  c9  PRE b0 (R4: no queued request hits row 5 now): ACT at 9 + 3 = 12
+ *  c12 ACT b0 r9;  c15 RD b0 (R4): back at 21.
+ * Row hits: R2; misses (bank closed): R1, R3; conflicts: R4. */
+START_TEST(dram_frfcfs_timeline)
+{
+    DramCfg c = dcfg();
+    DramRun r;
+    drun_init(&r, &c);
+    drun_read(&r, 1, 0, 5, 0);
+    drun_read(&r, 2, 0, 5, 0);
+    drun_read(&r, 3, 1, 7, 0);
+    drun_read(&r, 4, 0, 9, 0);
+    drun(&r, 1000);
+    ck_assert_uint_eq(r.nlog, 8);
+    expect_cmd(&r, 0, 0, DC_ACT, 0, 5);
+    expect_cmd(&r, 1, 2, DC_ACT, 1, 7);
+    expect_cmd(&r, 2, 3, DC_RD, 0, 5);
+    expect_cmd(&r, 3, 5, DC_RD, 1, 7);
+    expect_cmd(&r, 4, 7, DC_RD, 0, 5);
+    expect_cmd(&r, 5, 9, DC_PRE, 0, 5);
+    expect_cmd(&r, 6, 12, DC_ACT, 0, 9);
+    expect_cmd(&r, 7, 15, DC_RD, 0, 9);
+    ck_assert_uint_eq(r.done[1], 9);
+    ck_assert_uint_eq(r.done[3], 11);
+    ck_assert_uint_eq(r.done[2], 13);
+    ck_assert_uint_eq(r.done[4], 21);
+    ck_assert_uint_eq(r.st.row_hit, 1);
+    ck_assert_uint_eq(r.st.row_miss, 2);
+    ck_assert_uint_eq(r.st.row_conflict, 1);
+    ck_assert_uint_eq(r.st.data_cycles, 8);
+    ck_assert_uint_eq(dram_next(r.d), MEM_NEVER);
+    dram_free(r.d);
+}
+END_TEST
+
+/* FIFO against FR-FCFS on R1 (b0 r5), R2 (b0 r9), R3 (b0 r5).
+ * fifo:    ACT r5 @0, RD @3 (R1, back 9; PRE allowed at max(6, 5)),
+ *          PRE @6 (ACT at max(9, 9)), ACT r9 @9, RD @12 (R2, back 18;
+ *          PRE at max(15, 14)), PRE @15, ACT r5 @18, RD @21 (R3, 27).
+ * fr-fcfs: ACT @0, RD @3 (R1), RD @6 (R3 hits row 5; tCCDL from 3; back
+ *          12; PRE at max(6, 8)), PRE @8 (ACT at max(9, 11)), ACT r9
+ *          @11, RD @14 (R2, back 20).
+ * closed:  (fr-fcfs) ACT r5 @0, RD @3 (R1) and auto-precharge at the
+ *          first legal PRE, 6: ACT at max(9, 6 + 3); ACT r9 @9, RD @12
+ *          (R2, 18), PRE at max(15, 14) -> ACT at 18; ACT r5 @18, RD @21
+ *          (R3, 27). */
+START_TEST(dram_fifo_closed)
+{
+    DramCfg c = dcfg();
+    DramRun r;
+    static const struct {
+        DramSched s;
+        DramPolicy p;
+        uint64_t done[3];
+        uint32_t ncmd;
+    } want[] = {
+        {DRAM_FIFO, DRAM_OPEN, {9, 18, 27}, 8},
+        {DRAM_FRFCFS, DRAM_OPEN, {9, 20, 12}, 6},
+        {DRAM_FRFCFS, DRAM_CLOSED, {9, 18, 27}, 6},
+    };
+    for (size_t k = 0; k < sizeof want / sizeof want[0]; k++) {
+        c.sched = want[k].s;
+        c.policy = want[k].p;
+        drun_init(&r, &c);
+        drun_read(&r, 1, 0, 5, 0);
+        drun_read(&r, 2, 0, 9, 0);
+        drun_read(&r, 3, 0, 5, 0);
+        drun(&r, 1000);
+        ck_assert_uint_eq(r.done[1], want[k].done[0]);
+        ck_assert_uint_eq(r.done[2], want[k].done[1]);
+        ck_assert_uint_eq(r.done[3], want[k].done[2]);
+        ck_assert_uint_eq(r.nlog, want[k].ncmd);
+        dram_free(r.d);
+    }
+}
+END_TEST
+
+/* Refresh every 20 cycles, tRFC 10.  R1 (b0 r1) at 0: ACT @0, RD @3
+ * (back 9).  At 20 the refresh is due: b0 is open (PRE allowed from
+ * max(6, 5)): PRE @20, b0 ACT at max(9, 23); REF when every bank may be
+ * activated: @23; every bank's ACT at 33, next refresh due at 40.  R2
+ * (b1 r2) arrives at 21: its ACT waits for the refresh: ACT @33, RD @36
+ * (back 42).  At 40: b1 open, PRE from max(33 + 6, 36 + 2) = 39: PRE
+ * @40, REF at max(b1: 40 + 3, 42 (tRC); others 33) = 43. */
+START_TEST(dram_refresh)
+{
+    DramCfg c = dcfg();
+    c.t[DT_REFI] = 20;
+    DramRun r;
+    drun_init(&r, &c);
+    drun_read(&r, 1, 0, 1, 0);
+    drun(&r, 20);
+    drun_read(&r, 2, 1, 2, 21);
+    drun(&r, 50);
+    ck_assert_uint_eq(r.nlog, 8);
+    expect_cmd(&r, 0, 0, DC_ACT, 0, 1);
+    expect_cmd(&r, 1, 3, DC_RD, 0, 1);
+    expect_cmd(&r, 2, 20, DC_PRE, 0, 1);
+    expect_cmd(&r, 3, 23, DC_REF, 0, 0);
+    expect_cmd(&r, 4, 33, DC_ACT, 1, 2);
+    expect_cmd(&r, 5, 36, DC_RD, 1, 2);
+    expect_cmd(&r, 6, 40, DC_PRE, 1, 2);
+    expect_cmd(&r, 7, 43, DC_REF, 0, 0);
+    ck_assert_uint_eq(r.done[1], 9);
+    ck_assert_uint_eq(r.done[2], 42);
+    ck_assert_uint_eq(r.st.ref, 2);
+    dram_free(r.d);
+}
+END_TEST
+
+/* Writes and turnarounds, and back-pressure.  W1 (b0 r1, a write-back
+ * nobody waits for) and R2 (b2 r1, same group 0) at 0, wrq = 1.
+ *  c0 ACT b0; c2 ACT b2 (tRRD); c3 WR b0 (W1): reads in the channel
+ *  wait for 3 + WL 2 + burst 2 + tWTR 2 = 9, group 0 for 6; c5 RD b2
+ *  is not allowed (tWTR) until 9: RD @9, back 15.  A second write while
+ *  W1 is queued is refused (wrq 1); after W1's column command (it left
+ *  the queue, no reply) one is taken. */
+START_TEST(dram_write_turnaround)
+{
+    DramCfg c = dcfg();
+    c.wrq = 1;
+    DramRun r;
+    drun_init(&r, &c);
+    MemMsg w = msg(0, 0x1, GPU_MEM_WRITE, 1);
+    w.flags = MEM_F_NOREPLY;
+    ck_assert(dram_accept(r.d, &w, 0, 1, 0));
+    drun_read(&r, 2, 2, 1, 0);
+    ck_assert(!dram_accept(r.d, &w, 0, 1, 0));
+    ck_assert_uint_eq(r.st.refused, 1);
+    drun(&r, 1000);
+    expect_cmd(&r, 0, 0, DC_ACT, 0, 1);
+    expect_cmd(&r, 1, 2, DC_ACT, 2, 1);
+    expect_cmd(&r, 2, 3, DC_WR, 0, 1);
+    expect_cmd(&r, 3, 9, DC_RD, 2, 1);
+    ck_assert_uint_eq(r.done[2], 15);
+    ck_assert_uint_eq(r.done[1], 0);    /* no reply */
+    ck_assert(dram_accept(r.d, &w, 0, 1, 20));
+    dram_free(r.d);
+}
+END_TEST
+
+START_TEST(dram_presets_sane)
+{
+    /* every preset can build a channel, and names resolve */
+    for (uint32_t i = 0; i < dram_npresets; i++) {
+        const DramPreset *p = &dram_presets[i];
+        ck_assert_ptr_eq(dram_preset_find(p->name), p);
+        ck_assert(p->source && strlen(p->source) > 20);
+        DramCfg c = {.ranks = 1, .bankgroups = p->bankgroups,
+                     .banks = p->banks, .burst_bytes = p->burst_bytes,
+                     .rdq = 4, .wrq = 4};
+        memcpy(c.t, p->t, sizeof c.t);
+        DramStats st = {0};
+        Dram *d = dram_new(&c, &st, NULL, 0);
+        ck_assert_ptr_nonnull(d);
+        /* the row must be open before it can be closed or read (the
+         * ACT-to-ACT time is at least tRAS + tRP here anyway: ACT, PRE
+         * after tRAS, ACT after tRP; Accel-Sim's scaled GDDR6 numbers
+         * have tRC 62 < 50 + 20) */
+        ck_assert_uint_ge(p->t[DT_RC], p->t[DT_RAS]);
+        ck_assert_uint_le(p->t[DT_RCD], p->t[DT_RAS]);
+        dram_free(d);
+    }
+    ck_assert_ptr_null(dram_preset_find("ddr9"));
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("gpu_mem");
@@ -295,6 +659,18 @@ static Suite *suite(void)
     tcase_add_test(tc, cache_l1_trace);
     tcase_add_test(tc, cache_wb_fifo_trace);
     tcase_add_test(tc, cache_split_and_bad_geometry);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("addrmap");
+    tcase_add_test(tc, addrmap_linear);
+    tcase_add_test(tc, addrmap_xor_poly);
+    tcase_add_test(tc, addrmap_three_parts);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("dram");
+    tcase_add_test(tc, dram_frfcfs_timeline);
+    tcase_add_test(tc, dram_fifo_closed);
+    tcase_add_test(tc, dram_refresh);
+    tcase_add_test(tc, dram_write_turnaround);
+    tcase_add_test(tc, dram_presets_sane);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -1,0 +1,440 @@
+/*
+ * timing/gpu/mem/dram.c: a DRAM channel and its controller (rules in
+ * dram.h).  Each bank keeps the earliest cycle each command may issue
+ * to it; a command issued moves those limits forward (the usual
+ * "next allowed time" bookkeeping of cycle-level DRAM models such as
+ * DRAMSim3 and Ramulator); dram_next takes the minimum over the queued
+ * requests' next commands, so waits on timing cost no ticks.
+ */
+#include "timing/gpu/mem/dram.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "emu/panic.h"
+
+typedef struct Bank {
+    bool open;
+    uint64_t row;
+    uint64_t nact;              /* earliest ACT (tRC, tRP, tRFC) */
+    uint64_t npre;              /* earliest PRE (tRAS, tRTP, tWR) */
+    uint64_t ncas;              /* earliest column command (tRCD) */
+} Bank;
+
+typedef struct Rank {
+    uint64_t nact;              /* tRRD */
+    uint64_t ref_due;           /* MEM_NEVER: no refresh */
+} Rank;
+
+typedef struct Req {
+    MemMsg m;
+    uint32_t bank;              /* in the channel */
+    uint64_t row;
+    uint32_t ncas;              /* column commands still to issue */
+    bool write, started;
+} Req;
+
+struct Dram {
+    DramCfg c;
+    DramStats *st;
+    Bank *bank;                 /* ranks x banks */
+    Rank *rank;
+    uint64_t *bg_ncas;          /* ranks x bankgroups: tCCDL */
+    uint64_t ncas;              /* channel: tCCDS */
+    uint64_t nrd, nwr;          /* channel: tWTR / tRTW turnarounds */
+    Req *q;                     /* arrival order */
+    uint32_t nq, nrd_held, nwr_held;    /* held: queued or in out */
+    MemQ out;
+    uint64_t last;              /* last tick + 1 (0: none yet) */
+    DramCmd *log;
+    uint32_t logcap, *nlog;
+};
+
+#define T(d, x) ((uint64_t)(d)->c.t[DT_##x])
+
+static uint64_t max64(uint64_t a, uint64_t b)
+{
+    return a > b ? a : b;
+}
+
+Dram *dram_new(const DramCfg *cfg, DramStats *st, char *err, size_t errlen)
+{
+    const char *bad = NULL;
+    if (!cfg->ranks || !cfg->banks || !cfg->bankgroups ||
+        cfg->banks % cfg->bankgroups) {
+        bad = "ranks, banks and bank groups must be at least 1, and the "
+              "bank groups must divide the banks";
+    } else if (!cfg->burst_bytes || !cfg->rdq || !cfg->wrq) {
+        bad = "burst bytes and queue depths must be at least 1";
+    } else if (!cfg->t[DT_BURST] || !cfg->t[DT_CCDS] || !cfg->t[DT_CCDL]) {
+        bad = "tBURST, tCCDS and tCCDL must be at least 1";
+    } else if (cfg->ranks * cfg->banks > 65535) {
+        bad = "too many banks";
+    }
+    if (bad) {
+        if (err && errlen) {
+            snprintf(err, errlen, "%s", bad);
+        }
+        return NULL;
+    }
+    Dram *d = calloc(1, sizeof *d);
+    if (!d) {
+        return NULL;
+    }
+    d->c = *cfg;
+    d->st = st;
+    d->bank = calloc((size_t)cfg->ranks * cfg->banks, sizeof *d->bank);
+    d->rank = calloc(cfg->ranks, sizeof *d->rank);
+    d->bg_ncas = calloc((size_t)cfg->ranks * cfg->bankgroups,
+                        sizeof *d->bg_ncas);
+    d->q = calloc((size_t)cfg->rdq + cfg->wrq, sizeof *d->q);
+    if (!d->bank || !d->rank || !d->bg_ncas || !d->q ||
+        memq_init(&d->out, cfg->rdq + cfg->wrq)) {
+        dram_free(d);
+        return NULL;
+    }
+    for (uint32_t r = 0; r < cfg->ranks; r++) {
+        d->rank[r].ref_due = cfg->t[DT_REFI] ? cfg->t[DT_REFI] : MEM_NEVER;
+    }
+    return d;
+}
+
+void dram_free(Dram *d)
+{
+    if (!d) {
+        return;
+    }
+    free(d->bank);
+    free(d->rank);
+    free(d->bg_ncas);
+    free(d->q);
+    memq_fini(&d->out);
+    free(d);
+}
+
+void dram_set_log(Dram *d, DramCmd *log, uint32_t cap, uint32_t *n)
+{
+    d->log = log;
+    d->logcap = cap;
+    d->nlog = n;
+    *n = 0;
+}
+
+bool dram_accept(Dram *d, const MemMsg *m, uint32_t bankid, uint64_t row,
+                 uint64_t now)
+{
+    (void)now;
+    bool write = m->kind == GPU_MEM_WRITE;
+    EMU_ASSERT(bankid < d->c.ranks * d->c.banks);
+    if (write ? d->nwr_held >= d->c.wrq : d->nrd_held >= d->c.rdq) {
+        d->st->refused++;
+        return false;
+    }
+    uint32_t bytes = mem_sector_count(m->sectors) * GPU_SECTOR;
+    Req *r = &d->q[d->nq++];
+    *r = (Req){.m = *m, .bank = bankid, .row = row, .write = write,
+               .ncas = (bytes + d->c.burst_bytes - 1) / d->c.burst_bytes};
+    if (!r->ncas) {
+        r->ncas = 1;
+    }
+    if (write) {
+        d->nwr_held++;
+        d->st->writes++;
+    } else {
+        d->nrd_held++;
+        d->st->reads++;
+    }
+    return true;
+}
+
+/* ---- commands ---- */
+
+static uint32_t rank_of(const Dram *d, uint32_t b)
+{
+    return b / d->c.banks;
+}
+
+static uint64_t *bg_of(Dram *d, uint32_t b)
+{
+    uint32_t r = rank_of(d, b);
+    return &d->bg_ncas[r * d->c.bankgroups + (b % d->c.banks) %
+                                                 d->c.bankgroups];
+}
+
+static void log_cmd(Dram *d, uint64_t now, DramCmdKind k, uint32_t b,
+                    uint64_t row)
+{
+    if (d->log && *d->nlog < d->logcap) {
+        d->log[(*d->nlog)++] = (DramCmd){.cycle = now, .cmd = (uint8_t)k,
+                                         .rank = (uint8_t)rank_of(d, b),
+                                         .bank = (uint16_t)b, .row = row};
+    }
+}
+
+static bool ref_pending(const Dram *d, uint32_t rank, uint64_t now)
+{
+    return d->rank[rank].ref_due <= now;
+}
+
+typedef enum Next { N_ACT, N_PRE, N_CAS } Next;
+
+/* When rank rk's refresh can issue its next command (REF once every bank
+ * is closed and may be activated, else the first possible PRE). */
+static uint64_t ref_action(const Dram *d, uint32_t rk)
+{
+    const Bank *b = &d->bank[rk * d->c.banks];
+    uint64_t ready = 0, pre = MEM_NEVER;
+    for (uint32_t k = 0; k < d->c.banks; k++) {
+        ready = max64(ready, b[k].nact);
+        if (b[k].open) {
+            pre = mem_min(pre, b[k].npre);
+        }
+    }
+    return max64(d->rank[rk].ref_due, pre != MEM_NEVER ? pre : ready);
+}
+
+static Next next_cmd(const Dram *d, const Req *r)
+{
+    const Bank *b = &d->bank[r->bank];
+    if (!b->open) {
+        return N_ACT;
+    }
+    return b->row == r->row ? N_CAS : N_PRE;
+}
+
+/* The earliest cycle r's next command may issue (other requests and a
+ * pending refresh aside). */
+static uint64_t earliest(const Dram *d, const Req *r)
+{
+    const Bank *b = &d->bank[r->bank];
+    switch (next_cmd(d, r)) {
+    case N_ACT: {
+        uint32_t rk = rank_of(d, r->bank);
+        uint64_t t = max64(b->nact, d->rank[rk].nact);
+        /* a refresh due first holds every ACT of the rank back */
+        return d->rank[rk].ref_due <= t ? max64(t, ref_action(d, rk) + 1)
+                                        : t;
+    }
+    case N_PRE:
+        return b->npre;
+    case N_CAS:
+    default: {
+        uint64_t t = max64(b->ncas, max64(*bg_of((Dram *)d, r->bank),
+                                          d->ncas));
+        return max64(t, r->write ? d->nwr : d->nrd);
+    }
+    }
+}
+
+static void do_act(Dram *d, uint32_t bi, uint64_t row, uint64_t now)
+{
+    Bank *b = &d->bank[bi];
+    b->open = true;
+    b->row = row;
+    b->ncas = now + T(d, RCD);
+    b->npre = now + T(d, RAS);
+    b->nact = now + T(d, RC);
+    d->rank[rank_of(d, bi)].nact = now + T(d, RRD);
+    d->st->act++;
+    log_cmd(d, now, DC_ACT, bi, row);
+}
+
+static void close_bank(Dram *d, Bank *b, uint64_t at)
+{
+    b->open = false;
+    b->nact = max64(b->nact, at + T(d, RP));
+}
+
+static void do_pre(Dram *d, uint32_t bi, uint64_t now)
+{
+    Bank *b = &d->bank[bi];
+    log_cmd(d, now, DC_PRE, bi, b->row);
+    close_bank(d, b, now);
+    d->st->pre++;
+}
+
+/* Column command of q[i]; a finished request leaves the queue. */
+static void do_cas(Dram *d, uint32_t i, uint64_t now)
+{
+    Req *r = &d->q[i];
+    Bank *b = &d->bank[r->bank];
+    *bg_of(d, r->bank) = now + T(d, CCDL);
+    d->ncas = now + T(d, CCDS);
+    d->st->data_cycles += T(d, BURST);
+    uint64_t done;
+    if (r->write) {
+        b->npre = max64(b->npre, now + T(d, WL) + T(d, BURST) + T(d, WR));
+        d->nrd = max64(d->nrd, now + T(d, WL) + T(d, BURST) + T(d, WTR));
+        done = now + T(d, WL) + T(d, BURST);
+        d->st->wr++;
+        log_cmd(d, now, DC_WR, r->bank, r->row);
+    } else {
+        b->npre = max64(b->npre, now + T(d, RTP));
+        d->nwr = max64(d->nwr, now + T(d, RTW));
+        done = now + T(d, CL) + T(d, BURST);
+        d->st->rd++;
+        log_cmd(d, now, DC_RD, r->bank, r->row);
+    }
+    if (!r->started) {
+        r->started = true;
+        d->st->row_hit++;
+    }
+    if (--r->ncas) {
+        return;
+    }
+    if (d->c.policy == DRAM_CLOSED) {
+        close_bank(d, b, b->npre);
+    }
+    if (r->write && (r->m.flags & MEM_F_NOREPLY)) {
+        d->nwr_held--;
+    } else {
+        memq_push(&d->out, &r->m, done);
+    }
+    for (uint32_t k = i + 1; k < d->nq; k++) {
+        d->q[k - 1] = d->q[k];
+    }
+    d->nq--;
+}
+
+static bool legal(const Dram *d, const Req *r, Next n, uint64_t now)
+{
+    if (earliest(d, r) > now) {
+        return false;
+    }
+    return n != N_ACT || !ref_pending(d, rank_of(d, r->bank), now);
+}
+
+/* Does a queued request still hit the open row of bank bi? */
+static bool row_wanted(const Dram *d, uint32_t bi)
+{
+    const Bank *b = &d->bank[bi];
+    for (uint32_t i = 0; i < d->nq; i++) {
+        if (d->q[i].bank == bi && d->q[i].row == b->row) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Issue q[i]'s next command n. */
+static void issue(Dram *d, uint32_t i, Next n, uint64_t now)
+{
+    Req *r = &d->q[i];
+    if (n == N_CAS) {
+        do_cas(d, i, now);
+        return;
+    }
+    if (!r->started) {
+        r->started = true;
+        if (n == N_ACT) {
+            d->st->row_miss++;
+        } else {
+            d->st->row_conflict++;
+        }
+    }
+    if (n == N_ACT) {
+        do_act(d, r->bank, r->row, now);
+    } else {
+        do_pre(d, r->bank, now);
+    }
+}
+
+/* A rank due for refresh: REF when every bank may be activated, else
+ * precharge an open bank.  True when a command issued. */
+static bool refresh(Dram *d, uint64_t now)
+{
+    for (uint32_t rk = 0; rk < d->c.ranks; rk++) {
+        if (!ref_pending(d, rk, now)) {
+            continue;
+        }
+        Bank *b = &d->bank[rk * d->c.banks];
+        bool closed = true;
+        uint64_t ready = 0;
+        for (uint32_t k = 0; k < d->c.banks; k++) {
+            closed &= !b[k].open;
+            ready = max64(ready, b[k].nact);
+        }
+        if (closed) {
+            if (ready > now) {
+                continue;
+            }
+            for (uint32_t k = 0; k < d->c.banks; k++) {
+                b[k].nact = max64(b[k].nact, now + T(d, RFC));
+            }
+            d->rank[rk].ref_due += T(d, REFI);
+            d->st->ref++;
+            log_cmd(d, now, DC_REF, rk * d->c.banks, 0);
+            return true;
+        }
+        for (uint32_t k = 0; k < d->c.banks; k++) {
+            if (b[k].open && b[k].npre <= now) {
+                do_pre(d, rk * d->c.banks + k, now);
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+void dram_tick(Dram *d, uint64_t now)
+{
+    d->last = now + 1;
+    d->st->queue_sum += d->nq;
+    if (refresh(d, now) || !d->nq) {
+        return;
+    }
+    if (d->c.sched == DRAM_FIFO) {
+        Next n = next_cmd(d, &d->q[0]);
+        if (legal(d, &d->q[0], n, now)) {
+            issue(d, 0, n, now);
+        }
+        return;
+    }
+    for (uint32_t i = 0; i < d->nq; i++) {
+        if (next_cmd(d, &d->q[i]) == N_CAS &&
+            legal(d, &d->q[i], N_CAS, now)) {
+            issue(d, i, N_CAS, now);
+            return;
+        }
+    }
+    for (uint32_t i = 0; i < d->nq; i++) {
+        Next n = next_cmd(d, &d->q[i]);
+        if (n == N_CAS || !legal(d, &d->q[i], n, now) ||
+            (n == N_PRE && row_wanted(d, d->q[i].bank))) {
+            continue;
+        }
+        issue(d, i, n, now);
+        return;
+    }
+}
+
+uint64_t dram_next(const Dram *d)
+{
+    uint64_t t = memq_next(&d->out);
+    for (uint32_t rk = 0; rk < d->c.ranks; rk++) {
+        if (d->rank[rk].ref_due != MEM_NEVER) {
+            t = mem_min(t, ref_action(d, rk));
+        }
+    }
+    uint32_t n = d->c.sched == DRAM_FIFO && d->nq ? 1 : d->nq;
+    for (uint32_t i = 0; i < n; i++) {
+        t = mem_min(t, earliest(d, &d->q[i]));
+    }
+    return t == MEM_NEVER ? t : max64(t, d->last);
+}
+
+const MemMsg *dram_out_peek(const Dram *d, uint64_t now)
+{
+    return memq_peek(&d->out, now);
+}
+
+void dram_out_pop(Dram *d)
+{
+    const MemMsg *m = &d->out.it[d->out.head].m;
+    if (m->kind == GPU_MEM_WRITE) {
+        d->nwr_held--;
+    } else {
+        d->nrd_held--;
+    }
+    memq_pop(&d->out);
+}
