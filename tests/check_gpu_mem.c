@@ -11,6 +11,7 @@
 #include "timing/gpu/mem/addrmap.h"
 #include "timing/gpu/mem/cache.h"
 #include "timing/gpu/mem/dram.h"
+#include "timing/gpu/mem/xbar.h"
 
 /* ------------------------------------------------------------ helpers */
 
@@ -652,6 +653,98 @@ START_TEST(dram_presets_sane)
 }
 END_TEST
 
+/* -------------------------------------------------------------- xbar */
+
+/* Two sources, two outputs, 32-byte flits, input buffers of 4 flits,
+ * output buffers of 2, latency 2.  Every cycle: first the outputs'
+ * arrived packets are taken (popped), then the crossbar ticks.
+ * Pushed at 0: s0 P1 (64 B -> d0) and P3 (32 B -> d1); s1 P2 and P4
+ * (64 B -> d0 each: s1 holds 4 flits) and P5 (32 B) is refused; at 1,
+ * s0 P6 (64 B -> d0; s0 then holds P3 + P6 = 3 flits).
+ *  c0 d0: s0 and s1 ready, pointer 0: s0 wins (1 conflict); P1 holds
+ *     d0 and s0 for 2 flits, arrives 0 + 2 + 1 = 3; pointer -> 1.  d1:
+ *     s0's head is now P3 but s0 is sending.
+ *  c2 d0 free but its buffer holds P1 (2 flits): a stall.  d1: P3 from
+ *     s0, arrives 2 + 2 + 0 = 4.
+ *  c3 P1 taken; d0: s1 (pointer 1) before s0 (its head P6): P2 (a
+ *     conflict), arrives 3 + 3 = 6; pointer -> 0; d0 busy until 5.
+ *  c5 d0 free, buffer holds P2: a stall.
+ *  c6 P2 taken; d0: s0 (P6) before s1 (P4) (a conflict): P6 arrives 9.
+ *  c8 stall (P6 in the buffer); c9 P6 taken, P4 granted: arrives 12. */
+START_TEST(xbar_two_source_conflict)
+{
+    XbarCfg cfg = {.nsrc = 2, .ndst = 2, .flit = 32, .inbuf = 4,
+                   .outbuf = 2, .lat = 2, .kind = XBAR_CROSSBAR};
+    XbarStats st = {0};
+    Xbar *x = xbar_new(&cfg, &st, NULL, 0);
+    ck_assert_ptr_nonnull(x);
+    MemMsg p[7];
+    for (uint32_t i = 0; i < 7; i++) {
+        p[i] = msg(0, 0xF, GPU_MEM_READ, i);
+    }
+    ck_assert(xbar_push(x, 0, 0, &p[1], 64, 0));
+    ck_assert(xbar_push(x, 0, 1, &p[3], 32, 0));
+    ck_assert(xbar_push(x, 1, 0, &p[2], 64, 0));
+    ck_assert(xbar_push(x, 1, 0, &p[4], 64, 0));
+    ck_assert(!xbar_push(x, 1, 0, &p[5], 32, 0));
+    uint64_t arrived[7] = {0};
+    uint32_t at[7] = {0};
+    for (uint64_t t = 0; t < 20; t++) {
+        if (t == 1) {
+            ck_assert(xbar_push(x, 0, 0, &p[6], 64, 1));
+        }
+        for (uint32_t d = 0; d < 2; d++) {
+            const MemMsg *m;
+            while ((m = xbar_peek(x, d, t))) {
+                arrived[m->tag] = t;
+                at[m->tag] = d;
+                xbar_pop(x, d);
+            }
+        }
+        xbar_tick(x, t);
+    }
+    ck_assert_uint_eq(arrived[1], 3);
+    ck_assert_uint_eq(arrived[3], 4);
+    ck_assert_uint_eq(at[3], 1);
+    ck_assert_uint_eq(arrived[2], 6);
+    ck_assert_uint_eq(arrived[6], 9);
+    ck_assert_uint_eq(arrived[4], 12);
+    ck_assert_uint_eq(arrived[5], 0);
+    ck_assert_uint_eq(st.conflicts, 3);
+    ck_assert_uint_eq(st.stalls, 3);
+    ck_assert_uint_eq(st.refused, 1);
+    ck_assert_uint_eq(st.packets, 5);
+    ck_assert_uint_eq(st.flits, 9);
+    ck_assert_uint_eq(xbar_next(x), MEM_NEVER);
+    xbar_free(x);
+}
+END_TEST
+
+/* The ideal network: no contention, arrival at push + lat; the output
+ * buffer (2 flits) still bounds what is in flight. */
+START_TEST(xbar_ideal)
+{
+    XbarCfg cfg = {.nsrc = 2, .ndst = 1, .flit = 32, .inbuf = 1,
+                   .outbuf = 2, .lat = 5, .kind = XBAR_IDEAL};
+    XbarStats st = {0};
+    Xbar *x = xbar_new(&cfg, &st, NULL, 0);
+    ck_assert_ptr_nonnull(x);
+    MemMsg a = msg(0, 1, GPU_MEM_READ, 1), b = msg(0, 1, GPU_MEM_READ, 2);
+    ck_assert(xbar_push(x, 0, 0, &a, 32, 3));
+    ck_assert(xbar_push(x, 1, 0, &b, 32, 3));
+    ck_assert(!xbar_push(x, 1, 0, &b, 32, 3));
+    ck_assert_uint_eq(xbar_next(x), 8);
+    ck_assert_ptr_null(xbar_peek(x, 0, 7));
+    ck_assert_uint_eq(xbar_peek(x, 0, 8)->tag, 1);
+    xbar_pop(x, 0);
+    ck_assert_uint_eq(xbar_peek(x, 0, 8)->tag, 2);
+    xbar_pop(x, 0);
+    ck_assert_int_eq(xbar_kind_by_name("ideal"), XBAR_IDEAL);
+    ck_assert_int_eq(xbar_kind_by_name("mesh"), -1);
+    xbar_free(x);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("gpu_mem");
@@ -671,6 +764,10 @@ static Suite *suite(void)
     tcase_add_test(tc, dram_refresh);
     tcase_add_test(tc, dram_write_turnaround);
     tcase_add_test(tc, dram_presets_sane);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("xbar");
+    tcase_add_test(tc, xbar_two_source_conflict);
+    tcase_add_test(tc, xbar_ideal);
     suite_add_tcase(s, tc);
     return s;
 }
