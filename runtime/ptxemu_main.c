@@ -106,6 +106,7 @@ int cmd_run(int argc, char **argv);   /* runtime/cmd_run.c */
 int cmd_fatbin(int argc, char **argv);   /* runtime/cmd_fatbin.c */
 int cmd_exec(int argc, char **argv);  /* runtime/cmd_exec.c */
 int cmd_sanitize(int argc, char **argv);  /* runtime/cmd_sanitize.c */
+int cmd_sweep(int argc, char **argv);     /* runtime/cmd_sweep.c */
 
 typedef struct Command {
     const char *name;
@@ -120,6 +121,8 @@ static const Command commands[] = {
     {"exec", cmd_exec, "run an unmodified CUDA program on the emulator"},
     {"sanitize", cmd_sanitize, "run a CUDA program under a checker "
      "(memcheck)"},
+    {"sweep", cmd_sweep, "run programs under many configurations, "
+     "locally or on Slurm"},
 };
 
 static void usage(FILE *out)
