@@ -14,13 +14,16 @@
 #include <string.h>
 
 #include "check/memcheck.h"
+#include "check/report.h"
 #include "emu/access.h"
 #include "emu/client.h"
 #include "emu/memory.h"
 #include "emu/tolerate.h"
 
-#define P "========= "
-#define BLANK "=========\n"     /* compute-sanitizer's separator */
+#define P SAN_P
+#define BLANK SAN_BLANK
+
+#define NFREED 256
 
 typedef struct Live {
     uint64_t addr, size;
@@ -29,36 +32,25 @@ typedef struct Live {
 
 struct SanMemcheck {
     EmuDevice *dev;
-    FILE *out;
-    uint64_t limit, errors, printed;
+    SanOut *o;                    /* own_out, or one shared with tools */
+    SanOut own_out;
+    FILE *out;                    /* o->out */
     int client;
     Live *live;                   /* device allocations not yet freed */
     size_t n, cap;
+    Live freed[NFREED];           /* the last ones freed (a ring) */
+    size_t nfreed;
 };
-
-/* The words compute-sanitizer uses for a state space. */
-static const char *space_words(PtxSpace s)
-{
-    switch (s) {
-    case PTX_SPACE_SHARED:
-    case PTX_SPACE_SHARED_CLUSTER: return "__shared__";
-    case PTX_SPACE_LOCAL: return "__local__";
-    case PTX_SPACE_CONST: return "__constant__";
-    case PTX_SPACE_PARAM: return "__param__";
-    case PTX_SPACE_GENERIC: return "__generic__";
-    default: return "__global__";
-    }
-}
 
 /* True when this error is to be printed (all are counted). */
 static bool count_error(SanMemcheck *m)
 {
-    m->errors++;
-    if (m->limit && m->printed >= m->limit) {
-        return false;
-    }
-    m->printed++;
-    return true;
+    return san_out_count(m->o);
+}
+
+static bool json(const SanMemcheck *m)
+{
+    return m->o->fmt == SAN_FMT_JSON;
 }
 
 /* "and is N bytes after the nearest allocation at 0x... of size M
@@ -84,6 +76,20 @@ static void print_nearest(SanMemcheck *m, uint64_t addr)
     }
 }
 
+/* The freed allocation (cudaFree, device free) that addr lies in, or
+ * NULL: the last NFREED are remembered. */
+static const Live *freed_at(const SanMemcheck *m, uint64_t addr)
+{
+    size_t k = m->nfreed < NFREED ? m->nfreed : NFREED;
+    for (size_t i = 0; i < k; i++) {
+        size_t j = (m->nfreed - 1 - i) % NFREED;      /* newest first */
+        if (addr - m->freed[j].addr < m->freed[j].size) {
+            return &m->freed[j];
+        }
+    }
+    return NULL;
+}
+
 static void print_access(SanMemcheck *m, PtxSpace space, bool write,
                          uint32_t size, const char *func, uint32_t pc,
                          const char *file, uint32_t line,
@@ -94,15 +100,46 @@ static void print_access(SanMemcheck *m, PtxSpace space, bool write,
      * memory is a __global__ access, as compute-sanitizer says) */
     uint64_t off;
     space = emu_space_of(space, addr, &off);
+    bool heap = space == PTX_SPACE_GLOBAL || space == PTX_SPACE_CONST;
+    const Live *fr = heap && !strcmp(why, "is out of bounds") &&
+                     !emu_mem_find(m->dev->mem, addr, 1)
+                         ? freed_at(m, addr) : NULL;
+    if (fr) {
+        why = "is in freed memory (use after free)";
+    }
+    if (json(m)) {
+        FILE *o = m->out;
+        fprintf(o, "{\"tool\":\"memcheck\",\"kind\":\"%s\",\"space\":"
+                "\"%s\",\"access\":\"%s\",\"size\":%u,\"address\":%"
+                PRIu64 ",", fr ? "use-after-free"
+                : strstr(why, "misaligned") ? "misaligned"
+                : strstr(why, "read-only") ? "read-only" : "out-of-bounds",
+                ptx_space_name(space), write ? "write" : "read", size, addr);
+        SanLoc l = { .func = func, .pc = pc, .file = file, .line = line };
+        san_json_loc(o, "at", &l);
+        fputc(',', o);
+        san_json_dim3(o, "thread", tid);
+        fputc(',', o);
+        san_json_dim3(o, "block", ctaid);
+        if (fr) {
+            fprintf(o, ",\"freed\":{\"address\":%" PRIu64 ",\"size\":%"
+                    PRIu64 "}", fr->addr, fr->size);
+        }
+        fputs("}\n", o);
+        return;
+    }
     fprintf(m->out, P "Invalid %s %s of size %u byte%s\n",
-            space_words(space), write ? "write" : "read", size,
+            san_space_words(space), write ? "write" : "read", size,
             size == 1 ? "" : "s");
     fprintf(m->out, P "    at %s+0x%x in %s:%u\n", func, pc,
             file ? file : "?", line);
     fprintf(m->out, P "    by thread (%u,%u,%u) in block (%u,%u,%u)\n",
             tid[0], tid[1], tid[2], ctaid[0], ctaid[1], ctaid[2]);
     fprintf(m->out, P "    Address 0x%" PRIx64 " %s\n", addr, why);
-    if (space == PTX_SPACE_GLOBAL || space == PTX_SPACE_CONST) {
+    if (fr) {
+        fprintf(m->out, P "    of the allocation at 0x%" PRIx64 " of size %"
+                PRIu64 " bytes, freed\n", fr->addr, fr->size);
+    } else if (heap) {
         print_nearest(m, addr);   /* other spaces hold no allocations */
     }
     fputs(BLANK, m->out);
@@ -137,6 +174,19 @@ void san_memcheck_fault(SanMemcheck *m, const EmuFault *f)
                                     : "is out of bounds";
         print_access(m, f->space, write, f->size, func, f->pc, f->file,
                      f->loc.line, f->tid, f->ctaid, f->addr, why);
+        return;
+    }
+    if (json(m)) {
+        fprintf(m->out, "{\"tool\":\"memcheck\",\"kind\":\"fault\","
+                "\"status\":\"%s\",", emu_status_name(f->status));
+        SanLoc l = { .func = func, .pc = f->pc, .file = f->file,
+                     .line = f->loc.line };
+        san_json_loc(m->out, "at", &l);
+        fputc(',', m->out);
+        san_json_dim3(m->out, "thread", f->tid);
+        fputc(',', m->out);
+        san_json_dim3(m->out, "block", f->ctaid);
+        fputs("}\n", m->out);
         return;
     }
     fprintf(m->out, P "Kernel fault: %s\n", emu_status_name(f->status));
@@ -176,6 +226,7 @@ static void untrack(SanMemcheck *m, uint64_t addr)
 {
     for (size_t i = m->n; i-- > 0;) {
         if (m->live[i].addr == addr) {
+            m->freed[m->nfreed++ % NFREED] = m->live[i];
             m->live[i] = m->live[--m->n];
             return;
         }
@@ -195,13 +246,24 @@ static void on_event(void *ctx, const EmuEvent *e)
 SanMemcheck *san_memcheck_new(EmuDevice *d, FILE *out,
                               uint64_t print_limit)
 {
+    SanMemcheck *m = san_memcheck_new_out(d, NULL);
+    if (m) {
+        san_out_init(&m->own_out, out, SAN_FMT_TEXT, print_limit);
+        m->o = &m->own_out;
+        m->out = out;
+    }
+    return m;
+}
+
+SanMemcheck *san_memcheck_new_out(EmuDevice *d, SanOut *out)
+{
     SanMemcheck *m = calloc(1, sizeof(*m));
     if (!m) {
         return NULL;
     }
     m->dev = d;
-    m->out = out;
-    m->limit = print_limit;
+    m->o = out;
+    m->out = out ? out->out : NULL;
     EmuClient c = {
         .abi_version = EMU_CLIENT_ABI, .struct_size = sizeof(c),
         .name = "memcheck", .ctx = m, .on_event = on_event,
@@ -225,29 +287,35 @@ void san_memcheck_finish(SanMemcheck *m, bool leak_check)
         uint64_t bytes = 0;
         for (size_t i = 0; i < m->n; i++) {
             bytes += m->live[i].size;
-            if (count_error(m)) {
+            if (!count_error(m)) {
+                continue;
+            }
+            if (json(m)) {
+                fprintf(m->out, "{\"tool\":\"memcheck\",\"kind\":\"leak\","
+                        "\"address\":%" PRIu64 ",\"size\":%" PRIu64
+                        ",\"allocation\":\"%s\"}\n", m->live[i].addr,
+                        m->live[i].size,
+                        emu_alloc_kind_name(m->live[i].kind));
+            } else {
                 fprintf(m->out, P "Leaked %" PRIu64 " bytes at 0x%" PRIx64
                         " (%s)\n" BLANK, m->live[i].size, m->live[i].addr,
                         emu_alloc_kind_name(m->live[i].kind));
             }
         }
-        if (m->n) {
+        if (m->n && !json(m)) {
             fprintf(m->out, P "LEAK SUMMARY: %" PRIu64 " bytes leaked in "
                     "%zu allocation%s\n", bytes, m->n, m->n == 1 ? "" : "s");
         }
     }
-    fprintf(m->out, P "ERROR SUMMARY: %" PRIu64 " error%s\n", m->errors,
-            m->errors == 1 ? "" : "s");
-    if (m->limit && m->errors > m->printed) {
-        fprintf(m->out, P "(%" PRIu64 " errors not printed: --print-limit "
-                "%" PRIu64 ")\n", m->errors - m->printed, m->limit);
+    if (m->o == &m->own_out) {
+        san_out_summary(m->o);
     }
     fflush(m->out);
 }
 
 uint64_t san_memcheck_errors(const SanMemcheck *m)
 {
-    return m->errors;
+    return m->o->errors;
 }
 
 void san_memcheck_free(SanMemcheck *m)

@@ -19,6 +19,9 @@
  *    the "ERROR SUMMARY"; call it once, before the device is freed.
  *  - print_limit: at most that many errors are printed (0: no limit);
  *    all are counted.
+ *  - An out-of-bounds global access inside one of the last 256
+ *    allocations freed (and not reallocated since) is reported as a use
+ *    after free, with that allocation.
  *  - Detach with san_memcheck_free() before freeing the device.
  */
 #ifndef PTXEMU_CHECK_MEMCHECK_H
@@ -35,6 +38,11 @@ typedef struct SanMemcheck SanMemcheck;
 /* out: where reports go (not closed). NULL when out of memory. */
 SanMemcheck *san_memcheck_new(EmuDevice *d, FILE *out,
                               uint64_t print_limit);
+/* Reporting through `out`, shared with other tools (check/report.h):
+ * its format and print limit; san_memcheck_finish() then prints no
+ * ERROR SUMMARY (the owner of `out` does, san_out_summary()). */
+struct SanOut;
+SanMemcheck *san_memcheck_new_out(EmuDevice *d, struct SanOut *out);
 void san_memcheck_fault(SanMemcheck *m, const EmuFault *f);
 void san_memcheck_finish(SanMemcheck *m, bool leak_check);
 uint64_t san_memcheck_errors(const SanMemcheck *m);

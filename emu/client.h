@@ -60,6 +60,10 @@ typedef enum EmuEventKind {
     EMU_EV_HOST_ALLOC,            /* addr, size: emu_mem_alloc of any
                                      other kind (cudaMalloc, globals) */
     EMU_EV_HOST_FREE,             /* addr, size: emu_mem_release */
+    EMU_EV_FENCE,                 /* launch, cta, warp, addr: the lanes,
+                                     id: the PtxMod of the scope
+                                     (membar.gl: PTX_M_GPU): membar and
+                                     fence (not fence.proxy) */
     EMU_EV_COUNT
 } EmuEventKind;
 

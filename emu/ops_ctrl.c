@@ -14,10 +14,20 @@
 #include <string.h>
 
 #include "emu/builtins.h"
+#include "emu/client.h"
 #include "emu/exec.h"
 #include "emu/its.h"
 #include "emu/ops.h"
 #include "ptx/opcode.h"
+
+/* A thread fence orders nothing more in this sequentially consistent
+ * emulator; the clients that model ordering (racecheck) are told of it. */
+static void op_fence(EmuCtx *x, const EmuInsn *i, uint32_t mask)
+{
+    if (__builtin_expect(x->dev->clients != NULL, 0) && mask) {
+        emu_client_warp_event(x, EMU_EV_FENCE, mask, i->aux);
+    }
+}
 
 static void op_nop(EmuCtx *x, const EmuInsn *i, uint32_t mask)
 {
@@ -351,8 +361,14 @@ EMU_SELECTOR(ctrl)
     case PTX_OP_PMEVENT:
     case PTX_OP_PMEVENT_MASK:
     case PTX_OP_MEMBAR:
+    case PTX_OP_FENCE: {
+        /* membar.gl is fence.sc.gpu (PTX ISA 9.7.13.4) */
+        PtxMod sc = ir_insn_mod(in, PTX_MG_SCOPE);
+        ei->aux = (uint16_t)(sc == PTX_M_GL ? PTX_M_GPU : sc);
+        ei->fn = op_fence;
+        return true;
+    }
     case PTX_OP_MEMBAR_PROXY:
-    case PTX_OP_FENCE:
     case PTX_OP_FENCE_PROXY:
     case PTX_OP_GRIDDEPCONTROL_LAUNCH_DEPENDENTS:
     case PTX_OP_GRIDDEPCONTROL_WAIT:

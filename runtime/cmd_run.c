@@ -17,6 +17,7 @@
 #include "runtime/argspec.h"
 #include "runtime/envopts.h"
 #include "runtime/ptxemu.h"
+#include "runtime/sanitize.h"
 #include "runtime/stats.h"
 
 int cmd_run(int argc, char **argv);
@@ -78,6 +79,18 @@ static void run_usage(FILE *out)
         "                      (independent thread scheduling: a path "
         "spinning\n"
         "                      without progress yields, as on sm_70+)\n"
+        "  --tool LIST         check the kernel as `ptxemu sanitize` does: "
+        "a comma-\n"
+        "                      separated list of memcheck, racecheck, "
+        "initcheck,\n"
+        "                      synccheck; the report goes to stderr\n"
+        "  --format text|json  the report: compute-sanitizer's text "
+        "(default) or\n"
+        "                      JSON Lines\n"
+        "  --racecheck-report hazard|analysis\n"
+        "                      racecheck: each hazard (default) or pairs "
+        "grouped\n"
+        "  --error-exitcode N  exit status N when the tools found errors\n"
         "  -h, --help          this text\n"
         "\n"
         "Arguments are numbered from 0 in the order given, and must match "
@@ -320,7 +333,8 @@ int cmd_run(int argc, char **argv)
            OPT_OUT, OPT_PRINT, OPT_STATS, OPT_LIMIT, OPT_TIME_LIMIT,
            OPT_DIVERGE,
            OPT_CLUSTER, OPT_TIMING, OPT_TIMING_CONFIG, OPT_TIMING_SET,
-           OPT_TIMING_HELP, OPT_RECONV };
+           OPT_TIMING_HELP, OPT_RECONV, OPT_TOOL, OPT_FORMAT,
+           OPT_RACE_REPORT, OPT_ERROR_EXITCODE };
     static const struct option opts[] = {
         {"kernel", required_argument, NULL, OPT_KERNEL},
         {"grid", required_argument, NULL, OPT_GRID},
@@ -339,6 +353,10 @@ int cmd_run(int argc, char **argv)
         {"timing-set", required_argument, NULL, OPT_TIMING_SET},
         {"timing-help", no_argument, NULL, OPT_TIMING_HELP},
         {"reconvergence", required_argument, NULL, OPT_RECONV},
+        {"tool", required_argument, NULL, OPT_TOOL},
+        {"format", required_argument, NULL, OPT_FORMAT},
+        {"racecheck-report", required_argument, NULL, OPT_RACE_REPORT},
+        {"error-exitcode", required_argument, NULL, OPT_ERROR_EXITCODE},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -358,6 +376,9 @@ int cmd_run(int argc, char **argv)
     ArgSpec *args = NULL;
     unsigned nspecs = 0, nouts = 0, nprints = 0, nparsed = 0;
     ptxemu_device *dev = NULL;
+    RtSanOptions sopt = { .out = stderr };
+    RtSanitize *san = NULL;
+    uint64_t error_exitcode = 0;
     int status = 2;
     int c;
     if (!specs || !outs || !prints || !tsets) {
@@ -457,6 +478,37 @@ int cmd_run(int argc, char **argv)
                 goto done;
             }
             break;
+        case OPT_TOOL:
+            if (!rt_sanitize_tools(optarg, &sopt.tools)) {
+                fprintf(stderr, "ptxemu run: --tool '%s': expected a list of "
+                        "memcheck, racecheck, initcheck, synccheck\n",
+                        optarg);
+                goto done;
+            }
+            break;
+        case OPT_FORMAT:
+            if (strcmp(optarg, "text") && strcmp(optarg, "json")) {
+                fprintf(stderr, "ptxemu run: --format '%s': expected text "
+                        "or json\n", optarg);
+                goto done;
+            }
+            sopt.json = !strcmp(optarg, "json");
+            break;
+        case OPT_RACE_REPORT:
+            if (strcmp(optarg, "hazard") && strcmp(optarg, "analysis")) {
+                fprintf(stderr, "ptxemu run: --racecheck-report '%s': "
+                        "expected hazard or analysis\n", optarg);
+                goto done;
+            }
+            sopt.race_analysis = !strcmp(optarg, "analysis");
+            break;
+        case OPT_ERROR_EXITCODE:
+            if (!argspec_parse_uint(optarg, 255, &error_exitcode)) {
+                fprintf(stderr, "ptxemu run: --error-exitcode '%s': expected "
+                        "0 to 255\n", optarg);
+                goto done;
+            }
+            break;
         case OPT_TIMING: dopt.timing = optarg; break;
         case OPT_TIMING_CONFIG: dopt.timing_config = optarg; break;
         case OPT_TIMING_SET: tsets[dopt.ntiming_set++] = optarg; break;
@@ -521,6 +573,14 @@ int cmd_run(int argc, char **argv)
         }
         status = 1;
         goto done;
+    }
+    if (sopt.tools) {
+        char why[128];
+        if (!(san = rt_sanitize_start(dev, &sopt, why, sizeof(why)))) {
+            fprintf(stderr, "ptxemu run: %s\n", why);
+            status = 1;
+            goto done;
+        }
     }
     ptxemu_module *mod;
     ptxemu_status lst =
@@ -665,6 +725,12 @@ int cmd_run(int argc, char **argv)
         }
     }
 done:
+    if (san) {
+        fflush(stdout);
+        if (rt_sanitize_finish(san) && error_exitcode) {
+            status = (int)error_exitcode;
+        }
+    }
     for (unsigned i = 0; i < nparsed && args; i++) {
         argspec_free(&args[i]);
     }

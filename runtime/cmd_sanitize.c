@@ -1,8 +1,9 @@
 /*
- * runtime/cmd_sanitize.c: `ptxemu sanitize [--tool memcheck]
+ * runtime/cmd_sanitize.c: `ptxemu sanitize [--tool TOOL[,TOOL]]
  * [--error-exitcode N] [--print-limit N] [--leak-check full|no]
- * [--log-file F] [exec options] -- PROG [ARGS]`: `ptxemu exec` with a
- * checker.  The sanitizer's options (compute-sanitizer's names) become
+ * [--racecheck-report hazard|analysis] [--format text|json]
+ * [--log-file F] [exec options] -- PROG [ARGS]`: `ptxemu exec` with
+ * checkers (runtime/sanitize.h).  The sanitizer's options (compute-sanitizer's names) become
  * the PTXEMU_SANITIZE* variables that the drop-in driver reads
  * (runtime/cuda/drv_sanitize.c); the rest go to cmd_exec unchanged.
  */
@@ -14,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "runtime/sanitize.h"
+
 int cmd_exec(int argc, char **argv);
 int cmd_sanitize(int argc, char **argv);
 void sanitize_env_help(FILE *out);
@@ -21,14 +24,18 @@ void sanitize_env_help(FILE *out);
 static const struct {
     const char *flag, *env, *arg, *help;
 } sopts[] = {
-    {"--tool", "PTXEMU_SANITIZE", "memcheck",
-     "the checker (memcheck, the default)"},
+    {"--tool", "PTXEMU_SANITIZE", "LIST",
+     "checkers: memcheck,racecheck,initcheck,synccheck"},
     {"--error-exitcode", "PTXEMU_SANITIZE_ERROR_EXITCODE", "N",
      "exit status N when errors were found"},
     {"--print-limit", "PTXEMU_SANITIZE_PRINT_LIMIT", "N",
      "print at most N errors (all counted; 0: all)"},
     {"--leak-check", "PTXEMU_SANITIZE_LEAK_CHECK", "full|no",
      "full: report allocations live at exit"},
+    {"--racecheck-report", "PTXEMU_SANITIZE_RACECHECK_REPORT",
+     "hazard|analysis", "racecheck: each hazard or grouped pairs"},
+    {"--format", "PTXEMU_SANITIZE_FORMAT", "text|json",
+     "compute-sanitizer's text (default) or JSON Lines"},
     {"--log-file", "PTXEMU_SANITIZE_LOG", "FILE",
      "reports to FILE instead of stderr"},
 };
@@ -65,7 +72,14 @@ static bool valid(size_t k, const char *v)
         return *v && !*end && !errno && *v != '-';
     }
     if (!strcmp(sopts[k].flag, "--tool")) {
-        return !strcmp(v, "memcheck");
+        unsigned mask;
+        return rt_sanitize_tools(v, &mask);
+    }
+    if (!strcmp(sopts[k].flag, "--racecheck-report")) {
+        return !strcmp(v, "hazard") || !strcmp(v, "analysis");
+    }
+    if (!strcmp(sopts[k].flag, "--format")) {
+        return !strcmp(v, "text") || !strcmp(v, "json");
     }
     if (!strcmp(sopts[k].flag, "--leak-check")) {
         return !strcmp(v, "full") || !strcmp(v, "no");

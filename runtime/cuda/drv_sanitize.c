@@ -1,10 +1,14 @@
 /*
- * runtime/cuda/drv_sanitize.c: the checker of `ptxemu sanitize`, chosen
+ * runtime/cuda/drv_sanitize.c: the checkers of `ptxemu sanitize`, chosen
  * by environment variables that runtime/cmd_sanitize.c sets:
- *   PTXEMU_SANITIZE=memcheck          the tool (only memcheck today)
+ *   PTXEMU_SANITIZE=TOOL[,TOOL]       memcheck, racecheck, initcheck,
+ *                                     synccheck (runtime/sanitize.h)
  *   PTXEMU_SANITIZE_LOG=FILE          reports there instead of stderr
+ *   PTXEMU_SANITIZE_FORMAT=json       JSON Lines instead of text
  *   PTXEMU_SANITIZE_PRINT_LIMIT=N     at most N errors printed
  *   PTXEMU_SANITIZE_LEAK_CHECK=full   report allocations live at exit
+ *   PTXEMU_SANITIZE_RACECHECK_REPORT=analysis  hazards grouped by
+ *                                     location pair, at exit
  *   PTXEMU_SANITIZE_ERROR_EXITCODE=N  exit status N when errors were found
  * Started at cuInit, finished at process exit (drv_at_exit), where the
  * error summary is printed and, with errors and an exit code, the
@@ -18,17 +22,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "check/memcheck.h"
 #include "runtime/api_emu.h"
 #include "runtime/cuda/drv.h"
+#include "runtime/sanitize.h"
 
-static SanMemcheck *memcheck;
+static RtSanitize *session;
 static FILE *log_fp;
-
-static void on_fault(void *ctx, const EmuFault *f)
-{
-    san_memcheck_fault(ctx, f);
-}
 
 static unsigned long env_ulong(const char *name, unsigned long dflt)
 {
@@ -47,15 +46,22 @@ static unsigned long env_ulong(const char *name, unsigned long dflt)
     return n;
 }
 
+static bool env_is(const char *name, const char *value)
+{
+    const char *v = getenv(name);
+    return v && !strcmp(v, value);
+}
+
 void drv_sanitize_init(void)
 {
     const char *tool = getenv("PTXEMU_SANITIZE");
     if (!tool || !*tool) {
         return;
     }
-    if (strcmp(tool, "memcheck") != 0) {
+    RtSanOptions o = { 0 };
+    if (!rt_sanitize_tools(tool, &o.tools)) {
         fprintf(stderr, "ptxemu: PTXEMU_SANITIZE=%s: unknown tool "
-                "(memcheck)\n", tool);
+                "(memcheck, racecheck, initcheck, synccheck)\n", tool);
         return;
     }
     const char *log = getenv("PTXEMU_SANITIZE_LOG");
@@ -67,26 +73,24 @@ void drv_sanitize_init(void)
             log_fp = stderr;
         }
     }
-    memcheck = san_memcheck_new(rt_device_emu(drv.dev), log_fp,
-                                env_ulong("PTXEMU_SANITIZE_PRINT_LIMIT", 0));
-    if (!memcheck) {
-        fprintf(stderr, "ptxemu: cannot start memcheck\n");
-        return;
+    o.out = log_fp;
+    o.json = env_is("PTXEMU_SANITIZE_FORMAT", "json");
+    o.print_limit = env_ulong("PTXEMU_SANITIZE_PRINT_LIMIT", 0);
+    o.leak_check = env_is("PTXEMU_SANITIZE_LEAK_CHECK", "full");
+    o.race_analysis = env_is("PTXEMU_SANITIZE_RACECHECK_REPORT", "analysis");
+    char why[128];
+    if (!(session = rt_sanitize_start(drv.dev, &o, why, sizeof(why)))) {
+        fprintf(stderr, "ptxemu: sanitize: %s\n", why);
     }
-    rt_set_fault_hook(drv.dev, on_fault, memcheck);
 }
 
 void drv_sanitize_exit(void)
 {
-    if (!memcheck) {
+    if (!session) {
         return;
     }
-    const char *leak = getenv("PTXEMU_SANITIZE_LEAK_CHECK");
-    san_memcheck_finish(memcheck, leak && !strcmp(leak, "full"));
-    uint64_t errors = san_memcheck_errors(memcheck);
-    rt_set_fault_hook(drv.dev, NULL, NULL);
-    san_memcheck_free(memcheck);
-    memcheck = NULL;
+    uint64_t errors = rt_sanitize_finish(session);
+    session = NULL;
     if (log_fp != stderr) {
         fclose(log_fp);
     }

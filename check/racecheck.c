@@ -1,0 +1,593 @@
+/*
+ * check/racecheck.c: the race checker (see racecheck.h).
+ *
+ * A happens-before check with one logical clock per launch.  Each byte
+ * of shared memory (per CTA) and of global memory (per launch, in pages
+ * made on first touch) has a shadow cell: its last write and up to two
+ * reads, each as (thread, location, clock).  The clock advances at each
+ * barrier release, fence and strong access; a CTA keeps the clock of its
+ * last barrier, of its last strong access and of its last fences (a
+ * ring), which is what decides whether an earlier access is ordered
+ * before the current one.  The report layout follows compute-sanitizer's
+ * racecheck (NVIDIA, "Compute Sanitizer User Manual", "Racecheck Tool":
+ * "Potential RAW hazard detected at __shared__ 0x... in block (...)",
+ * one line per access, and the "analysis" report "Race reported between
+ * Write access at ... and Read access at ...").
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check/map.h"
+#include "check/racecheck.h"
+#include "emu/access.h"
+#include "emu/client.h"
+
+#define STRONG 0x80000000u        /* Slot.who: a strong access */
+#define NRING 8                   /* fences remembered per CTA */
+#define PAGE_BITS 10              /* global shadow page: 1 KiB */
+#define PAGE (1u << PAGE_BITS)
+#define MAX_PAGES 4096u           /* per launch (about 150 MB of shadow) */
+#define CLOCK_MAX 0xFFFFFF00u
+
+typedef struct Slot {
+    uint32_t who;                 /* global thread index + 1 | STRONG;
+                                     0: none */
+    uint32_t site;                /* SanRacecheck.sites index */
+    uint32_t time;                /* launch clock at the access */
+} Slot;
+
+typedef struct Cell {
+    Slot w, r1, r2;
+} Cell;
+
+typedef struct Ring {
+    uint32_t t[NRING];
+    uint32_t n;
+} Ring;
+
+typedef struct CtaSync {
+    uint32_t barrier;             /* clock of its last barrier release */
+    uint32_t sync;                /* of its last strong access */
+    Ring any, gpu;                /* its fences; those of .gpu/.sys scope */
+} CtaSync;
+
+typedef struct Launch {
+    uint32_t nthreads;            /* per CTA */
+    bool on, global_on;
+    uint32_t clock;
+    CtaSync *cs;                  /* per linear CTA */
+    SanMap pages;                 /* addr >> PAGE_BITS -> Cell[PAGE] */
+    uint64_t last_pn;
+    Cell *last_page;
+} Launch;
+
+typedef struct Shared {           /* a CTA's shared-memory shadow */
+    Cell *c;
+    uint32_t n;
+} Shared;
+
+typedef struct Site {
+    const EmuFunc *f;
+    uint32_t pc;
+} Site;
+
+typedef enum Hazard { HZ_RAW, HZ_WAR, HZ_WAW } Hazard;
+static const char *const hz_name[] = { "RAW", "WAR", "WAW" };
+
+typedef struct Pair {             /* a reported (kind, site, site) */
+    uint8_t kind, space;
+    bool first_write, second_write;
+    uint32_t s1, s2;
+    uint64_t count;
+} Pair;
+
+struct SanRacecheck {
+    EmuDevice *dev;
+    SanOut *out;
+    bool analysis;
+    int client;
+    Site *sites;
+    size_t nsites, capsites;
+    SanMap funcs;                 /* EmuFunc* -> its first site index */
+    Pair *pairs;
+    size_t npairs, cappairs;
+    SanMap pairmap;               /* kind/space/sites -> pairs index + 1 */
+};
+
+/* ------------------------------------------------------------ sites */
+
+static uint32_t site_of(SanRacecheck *r, const EmuFunc *f, uint32_t pc)
+{
+    uint64_t *base = san_map_get(&r->funcs, (uint64_t)(uintptr_t)f, false);
+    if (!base) {
+        size_t need = r->nsites + f->ncode;
+        if (need > r->capsites) {
+            size_t nc = r->capsites ? r->capsites : 256;
+            while (nc < need) {
+                nc *= 2;
+            }
+            Site *p = realloc(r->sites, nc * sizeof(*p));
+            if (!p) {
+                return 0;
+            }
+            r->sites = p;
+            r->capsites = nc;
+        }
+        if (!(base = san_map_get(&r->funcs, (uint64_t)(uintptr_t)f, true))) {
+            return 0;
+        }
+        *base = r->nsites;
+        for (uint32_t k = 0; k < f->ncode; k++) {
+            r->sites[r->nsites++] = (Site){ f, k };
+        }
+    }
+    return (uint32_t)*base + pc;
+}
+
+/* ------------------------------------------------------------ order */
+
+static void ring_push(Ring *g, uint32_t t)
+{
+    g->t[g->n % NRING] = t;
+    g->n++;
+}
+
+/* The clock of the first fence in g after t; UINT32_MAX: none; 0: one
+ * that the ring no longer holds may be it. */
+static uint32_t first_after(const Ring *g, uint32_t t)
+{
+    uint32_t k = g->n < NRING ? g->n : NRING, best = UINT32_MAX;
+    uint32_t oldest = UINT32_MAX;
+    for (uint32_t i = 0; i < k; i++) {
+        if (g->t[i] > t && g->t[i] < best) {
+            best = g->t[i];
+        }
+        if (g->t[i] < oldest) {
+            oldest = g->t[i];
+        }
+    }
+    if (g->n > NRING && best == oldest) {
+        return 0;
+    }
+    return best;
+}
+
+static bool same_warp(const Launch *L, uint32_t a, uint32_t b)
+{
+    a = (a & ~STRONG) - 1;
+    b = (b & ~STRONG) - 1;
+    return a / L->nthreads == b / L->nthreads &&
+           a % L->nthreads / EMU_WARP_SIZE == b % L->nthreads / EMU_WARP_SIZE;
+}
+
+/* Whether the access in s happens before the current one, by CTA cta. */
+static bool ordered(const Launch *L, const Slot *s, uint32_t cta)
+{
+    uint32_t pc = ((s->who & ~STRONG) - 1) / L->nthreads;
+    const CtaSync *c = &L->cs[cta];
+    if (pc == cta && c->barrier > s->time) {
+        return true;
+    }
+    uint32_t f = first_after(pc == cta ? &L->cs[pc].any : &L->cs[pc].gpu,
+                             s->time);
+    return f != UINT32_MAX && c->sync > f;
+}
+
+static bool conflict(const Launch *L, const Slot *s, const Slot *cur,
+                     uint32_t cta)
+{
+    return s->who && !(s->who & cur->who & STRONG) &&
+           !same_warp(L, s->who, cur->who) && !ordered(L, s, cta);
+}
+
+/* ------------------------------------------------------------ reports */
+
+static void print_thread(SanRacecheck *r, const EmuLaunch *l, bool write,
+                         uint32_t who, uint32_t site, bool block)
+{
+    const Launch *L = *emu_client_launch_slot((EmuLaunch *)l, r->client);
+    uint32_t t = (who & ~STRONG) - 1, tid[3], ctaid[3];
+    san_tid_of(l, t % L->nthreads, tid);
+    san_ctaid_of(l, t / L->nthreads, ctaid);
+    SanLoc loc;
+    san_loc_of(&loc, r->sites[site].f, r->sites[site].pc);
+    FILE *o = r->out->out;
+    if (r->out->fmt == SAN_FMT_JSON) {
+        fprintf(o, "{\"access\":\"%s\",", write ? "write" : "read");
+        san_json_dim3(o, "thread", tid);
+        fputc(',', o);
+        san_json_dim3(o, "block", ctaid);
+        fputc(',', o);
+        san_json_loc(o, "at", &loc);
+        fputc('}', o);
+        return;
+    }
+    fprintf(o, SAN_P "    %s Thread (%u,%u,%u) ", write ? "Write" : "Read",
+            tid[0], tid[1], tid[2]);
+    if (block) {
+        fprintf(o, "in block (%u,%u,%u) ", ctaid[0], ctaid[1], ctaid[2]);
+    }
+    san_text_at(o, &loc);
+    fputc('\n', o);
+}
+
+static void report(SanRacecheck *r, const EmuLaunch *l, Hazard kind,
+                   PtxSpace space, uint64_t addr, const Slot *first,
+                   const Slot *second)
+{
+    bool w1 = kind != HZ_WAR, w2 = kind != HZ_RAW;
+    uint64_t key = (uint64_t)kind << 62 | (uint64_t)(space ==
+                   PTX_SPACE_SHARED) << 61 | (uint64_t)first->site << 31 |
+                   second->site;
+    uint64_t *v = san_map_get(&r->pairmap, key, true);
+    if (!v) {
+        return;
+    }
+    if (*v) {
+        r->pairs[*v - 1].count++;
+        return;
+    }
+    if (r->npairs == r->cappairs) {
+        size_t nc = r->cappairs ? r->cappairs * 2 : 32;
+        Pair *p = realloc(r->pairs, nc * sizeof(*p));
+        if (!p) {
+            return;
+        }
+        r->pairs = p;
+        r->cappairs = nc;
+    }
+    r->pairs[r->npairs++] = (Pair){ (uint8_t)kind, (uint8_t)space, w1, w2,
+                                    first->site, second->site, 1 };
+    *v = r->npairs;
+    if (r->analysis || !san_out_count(r->out)) {
+        return;
+    }
+    const Launch *L = *emu_client_launch_slot((EmuLaunch *)l, r->client);
+    uint32_t ctaid[3];
+    san_ctaid_of(l, ((second->who & ~STRONG) - 1) / L->nthreads, ctaid);
+    const char *kern = l->kernel && l->kernel->ir ? l->kernel->ir->name : "?";
+    FILE *o = r->out->out;
+    bool sh = space == PTX_SPACE_SHARED;
+    if (r->out->fmt == SAN_FMT_JSON) {
+        fprintf(o, "{\"tool\":\"racecheck\",\"kind\":\"%s\",\"space\":\"%s\","
+                "\"address\":%" PRIu64 ",\"kernel\":", hz_name[kind],
+                sh ? "shared" : "global", addr);
+        san_json_str(o, kern);
+        fputs(",\"first\":", o);
+        print_thread(r, l, w1, first->who, first->site, true);
+        fputs(",\"second\":", o);
+        print_thread(r, l, w2, second->who, second->site, true);
+        fputs("}\n", o);
+        return;
+    }
+    fprintf(o, SAN_P "Error: Potential %s hazard detected at %s 0x%" PRIx64,
+            hz_name[kind], san_space_words(space), addr);
+    if (sh) {
+        fprintf(o, " in block (%u,%u,%u)", ctaid[0], ctaid[1], ctaid[2]);
+    }
+    fprintf(o, " of kernel %s :\n", kern);
+    print_thread(r, l, w1, first->who, first->site, !sh);
+    print_thread(r, l, w2, second->who, second->site, !sh);
+    fputs(SAN_BLANK, o);
+}
+
+/* ------------------------------------------------------------ accesses */
+
+static void check_byte(SanRacecheck *r, const EmuLaunch *l, Launch *L,
+                       Cell *c, const Slot *cur, bool write, uint32_t cta,
+                       PtxSpace space, uint64_t addr)
+{
+    if (write) {
+        if (conflict(L, &c->w, cur, cta)) {
+            report(r, l, HZ_WAW, space, addr, &c->w, cur);
+        }
+        if (conflict(L, &c->r1, cur, cta)) {
+            report(r, l, HZ_WAR, space, addr, &c->r1, cur);
+        } else if (conflict(L, &c->r2, cur, cta)) {
+            report(r, l, HZ_WAR, space, addr, &c->r2, cur);
+        }
+        c->w = *cur;
+        return;
+    }
+    if (conflict(L, &c->w, cur, cta)) {
+        report(r, l, HZ_RAW, space, addr, &c->w, cur);
+    }
+    /* keep a read that the current one does not order after, so that a
+     * later write by another warp still meets it */
+    if (!c->r1.who || same_warp(L, c->r1.who, cur->who) ||
+        ordered(L, &c->r1, cta)) {
+        c->r1 = *cur;
+    } else {
+        c->r2 = *cur;
+    }
+}
+
+static Cell *shared_cells(SanRacecheck *r, EmuCta *cta, uint64_t end)
+{
+    void **slot = emu_client_cta_slot(cta, r->client);
+    if (!slot || end > cta->shared_bytes) {
+        return NULL;                  /* the reserved region: not user's */
+    }
+    Shared *s = *slot;
+    if (!s && !(s = *slot = calloc(1, sizeof(*s)))) {
+        return NULL;
+    }
+    if (end > s->n) {
+        uint32_t n = s->n ? s->n : 256;
+        while (n < end) {
+            n *= 2;
+        }
+        if (n > cta->shared_bytes) {
+            n = cta->shared_bytes;
+        }
+        Cell *p = realloc(s->c, (size_t)n * sizeof(*p));
+        if (!p) {
+            return NULL;
+        }
+        memset(p + s->n, 0, (size_t)(n - s->n) * sizeof(*p));
+        s->c = p;
+        s->n = n;
+    }
+    return s->c;
+}
+
+static Cell *global_page(Launch *L, uint64_t pn)
+{
+    if (L->last_page && pn == L->last_pn) {
+        return L->last_page;
+    }
+    uint64_t *v = san_map_get(&L->pages, pn, false);
+    if (!v) {
+        if (L->pages.n >= MAX_PAGES ||
+            !(v = san_map_get(&L->pages, pn, true))) {
+            L->global_on = false;
+            return NULL;
+        }
+        Cell *p = calloc(PAGE, sizeof(*p));
+        if (!p) {
+            L->global_on = false;
+            return NULL;
+        }
+        *v = (uint64_t)(uintptr_t)p;
+    }
+    L->last_pn = pn;
+    L->last_page = (Cell *)(uintptr_t)*v;
+    return L->last_page;
+}
+
+static bool is_strong_sem(PtxMod m)
+{
+    return m == PTX_M_RELAXED || m == PTX_M_ACQUIRE ||
+           m == PTX_M_RELEASE || m == PTX_M_ACQ_REL || m == PTX_M_SC ||
+           m == PTX_M_VOLATILE;
+}
+
+static void fence(Launch *L, uint32_t cta, PtxMod scope)
+{
+    if (L->clock >= CLOCK_MAX) {
+        L->on = false;
+        return;
+    }
+    uint32_t t = ++L->clock;
+    ring_push(&L->cs[cta].any, t);
+    if (scope != PTX_M_CTA && scope != PTX_M_CLUSTER) {
+        ring_push(&L->cs[cta].gpu, t);  /* gpu, sys, or none (gpu) */
+    }
+}
+
+static void on_access(void *ctx, const EmuCtx *x, const EmuAccess *a,
+                      uint32_t n)
+{
+    SanRacecheck *r = ctx;
+    void **ls = emu_client_launch_slot(x->launch, r->client);
+    Launch *L = ls ? *ls : NULL;
+    if (!L || !L->on) {
+        return;
+    }
+    uint32_t cta = x->cta->linear;
+    const IrInsn *in = x->pc < x->func->ncode ? x->func->code[x->pc].ir
+                                              : NULL;
+    PtxMod sem = in ? ir_insn_mod(in, PTX_MG_SEM) : PTX_M_NONE;
+    bool strong_insn = is_strong_sem(sem), any_strong = false;
+    if (sem == PTX_M_RELEASE || sem == PTX_M_ACQ_REL || sem == PTX_M_SC) {
+        fence(L, cta, ir_insn_mod(in, PTX_MG_SCOPE));
+    }
+    uint32_t site = site_of(r, x->func, x->pc);
+    uint32_t base = cta * L->nthreads + x->warp->id * EMU_WARP_SIZE + 1;
+    for (uint32_t k = 0; k < n; k++) {
+        EmuAccKind kind = a[k].kind;
+        if (kind != EMU_ACC_READ && kind != EMU_ACC_WRITE &&
+            kind != EMU_ACC_ATOMIC) {
+            continue;                 /* asynchronous, texel: unchecked */
+        }
+        bool strong = strong_insn || kind == EMU_ACC_ATOMIC;
+        any_strong |= strong;
+        Slot cur = { (base + a[k].lane) | (strong ? STRONG : 0), site,
+                     L->clock };
+        bool write = kind != EMU_ACC_READ;
+        PtxSpace sp = a[k].space;
+        uint64_t addr = a[k].addr;
+        if (sp == PTX_SPACE_SHARED) {
+            Cell *c = shared_cells(r, x->cta, addr + a[k].size);
+            for (uint32_t b = 0; c && b < a[k].size; b++) {
+                check_byte(r, x->launch, L, &c[addr + b], &cur, write, cta,
+                           sp, addr + b);
+            }
+        } else if (sp == PTX_SPACE_GLOBAL && L->global_on) {
+            for (uint32_t b = 0; b < a[k].size; b++) {
+                uint64_t at = addr + b;
+                Cell *p = global_page(L, at >> PAGE_BITS);
+                if (!p) {
+                    break;
+                }
+                check_byte(r, x->launch, L, &p[at & (PAGE - 1)], &cur,
+                           write, cta, sp, at);
+            }
+        }
+    }
+    if (any_strong) {
+        if (L->clock >= CLOCK_MAX) {
+            L->on = false;
+            return;
+        }
+        L->cs[cta].sync = ++L->clock;
+    }
+}
+
+/* ------------------------------------------------------------ events */
+
+static void launch_free(Launch *L)
+{
+    for (size_t i = 0; i < L->pages.cap; i++) {
+        if (L->pages.v[i].used) {
+            free((void *)(uintptr_t)L->pages.v[i].val);
+        }
+    }
+    san_map_free(&L->pages);
+    free(L->cs);
+    free(L);
+}
+
+static void on_event(void *ctx, const EmuEvent *e)
+{
+    SanRacecheck *r = ctx;
+    void **ls = e->launch ? emu_client_launch_slot(e->launch, r->client)
+                          : NULL;
+    if (!ls) {
+        return;
+    }
+    Launch *L = *ls;
+    switch (e->kind) {
+    case EMU_EV_LAUNCH_BEGIN: {
+        const EmuLaunch *l = e->launch;
+        uint64_t nt = (uint64_t)l->block[0] * l->block[1] * l->block[2];
+        uint64_t nc = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
+        if (L || !nt || nt * nc >= STRONG - 1 || nc > (1u << 22)) {
+            return;                   /* too large a grid: not checked */
+        }
+        if (!(L = calloc(1, sizeof(*L)))) {
+            return;
+        }
+        if (!(L->cs = calloc(nc, sizeof(*L->cs)))) {
+            free(L);
+            return;
+        }
+        L->nthreads = (uint32_t)nt;
+        L->on = L->global_on = true;
+        *ls = L;
+        return;
+    }
+    case EMU_EV_LAUNCH_END:
+        if (L) {
+            launch_free(L);
+            *ls = NULL;
+        }
+        return;
+    case EMU_EV_CTA_DONE: {
+        void **cs = emu_client_cta_slot(e->cta, r->client);
+        if (cs && *cs) {
+            free(((Shared *)*cs)->c);
+            free(*cs);
+            *cs = NULL;
+        }
+        return;
+    }
+    case EMU_EV_BARRIER:
+    case EMU_EV_MBAR_FLIP:
+        if (L && L->on && e->cta) {
+            if (L->clock >= CLOCK_MAX) {
+                L->on = false;
+                return;
+            }
+            L->cs[e->cta->linear].barrier = ++L->clock;
+        }
+        return;
+    case EMU_EV_FENCE:
+        if (L && L->on && e->cta) {
+            fence(L, e->cta->linear, (PtxMod)e->id);
+        }
+        return;
+    default:
+        return;
+    }
+}
+
+/* ------------------------------------------------------------ API */
+
+SanRacecheck *san_racecheck_new(EmuDevice *d, SanOut *out, bool analysis)
+{
+    SanRacecheck *r = calloc(1, sizeof(*r));
+    if (!r) {
+        return NULL;
+    }
+    r->dev = d;
+    r->out = out;
+    r->analysis = analysis;
+    EmuClient c = {
+        .abi_version = EMU_CLIENT_ABI, .struct_size = sizeof(c),
+        .name = "racecheck", .ctx = r, .on_access = on_access,
+        .on_event = on_event,
+        .spaces = 1u << PTX_SPACE_SHARED | 1u << PTX_SPACE_GLOBAL,
+        .events = 1u << EMU_EV_LAUNCH_BEGIN | 1u << EMU_EV_LAUNCH_END |
+                  1u << EMU_EV_CTA_DONE | 1u << EMU_EV_BARRIER |
+                  1u << EMU_EV_MBAR_FLIP | 1u << EMU_EV_FENCE,
+    };
+    char why[128];
+    r->client = emu_client_attach(d, &c, why, sizeof(why));
+    if (r->client < 0) {
+        free(r);
+        return NULL;
+    }
+    return r;
+}
+
+void san_racecheck_finish(SanRacecheck *r)
+{
+    if (!r->analysis) {
+        return;
+    }
+    FILE *o = r->out->out;
+    for (size_t i = 0; i < r->npairs; i++) {
+        const Pair *p = &r->pairs[i];
+        if (!san_out_count(r->out)) {
+            continue;
+        }
+        SanLoc a, b;
+        san_loc_of(&a, r->sites[p->s1].f, r->sites[p->s1].pc);
+        san_loc_of(&b, r->sites[p->s2].f, r->sites[p->s2].pc);
+        if (r->out->fmt == SAN_FMT_JSON) {
+            fprintf(o, "{\"tool\":\"racecheck\",\"kind\":\"%s\",\"space\":"
+                    "\"%s\",\"hazards\":%" PRIu64 ",", hz_name[p->kind],
+                    p->space == PTX_SPACE_SHARED ? "shared" : "global",
+                    p->count);
+            san_json_loc(o, "first", &a);
+            fputc(',', o);
+            san_json_loc(o, "second", &b);
+            fputs("}\n", o);
+            continue;
+        }
+        fprintf(o, SAN_P "Error: Race reported between %s access ",
+                p->first_write ? "Write" : "Read");
+        san_text_at(o, &a);
+        fprintf(o, "\n" SAN_P "    and %s access ",
+                p->second_write ? "Write" : "Read");
+        san_text_at(o, &b);
+        fprintf(o, " [%" PRIu64 " hazard%s on %s memory]\n" SAN_BLANK,
+                p->count, p->count == 1 ? "" : "s",
+                p->space == PTX_SPACE_SHARED ? "shared" : "global");
+    }
+}
+
+void san_racecheck_free(SanRacecheck *r)
+{
+    if (!r) {
+        return;
+    }
+    emu_client_detach(r->dev, r->client);
+    san_map_free(&r->funcs);
+    san_map_free(&r->pairmap);
+    free(r->sites);
+    free(r->pairs);
+    free(r);
+}

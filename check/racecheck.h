@@ -1,0 +1,49 @@
+/*
+ * check/racecheck.h: the race checker of `ptxemu sanitize --tool
+ * racecheck`: hazards between accesses of different threads of one
+ * launch that nothing orders, in shared memory (as compute-sanitizer's
+ * racecheck) and in global memory (which it does not check).
+ *
+ * What is detected (per byte; the model is documented in README.md):
+ *  - Two accesses to one byte, at least one a write, by threads of
+ *    different warps, none of the pairs below: RAW (write then read),
+ *    WAR (read then write), WAW (write then write).
+ *  - Not hazards: accesses of one warp (warp-synchronous: the emulator
+ *    runs a warp's lanes in lock step); two atomics or other strong
+ *    accesses (atom/red, and ld/st .volatile, .relaxed, .acquire,
+ *    .release); accesses with a CTA barrier release between them (same
+ *    CTA); accesses such that, after the first, its CTA executed a
+ *    fence (membar/fence, or a .release/.acq_rel operation; of .gpu or
+ *    .sys scope when the CTAs differ) and then the second's CTA a
+ *    strong access (an atomic, a volatile/relaxed/acquire load), in
+ *    this order.  Threads are grouped by CTA for fences and strong
+ *    accesses, so some races between threads of one CTA are missed.
+ *  - Not checked: asynchronous copies (cp.async, bulk, TMA), texture
+ *    and surface accesses, another CTA's shared memory (shared::cluster),
+ *    and accesses in different launches.  An mbarrier phase completing
+ *    counts as a barrier of its CTA.
+ *
+ * Contract.
+ *  - san_racecheck_new() attaches a client to the device; reports go
+ *    through `out` (shared with other tools).  analysis: group hazards
+ *    by location pair and print them at san_racecheck_finish() (with
+ *    counts) instead of each pair at its first hazard.
+ *  - Each distinct (kind, first location, second location) pair counts
+ *    as one error.
+ *  - Detach with san_racecheck_free() before freeing the device.
+ */
+#ifndef PTXEMU_CHECK_RACECHECK_H
+#define PTXEMU_CHECK_RACECHECK_H
+
+#include <stdbool.h>
+
+#include "check/report.h"
+#include "emu/exec.h"
+
+typedef struct SanRacecheck SanRacecheck;
+
+SanRacecheck *san_racecheck_new(EmuDevice *d, SanOut *out, bool analysis);
+void san_racecheck_finish(SanRacecheck *r);
+void san_racecheck_free(SanRacecheck *r);
+
+#endif

@@ -1,0 +1,51 @@
+/*
+ * runtime/sanitize.h: a sanitizer session on a device: the checkers of
+ * check/ that `ptxemu sanitize` (through the drop-in driver,
+ * runtime/cuda/drv_sanitize.c) and `ptxemu run --tool` attach, sharing
+ * one report stream and one ERROR SUMMARY.
+ *
+ * Contract.
+ *  - tools: a comma-separated list of memcheck, racecheck, initcheck,
+ *    synccheck (each at most once).  rt_sanitize_tools() parses it into
+ *    a mask of 1u << RtSanTool; false for a bad list.
+ *  - rt_sanitize_start() attaches the tools (memcheck also takes the
+ *    device's fault hook and its tolerated-access hook); NULL with a
+ *    message in why on failure.
+ *  - rt_sanitize_finish() writes what the tools report at the end (leaks,
+ *    the racecheck analysis), the summary, detaches everything and frees
+ *    the session; it returns the number of errors.
+ */
+#ifndef PTXEMU_RUNTIME_SANITIZE_H
+#define PTXEMU_RUNTIME_SANITIZE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "runtime/ptxemu.h"
+
+typedef enum RtSanTool {
+    RT_SAN_MEMCHECK = 0,
+    RT_SAN_RACECHECK,
+    RT_SAN_INITCHECK,
+    RT_SAN_SYNCCHECK,
+    RT_SAN_NTOOLS
+} RtSanTool;
+
+typedef struct RtSanOptions {
+    unsigned tools;               /* 1u << RtSanTool */
+    bool json;                    /* JSON Lines instead of text */
+    uint64_t print_limit;         /* 0: all */
+    bool leak_check;              /* memcheck: report leaks at the end */
+    bool race_analysis;           /* racecheck: grouped report */
+    FILE *out;                    /* not closed */
+} RtSanOptions;
+
+typedef struct RtSanitize RtSanitize;
+
+bool rt_sanitize_tools(const char *list, unsigned *mask);
+RtSanitize *rt_sanitize_start(ptxemu_device *d, const RtSanOptions *o,
+                              char *why, size_t n);
+uint64_t rt_sanitize_finish(RtSanitize *s);
+
+#endif
