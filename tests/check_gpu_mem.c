@@ -12,6 +12,7 @@
 #include "timing/gpu/mem/cache.h"
 #include "timing/gpu/mem/dram.h"
 #include "timing/gpu/mem/xbar.h"
+#include "timing/tm.h"
 
 /* ------------------------------------------------------------ helpers */
 
@@ -745,6 +746,279 @@ START_TEST(xbar_ideal)
 }
 END_TEST
 
+/* -------------------------------------------------------------- hier */
+
+/* A host with the real parameter and statistics registries
+ * (timing/params.c, timing/statreg.c) behind the API. */
+struct ptxemu_tm_host {
+    TmParams *p;
+    TmStats *s;
+    char err[256];
+};
+
+static int h_declare(ptxemu_tm_host *h, const ptxemu_tm_param *t, uint32_t n)
+{
+    return tm_params_declare(h->p, t, n, h->err, sizeof h->err);
+}
+static int64_t h_int(ptxemu_tm_host *h, const char *n)
+{
+    return tm_params_int(h->p, n);
+}
+static uint64_t h_uint(ptxemu_tm_host *h, const char *n)
+{
+    return tm_params_uint(h->p, n);
+}
+static double h_double(ptxemu_tm_host *h, const char *n)
+{
+    return tm_params_double(h->p, n);
+}
+static bool h_bool(ptxemu_tm_host *h, const char *n)
+{
+    return tm_params_bool(h->p, n);
+}
+static const char *h_string(ptxemu_tm_host *h, const char *n)
+{
+    return tm_params_string(h->p, n);
+}
+static int h_stat(ptxemu_tm_host *h, const char *path, const uint64_t *c,
+                  const char *help)
+{
+    return tm_stats_add(h->s, path, c, help);
+}
+static void h_error(ptxemu_tm_host *h, const char *msg)
+{
+    snprintf(h->err, sizeof h->err, "%s", msg);
+}
+
+static const ptxemu_tm_host_api test_api = {
+    .abi_version = PTXEMU_TM_ABI_VERSION,
+    .struct_size = sizeof(ptxemu_tm_host_api),
+    .declare_params = h_declare,
+    .param_int = h_int,
+    .param_uint = h_uint,
+    .param_double = h_double,
+    .param_bool = h_bool,
+    .param_string = h_string,
+    .stat = h_stat,
+    .error = h_error,
+};
+
+typedef struct MemRun {
+    struct ptxemu_tm_host h;
+    const GpuMemOps *ops;
+    void *m;
+    uint64_t done[16];          /* by cookie: the reply's core cycle */
+    uint32_t ndone;
+} MemRun;
+
+static void on_done(void *ctx, uint32_t sm, uint64_t cookie, uint64_t cycle)
+{
+    MemRun *r = ctx;
+    (void)sm;
+    ck_assert_uint_lt(cookie, 16);
+    ck_assert_uint_eq(r->done[cookie], 0);
+    r->done[cookie] = cycle;
+    r->ndone++;
+}
+
+/* The baseline of the end-to-end tests: every clock at 1000 MHz, two
+ * SMs, two partitions interleaved linearly every 256 bytes, L1 hit
+ * latency 4, L2 hit latency 10, crossbar latency 2 with 32-byte flits
+ * and 8-byte headers, GDDR5 timing (tRCD 12, CL 12, tBURST 2), atomic
+ * unit 4 cycles; then the test's own settings. */
+static void mem_open(MemRun *r, const char *const *extra, size_t nextra)
+{
+    memset(r, 0, sizeof *r);
+    r->h.p = tm_params_new();
+    r->h.s = tm_stats_new();
+    ck_assert_ptr_nonnull(r->h.p);
+    ck_assert_ptr_nonnull(r->h.s);
+    static const char *const base[] = {
+        "mem.parts=2", "map.hash=linear", "map.gran=256", "l1d.lat=4",
+        "l2.lat=10", "icnt.lat=2", "icnt.flit=32", "icnt.ctrl_bytes=8",
+        "dram.preset=gddr5", "dram.mhz=1000", "atom.lat=4",
+    };
+    char err[256];
+    for (size_t i = 0; i < sizeof base / sizeof base[0]; i++) {
+        ck_assert_int_eq(tm_params_set(r->h.p, base[i], err, sizeof err), 0);
+    }
+    for (size_t i = 0; i < nextra; i++) {
+        ck_assert_int_eq(tm_params_set(r->h.p, extra[i], err, sizeof err), 0);
+    }
+    r->ops = gpu_mem_find("hier");
+    ck_assert_ptr_nonnull(r->ops);
+    r->m = r->ops->create(&test_api, &r->h, 2, 1000.0, on_done, r);
+}
+
+static void mem_close(MemRun *r)
+{
+    if (r->m) {
+        r->ops->destroy(r->m);
+    }
+    tm_params_free(r->h.p);
+    tm_stats_free(r->h.s);
+}
+
+static void mem_send(MemRun *r, uint32_t sm, uint64_t addr, GpuMemKind kind,
+                     uint8_t space, uint64_t cookie, uint64_t now)
+{
+    GpuMemReq q = {.addr = addr, .size = 4, .kind = (uint8_t)kind,
+                   .space = space, .sm = sm, .cookie = cookie};
+    r->ops->advance(r->m, now);
+    ck_assert(r->ops->send(r->m, &q, now));
+}
+
+/* Jump from next() to next() until idle. */
+static void mem_drain(MemRun *r)
+{
+    for (int guard = 0; guard < 100000; guard++) {
+        uint64_t t = r->ops->next(r->m);
+        if (t == GPU_NEVER) {
+            return;
+        }
+        r->ops->advance(r->m, t);
+    }
+    ck_abort_msg("the memory system never went idle");
+}
+
+static uint64_t mem_stat(const MemRun *r, const char *name)
+{
+    for (size_t k = 0; k < tm_stats_count(r->h.s); k++) {
+        if (strcmp(tm_stats_name(r->h.s, k), name) == 0) {
+            return tm_stats_delta(r->h.s, k);
+        }
+    }
+    ck_abort_msg("no statistic %s", name);
+    return 0;
+}
+
+/* Latencies from the parameters (all clocks equal, so cycles add):
+ *  DRAM access, a read of 0x000 sector 0 by SM0 at 0 (cold):
+ *    1 (L1 tag lookup: the miss leaves at 1)
+ *    + 2 (request crossbar: a header-only packet is 1 flit: granted at
+ *      1, arrives at 1 + lat 2 + 1 - 1 = 3)
+ *    + 1 (L2 lookup: the miss leaves at 4, the channel takes it at 4)
+ *    + 12 + 12 + 2 (ACT at 4, RD at 4 + tRCD = 16, data at 16 + CL +
+ *      tBURST = 30)
+ *    + 10 (L2 fill + hit latency: the reply leaves the slice at 40)
+ *    + 3 (reply crossbar: 8 + 32 bytes = 2 flits, granted at 40, arrives
+ *      at 40 + 2 + 2 - 1 = 43)
+ *    + 4 (L1 fill + hit latency) = 47.
+ *  L2 hit, SM1 reads 0x000 sector 0 at 100 (its L1 is cold, the L2 has
+ *    the sector): 1 + 2 + 10 + 3 + 4 = 20 -> 120.
+ *  L1 hit, SM0 again at 200: 4 -> 204.
+ *  DRAM row hit, SM0 reads sector 1 at 300 (a sector miss in L1 and
+ *    L2; row 0 is still open): RD at 304 without an ACT: 47 - 12 = 35
+ *    -> 335.
+ *  Atomic, SM1 on 0x000 sector 0 at 400: through the write-through L1
+ *    (leaves at 401); a 40-byte request is 2 flits: arrives at 401 + 3 =
+ *    404; an L2 hit (the sector is valid): 414; the atomic unit: 418;
+ *    reply 2 flits: 421; passed through the L1 at once: 421 (21). */
+START_TEST(hier_latencies)
+{
+    MemRun r;
+    mem_open(&r, NULL, 0);
+    ck_assert_msg(r.m, "%s", r.h.err);
+    mem_send(&r, 0, 0x000, GPU_MEM_READ, PTXEMU_TM_SPACE_GLOBAL, 1, 0);
+    mem_drain(&r);
+    ck_assert_uint_eq(r.done[1], 47);
+    mem_send(&r, 1, 0x000, GPU_MEM_READ, PTXEMU_TM_SPACE_GLOBAL, 2, 100);
+    mem_drain(&r);
+    ck_assert_uint_eq(r.done[2], 120);
+    mem_send(&r, 0, 0x004, GPU_MEM_READ, PTXEMU_TM_SPACE_GLOBAL, 3, 200);
+    mem_drain(&r);
+    ck_assert_uint_eq(r.done[3], 204);
+    mem_send(&r, 0, 0x020, GPU_MEM_READ, PTXEMU_TM_SPACE_GLOBAL, 4, 300);
+    mem_drain(&r);
+    ck_assert_uint_eq(r.done[4], 335);
+    mem_send(&r, 1, 0x000, GPU_MEM_ATOMIC, PTXEMU_TM_SPACE_GLOBAL, 5, 400);
+    mem_drain(&r);
+    ck_assert_uint_eq(r.done[5], 421);
+    ck_assert_uint_eq(r.ndone, 5);
+    ck_assert_uint_eq(mem_stat(&r, "mem.l1d.sm0.miss"), 1);
+    ck_assert_uint_eq(mem_stat(&r, "mem.l1d.sm0.sector_miss"), 1);
+    ck_assert_uint_eq(mem_stat(&r, "mem.l1d.sm0.hit"), 1);
+    ck_assert_uint_eq(mem_stat(&r, "mem.l2.hit"), 2);
+    ck_assert_uint_eq(mem_stat(&r, "mem.l2.miss"), 1);
+    ck_assert_uint_eq(mem_stat(&r, "mem.l2.sector_miss"), 1);
+    ck_assert_uint_eq(mem_stat(&r, "mem.dram.row_hit"), 1);
+    ck_assert_uint_eq(mem_stat(&r, "mem.dram.row_miss"), 1);
+    ck_assert_uint_eq(mem_stat(&r, "mem.dram.act"), 1);
+    ck_assert_uint_eq(mem_stat(&r, "mem.icnt.req.packets"), 4);
+    ck_assert_uint_eq(mem_stat(&r, "mem.icnt.reply.flits"), 8);
+    mem_close(&r);
+}
+END_TEST
+
+/* The interconnect at 500 MHz (2 core cycles per cycle), the rest at
+ * 1000.  SM1 reads a line the L2 holds, at core 1000: its L1 miss leaves
+ * at 1001; the network takes it at its first edge at or after that, icnt
+ * cycle 501 (core 1002); granted there, it arrives at 503 (core 1006);
+ * the L2 hits at 1006, the reply leaves at 1016 = icnt 508; 2 flits:
+ * arrives at 508 + 3 = 511 (core 1022); the L1 answers at 1026. */
+START_TEST(hier_clock_domains)
+{
+    static const char *const x[] = {"icnt.mhz=500"};
+    MemRun r;
+    mem_open(&r, x, 1);
+    ck_assert_msg(r.m, "%s", r.h.err);
+    mem_send(&r, 0, 0x000, GPU_MEM_READ, PTXEMU_TM_SPACE_GLOBAL, 1, 0);
+    mem_drain(&r);
+    mem_send(&r, 1, 0x000, GPU_MEM_READ, PTXEMU_TM_SPACE_GLOBAL, 2, 1000);
+    mem_drain(&r);
+    ck_assert_uint_eq(r.done[2], 1026);
+    mem_close(&r);
+}
+END_TEST
+
+/* No L1 (GT200): a read goes straight to the network at its cycle: the
+ * DRAM path without the L1's lookup (1) and fill (4): 47 - 5 = 42.  A
+ * constant read still goes through the constant cache. */
+START_TEST(hier_no_l1)
+{
+    static const char *const x[] = {"mem.l1d=false"};
+    MemRun r;
+    mem_open(&r, x, 1);
+    ck_assert_msg(r.m, "%s", r.h.err);
+    mem_send(&r, 0, 0x000, GPU_MEM_READ, PTXEMU_TM_SPACE_GLOBAL, 1, 0);
+    mem_drain(&r);
+    ck_assert_uint_eq(r.done[1], 42);
+    mem_send(&r, 0, 0x1000, GPU_MEM_READ, PTXEMU_TM_SPACE_CONST, 2, 100);
+    mem_drain(&r);
+    ck_assert_uint_eq(mem_stat(&r, "mem.l1c.miss"), 1);
+    ck_assert_uint_ne(r.done[2], 0);
+    mem_close(&r);
+}
+END_TEST
+
+/* Configuration errors are messages, not crashes. */
+START_TEST(hier_bad_config)
+{
+    static const struct {
+        const char *set, *want;
+    } t[] = {
+        {"dram.preset=ddr9", "unknown preset 'ddr9'"},
+        {"icnt.model=mesh", "icnt.model: 'mesh' is not one of"},
+        {"l1d.line=96", "l1d: line size must be a power of two"},
+        {"map.hash=poly", NULL},        /* 2 partitions: fine */
+        {"mem.parts=3", NULL},          /* linear: any count */
+    };
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+        MemRun r;
+        mem_open(&r, &t[i].set, 1);
+        if (t[i].want) {
+            ck_assert_ptr_null(r.m);
+            ck_assert_msg(strstr(r.h.err, t[i].want), "%s: %s", t[i].set,
+                          r.h.err);
+        } else {
+            ck_assert_msg(r.m, "%s: %s", t[i].set, r.h.err);
+        }
+        mem_close(&r);
+    }
+    ck_assert_ptr_null(gpu_mem_find("perfect"));
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("gpu_mem");
@@ -768,6 +1042,12 @@ static Suite *suite(void)
     tc = tcase_create("xbar");
     tcase_add_test(tc, xbar_two_source_conflict);
     tcase_add_test(tc, xbar_ideal);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("hier");
+    tcase_add_test(tc, hier_latencies);
+    tcase_add_test(tc, hier_clock_domains);
+    tcase_add_test(tc, hier_no_l1);
+    tcase_add_test(tc, hier_bad_config);
     suite_add_tcase(s, tc);
     return s;
 }

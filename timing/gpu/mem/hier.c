@@ -1,0 +1,800 @@
+/*
+ * timing/gpu/mem/hier.c: the `hier` memory system (GpuMemOps, gpu_mem.h):
+ * the components of timing/gpu/mem/ wired together (hier.h says what
+ * is where), advanced in time order across four clock domains.
+ *
+ * Agents.  The work is done by agents, each in one clock domain: per SM
+ * one (its caches' replies to the SM and misses to the request network,
+ * the pieces of a split request still to enter its L1), the request and
+ * the reply network (deliveries, then arbitration), per partition an L2
+ * agent (misses to DRAM, replies to the reply network) and a DRAM agent
+ * (fills, then the channel's command).  An agent is run only at a cycle
+ * where its components' next() says there is something to do; a
+ * priority queue ordered by (time, agent index) holds when each runs.
+ * Time is integer femtoseconds (a cycle of a domain at f MHz lasts
+ * round(10^9 / f) fs), so domains advance in a fixed order: at equal
+ * times, the core, then the interconnect, the L2, the DRAM (agent index
+ * order), which makes every run reproducible on any host.  Crossing a
+ * domain, a message enters the next component at that domain's first
+ * cycle edge at or after the current time.
+ *
+ * After an agent runs, it and every agent it handed something to are
+ * rescheduled at their next(); an agent runs at most once per cycle of
+ * its domain (work that arrives after it ran waits for its next cycle),
+ * and a component that refused something is retried on the next cycle.
+ */
+#include "timing/gpu/mem/hier.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "emu/panic.h"
+#include "timing/gpu/mem/partition.h"
+
+typedef enum AgentKind { AG_SM = 0, AG_REQ, AG_REP, AG_L2, AG_DRAM } AgentKind;
+
+typedef struct Agent {
+    uint8_t kind, dom;
+    uint32_t idx;               /* SM or partition */
+    uint64_t sched;             /* fs; MEM_NEVER: not scheduled */
+    uint64_t last;              /* last cycle run + 1 */
+} Agent;
+
+typedef struct HeapEnt {
+    uint64_t t;
+    uint32_t id;
+} HeapEnt;
+
+/* One request of the SM's: its pieces still out. */
+typedef struct Slot {
+    uint64_t cookie;
+    uint32_t sm, left, next_free;
+} Slot;
+
+typedef struct Sm {
+    Cache *c[MEM_UNIT_DIRECT];  /* l1d NULL without one */
+    MemQ direct;                /* no L1: waiting for the network */
+    MemMsg pend[4];             /* pieces of a split request */
+    uint32_t npend;
+    uint8_t pend_unit;
+    CacheStats l1d_st;
+} Sm;
+
+typedef struct Hier {
+    GpuMemDone done;
+    void *ctx;
+    HierCfg cfg;
+    uint32_t nsms;
+    uint64_t period[DOM_COUNT]; /* fs */
+    Sm *sm;
+    Part *part;
+    Xbar *req, *rep;
+    CacheStats st_l1[MEM_UNIT_DIRECT], st_l2;
+    DramStats st_dram;
+    XbarStats st_req, st_rep;
+    Agent *ag;
+    uint32_t nag;
+    HeapEnt *heap;
+    uint32_t nheap, capheap;
+    uint32_t *touched;
+    uint32_t ntouched;
+    uint8_t *istouched;
+    Slot *slot;
+    uint32_t nslot, free_slot;
+    uint64_t now_t;             /* fs: events up to here are done */
+} Hier;
+
+#define NO_SLOT UINT32_MAX
+
+static uint32_t id_sm(const Hier *H, uint32_t s)
+{
+    (void)H;
+    return s;
+}
+static uint32_t id_req(const Hier *H) { return H->nsms; }
+static uint32_t id_rep(const Hier *H) { return H->nsms + 1; }
+static uint32_t id_l2(const Hier *H, uint32_t p) { return H->nsms + 2 + p; }
+static uint32_t id_dram(const Hier *H, uint32_t p)
+{
+    return H->nsms + 2 + H->cfg.parts + p;
+}
+
+/* ---------------------------------------------------------- the queue */
+
+static bool heap_less(const HeapEnt *a, const HeapEnt *b)
+{
+    return a->t < b->t || (a->t == b->t && a->id < b->id);
+}
+
+static void heap_push(Hier *H, uint64_t t, uint32_t id)
+{
+    if (H->nheap == H->capheap) {
+        uint32_t cap = H->capheap ? H->capheap * 2 : 64;
+        HeapEnt *n = realloc(H->heap, cap * sizeof *n);
+        if (!n) {
+            EMU_PANIC("out of memory growing the memory system's queue");
+        }
+        H->heap = n;
+        H->capheap = cap;
+    }
+    uint32_t i = H->nheap++;
+    HeapEnt e = {t, id};
+    while (i > 0) {
+        uint32_t p = (i - 1) / 2;
+        if (!heap_less(&e, &H->heap[p])) {
+            break;
+        }
+        H->heap[i] = H->heap[p];
+        i = p;
+    }
+    H->heap[i] = e;
+}
+
+static void heap_pop(Hier *H)
+{
+    HeapEnt e = H->heap[--H->nheap];
+    uint32_t i = 0;
+    for (;;) {
+        uint32_t l = 2 * i + 1, r = l + 1, m = i;
+        const HeapEnt *best = &e;
+        if (l < H->nheap && heap_less(&H->heap[l], best)) {
+            m = l;
+            best = &H->heap[l];
+        }
+        if (r < H->nheap && heap_less(&H->heap[r], best)) {
+            m = r;
+        }
+        if (m == i) {
+            break;
+        }
+        H->heap[i] = H->heap[m];
+        i = m;
+    }
+    if (H->nheap) {
+        H->heap[i] = e;
+    }
+}
+
+/* Drop entries that no longer match their agent's schedule. */
+static void heap_clean(Hier *H)
+{
+    while (H->nheap && H->heap[0].t != H->ag[H->heap[0].id].sched) {
+        heap_pop(H);
+    }
+}
+
+/* The cycle of domain d at or after the current time. */
+static uint64_t cyc(const Hier *H, int d)
+{
+    return (H->now_t + H->period[d] - 1) / H->period[d];
+}
+
+static uint64_t agent_next(const Hier *H, uint32_t id)
+{
+    const Agent *a = &H->ag[id];
+    switch (a->kind) {
+    case AG_SM: {
+        const Sm *S = &H->sm[a->idx];
+        uint64_t t = memq_next(&S->direct);
+        for (int u = 0; u < MEM_UNIT_DIRECT; u++) {
+            if (S->c[u]) {
+                t = mem_min(t, cache_next(S->c[u]));
+            }
+        }
+        return S->npend ? mem_min(t, a->last) : t;
+    }
+    case AG_REQ:
+        return xbar_next(H->req);
+    case AG_REP:
+        return xbar_next(H->rep);
+    case AG_L2:
+        return part_l2_next(&H->part[a->idx]);
+    case AG_DRAM:
+    default:
+        return dram_next(H->part[a->idx].dram);
+    }
+}
+
+/* Schedule agent id at its next cycle: never before the current time,
+ * never twice in one of its cycles. */
+static void wake(Hier *H, uint32_t id)
+{
+    Agent *a = &H->ag[id];
+    uint64_t n = agent_next(H, id);
+    if (n == MEM_NEVER) {
+        return;
+    }
+    uint64_t p = H->period[a->dom];
+    if (n < a->last) {
+        n = a->last;
+    }
+    uint64_t t = n * p;
+    if (t < H->now_t) {
+        t = cyc(H, a->dom) * p;
+        if (t / p < a->last) {
+            t = a->last * p;
+        }
+    }
+    if (t < a->sched) {
+        a->sched = t;
+        heap_push(H, t, id);
+    }
+}
+
+static void touch(Hier *H, uint32_t id)
+{
+    if (!H->istouched[id]) {
+        H->istouched[id] = 1;
+        H->touched[H->ntouched++] = id;
+    }
+}
+
+/* ------------------------------------------------------------ replies */
+
+static void slot_free(Hier *H, uint32_t k)
+{
+    H->slot[k].next_free = H->free_slot;
+    H->free_slot = k;
+}
+
+static uint32_t slot_alloc(Hier *H)
+{
+    if (H->free_slot == NO_SLOT) {
+        uint32_t n = H->nslot ? H->nslot * 2 : 256;
+        Slot *s = realloc(H->slot, n * sizeof *s);
+        if (!s) {
+            return NO_SLOT;
+        }
+        H->slot = s;
+        for (uint32_t k = n; k-- > H->nslot;) {
+            H->slot[k].next_free = H->free_slot;
+            H->free_slot = k;
+        }
+        H->nslot = n;
+    }
+    uint32_t k = H->free_slot;
+    H->free_slot = H->slot[k].next_free;
+    return k;
+}
+
+/* A piece of request m->tag is back at the SM at core cycle now. */
+static void deliver(Hier *H, const MemMsg *m, uint64_t now)
+{
+    EMU_ASSERT(m->tag < H->nslot);
+    Slot *s = &H->slot[m->tag];
+    EMU_ASSERT(s->left > 0);
+    if (--s->left == 0) {
+        H->done(H->ctx, s->sm, s->cookie, now);
+        slot_free(H, m->tag);
+    }
+}
+
+static uint32_t req_bytes(const Hier *H, const MemMsg *m)
+{
+    bool data = m->kind == GPU_MEM_WRITE || m->kind == GPU_MEM_ATOMIC;
+    return H->cfg.ctrl_bytes +
+           (data ? mem_sector_count(m->sectors) * GPU_SECTOR : 0);
+}
+
+static uint32_t rep_bytes(const Hier *H, const MemMsg *m)
+{
+    bool data = m->kind != GPU_MEM_WRITE;
+    return H->cfg.ctrl_bytes +
+           (data ? mem_sector_count(m->sectors) * GPU_SECTOR : 0);
+}
+
+/* ------------------------------------------------------------- agents */
+
+/* Offer m from SM s to the request network, to its partition (found
+ * here: a write-back's line is not the request's that caused it). */
+static bool to_icnt(Hier *H, uint32_t s, const MemMsg *m)
+{
+    MemMsg x = *m;
+    x.part = (uint16_t)addrmap_part(&H->cfg.map, x.addr);
+    if (!xbar_push(H->req, s, x.part, &x, req_bytes(H, &x),
+                   cyc(H, DOM_ICNT))) {
+        return false;
+    }
+    touch(H, id_req(H));
+    return true;
+}
+
+static void run_sm(Hier *H, uint32_t s, uint64_t now)
+{
+    Sm *S = &H->sm[s];
+    const MemMsg *m;
+    for (int u = 0; u < MEM_UNIT_DIRECT; u++) {
+        Cache *c = S->c[u];
+        if (!c) {
+            continue;
+        }
+        while ((m = cache_up_peek(c, now))) {
+            deliver(H, m, now);
+            cache_up_pop(c);
+        }
+        while ((m = cache_down_peek(c, now)) && to_icnt(H, s, m)) {
+            cache_down_pop(c);
+        }
+    }
+    while ((m = memq_peek(&S->direct, now)) && to_icnt(H, s, m)) {
+        memq_pop(&S->direct);
+    }
+    while (S->npend &&
+           cache_access(S->c[S->pend_unit], &S->pend[0], now) <
+               CACHE_FAIL_BANK) {
+        memmove(&S->pend[0], &S->pend[1], --S->npend * sizeof S->pend[0]);
+    }
+}
+
+static void run_req(Hier *H, uint64_t now)
+{
+    const MemMsg *m;
+    for (uint32_t p = 0; p < H->cfg.parts; p++) {
+        while ((m = xbar_peek(H->req, p, now))) {
+            if (!part_accept(&H->part[p], m, cyc(H, DOM_L2))) {
+                break;
+            }
+            xbar_pop(H->req, p);
+            touch(H, id_l2(H, p));
+        }
+    }
+    xbar_tick(H->req, now);
+}
+
+static void run_rep(Hier *H, uint64_t now)
+{
+    const MemMsg *m;
+    for (uint32_t s = 0; s < H->nsms; s++) {
+        while ((m = xbar_peek(H->rep, s, now))) {
+            if (m->unit == MEM_UNIT_DIRECT) {
+                deliver(H, m, cyc(H, DOM_CORE));
+            } else {
+                cache_fill(H->sm[s].c[m->unit], m, cyc(H, DOM_CORE));
+                touch(H, id_sm(H, s));
+            }
+            xbar_pop(H->rep, s);
+        }
+    }
+    xbar_tick(H->rep, now);
+}
+
+static void run_l2(Hier *H, uint32_t p, uint64_t now)
+{
+    Part *P = &H->part[p];
+    part_l2_tick(P, now, cyc(H, DOM_DRAM));
+    touch(H, id_dram(H, p));
+    const MemMsg *m;
+    while ((m = part_out_peek(P, now))) {
+        if (!xbar_push(H->rep, p, m->sm, m, rep_bytes(H, m),
+                       cyc(H, DOM_ICNT))) {
+            break;
+        }
+        part_out_pop(P);
+        touch(H, id_rep(H));
+    }
+}
+
+static void run(Hier *H, uint32_t id, uint64_t now)
+{
+    Agent *a = &H->ag[id];
+    switch (a->kind) {
+    case AG_SM:
+        run_sm(H, a->idx, now);
+        break;
+    case AG_REQ:
+        run_req(H, now);
+        break;
+    case AG_REP:
+        run_rep(H, now);
+        break;
+    case AG_L2:
+        run_l2(H, a->idx, now);
+        break;
+    case AG_DRAM:
+        part_dram_tick(&H->part[a->idx], now, cyc(H, DOM_L2));
+        touch(H, id_l2(H, a->idx));
+        break;
+    }
+}
+
+static void hier_advance(void *m, uint64_t now)
+{
+    Hier *H = m;
+    uint64_t end = now * H->period[DOM_CORE];
+    for (;;) {
+        heap_clean(H);
+        if (!H->nheap || H->heap[0].t > end) {
+            break;
+        }
+        HeapEnt e = H->heap[0];
+        heap_pop(H);
+        Agent *a = &H->ag[e.id];
+        a->sched = MEM_NEVER;
+        H->now_t = e.t;
+        uint64_t c = e.t / H->period[a->dom];
+        run(H, e.id, c);
+        a->last = c + 1;
+        wake(H, e.id);
+        for (uint32_t k = 0; k < H->ntouched; k++) {
+            uint32_t t = H->touched[k];
+            H->istouched[t] = 0;
+            wake(H, t);
+        }
+        H->ntouched = 0;
+    }
+    if (H->now_t < end) {
+        H->now_t = end;
+    }
+}
+
+static uint64_t hier_next(const void *m)
+{
+    const Hier *H = m;
+    /* stale entries were dropped by the last advance or send */
+    if (!H->nheap) {
+        return GPU_NEVER;
+    }
+    uint64_t p = H->period[DOM_CORE];
+    return (H->heap[0].t + p - 1) / p;
+}
+
+/* ------------------------------------------------------------ sending */
+
+static MemUnit unit_of(const Hier *H, const GpuMemReq *r)
+{
+    if (r->kind == GPU_MEM_FETCH) {
+        return MEM_UNIT_L1I;
+    }
+    switch (r->space) {
+    case PTXEMU_TM_SPACE_CONST:
+    case PTXEMU_TM_SPACE_PARAM:
+        return MEM_UNIT_L1C;
+    case PTXEMU_TM_SPACE_TEX:
+        return MEM_UNIT_L1T;
+    default:
+        return H->cfg.l1d_on ? MEM_UNIT_L1D : MEM_UNIT_DIRECT;
+    }
+}
+
+/* The sectors [addr, addr + size) touches in its 128-byte line. */
+static uint8_t sectors_of(const GpuMemReq *r)
+{
+    if (r->sectors & 0xF) {
+        return (uint8_t)(r->sectors & 0xF);
+    }
+    uint32_t off = (uint32_t)(r->addr % GPU_LINE);
+    uint32_t end = off + (r->size ? r->size : 1);
+    if (end > GPU_LINE) {
+        end = GPU_LINE;
+    }
+    uint8_t s = 0;
+    for (uint32_t k = off / GPU_SECTOR; k * GPU_SECTOR < end; k++) {
+        s |= (uint8_t)(1u << k);
+    }
+    return s;
+}
+
+static bool hier_send(void *mm, const GpuMemReq *r, uint64_t now)
+{
+    Hier *H = mm;
+    EMU_ASSERT(r->sm < H->nsms && r->kind < GPU_MEM_KIND_COUNT);
+    Sm *S = &H->sm[r->sm];
+    if (S->npend) {
+        return false;
+    }
+    MemUnit u = unit_of(H, r);
+    MemMsg m = {.addr = r->addr & ~(uint64_t)(GPU_LINE - 1),
+                .sectors = sectors_of(r),
+                .kind = r->kind == GPU_MEM_FETCH ? GPU_MEM_READ : r->kind,
+                .unit = (uint8_t)u, .sm = (uint16_t)r->sm, .mshr = -1};
+    if (u == MEM_UNIT_DIRECT && memq_full(&S->direct)) {
+        return false;
+    }
+    uint32_t k = slot_alloc(H);
+    if (k == NO_SLOT) {
+        return false;
+    }
+    m.tag = k;
+    H->slot[k] = (Slot){.cookie = r->cookie, .sm = r->sm, .left = 1};
+    if (u == MEM_UNIT_DIRECT) {
+        memq_push(&S->direct, &m, now);
+    } else {
+        MemMsg piece[4];
+        uint32_t n = cache_line_split(&m, cache_cfg(S->c[u])->line, piece);
+        if (cache_access(S->c[u], &piece[0], now) >= CACHE_FAIL_BANK) {
+            slot_free(H, k);
+            return false;
+        }
+        H->slot[k].left = n;
+        S->npend = n - 1;
+        S->pend_unit = (uint8_t)u;
+        memcpy(S->pend, &piece[1], (n - 1) * sizeof piece[0]);
+    }
+    /* the SM's agent runs no earlier than the cycle of the request */
+    Agent *a = &H->ag[id_sm(H, r->sm)];
+    if (a->last < now) {
+        a->last = now;
+    }
+    wake(H, id_sm(H, r->sm));
+    heap_clean(H);
+    return true;
+}
+
+/* ------------------------------------------------------ create/destroy */
+
+static void hier_destroy(void *m)
+{
+    Hier *H = m;
+    if (!H) {
+        return;
+    }
+    for (uint32_t s = 0; H->sm && s < H->nsms; s++) {
+        for (int u = 0; u < MEM_UNIT_DIRECT; u++) {
+            cache_free(H->sm[s].c[u]);
+        }
+        memq_fini(&H->sm[s].direct);
+    }
+    for (uint32_t p = 0; H->part && p < H->cfg.parts; p++) {
+        part_fini(&H->part[p]);
+    }
+    xbar_free(H->req);
+    xbar_free(H->rep);
+    free(H->sm);
+    free(H->part);
+    free(H->ag);
+    free(H->heap);
+    free(H->touched);
+    free(H->istouched);
+    free(H->slot);
+    free(H);
+}
+
+static void hier_kernel_begin(void *m, uint64_t now)
+{
+    Hier *H = m;
+    (void)now;
+    for (uint32_t s = 0; s < H->nsms; s++) {
+        for (int u = 0; u < MEM_UNIT_DIRECT; u++) {
+            if (H->sm[s].c[u]) {
+                cache_invalidate(H->sm[s].c[u]);
+            }
+        }
+    }
+}
+
+/* ---- statistics ---- */
+
+static const struct {
+    const char *name, *help;
+    size_t off;
+} cache_ctr[] = {
+    {"access", "accesses accepted", offsetof(CacheStats, access)},
+    {"hit", "hits", offsetof(CacheStats, hit)},
+    {"miss", "misses (line absent)", offsetof(CacheStats, miss)},
+    {"sector_miss", "line present, a sector missing",
+     offsetof(CacheStats, sector_miss)},
+    {"mshr_merge", "merged into a miss in flight",
+     offsetof(CacheStats, mshr_merge)},
+    {"resfail", "refused: no MSHR, queue or way free",
+     offsetof(CacheStats, resfail)},
+    {"bank_conflict", "refused: bank busy this cycle",
+     offsetof(CacheStats, bank_conflict)},
+    {"writeback", "dirty lines written back", offsetof(CacheStats, writeback)},
+};
+
+static const struct {
+    const char *name, *help;
+    size_t off;
+} dram_ctr[] = {
+    {"reads", "read requests", offsetof(DramStats, reads)},
+    {"writes", "write requests", offsetof(DramStats, writes)},
+    {"row_hit", "requests to an open row", offsetof(DramStats, row_hit)},
+    {"row_miss", "requests to a closed bank", offsetof(DramStats, row_miss)},
+    {"row_conflict", "requests to another open row",
+     offsetof(DramStats, row_conflict)},
+    {"act", "ACT commands", offsetof(DramStats, act)},
+    {"pre", "PRE commands", offsetof(DramStats, pre)},
+    {"ref", "REF commands", offsetof(DramStats, ref)},
+    {"rd", "RD commands", offsetof(DramStats, rd)},
+    {"wr", "WR commands", offsetof(DramStats, wr)},
+    {"data_cycles", "DRAM cycles the data buses were busy (bandwidth used)",
+     offsetof(DramStats, data_cycles)},
+    {"refused", "requests refused: queue full", offsetof(DramStats, refused)},
+    {"queue_sum", "queued requests summed over scheduling cycles",
+     offsetof(DramStats, queue_sum)},
+};
+
+static const struct {
+    const char *name, *help;
+    size_t off;
+} xbar_ctr[] = {
+    {"packets", "packets delivered", offsetof(XbarStats, packets)},
+    {"flits", "flits delivered", offsetof(XbarStats, flits)},
+    {"conflicts", "heads that lost an arbitration",
+     offsetof(XbarStats, conflicts)},
+    {"stalls", "outputs blocked by a full buffer", offsetof(XbarStats, stalls)},
+    {"refused", "pushes refused: input buffer full",
+     offsetof(XbarStats, refused)},
+};
+
+#define NCTR(t) (sizeof(t) / sizeof((t)[0]))
+
+static int reg(const ptxemu_tm_host_api *api, ptxemu_tm_host *h,
+               const char *prefix, const char *name, const void *base,
+               size_t off, const char *help)
+{
+    char path[128];
+    snprintf(path, sizeof path, "%s.%s", prefix, name);
+    return api->stat(h, path, (const uint64_t *)((const char *)base + off),
+                     help);
+}
+
+static int register_stats(Hier *H, const ptxemu_tm_host_api *api,
+                          ptxemu_tm_host *h)
+{
+    char prefix[64];
+    int rc = 0;
+    for (uint32_t s = 0; H->cfg.l1d_on && s < H->nsms; s++) {
+        snprintf(prefix, sizeof prefix, "mem.l1d.sm%u", s);
+        for (size_t k = 0; k < NCTR(cache_ctr) - 1; k++) {
+            rc |= reg(api, h, prefix, cache_ctr[k].name, &H->sm[s].l1d_st,
+                      cache_ctr[k].off, cache_ctr[k].help);
+        }
+    }
+    static const char *const name[MEM_UNIT_DIRECT] = {
+        [MEM_UNIT_L1C] = "mem.l1c", [MEM_UNIT_L1T] = "mem.l1t",
+        [MEM_UNIT_L1I] = "mem.l1i",
+    };
+    for (int u = MEM_UNIT_L1C; u < MEM_UNIT_DIRECT; u++) {
+        for (size_t k = 0; k < NCTR(cache_ctr) - 1; k++) {
+            rc |= reg(api, h, name[u], cache_ctr[k].name, &H->st_l1[u],
+                      cache_ctr[k].off, cache_ctr[k].help);
+        }
+    }
+    for (size_t k = 0; k < NCTR(cache_ctr); k++) {
+        rc |= reg(api, h, "mem.l2", cache_ctr[k].name, &H->st_l2,
+                  cache_ctr[k].off, cache_ctr[k].help);
+    }
+    for (size_t k = 0; k < NCTR(dram_ctr); k++) {
+        rc |= reg(api, h, "mem.dram", dram_ctr[k].name, &H->st_dram,
+                  dram_ctr[k].off, dram_ctr[k].help);
+    }
+    for (size_t k = 0; k < NCTR(xbar_ctr); k++) {
+        rc |= reg(api, h, "mem.icnt.req", xbar_ctr[k].name, &H->st_req,
+                  xbar_ctr[k].off, xbar_ctr[k].help);
+        rc |= reg(api, h, "mem.icnt.reply", xbar_ctr[k].name, &H->st_rep,
+                  xbar_ctr[k].off, xbar_ctr[k].help);
+    }
+    return rc;
+}
+
+static bool fail(const ptxemu_tm_host_api *api, ptxemu_tm_host *h,
+                 const char *what, const char *err)
+{
+    char msg[256];
+    snprintf(msg, sizeof msg, "%s: %s", what, err[0] ? err : "out of memory");
+    api->error(h, msg);
+    return false;
+}
+
+static bool build(Hier *H, const ptxemu_tm_host_api *api, ptxemu_tm_host *h)
+{
+    const HierCfg *c = &H->cfg;
+    char err[160] = "";
+    static const char *const l1name[MEM_UNIT_DIRECT] = {"l1d", "l1c", "l1t",
+                                                        "l1i"};
+    H->sm = calloc(H->nsms, sizeof *H->sm);
+    H->part = calloc(c->parts, sizeof *H->part);
+    if (!H->sm || !H->part) {
+        return fail(api, h, "mem", err);
+    }
+    for (uint32_t s = 0; s < H->nsms; s++) {
+        Sm *S = &H->sm[s];
+        if (memq_init(&S->direct, c->direct_q)) {
+            return fail(api, h, "mem", err);
+        }
+        for (int u = 0; u < MEM_UNIT_DIRECT; u++) {
+            if (u == MEM_UNIT_L1D && !c->l1d_on) {
+                continue;
+            }
+            CacheStats *st = u == MEM_UNIT_L1D ? &S->l1d_st : &H->st_l1[u];
+            if (!(S->c[u] = cache_new(&c->l1[u], st, err, sizeof err))) {
+                return fail(api, h, l1name[u], err);
+            }
+        }
+    }
+    for (uint32_t p = 0; p < c->parts; p++) {
+        Cache *l2 = cache_new(&c->l2, &H->st_l2, err, sizeof err);
+        if (!l2) {
+            return fail(api, h, "l2", err);
+        }
+        Dram *d = dram_new(&c->dram, &H->st_dram, err, sizeof err);
+        if (!d) {
+            cache_free(l2);
+            return fail(api, h, "dram", err);
+        }
+        if (part_init(&H->part[p], l2, d, &H->cfg.map, c->atom_lat,
+                      c->l2.outq + c->l2.mshrs * c->l2.merge)) {
+            return fail(api, h, "mem", err);
+        }
+    }
+    XbarCfg x = c->icnt;
+    x.nsrc = H->nsms;
+    x.ndst = c->parts;
+    if (!(H->req = xbar_new(&x, &H->st_req, err, sizeof err))) {
+        return fail(api, h, "icnt", err);
+    }
+    x.nsrc = c->parts;
+    x.ndst = H->nsms;
+    if (!(H->rep = xbar_new(&x, &H->st_rep, err, sizeof err))) {
+        return fail(api, h, "icnt", err);
+    }
+    H->nag = H->nsms + 2 + 2 * c->parts;
+    H->ag = calloc(H->nag, sizeof *H->ag);
+    H->touched = calloc(H->nag, sizeof *H->touched);
+    H->istouched = calloc(H->nag, 1);
+    if (!H->ag || !H->touched || !H->istouched) {
+        return fail(api, h, "mem", err);
+    }
+    for (uint32_t i = 0; i < H->nag; i++) {
+        Agent *a = &H->ag[i];
+        a->sched = MEM_NEVER;
+        if (i < H->nsms) {
+            *a = (Agent){AG_SM, DOM_CORE, i, MEM_NEVER, 0};
+        } else if (i == id_req(H)) {
+            *a = (Agent){AG_REQ, DOM_ICNT, 0, MEM_NEVER, 0};
+        } else if (i == id_rep(H)) {
+            *a = (Agent){AG_REP, DOM_ICNT, 0, MEM_NEVER, 0};
+        } else if (i < id_dram(H, 0)) {
+            *a = (Agent){AG_L2, DOM_L2, i - id_l2(H, 0), MEM_NEVER, 0};
+        } else {
+            *a = (Agent){AG_DRAM, DOM_DRAM, i - id_dram(H, 0), MEM_NEVER, 0};
+        }
+    }
+    H->free_slot = NO_SLOT;
+    return true;
+}
+
+static void *hier_create(const ptxemu_tm_host_api *api, ptxemu_tm_host *h,
+                         uint32_t nsms, double core_mhz, GpuMemDone done,
+                         void *ctx)
+{
+    if (!nsms || nsms > 65535) {
+        api->error(h, "mem: the device must have 1 to 65535 SMs");
+        return NULL;
+    }
+    Hier *H = calloc(1, sizeof *H);
+    if (!H) {
+        api->error(h, "mem: out of memory");
+        return NULL;
+    }
+    H->done = done;
+    H->ctx = ctx;
+    H->nsms = nsms;
+    if (hier_declare(api, h) || hier_read(api, h, core_mhz, &H->cfg)) {
+        free(H);
+        return NULL;
+    }
+    for (int d = 0; d < DOM_COUNT; d++) {
+        H->period[d] = (uint64_t)llround(1e9 / H->cfg.mhz[d]);
+    }
+    if (!build(H, api, h) || register_stats(H, api, h)) {
+        hier_destroy(H);
+        return NULL;
+    }
+    return H;
+}
+
+const GpuMemOps gpu_mem_hier = {
+    .name = "hier",
+    .help = "caches per SM, crossbar, L2 slices, atomic units and DRAM "
+            "channels, each in its own clock domain",
+    .create = hier_create,
+    .destroy = hier_destroy,
+    .kernel_begin = hier_kernel_begin,
+    .send = hier_send,
+    .advance = hier_advance,
+    .next = hier_next,
+};

@@ -1,0 +1,48 @@
+/*
+ * timing/gpu/mem/hier.h: the `hier` memory system's configuration, read
+ * from its typed parameter tables (hier_cfg.c), and the GpuMemOps that
+ * wires the components together (hier.c).
+ *
+ * Per SM: an L1 data cache (l1d.*; mem.l1d = false leaves global and
+ * local accesses without one, as on GT200, through a queue of
+ * mem.direct_q requests), constant (l1c.*), texture (l1t.*) and
+ * instruction (l1i.*) caches.  Then a request crossbar (icnt.*) from the
+ * SMs to mem.parts memory partitions, each an L2 slice (l2.*), its
+ * atomic unit (atom.lat) and a DRAM channel (dram.*, from the preset
+ * dram.preset unless a value is set), addresses spread by map.*; and a
+ * reply crossbar back.  Four clock domains: the core (the SM's clock,
+ * given at create), icnt.mhz, l2.mhz and dram.mhz (0: the core clock;
+ * dram.mhz 0: the preset's).
+ */
+#ifndef PTXEMU_TIMING_GPU_MEM_HIER_H
+#define PTXEMU_TIMING_GPU_MEM_HIER_H
+
+#include "timing/gpu/mem/addrmap.h"
+#include "timing/gpu/mem/cache.h"
+#include "timing/gpu/mem/dram.h"
+#include "timing/gpu/mem/xbar.h"
+
+/* The clock domains, in the order they advance at equal times. */
+typedef enum MemDom { DOM_CORE = 0, DOM_ICNT, DOM_L2, DOM_DRAM, DOM_COUNT } MemDom;
+
+typedef struct HierCfg {
+    bool l1d_on;
+    CacheCfg l1[MEM_UNIT_DIRECT];       /* by MemUnit */
+    CacheCfg l2;
+    uint32_t parts, direct_q, atom_lat, ctrl_bytes;
+    XbarCfg icnt;                       /* nsrc/ndst set per direction */
+    AddrMapCfg map;
+    DramCfg dram;
+    double mhz[DOM_COUNT];
+} HierCfg;
+
+/* Declare the tables (once per host). 0, or -1 after api->error. */
+int hier_declare(const ptxemu_tm_host_api *api, ptxemu_tm_host *h);
+/* Read them into *c (core clock core_mhz).  0, or -1 after api->error
+ * with what is wrong. */
+int hier_read(const ptxemu_tm_host_api *api, ptxemu_tm_host *h,
+              double core_mhz, HierCfg *c);
+
+extern const GpuMemOps gpu_mem_hier;
+
+#endif

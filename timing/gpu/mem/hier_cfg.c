@@ -1,0 +1,286 @@
+/*
+ * timing/gpu/mem/hier_cfg.c: the `hier` memory system's parameters, as
+ * typed tables declared through the host API, and their reading into a
+ * HierCfg (hier.h).
+ *
+ * The defaults are round numbers of a generic recent GPU, not a
+ * calibrated description of one; the DRAM's come from its preset
+ * (dram_presets.c).  GT200-like settings, from Wong et al.,
+ * "Demystifying GPU microarchitecture through microbenchmarking",
+ * ISPASS 2010: mem.l1d = false (no L1 for global memory); l1t.sets = 8,
+ * l1t.ways = 20, l1t.line = 32, l1t.lat = 261 (5 KB, 20-way, 32-byte
+ * lines); l1c.sets = 8, l1c.ways = 4, l1c.line = 64 (2 KB); l1i.sets =
+ * 8, l1i.ways = 4 (4 KB); dram.preset = gddr3.
+ */
+#include "timing/gpu/mem/hier.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define U PTXEMU_TM_P_UINT
+#define I PTXEMU_TM_P_INT
+#define D PTXEMU_TM_P_DOUBLE
+#define B PTXEMU_TM_P_BOOL
+#define S PTXEMU_TM_P_STRING
+
+static const ptxemu_tm_param general[] = {
+    {"mem.l1d", B, "true", "an L1 data cache for global and local "
+                           "accesses (GT200: false)"},
+    {"mem.parts", U, "8", "memory partitions (an L2 slice and a DRAM "
+                          "channel each)"},
+    {"mem.direct_q", U, "8", "without an L1: requests an SM may queue "
+                             "for the interconnect"},
+    {"atom.lat", U, "4", "L2 cycles an atomic spends in the atomic unit"},
+    {"icnt.model", S, "crossbar", "interconnect: crossbar or ideal"},
+    {"icnt.mhz", D, "0", "interconnect clock (0: the core clock)"},
+    {"icnt.flit", U, "32", "bytes per flit"},
+    {"icnt.inbuf", U, "16", "flits an input buffer holds"},
+    {"icnt.outbuf", U, "16", "flits an output buffer holds"},
+    {"icnt.lat", U, "2", "cycles through the network (per hop)"},
+    {"icnt.ctrl_bytes", U, "8", "bytes of a packet's header"},
+    {"l2.mhz", D, "0", "L2 clock (0: the core clock)"},
+    {"map.hash", S, "xor", "partition hashing: linear, xor or poly"},
+    {"map.gran", U, "256", "bytes per partition before the next"},
+    {"map.row_bytes", U, "2k", "bytes of a DRAM row across a channel"},
+    {"dram.preset", S, "gddr5", "gddr3, gddr5, gddr6, hbm2 or hbm3: "
+                                "the defaults of every dram.* value"},
+    {"dram.mhz", D, "0", "DRAM command clock (0: the preset's)"},
+    {"dram.ranks", U, "1", "ranks per channel"},
+    {"dram.bankgroups", I, "-1", "bank groups per rank (-1: preset)"},
+    {"dram.banks", I, "-1", "banks per rank (-1: preset)"},
+    {"dram.burst_bytes", I, "-1", "bytes per column command (-1: preset)"},
+    {"dram.policy", S, "open", "row policy: open or closed"},
+    {"dram.sched", S, "frfcfs", "scheduler: frfcfs or fifo"},
+    {"dram.rdq", U, "32", "read queue depth per channel"},
+    {"dram.wrq", U, "32", "write queue depth per channel"},
+};
+
+/* DRAM timings: dram.<name>, -1 = the preset's (dram_t_names order). */
+static const ptxemu_tm_param timings[DT_COUNT] = {
+#define T_(n) {"dram." n, I, "-1", n " in DRAM cycles (-1: preset)"}
+    T_("tRCD"), T_("tRP"), T_("tRAS"), T_("tRC"), T_("CL"), T_("WL"),
+    T_("tCCDS"), T_("tCCDL"), T_("tRRD"), T_("tWR"), T_("tWTR"),
+    T_("tRTW"), T_("tRTP"), T_("tBURST"), T_("tRFC"), T_("tREFI"),
+#undef T_
+};
+
+/* One cache's table: prefix.sets ... with its defaults. */
+#define CACHE_TABLE(name, p, sets, ways, line, banks, lat, mshrs, merge,   \
+                    missq, outq, write, alloc)                             \
+    static const ptxemu_tm_param name[] = {                                \
+        {p ".sets", U, sets, "sets"},                                      \
+        {p ".ways", U, ways, "ways (associativity)"},                      \
+        {p ".line", U, line, "line bytes (32-byte sectors)"},              \
+        {p ".banks", U, banks, "banks (one access each per cycle)"},       \
+        {p ".lat", U, lat, "hit latency in cycles"},                       \
+        {p ".mshrs", U, mshrs, "MSHR entries"},                            \
+        {p ".merge", U, merge, "requests merged per MSHR"},                \
+        {p ".missq", U, missq, "miss queue depth"},                        \
+        {p ".outq", U, outq, "replies that may wait to go up"},            \
+        {p ".repl", S, "lru", "replacement: lru or fifo"},                 \
+        {p ".write", S, write, "write policy: back or through"},           \
+        {p ".alloc", B, alloc, "allocate a line on a write miss"},         \
+    }
+
+CACHE_TABLE(t_l1d, "l1d", "64", "4", "128", "4", "20", "32", "8", "8",
+            "16", "through", "false");
+CACHE_TABLE(t_l1c, "l1c", "4", "4", "128", "1", "8", "8", "8", "4", "8",
+            "through", "false");
+CACHE_TABLE(t_l1t, "l1t", "16", "4", "128", "1", "20", "16", "8", "8",
+            "16", "through", "false");
+CACHE_TABLE(t_l1i, "l1i", "8", "4", "128", "1", "2", "4", "8", "4", "8",
+            "through", "false");
+CACHE_TABLE(t_l2, "l2", "128", "16", "128", "2", "20", "64", "8", "16",
+            "32", "back", "true");
+
+#define N(t) ((uint32_t)(sizeof(t) / sizeof((t)[0])))
+
+static const char *const cache_prefix[MEM_UNIT_DIRECT] = {
+    [MEM_UNIT_L1D] = "l1d", [MEM_UNIT_L1C] = "l1c",
+    [MEM_UNIT_L1T] = "l1t", [MEM_UNIT_L1I] = "l1i",
+};
+
+int hier_declare(const ptxemu_tm_host_api *api, ptxemu_tm_host *h)
+{
+    const struct {
+        const ptxemu_tm_param *t;
+        uint32_t n;
+    } all[] = {
+        {general, N(general)}, {timings, N(timings)}, {t_l1d, N(t_l1d)},
+        {t_l1c, N(t_l1c)},     {t_l1t, N(t_l1t)},     {t_l1i, N(t_l1i)},
+        {t_l2, N(t_l2)},
+    };
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
+        if (api->declare_params(h, all[i].t, all[i].n)) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static uint32_t u32(const ptxemu_tm_host_api *api, ptxemu_tm_host *h,
+                    const char *name, bool *ok)
+{
+    uint64_t v = api->param_uint(h, name);
+    if (v > UINT32_MAX) {
+        char msg[128];
+        snprintf(msg, sizeof msg, "%s: %llu is too large", name,
+                 (unsigned long long)v);
+        api->error(h, msg);
+        *ok = false;
+        return 0;
+    }
+    return (uint32_t)v;
+}
+
+/* A string parameter that must be one of names[0..n); its index. */
+static int choose(const ptxemu_tm_host_api *api, ptxemu_tm_host *h,
+                  const char *param, const char *const *names, int n,
+                  bool *ok)
+{
+    const char *v = api->param_string(h, param);
+    for (int i = 0; i < n; i++) {
+        if (strcmp(v, names[i]) == 0) {
+            return i;
+        }
+    }
+    char msg[192];
+    int len = snprintf(msg, sizeof msg, "%s: '%s' is not one of", param, v);
+    for (int i = 0; i < n && len > 0 && (size_t)len < sizeof msg; i++) {
+        len += snprintf(msg + len, sizeof msg - (size_t)len, " %s",
+                        names[i]);
+    }
+    api->error(h, msg);
+    *ok = false;
+    return 0;
+}
+
+static void read_cache(const ptxemu_tm_host_api *api, ptxemu_tm_host *h,
+                       const char *p, CacheCfg *c, bool *ok)
+{
+    char n[64];
+#define RD(field, suffix)                                                  \
+    (snprintf(n, sizeof n, "%s." suffix, p), c->field = u32(api, h, n, ok))
+    RD(sets, "sets");
+    RD(ways, "ways");
+    RD(line, "line");
+    RD(banks, "banks");
+    RD(hit_lat, "lat");
+    RD(mshrs, "mshrs");
+    RD(merge, "merge");
+    RD(missq, "missq");
+    RD(outq, "outq");
+#undef RD
+    static const char *const repl[] = {"lru", "fifo"};
+    static const char *const wp[] = {"through", "back"};
+    snprintf(n, sizeof n, "%s.repl", p);
+    c->repl = (CacheRepl)choose(api, h, n, repl, 2, ok);
+    snprintf(n, sizeof n, "%s.write", p);
+    c->write_back = choose(api, h, n, wp, 2, ok) == 1;
+    snprintf(n, sizeof n, "%s.alloc", p);
+    c->write_alloc = api->param_bool(h, n);
+}
+
+static double mhz(const ptxemu_tm_host_api *api, ptxemu_tm_host *h,
+                  const char *name, double dflt, bool *ok)
+{
+    double v = api->param_double(h, name);
+    if (v < 0 || v > 1e6) {
+        char msg[128];
+        snprintf(msg, sizeof msg, "%s: %g MHz is out of range", name, v);
+        api->error(h, msg);
+        *ok = false;
+    }
+    return v > 0 ? v : dflt;
+}
+
+/* dram.<name>: the value set, else the preset's. */
+static uint32_t from_preset(const ptxemu_tm_host_api *api, ptxemu_tm_host *h,
+                            const char *name, uint32_t preset, bool *ok)
+{
+    int64_t v = api->param_int(h, name);
+    if (v < -1 || v > UINT32_MAX) {
+        char msg[128];
+        snprintf(msg, sizeof msg, "%s: %lld is out of range", name,
+                 (long long)v);
+        api->error(h, msg);
+        *ok = false;
+        return 0;
+    }
+    return v == -1 ? preset : (uint32_t)v;
+}
+
+int hier_read(const ptxemu_tm_host_api *api, ptxemu_tm_host *h,
+              double core_mhz, HierCfg *c)
+{
+    bool ok = true;
+    memset(c, 0, sizeof *c);
+    c->l1d_on = api->param_bool(h, "mem.l1d");
+    for (int u = 0; u < MEM_UNIT_DIRECT; u++) {
+        read_cache(api, h, cache_prefix[u], &c->l1[u], &ok);
+    }
+    read_cache(api, h, "l2", &c->l2, &ok);
+    c->parts = u32(api, h, "mem.parts", &ok);
+    c->direct_q = u32(api, h, "mem.direct_q", &ok);
+    c->atom_lat = u32(api, h, "atom.lat", &ok);
+    c->ctrl_bytes = u32(api, h, "icnt.ctrl_bytes", &ok);
+    static const char *const icnt[] = {"crossbar", "ideal"};
+    c->icnt.kind = (XbarKind)choose(api, h, "icnt.model", icnt, 2, &ok);
+    c->icnt.flit = u32(api, h, "icnt.flit", &ok);
+    c->icnt.inbuf = u32(api, h, "icnt.inbuf", &ok);
+    c->icnt.outbuf = u32(api, h, "icnt.outbuf", &ok);
+    c->icnt.lat = u32(api, h, "icnt.lat", &ok);
+    static const char *const hash[] = {"linear", "xor", "poly"};
+    c->map.hash = (AddrHash)choose(api, h, "map.hash", hash, 3, &ok);
+    c->map.gran = u32(api, h, "map.gran", &ok);
+    c->map.row_bytes = u32(api, h, "map.row_bytes", &ok);
+    c->map.parts = c->parts;
+
+    const char *pn = api->param_string(h, "dram.preset");
+    const DramPreset *pr = dram_preset_find(pn);
+    if (!pr) {
+        char msg[160];
+        snprintf(msg, sizeof msg, "dram.preset: unknown preset '%s' "
+                                  "(gddr3, gddr5, gddr6, hbm2, hbm3)", pn);
+        api->error(h, msg);
+        return -1;
+    }
+    DramCfg *d = &c->dram;
+    d->ranks = u32(api, h, "dram.ranks", &ok);
+    d->bankgroups = from_preset(api, h, "dram.bankgroups", pr->bankgroups,
+                                &ok);
+    d->banks = from_preset(api, h, "dram.banks", pr->banks, &ok);
+    d->burst_bytes = from_preset(api, h, "dram.burst_bytes",
+                                 pr->burst_bytes, &ok);
+    static const char *const pol[] = {"open", "closed"};
+    static const char *const sch[] = {"frfcfs", "fifo"};
+    d->policy = (DramPolicy)choose(api, h, "dram.policy", pol, 2, &ok);
+    d->sched = (DramSched)choose(api, h, "dram.sched", sch, 2, &ok);
+    d->rdq = u32(api, h, "dram.rdq", &ok);
+    d->wrq = u32(api, h, "dram.wrq", &ok);
+    for (int k = 0; k < DT_COUNT; k++) {
+        d->t[k] = from_preset(api, h, timings[k].name, pr->t[k], &ok);
+    }
+    c->map.ranks = d->ranks;
+    c->map.banks = d->banks;
+    c->map.bankgroups = d->bankgroups;
+
+    c->mhz[DOM_CORE] = core_mhz > 0 ? core_mhz : 1000.0;
+    c->mhz[DOM_ICNT] = mhz(api, h, "icnt.mhz", c->mhz[DOM_CORE], &ok);
+    c->mhz[DOM_L2] = mhz(api, h, "l2.mhz", c->mhz[DOM_CORE], &ok);
+    c->mhz[DOM_DRAM] = mhz(api, h, "dram.mhz", pr->mhz, &ok);
+    if (ok && (!c->parts || c->parts > 1024 || !c->direct_q ||
+               c->parts > 65535)) {
+        api->error(h, "mem.parts must be 1 to 1024 and mem.direct_q at "
+                      "least 1");
+        ok = false;
+    }
+    const char *bad = ok ? addrmap_check(&c->map) : NULL;
+    if (bad) {
+        char msg[192];
+        snprintf(msg, sizeof msg, "map/dram organisation: %s", bad);
+        api->error(h, msg);
+        ok = false;
+    }
+    return ok ? 0 : -1;
+}

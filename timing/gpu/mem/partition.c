@@ -1,0 +1,92 @@
+/*
+ * timing/gpu/mem/partition.c: a memory partition (rules in partition.h).
+ */
+#include "timing/gpu/mem/partition.h"
+
+int part_init(Part *p, Cache *l2, Dram *dram, const AddrMapCfg *map,
+              uint32_t atom_lat, uint32_t outq)
+{
+    p->l2 = l2;
+    p->dram = dram;
+    p->map = map;
+    p->atom_lat = atom_lat;
+    p->atom_free = 0;
+    if (memq_init(&p->out, outq) || memq_init(&p->atom, outq)) {
+        return -1;
+    }
+    return 0;
+}
+
+void part_fini(Part *p)
+{
+    cache_free(p->l2);
+    dram_free(p->dram);
+    memq_fini(&p->out);
+    memq_fini(&p->atom);
+}
+
+bool part_accept(Part *p, const MemMsg *m, uint64_t now_l2)
+{
+    return cache_access(p->l2, m, now_l2) < CACHE_FAIL_BANK;
+}
+
+void part_l2_tick(Part *p, uint64_t now_l2, uint64_t now_dram)
+{
+    const MemMsg *m;
+    while ((m = cache_down_peek(p->l2, now_l2))) {
+        AddrLoc loc;
+        addrmap_map(p->map, m->addr + GPU_SECTOR *
+                                          (uint32_t)__builtin_ctz(m->sectors),
+                    &loc);
+        if (!dram_accept(p->dram, m, loc.bankid, loc.row, now_dram)) {
+            break;
+        }
+        cache_down_pop(p->l2);
+    }
+    while ((m = cache_up_peek(p->l2, now_l2))) {
+        if (m->kind == GPU_MEM_ATOMIC) {
+            if (memq_full(&p->atom)) {
+                break;
+            }
+            uint64_t start = now_l2 > p->atom_free ? now_l2 : p->atom_free;
+            p->atom_free = start + 1;
+            memq_push(&p->atom, m, start + p->atom_lat);
+        } else {
+            if (memq_full(&p->out)) {
+                break;
+            }
+            memq_push(&p->out, m, now_l2);
+        }
+        cache_up_pop(p->l2);
+    }
+    while ((m = memq_peek(&p->atom, now_l2)) && !memq_full(&p->out)) {
+        memq_push(&p->out, m, now_l2);
+        memq_pop(&p->atom);
+    }
+}
+
+uint64_t part_l2_next(const Part *p)
+{
+    return mem_min(cache_next(p->l2),
+                   mem_min(memq_next(&p->out), memq_next(&p->atom)));
+}
+
+void part_dram_tick(Part *p, uint64_t now_dram, uint64_t now_l2)
+{
+    const MemMsg *m;
+    while ((m = dram_out_peek(p->dram, now_dram))) {
+        cache_fill(p->l2, m, now_l2);
+        dram_out_pop(p->dram);
+    }
+    dram_tick(p->dram, now_dram);
+}
+
+const MemMsg *part_out_peek(const Part *p, uint64_t now_l2)
+{
+    return memq_peek(&p->out, now_l2);
+}
+
+void part_out_pop(Part *p)
+{
+    memq_pop(&p->out);
+}

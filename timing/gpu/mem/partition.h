@@ -1,0 +1,46 @@
+/*
+ * timing/gpu/mem/partition.h: one memory partition: an L2 slice (a
+ * write-back Cache), the atomic unit beside it, and a DRAM channel, with
+ * the address map that finds a request's bank and row.  The L2 side
+ * runs in the L2 clock domain, the channel in the DRAM domain; the
+ * owner (hier.c) gives each call the current cycle of both.
+ *
+ * part_accept takes a request from the interconnect into the L2 slice
+ * (refused when the slice refuses).  part_l2_tick moves the slice's
+ * misses and write-backs into the channel's queues (while it accepts)
+ * and its replies into the partition's output queue, atomics after the
+ * atomic unit: one per L2 cycle, `atom_lat` cycles each (the ROP/atomic
+ * units next to the L2 of NVIDIA GPUs since Fermi).  part_dram_tick
+ * runs the channel and fills the slice with what it read.  The output
+ * (part_out_peek/pop) is what goes back to the SMs.
+ */
+#ifndef PTXEMU_TIMING_GPU_MEM_PARTITION_H
+#define PTXEMU_TIMING_GPU_MEM_PARTITION_H
+
+#include "timing/gpu/mem/addrmap.h"
+#include "timing/gpu/mem/cache.h"
+#include "timing/gpu/mem/dram.h"
+
+typedef struct Part {
+    Cache *l2;
+    Dram *dram;
+    const AddrMapCfg *map;
+    MemQ out;                   /* replies going to the SMs */
+    MemQ atom;                  /* atomics in the atomic unit */
+    uint32_t atom_lat;
+    uint64_t atom_free;         /* next cycle the unit takes one */
+} Part;
+
+/* 0, or -1 (out of memory).  Takes ownership of l2 and dram. */
+int part_init(Part *p, Cache *l2, Dram *dram, const AddrMapCfg *map,
+              uint32_t atom_lat, uint32_t outq);
+void part_fini(Part *p);
+bool part_accept(Part *p, const MemMsg *m, uint64_t now_l2);
+void part_l2_tick(Part *p, uint64_t now_l2, uint64_t now_dram);
+/* In L2 cycles (the output's and the slice's own). */
+uint64_t part_l2_next(const Part *p);
+void part_dram_tick(Part *p, uint64_t now_dram, uint64_t now_l2);
+const MemMsg *part_out_peek(const Part *p, uint64_t now_l2);
+void part_out_pop(Part *p);
+
+#endif
