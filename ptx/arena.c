@@ -86,6 +86,28 @@ void ptx_arena_reset(PtxArena *a)
     c->used = 0;
 }
 
+PtxArenaMark ptx_arena_mark(const PtxArena *a)
+{
+    PtxArenaMark m = {a->head, a->head ? a->head->used : 0};
+    return m;
+}
+
+void ptx_arena_release(PtxArena *a, PtxArenaMark m)
+{
+    while (a->head && a->head != (Chunk *)m.chunk) {
+        Chunk *c = a->head;
+        a->head = c->next;
+        a->total -= CHUNK_HDR + c->size;
+        free(c);
+    }
+    Chunk *c = a->head;
+    if (c && c->used > m.used) {
+        /* Memory handed out must read as zero again. */
+        memset((char *)c + CHUNK_HDR + m.used, 0, c->used - m.used);
+        c->used = m.used;
+    }
+}
+
 void *ptx_arena_alloc(PtxArena *a, size_t size)
 {
     size = (size + 15) & ~(size_t)15;

@@ -40,6 +40,17 @@ char *ptx_arena_strndup(PtxArena *a, const char *s, size_t len);
  * scratch arena. */
 void ptx_arena_reset(PtxArena *a);
 
+/* A point in a scratch arena to come back to: ptx_arena_release frees
+ * everything allocated after the mark (its memory reads as zero again)
+ * and keeps what came before.  Interned strings must not be used with
+ * it either. */
+typedef struct PtxArenaMark {
+    void *chunk;
+    size_t used;
+} PtxArenaMark;
+PtxArenaMark ptx_arena_mark(const PtxArena *a);
+void ptx_arena_release(PtxArena *a, PtxArenaMark m);
+
 /* Bytes obtained from the system so far (for the benchmark). */
 size_t ptx_arena_bytes(const PtxArena *a);
 

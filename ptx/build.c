@@ -131,6 +131,11 @@ void pb_stmt_done(PtxParse *ps)
 {
     ptx_arena_reset(ps->scratch);
     ps->nest_reported = false;
+    /* what pointed into the statement's scratch memory, or was left
+     * half-parsed by a syntax error */
+    ps->decl_spec = NULL;
+    ps->pend_init = NULL;
+    pb_init_reset(ps);
 }
 
 /* ------------------------------------------------------------ module */
@@ -423,11 +428,6 @@ void pb_dim_unsized(PtxParse *ps, PtxLoc loc)
     }
 }
 
-void pb_declarator_init(PtxParse *ps, PtxExpr *e)
-{
-    ps->pend_init = e;
-}
-
 PtxDeclList pb_decls_add(PtxParse *ps, PtxDeclList l, PtxDeclSpec spec,
                          PtxDeclarator *d)
 {
@@ -501,7 +501,7 @@ static IrSymbol *make_symbol(PtxParse *ps, const PtxDeclSpec *s,
             ptx_error(ps->diag, d->init->loc, "an .extern variable cannot "
                       "have an initializer");
         } else {
-            pb_init_symbol(ps, sym, d->init);
+            pb_init_attach(ps, sym, d->init);
         }
     }
     if (d->unsized && !d->init && link != IR_LINK_EXTERN &&

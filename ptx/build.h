@@ -91,6 +91,24 @@ typedef struct PtxDeclSpec {
     PtxLoc loc;
 } PtxDeclSpec;
 
+/* A variable's initializer, encoded while it was parsed (build_init.c):
+ * the parser streams it (braces, scalars) straight into the bytes of
+ * the variable, so a multi-megabyte initializer costs its bytes, not an
+ * expression tree. */
+typedef struct PtxInit {
+    PtxLoc loc;          /* its first token */
+    bool encoded;        /* bytes/relocs/attrs are valid (else: refused,
+                            reported when the symbol is made) */
+    bool failed;         /* an error inside it was reported */
+    bool braced;         /* it began with '{' */
+    uint64_t count;      /* scalars written (sizes unsized arrays) */
+    uint8_t *bytes;      /* module arena; the whole variable when sized */
+    IrReloc *relocs;
+    uint32_t nrelocs;
+    IrTexAttr *attrs;    /* .texref/.samplerref/.surfref attributes */
+    uint32_t nattrs;
+} PtxInit;
+
 typedef struct PtxDeclarator {
     PtxStr name;
     PtxLoc loc;
@@ -98,7 +116,7 @@ typedef struct PtxDeclarator {
     uint32_t ndims;
     uint64_t dims[4];
     bool unsized;        /* first dimension [] */
-    PtxExpr *init;       /* initializer, or NULL */
+    PtxInit *init;       /* initializer, or NULL */
     struct PtxDeclarator *next;
 } PtxDeclarator;
 
@@ -160,7 +178,13 @@ typedef struct PtxParse {
     uint64_t pend_dims[4];
     bool pend_unsized;
     bool pend_dims_bad;
-    PtxExpr *pend_init;
+    PtxInit *pend_init;
+    PtxStr pend_name;       /* its name */
+    /* the declaration being parsed: what an initializer is encoded for */
+    const PtxDeclSpec *decl_spec;
+    IrLinkage decl_link;
+    struct PtxInitStream *init; /* the initializer being parsed (malloc'd;
+                                   build_init.c) */
     bool nest_reported;     /* "nested too deeply" said in this statement */
 } PtxParse;
 
@@ -186,7 +210,22 @@ void pb_declarator_range(PtxParse *ps, PtxDeclarator *d, uint64_t n,
                          PtxLoc loc);
 uint64_t pb_dim(PtxParse *ps, PtxExpr *e, PtxLoc loc);
 void pb_dim_unsized(PtxParse *ps, PtxLoc loc);
-void pb_declarator_init(PtxParse *ps, PtxExpr *e);
+/* A declaration's specifiers and linkage are known (before its
+ * declarators: their initializers are encoded as they are read). */
+void pb_decl_begin(PtxParse *ps, IrLinkage link, const PtxDeclSpec *spec);
+/* A declarator's name (before its dimensions and initializer). */
+void pb_decl_name(PtxParse *ps, PtxStr name);
+/* An initializer, streamed (build_init.c): begin after '=', then for
+ * every '{' open, every scalar or address expression leaf, every '}'
+ * close; end leaves the result in ps->pend_init for pb_declarator.
+ * Each leaf's expression tree is freed as soon as it is encoded. */
+void pb_init_begin(PtxParse *ps, PtxLoc loc);
+void pb_init_open(PtxParse *ps, PtxLoc loc);
+void pb_init_leaf(PtxParse *ps, PtxExpr *e);
+void pb_init_close(PtxParse *ps, PtxLoc loc);
+void pb_init_end(PtxParse *ps);
+/* Forget an initializer cut short by a syntax error; free the stream. */
+void pb_init_reset(PtxParse *ps);
 
 /* ---- module level ---- */
 void pb_version(PtxParse *ps, PtxStr text, PtxLoc dirloc, PtxLoc loc);

@@ -10,6 +10,7 @@
 #include "config.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ptx/build_int.h"
@@ -22,6 +23,9 @@ uint64_t pb_elem_bytes(const IrSymbol *sym)
     uint64_t b = bits >= 8 ? bits / 8 : 1;
     return b * (sym->vec ? sym->vec : 1);
 }
+
+/* Initial bytes are kept in memory: larger variables are refused. */
+#define INIT_MAX_BYTES ((uint64_t)1 << 28)
 
 typedef struct InitCtx {
     PtxParse *ps;
@@ -154,6 +158,8 @@ static uint8_t *slot(InitCtx *c)
 {
     uint64_t need = (c->count + 1) * c->esize;
     if (need > c->cap) {
+        /* Only unsized arrays grow: a sized variable's bytes are
+         * allocated whole when its initializer begins. */
         uint64_t cap = c->cap ? c->cap * 2 : 64;
         while (cap < need) {
             cap *= 2;
@@ -311,119 +317,281 @@ static uint64_t span(const InitCtx *c, uint32_t d)
     return d >= s->ndims ? 1 : n;
 }
 
-static void walk(InitCtx *c, const PtxExpr *e, uint32_t depth, uint64_t end)
+#define INIT_MAX_DEPTH 64
+
+enum { MODE_ENCODE, MODE_OPAQUE, MODE_DISCARD };
+
+/* An initializer being parsed.  Braces form a stack: stop[k] is where
+ * the brace at depth k ends (its scalars may not spill past it). */
+typedef struct PtxInitStream {
+    InitCtx c;
+    IrSymbol shape;     /* the variable as declared (name, type, dims) */
+    int mode;
+    uint32_t depth;     /* braces open */
+    uint64_t stop[INIT_MAX_DEPTH + 1];
+    bool any;           /* a brace or a scalar came */
+    bool braced;
+    PtxLoc loc;
+    PtxArenaMark mark;  /* scratch memory to give back after each leaf */
+    IrTexAttr *attrs;
+    uint32_t nattrs, capattrs;
+} PtxInitStream;
+
+void pb_decl_begin(PtxParse *ps, IrLinkage link, const PtxDeclSpec *spec)
 {
-    if (depth > 64) {
-        ptx_error(c->ps->diag, e->loc, "initializer nested too deeply");
+    ps->decl_spec = spec;
+    ps->decl_link = link;
+}
+
+void pb_decl_name(PtxParse *ps, PtxStr name)
+{
+    ps->pend_name = name;
+}
+
+void pb_init_reset(PtxParse *ps)
+{
+    free(ps->init);
+    ps->init = NULL;
+}
+
+/* The variable's size in bytes from its declaration, or UINT64_MAX when
+ * make_symbol will find its dimensions bad (then nothing is encoded). */
+static uint64_t shape_size(const IrSymbol *sym)
+{
+    uint64_t n = sym->kind == IR_SYM_VAR ? pb_elem_bytes(sym) : 8;
+    for (uint32_t i = 0; i < sym->ndims; i++) {
+        if (sym->dims[i] == 0 && i > 0) {
+            return UINT64_MAX;
+        }
+        if (sym->dims[i] && n > ((uint64_t)1 << 48) / sym->dims[i]) {
+            return UINT64_MAX;
+        }
+        n *= sym->dims[i];
+    }
+    return n;
+}
+
+void pb_init_begin(PtxParse *ps, PtxLoc loc)
+{
+    pb_init_reset(ps);
+    PtxInitStream *st = calloc(1, sizeof(*st));
+    if (!st) {
+        fputs("ptxemu: out of memory\n", stderr);
+        abort();
+    }
+    ps->init = st;
+    st->loc = loc;
+    const PtxDeclSpec *s = ps->decl_spec;
+    IrSymbol *sym = &st->shape;
+    sym->name = ptx_arena_strndup(ps->scratch, ps->pend_name.s,
+                                  ps->pend_name.len);
+    st->mark = ptx_arena_mark(ps->scratch); /* keep the name */
+    PtxSpace space = s ? s->space : PTX_SPACE_NONE;
+    if (s && space == PTX_SPACE_NONE && s->symkind) {
+        space = PTX_SPACE_GLOBAL;   /* as pb_declare decides */
+    }
+    sym->type = s ? s->type : PTX_T_NONE;
+    sym->vec = s && s->vec ? s->vec : 1;
+    sym->kind = s ? s->symkind : IR_SYM_VAR;
+    sym->ndims = ps->pend_ndims;
+    memcpy(sym->dims, ps->pend_dims, sizeof(sym->dims));
+    uint64_t size = shape_size(sym);
+    sym->size = size == UINT64_MAX ? 0 : size;
+    /* What make_symbol refuses (and reports then) is only parsed. */
+    st->mode = MODE_DISCARD;
+    if (!s || (space != PTX_SPACE_GLOBAL && space != PTX_SPACE_CONST) ||
+        ps->decl_link == IR_LINK_EXTERN || size == UINT64_MAX) {
+        return;
+    }
+    if (sym->kind != IR_SYM_VAR) {
+        st->mode = MODE_OPAQUE;
+        return;
+    }
+    if (sym->type == PTX_T_PRED || sym->type == PTX_T_NONE ||
+        sym->size > INIT_MAX_BYTES) {
+        return;
+    }
+    st->mode = MODE_ENCODE;
+    InitCtx *c = &st->c;
+    c->ps = ps;
+    c->sym = sym;
+    unsigned bits = ptx_type_bits(sym->type);
+    c->esize = bits >= 8 ? bits / 8 : 1;
+    bool unsized = sym->ndims && sym->dims[0] == 0;
+    c->limit = unsized ? UINT64_MAX : sym->size / c->esize;
+    if (!unsized) {
+        /* the whole variable, zero where the initializer says nothing */
+        c->cap = sym->size ? sym->size : 1;
+        c->buf = ptx_arena_alloc(ps->arena, c->cap);
+    }
+}
+
+static bool opaque_leaf(PtxParse *ps, PtxInitStream *st, PtxExpr *e)
+{
+    if (e->kind != EX_ASSIGN ||
+        (e->a->kind != EX_NAME && e->a->kind != EX_INT)) {
+        ptx_error(ps->diag, e->loc, "expected 'attribute = value'");
+        return false;
+    }
+    IrTexAttr *a = ptx_arena_grow(ps->arena, st->attrs, st->nattrs,
+                                  &st->capattrs, st->nattrs + 1,
+                                  sizeof(*a));
+    st->attrs = a;
+    a = &a[st->nattrs++];
+    a->key = ptx_arena_strndup(ps->arena, e->name.s, e->name.len);
+    if (e->a->kind == EX_NAME) {
+        a->value = ptx_arena_strndup(ps->arena, e->a->name.s,
+                                     e->a->name.len);
+    } else {
+        char buf[24];
+        int n = snprintf(buf, sizeof(buf), "%llu",
+                         (unsigned long long)e->a->ival);
+        a->value = ptx_arena_strndup(ps->arena, buf, (size_t)n);
+    }
+    return true;
+}
+
+void pb_init_open(PtxParse *ps, PtxLoc loc)
+{
+    PtxInitStream *st = ps->init;
+    if (!st) {
+        return;
+    }
+    InitCtx *c = &st->c;
+    uint32_t depth = st->depth++;   /* this brace's depth */
+    if (!st->any) {
+        st->any = st->braced = true;
+        st->loc = loc;
+        st->stop[0] = c->limit;
+        return;
+    }
+    if (st->mode == MODE_OPAQUE && !c->failed) {
+        ptx_error(ps->diag, loc, "expected 'attribute = value'");
+        c->failed = true;
+    }
+    if (st->mode != MODE_ENCODE || c->failed) {
+        return;
+    }
+    if (depth > INIT_MAX_DEPTH) {
+        ptx_error(ps->diag, loc, "initializer nested too deeply");
         c->failed = true;
         return;
     }
-    if (e->kind != EX_VEC) {
-        leaf(c, e, end);
-        return;
-    }
+    /* This brace is one element of dimension depth-1 (or, past the last
+     * dimension, one vector). */
     const IrSymbol *s = c->sym;
-    uint64_t begin = c->count;
-    uint64_t stop = end;
-    if (depth > 0) {
-        /* This brace is one element of dimension depth-1 (or, past the
-         * last dimension, one vector). */
-        uint32_t d = depth - 1;
-        if (d > s->ndims || (d == s->ndims && s->vec <= 1)) {
-            ptx_error(c->ps->diag, e->loc, "too many braces in the "
-                      "initializer of '%s'", s->name);
-            c->failed = true;
-            return;
-        }
-        uint64_t sz = d < s->ndims ? span(c, d) : (s->vec ? s->vec : 1);
-        begin = (c->count + sz - 1) / sz * sz;
-        stop = begin + sz < end ? begin + sz : end;
-        if (begin >= end) {
-            ptx_error(c->ps->diag, e->loc, "too many initializers for '%s'",
-                      s->name);
-            c->failed = true;
-            return;
-        }
-        while (c->count < begin) {      /* skipped scalars stay zero */
-            slot(c);
-            c->count++;
-        }
-    }
-    for (const PtxExpr *x = e->list; x && !c->failed; x = x->next) {
-        walk(c, x, depth + 1, stop);
-    }
-    if (depth > 0 && !c->failed) {
-        while (c->count < stop) {       /* the rest of this element: zero */
-            slot(c);
-            c->count++;
-        }
-    }
-}
-
-/* .texref/.samplerref/.surfref = { key = value, ... } (PTX ISA 5.3.3):
- * kept as written; the texture unit interprets them. */
-static void init_opaque(PtxParse *ps, IrSymbol *sym, PtxExpr *init)
-{
-    if (init->kind != EX_VEC) {
-        ptx_error(ps->diag, init->loc, "expected '{ attribute = value, ... }'");
+    uint32_t d = depth - 1;
+    if (d > s->ndims || (d == s->ndims && s->vec <= 1)) {
+        ptx_error(ps->diag, loc, "too many braces in the initializer of "
+                  "'%s'", s->name);
+        c->failed = true;
         return;
     }
-    sym->texattrs = ptx_arena_alloc(ps->arena,
-                                    sizeof(IrTexAttr) * (init->n + 1));
-    for (PtxExpr *e = init->list; e; e = e->next) {
-        if (e->kind != EX_ASSIGN ||
-            (e->a->kind != EX_NAME && e->a->kind != EX_INT)) {
-            ptx_error(ps->diag, e->loc, "expected 'attribute = value'");
-            return;
+    uint64_t end = st->stop[depth - 1];
+    uint64_t sz = d < s->ndims ? span(c, d) : (s->vec ? s->vec : 1);
+    uint64_t begin = (c->count + sz - 1) / sz * sz;
+    st->stop[depth] = begin + sz < end ? begin + sz : end;
+    if (begin >= end) {
+        ptx_error(ps->diag, loc, "too many initializers for '%s'", s->name);
+        c->failed = true;
+        return;
+    }
+    while (c->count < begin) {      /* skipped scalars stay zero */
+        slot(c);
+        c->count++;
+    }
+}
+
+void pb_init_leaf(PtxParse *ps, PtxExpr *e)
+{
+    PtxInitStream *st = ps->init;
+    if (!st) {
+        return;
+    }
+    InitCtx *c = &st->c;
+    if (!st->any) {
+        st->any = true;
+        st->loc = e->loc;
+        if (st->mode == MODE_OPAQUE) {
+            ptx_error(ps->diag, e->loc, "expected '{ attribute = value, "
+                      "... }'");
+            c->failed = true;
+        } else if (st->mode == MODE_ENCODE && st->shape.ndims) {
+            ptx_error(ps->diag, e->loc, "array initializer must be in "
+                      "braces");
+            c->failed = true;
         }
-        IrTexAttr *a = &sym->texattrs[sym->ntexattrs++];
-        a->key = ptx_arena_strndup(ps->arena, e->name.s, e->name.len);
-        if (e->a->kind == EX_NAME) {
-            a->value = ptx_arena_strndup(ps->arena, e->a->name.s,
-                                         e->a->name.len);
-        } else {
-            char buf[24];
-            int n = snprintf(buf, sizeof(buf), "%llu",
-                             (unsigned long long)e->a->ival);
-            a->value = ptx_arena_strndup(ps->arena, buf, (size_t)n);
+    }
+    if (!c->failed && st->mode == MODE_OPAQUE) {
+        c->failed = !opaque_leaf(ps, st, e);
+    } else if (!c->failed && st->mode == MODE_ENCODE) {
+        leaf(c, e, st->depth ? st->stop[st->depth - 1] : c->limit);
+    }
+    ptx_arena_release(ps->scratch, st->mark);
+}
+
+void pb_init_close(PtxParse *ps, PtxLoc loc)
+{
+    (void)loc;
+    PtxInitStream *st = ps->init;
+    if (!st || !st->depth) {
+        return;
+    }
+    uint32_t depth = --st->depth;
+    InitCtx *c = &st->c;
+    if (depth > 0 && depth <= INIT_MAX_DEPTH && st->mode == MODE_ENCODE &&
+        !c->failed) {
+        while (c->count < st->stop[depth]) { /* the rest of it: zero */
+            slot(c);
+            c->count++;
         }
     }
 }
 
-void pb_init_symbol(PtxParse *ps, IrSymbol *sym, PtxExpr *init)
+void pb_init_end(PtxParse *ps)
+{
+    PtxInitStream *st = ps->init;
+    if (!st) {
+        return;
+    }
+    PtxInit *in = ptx_arena_alloc(ps->scratch, sizeof(*in));
+    in->loc = st->loc;
+    in->braced = st->braced;
+    in->failed = st->c.failed;
+    in->encoded = st->mode != MODE_DISCARD && !st->c.failed;
+    in->count = st->c.count;
+    in->bytes = st->c.buf;
+    in->relocs = st->c.relocs;
+    in->nrelocs = st->c.nrelocs;
+    in->attrs = st->attrs;
+    in->nattrs = st->nattrs;
+    ps->pend_init = in;
+    pb_init_reset(ps);
+}
+
+void pb_init_attach(PtxParse *ps, IrSymbol *sym, const PtxInit *init)
 {
     if (sym->kind != IR_SYM_VAR) {
-        init_opaque(ps, sym, init);
+        if (init->encoded) {
+            sym->texattrs = init->attrs;
+            sym->ntexattrs = init->nattrs;
+        }
         return;
     }
-    if (sym->type == PTX_T_PRED ||
-        sym->type == PTX_T_NONE) {
+    if (sym->type == PTX_T_PRED || sym->type == PTX_T_NONE) {
         ptx_error(ps->diag, init->loc, "'%s' cannot have an initializer",
                   sym->name);
         return;
     }
     /* Initial bytes are kept in memory: refuse absurd sizes rather than
      * exhaust the host (the limit is far above any real module's). */
-    if (sym->size > ((uint64_t)1 << 28)) {
+    if (sym->size > INIT_MAX_BYTES) {
         ptx_error(ps->diag, init->loc, "initialized variable '%s' is too "
                   "large (%llu bytes; at most 256 MiB)", sym->name,
                   (unsigned long long)sym->size);
         return;
     }
-    InitCtx c;
-    memset(&c, 0, sizeof(c));
-    c.ps = ps;
-    c.sym = sym;
-    unsigned bits = ptx_type_bits(sym->type);
-    c.esize = bits >= 8 ? bits / 8 : 1;
-    bool unsized = sym->ndims && sym->dims[0] == 0;
-    c.limit = unsized ? UINT64_MAX : sym->size / c.esize;
-    if (init->kind != EX_VEC && sym->ndims) {
-        ptx_error(ps->diag, init->loc, "array initializer must be in braces");
-        return;
-    }
-    walk(&c, init, 0, c.limit);
-    if (c.failed) {
+    if (!init->encoded) {
         return;
     }
     uint64_t per = sym->vec ? sym->vec : 1;
@@ -433,18 +601,21 @@ void pb_init_symbol(PtxParse *ps, IrSymbol *sym, PtxExpr *init)
     if (per == 0) {
         return;
     }
-    if (unsized) {
-        sym->dims[0] = (c.count + per - 1) / per;
+    uint64_t esize = pb_elem_bytes(sym) / (sym->vec ? sym->vec : 1);
+    const uint8_t *bytes = init->bytes;
+    if (sym->ndims && sym->dims[0] == 0) {
+        sym->dims[0] = (init->count + per - 1) / per;
         if (sym->dims[0] == 0) {
             sym->dims[0] = 1;
         }
-        sym->size = sym->dims[0] * per * c.esize;
+        sym->size = sym->dims[0] * per * esize;
+        uint8_t *b = ptx_arena_alloc(ps->arena, sym->size ? sym->size : 1);
+        if (bytes) {
+            memcpy(b, bytes, init->count * esize);
+        }
+        bytes = b;
     }
-    uint8_t *bytes = ptx_arena_alloc(ps->arena, sym->size ? sym->size : 1);
-    if (c.buf) {
-        memcpy(bytes, c.buf, c.count * c.esize);
-    }
-    sym->init = bytes;
-    sym->relocs = c.relocs;
-    sym->nrelocs = c.nrelocs;
+    sym->init = (uint8_t *)bytes;
+    sym->relocs = init->relocs;
+    sym->nrelocs = init->nrelocs;
 }

@@ -40,8 +40,9 @@ void pb_label_ref(PtxParse *ps, int32_t *slot, PtxStr name, PtxLoc loc);
 void pb_name_opnd(PtxParse *ps, PtxStr name, PtxLoc loc, IrOperand *o,
                   bool fwd_label);
 
-/* Fill IrSymbol init bytes/relocs from an initializer expression. */
-void pb_init_symbol(PtxParse *ps, IrSymbol *sym, PtxExpr *init);
+/* Give the symbol the initializer encoded for it (sizes an unsized
+ * array), or report why it cannot have one. */
+void pb_init_attach(PtxParse *ps, IrSymbol *sym, const PtxInit *init);
 
 /* Size in bytes of one element of the symbol's type (times its vector). */
 uint64_t pb_elem_bytes(const IrSymbol *sym);

@@ -90,6 +90,7 @@ out:
     d->hold_pos = NULL;
     ptx_diag_finish(d);
     free(ps.scope_refs);
+    pb_init_reset(&ps);     /* an initializer cut off by the end */
     ptx_symtab_free(ps.syms);
     ptx_arena_free(ps.scratch);
     if (d->nerrors) {

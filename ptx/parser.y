@@ -144,7 +144,7 @@ static PtxDeclSpec *spec_new(PtxParse *ps, PTX_YYLTYPE l, int kind,
 %token T_SHL "<<" T_SHR ">>" T_LE "<=" T_GE ">=" T_EQ "==" T_NE "!="
 %token T_ANDAND "&&" T_OROR "||"
 
-%type <expr> expr assign_val guard
+%type <expr> expr operand assign_val guard
 %type <list> expr_list expr_list_opt perf_vals perf_ints
 %type <spec> decl_specs
 %type <decl> declarator
@@ -184,8 +184,9 @@ top
     | T_SECTION             { pb_section(ps, $1.start, $1.end); }
     | T_ALIAS T_WORD ',' T_WORD ';'
                             { pb_alias(ps, S($2), L(@2), S($4), L(@4)); }
-    | opt_linkage decl_specs declarators ';'
-                            { pb_declare(ps, (IrLinkage)$1, $2, $3.head); }
+    | opt_linkage decl_specs
+                            { pb_decl_begin(ps, (IrLinkage)$1, $2); }
+      declarators ';'       { pb_declare(ps, (IrLinkage)$1, $2, $4.head); }
     | opt_linkage { ps->linkage = (IrLinkage)$1; } function
     | T_WORD ':'            { pb_label(ps, S($1), L(@1)); }
     | T_WORD ';'            { pb_insn(ps, NULL, false, S($1), L(@1),
@@ -248,8 +249,8 @@ declarators
     ;
 
 declarator
-    : T_WORD dims_opt init_opt
-                            { $$ = pb_declarator(ps, S($1), L(@1)); }
+    : T_WORD                { pb_decl_name(ps, S($1)); }
+      dims_opt init_opt     { $$ = pb_declarator(ps, S($1), L(@1)); }
     | T_WORD '<' T_INT '>'  { $$ = pb_declarator(ps, S($1), L(@1));
                               pb_declarator_range(ps, $$, $3.v, L(@3)); }
     ;
@@ -264,9 +265,28 @@ dim
     | '[' ']'               { $$ = UINT64_MAX; pb_dim_unsized(ps, L(@1)); }
     ;
 
+/* An initializer is streamed to the builder as it is read (see
+ * pb_init_begin): braces and scalars, not an expression tree. */
 init_opt
     : %empty
-    | '=' expr              { pb_declarator_init(ps, $2); }
+    | '='                   { pb_init_begin(ps, L(@1)); }
+      init_val              { pb_init_end(ps); }
+    ;
+
+init_val
+    : '{'                   { pb_init_open(ps, L(@1)); }
+      init_items_opt '}'    { pb_init_close(ps, L(@4)); }
+    | expr                  { pb_init_leaf(ps, $1); }
+    ;
+
+init_items_opt
+    : %empty
+    | init_items
+    ;
+
+init_items
+    : init_val
+    | init_items ',' init_val
     ;
 
 /* ---- functions ---- */
@@ -367,10 +387,10 @@ stmt
     | T_WORD ':' T_CALLPROTOTYPE T_WORD params_opt noreturn_opt ';'
                             { pb_callproto(ps, S($1), L(@1),
                                            (PtxDeclList){0}, false, $5, $6); }
-    | decl_specs declarators ';'
-                            { pb_declare(ps, IR_LINK_INTERNAL, $1, $2.head); }
-    | T_LINKAGE decl_specs declarators ';'
-                            { pb_declare(ps, (IrLinkage)$1.v, $2, $3.head); }
+    | decl_specs            { pb_decl_begin(ps, IR_LINK_INTERNAL, $1); }
+      declarators ';'       { pb_declare(ps, IR_LINK_INTERNAL, $1, $3.head); }
+    | T_LINKAGE decl_specs  { pb_decl_begin(ps, (IrLinkage)$1.v, $2); }
+      declarators ';'       { pb_declare(ps, (IrLinkage)$1.v, $2, $4.head); }
     | T_WORD ';'            { pb_insn(ps, NULL, false, S($1), L(@1),
                                       (PtxExprList){0}); }
     | T_WORD expr_list ';'  { pb_insn(ps, NULL, false, S($1), L(@1), $2); }
@@ -413,8 +433,17 @@ expr_list_opt
     ;
 
 expr_list
-    : expr                  { $$ = pb_list1($1); }
-    | expr_list ',' expr    { $$ = pb_list_add($1, $3); }
+    : operand               { $$ = pb_list1($1); }
+    | expr_list ',' operand { $$ = pb_list_add($1, $3); }
+    ;
+
+/* A list element: an expression, or a brace list of them (vector
+ * operands "{%r1, %r2}", texture coordinates).  Braces are not an
+ * expression of their own, so that an initializer's braces can be read
+ * by init_val without ambiguity. */
+operand
+    : expr
+    | '{' expr_list_opt '}' { $$ = listexpr(ps, EX_VEC, $2, @1); }
     ;
 
 /* The primaries are alternatives of expr itself rather than a nonterminal
@@ -443,8 +472,6 @@ expr
                               } else {
                                   $$ = listexpr(ps, EX_TUPLE, $2, @1);
                               } }
-    | '{' expr_list_opt '}' { $$ = listexpr(ps, EX_VEC, $2, @1); }
-
     | '-' expr %prec UNARY  { $$ = unary(ps, '-', $2, @1); }
     | '+' expr %prec UNARY  { $$ = unary(ps, '+', $2, @1); }
     | '!' expr %prec UNARY  { $$ = unary(ps, '!', $2, @1); }
