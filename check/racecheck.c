@@ -24,6 +24,8 @@
 #include "emu/client.h"
 
 #define STRONG 0x80000000u        /* Slot.who: a strong access */
+#define ATOMIC 0x40000000u        /* Slot.who: a read-modify-write */
+#define WHO (ATOMIC - 1)          /* Slot.who: the thread's bits */
 #define NRING 8                   /* fences remembered per CTA */
 #define PAGE_BITS 10              /* global shadow page: 1 KiB */
 #define PAGE (1u << PAGE_BITS)
@@ -39,6 +41,7 @@ typedef struct Slot {
 
 typedef struct Cell {
     Slot w, r1, r2;
+    uint8_t wval;                 /* the byte w wrote */
 } Cell;
 
 typedef struct Ring {
@@ -155,8 +158,8 @@ static uint32_t first_after(const Ring *g, uint32_t t)
 
 static bool same_warp(const Launch *L, uint32_t a, uint32_t b)
 {
-    a = (a & ~STRONG) - 1;
-    b = (b & ~STRONG) - 1;
+    a = (a & WHO) - 1;
+    b = (b & WHO) - 1;
     return a / L->nthreads == b / L->nthreads &&
            a % L->nthreads / EMU_WARP_SIZE == b % L->nthreads / EMU_WARP_SIZE;
 }
@@ -164,7 +167,7 @@ static bool same_warp(const Launch *L, uint32_t a, uint32_t b)
 /* Whether the access in s happens before the current one, by CTA cta. */
 static bool ordered(const Launch *L, const Slot *s, uint32_t cta)
 {
-    uint32_t pc = ((s->who & ~STRONG) - 1) / L->nthreads;
+    uint32_t pc = ((s->who & WHO) - 1) / L->nthreads;
     const CtaSync *c = &L->cs[cta];
     if (pc == cta && c->barrier > s->time) {
         return true;
@@ -174,11 +177,22 @@ static bool ordered(const Launch *L, const Slot *s, uint32_t cta)
     return f != UINT32_MAX && c->sync > f;
 }
 
-static bool conflict(const Launch *L, const Slot *s, const Slot *cur,
-                     uint32_t cta)
+/* write: whether the access in s wrote (the current one's direction is
+ * the other's in RAW and WAR). */
+static bool conflict(const Launch *L, const Slot *s, bool s_write,
+                     const Slot *cur, bool cur_write, uint32_t cta)
 {
-    return s->who && !(s->who & cur->who & STRONG) &&
-           !same_warp(L, s->who, cur->who) && !ordered(L, s, cta);
+    if (!s->who || (s->who & cur->who & STRONG)) {
+        return false;
+    }
+    /* a plain read against an atomic: the CAS loop of the CUDA C++
+     * Programming Guide (section "Atomic Functions") reads the word
+     * plainly for its first guess, which the CAS then checks */
+    if (((s->who & ATOMIC) && !cur_write) ||
+        ((cur->who & ATOMIC) && !s_write)) {
+        return false;
+    }
+    return !same_warp(L, s->who, cur->who) && !ordered(L, s, cta);
 }
 
 /* ------------------------------------------------------------ reports */
@@ -187,7 +201,7 @@ static void print_thread(SanRacecheck *r, const EmuLaunch *l, bool write,
                          uint32_t who, uint32_t site, bool block)
 {
     const Launch *L = *emu_client_launch_slot((EmuLaunch *)l, r->client);
-    uint32_t t = (who & ~STRONG) - 1, tid[3], ctaid[3];
+    uint32_t t = (who & WHO) - 1, tid[3], ctaid[3];
     san_tid_of(l, t % L->nthreads, tid);
     san_ctaid_of(l, t / L->nthreads, ctaid);
     SanLoc loc;
@@ -245,7 +259,7 @@ static void report(SanRacecheck *r, const EmuLaunch *l, Hazard kind,
     }
     const Launch *L = *emu_client_launch_slot((EmuLaunch *)l, r->client);
     uint32_t ctaid[3];
-    san_ctaid_of(l, ((second->who & ~STRONG) - 1) / L->nthreads, ctaid);
+    san_ctaid_of(l, ((second->who & WHO) - 1) / L->nthreads, ctaid);
     const char *kern = l->kernel && l->kernel->ir ? l->kernel->ir->name : "?";
     FILE *o = r->out->out;
     bool sh = space == PTX_SPACE_SHARED;
@@ -274,23 +288,29 @@ static void report(SanRacecheck *r, const EmuLaunch *l, Hazard kind,
 
 /* ------------------------------------------------------------ accesses */
 
+/* val: the byte in memory after the current access (a write's). */
 static void check_byte(SanRacecheck *r, const EmuLaunch *l, Launch *L,
-                       Cell *c, const Slot *cur, bool write, uint32_t cta,
-                       PtxSpace space, uint64_t addr)
+                       Cell *c, const Slot *cur, bool write, uint8_t val,
+                       uint32_t cta, PtxSpace space, uint64_t addr)
 {
     if (write) {
-        if (conflict(L, &c->w, cur, cta)) {
+        /* two writes of the same value are benign (compute-sanitizer
+         * does not call them errors either) */
+        if (!(c->wval == val && !(c->w.who & ATOMIC) &&
+              !(cur->who & ATOMIC)) &&
+            conflict(L, &c->w, true, cur, true, cta)) {
             report(r, l, HZ_WAW, space, addr, &c->w, cur);
         }
-        if (conflict(L, &c->r1, cur, cta)) {
+        if (conflict(L, &c->r1, false, cur, true, cta)) {
             report(r, l, HZ_WAR, space, addr, &c->r1, cur);
-        } else if (conflict(L, &c->r2, cur, cta)) {
+        } else if (conflict(L, &c->r2, false, cur, true, cta)) {
             report(r, l, HZ_WAR, space, addr, &c->r2, cur);
         }
         c->w = *cur;
+        c->wval = val;
         return;
     }
-    if (conflict(L, &c->w, cur, cta)) {
+    if (conflict(L, &c->w, true, cur, false, cta)) {
         report(r, l, HZ_RAW, space, addr, &c->w, cur);
     }
     /* keep a read that the current one does not order after, so that a
@@ -389,7 +409,11 @@ static void on_access(void *ctx, const EmuCtx *x, const EmuAccess *a,
     const IrInsn *in = x->pc < x->func->ncode ? x->func->code[x->pc].ir
                                               : NULL;
     PtxMod sem = in ? ir_insn_mod(in, PTX_MG_SEM) : PTX_M_NONE;
-    bool strong_insn = is_strong_sem(sem), any_strong = false;
+    /* mbarrier words are synchronisation objects: every access strong */
+    bool strong_insn = is_strong_sem(sem) ||
+                       (in && in->op >= PTX_OP_MBARRIER_INIT &&
+                        in->op <= PTX_OP_MBARRIER_PENDING_COUNT);
+    bool any_strong = false;
     if (sem == PTX_M_RELEASE || sem == PTX_M_ACQ_REL || sem == PTX_M_SC) {
         fence(L, cta, ir_insn_mod(in, PTX_MG_SCOPE));
     }
@@ -403,26 +427,34 @@ static void on_access(void *ctx, const EmuCtx *x, const EmuAccess *a,
         }
         bool strong = strong_insn || kind == EMU_ACC_ATOMIC;
         any_strong |= strong;
-        Slot cur = { (base + a[k].lane) | (strong ? STRONG : 0), site,
-                     L->clock };
+        Slot cur = { (base + a[k].lane) | (strong ? STRONG : 0) |
+                     (kind == EMU_ACC_ATOMIC ? ATOMIC : 0), site, L->clock };
         bool write = kind != EMU_ACC_READ;
         PtxSpace sp = a[k].space;
         uint64_t addr = a[k].addr;
+        const uint8_t *mem = NULL;        /* the bytes, for their values */
         if (sp == PTX_SPACE_SHARED) {
             Cell *c = shared_cells(r, x->cta, addr + a[k].size);
+            mem = x->cta->shared + addr;
             for (uint32_t b = 0; c && b < a[k].size; b++) {
-                check_byte(r, x->launch, L, &c[addr + b], &cur, write, cta,
-                           sp, addr + b);
+                check_byte(r, x->launch, L, &c[addr + b], &cur, write,
+                           mem[b], cta, sp, addr + b);
             }
         } else if (sp == PTX_SPACE_GLOBAL && L->global_on) {
+            const EmuAlloc *al = write ? emu_mem_find(x->dev->mem, addr,
+                                                      a[k].size) : NULL;
+            mem = al ? al->host + (addr - al->addr) : NULL;
             for (uint32_t b = 0; b < a[k].size; b++) {
                 uint64_t at = addr + b;
                 Cell *p = global_page(L, at >> PAGE_BITS);
                 if (!p) {
                     break;
                 }
+                /* a write outside every allocation (memcheck's) compares
+                 * as a new value */
                 check_byte(r, x->launch, L, &p[at & (PAGE - 1)], &cur,
-                           write, cta, sp, at);
+                           write, mem ? mem[b] : (uint8_t)~p[at & (PAGE -
+                           1)].wval, cta, sp, at);
             }
         }
     }
@@ -463,7 +495,7 @@ static void on_event(void *ctx, const EmuEvent *e)
         const EmuLaunch *l = e->launch;
         uint64_t nt = (uint64_t)l->block[0] * l->block[1] * l->block[2];
         uint64_t nc = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
-        if (L || !nt || nt * nc >= STRONG - 1 || nc > (1u << 22)) {
+        if (L || !nt || nt * nc >= WHO || nc > (1u << 22)) {
             return;                   /* too large a grid: not checked */
         }
         if (!(L = calloc(1, sizeof(*L)))) {

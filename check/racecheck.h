@@ -10,8 +10,11 @@
  *    WAR (read then write), WAW (write then write).
  *  - Not hazards: accesses of one warp (warp-synchronous: the emulator
  *    runs a warp's lanes in lock step); two atomics or other strong
- *    accesses (atom/red, and ld/st .volatile, .relaxed, .acquire,
- *    .release); accesses with a CTA barrier release between them (same
+ *    accesses (atom/red, mbarrier operations, and ld/st .volatile,
+ *    .relaxed, .acquire, .release); a plain read and an atomic (the CAS
+ *    loop's first guess); two writes of the same byte value (benign, as
+ *    compute-sanitizer has them); accesses with a CTA barrier release
+ *    between them (same
  *    CTA); accesses such that, after the first, its CTA executed a
  *    fence (membar/fence, or a .release/.acq_rel operation; of .gpu or
  *    .sys scope when the CTAs differ) and then the second's CTA a

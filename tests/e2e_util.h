@@ -18,9 +18,11 @@
 #include "emu/client.h"
 #include "runtime/api_emu.h"
 #include "runtime/ptxemu.h"
+#include "runtime/sanitize.h"
 
 static ptxemu_device *dev;
 static ptxemu_module *mod;
+static RtSanitize *e2e_san;
 
 static uint32_t rng_state;
 
@@ -82,6 +84,17 @@ static inline void e2e_device(void)
         ck_assert_msg(emu_client_attach(rt_device_emu(dev), &c, why,
                                         sizeof(why)) >= 0, "%s", why);
     }
+    /* PTXEMU_TEST_SANITIZE=TOOL,... (tests/sanitize_corpus.test): those
+     * checkers watch; close_ptx() fails the test when they reported an
+     * error (the report is on stderr) */
+    const char *san = getenv("PTXEMU_TEST_SANITIZE");
+    if (san && *san) {
+        RtSanOptions so = { .out = stderr };
+        char why[160];
+        ck_assert_msg(rt_sanitize_tools(san, &so.tools), "tools %s", san);
+        e2e_san = rt_sanitize_start(dev, &so, why, sizeof(why));
+        ck_assert_msg(e2e_san != NULL, "%s", why);
+    }
 }
 
 static inline void open_ptx(const char *base)
@@ -127,6 +140,12 @@ static inline void close_ptx(void)
     if (mod)
         ptxemu_module_unload(mod);
     mod = NULL;
+    if (e2e_san) {
+        uint64_t errors = rt_sanitize_finish(e2e_san);
+        e2e_san = NULL;
+        ck_assert_msg(errors == 0, "%s: %" PRIu64 " sanitizer errors",
+                      getenv("PTXEMU_TEST_SANITIZE"), errors);
+    }
     if (dev)
         ptxemu_device_destroy(dev);
     dev = NULL;
