@@ -12,7 +12,7 @@
 #include "timing/gpu/mem/cache.h"
 #include "timing/gpu/mem/dram.h"
 #include "timing/gpu/mem/xbar.h"
-#include "timing/tm.h"
+#include "timing/reghost.h"
 
 /* ------------------------------------------------------------ helpers */
 
@@ -748,63 +748,8 @@ END_TEST
 
 /* -------------------------------------------------------------- hier */
 
-/* A host with the real parameter and statistics registries
- * (timing/params.c, timing/statreg.c) behind the API. */
-struct ptxemu_tm_host {
-    TmParams *p;
-    TmStats *s;
-    char err[256];
-};
-
-static int h_declare(ptxemu_tm_host *h, const ptxemu_tm_param *t, uint32_t n)
-{
-    return tm_params_declare(h->p, t, n, h->err, sizeof h->err);
-}
-static int64_t h_int(ptxemu_tm_host *h, const char *n)
-{
-    return tm_params_int(h->p, n);
-}
-static uint64_t h_uint(ptxemu_tm_host *h, const char *n)
-{
-    return tm_params_uint(h->p, n);
-}
-static double h_double(ptxemu_tm_host *h, const char *n)
-{
-    return tm_params_double(h->p, n);
-}
-static bool h_bool(ptxemu_tm_host *h, const char *n)
-{
-    return tm_params_bool(h->p, n);
-}
-static const char *h_string(ptxemu_tm_host *h, const char *n)
-{
-    return tm_params_string(h->p, n);
-}
-static int h_stat(ptxemu_tm_host *h, const char *path, const uint64_t *c,
-                  const char *help)
-{
-    return tm_stats_add(h->s, path, c, help);
-}
-static void h_error(ptxemu_tm_host *h, const char *msg)
-{
-    snprintf(h->err, sizeof h->err, "%s", msg);
-}
-
-static const ptxemu_tm_host_api test_api = {
-    .abi_version = PTXEMU_TM_ABI_VERSION,
-    .struct_size = sizeof(ptxemu_tm_host_api),
-    .declare_params = h_declare,
-    .param_int = h_int,
-    .param_uint = h_uint,
-    .param_double = h_double,
-    .param_bool = h_bool,
-    .param_string = h_string,
-    .stat = h_stat,
-    .error = h_error,
-};
-
 typedef struct MemRun {
-    struct ptxemu_tm_host h;
+    TmRegHost h;
     const GpuMemOps *ops;
     void *m;
     uint64_t done[16];          /* by cookie: the reply's core cycle */
@@ -829,10 +774,7 @@ static void on_done(void *ctx, uint32_t sm, uint64_t cookie, uint64_t cycle)
 static void mem_open(MemRun *r, const char *const *extra, size_t nextra)
 {
     memset(r, 0, sizeof *r);
-    r->h.p = tm_params_new();
-    r->h.s = tm_stats_new();
-    ck_assert_ptr_nonnull(r->h.p);
-    ck_assert_ptr_nonnull(r->h.s);
+    ck_assert_int_eq(tm_reghost_init(&r->h), 0);
     static const char *const base[] = {
         "mem.parts=2", "map.hash=linear", "map.gran=256", "l1d.lat=4",
         "l2.lat=10", "icnt.lat=2", "icnt.flit=32", "icnt.ctrl_bytes=8",
@@ -847,7 +789,7 @@ static void mem_open(MemRun *r, const char *const *extra, size_t nextra)
     }
     r->ops = gpu_mem_find("hier");
     ck_assert_ptr_nonnull(r->ops);
-    r->m = r->ops->create(&test_api, &r->h, 2, 1000.0, on_done, r);
+    r->m = r->ops->create(&tm_reghost_api, &r->h, 2, 1000.0, on_done, r);
 }
 
 static void mem_close(MemRun *r)
@@ -855,8 +797,7 @@ static void mem_close(MemRun *r)
     if (r->m) {
         r->ops->destroy(r->m);
     }
-    tm_params_free(r->h.p);
-    tm_stats_free(r->h.s);
+    tm_reghost_fini(&r->h);
 }
 
 static void mem_send(MemRun *r, uint32_t sm, uint64_t addr, GpuMemKind kind,
@@ -883,13 +824,9 @@ static void mem_drain(MemRun *r)
 
 static uint64_t mem_stat(const MemRun *r, const char *name)
 {
-    for (size_t k = 0; k < tm_stats_count(r->h.s); k++) {
-        if (strcmp(tm_stats_name(r->h.s, k), name) == 0) {
-            return tm_stats_delta(r->h.s, k);
-        }
-    }
-    ck_abort_msg("no statistic %s", name);
-    return 0;
+    uint64_t v = 0;
+    ck_assert_msg(tm_reghost_stat(&r->h, name, &v), "no statistic %s", name);
+    return v;
 }
 
 /* Latencies from the parameters (all clocks equal, so cycles add):

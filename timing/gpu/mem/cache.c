@@ -50,6 +50,8 @@ struct Cache {
     uint64_t clock;             /* stamps */
     uint32_t spl;               /* sectors per line */
     uint32_t lshift;            /* log2(line) */
+    uint64_t set_mask, bank_mask; /* sets - 1, banks - 1 when powers of
+                                     two (no division on the hot path) */
 };
 
 static bool pow2(uint32_t v)
@@ -87,6 +89,8 @@ Cache *cache_new(const CacheCfg *cfg, CacheStats *st, char *err,
     c->st = st;
     c->spl = cfg->line / GPU_SECTOR;
     c->lshift = (uint32_t)__builtin_ctz(cfg->line);
+    c->set_mask = pow2(cfg->sets) ? cfg->sets - 1 : 0;
+    c->bank_mask = pow2(cfg->banks) ? cfg->banks - 1 : 0;
     size_t nl = (size_t)cfg->sets * cfg->ways;
     c->lines = calloc(nl, sizeof *c->lines);
     c->mshr = calloc(cfg->mshrs, sizeof *c->mshr);
@@ -187,7 +191,9 @@ uint32_t cache_line_split(const MemMsg *m, uint32_t line, MemMsg out[4])
 
 static CLine *set_of(Cache *c, uint64_t la)
 {
-    uint64_t set = (la >> c->lshift) % c->cfg.sets;
+    uint64_t n = la >> c->lshift;
+    uint64_t set = c->set_mask || c->cfg.sets == 1 ? n & c->set_mask
+                                                   : n % c->cfg.sets;
     return &c->lines[set * c->cfg.ways];
 }
 
@@ -372,9 +378,11 @@ static CacheOutcome access_read(Cache *c, const MemMsg *m, uint64_t la,
             send_down(c, m, la, fetch, l->mshr, GPU_MEM_READ, 0, now);
         return CACHE_SECTOR_MISS;
     }
+    if (!c->nfree || memq_full(&c->down)) {
+        return CACHE_FAIL_RES;  /* cheap refusals first */
+    }
     CLine *v = victim(c, la);
-    if (!v || !c->nfree ||
-        memq_room(&c->down) < pieces(c, mask) + wb_pieces(c, v)) {
+    if (!v || memq_room(&c->down) < pieces(c, mask) + wb_pieces(c, v)) {
         return CACHE_FAIL_RES;
     }
     install(c, v, la, m, now);
@@ -453,7 +461,10 @@ CacheOutcome cache_access(Cache *c, const MemMsg *m, uint64_t now)
 {
     uint64_t la = line_of(c, m);
     uint32_t mask = line_mask(c, m, la);
-    uint32_t bank = (uint32_t)((la >> c->lshift) % c->cfg.banks);
+    uint64_t n = la >> c->lshift;
+    uint32_t bank = (uint32_t)(c->bank_mask || c->cfg.banks == 1
+                                   ? n & c->bank_mask
+                                   : n % c->cfg.banks);
     if (c->bank_used[bank] == now + 1) {
         c->st->bank_conflict++;
         return CACHE_FAIL_BANK;
@@ -550,4 +561,14 @@ void cache_down_pop(Cache *c)
 uint64_t cache_next(const Cache *c)
 {
     return mem_min(memq_next(&c->up), memq_next(&c->down));
+}
+
+uint64_t cache_up_next(const Cache *c)
+{
+    return memq_next(&c->up);
+}
+
+uint64_t cache_down_next(const Cache *c)
+{
+    return memq_next(&c->down);
 }

@@ -100,6 +100,9 @@ void cache_up_pop(Cache *c);
 const MemMsg *cache_down_peek(const Cache *c, uint64_t now);
 void cache_down_pop(Cache *c);
 uint64_t cache_next(const Cache *c);
+/* The due cycle of the head of each output (MEM_NEVER: empty). */
+uint64_t cache_up_next(const Cache *c);
+uint64_t cache_down_next(const Cache *c);
 const CacheCfg *cache_cfg(const Cache *c);
 
 /* Split m into the pieces that each lie within one line of `line` bytes

@@ -59,6 +59,10 @@ typedef struct Sm {
     MemMsg pend[4];             /* pieces of a split request */
     uint32_t npend;
     uint8_t pend_unit;
+    bool blocked;               /* the request network refused: wait for a
+                                   grant of this SM's (crossbar) */
+    bool pend_blocked;          /* the L1 refused a piece: wait for a
+                                   reply to come back */
     CacheStats l1d_st;
 } Sm;
 
@@ -81,6 +85,8 @@ typedef struct Hier {
     uint32_t *touched;
     uint32_t ntouched;
     uint8_t *istouched;
+    uint8_t *req_blocked;       /* by partition: its L2 refused the
+                                   request network's head */
     Slot *slot;
     uint32_t nslot, free_slot;
     uint64_t now_t;             /* fs: events up to here are done */
@@ -177,16 +183,17 @@ static uint64_t agent_next(const Hier *H, uint32_t id)
     switch (a->kind) {
     case AG_SM: {
         const Sm *S = &H->sm[a->idx];
-        uint64_t t = memq_next(&S->direct);
+        uint64_t t = S->blocked ? MEM_NEVER : memq_next(&S->direct);
         for (int u = 0; u < MEM_UNIT_DIRECT; u++) {
             if (S->c[u]) {
-                t = mem_min(t, cache_next(S->c[u]));
+                t = mem_min(t, S->blocked ? cache_up_next(S->c[u])
+                                          : cache_next(S->c[u]));
             }
         }
-        return S->npend ? mem_min(t, a->last) : t;
+        return S->npend && !S->pend_blocked ? mem_min(t, a->last) : t;
     }
     case AG_REQ:
-        return xbar_next(H->req);
+        return xbar_next_skip(H->req, H->req_blocked);
     case AG_REP:
         return xbar_next(H->rep);
     case AG_L2:
@@ -295,6 +302,9 @@ static bool to_icnt(Hier *H, uint32_t s, const MemMsg *m)
     x.part = (uint16_t)addrmap_part(&H->cfg.map, x.addr);
     if (!xbar_push(H->req, s, x.part, &x, req_bytes(H, &x),
                    cyc(H, DOM_ICNT))) {
+        /* a crossbar says when this source has room (a grant); the ideal
+         * network's room is its outputs': try again next cycle */
+        H->sm[s].blocked = H->cfg.icnt.kind == XBAR_CROSSBAR;
         return false;
     }
     touch(H, id_req(H));
@@ -314,17 +324,39 @@ static void run_sm(Hier *H, uint32_t s, uint64_t now)
             deliver(H, m, now);
             cache_up_pop(c);
         }
-        while ((m = cache_down_peek(c, now)) && to_icnt(H, s, m)) {
+        while (!S->blocked && (m = cache_down_peek(c, now)) &&
+               to_icnt(H, s, m)) {
             cache_down_pop(c);
         }
     }
-    while ((m = memq_peek(&S->direct, now)) && to_icnt(H, s, m)) {
+    while (!S->blocked && (m = memq_peek(&S->direct, now)) &&
+           to_icnt(H, s, m)) {
         memq_pop(&S->direct);
     }
-    while (S->npend &&
-           cache_access(S->c[S->pend_unit], &S->pend[0], now) <
-               CACHE_FAIL_BANK) {
+    S->pend_blocked = false;
+    while (S->npend) {
+        CacheOutcome o = cache_access(S->c[S->pend_unit], &S->pend[0], now);
+        if (o >= CACHE_FAIL_BANK) {
+            /* a busy bank frees next cycle; a reservation when something
+             * comes back or leaves */
+            S->pend_blocked = o == CACHE_FAIL_RES;
+            break;
+        }
         memmove(&S->pend[0], &S->pend[1], --S->npend * sizeof S->pend[0]);
+    }
+}
+
+/* Wake the SMs whose sources the network granted (room in their input
+ * buffers). */
+static void unblock_sources(Hier *H)
+{
+    const uint32_t *src;
+    uint32_t n = xbar_granted(H->req, &src);
+    for (uint32_t k = 0; k < n; k++) {
+        if (H->sm[src[k]].blocked) {
+            H->sm[src[k]].blocked = false;
+            touch(H, id_sm(H, src[k]));
+        }
     }
 }
 
@@ -332,8 +364,15 @@ static void run_req(Hier *H, uint64_t now)
 {
     const MemMsg *m;
     for (uint32_t p = 0; p < H->cfg.parts; p++) {
+        if (H->req_blocked[p]) {
+            continue;
+        }
         while ((m = xbar_peek(H->req, p, now))) {
-            if (!part_accept(&H->part[p], m, cyc(H, DOM_L2))) {
+            CacheOutcome o = part_accept(&H->part[p], m, cyc(H, DOM_L2));
+            if (o >= CACHE_FAIL_BANK) {
+                /* no room in the slice: its L2 or DRAM agent says when
+                 * (a busy bank: next cycle) */
+                H->req_blocked[p] = o == CACHE_FAIL_RES;
                 break;
             }
             xbar_pop(H->req, p);
@@ -341,6 +380,16 @@ static void run_req(Hier *H, uint64_t now)
         }
     }
     xbar_tick(H->req, now);
+    unblock_sources(H);
+}
+
+/* Partition p's slice may have room again: let the network retry. */
+static void unblock_part(Hier *H, uint32_t p)
+{
+    if (H->req_blocked[p]) {
+        H->req_blocked[p] = 0;
+        touch(H, id_req(H));
+    }
 }
 
 static void run_rep(Hier *H, uint64_t now)
@@ -352,12 +401,21 @@ static void run_rep(Hier *H, uint64_t now)
                 deliver(H, m, cyc(H, DOM_CORE));
             } else {
                 cache_fill(H->sm[s].c[m->unit], m, cyc(H, DOM_CORE));
+                H->sm[s].pend_blocked = false;
                 touch(H, id_sm(H, s));
             }
             xbar_pop(H->rep, s);
         }
     }
     xbar_tick(H->rep, now);
+    const uint32_t *src;
+    uint32_t n = xbar_granted(H->rep, &src);
+    for (uint32_t k = 0; k < n; k++) {
+        if (H->part[src[k]].out_blocked) {
+            H->part[src[k]].out_blocked = false;
+            touch(H, id_l2(H, src[k]));
+        }
+    }
 }
 
 static void run_l2(Hier *H, uint32_t p, uint64_t now)
@@ -369,11 +427,13 @@ static void run_l2(Hier *H, uint32_t p, uint64_t now)
     while ((m = part_out_peek(P, now))) {
         if (!xbar_push(H->rep, p, m->sm, m, rep_bytes(H, m),
                        cyc(H, DOM_ICNT))) {
+            P->out_blocked = H->cfg.icnt.kind == XBAR_CROSSBAR;
             break;
         }
         part_out_pop(P);
         touch(H, id_rep(H));
     }
+    unblock_part(H, p);
 }
 
 static void run(Hier *H, uint32_t id, uint64_t now)
@@ -395,6 +455,7 @@ static void run(Hier *H, uint32_t id, uint64_t now)
     case AG_DRAM:
         part_dram_tick(&H->part[a->idx], now, cyc(H, DOM_L2));
         touch(H, id_l2(H, a->idx));
+        unblock_part(H, a->idx);
         break;
     }
 }
@@ -547,6 +608,7 @@ static void hier_destroy(void *m)
     free(H->heap);
     free(H->touched);
     free(H->istouched);
+    free(H->req_blocked);
     free(H->slot);
     free(H);
 }
@@ -735,7 +797,8 @@ static bool build(Hier *H, const ptxemu_tm_host_api *api, ptxemu_tm_host *h)
     H->ag = calloc(H->nag, sizeof *H->ag);
     H->touched = calloc(H->nag, sizeof *H->touched);
     H->istouched = calloc(H->nag, 1);
-    if (!H->ag || !H->touched || !H->istouched) {
+    H->req_blocked = calloc(c->parts, 1);
+    if (!H->ag || !H->touched || !H->istouched || !H->req_blocked) {
         return fail(api, h, "mem", err);
     }
     for (uint32_t i = 0; i < H->nag; i++) {

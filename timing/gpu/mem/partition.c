@@ -25,9 +25,9 @@ void part_fini(Part *p)
     memq_fini(&p->atom);
 }
 
-bool part_accept(Part *p, const MemMsg *m, uint64_t now_l2)
+CacheOutcome part_accept(Part *p, const MemMsg *m, uint64_t now_l2)
 {
-    return cache_access(p->l2, m, now_l2) < CACHE_FAIL_BANK;
+    return cache_access(p->l2, m, now_l2);
 }
 
 void part_l2_tick(Part *p, uint64_t now_l2, uint64_t now_dram)
@@ -39,6 +39,7 @@ void part_l2_tick(Part *p, uint64_t now_l2, uint64_t now_dram)
                                           (uint32_t)__builtin_ctz(m->sectors),
                     &loc);
         if (!dram_accept(p->dram, m, loc.bankid, loc.row, now_dram)) {
+            p->dram_blocked = true;
             break;
         }
         cache_down_pop(p->l2);
@@ -67,8 +68,18 @@ void part_l2_tick(Part *p, uint64_t now_l2, uint64_t now_dram)
 
 uint64_t part_l2_next(const Part *p)
 {
-    return mem_min(cache_next(p->l2),
-                   mem_min(memq_next(&p->out), memq_next(&p->atom)));
+    uint64_t t = p->out_blocked ? MEM_NEVER : memq_next(&p->out);
+    if (!memq_full(&p->out)) {
+        t = mem_min(t, memq_next(&p->atom));
+    }
+    const MemMsg *h = cache_up_peek(p->l2, MEM_NEVER - 1);
+    if (h && !memq_full(h->kind == GPU_MEM_ATOMIC ? &p->atom : &p->out)) {
+        t = mem_min(t, cache_up_next(p->l2));
+    }
+    if (!p->dram_blocked) {
+        t = mem_min(t, cache_down_next(p->l2));
+    }
+    return t;
 }
 
 void part_dram_tick(Part *p, uint64_t now_dram, uint64_t now_l2)
@@ -79,6 +90,7 @@ void part_dram_tick(Part *p, uint64_t now_dram, uint64_t now_l2)
         dram_out_pop(p->dram);
     }
     dram_tick(p->dram, now_dram);
+    p->dram_blocked = false;    /* the L2 side tries again */
 }
 
 const MemMsg *part_out_peek(const Part *p, uint64_t now_l2)

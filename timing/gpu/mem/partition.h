@@ -29,15 +29,20 @@ typedef struct Part {
     MemQ atom;                  /* atomics in the atomic unit */
     uint32_t atom_lat;
     uint64_t atom_free;         /* next cycle the unit takes one */
+    bool dram_blocked;          /* the channel refused: wait for its tick */
+    bool out_blocked;           /* the reply network refused the output's
+                                   head: the owner clears it on a grant */
 } Part;
 
 /* 0, or -1 (out of memory).  Takes ownership of l2 and dram. */
 int part_init(Part *p, Cache *l2, Dram *dram, const AddrMapCfg *map,
               uint32_t atom_lat, uint32_t outq);
 void part_fini(Part *p);
-bool part_accept(Part *p, const MemMsg *m, uint64_t now_l2);
+CacheOutcome part_accept(Part *p, const MemMsg *m, uint64_t now_l2);
 void part_l2_tick(Part *p, uint64_t now_l2, uint64_t now_dram);
-/* In L2 cycles (the output's and the slice's own). */
+/* In L2 cycles (the output's and the slice's own), leaving out what
+ * waits for a refusing neighbour (dram_blocked, out_blocked, a full
+ * output). */
 uint64_t part_l2_next(const Part *p);
 void part_dram_tick(Part *p, uint64_t now_dram, uint64_t now_l2);
 const MemMsg *part_out_peek(const Part *p, uint64_t now_l2);

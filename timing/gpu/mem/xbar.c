@@ -34,6 +34,10 @@ struct Xbar {
     XbarStats *st;
     In *in;
     Out *out;
+    uint32_t *cand_first, *cand_last, *cand_next; /* per tick, by output */
+    uint32_t *touched;          /* outputs with candidates this tick */
+    uint32_t *granted;          /* sources granted */
+    uint32_t ngranted;
     uint32_t queued;            /* packets in input buffers */
     uint64_t last;              /* last tick + 1 */
 };
@@ -77,7 +81,13 @@ Xbar *xbar_new(const XbarCfg *cfg, XbarStats *st, char *err, size_t errlen)
     x->st = st;
     x->in = calloc(cfg->nsrc, sizeof *x->in);
     x->out = calloc(cfg->ndst, sizeof *x->out);
-    bool ok = x->in && x->out;
+    x->cand_first = calloc(cfg->ndst, sizeof(uint32_t));
+    x->cand_last = calloc(cfg->ndst, sizeof(uint32_t));
+    x->touched = calloc(cfg->ndst, sizeof(uint32_t));
+    x->cand_next = calloc(cfg->nsrc, sizeof(uint32_t));
+    x->granted = calloc(cfg->nsrc, sizeof(uint32_t));
+    bool ok = x->in && x->out && x->cand_first && x->cand_last &&
+              x->touched && x->cand_next && x->granted;
     for (uint32_t s = 0; ok && s < cfg->nsrc; s++) {
         ok = (x->in[s].q = calloc(cfg->inbuf, sizeof(Pkt))) != NULL;
     }
@@ -88,6 +98,9 @@ Xbar *xbar_new(const XbarCfg *cfg, XbarStats *st, char *err, size_t errlen)
     if (!ok) {
         xbar_free(x);
         return NULL;
+    }
+    for (uint32_t d = 0; d < cfg->ndst; d++) {
+        x->cand_first[d] = UINT32_MAX;
     }
     return x;
 }
@@ -106,6 +119,11 @@ void xbar_free(Xbar *x)
     }
     free(x->in);
     free(x->out);
+    free(x->cand_first);
+    free(x->cand_last);
+    free(x->touched);
+    free(x->cand_next);
+    free(x->granted);
     free(x);
 }
 
@@ -158,31 +176,52 @@ bool xbar_push(Xbar *x, uint32_t src, uint32_t dst, const MemMsg *m,
     return true;
 }
 
+#define NONE UINT32_MAX
+
 void xbar_tick(Xbar *x, uint64_t now)
 {
     x->last = now + 1;
+    x->ngranted = 0;
     if (!x->queued) {
         return;
     }
-    for (uint32_t d = 0; d < x->c.ndst; d++) {
-        Out *o = &x->out[d];
-        if (o->busy > now) {
+    /* one pass over the sources: each ready head becomes a candidate of
+     * its output, the candidates of an output listed in source order */
+    uint32_t nt = 0;
+    for (uint32_t s = 0; s < x->c.nsrc; s++) {
+        In *in = &x->in[s];
+        if (!in->n || in->busy > now) {
             continue;
         }
-        uint32_t winner = UINT32_MAX, ready = 0;
-        for (uint32_t k = 0; k < x->c.nsrc; k++) {
-            uint32_t s = (o->rr + k) % x->c.nsrc;
-            In *in = &x->in[s];
-            if (!in->n || in->busy > now || in->q[in->head].dst != d) {
-                continue;
-            }
+        uint32_t d = in->q[in->head].dst;
+        if (x->out[d].busy > now) {
+            continue;
+        }
+        x->cand_next[s] = NONE;
+        if (x->cand_first[d] == NONE) {
+            x->cand_first[d] = s;
+            x->touched[nt++] = d;
+        } else {
+            x->cand_next[x->cand_last[d]] = s;
+        }
+        x->cand_last[d] = s;
+    }
+    /* each output grants one: the first candidate at or after its
+     * pointer, else the first (outputs are independent: a source is a
+     * candidate of one output only) */
+    for (uint32_t k = 0; k < nt; k++) {
+        uint32_t d = x->touched[k];
+        Out *o = &x->out[d];
+        uint32_t first = x->cand_first[d], winner = NONE, ready = 0;
+        x->cand_first[d] = NONE;
+        for (uint32_t s = first; s != NONE; s = x->cand_next[s]) {
             ready++;
-            if (winner == UINT32_MAX) {
+            if (winner == NONE && s >= o->rr) {
                 winner = s;
             }
         }
-        if (winner == UINT32_MAX) {
-            continue;
+        if (winner == NONE) {
+            winner = first;
         }
         In *in = &x->in[winner];
         Pkt p = in->q[in->head];
@@ -198,8 +237,15 @@ void xbar_tick(Xbar *x, uint64_t now)
         in->busy = now + p.flits;
         o->busy = now + p.flits;
         o->rr = (winner + 1) % x->c.nsrc;
+        x->granted[x->ngranted++] = winner;
         deliver(x, d, &p.m, p.flits, now + x->c.lat + p.flits - 1);
     }
+}
+
+uint32_t xbar_granted(const Xbar *x, const uint32_t **src)
+{
+    *src = x->granted;
+    return x->ngranted;
 }
 
 const MemMsg *xbar_peek(const Xbar *x, uint32_t dst, uint64_t now)
@@ -214,30 +260,40 @@ void xbar_pop(Xbar *x, uint32_t dst)
     memq_pop(&o->q);
 }
 
-uint64_t xbar_next_arrival(const Xbar *x)
+uint64_t xbar_next_skip(const Xbar *x, const uint8_t *skip)
 {
     uint64_t t = MEM_NEVER;
     for (uint32_t d = 0; d < x->c.ndst; d++) {
-        t = mem_min(t, memq_next(&x->out[d].q));
+        if (!skip || !skip[d]) {
+            t = mem_min(t, memq_next(&x->out[d].q));
+        }
+    }
+    if (x->queued) {
+        /* the earliest a head whose output has room could be granted;
+         * a full output frees when its packet is taken (the owner's
+         * pop, after which it asks again) */
+        uint64_t free_at = MEM_NEVER;
+        for (uint32_t s = 0; s < x->c.nsrc; s++) {
+            const In *in = &x->in[s];
+            if (!in->n) {
+                continue;
+            }
+            const Pkt *p = &in->q[in->head];
+            const Out *o = &x->out[p->dst];
+            if (o->used + p->flits > x->c.outbuf || memq_full(&o->q)) {
+                continue;
+            }
+            uint64_t b = in->busy > o->busy ? in->busy : o->busy;
+            free_at = mem_min(free_at, b);
+        }
+        if (free_at != MEM_NEVER) {
+            t = mem_min(t, free_at > x->last ? free_at : x->last);
+        }
     }
     return t;
 }
 
 uint64_t xbar_next(const Xbar *x)
 {
-    uint64_t t = xbar_next_arrival(x);
-    if (x->queued) {
-        /* the earliest a source or an output frees */
-        uint64_t free_at = MEM_NEVER;
-        for (uint32_t s = 0; s < x->c.nsrc; s++) {
-            const In *in = &x->in[s];
-            if (in->n) {
-                uint64_t b = in->busy;
-                uint64_t ob = x->out[in->q[in->head].dst].busy;
-                free_at = mem_min(free_at, b > ob ? b : ob);
-            }
-        }
-        t = mem_min(t, free_at > x->last ? free_at : x->last);
-    }
-    return t;
+    return xbar_next_skip(x, NULL);
 }

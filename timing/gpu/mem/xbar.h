@@ -16,7 +16,8 @@
  * packet holds its source and its output for `flits` cycles and arrives
  * `lat` cycles after its last flit left: at grant + lat + flits - 1.
  * Only the head of a source's queue competes (head-of-line blocking, as
- * in the hardware).
+ * in the hardware).  xbar_next counts a head whose output buffer is full
+ * as waiting for the owner's pop (after which the owner asks again).
  *
  * ideal: no contention and no serialisation: a packet arrives `lat`
  * cycles after it was pushed; the output buffers still bound what is in
@@ -60,7 +61,11 @@ void xbar_tick(Xbar *x, uint64_t now);
 const MemMsg *xbar_peek(const Xbar *x, uint32_t dst, uint64_t now);
 void xbar_pop(Xbar *x, uint32_t dst);
 uint64_t xbar_next(const Xbar *x);
-/* The earliest arrival due at any output (MEM_NEVER: none). */
-uint64_t xbar_next_arrival(const Xbar *x);
+/* The same, ignoring arrivals at outputs marked in skip[] (their
+ * receiver refused; the owner wakes the network when it may accept). */
+uint64_t xbar_next_skip(const Xbar *x, const uint8_t *skip);
+/* The sources the last tick granted (crossbar: their input buffers
+ * gained room); their count. */
+uint32_t xbar_granted(const Xbar *x, const uint32_t **src);
 
 #endif
