@@ -11,6 +11,7 @@
 #include "timing/gpu/mem/addrmap.h"
 #include "timing/gpu/mem/cache.h"
 #include "timing/gpu/mem/dram.h"
+#include "timing/gpu/mem/tlb.h"
 #include "timing/gpu/mem/xbar.h"
 #include "timing/reghost.h"
 
@@ -746,6 +747,48 @@ START_TEST(xbar_ideal)
 }
 END_TEST
 
+/* --------------------------------------------------------------- tlb */
+
+/* L1 TLB: 1 set x 2 ways; L2 TLB: 2 sets x 2 ways (set = page % 2);
+ * 4 KB pages; an L2 hit costs 10, a walk 50.  LRU everywhere.
+ *  P0 miss (50): L2 set 0 {P0}, L1 {P0}
+ *  P0 again (0x800): L1 hit (0)
+ *  P1 miss (50): L2 set 1 {P1}, L1 {P0, P1}
+ *  P2 miss (50): L2 set 0 {P0, P2}; L1 drops P0 (LRU): {P1, P2}
+ *  P0: L1 miss, L2 hit (10; P0 now newer than P2); L1 drops P1
+ *  P4 miss (50): L2 set 0 drops P2 (LRU): {P0, P4}; L1 drops P2
+ *  P2 miss (50): evicted from both; L2 drops P0
+ *  P1: L1 miss, L2 set 1 still has it (10). */
+START_TEST(tlb_trace)
+{
+    TlbCfg cfg = {.l1_sets = 1, .l1_ways = 2, .l2_sets = 2, .l2_ways = 2,
+                  .page = 4096, .l2_lat = 10, .walk_lat = 50};
+    TlbStats st = {0};
+    Tlb *t = tlb_new(&cfg, &st, NULL, 0);
+    ck_assert_ptr_nonnull(t);
+    static const struct {
+        uint64_t addr;
+        uint32_t lat;
+    } tr[] = {
+        {0x0000, 50}, {0x0800, 0}, {0x1000, 50}, {0x2000, 50},
+        {0x0000, 10}, {0x4000, 50}, {0x2000, 50}, {0x1FFF, 10},
+    };
+    for (size_t i = 0; i < sizeof tr / sizeof tr[0]; i++) {
+        ck_assert_msg(tlb_lookup(t, tr[i].addr) == tr[i].lat, "step %zu", i);
+    }
+    ck_assert_uint_eq(st.l1_hit, 1);
+    ck_assert_uint_eq(st.l2_hit, 2);
+    ck_assert_uint_eq(st.miss, 5);
+    tlb_flush(t);
+    ck_assert_uint_eq(tlb_lookup(t, 0x1000), 50);
+    tlb_free(t);
+    cfg.page = 3000;
+    char err[128] = "";
+    ck_assert_ptr_null(tlb_new(&cfg, &st, err, sizeof err));
+    ck_assert_ptr_nonnull(strstr(err, "power of two"));
+}
+END_TEST
+
 /* -------------------------------------------------------------- hier */
 
 typedef struct MemRun {
@@ -928,6 +971,29 @@ START_TEST(hier_no_l1)
 }
 END_TEST
 
+/* With a TLB (walk 50 extra cycles, second level 47): the first access
+ * to a page waits 50 before entering the L1: 47 + 50 = 97; a second
+ * access to the page (another line, in DRAM's open row) pays nothing
+ * extra: at 200, sector 1 of the line: a sector miss, DRAM row hit:
+ * 35 -> 235. */
+START_TEST(hier_tlb)
+{
+    static const char *const x[] = {"tlb.on=true", "tlb.walk=50"};
+    MemRun r;
+    mem_open(&r, x, 2);
+    ck_assert_msg(r.m, "%s", r.h.err);
+    mem_send(&r, 0, 0x000, GPU_MEM_READ, PTXEMU_TM_SPACE_GLOBAL, 1, 0);
+    mem_drain(&r);
+    ck_assert_uint_eq(r.done[1], 97);
+    mem_send(&r, 0, 0x020, GPU_MEM_READ, PTXEMU_TM_SPACE_GLOBAL, 2, 200);
+    mem_drain(&r);
+    ck_assert_uint_eq(r.done[2], 235);
+    ck_assert_uint_eq(mem_stat(&r, "mem.tlb.miss"), 1);
+    ck_assert_uint_eq(mem_stat(&r, "mem.tlb.l1_hit"), 1);
+    mem_close(&r);
+}
+END_TEST
+
 /* Configuration errors are messages, not crashes. */
 START_TEST(hier_bad_config)
 {
@@ -980,10 +1046,14 @@ static Suite *suite(void)
     tcase_add_test(tc, xbar_two_source_conflict);
     tcase_add_test(tc, xbar_ideal);
     suite_add_tcase(s, tc);
+    tc = tcase_create("tlb");
+    tcase_add_test(tc, tlb_trace);
+    suite_add_tcase(s, tc);
     tc = tcase_create("hier");
     tcase_add_test(tc, hier_latencies);
     tcase_add_test(tc, hier_clock_domains);
     tcase_add_test(tc, hier_no_l1);
+    tcase_add_test(tc, hier_tlb);
     tcase_add_test(tc, hier_bad_config);
     suite_add_tcase(s, tc);
     return s;

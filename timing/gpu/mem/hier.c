@@ -56,6 +56,8 @@ typedef struct Slot {
 typedef struct Sm {
     Cache *c[MEM_UNIT_DIRECT];  /* l1d NULL without one */
     MemQ direct;                /* no L1: waiting for the network */
+    Tlb *tlb;                   /* NULL: no TLB */
+    MemQ tlbq;                  /* held back by a TLB miss */
     MemMsg pend[4];             /* pieces of a split request */
     uint32_t npend;
     uint8_t pend_unit;
@@ -76,6 +78,7 @@ typedef struct Hier {
     Part *part;
     Xbar *req, *rep;
     CacheStats st_l1[MEM_UNIT_DIRECT], st_l2;
+    TlbStats st_tlb;
     DramStats st_dram;
     XbarStats st_req, st_rep;
     Agent *ag;
@@ -190,6 +193,9 @@ static uint64_t agent_next(const Hier *H, uint32_t id)
                                           : cache_next(S->c[u]));
             }
         }
+        if (!S->npend) {
+            t = mem_min(t, memq_next(&S->tlbq));
+        }
         return S->npend && !S->pend_blocked ? mem_min(t, a->last) : t;
     }
     case AG_REQ:
@@ -294,6 +300,45 @@ static uint32_t rep_bytes(const Hier *H, const MemMsg *m)
 
 /* ------------------------------------------------------------- agents */
 
+/* Request m (its slot allocated, left = 1) enters its SM's first level
+ * at now: the direct queue, or the L1 (split into the pieces of its
+ * lines; the first must be taken, the others wait in pend).  False:
+ * refused, nothing changed. */
+static bool enter(Hier *H, Sm *S, const MemMsg *m, uint64_t now)
+{
+    if (m->unit == MEM_UNIT_DIRECT) {
+        if (memq_full(&S->direct)) {
+            return false;
+        }
+        memq_push(&S->direct, m, now);
+        return true;
+    }
+    if (S->npend) {
+        return false;
+    }
+    Cache *c = S->c[m->unit];
+    MemMsg piece[4];
+    uint32_t n = cache_line_split(m, cache_cfg(c)->line, piece);
+    if (cache_access(c, &piece[0], now) >= CACHE_FAIL_BANK) {
+        return false;
+    }
+    H->slot[m->tag].left = n;
+    S->npend = n - 1;
+    S->pend_unit = m->unit;
+    memcpy(S->pend, &piece[1], (n - 1) * sizeof piece[0]);
+    return true;
+}
+
+/* Requests whose translation is done enter their first level, in
+ * order. */
+static void run_tlbq(Hier *H, Sm *S, uint64_t now)
+{
+    const MemMsg *m;
+    while ((m = memq_peek(&S->tlbq, now)) && enter(H, S, m, now)) {
+        memq_pop(&S->tlbq);
+    }
+}
+
 /* Offer m from SM s to the request network, to its partition (found
  * here: a write-back's line is not the request's that caused it). */
 static bool to_icnt(Hier *H, uint32_t s, const MemMsg *m)
@@ -344,6 +389,7 @@ static void run_sm(Hier *H, uint32_t s, uint64_t now)
         }
         memmove(&S->pend[0], &S->pend[1], --S->npend * sizeof S->pend[0]);
     }
+    run_tlbq(H, S, now);
 }
 
 /* Wake the SMs whose sources the network granted (room in their input
@@ -542,15 +588,13 @@ static bool hier_send(void *mm, const GpuMemReq *r, uint64_t now)
     Hier *H = mm;
     EMU_ASSERT(r->sm < H->nsms && r->kind < GPU_MEM_KIND_COUNT);
     Sm *S = &H->sm[r->sm];
-    if (S->npend) {
-        return false;
-    }
     MemUnit u = unit_of(H, r);
     MemMsg m = {.addr = r->addr & ~(uint64_t)(GPU_LINE - 1),
                 .sectors = sectors_of(r),
                 .kind = r->kind == GPU_MEM_FETCH ? GPU_MEM_READ : r->kind,
                 .unit = (uint8_t)u, .sm = (uint16_t)r->sm, .mshr = -1};
-    if (u == MEM_UNIT_DIRECT && memq_full(&S->direct)) {
+    bool translate = S->tlb && (u == MEM_UNIT_L1D || u == MEM_UNIT_DIRECT);
+    if (translate && memq_full(&S->tlbq)) {
         return false;
     }
     uint32_t k = slot_alloc(H);
@@ -559,19 +603,17 @@ static bool hier_send(void *mm, const GpuMemReq *r, uint64_t now)
     }
     m.tag = k;
     H->slot[k] = (Slot){.cookie = r->cookie, .sm = r->sm, .left = 1};
-    if (u == MEM_UNIT_DIRECT) {
-        memq_push(&S->direct, &m, now);
-    } else {
-        MemMsg piece[4];
-        uint32_t n = cache_line_split(&m, cache_cfg(S->c[u])->line, piece);
-        if (cache_access(S->c[u], &piece[0], now) >= CACHE_FAIL_BANK) {
-            slot_free(H, k);
-            return false;
-        }
-        H->slot[k].left = n;
-        S->npend = n - 1;
-        S->pend_unit = (uint8_t)u;
-        memcpy(S->pend, &piece[1], (n - 1) * sizeof piece[0]);
+    uint32_t extra = 0;
+    if (translate) {
+        /* translated at the first offer: a refused request retried
+         * later finds its page in the L1 TLB */
+        extra = tlb_lookup(S->tlb, r->addr);
+    }
+    if (translate && (extra || S->tlbq.n)) {
+        memq_push(&S->tlbq, &m, now + extra);
+    } else if (!enter(H, S, &m, now)) {
+        slot_free(H, k);
+        return false;
     }
     /* the SM's agent runs no earlier than the cycle of the request */
     Agent *a = &H->ag[id_sm(H, r->sm)];
@@ -596,6 +638,8 @@ static void hier_destroy(void *m)
             cache_free(H->sm[s].c[u]);
         }
         memq_fini(&H->sm[s].direct);
+        memq_fini(&H->sm[s].tlbq);
+        tlb_free(H->sm[s].tlb);
     }
     for (uint32_t p = 0; H->part && p < H->cfg.parts; p++) {
         part_fini(&H->part[p]);
@@ -719,6 +763,20 @@ static int register_stats(Hier *H, const ptxemu_tm_host_api *api,
         rc |= reg(api, h, "mem.l2", cache_ctr[k].name, &H->st_l2,
                   cache_ctr[k].off, cache_ctr[k].help);
     }
+    static const struct {
+        const char *name, *help;
+        size_t off;
+    } tlb_ctr[] = {
+        {"l1_hit", "translations found in the first level",
+         offsetof(TlbStats, l1_hit)},
+        {"l2_hit", "translations found in the second level",
+         offsetof(TlbStats, l2_hit)},
+        {"miss", "page walks", offsetof(TlbStats, miss)},
+    };
+    for (size_t k = 0; H->cfg.tlb_on && k < NCTR(tlb_ctr); k++) {
+        rc |= reg(api, h, "mem.tlb", tlb_ctr[k].name, &H->st_tlb,
+                  tlb_ctr[k].off, tlb_ctr[k].help);
+    }
     for (size_t k = 0; k < NCTR(dram_ctr); k++) {
         rc |= reg(api, h, "mem.dram", dram_ctr[k].name, &H->st_dram,
                   dram_ctr[k].off, dram_ctr[k].help);
@@ -754,8 +812,13 @@ static bool build(Hier *H, const ptxemu_tm_host_api *api, ptxemu_tm_host *h)
     }
     for (uint32_t s = 0; s < H->nsms; s++) {
         Sm *S = &H->sm[s];
-        if (memq_init(&S->direct, c->direct_q)) {
+        if (memq_init(&S->direct, c->direct_q) ||
+            memq_init(&S->tlbq, c->tlb_q)) {
             return fail(api, h, "mem", err);
+        }
+        if (c->tlb_on &&
+            !(S->tlb = tlb_new(&c->tlb, &H->st_tlb, err, sizeof err))) {
+            return fail(api, h, "tlb", err);
         }
         for (int u = 0; u < MEM_UNIT_DIRECT; u++) {
             if (u == MEM_UNIT_L1D && !c->l1d_on) {

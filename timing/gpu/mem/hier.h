@@ -10,7 +10,10 @@
  * SMs to mem.parts memory partitions, each an L2 slice (l2.*), its
  * atomic unit (atom.lat) and a DRAM channel (dram.*, from the preset
  * dram.preset unless a value is set), addresses spread by map.*; and a
- * reply crossbar back.  Four clock domains: the core (the SM's clock,
+ * reply crossbar back.  With tlb.on, global and local accesses are first
+ * translated by the SM's TLB (tlb.h): a miss in its first level holds
+ * the request back by the TLB's extra latency (in a queue of tlb.queue
+ * requests) before it enters the L1.  Four clock domains: the core (the SM's clock,
  * given at create), icnt.mhz, l2.mhz and dram.mhz (0: the core clock;
  * dram.mhz 0: the preset's).
  */
@@ -20,6 +23,7 @@
 #include "timing/gpu/mem/addrmap.h"
 #include "timing/gpu/mem/cache.h"
 #include "timing/gpu/mem/dram.h"
+#include "timing/gpu/mem/tlb.h"
 #include "timing/gpu/mem/xbar.h"
 
 /* The clock domains, in the order they advance at equal times. */
@@ -31,6 +35,9 @@ typedef struct HierCfg {
     CacheCfg l2;
     uint32_t parts, direct_q, atom_lat, ctrl_bytes;
     XbarCfg icnt;                       /* nsrc/ndst set per direction */
+    bool tlb_on;
+    TlbCfg tlb;
+    uint32_t tlb_q;
     AddrMapCfg map;
     DramCfg dram;
     double mhz[DOM_COUNT];

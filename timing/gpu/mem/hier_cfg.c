@@ -53,6 +53,18 @@ static const ptxemu_tm_param general[] = {
     {"dram.sched", S, "frfcfs", "scheduler: frfcfs or fifo"},
     {"dram.rdq", U, "32", "read queue depth per channel"},
     {"dram.wrq", U, "32", "write queue depth per channel"},
+    {"tlb.on", B, "false", "translate global and local addresses through "
+                          "a TLB per SM"},
+    {"tlb.page", U, "512k", "bytes per TLB entry's page"},
+    {"tlb.l1.sets", U, "1", "first-level TLB sets"},
+    {"tlb.l1.ways", U, "16", "first-level TLB ways (GT200: 16, fully "
+                            "associative)"},
+    {"tlb.l2.sets", U, "8", "second-level TLB sets"},
+    {"tlb.l2.ways", U, "8", "second-level TLB ways (GT200: 8)"},
+    {"tlb.l2.lat", U, "47", "extra cycles of a second-level hit (GT200: "
+                           "487 - 440)"},
+    {"tlb.walk", U, "258", "extra cycles of a miss (GT200: 698 - 440)"},
+    {"tlb.queue", U, "8", "requests an SM may hold waiting on its TLB"},
 };
 
 /* DRAM timings: dram.<name>, -1 = the preset's (dram_t_names order). */
@@ -261,6 +273,15 @@ int hier_read(const ptxemu_tm_host_api *api, ptxemu_tm_host *h,
     for (int k = 0; k < DT_COUNT; k++) {
         d->t[k] = from_preset(api, h, timings[k].name, pr->t[k], &ok);
     }
+    c->tlb_on = api->param_bool(h, "tlb.on");
+    c->tlb.page = api->param_uint(h, "tlb.page");
+    c->tlb.l1_sets = u32(api, h, "tlb.l1.sets", &ok);
+    c->tlb.l1_ways = u32(api, h, "tlb.l1.ways", &ok);
+    c->tlb.l2_sets = u32(api, h, "tlb.l2.sets", &ok);
+    c->tlb.l2_ways = u32(api, h, "tlb.l2.ways", &ok);
+    c->tlb.l2_lat = u32(api, h, "tlb.l2.lat", &ok);
+    c->tlb.walk_lat = u32(api, h, "tlb.walk", &ok);
+    c->tlb_q = u32(api, h, "tlb.queue", &ok);
     c->map.ranks = d->ranks;
     c->map.banks = d->banks;
     c->map.bankgroups = d->bankgroups;
@@ -269,10 +290,9 @@ int hier_read(const ptxemu_tm_host_api *api, ptxemu_tm_host *h,
     c->mhz[DOM_ICNT] = mhz(api, h, "icnt.mhz", c->mhz[DOM_CORE], &ok);
     c->mhz[DOM_L2] = mhz(api, h, "l2.mhz", c->mhz[DOM_CORE], &ok);
     c->mhz[DOM_DRAM] = mhz(api, h, "dram.mhz", pr->mhz, &ok);
-    if (ok && (!c->parts || c->parts > 1024 || !c->direct_q ||
-               c->parts > 65535)) {
-        api->error(h, "mem.parts must be 1 to 1024 and mem.direct_q at "
-                      "least 1");
+    if (ok && (!c->parts || c->parts > 1024 || !c->direct_q || !c->tlb_q)) {
+        api->error(h, "mem.parts must be 1 to 1024, mem.direct_q and "
+                      "tlb.queue at least 1");
         ok = false;
     }
     const char *bad = ok ? addrmap_check(&c->map) : NULL;
