@@ -258,6 +258,18 @@ void emu_watch_init(EmuWatch *w, const EmuLaunch *l)
                                            : 1000;
 }
 
+/* Warps that keep issuing without progress: reported, unless the driver
+ * can make more CTAs resident (one of them may be what they wait for). */
+static EmuStatus livelock(EmuWatch *w, EmuLaunch *l, EmuCta *const *ctas,
+                          uint32_t n)
+{
+    if (w->can_grow) {
+        w->stuck = true;
+        return EMU_ERR_DEADLOCK;
+    }
+    return emu_watch_report(l, ctas, n, true);
+}
+
 EmuStatus emu_watch_round(EmuWatch *w, EmuLaunch *l, EmuCta *const *ctas,
                           uint32_t n, bool ran)
 {
@@ -307,7 +319,7 @@ EmuStatus emu_watch_round(EmuWatch *w, EmuLaunch *l, EmuCta *const *ctas,
         mbar_mark(ctas, n);
     } else if (w->quiet == 2ull * w->limit &&
                mbar_all_stuck(ctas, n, w->limit)) {
-        return emu_watch_report(l, ctas, n, true);
+        return livelock(w, l, ctas, n);
     }
     /* Brent's steps run from one sample to the next round boundary that
      * is at least 8 rounds and `budget` warp instructions later, where
@@ -327,7 +339,7 @@ EmuStatus emu_watch_round(EmuWatch *w, EmuLaunch *l, EmuCta *const *ctas,
     w->sample_insns = l->insns;
     w->budget = 2 * words;
     if (w->have_saved && h == w->saved) {
-        return emu_watch_report(l, ctas, n, true);
+        return livelock(w, l, ctas, n);
     }
     w->lam++;
     if (!w->have_saved || w->lam == w->power) {

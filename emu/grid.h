@@ -86,6 +86,13 @@ typedef struct EmuWatch {
     uint32_t quiet, limit, since;
     uint64_t rounds;
     bool have_saved;
+    /* Set by the driver: more CTAs could be made resident.  Then a
+     * livelock (warps that keep issuing without progress, e.g. spinning
+     * on a flag a CTA not yet started would set) is not reported: the
+     * round returns EMU_ERR_DEADLOCK with `stuck` set and no fault, and
+     * the driver admits more CTAs. */
+    bool can_grow;
+    bool stuck;
 } EmuWatch;
 
 void emu_watch_init(EmuWatch *w, const EmuLaunch *l);

@@ -20,9 +20,13 @@
 #include "emu/client.h"
 #include "emu/devrt.h"
 #include "emu/exec.h"
+#include "emu/gpuspec.h"
 #include "emu/grid.h"
 
 #define EMU_SCHED_QUANTUM 64
+/* Rounds without progress before more CTAs are admitted (the watchdog's
+ * own limit, for a report, is larger: EmuDevCfg.watchdog_rounds). */
+#define EMU_GROW_ROUNDS 64
 
 /* The recorded counterpart of emu_warp_run, while a client wants steps
  * (emu/client.h): every step fills the launch's record and the clients
@@ -46,10 +50,21 @@ static EmuStatus warp_run_hooked(EmuLaunch *l, EmuCta *cta, EmuWarp *w,
     return EMU_OK;
 }
 
-static EmuStatus run_resident(EmuLaunch *l, EmuCta *const *ctas, uint32_t n)
+/* Run the resident CTAs until they finish.  can_grow: more could be
+ * made resident; then warps that spin without progress end the run with
+ * *stuck set (and no fault) instead of a livelock report. */
+static EmuStatus run_resident(EmuLaunch *l, EmuCta *const *ctas, uint32_t n,
+                              bool can_grow, bool *stuck)
 {
     EmuWatch wd;
     emu_watch_init(&wd, l);
+    wd.can_grow = can_grow;
+    if (can_grow && wd.limit > EMU_GROW_ROUNDS) {
+        /* admitting CTAs the GPU would hold anyway is cheap: look for
+         * spinning sooner than for a deadlock to report */
+        wd.limit = EMU_GROW_ROUNDS;
+    }
+    *stuck = false;
     for (;;) {
         bool left = false, ran = false;
         for (uint32_t c = 0; c < n; c++) {
@@ -76,31 +91,62 @@ static EmuStatus run_resident(EmuLaunch *l, EmuCta *const *ctas, uint32_t n)
         }
         EmuStatus st = emu_watch_round(&wd, l, ctas, n, ran);
         if (st != EMU_OK) {
+            *stuck = wd.stuck;
             return st;
         }
     }
 }
 
+/* How many CTAs of this launch the emulated GPU holds resident at once:
+ * its SMs times what one SM holds (the occupancy calculator). */
+static uint64_t resident_cap(const EmuLaunch *l)
+{
+    const EmuFunc *f = l->kernel;
+    uint64_t threads = (uint64_t)l->block[0] * l->block[1] * l->block[2];
+    int per = emu_gpu_blocks_per_sm(
+        &l->dev->gpu, emu_gpu_num_regs(f->nregslots, f->ir->maxnreg),
+        threads > 1024 ? 1024 : (int)threads,
+        (size_t)f->shared_bytes + l->dyn_shared);
+    uint64_t sms = l->dev->cfg.num_sms ? l->dev->cfg.num_sms
+                                       : (uint64_t)l->dev->gpu.sms;
+    return (per > 0 ? (uint64_t)per : 1) * (sms ? sms : 1);
+}
+
+/* Make the next CTA, or the next cluster whole, resident. */
+static EmuStatus admit(EmuLaunch *l, EmuGrid *g)
+{
+    EmuStatus st;
+    do {
+        EmuCta *cta;
+        st = emu_grid_next(g, EMU_SM_BY_INDEX, &cta);
+    } while (st == EMU_OK &&
+             (l->cooperative ? emu_grid_left(g) != 0
+                             : emu_grid_cluster_pending(g) != 0));
+    return st;
+}
+
 /* A deadlock while CTAs of the grid have not started: the stuck warps
- * may be waiting for one of those (a flag a later block sets).  A GPU
- * that holds both finishes such a program, but CUDA promises
- * co-residency only to cooperative launches; this emulator runs one CTA
- * (or cluster) at a time.  Say so in the report. */
-static void coresidency_note(EmuLaunch *l, uint64_t left)
+ * may be waiting for one of those (a flag a later block sets).  The
+ * emulator runs as many CTAs at once as the emulated GPU would hold
+ * before it says so; CUDA promises co-residency only to cooperative
+ * launches. */
+static void coresidency_note(EmuLaunch *l, uint64_t left, uint32_t n)
 {
     size_t o = strlen(l->fault.detail);
     if (o < sizeof(l->fault.detail)) {
         snprintf(l->fault.detail + o, sizeof(l->fault.detail) - o,
-                 "; %llu CTA(s) of the grid had not started: if the "
-                 "waiting warps wait for one of them, the program relies "
-                 "on CTAs being resident together, which CUDA guarantees "
-                 "only to cooperative launches",
-                 (unsigned long long)left);
+                 "; %llu CTA(s) of the grid had not started (%u were "
+                 "resident, all the emulated GPU holds at once: --sms)",
+                 (unsigned long long)left, n);
     }
 }
 
 /* Make CTAs resident (a cooperative launch: all of them; otherwise one
- * cluster at a time), run them to completion, retire them. */
+ * cluster at a time), run them to completion, retire them.  When the
+ * resident warps spin without progress while CTAs of the grid wait to
+ * start, admit more (doubling the resident set, up to what the emulated
+ * GPU holds at once): a block that waits for a flag a later block sets
+ * then finishes, as it does on a GPU that holds both. */
 static EmuStatus run_grid(EmuLaunch *l)
 {
     EmuGrid *g;
@@ -108,20 +154,34 @@ static EmuStatus run_grid(EmuLaunch *l)
     if (st != EMU_OK) {
         return st;
     }
+    uint64_t cap = l->cooperative ? 0 : resident_cap(l);
     while (st == EMU_OK && emu_grid_left(g)) {
-        do {
-            EmuCta *cta;
-            st = emu_grid_next(g, EMU_SM_BY_INDEX, &cta);
-        } while (st == EMU_OK &&
-                 (l->cooperative ? emu_grid_left(g) != 0
-                                 : emu_grid_cluster_pending(g) != 0));
+        st = admit(l, g);
         EmuCta *const *res;
         uint32_t n = emu_grid_resident(g, &res);
-        if (st == EMU_OK) {
-            st = run_resident(l, res, n);
+        bool stuck = false;
+        while (st == EMU_OK) {
+            n = emu_grid_resident(g, &res);
+            bool can_grow = !l->cooperative && emu_grid_left(g) &&
+                            n < cap;
+            st = run_resident(l, res, n, can_grow, &stuck);
+            if (st != EMU_ERR_DEADLOCK || !stuck) {
+                break;
+            }
+            /* admit as many more as are resident (at least one cluster),
+             * within the cap */
+            st = EMU_OK;
+            for (uint32_t k = 0;
+                 st == EMU_OK && k < n && emu_grid_left(g) &&
+                 emu_grid_resident(g, &res) < cap;
+                 k++) {
+                st = admit(l, g);
+            }
         }
-        if (st == EMU_ERR_DEADLOCK && emu_grid_left(g) && l->faulted) {
-            coresidency_note(l, emu_grid_left(g));
+        n = emu_grid_resident(g, &res);
+        if (st == EMU_ERR_DEADLOCK && emu_grid_left(g) && l->faulted &&
+            n >= cap) {
+            coresidency_note(l, emu_grid_left(g), n);
         }
         while (st == EMU_OK && (n = emu_grid_resident(g, &res)) != 0) {
             emu_grid_retire(g, res[n - 1]);

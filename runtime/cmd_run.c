@@ -55,6 +55,9 @@ static void run_usage(FILE *out)
         "                      elements of buffer argument N, 8 per line\n"
         "  --stats             print execution statistics\n"
         "  --stats=FILE.json   write them to FILE.json instead\n"
+        "  --sms N             SMs of the emulated GPU (default: the\n"
+        "                      architecture's; bounds how many CTAs are\n"
+        "                      resident together)\n"
         "  --insn-limit N      stop a launch after N warp instructions\n"
         "  --time-limit S      stop a launch after S seconds of host time\n"
         "                      (default 600; 0: no limit)\n"
@@ -334,7 +337,7 @@ int cmd_run(int argc, char **argv)
            OPT_DIVERGE,
            OPT_CLUSTER, OPT_TIMING, OPT_TIMING_CONFIG, OPT_TIMING_SET,
            OPT_TIMING_HELP, OPT_RECONV, OPT_TOOL, OPT_FORMAT,
-           OPT_RACE_REPORT, OPT_ERROR_EXITCODE };
+           OPT_RACE_REPORT, OPT_ERROR_EXITCODE, OPT_SMS };
     static const struct option opts[] = {
         {"kernel", required_argument, NULL, OPT_KERNEL},
         {"grid", required_argument, NULL, OPT_GRID},
@@ -347,6 +350,7 @@ int cmd_run(int argc, char **argv)
         {"stats", optional_argument, NULL, OPT_STATS},
         {"insn-limit", required_argument, NULL, OPT_LIMIT},
         {"time-limit", required_argument, NULL, OPT_TIME_LIMIT},
+        {"sms", required_argument, NULL, OPT_SMS},
         {"diverge", required_argument, NULL, OPT_DIVERGE},
         {"timing", required_argument, NULL, OPT_TIMING},
         {"timing-config", required_argument, NULL, OPT_TIMING_CONFIG},
@@ -456,6 +460,16 @@ int cmd_run(int argc, char **argv)
                 goto done;
             }
             dopt.time_limit_ms = sec * 1000;
+            break;
+        }
+        case OPT_SMS: {
+            uint64_t n;
+            if (!argspec_parse_uint(optarg, 4096, &n) || n == 0) {
+                fprintf(stderr, "ptxemu run: --sms '%s': expected 1..4096"
+                        "\n", optarg);
+                goto done;
+            }
+            dopt.num_sms = (uint32_t)n;
             break;
         }
         case OPT_DIVERGE:
