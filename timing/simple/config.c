@@ -52,16 +52,16 @@
     X("lat.tensor", lat[U(TENSOR)], 32, 1, 1u << 20,                           \
       "tensor-core (mma, wgmma) latency")                                      \
     X("lat.ldst", lat[U(LDST)], 24, 1, 1u << 20,                               \
-      "LD/ST unit latency of an instruction without memory accesses")         \
+      "LD/ST unit latency of an instruction without memory accesses")          \
     X("lat.tex", lat[U(TEX)], 24, 1, 1u << 20,                                 \
-      "texture unit latency of an instruction without texel accesses")        \
+      "texture unit latency of an instruction without texel accesses")         \
     X("lat.ctrl", lat[U(CTRL)], 4, 1, 1u << 20, "branch/call/exit latency")    \
     X("lat.sync", lat[U(SYNC)], 4, 1, 1u << 20, "barrier/fence latency")       \
     X("lat.async", lat[U(ASYNC)], 4, 1, 1u << 20,                              \
       "issue latency of a bulk copy (its transfer: mem.*)")                    \
     X("lat.misc", lat[U(MISC)], 4, 1, 1u << 20, "latency of everything else")  \
     X("lat.warp", lat[U(WARP)], 24, 1, 1u << 20,                               \
-      "lane-exchange (shfl, vote, match, redux) latency")                     \
+      "lane-exchange (shfl, vote, match, redux) latency")                      \
     X("ii.int", ii[U(INT)], 2, 1, 1u << 20,                                    \
       "integer ALU initiation interval (cycles busy per warp instruction)")    \
     X("ii.fp16", ii[U(FP16)], 1, 1, 1u << 20, "f16 ALU initiation interval")   \
@@ -92,26 +92,26 @@
     X("mem.const.latency", mem_lat[S(CONST)], 20, 1, 1u << 24,                 \
       "constant memory latency")                                               \
     X("mem.param.latency", mem_lat[S(PARAM)], 20, 1, 1u << 24,                 \
-      "kernel parameter latency (they live in a constant bank)")              \
+      "kernel parameter latency (they live in a constant bank)")               \
     X("mem.tex.latency", mem_lat[S(TEX)], 400, 1, 1u << 24,                    \
       "texel fetch latency")                                                   \
     X("mem.bytes_per_cycle", bytes_per_cycle, 10, 1, 1u << 20,                 \
       "global+local bytes per cycle through one SM's memory port")             \
     X("launch_latency", launch_latency, 1000, 0, 1ull << 32,                   \
       "cycles from the launch to the first CTA placed")                        \
-    X("max_threads_per_sm", max_threads, 2048, 1, 1u << 20,                    \
+    X("max_threads_per_sm", occ.max_threads, 2048, 1, 1u << 20,                \
       "resident threads per SM")                                               \
-    X("max_warps_per_sm", max_warps, 64, 1, 1u << 16,                          \
+    X("max_warps_per_sm", occ.max_warps, 64, 1, 1u << 16,                      \
       "resident warps per SM (warp slots)")                                    \
-    X("max_ctas_per_sm", max_ctas, 32, 1, 1u << 16, "resident CTAs per SM")    \
-    X("regs_per_sm", regs, 65536, 1, 1u << 26, "32-bit registers per SM")      \
-    X("reg_alloc_unit", reg_alloc_unit, 256, 1, 1u << 20,                      \
+    X("max_ctas_per_sm", occ.max_ctas, 32, 1, 1u << 16, "resident CTAs per SM")    \
+    X("regs_per_sm", occ.regs, 65536, 1, 1u << 26, "32-bit registers per SM")  \
+    X("reg_alloc_unit", occ.reg_alloc_unit, 256, 1, 1u << 20,                  \
       "registers are allocated per warp in multiples of this")                 \
-    X("shared_per_sm", shared, 167936, 0, 1ull << 32,                          \
+    X("shared_per_sm", occ.shared, 167936, 0, 1ull << 32,                      \
       "shared memory bytes per SM")                                            \
-    X("shared_alloc_unit", shared_alloc_unit, 128, 1, 1u << 20,                \
+    X("shared_alloc_unit", occ.shared_alloc_unit, 128, 1, 1u << 20,            \
       "shared memory is allocated per CTA in multiples of this")               \
-    X("shared_reserved_per_cta", shared_reserved, 1024, 0, 1u << 20,           \
+    X("shared_reserved_per_cta", occ.shared_reserved, 1024, 0, 1u << 20,       \
       "shared memory bytes the system reserves per CTA")
 
 #define TABLE_ROW(name, field, def, lo, hi, help)                              \

@@ -65,7 +65,7 @@ static int ensure_sms(Simple *s, uint32_t n)
         s->smcap = n;
     }
     while (s->nsms < n) {
-        SimpleSm *sm = simple_sm_new(s->nsms, s->c.schedulers, s->c.max_warps);
+        SimpleSm *sm = simple_sm_new(s->nsms, s->c.schedulers, s->c.occ.max_warps);
         if (!sm) {
             return -1;
         }
@@ -100,7 +100,7 @@ static void simple_destroy(void *tm)
         kernel_free(s->kern);
         s->kern = parent;
     }
-    simple_map_free(&s->warps);
+    tm_map_free(&s->warps);
     free(s->scratch.iv);
     free(s);
 }
@@ -294,7 +294,7 @@ static void simple_event(void *tm, ptxemu_tm_event ev, ptxemu_tm_cta *cta,
         return;
     }
     const uint64_t now = s->kern->now;
-    SimpleWarp *sw = w ? simple_map_get(&s->warps, w) : NULL;
+    SimpleWarp *sw = w ? tm_map_get(&s->warps, tm_map_ptr(w)) : NULL;
     if (ev == PTXEMU_TM_EV_WARP_EXIT) {
         if (sw) {
             simple_warp_exited(s, sw, now);
@@ -346,7 +346,7 @@ static int sm_cycle(Simple *s, SimpleSm *sm, uint64_t t,
                     uint64_t cnt[SIMPLE_STALL_COUNT + 1], uint64_t *next)
 {
     const uint32_t nsched = (uint32_t)s->c.schedulers;
-    if (!sm->nctas) {
+    if (!sm->used.ctas) {
         cnt[SIMPLE_STALL_IDLE] += nsched;
         return 0;
     }

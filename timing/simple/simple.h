@@ -36,7 +36,7 @@
  * instruction fetch, register-file ports, dual issue.
  *
  * Files: config.c (parameter table, validated SimpleConfig), units.c
- * (latencies, memory cost), scoreboard.c, ptrmap.c (handle -> record),
+ * (latencies, memory cost), scoreboard.c, timing/lib/ (handle map, occupancy arithmetic),
  * sm.c (residency and occupancy), sched.c (readiness, selection, issue,
  * stall reasons), simple.c (ops, events, the cycle loop, statistics).
  */
@@ -47,6 +47,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "timing/lib/map.h"
+#include "timing/lib/occupancy.h"
 #include "timing/ptxemu_timing.h"
 
 #define SIMPLE_NEVER UINT64_MAX
@@ -60,9 +62,7 @@ typedef struct SimpleConfig {
     uint64_t mem_lat[PTXEMU_TM_SPACE_COUNT];
     uint64_t bytes_per_cycle;
     uint64_t launch_latency;
-    uint64_t max_threads, max_warps, max_ctas;
-    uint64_t regs, reg_alloc_unit;
-    uint64_t shared, shared_alloc_unit, shared_reserved;
+    TmOccLimits occ;
     double clock_mhz;
 } SimpleConfig;
 
@@ -111,17 +111,6 @@ int simple_mem_cost(const SimpleConfig *c, const ptxemu_tm_step *st,
                     bool kinds_async, SimpleScratch *scr,
                     SimpleMemCost *out);
 
-/* ---- ptrmap.c: host handle -> model record ---- */
-typedef struct SimplePtrMap {
-    const void **key;
-    void **val;
-    size_t cap, n, tomb;
-} SimplePtrMap;
-void *simple_map_get(const SimplePtrMap *m, const void *key);
-int simple_map_put(SimplePtrMap *m, const void *key, void *val);
-void simple_map_del(SimplePtrMap *m, const void *key);
-void simple_map_free(SimplePtrMap *m);
-
 /* ---- model state ---- */
 typedef enum SimpleStall {
     SIMPLE_STALL_SCOREBOARD = 0,
@@ -159,7 +148,7 @@ typedef struct SimpleCta {
     uint32_t sm, nwarps, nexited;
     uint64_t last_exit;
     uint64_t async_done;
-    uint64_t threads, warps, regs, shared; /* what it holds of the SM */
+    TmOccUse use;               /* what it holds of the SM */
     SimpleWarp *w;              /* nwarps */
 } SimpleCta;
 
@@ -182,8 +171,7 @@ typedef struct SimpleSched {
 typedef struct SimpleSm {
     uint32_t id;
     SimpleCta *ctas;
-    uint32_t nctas;
-    uint64_t threads, warps, regs, shared; /* in use */
+    TmOccUse used;              /* in use (used.ctas: resident CTAs) */
     SimpleWarp **slot;          /* warp slots, NULL when free */
     uint32_t nslots;
     uint64_t port_free;
@@ -219,7 +207,7 @@ typedef struct Simple {
     SimpleConfig c;
     SimpleSm **sm;
     uint32_t nsms, smcap;       /* made (stats registered) */
-    SimplePtrMap warps;         /* ptxemu_tm_warp* -> SimpleWarp* */
+    TmMap warps;                /* ptxemu_tm_warp* -> SimpleWarp* */
     SimpleScratch scratch;
 
     SimpleKernel *kern;         /* the kernel being timed (innermost) */
@@ -233,9 +221,6 @@ typedef struct Simple {
 /* ---- sm.c ---- */
 SimpleSm *simple_sm_new(uint32_t id, uint64_t nsched, uint64_t nslots);
 void simple_sm_free(SimpleSm *sm);
-/* What one CTA of the kernel holds on an SM. */
-void simple_cta_need(const Simple *s, uint64_t *threads, uint64_t *warps,
-                     uint64_t *regs, uint64_t *shared);
 /* How many more of the kernel's CTAs fit on the SM now. */
 uint64_t simple_sm_room(const Simple *s, const SimpleSm *sm);
 /* Place the grid's next CTA on the SM (force: ignore the limits).

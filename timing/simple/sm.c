@@ -82,7 +82,7 @@ static void cta_free(Simple *s, SimpleSm *sm, SimpleCta *c)
             list_del(&sm->sched[w->slot % sm->nsched], w->slot);
         }
         if (s) {
-            simple_map_del(&s->warps, w->h);
+            tm_map_del(&s->warps, tm_map_ptr(w->h));
         }
         simple_sb_free(&w->sb);
     }
@@ -108,52 +108,11 @@ void simple_sm_free(SimpleSm *sm)
     free(sm);
 }
 
-static uint64_t round_up(uint64_t v, uint64_t unit)
-{
-    return (v + unit - 1) / unit * unit;
-}
-
-void simple_cta_need(const Simple *s, uint64_t *threads, uint64_t *warps,
-                     uint64_t *regs, uint64_t *shared)
-{
-    const ptxemu_tm_kernel *k = &s->kern->k;
-    uint64_t t = k->threads_per_cta;
-    if (t == 0) {
-        t = (uint64_t)k->block[0] * k->block[1] * k->block[2];
-    }
-    uint64_t w = k->warps_per_cta ? k->warps_per_cta : (t + 31) / 32;
-    *threads = t;
-    *warps = w;
-    *regs = w * round_up((uint64_t)k->regs_per_thread * 32,
-                         s->c.reg_alloc_unit);
-    *shared = round_up((uint64_t)k->shared_per_cta + s->c.shared_reserved,
-                       s->c.shared_alloc_unit);
-}
-
-/* How many more `need` fit in `max` with `used` taken (need 0: any). */
-static uint64_t fits(uint64_t max, uint64_t used, uint64_t need)
-{
-    if (used >= max) {
-        return need ? 0 : UINT64_MAX;
-    }
-    return need ? (max - used) / need : UINT64_MAX;
-}
-
 uint64_t simple_sm_room(const Simple *s, const SimpleSm *sm)
 {
-    uint64_t t, w, r, sh;
-    simple_cta_need(s, &t, &w, &r, &sh);
-    uint64_t room = fits(s->c.max_ctas, sm->nctas, 1);
-    uint64_t v[4] = {fits(s->c.max_threads, sm->threads, t),
-                     fits(s->c.max_warps, sm->warps, w),
-                     fits(s->c.regs, sm->regs, r),
-                     fits(s->c.shared, sm->shared, sh)};
-    for (int i = 0; i < 4; i++) {
-        if (v[i] < room) {
-            room = v[i];
-        }
-    }
-    return room;
+    TmOccUse need;
+    tm_occ_need(&s->c.occ, &s->kern->k, &need);
+    return tm_occ_room(&s->c.occ, &sm->used, &need);
 }
 
 static int take_slot(SimpleSm *sm, SimpleWarp *w)
@@ -214,14 +173,14 @@ int simple_sm_place(Simple *s, SimpleSm *sm)
     c->h = h;
     c->kern = kn;
     c->sm = sm->id;
-    simple_cta_need(s, &c->threads, &c->warps, &c->regs, &c->shared);
+    tm_occ_need(&s->c.occ, &kn->k, &c->use);
     for (uint32_t i = 0; i < n; i++) {
         SimpleWarp *w = &c->w[i];
         w->h = ws[i];
         w->cta = c;
         w->slot = UINT32_MAX;
         c->nwarps = i + 1;
-        if (take_slot(sm, w) != 0 || simple_map_put(&s->warps, w->h, w)) {
+        if (take_slot(sm, w) != 0 || tm_map_put(&s->warps, tm_map_ptr(w->h), w)) {
             cta_free(s, sm, c);
             return oom(s);
         }
@@ -229,11 +188,7 @@ int simple_sm_place(Simple *s, SimpleSm *sm)
     for (uint32_t i = 0; i < n; i++) {
         simple_sched_poke(s, &c->w[i]);
     }
-    sm->threads += c->threads;
-    sm->warps += c->warps;
-    sm->regs += c->regs;
-    sm->shared += c->shared;
-    sm->nctas++;
+    tm_occ_add(&sm->used, &c->use, +1);
     c->next = sm->ctas;
     sm->ctas = c;
     kn->placed++;
@@ -269,11 +224,7 @@ uint64_t simple_cta_retire_at(const SimpleCta *c)
 static void release(Simple *s, SimpleSm *sm, SimpleCta *c)
 {
     c->kern->resident--;
-    sm->threads -= c->threads;
-    sm->warps -= c->warps;
-    sm->regs -= c->regs;
-    sm->shared -= c->shared;
-    sm->nctas--;
+    tm_occ_add(&sm->used, &c->use, -1);
     cta_free(s, sm, c);
 }
 

@@ -1,49 +1,45 @@
 /*
- * timing/simple/ptrmap.c: host handles (opaque pointers) to the model's
- * records, for events that name a warp.  Open addressing with linear
- * probing; a deleted entry leaves a tombstone until the next growth.
+ * timing/lib/map.c: the 64-bit-keyed hash map (contract in map.h).
  */
 #include "config.h"
 
-#include <stdint.h>
 #include <stdlib.h>
 
-#include "timing/simple/simple.h"
+#include "timing/lib/map.h"
 
-static const char tomb_mark;
-#define TOMB ((const void *)&tomb_mark)
+#define EMPTY 0u
+#define TOMB UINT64_MAX
 
-static size_t hash(const void *p, size_t cap)
+static size_t hash(uint64_t x, size_t cap)
 {
-    uint64_t x = (uint64_t)(uintptr_t)p;
     x ^= x >> 33;
     x *= 0xff51afd7ed558ccdull; /* the murmur3 64-bit finalizer */
     x ^= x >> 33;
     return (size_t)x & (cap - 1);
 }
 
-void *simple_map_get(const SimplePtrMap *m, const void *key)
+void *tm_map_get(const TmMap *m, uint64_t key)
 {
-    if (m->cap == 0) {
+    if (m->cap == 0 || key == EMPTY || key == TOMB) {
         return NULL;
     }
     for (size_t i = hash(key, m->cap);; i = (i + 1) & (m->cap - 1)) {
         if (m->key[i] == key) {
             return m->val[i];
         }
-        if (!m->key[i]) {
+        if (m->key[i] == EMPTY) {
             return NULL;
         }
     }
 }
 
-static int grow(SimplePtrMap *m)
+static int grow(TmMap *m)
 {
     size_t cap = m->cap ? m->cap * 2 : 64;
     while ((m->n + 1) * 2 > cap) {
         cap *= 2;
     }
-    const void **key = calloc(cap, sizeof *key);
+    uint64_t *key = calloc(cap, sizeof *key);
     void **val = calloc(cap, sizeof *val);
     if (!key || !val) {
         free(key);
@@ -51,9 +47,9 @@ static int grow(SimplePtrMap *m)
         return -1;
     }
     for (size_t i = 0; i < m->cap; i++) {
-        if (m->key[i] && m->key[i] != TOMB) {
+        if (m->key[i] != EMPTY && m->key[i] != TOMB) {
             size_t j = hash(m->key[i], cap);
-            while (key[j]) {
+            while (key[j] != EMPTY) {
                 j = (j + 1) & (cap - 1);
             }
             key[j] = m->key[i];
@@ -69,14 +65,17 @@ static int grow(SimplePtrMap *m)
     return 0;
 }
 
-int simple_map_put(SimplePtrMap *m, const void *key, void *val)
+int tm_map_put(TmMap *m, uint64_t key, void *val)
 {
+    if (key == EMPTY || key == TOMB) {
+        return -1;
+    }
     if ((m->n + m->tomb + 1) * 2 > m->cap && grow(m) != 0) {
         return -1;
     }
     size_t i = hash(key, m->cap);
     size_t slot = SIZE_MAX; /* the first tombstone on the probe path */
-    while (m->key[i] && m->key[i] != key) {
+    while (m->key[i] != EMPTY && m->key[i] != key) {
         if (m->key[i] == TOMB && slot == SIZE_MAX) {
             slot = i;
         }
@@ -94,13 +93,13 @@ int simple_map_put(SimplePtrMap *m, const void *key, void *val)
     return 0;
 }
 
-void simple_map_del(SimplePtrMap *m, const void *key)
+void tm_map_del(TmMap *m, uint64_t key)
 {
-    if (m->cap == 0) {
+    if (m->cap == 0 || key == EMPTY || key == TOMB) {
         return;
     }
     for (size_t i = hash(key, m->cap);; i = (i + 1) & (m->cap - 1)) {
-        if (!m->key[i]) {
+        if (m->key[i] == EMPTY) {
             return;
         }
         if (m->key[i] == key) {
@@ -113,7 +112,7 @@ void simple_map_del(SimplePtrMap *m, const void *key)
     }
 }
 
-void simple_map_free(SimplePtrMap *m)
+void tm_map_free(TmMap *m)
 {
     free(m->key);
     free(m->val);
