@@ -8,8 +8,9 @@
  * never change results).
  *
  * Printed per kernel and mode: warp instructions, thread instructions
- * (lanes that executed; from the model's `simple.thread_insns` counter
- * when it has one), simulated cycles and IPC (warp instructions per
+ * (lanes that executed; from the built-in model's NAME.thread_insns
+ * counter: `simple.thread_insns`, `gpu.thread_insns`), simulated cycles
+ * and IPC (warp instructions per
  * cycle, whole device), the launch's wall and CPU seconds (the process's,
  * all threads: robust on a busy machine), and per CPU second: simulated
  * cycles, warp instructions and thread instructions; then the slowdown:
@@ -249,7 +250,11 @@ int main(int argc, char **argv)
                 size_t n = tm_session_kernels(r.tm, &ks);
                 if (n > 0) {
                     cycles = ks[n - 1].cycles;
-                    thr = json_counter(ks[n - 1].json, "simple.thread_insns");
+                    /* a built-in model's counter: NAME.thread_insns */
+                    char key[96];
+                    snprintf(key, sizeof key, "%s.thread_insns",
+                             strchr(spec, '/') ? "simple" : spec);
+                    thr = json_counter(ks[n - 1].json, key);
                 }
                 mhz = tm_session_mhz(r.tm);
             }

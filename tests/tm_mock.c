@@ -13,12 +13,32 @@
 
 /* ---- parameters ---- */
 
+static const ptxemu_tm_param *find(const ptxemu_tm_param *t, uint32_t n,
+                                   const char *name)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        if (strcmp(t[i].name, name) == 0) {
+            return &t[i];
+        }
+    }
+    return NULL;
+}
+
+static const ptxemu_tm_param *declared_quiet(const MockHost *m,
+                                             const char *name)
+{
+    const ptxemu_tm_param *p = find(m->ops.params, m->ops.nparams, name);
+    for (uint32_t i = 0; !p && i < m->ndecls; i++) {
+        p = find(m->decl[i], m->ndecl[i], name);
+    }
+    return p;
+}
+
 static const ptxemu_tm_param *declared(const MockHost *m, const char *name)
 {
-    for (uint32_t i = 0; i < m->ops.nparams; i++) {
-        if (strcmp(m->ops.params[i].name, name) == 0) {
-            return &m->ops.params[i];
-        }
+    const ptxemu_tm_param *p = declared_quiet(m, name);
+    if (p) {
+        return p;
     }
     ck_abort_msg("parameter '%s' read but not declared", name);
     return NULL;
@@ -38,14 +58,25 @@ static const char *value(const MockHost *m, const char *name)
 
 static int m_declare(ptxemu_tm_host *h, const ptxemu_tm_param *p, uint32_t n)
 {
-    (void)h;
-    (void)p;
-    (void)n;
+    MockHost *m = HOST(h);
+    for (uint32_t i = 0; i < m->ndecls; i++) {
+        if (m->decl[i] == p) {
+            return 0; /* the same table again (a second create) */
+        }
+    }
+    ck_assert_uint_lt(m->ndecls, MOCK_MAXDECL);
+    for (uint32_t i = 0; i < n; i++) {
+        ck_assert_msg(!declared_quiet(m, p[i].name), "parameter %s declared "
+                      "twice", p[i].name);
+    }
+    m->decl[m->ndecls] = p;
+    m->ndecl[m->ndecls++] = n;
     return 0;
 }
 
 static int64_t m_int(ptxemu_tm_host *h, const char *name)
 {
+    ck_assert_int_eq(declared(HOST(h), name)->type, PTXEMU_TM_P_INT);
     return strtoll(value(HOST(h), name), NULL, 0);
 }
 
@@ -265,6 +296,8 @@ static int m_step(ptxemu_tm_host *h, ptxemu_tm_warp *w, ptxemu_tm_step *out)
     out->nacc = op->nacc;
     out->acc = op->acc;
     out->async_token = op->token;
+    out->nwait = op->nwait;
+    out->wait_tokens = op->wait;
     if (op->fault) {
         return PTXEMU_TM_FAULT;
     }
@@ -337,7 +370,7 @@ static void m_log(ptxemu_tm_host *h, const char *msg)
 
 /* ---- set-up ---- */
 
-void mock_init(MockHost *m, uint32_t nsms)
+void mock_init_model(MockHost *m, uint32_t nsms, ptxemu_tm_init_fn init)
 {
     memset(m, 0, sizeof *m);
     ck_assert_uint_le(nsms, MOCK_MAXSM);
@@ -366,7 +399,13 @@ void mock_init(MockHost *m, uint32_t nsms)
     a->log = m_log;
     m->ops.abi_version = PTXEMU_TM_ABI_VERSION;
     m->ops.struct_size = sizeof m->ops;
-    ck_assert_int_eq(tm_simple_init(PTXEMU_TM_ABI_VERSION, &m->ops), 0);
+    ck_assert_int_eq(init(PTXEMU_TM_ABI_VERSION, &m->ops), 0);
+    mock_grid(m, 1, 1);
+}
+
+void mock_init(MockHost *m, uint32_t nsms)
+{
+    mock_init_model(m, nsms, tm_simple_init);
     /* The tests' baseline: one scheduler, no launch latency, integer
      * adds of latency 4 issuing every cycle, exits and barriers every
      * cycle.  Each test states what else it sets. */

@@ -29,7 +29,8 @@
  *  - set_time must not go back on an SM; the time of the warp's SM at
  *    each step is the instruction's issue cycle (MockWarp.issue[pc]),
  *    which is what %clock would read there;
- *  - parameters: a name read must be declared in ops->params; the value
+ *  - parameters: a name read must be declared in ops->params or with
+ *    declare_params (a component's table, kept by pointer); the value
  *    is the last "key=value" in MockHost.set, else the table default;
  *  - statistics are recorded by path (no path twice).
  */
@@ -45,8 +46,9 @@
 #define MOCK_MAXCTA 64
 #define MOCK_MAXSM 8
 #define MOCK_MAXINSN 256
-#define MOCK_MAXSET 32
-#define MOCK_MAXSTAT 64
+#define MOCK_MAXSET 48
+#define MOCK_MAXSTAT 192
+#define MOCK_MAXDECL 4   /* tables declared with declare_params */
 #define MOCK_NOSLOT UINT32_MAX
 
 typedef struct MockOp {
@@ -54,6 +56,8 @@ typedef struct MockOp {
     const ptxemu_tm_access *acc;
     uint32_t nacc;
     uint64_t token;   /* async token the step reports */
+    const uint64_t *wait; /* tokens the step (a wait) lists */
+    uint32_t nwait;
     int bar;          /* 1: bar.sync; 2: never released; 3: grid-wide */
     int fault;        /* the step returns PTXEMU_TM_FAULT */
     int child;        /* the step runs the child grid */
@@ -109,6 +113,8 @@ struct ptxemu_tm_host {
     uint32_t nsetkv;
     MockStat stat[MOCK_MAXSTAT];
     uint32_t nstat;
+    const ptxemu_tm_param *decl[MOCK_MAXDECL];
+    uint32_t ndecl[MOCK_MAXDECL], ndecls;
     char err[256];
     uint32_t nlog;
     double mhz;
@@ -116,9 +122,12 @@ struct ptxemu_tm_host {
 };
 typedef struct ptxemu_tm_host MockHost;
 
-/* A host with nsms SMs; parameters for the tests' baseline set (see
- * tm_mock.c); then add overrides with mock_set and programs. */
+/* A host with nsms SMs for the `simple` model; parameters for the
+ * tests' baseline set (see tm_mock.c); then add overrides with mock_set
+ * and programs. */
 void mock_init(MockHost *m, uint32_t nsms);
+/* A host with nsms SMs for the model `init` fills in, no overrides. */
+void mock_init_model(MockHost *m, uint32_t nsms, ptxemu_tm_init_fn init);
 void mock_set(MockHost *m, const char *kv);
 /* The grid: nctas CTAs of nwarps full warps each. */
 void mock_grid(MockHost *m, uint32_t nctas, uint32_t nwarps);

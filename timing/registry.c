@@ -9,5 +9,6 @@
 
 const TmBuiltin tm_builtins[] = {
     {"simple", tm_simple_init},
+    {"gpu", tm_gpu_init},
     {NULL, NULL}
 };

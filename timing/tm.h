@@ -126,5 +126,6 @@ extern const TmBuiltin tm_builtins[];
 
 /* Built-in models' init functions. */
 int tm_simple_init(uint32_t host_abi_version, ptxemu_tm_ops *ops);
+int tm_gpu_init(uint32_t host_abi_version, ptxemu_tm_ops *ops);
 
 #endif

@@ -257,7 +257,7 @@ int simple_sched_cycle(Simple *s, SimpleSm *sm, uint32_t k, uint64_t now,
         if (j == m) {
             j = 0;
         }
-        SimpleWarp *w = sm->slot[sc->ws[j]];
+        SimpleWarp *w = sm->slots.slot[sc->ws[j]];
         if (w->exited || w->cta->kern != s->kern) {
             continue; /* a parent grid's warps wait for its child */
         }

@@ -80,11 +80,6 @@ static int ensure_sms(Simple *s, uint32_t n)
     return 0;
 }
 
-static void kernel_free(SimpleKernel *kn)
-{
-    free(kn);
-}
-
 static void simple_destroy(void *tm)
 {
     Simple *s = tm;
@@ -95,11 +90,7 @@ static void simple_destroy(void *tm)
         simple_sm_free(s->sm[i]);
     }
     free(s->sm);
-    while (s->kern) {
-        SimpleKernel *parent = s->kern->parent;
-        kernel_free(s->kern);
-        s->kern = parent;
-    }
+    tm_kern_free_all(&s->kern);
     tm_map_free(&s->warps);
     free(s->scratch.iv);
     free(s);
@@ -145,22 +136,17 @@ static int simple_kernel_begin(void *tm, const ptxemu_tm_kernel *k)
         s->api->error(s->h, "simple: the device has no SM");
         return PTXEMU_TM_ERROR;
     }
-    SimpleKernel *parent = s->kern && s->kern->running ? s->kern : NULL;
-    if (parent && nsms != s->active_sms) {
+    if (s->kern && s->kern->running && nsms != s->active_sms) {
         s->api->error(s->h, "simple: the SM count changed inside a kernel");
         return PTXEMU_TM_ERROR;
     }
-    SimpleKernel *kn = calloc(1, sizeof *kn);
-    if (!kn || ensure_sms(s, nsms) != 0) {
-        kernel_free(kn);
+    bool fresh;
+    if (ensure_sms(s, nsms) != 0 ||
+        !tm_kern_begin(&s->kern, k, s->c.launch_latency, &s->c.occ, &fresh)) {
         s->api->error(s->h, "simple: out of memory");
         return PTXEMU_TM_ERROR;
     }
-    size_t n = k->struct_size < sizeof kn->k ? k->struct_size : sizeof kn->k;
-    memcpy(&kn->k, k, n);
-    kn->k.struct_size = sizeof kn->k;
-    if (!parent) { /* a new launch: the SMs' pipelines are empty */
-        kernel_free(s->kern);
+    if (fresh) { /* a new launch: the SMs' pipelines are empty */
         for (uint32_t i = 0; i < s->nsms; i++) {
             SimpleSm *sm = s->sm[i];
             sm->port_free = 0;
@@ -172,23 +158,6 @@ static int simple_kernel_begin(void *tm, const ptxemu_tm_kernel *k)
         }
     }
     s->active_sms = nsms;
-    uint64_t cl = (uint64_t)(k->cluster[0] ? k->cluster[0] : 1) *
-                  (k->cluster[1] ? k->cluster[1] : 1) *
-                  (k->cluster[2] ? k->cluster[2] : 1);
-    if (kn->k.cooperative || cl > kn->k.nctas) {
-        cl = kn->k.nctas;
-    }
-    kn->parent = parent;
-    kn->cluster_size = cl ? cl : 1;
-    kn->grid_done = kn->k.nctas == 0;
-    kn->start = kn->k.start_cycle;
-    if (parent && kn->start < parent->now) {
-        kn->start = parent->now;
-    }
-    kn->now = kn->end = kn->start;
-    kn->launch_at = kn->start + s->c.launch_latency;
-    kn->running = true;
-    s->kern = kn;
     simple_sched_poke_all(s);
     s->api->set_clock_mhz(s->h, s->c.clock_mhz);
     return PTXEMU_TM_OK;
@@ -243,10 +212,7 @@ static int place_all(Simple *s)
 {
     SimpleKernel *kn = s->kern;
     while (!kn->grid_done) {
-        uint64_t left = kn->k.nctas > kn->placed ? kn->k.nctas - kn->placed
-                                                 : 1;
-        uint64_t group = kn->cluster_size < left ? kn->cluster_size : left;
-        int rc = place_group(s, group);
+        int rc = place_group(s, tm_kern_group(kn));
         if (rc <= 0) {
             return rc;
         }
@@ -328,15 +294,9 @@ static void simple_event(void *tm, ptxemu_tm_event ev, ptxemu_tm_cta *cta,
 
 /* ---- the cycle loop ---- */
 
-/* Cycles a deadlock is left for the host to report (ptxemu's host
- * reports one within about a thousand). */
-#define SIMPLE_STUCK_LIMIT 100000u
-
 static int stop(Simple *s, int rc)
 {
-    s->kern->running = false;
-    s->kern->end = s->kern->now;
-    return rc < 0 ? rc : PTXEMU_TM_ERROR;
+    return tm_kern_stop(s->kern, rc);
 }
 
 /* Steps 4 and 5 of one cycle for one SM: its schedulers' issues and
@@ -391,9 +351,7 @@ static int simple_cycle(void *tm, uint64_t *now)
     for (uint32_t i = 0; i < s->active_sms; i++) {
         simple_sm_retire(s, s->sm[i], t);
     }
-    if (kn->grid_done && kn->resident == 0) {
-        kn->running = false;
-        kn->end = t;
+    if (tm_kern_over(kn, t)) {
         s->st_cycles += t - kn->start;
         *now = t;
         return 0;
@@ -413,31 +371,21 @@ static int simple_cycle(void *tm, uint64_t *now)
             return stop(s, rc);
         }
     }
-    const bool issued = cnt[SIMPLE_STALL_COUNT] > 0;
-    if (issued || next <= t) {
-        next = t + 1;
+    /* Every live warp may wait at a barrier.  One released by a warp of
+     * another CTA (a cluster or grid barrier) may come without an event
+     * for its own CTA: look again.  If nothing changes it is a guest
+     * deadlock; the host's watchdog reports it with the emulator's
+     * located message, and a host that never does is told by the
+     * model's error. */
+    int idle = tm_kern_next(kn, t, &next, cnt[SIMPLE_STALL_COUNT] > 0);
+    if (idle < 0) {
+        s->api->error(s->h, "simple: no warp can ever issue again (every "
+                            "live warp waits at a barrier that nothing "
+                            "will release)");
+        return stop(s, PTXEMU_TM_ERROR);
     }
-    if (next == SIMPLE_NEVER) {
-        /* Every live warp waits at a barrier.  One released by a warp of
-         * another CTA (a cluster or grid barrier) may come without an
-         * event for its own CTA: look again next cycle.  If nothing
-         * changes it is a guest deadlock; the host's watchdog reports it
-         * with the emulator's located message, so time goes on one cycle
-         * at a time; a host that never does is told by the model's
-         * error. */
+    if (idle) {
         recheck_barriers(s, t);
-        if (++kn->stuck > SIMPLE_STUCK_LIMIT) {
-            s->api->error(s->h, "simple: no warp can ever issue again "
-                                "(every live warp waits at a barrier that "
-                                "nothing will release)");
-            return stop(s, PTXEMU_TM_ERROR);
-        }
-        next = t + 1;
-    } else {
-        kn->stuck = 0;
-    }
-    if (kn->resume_at > next) { /* a child grid ran meanwhile */
-        next = kn->resume_at;
     }
     /* Nothing changes before `next` (or something issued and next is
      * t + 1): cycle t's stalls hold for every cycle until then. */
@@ -452,25 +400,14 @@ static int simple_cycle(void *tm, uint64_t *now)
 static int simple_kernel_end(void *tm, uint64_t *end_cycle)
 {
     Simple *s = tm;
-    SimpleKernel *kn = s->kern;
-    if (!kn) {
+    if (!s->kern) {
         *end_cycle = 0;
         return PTXEMU_TM_OK;
-    }
-    if (kn->running) { /* stopped early: the host ends the kernel */
-        kn->running = false;
-        kn->end = kn->now;
     }
     for (uint32_t i = 0; i < s->nsms; i++) {
         simple_sm_drop(s, s->sm[i]); /* only after an error */
     }
-    *end_cycle = kn->end;
-    if (kn->parent) {
-        if (kn->end > kn->parent->resume_at) {
-            kn->parent->resume_at = kn->end;
-        }
-        s->kern = kn->parent;
-        kernel_free(kn);
+    if (tm_kern_end(&s->kern, end_cycle)) {
         simple_sched_poke_all(s);
     }
     return PTXEMU_TM_OK;

@@ -47,8 +47,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "timing/lib/kernel.h"
 #include "timing/lib/map.h"
 #include "timing/lib/occupancy.h"
+#include "timing/lib/slots.h"
 #include "timing/ptxemu_timing.h"
 
 #define SIMPLE_NEVER UINT64_MAX
@@ -139,11 +141,9 @@ typedef struct SimpleWarp {
     SimpleScoreboard sb;
 } SimpleWarp;
 
-struct SimpleKernel;
-
 typedef struct SimpleCta {
     ptxemu_tm_cta *h;
-    struct SimpleKernel *kern;  /* the kernel it belongs to */
+    TmKern *kern;               /* the kernel it belongs to */
     struct SimpleCta *next;     /* on its SM */
     uint32_t sm, nwarps, nexited;
     uint64_t last_exit;
@@ -172,34 +172,15 @@ typedef struct SimpleSm {
     uint32_t id;
     SimpleCta *ctas;
     TmOccUse used;              /* in use (used.ctas: resident CTAs) */
-    SimpleWarp **slot;          /* warp slots, NULL when free */
-    uint32_t nslots;
+    TmSlots slots;              /* warp slots (SimpleWarp *) */
     uint64_t port_free;
     SimpleSched *sched;
     uint32_t nsched;
     uint64_t issued;            /* stat: simple.smN.issued */
 } SimpleSm;
 
-/* One kernel being timed.  ptxemu's host times a child grid of dynamic
- * parallelism after its parent (emu_devrt_finish); a host that times one
- * inside a step of its parent calls kernel_begin while the parent runs:
- * then the parent's CTAs stay resident (holding their resources) but
- * issue nothing until the child's kernel_end, and the parent resumes at
- * the child's end cycle. */
-typedef struct SimpleKernel {
-    struct SimpleKernel *parent;
-    ptxemu_tm_kernel k;
-    uint64_t cluster_size;      /* CTAs placed together (1, a cluster, or
-                                   the whole cooperative grid) */
-    uint64_t placed;            /* CTAs handed out */
-    uint32_t resident;          /* its CTAs on SMs */
-    uint32_t next_sm;           /* round-robin placement start */
-    bool grid_done;             /* cta_next said NONE / all placed */
-    bool running, warned;
-    uint64_t start, launch_at, now, end;
-    uint64_t resume_at;         /* a child kernel's end */
-    uint64_t stuck;             /* cycles in a row nothing could happen */
-} SimpleKernel;
+/* One kernel being timed (nesting of child grids: timing/lib/kernel.h). */
+typedef TmKern SimpleKernel;
 
 typedef struct Simple {
     const ptxemu_tm_host_api *api;

@@ -24,12 +24,10 @@ SimpleSm *simple_sm_new(uint32_t id, uint64_t nsched, uint64_t nslots)
     }
     sm->id = id;
     sm->sched = calloc(nsched, sizeof *sm->sched);
-    sm->slot = calloc(nslots, sizeof *sm->slot);
-    if (!sm->sched || !sm->slot) {
+    if (!sm->sched || tm_slots_init(&sm->slots, (uint32_t)nslots) != 0) {
         simple_sm_free(sm);
         return NULL;
     }
-    sm->nslots = (uint32_t)nslots;
     sm->nsched = (uint32_t)nsched;
     for (uint64_t k = 0; k < nsched; k++) {
         sm->sched[k].last = UINT32_MAX; /* first search starts at slot k */
@@ -77,8 +75,7 @@ static void cta_free(Simple *s, SimpleSm *sm, SimpleCta *c)
 {
     for (uint32_t i = 0; i < c->nwarps; i++) {
         SimpleWarp *w = &c->w[i];
-        if (sm && w->slot < sm->nslots && sm->slot[w->slot] == w) {
-            sm->slot[w->slot] = NULL;
+        if (sm && tm_slots_give(&sm->slots, w->slot, w)) {
             list_del(&sm->sched[w->slot % sm->nsched], w->slot);
         }
         if (s) {
@@ -104,7 +101,7 @@ void simple_sm_free(SimpleSm *sm)
         free(sm->sched[k].ws);
     }
     free(sm->sched);
-    free(sm->slot);
+    tm_slots_fini(&sm->slots);
     free(sm);
 }
 
@@ -117,27 +114,11 @@ uint64_t simple_sm_room(const Simple *s, const SimpleSm *sm)
 
 static int take_slot(SimpleSm *sm, SimpleWarp *w)
 {
-    uint32_t i = 0;
-    while (i < sm->nslots && sm->slot[i]) {
-        i++;
-    }
-    if (i == sm->nslots) { /* a CTA placed beyond the limits */
-        uint32_t n = sm->nslots ? sm->nslots * 2 : 64;
-        SimpleWarp **sl = realloc(sm->slot, n * sizeof *sl);
-        if (!sl) {
-            return -1;
-        }
-        for (uint32_t j = sm->nslots; j < n; j++) {
-            sl[j] = NULL;
-        }
-        sm->slot = sl;
-        sm->nslots = n;
-    }
-    if (list_add(&sm->sched[i % sm->nsched], i) != 0) {
+    int64_t i = tm_slots_take(&sm->slots, w);
+    if (i < 0 || list_add(&sm->sched[i % sm->nsched], (uint32_t)i) != 0) {
         return -1;
     }
-    sm->slot[i] = w;
-    w->slot = i;
+    w->slot = (uint32_t)i;
     return 0;
 }
 
@@ -149,22 +130,14 @@ static int oom(Simple *s)
 
 int simple_sm_place(Simple *s, SimpleSm *sm)
 {
-    ptxemu_tm_cta *h = NULL;
+    ptxemu_tm_cta *h;
+    ptxemu_tm_warp *const *ws;
+    uint32_t n;
     SimpleKernel *kn = s->kern;
-    int rc = s->api->cta_next(s->h, sm->id, &h);
-    if (rc == PTXEMU_TM_NONE) {
-        kn->grid_done = true;
-        return 0;
-    }
-    if (rc < 0) {
+    int rc = tm_kern_cta_next(kn, s->api, s->h, sm->id, &h, &ws, &n);
+    if (rc <= 0) {
         return rc;
     }
-    if (!h) {
-        s->api->error(s->h, "simple: cta_next gave no CTA");
-        return PTXEMU_TM_ERROR;
-    }
-    ptxemu_tm_warp *const *ws = NULL;
-    uint32_t n = s->api->cta_warps(s->h, h, &ws);
     SimpleCta *c = calloc(1, sizeof *c);
     if (!c || (n && !(c->w = calloc(n, sizeof *c->w)))) {
         free(c);
@@ -191,12 +164,8 @@ int simple_sm_place(Simple *s, SimpleSm *sm)
     tm_occ_add(&sm->used, &c->use, +1);
     c->next = sm->ctas;
     sm->ctas = c;
-    kn->placed++;
-    kn->resident++;
+    tm_kern_placed(kn);
     s->st_ctas++;
-    if (kn->placed >= kn->k.nctas) {
-        kn->grid_done = true;
-    }
     return 1;
 }
 

@@ -1,0 +1,585 @@
+/*
+ * tests/check_timing_gpu.c: the `gpu` timing model (timing/gpu/) driven
+ * through the mock host (tests/tm_mock.c) with hand-built instruction
+ * streams, against cycle counts worked out by hand from the model's
+ * rules (timing/gpu/gpu.h):
+ *  - fetch: a warp's first instruction is fetched when it is first
+ *    looked at (placement at cycle 0) and decoded fetch.latency (here 1)
+ *    cycles later; with 16-byte instructions, 32-byte fetches and an
+ *    I-buffer of 2, issuing the first instruction of a block prefetches
+ *    the next block, so straight-line code never waits for fetch;
+ *  - an instruction issued at t with latency L makes its results ready
+ *    at t + L; a dependant issues at t + L;
+ *  - a unit of `lanes` lanes is busy ceil(32/lanes) * ii cycles a warp;
+ *  - the LSU sends a memory instruction's requests from the cycle after
+ *    its issue, one a cycle; the ideal memory answers a request sent at
+ *    s at ceil((s*B + bytes) / B) + latency (B bytes per cycle, the
+ *    port in order), and its results are ready then;
+ *  - a CTA retires at max(last exit + 1, its last result); the kernel
+ *    ends when the last CTA retires.
+ * Unless a test says otherwise (gpu_base): one SM, one scheduler (lrr),
+ * no launch latency, integer adds of latency 4 on one 32-lane unit,
+ * control and sync units of latency 1, global latency 100 through a port
+ * so wide that transfers take one cycle.  Traces list issue cycles; the
+ * mock records each instruction's issue cycle from set_time.
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tests/testutil.h"
+#include "tests/tm_mock.h"
+#include "timing/tm.h"
+
+static MockHost M; /* large: static, one per test process */
+
+#define ISSUE(c_, w_, pc_) (M.cta[c_].w[w_].issue[pc_])
+#define NONE MOCK_NOSLOT
+#define U(x) PTXEMU_TM_UNIT_##x
+
+static void gpu_base(uint32_t nsms)
+{
+    mock_init_model(&M, nsms, tm_gpu_init);
+    static const char *const base[] = {
+        "sched.per_sm=1", "sched.policy=lrr", "launch.latency=0",
+        "fetch.latency=1", "ibuf.depth=2", "fetch.bytes=32",
+        "fetch.insn_bytes=16", "branch.latency=0", "oc.latency=0",
+        "unit.int.lanes=32", "unit.int.lat=4", "unit.int.ii=1",
+        "unit.ctrl.lanes=32", "unit.ctrl.lat=1", "unit.sync.lanes=32",
+        "unit.sync.lat=1", "unit.ldst.lanes=32", "unit.ldst.lat=1",
+        "mem.ideal.global_latency=100", "mem.ideal.bytes_per_cycle=10000",
+        "lsu.txn_per_cycle=1", "issue.width=1",
+    };
+    for (size_t i = 0; i < sizeof base / sizeof base[0]; i++) {
+        mock_set(&M, base[i]);
+    }
+}
+
+static const char *const stalls[] = {
+    "selected", "barrier", "membar", "async", "sleeping",
+    "no_instruction", "branch_resolving", "long_scoreboard",
+    "short_scoreboard", "wait", "math_pipe_throttle", "mio_throttle",
+    "lg_throttle", "idle"};
+
+static uint64_t stall(const char *why)
+{
+    char path[64];
+    snprintf(path, sizeof path, "gpu.stall.%s", why);
+    return mock_stat(&M, path);
+}
+
+/* selected + every stall = cycles x SMs x schedulers. */
+static void check_accounting(uint64_t nsched)
+{
+    uint64_t sum = 0;
+    for (size_t i = 0; i < sizeof stalls / sizeof stalls[0]; i++) {
+        sum += stall(stalls[i]);
+    }
+    ck_assert_uint_eq(sum, mock_stat(&M, "gpu.cycles") * M.nsms * nsched);
+}
+
+static const ptxemu_tm_insn *insn(unsigned unit, unsigned flags,
+                                  unsigned wait, unsigned space, uint32_t src,
+                                  uint32_t dst)
+{
+    return mock_insn(&M, unit, flags, wait, space, src, dst);
+}
+
+/* A warp instruction's accesses: lane i at base + i * stride. */
+static ptxemu_tm_access acc_pool[8][32];
+static const ptxemu_tm_access *lanes(int k, unsigned space, unsigned kind,
+                                     uint64_t base, uint64_t stride,
+                                     uint32_t size)
+{
+    for (uint32_t i = 0; i < 32; i++) {
+        acc_pool[k][i] = (ptxemu_tm_access){.addr = base + i * stride,
+                                            .size = size,
+                                            .lane = (uint8_t)i,
+                                            .space = (uint8_t)space,
+                                            .kind = (uint8_t)kind};
+    }
+    return acc_pool[k];
+}
+
+static MockOp *load(uint32_t w, int k, uint64_t base, uint32_t dst)
+{
+    MockOp *op = mock_op(&M, w, insn(U(LDST), PTXEMU_TM_I_LOAD, 0,
+                                     PTXEMU_TM_SPACE_GLOBAL, NONE, dst));
+    op->acc = lanes(k, PTXEMU_TM_SPACE_GLOBAL, PTXEMU_TM_READ, base, 4, 4);
+    op->nacc = 32;
+    return op;
+}
+
+/* ---- the front end and the scoreboard ---- */
+
+/* 8 dependent adds: the first waits one cycle for its fetch (cycle 0:
+ * no_instruction), then one every 4 cycles: 1, 5, ..., 29; the exit at
+ * 30; the last result is ready at 33, so the CTA retires at 33.
+ * Scheduler cycles: 9 issues, 1 no_instruction, 7 x 3 `wait` (a
+ * fixed-latency result), 2 idle (31-32): 33. */
+START_TEST(chain_waits_fixed_latency)
+{
+    gpu_base(1);
+    mock_chain(&M, 0, 8);
+    ck_assert_uint_eq(mock_time(&M), 33);
+    for (uint32_t i = 0; i < 8; i++) {
+        ck_assert_uint_eq(ISSUE(0, 0, i), 1 + 4 * i);
+    }
+    ck_assert_uint_eq(ISSUE(0, 0, 8), 30);
+    ck_assert_uint_eq(mock_stat(&M, "gpu.cycles"), 33);
+    ck_assert_uint_eq(mock_stat(&M, "gpu.issued"), 9);
+    ck_assert_uint_eq(mock_stat(&M, "gpu.thread_insns"), 9 * 32);
+    ck_assert_uint_eq(mock_stat(&M, "gpu.sm0.issued"), 9);
+    ck_assert_uint_eq(mock_stat(&M, "gpu.sm0.cycles"), 33);
+    ck_assert_uint_eq(mock_stat(&M, "gpu.sm0.warps_resident"), 33);
+    ck_assert_uint_eq(stall("selected"), 9);
+    ck_assert_uint_eq(stall("no_instruction"), 1);
+    ck_assert_uint_eq(stall("wait"), 21);
+    ck_assert_uint_eq(stall("idle"), 2);
+    check_accounting(1);
+    mock_fini(&M);
+}
+END_TEST
+
+/* A taken branch to an instruction outside the I-buffer refetches: the
+ * branch (pc 0) issues at 1; its target, the exit, is 4 instructions on
+ * (pc 4, in the block fetched only now): the peek after the branch sees
+ * it outside [lo, hi) and fetches its block at 1, decoded at 2; the
+ * branch.latency of 3 holds the warp until 4 (branch_resolving 2-3).
+ * The mock's program order is the target order, so the untaken pcs
+ * 1..3 are instructions of another warp.  Four fetches: pcs 0-1 (at
+ * 0), 2-3 (prefetched when the branch issues, then dropped), 4-5 (the
+ * target) and 6-7 (prefetched when the exit issues). */
+START_TEST(branch_redirects_fetch)
+{
+    gpu_base(1);
+    mock_set(&M, "branch.latency=3");
+    mock_op(&M, 0, insn(U(CTRL), PTXEMU_TM_I_BRANCH, 0, 0, NONE, NONE));
+    for (int i = 0; i < 3; i++) {
+        mock_add(&M, 1, NONE, 1); /* pcs 1..3: warp 1's, never run */
+    }
+    mock_exit(&M, 0); /* pc 4 */
+    ck_assert_uint_eq(mock_time(&M), 5);
+    ck_assert_uint_eq(ISSUE(0, 0, 0), 1);
+    ck_assert_uint_eq(ISSUE(0, 0, 1), 4);
+    ck_assert_uint_eq(stall("branch_resolving"), 2);
+    ck_assert_uint_eq(mock_stat(&M, "gpu.fetches"), 4);
+    check_accounting(1);
+    mock_fini(&M);
+}
+END_TEST
+
+/* A global load (32 lanes x 4 contiguous bytes: one 128-byte line, 4
+ * sectors) issues at 1 and is sent at 2.  A port of 32 bytes a cycle:
+ * ceil((2 x 32 + 128) / 32) = 6, + latency 100: the reply and the
+ * dependent add at 106; exit 107; the add's result at 110.  Cycles
+ * 2..105 are long_scoreboard (104). */
+START_TEST(load_waits_long_scoreboard)
+{
+    gpu_base(1);
+    mock_set(&M, "mem.ideal.bytes_per_cycle=32");
+    load(0, 0, 0x1000, 0);
+    mock_add(&M, 0, 0, 1);
+    mock_exit(&M, 0);
+    ck_assert_uint_eq(mock_time(&M), 110);
+    ck_assert_uint_eq(ISSUE(0, 0, 0), 1);
+    ck_assert_uint_eq(ISSUE(0, 0, 1), 106);
+    ck_assert_uint_eq(ISSUE(0, 0, 2), 107);
+    ck_assert_uint_eq(stall("long_scoreboard"), 104);
+    ck_assert_uint_eq(mock_stat(&M, "gpu.mem_requests"), 1);
+    ck_assert_uint_eq(mock_stat(&M, "mem.ideal.bytes"), 128);
+    check_accounting(1);
+    mock_fini(&M);
+}
+END_TEST
+
+/* Two independent loads of one line each (issued 1, 2; sent 2, 3),
+ * then an add of both.  A port of 32 B/cycle: the first transfer ends
+ * at 6 (reply 106), the second starts when the port is free, at 6, and
+ * ends at 10 (reply 110): the add at 110, exit 111, retire 114.  A port
+ * of 10000 B/cycle: ends at 3 and 4: replies 103, 104; add 104, retire
+ * 108.  The bandwidth costs 6 cycles. */
+START_TEST(ideal_memory_bandwidth)
+{
+    static const struct {
+        const char *bpc;
+        uint64_t add, cycles;
+    } t[] = {{"mem.ideal.bytes_per_cycle=32", 110, 114},
+             {"mem.ideal.bytes_per_cycle=10000", 104, 108}};
+    for (size_t i = 0; i < 2; i++) {
+        gpu_base(1);
+        mock_set(&M, t[i].bpc);
+        load(0, 0, 0x1000, 0);
+        load(0, 1, 0x2000, 1);
+        const ptxemu_tm_insn *add = insn(U(INT), 0, 0, 0, 0, 2);
+        MockInsn *x = &M.insn[M.ninsn - 1]; /* it reads s1 too */
+        x->src[x->in.nsrc++] = 1;
+        mock_op(&M, 0, add);
+        mock_exit(&M, 0);
+        ck_assert_uint_eq(mock_time(&M), t[i].cycles);
+        ck_assert_uint_eq(ISSUE(0, 0, 1), 2);
+        ck_assert_uint_eq(ISSUE(0, 0, 2), t[i].add);
+        check_accounting(1);
+        mock_fini(&M);
+    }
+}
+END_TEST
+
+/* ---- function units ---- */
+
+/* 8 independent FP32 ops on a unit of 8 lanes (GT200's SPs): each takes
+ * 32/8 = 4 passes, so they issue at 1, 5, ..., 29 (math_pipe_throttle
+ * between); latency 24: the last result at 53.  Two such units: pairs
+ * at 1-2, 5-6, 9-10, 13-14: the last result at 38. */
+START_TEST(narrow_unit_occupancy)
+{
+    static const struct {
+        const char *count;
+        uint64_t last, cycles, math;
+    } t[] = {{"unit.fp32.count=1", 29, 53, 21},
+             {"unit.fp32.count=2", 14, 38, 6}};
+    for (size_t i = 0; i < 2; i++) {
+        gpu_base(1);
+        mock_set(&M, "unit.fp32.lanes=8");
+        mock_set(&M, "unit.fp32.lat=24");
+        mock_set(&M, "unit.fp32.ii=1");
+        mock_set(&M, t[i].count);
+        for (uint32_t k = 0; k < 8; k++) {
+            mock_op(&M, 0, insn(U(FP32), 0, 0, 0, NONE, k));
+        }
+        mock_exit(&M, 0);
+        ck_assert_uint_eq(mock_time(&M), t[i].cycles);
+        ck_assert_uint_eq(ISSUE(0, 0, 7), t[i].last);
+        ck_assert_uint_eq(ISSUE(0, 0, 8), t[i].last + 1);
+        ck_assert_uint_eq(stall("math_pipe_throttle"), t[i].math);
+        check_accounting(1);
+        mock_fini(&M);
+    }
+}
+END_TEST
+
+/* Dual issue: 8 independent adds and an exit.  issue.width 2 with two
+ * INT units: two a cycle from 1 (each issue of a block's first
+ * instruction prefetches the next block, decoded the next cycle): adds
+ * at 1,1,2,2,3,3,4,4, the exit at 5, the last result at 8.  Width 2 with
+ * one INT unit: one add a cycle (1..8) but the exit pairs with the last
+ * add at 8; results until 12.  Width 1: adds 1..8, exit 9; 12. */
+START_TEST(dual_issue)
+{
+    static const struct {
+        const char *width, *count;
+        uint64_t add7, exit, cycles;
+    } t[] = {{"issue.width=2", "unit.int.count=2", 4, 5, 8},
+             {"issue.width=2", "unit.int.count=1", 8, 8, 12},
+             {"issue.width=1", "unit.int.count=2", 8, 9, 12}};
+    for (size_t i = 0; i < 3; i++) {
+        gpu_base(1);
+        mock_set(&M, t[i].width);
+        mock_set(&M, t[i].count);
+        for (uint32_t k = 0; k < 8; k++) {
+            mock_add(&M, 0, NONE, k);
+        }
+        mock_exit(&M, 0);
+        ck_assert_uint_eq(mock_time(&M), t[i].cycles);
+        ck_assert_uint_eq(ISSUE(0, 0, 1), i == 0 ? 1 : 2);
+        ck_assert_uint_eq(ISSUE(0, 0, 7), t[i].add7);
+        ck_assert_uint_eq(ISSUE(0, 0, 8), t[i].exit);
+        ck_assert_uint_eq(mock_stat(&M, "gpu.issued"), 9);
+        check_accounting(1);
+        mock_fini(&M);
+    }
+}
+END_TEST
+
+/* ---- scheduling policies ---- */
+
+/* Warp 0: add s0; add s1 <- s0; exit.  Warp 1: 6 independent adds;
+ * exit.  All fetched by 1.
+ *  lrr:    w0 a0@1, w1 a0@2, w1 a1@3 (w0 waits until 5), w1 a2@4,
+ *          w0 a1@5, w1 a3@6, w0 exit@7, w1 a4@8, a5@9, exit@10;
+ *  gto:    w0 a0@1, then w1 (oldest ready) and greedily w1 until it
+ *          exits: a0..a5 @2..7, exit@8; then w0 a1@9, exit@10;
+ *  oldest: w0 a0@1, w1 a0@2, a1@3, a2@4, w0 a1@5 (the oldest ready),
+ *          w0 exit@6, w1 a3..a5 @7..9, exit@10.
+ *  two-level (pool 1): only w0 is a candidate until it exits at 6 (its
+ *          a1@5; `wait` 2..4); w1 enters the pool at 7, is looked at
+ *          for the first time and fetches (decoded at 8): a0..a5
+ *          @8..13, exit@14, the last result at 17. */
+START_TEST(policies_issue_order)
+{
+    static const struct {
+        const char *policy;
+        uint64_t w0[3], w1[7], cycles;
+    } t[] = {
+        {"sched.policy=lrr", {1, 5, 7}, {2, 3, 4, 6, 8, 9, 10}, 13},
+        {"sched.policy=gto", {1, 9, 10}, {2, 3, 4, 5, 6, 7, 8}, 13},
+        {"sched.policy=oldest", {1, 5, 6}, {2, 3, 4, 7, 8, 9, 10}, 13},
+        {"sched.policy=two-level", {1, 5, 6}, {8, 9, 10, 11, 12, 13, 14},
+         17},
+    };
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+        gpu_base(1);
+        mock_set(&M, t[i].policy);
+        mock_set(&M, "sched.pool=1");
+        mock_grid(&M, 1, 2);
+        mock_add(&M, 0, NONE, 0);
+        mock_add(&M, 0, 0, 1);
+        mock_exit(&M, 0);
+        for (uint32_t k = 0; k < 6; k++) {
+            mock_add(&M, 1, NONE, k);
+        }
+        mock_exit(&M, 1);
+        ck_assert_msg(mock_time(&M) == t[i].cycles, "%s: %llu cycles",
+                      t[i].policy, (unsigned long long)mock_time(&M));
+        for (int k = 0; k < 3; k++) {
+            ck_assert_msg(ISSUE(0, 0, k) == t[i].w0[k], "%s: w0 pc %d at %llu",
+                          t[i].policy, k,
+                          (unsigned long long)ISSUE(0, 0, k));
+        }
+        for (int k = 0; k < 7; k++) {
+            ck_assert_msg(ISSUE(0, 1, k) == t[i].w1[k], "%s: w1 pc %d at %llu",
+                          t[i].policy, k,
+                          (unsigned long long)ISSUE(0, 1, k));
+        }
+        check_accounting(1);
+        mock_fini(&M);
+    }
+}
+END_TEST
+
+START_TEST(unknown_policy_refused)
+{
+    gpu_base(1);
+    mock_set(&M, "sched.policy=fifo");
+    mock_exit(&M, 0);
+    ck_assert_ptr_null(mock_create(&M));
+    ck_assert_msg(strstr(M.err, "sched.policy") != NULL, "%s", M.err);
+    mock_fini(&M);
+}
+END_TEST
+
+/* ---- barriers and asynchronous operations ---- */
+
+/* Warp 0: add, bar.sync, exit; warp 1: bar.sync, exit (lrr).  w0 add@1,
+ * w1 bar@2 (waits), w0 bar@3 releases both; bar.latency 20: both issue
+ * again from 23 (barrier stall 4..22 = 19 cycles): w1 exit@23 (after
+ * w0 in round robin), w0 exit@24; retire 25. */
+START_TEST(barrier_latency)
+{
+    gpu_base(1);
+    mock_set(&M, "bar.latency=20");
+    mock_grid(&M, 1, 2);
+    const ptxemu_tm_insn *bar = insn(U(SYNC), PTXEMU_TM_I_BARRIER,
+                                     PTXEMU_TM_WAIT_BARRIER, 0, NONE, NONE);
+    mock_add(&M, 0, NONE, 0);
+    mock_op(&M, 0, bar)->bar = 1;
+    mock_exit(&M, 0);
+    mock_op(&M, 1, bar)->bar = 1;
+    mock_exit(&M, 1);
+    ck_assert_uint_eq(mock_time(&M), 25);
+    ck_assert_uint_eq(ISSUE(0, 0, 1), 3);
+    ck_assert_uint_eq(ISSUE(0, 1, 0), 2);
+    ck_assert_uint_eq(ISSUE(0, 1, 1), 23);
+    ck_assert_uint_eq(ISSUE(0, 0, 2), 24);
+    ck_assert_uint_eq(stall("barrier"), 19);
+    check_accounting(1);
+    mock_fini(&M);
+}
+END_TEST
+
+/* An async copy (token 7: 32 lanes x 4 bytes of global, one line)
+ * issues at 1, is sent at 2 and answered at 3 + 100 = 103; an
+ * independent add at 2; the wait (listing token 7) at 3; the add after
+ * it waits for the token (`async` 4..102) and issues at 103; exit 104;
+ * its result at 107. */
+START_TEST(async_wait_for_token)
+{
+    static const uint64_t tok[] = {7};
+    gpu_base(1);
+    MockOp *cp = mock_op(&M, 0, insn(U(ASYNC), PTXEMU_TM_I_ASYNC, 0,
+                                     PTXEMU_TM_SPACE_GLOBAL, NONE, NONE));
+    cp->acc = lanes(0, PTXEMU_TM_SPACE_GLOBAL, PTXEMU_TM_ASYNC_READ, 0x1000,
+                    4, 4);
+    cp->nacc = 32;
+    cp->token = 7;
+    mock_add(&M, 0, NONE, 0);
+    MockOp *wt = mock_op(&M, 0, insn(U(SYNC), 0, PTXEMU_TM_WAIT_ASYNC_GROUP,
+                                     0, NONE, NONE));
+    wt->wait = tok;
+    wt->nwait = 1;
+    mock_add(&M, 0, NONE, 1);
+    mock_exit(&M, 0);
+    ck_assert_uint_eq(mock_time(&M), 107);
+    ck_assert_uint_eq(ISSUE(0, 0, 2), 3);
+    ck_assert_uint_eq(ISSUE(0, 0, 3), 103);
+    ck_assert_uint_eq(stall("async"), 99);
+    check_accounting(1);
+    mock_fini(&M);
+}
+END_TEST
+
+/* ---- shared memory ---- */
+
+/* Shared loads of 32 lanes x 4 bytes at stride s words on 32 banks:
+ * stride 1 one wavefront, 2 two, 32 thirty-two.  Issued at 1, its
+ * result at 1 + W - 1 + smem.latency (23): the dependent add then. */
+START_TEST(shared_bank_conflicts)
+{
+    static const struct {
+        uint64_t stride, waves;
+    } t[] = {{1, 1}, {2, 2}, {32, 32}};
+    for (size_t i = 0; i < 3; i++) {
+        gpu_base(1);
+        mock_set(&M, "smem.latency=23");
+        MockOp *op = mock_op(&M, 0, insn(U(LDST), PTXEMU_TM_I_LOAD, 0,
+                                         PTXEMU_TM_SPACE_SHARED, NONE, 0));
+        op->acc = lanes(0, PTXEMU_TM_SPACE_SHARED, PTXEMU_TM_READ, 0,
+                        4 * t[i].stride, 4);
+        op->nacc = 32;
+        mock_add(&M, 0, 0, 1);
+        mock_exit(&M, 0);
+        mock_time(&M);
+        ck_assert_uint_eq(ISSUE(0, 0, 1), 1 + t[i].waves - 1 + 23);
+        ck_assert_uint_eq(mock_stat(&M, "gpu.smem_wavefronts"), t[i].waves);
+        ck_assert_uint_eq(stall("short_scoreboard"), t[i].waves - 1 + 22);
+        check_accounting(1);
+        mock_fini(&M);
+    }
+}
+END_TEST
+
+/* ---- CTA dispatch ---- */
+
+/* Four CTAs of one warp (add; exit) on one SM with two schedulers; each
+ * limit lets two CTAs be resident.  A wave: fetch decoded at 1, add@1,
+ * exit@2, retire at max(3, 5) = 5: the second wave is placed at 5 and
+ * ends at 10.  Without a limit all four are resident from 0 (two warps
+ * per scheduler): adds at 1 and 2, exits at 3 and 4, the last retires at
+ * max(5, 6) = 6. */
+START_TEST(cta_waves_per_limit)
+{
+    static const struct {
+        const char *limit;
+        uint64_t cycles;
+    } t[] = {
+        {"occ.max_threads=64", 10},
+        {"occ.max_warps=2", 10},
+        {"occ.max_ctas=2", 10},
+        {"occ.regs=4096", 10},    /* 64 regs x 32 = 2048 per warp */
+        {"occ.shared=4096", 10},  /* 1000 B + 1024 reserved -> 2048 */
+        {"occ.max_ctas=32", 6},
+    };
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+        gpu_base(1);
+        mock_set(&M, "sched.per_sm=2");
+        mock_set(&M, t[i].limit);
+        mock_grid(&M, 4, 1);
+        M.k.regs_per_thread = 64;
+        M.k.shared_per_cta = 1000;
+        mock_add(&M, 0, NONE, 0);
+        mock_exit(&M, 0);
+        ck_assert_msg(mock_time(&M) == t[i].cycles, "%s", t[i].limit);
+        ck_assert_uint_eq(mock_stat(&M, "gpu.ctas"), 4);
+        check_accounting(2);
+        mock_fini(&M);
+    }
+}
+END_TEST
+
+/* Round-robin placement: 4 CTAs on 2 SMs go to SMs 0, 1, 0, 1. */
+START_TEST(cta_round_robin)
+{
+    gpu_base(2);
+    mock_grid(&M, 4, 1);
+    mock_add(&M, 0, NONE, 0);
+    mock_exit(&M, 0);
+    mock_time(&M);
+    for (uint32_t c = 0; c < 4; c++) {
+        ck_assert_uint_eq(M.cta[c].sm, c % 2);
+    }
+    check_accounting(1);
+    mock_fini(&M);
+}
+END_TEST
+
+/* ---- presets, clock, determinism ---- */
+
+/* gt200: dependent SP adds 24 cycles apart (Wong et al.), 64-byte
+ * fetches decoded 2 cycles after the start, %clock in steps of 2:
+ * adds issue at 2, 26, 50; the mock records what %clock reads. */
+START_TEST(gt200_preset)
+{
+    mock_init_model(&M, 1, tm_gpu_init);
+    mock_set(&M, "gpu.arch=gt200");
+    mock_set(&M, "launch.latency=0");
+    mock_set(&M, "clock.divider=2");
+    mock_chain(&M, 0, 3);
+    ck_assert_uint_eq(mock_time(&M), 2 + 3 * 24);
+    ck_assert_uint_eq(ISSUE(0, 0, 1), 26);
+    ck_assert(M.mhz == 1296.0);
+    mock_fini(&M);
+    /* %clock: an odd issue cycle reads the even one below it */
+    mock_init_model(&M, 1, tm_gpu_init);
+    mock_set(&M, "gpu.arch=gt200");
+    mock_set(&M, "launch.latency=1");
+    mock_chain(&M, 0, 2);
+    ck_assert_uint_eq(mock_time(&M), 1 + 2 + 2 * 24);
+    ck_assert_uint_eq(ISSUE(0, 0, 0), 2);  /* issued at 3 */
+    ck_assert_uint_eq(ISSUE(0, 0, 1), 26); /* issued at 27 */
+    mock_fini(&M);
+}
+END_TEST
+
+START_TEST(deterministic)
+{
+    uint64_t first = 0;
+    for (int run = 0; run < 2; run++) {
+        gpu_base(2);
+        mock_set(&M, "sched.policy=gto");
+        mock_grid(&M, 6, 3);
+        for (uint32_t w = 0; w < 3; w++) {
+            load(w, (int)w, 0x1000 * (w + 1), 0);
+            mock_add(&M, w, 0, 1);
+            mock_add(&M, w, 1, 2);
+            mock_exit(&M, w);
+        }
+        uint64_t c = mock_time(&M);
+        if (run == 0) {
+            first = c;
+        } else {
+            ck_assert_uint_eq(c, first);
+        }
+        check_accounting(1);
+        mock_fini(&M);
+    }
+}
+END_TEST
+
+static Suite *suite(void)
+{
+    Suite *s = suite_create("timing_gpu");
+    TCase *tc = tcase_create("gpu");
+    tcase_add_test(tc, chain_waits_fixed_latency);
+    tcase_add_test(tc, branch_redirects_fetch);
+    tcase_add_test(tc, load_waits_long_scoreboard);
+    tcase_add_test(tc, ideal_memory_bandwidth);
+    tcase_add_test(tc, narrow_unit_occupancy);
+    tcase_add_test(tc, dual_issue);
+    tcase_add_test(tc, policies_issue_order);
+    tcase_add_test(tc, unknown_policy_refused);
+    tcase_add_test(tc, barrier_latency);
+    tcase_add_test(tc, async_wait_for_token);
+    tcase_add_test(tc, shared_bank_conflicts);
+    tcase_add_test(tc, cta_waves_per_limit);
+    tcase_add_test(tc, cta_round_robin);
+    tcase_add_test(tc, gt200_preset);
+    tcase_add_test(tc, deterministic);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    return run_suite(suite());
+}

@@ -1,0 +1,432 @@
+/*
+ * timing/gpu/gpu.c: the `gpu` model's ops table, statistics, events and
+ * the cycle loop (the model: gpu.h).
+ *
+ * One cycle t:
+ *   1. the memory system runs up to t and delivers the replies due;
+ *   2. CTAs finished and drained by t retire;
+ *   3. if nothing is resident and no CTA is left: the kernel ended at t;
+ *   4. from launch + launch.latency on, CTAs are placed while they fit;
+ *   5. each SM with resident CTAs: set_time, its LSU sends queued
+ *      requests, its fetch queue sends one fetch (memory-backed
+ *      I-cache), each scheduler issues or records why not;
+ *   6. the next cycle: t + 1 if anything issued or a queue still holds
+ *      requests; else the earliest of the schedulers' wake-ups, the
+ *      memory system's next event, CTA retirements and the launch; the
+ *      skipped cycles get cycle t's stall reasons (nothing changes until
+ *      then).
+ * Every scheduler of every SM is counted once per cycle, so
+ * gpu.stall.selected + the other gpu.stall.* = gpu.cycles x SMs x
+ * sched.per_sm.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "timing/gpu/gpu.h"
+#include "timing/tm.h"
+
+static const char *const stall_help[GPU_ST_COUNT] = {
+    [GPU_ST_SELECTED] = "scheduler cycles that issued (not a stall)",
+    [GPU_ST_BARRIER] = "scheduler cycles without issue: warps at a barrier",
+    [GPU_ST_MEMBAR] = "scheduler cycles without issue: a fence waits for "
+                      "memory",
+    [GPU_ST_ASYNC] = "scheduler cycles without issue: waiting for "
+                     "asynchronous operations",
+    [GPU_ST_SLEEPING] = "scheduler cycles without issue: nanosleep",
+    [GPU_ST_NO_INSTRUCTION] = "scheduler cycles without issue: the next "
+                              "instruction is not fetched",
+    [GPU_ST_BRANCH] = "scheduler cycles without issue: a branch resolves",
+    [GPU_ST_LONG_SB] = "scheduler cycles without issue: a memory result",
+    [GPU_ST_SHORT_SB] = "scheduler cycles without issue: a shared-memory "
+                        "or variable-latency result",
+    [GPU_ST_WAIT] = "scheduler cycles without issue: a fixed-latency result",
+    [GPU_ST_MATH] = "scheduler cycles without issue: the unit is busy",
+    [GPU_ST_MIO] = "scheduler cycles without issue: the shared-memory pipe "
+                   "is backed up",
+    [GPU_ST_LG] = "scheduler cycles without issue: the LSU queue is full",
+    [GPU_ST_IDLE] = "scheduler cycles without a live warp",
+};
+
+static int stat(Gpu *g, const char *path, const uint64_t *ctr,
+                const char *help)
+{
+    return g->api->stat(g->h, path, ctr, help);
+}
+
+static int ensure_sms(Gpu *g, uint32_t n)
+{
+    if (n > g->smcap) {
+        GpuSm **a = realloc(g->sm, n * sizeof *a);
+        if (!a) {
+            return -1;
+        }
+        g->sm = a;
+        g->smcap = n;
+    }
+    while (g->nsms < n) {
+        GpuSm *sm = gpu_sm_new(&g->c, g->nsms);
+        if (!sm) {
+            return -1;
+        }
+        g->sm[g->nsms++] = sm;
+        char path[64];
+        int rc = 0;
+        snprintf(path, sizeof path, "gpu.sm%u.issued", sm->id);
+        rc |= stat(g, path, &sm->issued, "warp instructions issued");
+        snprintf(path, sizeof path, "gpu.sm%u.cycles", sm->id);
+        rc |= stat(g, path, &sm->cycles, "cycles with a resident CTA");
+        snprintf(path, sizeof path, "gpu.sm%u.warps_resident", sm->id);
+        rc |= stat(g, path, &sm->warps_resident,
+                   "resident warps summed over cycles (occupancy)");
+        if (rc != 0) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static void gpu_destroy(void *tm)
+{
+    Gpu *g = tm;
+    if (!g) {
+        return;
+    }
+    for (uint32_t i = 0; i < g->nsms; i++) {
+        gpu_sm_free(g->sm[i]);
+    }
+    free(g->sm);
+    tm_kern_free_all(&g->kern);
+    if (g->mem) {
+        g->c.mem->destroy(g->mem);
+    }
+    gpu_lsu_free_all(g);
+    gpu_tokens_clear(g);
+    tm_map_free(&g->warps);
+    free(g->txn);
+    free(g->acc);
+    free(g);
+}
+
+static int register_stats(Gpu *g)
+{
+    int rc = stat(g, "gpu.cycles", &g->st_cycles,
+                  "cycles from launch to the last CTA's retirement");
+    rc |= stat(g, "gpu.issued", &g->st_issued, "warp instructions issued");
+    rc |= stat(g, "gpu.thread_insns", &g->st_thread_insns,
+               "thread instructions (lanes that executed)");
+    rc |= stat(g, "gpu.ctas", &g->st_ctas, "CTAs placed");
+    rc |= stat(g, "gpu.mem_requests", &g->st_txn,
+               "requests (one 128-byte line each) sent to the memory system");
+    rc |= stat(g, "gpu.smem_wavefronts", &g->st_wavefronts,
+               "shared-memory passes (1 per access without conflicts)");
+    rc |= stat(g, "gpu.fetches", &g->st_fetches, "instruction fetches");
+    for (int r = 0; r < GPU_ST_COUNT; r++) {
+        char path[64];
+        snprintf(path, sizeof path, "gpu.stall.%s", gpu_stall_name[r]);
+        rc |= stat(g, path, &g->st_stall[r], stall_help[r]);
+    }
+    return rc;
+}
+
+static void *gpu_create(const ptxemu_tm_host_api *api, ptxemu_tm_host *h)
+{
+    Gpu *g = calloc(1, sizeof *g);
+    if (!g) {
+        api->error(h, "gpu: out of memory");
+        return NULL;
+    }
+    g->api = api;
+    g->h = h;
+    if (gpu_config_read(&g->c, api, h) != 0) {
+        free(g);
+        return NULL;
+    }
+    g->mem = g->c.mem->create(api, h, api->num_sms(h), g->c.clock_mhz,
+                              gpu_mem_done, g);
+    if (!g->mem) {
+        gpu_destroy(g);
+        return NULL;
+    }
+    if (register_stats(g) != 0 || ensure_sms(g, api->num_sms(h)) != 0) {
+        api->error(h, "gpu: cannot register statistics");
+        gpu_destroy(g);
+        return NULL;
+    }
+    return g;
+}
+
+/* A new launch: the SMs' pipelines are empty. */
+static void reset_sms(Gpu *g, uint64_t start)
+{
+    for (uint32_t i = 0; i < g->nsms; i++) {
+        GpuSm *sm = g->sm[i];
+        sm->mio_free = 0;
+        for (uint32_t k = 0; k < sm->nsched; k++) {
+            GpuSched *sc = &sm->sched[k];
+            for (unsigned u = 0; u < PTXEMU_TM_UNIT_COUNT; u++) {
+                memset(sc->ufree[u], 0, g->c.unit[u].count * sizeof(uint64_t));
+            }
+            sc->has_last = false;
+        }
+    }
+    gpu_tokens_clear(g);
+    g->c.mem->kernel_begin(g->mem, start);
+}
+
+static int gpu_kernel_begin(void *tm, const ptxemu_tm_kernel *k)
+{
+    Gpu *g = tm;
+    uint32_t nsms = g->api->num_sms(g->h);
+    if (nsms == 0 || nsms > g->nsms) {
+        /* The memory system was made for the device's SMs. */
+        g->api->error(g->h, "gpu: the device's SM count changed");
+        return PTXEMU_TM_ERROR;
+    }
+    bool fresh;
+    if (!tm_kern_begin(&g->kern, k, g->c.launch_latency, &g->c.occ,
+                       &fresh)) {
+        g->api->error(g->h, "gpu: out of memory");
+        return PTXEMU_TM_ERROR;
+    }
+    if (fresh) {
+        reset_sms(g, g->kern->start);
+    }
+    g->active_sms = nsms;
+    gpu_poke_all(g);
+    g->api->set_clock_mhz(g->h, g->c.clock_mhz);
+    return PTXEMU_TM_OK;
+}
+
+/* ---- events ---- */
+
+static void release_warp(Gpu *g, GpuWarp *x, uint64_t now)
+{
+    x->at_barrier = false;
+    x->peeked = false;
+    uint64_t t = now + (g->c.bar_latency ? g->c.bar_latency : 1);
+    if (t > x->not_before) {
+        x->not_before = t;
+        x->nb_why = GPU_ST_BARRIER;
+    }
+    gpu_poke(g, x);
+}
+
+/* Look at the kernel's warps waiting at a barrier again: a cluster or
+ * grid barrier releases other CTAs' warps without an event of theirs. */
+static void recheck_barriers(Gpu *g, uint64_t now)
+{
+    for (uint32_t i = 0; i < g->active_sms; i++) {
+        for (GpuCta *c = g->sm[i]->ctas; c; c = c->next) {
+            for (uint32_t j = 0; j < c->nwarps && c->kern == g->kern; j++) {
+                GpuWarp *x = &c->w[j];
+                if (x->at_barrier &&
+                    g->api->warp_state(g->h, x->h) == PTXEMU_TM_WARP_READY) {
+                    release_warp(g, x, now);
+                }
+            }
+        }
+    }
+}
+
+static void gpu_event(void *tm, ptxemu_tm_event ev, ptxemu_tm_cta *cta,
+                      ptxemu_tm_warp *w)
+{
+    Gpu *g = tm;
+    (void)cta;
+    if (!g->kern) {
+        return;
+    }
+    const uint64_t now = g->kern->now;
+    GpuWarp *gw = w ? tm_map_get(&g->warps, tm_map_ptr(w)) : NULL;
+    if (ev == PTXEMU_TM_EV_WARP_EXIT) {
+        if (gw) {
+            gpu_warp_exited(g, gw, now);
+        }
+        return;
+    }
+    if (ev != PTXEMU_TM_EV_BARRIER_RELEASE) {
+        return; /* CTA_DONE: the exits were counted */
+    }
+    if (g->kern->cluster_size > 1 || !gw) {
+        recheck_barriers(g, now);
+        if (gw) {
+            release_warp(g, gw, now);
+        }
+        return;
+    }
+    GpuCta *c = gw->cta;
+    for (uint32_t i = 0; i < c->nwarps; i++) {
+        if (c->w[i].at_barrier || &c->w[i] == gw) {
+            release_warp(g, &c->w[i], now);
+        }
+    }
+}
+
+/* ---- the cycle loop ---- */
+
+static int stop(Gpu *g, int rc)
+{
+    return tm_kern_stop(g->kern, rc);
+}
+
+/* Step 5 for one SM; *busy: it must run next cycle. */
+static int sm_cycle(Gpu *g, GpuSm *sm, uint64_t t,
+                    uint64_t cnt[GPU_ST_COUNT], uint64_t *next, bool *busy)
+{
+    const uint32_t nsched = sm->nsched;
+    if (!sm->used.ctas) {
+        cnt[GPU_ST_IDLE] += nsched;
+        return 0;
+    }
+    g->api->set_time(g->h, sm->id, t - t % g->c.clock_div);
+    if (sm->qhead) {
+        gpu_lsu_cycle(g, sm, t);
+    }
+    if (sm->nfq) {
+        gpu_fetch_send(g, sm, t);
+    }
+    for (uint32_t k = 0; k < nsched; k++) {
+        uint32_t n;
+        GpuStall why;
+        uint64_t wake;
+        int rc = gpu_sched_cycle(g, sm, k, t, &n, &why, &wake);
+        if (rc < 0) {
+            return rc;
+        }
+        cnt[n ? GPU_ST_SELECTED : why]++;
+        if (wake < *next) {
+            *next = wake;
+        }
+    }
+    for (GpuCta *c = sm->ctas; c; c = c->next) {
+        uint64_t r = c->kern == g->kern ? gpu_cta_retire_at(c) : GPU_NEVER;
+        if (r < *next) {
+            *next = r;
+        }
+    }
+    *busy = *busy || sm->qhead || sm->nfq;
+    return 0;
+}
+
+static int gpu_cycle(void *tm, uint64_t *now)
+{
+    Gpu *g = tm;
+    GpuKernel *kn = g->kern;
+    if (!kn || !kn->running) {
+        *now = kn ? kn->end : 0;
+        return 0;
+    }
+    const uint64_t t = kn->now;
+    g->c.mem->advance(g->mem, t);
+    for (uint32_t i = 0; i < g->active_sms; i++) {
+        gpu_sm_retire(g, g->sm[i], t, false);
+    }
+    if (tm_kern_over(kn, t)) {
+        g->st_cycles += t - kn->start;
+        *now = t;
+        return 0;
+    }
+    uint64_t next = GPU_NEVER;
+    if (t >= kn->launch_at) {
+        int rc = gpu_cta_place_all(g);
+        if (rc < 0) {
+            return stop(g, rc);
+        }
+    } else {
+        next = kn->launch_at;
+    }
+    uint64_t cnt[GPU_ST_COUNT] = {0};
+    bool busy = false;
+    for (uint32_t i = 0; i < g->active_sms; i++) {
+        int rc = sm_cycle(g, g->sm[i], t, cnt, &next, &busy);
+        if (rc < 0) {
+            return stop(g, rc);
+        }
+    }
+    uint64_t m = g->c.mem->next(g->mem);
+    if (m < next) {
+        next = m;
+    }
+    /* Nothing can happen: every live warp waits for an event nothing
+     * will send (a guest deadlock, which the host's watchdog reports
+     * with the emulator's message), or a cluster or grid barrier
+     * released warps of another CTA without an event of theirs. */
+    int idle = tm_kern_next(kn, t, &next, cnt[GPU_ST_SELECTED] || busy);
+    if (idle < 0) {
+        g->api->error(g->h, "gpu: no warp can ever issue again (every live "
+                            "warp waits for an event that nothing will "
+                            "send)");
+        return stop(g, PTXEMU_TM_ERROR);
+    }
+    if (idle) {
+        recheck_barriers(g, t);
+    }
+    const uint64_t d = next - t;
+    for (int r = 0; r < GPU_ST_COUNT; r++) {
+        g->st_stall[r] += cnt[r] * d;
+    }
+    for (uint32_t i = 0; i < g->active_sms; i++) {
+        GpuSm *sm = g->sm[i];
+        if (sm->used.ctas) {
+            sm->cycles += d;
+            sm->warps_resident += sm->used.warps * d;
+        }
+    }
+    kn->now = next;
+    *now = next;
+    return 1;
+}
+
+static int gpu_kernel_end(void *tm, uint64_t *end_cycle)
+{
+    Gpu *g = tm;
+    if (!g->kern) {
+        *end_cycle = 0;
+        return PTXEMU_TM_OK;
+    }
+    if (g->kern->running) { /* stopped early: replies still to come */
+        gpu_lsu_orphan(g);
+    }
+    for (uint32_t i = 0; i < g->nsms; i++) {
+        gpu_sm_retire(g, g->sm[i], 0, true); /* only after an error */
+    }
+    if (tm_kern_end(&g->kern, end_cycle)) {
+        gpu_poke_all(g);
+    }
+    return PTXEMU_TM_OK;
+}
+
+static const char gpu_help[] =
+    "A cycle-level SM pipeline (the three-loop model of Aamodt et al.): "
+    "per-warp fetch into I-buffers, a scoreboard keeping fixed-, short- "
+    "and long-latency producers apart, several warp schedulers per SM "
+    "with a policy by name (lrr, gto, oldest, two-level) and optional "
+    "dual issue, function units with lane widths, latencies, initiation "
+    "intervals and counts, a load/store unit with per-generation "
+    "coalescing, shared-memory bank conflicts and back-pressure from a "
+    "pluggable memory system (mem.model), asynchronous copies and their "
+    "waits, barriers, occupancy-limited CTA dispatch with clusters on a "
+    "GPC.  Presets: gpu.arch = ampere (A100), gt200 (GTX 280).";
+
+int tm_gpu_init(uint32_t host_abi_version, ptxemu_tm_ops *ops)
+{
+    if (host_abi_version < PTXEMU_TM_ABI_MIN ||
+        ops->struct_size < sizeof *ops) {
+        return -1;
+    }
+    ops->abi_version = PTXEMU_TM_ABI_VERSION;
+    ops->name = "gpu";
+    ops->help = gpu_help;
+    ops->params = gpu_params;
+    ops->nparams = gpu_nparams;
+    ops->create = gpu_create;
+    ops->destroy = gpu_destroy;
+    ops->kernel_begin = gpu_kernel_begin;
+    ops->cycle = gpu_cycle;
+    ops->kernel_end = gpu_kernel_end;
+    ops->event = gpu_event;
+    return 0;
+}

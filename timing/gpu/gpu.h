@@ -1,0 +1,397 @@
+/*
+ * timing/gpu/gpu.h: the `gpu` timing model's internal contract.
+ *
+ * A cycle-level SM pipeline after the three-loop model of Aamodt, Fung
+ * and Rogers, "General-Purpose Graphics Processor Architectures" (2018,
+ * ch. 3), written only against the plug-in ABI <ptxemu/ptxemu_timing.h>
+ * and the memory-system contract gpu_mem.h.  Per SM:
+ *  - fetch (fetch.c): per warp an I-buffer of `ibuf.depth` instructions
+ *    filled by fetches of `fetch.bytes` bytes; instruction addresses are
+ *    made from (function, pc): GPU_CODE_BASE + func_id * 2^24 +
+ *    pc * fetch.insn_bytes.  A warp whose next instruction is not
+ *    buffered (start, a taken branch, a call) refetches; with
+ *    fetch.perfect_icache a fetch takes fetch.latency cycles, else it is
+ *    a FETCH request to the memory system (one send per SM per cycle);
+ *  - scoreboard (scoreboard.c): per warp, pending writes of register
+ *    slots, each of a kind: fixed-latency (stall `wait`), variable
+ *    short-latency (`short_scoreboard`: SFU, shared memory, lane
+ *    exchange, FP64, tensor) or long-latency (`long_scoreboard`: results
+ *    of the memory system, ready only when its reply comes);
+ *  - warp schedulers (sched.c): `sched.per_sm` per SM, a warp belongs to
+ *    (SM warp slot % N); each issues up to `issue.width` instructions a
+ *    cycle, choosing by `sched.policy` (a table of policies by name:
+ *    lrr, gto, oldest, two-level);
+ *  - function units (units.c): per scheduler `unit.X.count` units of
+ *    each class of ptxemu_tm_unit, each `unit.X.lanes` wide: a 32-thread
+ *    warp instruction occupies a unit ceil(32 / lanes) * unit.X.ii
+ *    cycles; its result is ready unit.X.lat cycles after issue (plus the
+ *    operand-read latency); an instruction issues only when a unit of
+ *    its class is free (`math_pipe_throttle`);
+ *  - load/store (lsu.c): shared-memory accesses take smem wavefronts
+ *    (smem.h) through the SM's MIO pipe (`mio_throttle` when its backlog
+ *    exceeds lsu.mio_queue cycles); global, local, constant and texture
+ *    accesses are coalesced (coalesce.h) into GpuMemReq transactions in
+ *    a per-SM queue of lsu.queue instructions (`lg_throttle` when full),
+ *    sent lsu.txn_per_cycle a cycle with back-pressure; an instruction's
+ *    results are ready when its last reply comes;
+ *  - asynchronous operations (async.c): an instruction that starts one
+ *    (step->async_token) completes with its last memory reply (or after
+ *    its unit latency when it has none); the instruction after a wait
+ *    that lists tokens (step->wait_tokens) issues once they completed;
+ *  - barriers: a released warp issues bar.latency cycles after the
+ *    release; a fence issues once its warp's earlier memory requests are
+ *    answered (`membar`), the next instruction fence.latency later;
+ *  - CTA dispatch (cta.c): occupancy by threads, warps, registers,
+ *    shared memory and CTA slots with allocation granularities
+ *    (timing/lib/occupancy.h), round-robin placement after a launch
+ *    latency, a cluster's CTAs together on the SMs of one GPC
+ *    (gpc.sms SMs each);
+ *  - %clock: set_time(sm, t - t % clock.divider) (GT200's clock register
+ *    counts at half the shader clock: Wong et al., ISPASS 2010).
+ * The loop (gpu.c) skips work: a scheduler whose warps cannot issue
+ * before a known cycle is not looked at until then, an SM without CTAs
+ * is not visited, and when nothing can happen time jumps to the next
+ * cycle at which something can (a warp ready, a memory reply, a CTA
+ * retiring).  Deterministic: no decision depends on host addresses or
+ * wall time.
+ *
+ * Statistics (gpu.c): gpu.cycles, gpu.issued (warp instructions),
+ * gpu.thread_insns, gpu.ctas, gpu.sm<N>.{issued,cycles,warps_resident}
+ * and gpu.stall.<reason> per scheduler cycle (GpuStall); selected +
+ * every stall = cycles x SMs x sched.per_sm.
+ */
+#ifndef PTXEMU_TIMING_GPU_GPU_H
+#define PTXEMU_TIMING_GPU_GPU_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "timing/gpu/coalesce.h"
+#include "timing/gpu/gpu_mem.h"
+#include "timing/gpu/smem.h"
+#include "timing/lib/kernel.h"
+#include "timing/lib/map.h"
+#include "timing/lib/occupancy.h"
+#include "timing/lib/slots.h"
+#include "timing/ptxemu_timing.h"
+
+#define GPU_WARP_SIZE 32u
+#define GPU_CODE_BASE 0x7f0000000000ull /* instruction addresses */
+#define GPU_LOCAL_BASE 0x7e0000000000ull /* local memory, per warp */
+
+/* Why a scheduler issued nothing in a cycle; named as NVIDIA Nsight
+ * Compute names warp states where one matches.  On a tie between
+ * constraints of one warp the first in this order names the stall. */
+typedef enum GpuStall {
+    GPU_ST_SELECTED = 0,    /* not a stall: the scheduler issued */
+    GPU_ST_BARRIER,         /* at a CTA/cluster barrier, or its latency */
+    GPU_ST_MEMBAR,          /* a fence waits for earlier memory */
+    GPU_ST_ASYNC,           /* waits for asynchronous operations */
+    GPU_ST_SLEEPING,        /* nanosleep */
+    GPU_ST_NO_INSTRUCTION,  /* the next instruction is not fetched */
+    GPU_ST_BRANCH,          /* branch_resolving */
+    GPU_ST_LONG_SB,         /* a memory-system result */
+    GPU_ST_SHORT_SB,        /* an MIO / variable-latency result */
+    GPU_ST_WAIT,            /* a fixed-latency result */
+    GPU_ST_MATH,            /* math_pipe_throttle: the unit is busy */
+    GPU_ST_MIO,             /* mio_throttle: shared-memory pipe backlog */
+    GPU_ST_LG,              /* lg_throttle: the LSU queue is full */
+    GPU_ST_IDLE,            /* no live warp on the scheduler */
+    GPU_ST_COUNT
+} GpuStall;
+
+extern const char *const gpu_stall_name[GPU_ST_COUNT];
+
+/* ---- config.c ---- */
+struct GpuPolicy;
+
+typedef struct GpuUnitCfg {
+    uint64_t count, lanes, lat, ii;
+} GpuUnitCfg;
+
+typedef struct GpuConfig {
+    const char *arch;
+    uint64_t sched_per_sm, issue_width, pool;
+    const struct GpuPolicy *policy;
+    uint64_t ibuf_depth, fetch_bytes, insn_bytes, fetch_latency;
+    bool perfect_icache;
+    uint64_t branch_latency, bar_latency, fence_latency, oc_latency;
+    GpuUnitCfg unit[PTXEMU_TM_UNIT_COUNT];
+    uint64_t lsu_queue, lsu_txn_per_cycle, mio_queue;
+    uint64_t smem_latency, dsmem_latency;
+    GpuBanks banks;
+    GpuCoalesceRule coalesce;
+    TmOccLimits occ;
+    uint64_t launch_latency, gpc_sms, clock_div;
+    double clock_mhz;
+    const GpuMemOps *mem;
+} GpuConfig;
+
+extern const ptxemu_tm_param gpu_params[];
+extern const uint32_t gpu_nparams;
+/* Read every parameter (the gpu.arch preset for those left at -1 / "");
+ * 0, or -1 after api->error(). */
+int gpu_config_read(GpuConfig *c, const ptxemu_tm_host_api *api,
+                    ptxemu_tm_host *h);
+
+/* ---- scoreboard.c: pending register writes of one warp ---- */
+typedef enum GpuSbKind {
+    GPU_SB_FIXED = 0,   /* stall reason `wait` */
+    GPU_SB_SHORT,       /* `short_scoreboard` */
+    GPU_SB_LONG,        /* `long_scoreboard` */
+} GpuSbKind;
+
+typedef struct GpuSbEntry {
+    uint32_t slot;
+    uint8_t kind;       /* GpuSbKind */
+    uint64_t ready;     /* GPU_NEVER: until its reply (tag) */
+    uint64_t tag;
+} GpuSbEntry;
+
+typedef struct GpuSb {
+    GpuSbEntry *e;
+    uint32_t n, cap;
+} GpuSb;
+
+void gpu_sb_free(GpuSb *sb);
+/* The cycle from which none of the slots has a pending write, and the
+ * kind of the entry that decides it. */
+uint64_t gpu_sb_ready(const GpuSb *sb, const uint32_t *slots, uint32_t n,
+                      GpuSbKind *kind);
+/* Slots will be written at `ready` (GPU_NEVER: when `tag` completes);
+ * entries done by `now` are dropped.  0, or -1 when out of memory. */
+int gpu_sb_write(GpuSb *sb, const uint32_t *slots, uint32_t n, uint64_t ready,
+                 GpuSbKind kind, uint64_t tag, uint64_t now);
+/* The writes waiting for `tag` are done at `cycle`. */
+void gpu_sb_release(GpuSb *sb, uint64_t tag, uint64_t cycle);
+/* The last known write (GPU_NEVER while one waits for a reply). */
+uint64_t gpu_sb_drain(const GpuSb *sb);
+
+/* ---- model state ---- */
+struct GpuCta;
+struct Gpu;
+
+/* A warp's I-buffer: instructions [lo, hi) are fetched and decoded; a
+ * fetch of [plo, phi) arrives at `at` (perfect I-cache) or with its
+ * reply (memory: at = GPU_NEVER while in flight). */
+typedef struct GpuIbuf {
+    uint64_t lo, hi;
+    uint64_t plo, phi, at;
+    bool pending;       /* a fetch is on its way */
+    bool want;          /* memory: not sent yet (refused or queued) */
+    bool inflight;      /* memory: a request is out (one at a time) */
+    uint32_t gen;       /* the current fetch */
+    uint32_t sent_gen;  /* the one in flight (an older one is dropped) */
+} GpuIbuf;
+
+typedef struct GpuWarp {
+    ptxemu_tm_warp *h;
+    struct GpuCta *cta;
+    uint64_t age;               /* placement order: oldest first */
+    uint32_t slot;              /* SM warp slot */
+    const ptxemu_tm_insn *next; /* cached peek; NULL: blocked or exited */
+    uint32_t exec;
+    bool peeked, at_barrier, exited;
+    bool pooled;                /* two-level: in the active pool */
+    uint64_t pool_seq;          /* two-level: FIFO order of the rest */
+    uint64_t not_before;        /* released, branch resolved ... */
+    uint8_t nb_why;             /* GpuStall of not_before */
+    GpuSb sb;
+    GpuIbuf ib;
+    uint32_t waits;             /* async tokens waited for, not done */
+    uint32_t mem_out;           /* synchronous memory instructions out */
+    uint32_t async_out;         /* asynchronous ones */
+    uint64_t drain;             /* last known completion */
+    uint32_t nostep;
+} GpuWarp;
+
+typedef struct GpuCta {
+    ptxemu_tm_cta *h;
+    TmKern *kern;
+    struct GpuCta *next;        /* on its SM */
+    uint32_t sm, nwarps, nexited;
+    uint64_t last_exit;
+    TmOccUse use;
+    GpuWarp *w;
+} GpuCta;
+
+typedef struct GpuSched {
+    uint32_t idx;
+    uint64_t *ufree[PTXEMU_TM_UNIT_COUNT]; /* per unit: free from */
+    GpuWarp **w;                /* its warps, oldest first */
+    uint32_t nw, capw;
+    uint64_t last_age;          /* the warp it issued last (lrr, gto) */
+    bool has_last;
+    uint64_t wake;              /* nothing can issue before (0: look) */
+    uint8_t why;
+    GpuWarp **order;            /* scratch: candidates in policy order */
+} GpuSched;
+
+/* An instruction's accesses queued at the LSU, then in the memory
+ * system (cookie: its address).  Freed when its last reply came. */
+typedef struct GpuLsuOp {
+    struct GpuLsuOp *next;      /* queue, then the in-flight list */
+    struct GpuLsuOp *prev_all, *next_all;
+    GpuWarp *w;                 /* NULL: its kernel was dropped */
+    GpuMemReq *req;
+    uint32_t nreq, nsent, pending, cap;
+    uint64_t tag;               /* scoreboard tag (0: no results) */
+    uint64_t token;             /* async token (0: none) */
+    uint64_t done;              /* latest reply so far (and shared part) */
+    uint64_t extra;             /* constant-cache passes beyond one */
+    bool queued;                /* still in its SM's queue */
+} GpuLsuOp;
+
+typedef struct GpuSm {
+    uint32_t id;
+    GpuCta *ctas;
+    TmOccUse used;
+    TmSlots slots;              /* warp slots (GpuWarp *) */
+    GpuSched *sched;
+    uint32_t nsched;
+    /* LSU */
+    GpuLsuOp *qhead, *qtail;    /* not fully sent, in order */
+    uint32_t qlen;
+    uint64_t mio_free;          /* shared-memory pipe free from */
+    /* memory-backed fetch: warps waiting to send, in order */
+    GpuWarp **fq;
+    uint32_t nfq, capfq;
+    /* statistics */
+    uint64_t issued, cycles, warps_resident;
+} GpuSm;
+
+/* One kernel being timed (nesting of child grids: timing/lib/kernel.h). */
+typedef TmKern GpuKernel;
+
+typedef struct GpuToken {
+    uint64_t done;              /* GPU_NEVER: not yet */
+    GpuWarp **waiter;
+    uint32_t nwaiter, cap;
+} GpuToken;
+
+typedef struct Gpu {
+    const ptxemu_tm_host_api *api;
+    ptxemu_tm_host *h;
+    GpuConfig c;
+    GpuSm **sm;
+    uint32_t nsms, smcap, active_sms;
+    TmMap warps;                /* ptxemu_tm_warp* -> GpuWarp* */
+    TmMap tokens;               /* async token -> GpuToken* */
+    void *mem;                  /* the memory system */
+    GpuKernel *kern;
+    uint64_t next_age, next_tag, pool_seq;
+    GpuLsuOp *ops_all;          /* every live GpuLsuOp */
+    GpuTxn *txn;                /* coalescer scratch */
+    size_t txncap;
+    ptxemu_tm_access *acc;      /* access scratch (one space and kind) */
+    size_t acccap;
+    bool lsu_busy;              /* some SM has requests not sent */
+    /* statistics */
+    uint64_t st_cycles, st_issued, st_thread_insns, st_ctas, st_kernels;
+    uint64_t st_stall[GPU_ST_COUNT];
+    uint64_t st_txn, st_wavefronts, st_fetches;
+} Gpu;
+
+/* ---- policies (sched.c) ---- */
+typedef struct GpuPolicy {
+    const char *name;
+    const char *help;
+    /* The scheduler's candidate warps, in the order it tries them. */
+    uint32_t (*order)(Gpu *g, GpuSched *sc, GpuWarp **out);
+} GpuPolicy;
+extern const GpuPolicy gpu_policies[];
+const GpuPolicy *gpu_policy_find(const char *name);
+
+/* ---- units.c ---- */
+unsigned gpu_unit(const ptxemu_tm_insn *insn);
+/* The earliest cycle a unit of insn's class is free on sc. */
+uint64_t gpu_unit_free(const Gpu *g, const GpuSched *sc,
+                       const ptxemu_tm_insn *insn);
+/* Occupy one of them from `now`; the cycle its result is ready and the
+ * scoreboard kind of that result. */
+uint64_t gpu_unit_issue(Gpu *g, GpuSched *sc, const ptxemu_tm_insn *insn,
+                        uint64_t now, GpuSbKind *kind);
+
+/* ---- fetch.c ---- */
+uint64_t gpu_insn_addr(const GpuConfig *c, const ptxemu_tm_insn *in);
+/* The cycle w's next instruction is (or will be) in its I-buffer;
+ * GPU_NEVER while a memory fetch is outstanding.  May start a fetch. */
+uint64_t gpu_fetch_ready(Gpu *g, GpuWarp *w, uint64_t now);
+/* w issued its next instruction at now: take it out of the I-buffer and
+ * prefetch when there is room. */
+void gpu_fetch_issued(Gpu *g, GpuWarp *w, uint64_t now);
+/* Memory-backed fetch: send the SM's queued fetches (one a cycle);
+ * whether some are still queued. */
+bool gpu_fetch_send(Gpu *g, GpuSm *sm, uint64_t now);
+/* A fetch reply (cookie from fetch.c). */
+void gpu_fetch_reply(Gpu *g, GpuWarp *w, uint64_t cycle);
+
+/* ---- lsu.c ---- */
+/* Whether an instruction needs room in the LSU queue or the MIO pipe
+ * (decided from static info before issue). */
+bool gpu_lsu_needs_queue(const ptxemu_tm_insn *in);
+bool gpu_lsu_needs_mio(const ptxemu_tm_insn *in);
+/* Time the accesses of an issued step; *ready / *kind: when its
+ * results are ready (GPU_NEVER: with tag's replies).  0, or -1 when out
+ * of memory. */
+int gpu_lsu_issue(Gpu *g, GpuSm *sm, GpuWarp *w, const ptxemu_tm_step *st,
+                  uint64_t now, uint64_t *ready, GpuSbKind *kind,
+                  uint64_t *tag);
+/* Send queued transactions for cycle now; whether some are left. */
+bool gpu_lsu_cycle(Gpu *g, GpuSm *sm, uint64_t now);
+/* The memory system's reply callback (GpuMemDone). */
+void gpu_mem_done(void *ctx, uint32_t sm, uint64_t cookie, uint64_t cycle);
+/* Detach every in-flight op from its warp (a kernel stopped early). */
+void gpu_lsu_orphan(Gpu *g);
+void gpu_lsu_free_all(Gpu *g);
+
+/* ---- async.c ---- */
+/* Token `token` completes at `done` (GPU_NEVER: later, by
+ * gpu_token_done).  0, or -1 when out of memory. */
+int gpu_token_start(Gpu *g, uint64_t token, uint64_t done);
+void gpu_token_done(Gpu *g, uint64_t token, uint64_t cycle);
+/* w waits for the tokens of its wait instruction issued at now. */
+int gpu_token_wait(Gpu *g, GpuWarp *w, const uint64_t *tok, uint32_t n,
+                   uint64_t now);
+void gpu_tokens_clear(Gpu *g);
+
+/* ---- cta.c ---- */
+GpuSm *gpu_sm_new(const GpuConfig *c, uint32_t id);
+void gpu_sm_free(GpuSm *sm);
+/* Place as many of the kernel's CTAs as fit (round robin, clusters on
+ * one GPC).  0, or a host's negative result. */
+int gpu_cta_place_all(Gpu *g);
+/* The cycle a CTA may retire (GPU_NEVER: it runs, or waits for a
+ * reply). */
+uint64_t gpu_cta_retire_at(const GpuCta *c);
+/* Retire the current kernel's CTAs on sm finished and drained by now;
+ * drop: forget all of them without retiring (a kernel stopped early:
+ * the host frees its own). */
+void gpu_sm_retire(Gpu *g, GpuSm *sm, uint64_t now, bool drop);
+
+/* ---- sched.c ---- */
+GpuSched *gpu_sched_of(const Gpu *g, const GpuWarp *w);
+void gpu_poke(const Gpu *g, const GpuWarp *w);
+void gpu_poke_sm(const Gpu *g, uint32_t sm);
+void gpu_poke_all(Gpu *g);
+void gpu_warp_exited(Gpu *g, GpuWarp *w, uint64_t now);
+void gpu_warp_refresh(Gpu *g, GpuWarp *w, uint64_t now);
+/* The earliest cycle w can issue and why not before. */
+uint64_t gpu_warp_ready(Gpu *g, GpuSm *sm, GpuSched *sc, GpuWarp *w,
+                        uint64_t now, GpuStall *why);
+/* Run scheduler k of sm for cycle now: *issued instructions; else *why;
+ * *wake: the earliest cycle one of its warps could issue. */
+int gpu_sched_cycle(Gpu *g, GpuSm *sm, uint32_t k, uint64_t now,
+                    uint32_t *issued, GpuStall *why, uint64_t *wake);
+
+/* ---- issue.c ---- */
+/* Step w (selected by sc at now) and account what it did. */
+int gpu_issue(Gpu *g, GpuSm *sm, GpuSched *sc, GpuWarp *w, uint64_t now);
+
+static inline uint64_t gpu_max(uint64_t a, uint64_t b)
+{
+    return a > b ? a : b;
+}
+
+#endif

@@ -1,0 +1,103 @@
+/*
+ * timing/gpu/issue.c: what issuing a warp instruction costs (gpu.h):
+ * the functional step (at issue, as GPGPU-Sim and Accel-Sim execute),
+ * the I-buffer entry it frees, its unit, its memory accesses, the
+ * scoreboard entries of its results, asynchronous tokens it starts or
+ * waits for, and the latency a branch, fence or barrier adds.
+ */
+#include "config.h"
+
+#include "timing/gpu/gpu.h"
+
+#define GPU_MAX_NOSTEP 1024u
+
+static bool memory_unit(unsigned u)
+{
+    return u == PTXEMU_TM_UNIT_LDST || u == PTXEMU_TM_UNIT_TEX ||
+           u == PTXEMU_TM_UNIT_ASYNC;
+}
+
+static void hold(GpuWarp *w, uint64_t t, GpuStall why)
+{
+    if (t > w->not_before) {
+        w->not_before = t;
+        w->nb_why = (uint8_t)why;
+    }
+}
+
+static int account(Gpu *g, GpuSm *sm, GpuSched *sc, GpuWarp *w,
+                   const ptxemu_tm_step *st, uint64_t now)
+{
+    const ptxemu_tm_insn *in = st->insn;
+    GpuSbKind kind, mkind;
+    uint64_t ready = gpu_unit_issue(g, sc, in, now, &kind);
+    uint64_t mready, tag;
+    if (gpu_lsu_issue(g, sm, w, st, now, &mready, &mkind, &tag) != 0) {
+        return -1;
+    }
+    if (st->async_token && !tm_map_get(&g->tokens, st->async_token) &&
+        gpu_token_start(g, st->async_token, ready) != 0) {
+        return -1; /* an operation without memory accesses (wgmma) */
+    }
+    if (mready) {
+        ready = memory_unit(gpu_unit(in)) || mready == GPU_NEVER
+                    ? mready : gpu_max(ready, mready);
+        kind = mkind;
+    }
+    if (gpu_sb_write(&w->sb, in->dst, in->ndst, ready, kind, tag, now)) {
+        return -1;
+    }
+    if (ready != GPU_NEVER && (in->ndst || mready)) {
+        w->drain = gpu_max(w->drain, ready);
+    }
+    if (st->nwait &&
+        gpu_token_wait(g, w, st->wait_tokens, st->nwait, now) != 0) {
+        return -1;
+    }
+    if (in->wait == PTXEMU_TM_WAIT_FENCE) {
+        hold(w, now + g->c.fence_latency, GPU_ST_MEMBAR);
+    }
+    if (in->flags & (PTXEMU_TM_I_BRANCH | PTXEMU_TM_I_CALL | PTXEMU_TM_I_RET)) {
+        hold(w, now + g->c.branch_latency, GPU_ST_BRANCH);
+    }
+    return 0;
+}
+
+int gpu_issue(Gpu *g, GpuSm *sm, GpuSched *sc, GpuWarp *w, uint64_t now)
+{
+    if (w->next) {
+        gpu_fetch_issued(g, w, now);
+    }
+    ptxemu_tm_step st = {0};
+    st.struct_size = sizeof st;
+    w->peeked = false;
+    int rc = g->api->warp_step(g->h, w->h, &st);
+    if (rc < 0) {
+        return rc;
+    }
+    sm->issued++;
+    g->st_issued++;
+    g->st_thread_insns += (uint64_t)__builtin_popcount(st.exec);
+    if (st.insn) {
+        w->nostep = 0;
+        if (account(g, sm, sc, w, &st, now) != 0) {
+            g->api->error(g->h, "gpu: out of memory");
+            return PTXEMU_TM_ERROR;
+        }
+    } else if (++w->nostep > GPU_MAX_NOSTEP) {
+        g->api->error(g->h, "gpu: a warp keeps stepping without running an "
+                            "instruction");
+        return PTXEMU_TM_ERROR;
+    }
+    int state = g->api->warp_state(g->h, w->h);
+    if (state == PTXEMU_TM_WARP_EXITED) {
+        gpu_warp_exited(g, w, now);
+    } else if (state == PTXEMU_TM_WARP_BARRIER) {
+        w->at_barrier = true;
+        w->next = NULL;
+        w->peeked = true;
+    } else {
+        gpu_warp_refresh(g, w, now);
+    }
+    return 0;
+}

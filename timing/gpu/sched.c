@@ -1,0 +1,361 @@
+/*
+ * timing/gpu/sched.c: warp readiness and the warp schedulers (gpu.h).
+ *
+ * A warp's earliest issue cycle is the latest of its constraints, each
+ * with a stall reason (GpuStall; on a tie the first in that order names
+ * it): barrier, fence, async tokens, the cycle set by its last
+ * instruction (a barrier's or branch's latency), the I-buffer, the
+ * scoreboard, a free unit, the MIO pipe's backlog, room in the LSU
+ * queue.  Some constraints end only with an event (a reply, a release,
+ * a queue pop): the warp's time is then GPU_NEVER until the event pokes
+ * its scheduler.  A scheduler tries its warps in its policy's order and
+ * issues the first that can issue now, up to issue.width a cycle; if
+ * none can, it reports the reason of the warp that could issue soonest
+ * (the first in policy order on a tie) and is not looked at again
+ * before that cycle unless poked.
+ *
+ * Policies (AFR section 3.1.3 and 3.6.1; Rogers et al., MICRO 2012;
+ * Narasiman et al., MICRO 2011; Gebhart et al., ISCA 2011):
+ *  - lrr: loose round robin, from the warp after the one issued last;
+ *  - gto: greedy then oldest: the warp issued last while it can, then
+ *    the oldest (placed first);
+ *  - oldest: always the oldest warp that can issue;
+ *  - two-level: only the sched.pool warps of the active pool are
+ *    candidates (round robin among them); a warp waiting for a memory
+ *    result or an async operation leaves the pool (from the next cycle)
+ *    and the warps outside refill it in the order they left it.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "timing/gpu/gpu.h"
+
+
+const char *const gpu_stall_name[GPU_ST_COUNT] = {
+    [GPU_ST_SELECTED] = "selected",
+    [GPU_ST_BARRIER] = "barrier",
+    [GPU_ST_MEMBAR] = "membar",
+    [GPU_ST_ASYNC] = "async",
+    [GPU_ST_SLEEPING] = "sleeping",
+    [GPU_ST_NO_INSTRUCTION] = "no_instruction",
+    [GPU_ST_BRANCH] = "branch_resolving",
+    [GPU_ST_LONG_SB] = "long_scoreboard",
+    [GPU_ST_SHORT_SB] = "short_scoreboard",
+    [GPU_ST_WAIT] = "wait",
+    [GPU_ST_MATH] = "math_pipe_throttle",
+    [GPU_ST_MIO] = "mio_throttle",
+    [GPU_ST_LG] = "lg_throttle",
+    [GPU_ST_IDLE] = "idle",
+};
+
+/* ---- policies ---- */
+
+/* Candidates w[i0..], then w[..i0). */
+static uint32_t rotate(GpuWarp **w, uint32_t n, uint32_t i0, GpuWarp **out)
+{
+    uint32_t k = 0;
+    for (uint32_t i = i0; i < n; i++) {
+        out[k++] = w[i];
+    }
+    for (uint32_t i = 0; i < i0; i++) {
+        out[k++] = w[i];
+    }
+    return k;
+}
+
+/* The first index after the warp issued last (warps are by age). */
+static uint32_t after_last(const GpuSched *sc, GpuWarp **w, uint32_t n)
+{
+    uint32_t i = 0;
+    if (sc->has_last) {
+        while (i < n && w[i]->age <= sc->last_age) {
+            i++;
+        }
+    }
+    return i == n ? 0 : i;
+}
+
+static uint32_t order_lrr(Gpu *g, GpuSched *sc, GpuWarp **out)
+{
+    (void)g;
+    return rotate(sc->w, sc->nw, after_last(sc, sc->w, sc->nw), out);
+}
+
+static uint32_t order_oldest(Gpu *g, GpuSched *sc, GpuWarp **out)
+{
+    (void)g;
+    memcpy(out, sc->w, sc->nw * sizeof *out);
+    return sc->nw;
+}
+
+static uint32_t order_gto(Gpu *g, GpuSched *sc, GpuWarp **out)
+{
+    (void)g;
+    uint32_t k = 0;
+    int lastpos = -1;
+    for (uint32_t i = 0; sc->has_last && i < sc->nw; i++) {
+        if (sc->w[i]->age == sc->last_age) {
+            out[k++] = sc->w[i];
+            lastpos = (int)i;
+        }
+    }
+    for (uint32_t i = 0; i < sc->nw; i++) {
+        if ((int)i != lastpos) {
+            out[k++] = sc->w[i];
+        }
+    }
+    return k;
+}
+
+static uint32_t order_two_level(Gpu *g, GpuSched *sc, GpuWarp **out)
+{
+    uint32_t pooled = 0;
+    for (uint32_t i = 0; i < sc->nw; i++) {
+        pooled += sc->w[i]->pooled && !sc->w[i]->exited;
+    }
+    while (pooled < g->c.pool) { /* refill, first out first back */
+        GpuWarp *best = NULL;
+        for (uint32_t i = 0; i < sc->nw; i++) {
+            GpuWarp *w = sc->w[i];
+            if (!w->pooled && !w->exited &&
+                (!best || w->pool_seq < best->pool_seq)) {
+                best = w;
+            }
+        }
+        if (!best) {
+            break;
+        }
+        best->pooled = true;
+        pooled++;
+    }
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < sc->nw; i++) {
+        if (sc->w[i]->pooled) {
+            out[k++] = sc->w[i];
+        }
+    }
+    /* round robin inside the pool: rotate in place via the scratch tail */
+    uint32_t i0 = after_last(sc, out, k);
+    GpuWarp **tmp = out + sc->nw; /* order has room for 2 * capw */
+    memcpy(tmp, out, k * sizeof *out);
+    return rotate(tmp, k, i0, out);
+}
+
+const GpuPolicy gpu_policies[] = {
+    {"lrr", "loose round robin", order_lrr},
+    {"gto", "greedy then oldest", order_gto},
+    {"oldest", "oldest first", order_oldest},
+    {"two-level", "round robin over an active pool", order_two_level},
+    {NULL, NULL, NULL},
+};
+
+const GpuPolicy *gpu_policy_find(const char *name)
+{
+    for (const GpuPolicy *p = gpu_policies; p->name; p++) {
+        if (strcmp(p->name, name) == 0) {
+            return p;
+        }
+    }
+    return NULL;
+}
+
+/* ---- warps ---- */
+
+GpuSched *gpu_sched_of(const Gpu *g, const GpuWarp *w)
+{
+    GpuSm *sm = g->sm[w->cta->sm];
+    return &sm->sched[w->slot % sm->nsched];
+}
+
+void gpu_poke(const Gpu *g, const GpuWarp *w)
+{
+    gpu_sched_of(g, w)->wake = 0;
+}
+
+void gpu_poke_sm(const Gpu *g, uint32_t id)
+{
+    GpuSm *sm = g->sm[id];
+    for (uint32_t k = 0; k < sm->nsched; k++) {
+        sm->sched[k].wake = 0;
+    }
+}
+
+void gpu_poke_all(Gpu *g)
+{
+    for (uint32_t i = 0; i < g->nsms; i++) {
+        gpu_poke_sm(g, i);
+    }
+}
+
+void gpu_warp_exited(Gpu *g, GpuWarp *w, uint64_t now)
+{
+    (void)g;
+    if (!w->exited) { /* an event and the state after a step both say so */
+        GpuCta *c = w->cta;
+        *w = (GpuWarp){.h = w->h, .cta = c, .age = w->age, .slot = w->slot,
+                       .exited = true, .peeked = true, .sb = w->sb,
+                       .ib = w->ib, .mem_out = w->mem_out,
+                       .async_out = w->async_out, .drain = w->drain};
+        c->nexited++;
+        c->last_exit = gpu_max(c->last_exit, now);
+    }
+}
+
+void gpu_warp_refresh(Gpu *g, GpuWarp *w, uint64_t now)
+{
+    w->peeked = true;
+    if (w->exited) {
+        return;
+    }
+    uint32_t active = 0, exec = 0;
+    w->next = g->api->warp_peek(g->h, w->h, &active, &exec);
+    w->exec = exec;
+    if (w->next) {
+        w->at_barrier = false;
+        gpu_fetch_ready(g, w, now); /* a redirect starts fetching now */
+        return;
+    }
+    int st = g->api->warp_state(g->h, w->h);
+    if (st == PTXEMU_TM_WARP_EXITED) {
+        gpu_warp_exited(g, w, now);
+    } else {
+        w->at_barrier = st == PTXEMU_TM_WARP_BARRIER;
+    }
+}
+
+static void later(uint64_t *t, GpuStall *why, uint64_t v, GpuStall r)
+{
+    if (v > *t) {
+        *t = v;
+        *why = r;
+    }
+}
+
+static const GpuStall sb_stall[] = {
+    [GPU_SB_FIXED] = GPU_ST_WAIT,
+    [GPU_SB_SHORT] = GPU_ST_SHORT_SB,
+    [GPU_SB_LONG] = GPU_ST_LONG_SB,
+};
+
+uint64_t gpu_warp_ready(Gpu *g, GpuSm *sm, GpuSched *sc, GpuWarp *w,
+                        uint64_t now, GpuStall *why)
+{
+    if (!w->peeked) {
+        gpu_warp_refresh(g, w, now);
+    }
+    *why = GPU_ST_BARRIER;
+    if (w->exited || w->at_barrier) {
+        return GPU_NEVER;
+    }
+    uint64_t t = 0;
+    later(&t, why, w->not_before, (GpuStall)w->nb_why);
+    const ptxemu_tm_insn *in = w->next;
+    if (!in) {
+        return t; /* a step that only settles the warp's stack */
+    }
+    if (w->waits) {
+        *why = GPU_ST_ASYNC;
+        return GPU_NEVER;
+    }
+    if (in->wait == PTXEMU_TM_WAIT_FENCE && w->mem_out) {
+        *why = GPU_ST_MEMBAR;
+        return GPU_NEVER;
+    }
+    later(&t, why, gpu_fetch_ready(g, w, now), GPU_ST_NO_INSTRUCTION);
+    GpuSbKind k1, k2;
+    uint64_t a = gpu_sb_ready(&w->sb, in->src, in->nsrc, &k1);
+    uint64_t b = gpu_sb_ready(&w->sb, in->dst, in->ndst, &k2);
+    if (b > a) {
+        a = b;
+        k1 = k2;
+    }
+    later(&t, why, a, sb_stall[k1]);
+    if (t == GPU_NEVER) {
+        return t;
+    }
+    later(&t, why, gpu_unit_free(g, sc, in), GPU_ST_MATH);
+    if (gpu_lsu_needs_mio(in) && sm->mio_free > g->c.mio_queue) {
+        later(&t, why, sm->mio_free - g->c.mio_queue, GPU_ST_MIO);
+    }
+    if (gpu_lsu_needs_queue(in) && sm->qlen >= g->c.lsu_queue) {
+        *why = GPU_ST_LG;
+        return GPU_NEVER;
+    }
+    return t;
+}
+
+/* ---- a scheduler's cycle ---- */
+
+int gpu_sched_cycle(Gpu *g, GpuSm *sm, uint32_t k, uint64_t now,
+                    uint32_t *issued, GpuStall *why, uint64_t *wake)
+{
+    GpuSched *sc = &sm->sched[k];
+    *issued = 0;
+    if (now < sc->wake) {
+        *why = (GpuStall)sc->why;
+        *wake = sc->wake;
+        return 0;
+    }
+    const bool two_level = g->c.policy->order == order_two_level;
+    uint64_t best = GPU_NEVER;
+    GpuStall bwhy = GPU_ST_IDLE;
+    bool demoted = false;
+    for (uint64_t slot = 0; slot < g->c.issue_width; slot++) {
+        uint32_t n = g->c.policy->order(g, sc, sc->order);
+        GpuWarp *pick = NULL;
+        bool seen = false;
+        best = GPU_NEVER;
+        bwhy = GPU_ST_IDLE;
+        for (uint32_t i = 0; i < n && !pick; i++) {
+            GpuWarp *w = sc->order[i];
+            if (w->exited || w->cta->kern != g->kern) {
+                continue; /* a parent grid's warps wait for its child */
+            }
+            GpuStall r;
+            uint64_t t = gpu_warp_ready(g, sm, sc, w, now, &r);
+            if (w->exited) {
+                continue;
+            }
+            if (t <= now) {
+                pick = w;
+                break;
+            }
+            if (two_level && w->pooled &&
+                (r == GPU_ST_LONG_SB || r == GPU_ST_ASYNC)) {
+                w->pooled = false;
+                w->pool_seq = ++g->next_age;
+                demoted = true;
+            }
+            if (!seen || t < best) {
+                best = t;
+                bwhy = r;
+                seen = true;
+            }
+        }
+        if (!pick) {
+            break;
+        }
+        sc->last_age = pick->age;
+        sc->has_last = true;
+        int rc = gpu_issue(g, sm, sc, pick, now);
+        if (rc < 0) {
+            return rc;
+        }
+        (*issued)++;
+    }
+    if (*issued || demoted) {
+        sc->wake = 0; /* look again next cycle */
+        *why = GPU_ST_SELECTED;
+        *wake = now + 1;
+        if (!*issued) {
+            *why = bwhy;
+        }
+        return 0;
+    }
+    *why = bwhy;
+    *wake = best;
+    sc->wake = best;
+    sc->why = (uint8_t)bwhy;
+    return 0;
+}

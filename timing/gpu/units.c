@@ -1,0 +1,70 @@
+/*
+ * timing/gpu/units.c: function units (gpu.h).
+ *
+ * Per scheduler, unit.X.count units of each class.  A unit has
+ * unit.X.lanes lanes, so a 32-thread warp instruction passes through it
+ * ceil(32 / lanes) times (GT200's 8 SPs take 4 cycles per warp: AFR
+ * section 3.1; Wong et al. 2010) and keeps it busy passes * unit.X.ii
+ * cycles; its result is ready unit.X.lat cycles after issue (measured
+ * dependent-issue latencies include the passes) plus oc.latency, the
+ * operand read.  The unit chosen is the one free first (the lowest
+ * index on a tie), so the choice is deterministic.
+ */
+#include "config.h"
+
+#include "timing/gpu/gpu.h"
+
+unsigned gpu_unit(const ptxemu_tm_insn *insn)
+{
+    return insn->unit < PTXEMU_TM_UNIT_COUNT ? insn->unit
+                                             : PTXEMU_TM_UNIT_MISC;
+}
+
+static uint32_t first_free(const Gpu *g, const GpuSched *sc, unsigned u)
+{
+    const uint64_t *f = sc->ufree[u];
+    uint32_t best = 0;
+    for (uint32_t i = 1; i < g->c.unit[u].count; i++) {
+        if (f[i] < f[best]) {
+            best = i;
+        }
+    }
+    return best;
+}
+
+uint64_t gpu_unit_free(const Gpu *g, const GpuSched *sc,
+                       const ptxemu_tm_insn *insn)
+{
+    unsigned u = gpu_unit(insn);
+    return sc->ufree[u][first_free(g, sc, u)];
+}
+
+/* The scoreboard kind of a unit's results: Nsight Compute calls waits
+ * on fixed-latency math `wait` and on variable-latency (MIO) units
+ * `short_scoreboard`. */
+static GpuSbKind kind_of(unsigned u)
+{
+    switch (u) {
+    case PTXEMU_TM_UNIT_FP64:
+    case PTXEMU_TM_UNIT_SFU:
+    case PTXEMU_TM_UNIT_TENSOR:
+    case PTXEMU_TM_UNIT_WARP:
+    case PTXEMU_TM_UNIT_LDST:
+    case PTXEMU_TM_UNIT_TEX:
+        return GPU_SB_SHORT;
+    default:
+        return GPU_SB_FIXED;
+    }
+}
+
+uint64_t gpu_unit_issue(Gpu *g, GpuSched *sc, const ptxemu_tm_insn *insn,
+                        uint64_t now, GpuSbKind *kind)
+{
+    unsigned u = gpu_unit(insn);
+    const GpuUnitCfg *uc = &g->c.unit[u];
+    uint64_t passes = (GPU_WARP_SIZE + uc->lanes - 1) / uc->lanes;
+    uint32_t i = first_free(g, sc, u);
+    sc->ufree[u][i] = gpu_max(now, sc->ufree[u][i]) + passes * uc->ii;
+    *kind = kind_of(u);
+    return now + uc->lat + g->c.oc_latency;
+}
