@@ -566,12 +566,17 @@ START_TEST(dram_fifo_closed)
 END_TEST
 
 /* Refresh every 20 cycles, tRFC 10.  R1 (b0 r1) at 0: ACT @0, RD @3
- * (back 9).  At 20 the refresh is due: b0 is open (PRE allowed from
- * max(6, 5)): PRE @20, b0 ACT at max(9, 23); REF when every bank may be
- * activated: @23; every bank's ACT at 33, next refresh due at 40.  R2
- * (b1 r2) arrives at 21: its ACT waits for the refresh: ACT @33, RD @36
- * (back 42).  At 40: b1 open, PRE from max(33 + 6, 36 + 2) = 39: PRE
- * @40, REF at max(b1: 40 + 3, 42 (tRC); others 33) = 43. */
+ * (back 9); then the channel is idle and not ticked.  R2 (b1 r2)
+ * arrives at 21: the refresh due at 20 is caught up first: b0 was open,
+ * PRE allowed from max(6, 5): PRE @20 (b0 ACT at max(9, 23)); REF when
+ * every bank may be activated, 23 > 21: still to come, so the channel
+ * goes on from there: REF @23, every bank's ACT at 33, next refresh due
+ * at 40.  R2 waits for it: ACT @33, RD @36 (back 42).  R3 (b2 r3)
+ * arrives at 45, the channel idle since 36: the refresh due at 40 is
+ * caught up: b1 open, PRE allowed from max(33 + 6, 36 + 2) = 39: @40;
+ * REF when every bank may be activated: b1 at max(33 + 9, 40 + 3) = 43,
+ * the others 33: @43 <= 45, done; ACT at 53.  R3: ACT @53, RD @56
+ * (back 62). */
 START_TEST(dram_refresh)
 {
     DramCfg c = dcfg();
@@ -579,10 +584,13 @@ START_TEST(dram_refresh)
     DramRun r;
     drun_init(&r, &c);
     drun_read(&r, 1, 0, 1, 0);
-    drun(&r, 20);
+    drun(&r, 100);
+    ck_assert_uint_eq(dram_next(r.d), MEM_NEVER);  /* idle: sleeps */
     drun_read(&r, 2, 1, 2, 21);
-    drun(&r, 50);
-    ck_assert_uint_eq(r.nlog, 8);
+    drun(&r, 100);
+    drun_read(&r, 3, 2, 3, 45);
+    drun(&r, 100);
+    ck_assert_uint_eq(r.nlog, 10);
     expect_cmd(&r, 0, 0, DC_ACT, 0, 1);
     expect_cmd(&r, 1, 3, DC_RD, 0, 1);
     expect_cmd(&r, 2, 20, DC_PRE, 0, 1);
@@ -591,8 +599,11 @@ START_TEST(dram_refresh)
     expect_cmd(&r, 5, 36, DC_RD, 1, 2);
     expect_cmd(&r, 6, 40, DC_PRE, 1, 2);
     expect_cmd(&r, 7, 43, DC_REF, 0, 0);
+    expect_cmd(&r, 8, 53, DC_ACT, 2, 3);
+    expect_cmd(&r, 9, 56, DC_RD, 2, 3);
     ck_assert_uint_eq(r.done[1], 9);
     ck_assert_uint_eq(r.done[2], 42);
+    ck_assert_uint_eq(r.done[3], 62);
     ck_assert_uint_eq(r.st.ref, 2);
     dram_free(r.d);
 }
@@ -994,6 +1005,136 @@ START_TEST(hier_tlb)
 }
 END_TEST
 
+/* Stress: 4 SMs with tiny queues everywhere (so every refusal and every
+ * sleeping-on-back-pressure path is taken) and a pseudo-random mix of
+ * reads, writes, atomics, constant, texture and instruction reads over
+ * 64 KB.  The driver offers each SM's next request every cycle while it
+ * has fewer than 4 outstanding.  Run twice: advancing every cycle, and
+ * jumping to next() whenever no SM has anything to offer.  Every request
+ * must be answered exactly once, and at the same cycle in both runs (a
+ * next() that skipped work would show as a later reply). */
+#define STRESS_N 600
+#define STRESS_SMS 4
+
+typedef struct Stress {
+    uint64_t done[STRESS_N];
+    uint32_t out[STRESS_SMS];
+    uint32_t ndone;
+} Stress;
+
+static void stress_done(void *ctx, uint32_t sm, uint64_t cookie,
+                        uint64_t cycle)
+{
+    Stress *st = ctx;
+    ck_assert_uint_lt(cookie, STRESS_N);
+    ck_assert_uint_eq(st->done[cookie], 0);
+    st->done[cookie] = cycle + 1;       /* 0: not answered */
+    st->out[sm]--;
+    st->ndone++;
+}
+
+static void stress_run(const char *const *set, size_t nset, bool jump,
+                       Stress *st)
+{
+    TmRegHost h;
+    char err[256];
+    ck_assert_int_eq(tm_reghost_init(&h), 0);
+    static const char *const tiny[] = {
+        "mem.parts=2", "map.hash=xor", "icnt.inbuf=2", "icnt.outbuf=3",
+        "l1d.sets=4", "l1d.ways=2", "l1d.mshrs=2", "l1d.merge=2",
+        "l1d.missq=2", "l1d.outq=2", "l1d.banks=2", "l2.sets=8",
+        "l2.ways=2", "l2.mshrs=2", "l2.missq=2", "l2.outq=2",
+        "dram.rdq=2", "dram.wrq=2", "dram.mhz=700", "l2.mhz=900",
+        "icnt.mhz=1100", "dram.tREFI=300", "dram.tRFC=20",
+        "mem.direct_q=2", "l1t.line=32",
+    };
+    for (size_t i = 0; i < sizeof tiny / sizeof tiny[0]; i++) {
+        ck_assert_int_eq(tm_params_set(h.p, tiny[i], err, sizeof err), 0);
+    }
+    for (size_t i = 0; i < nset; i++) {
+        ck_assert_int_eq(tm_params_set(h.p, set[i], err, sizeof err), 0);
+    }
+    const GpuMemOps *ops = gpu_mem_find("hier");
+    memset(st, 0, sizeof *st);
+    void *m = ops->create(&tm_reghost_api, &h, STRESS_SMS, 1000.0,
+                          stress_done, st);
+    ck_assert_msg(m, "%s", h.err);
+    ops->kernel_begin(m, 0);
+    uint32_t next[STRESS_SMS] = {0, 1, 2, 3};   /* request index */
+    uint64_t rng = 12345, t = 0;
+    GpuMemReq q[STRESS_N];
+    for (uint32_t i = 0; i < STRESS_N; i++) {
+        rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+        uint32_t r = (uint32_t)(rng >> 33);
+        static const struct {
+            uint8_t kind, space;
+        } mix[8] = {
+            {GPU_MEM_READ, PTXEMU_TM_SPACE_GLOBAL},
+            {GPU_MEM_READ, PTXEMU_TM_SPACE_GLOBAL},
+            {GPU_MEM_READ, PTXEMU_TM_SPACE_LOCAL},
+            {GPU_MEM_WRITE, PTXEMU_TM_SPACE_GLOBAL},
+            {GPU_MEM_ATOMIC, PTXEMU_TM_SPACE_GLOBAL},
+            {GPU_MEM_READ, PTXEMU_TM_SPACE_CONST},
+            {GPU_MEM_READ, PTXEMU_TM_SPACE_TEX},
+            {GPU_MEM_FETCH, PTXEMU_TM_SPACE_NONE},
+        };
+        q[i] = (GpuMemReq){.addr = (r % 65536) & ~3u, .size = 4,
+                           .sectors = (uint8_t)(1 + (r >> 16) % 15),
+                           .kind = mix[(r >> 20) % 8].kind,
+                           .space = mix[(r >> 20) % 8].space,
+                           .sm = i % STRESS_SMS, .cookie = i};
+    }
+    while (st->ndone < STRESS_N) {
+        ck_assert_msg(t < 200000, "stuck: %u of %u answered (%s, %s)",
+                      st->ndone, STRESS_N, set[0], jump ? "jump" : "step");
+        ops->advance(m, t);
+        bool offering = false;
+        for (uint32_t s = 0; s < STRESS_SMS; s++) {
+            if (next[s] >= STRESS_N || st->out[s] >= 4) {
+                continue;
+            }
+            offering = true;
+            if (ops->send(m, &q[next[s]], t)) {
+                st->out[s]++;
+                next[s] += STRESS_SMS;
+            }
+        }
+        uint64_t n = ops->next(m);
+        if (jump && !offering && n != GPU_NEVER && n > t) {
+            t = n;
+        } else {
+            t++;
+        }
+    }
+    ck_assert_uint_eq(ops->next(m), GPU_NEVER);
+    ops->destroy(m);
+    tm_reghost_fini(&h);
+}
+
+START_TEST(hier_stress_deterministic)
+{
+    static const char *const cfgs[][3] = {
+        {"icnt.model=crossbar", "dram.sched=frfcfs", "tlb.on=false"},
+        {"icnt.model=ideal", "dram.sched=fifo", "dram.policy=closed"},
+        {"mem.l1d=false", "tlb.on=true", "map.hash=poly"},
+        {"l2.repl=fifo", "l1d.write=back", "l1d.alloc=true"},
+    };
+    static Stress a, b;
+    for (size_t k = 0; k < sizeof cfgs / sizeof cfgs[0]; k++) {
+        stress_run(cfgs[k], 3, false, &a);
+        stress_run(cfgs[k], 3, true, &b);
+        ck_assert_uint_eq(a.ndone, STRESS_N);
+        for (uint32_t i = 0; i < STRESS_N; i++) {
+            ck_assert_msg(a.done[i] == b.done[i],
+                          "config %zu request %u: %llu stepping, %llu "
+                          "jumping", k, i,
+                          (unsigned long long)a.done[i],
+                          (unsigned long long)b.done[i]);
+        }
+    }
+}
+END_TEST
+
 /* Configuration errors are messages, not crashes. */
 START_TEST(hier_bad_config)
 {
@@ -1054,6 +1195,7 @@ static Suite *suite(void)
     tcase_add_test(tc, hier_clock_domains);
     tcase_add_test(tc, hier_no_l1);
     tcase_add_test(tc, hier_tlb);
+    tcase_add_test(tc, hier_stress_deterministic);
     tcase_add_test(tc, hier_bad_config);
     suite_add_tcase(s, tc);
     return s;

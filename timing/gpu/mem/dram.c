@@ -120,10 +120,16 @@ void dram_set_log(Dram *d, DramCmd *log, uint32_t cap, uint32_t *n)
     *n = 0;
 }
 
+static void catch_up(Dram *d, uint64_t now);
+
 bool dram_accept(Dram *d, const MemMsg *m, uint32_t bankid, uint64_t row,
                  uint64_t now)
 {
-    (void)now;
+    if (!d->nq) {
+        catch_up(d, now);
+    }
+    /* nothing is issued for it before it arrived */
+    d->last = max64(d->last, now);
     bool write = m->kind == GPU_MEM_WRITE;
     EMU_ASSERT(bankid < d->c.ranks * d->c.banks);
     if (write ? d->nwr_held >= d->c.wrq : d->nrd_held >= d->c.rdq) {
@@ -339,6 +345,17 @@ static void issue(Dram *d, uint32_t i, Next n, uint64_t now)
     }
 }
 
+static void do_ref(Dram *d, uint32_t rk, uint64_t now)
+{
+    Bank *b = &d->bank[rk * d->c.banks];
+    for (uint32_t k = 0; k < d->c.banks; k++) {
+        b[k].nact = max64(b[k].nact, now + T(d, RFC));
+    }
+    d->rank[rk].ref_due += T(d, REFI);
+    d->st->ref++;
+    log_cmd(d, now, DC_REF, rk * d->c.banks, 0);
+}
+
 /* A rank due for refresh: REF when every bank may be activated, else
  * precharge an open bank.  True when a command issued. */
 static bool refresh(Dram *d, uint64_t now)
@@ -358,12 +375,7 @@ static bool refresh(Dram *d, uint64_t now)
             if (ready > now) {
                 continue;
             }
-            for (uint32_t k = 0; k < d->c.banks; k++) {
-                b[k].nact = max64(b[k].nact, now + T(d, RFC));
-            }
-            d->rank[rk].ref_due += T(d, REFI);
-            d->st->ref++;
-            log_cmd(d, now, DC_REF, rk * d->c.banks, 0);
+            do_ref(d, rk, now);
             return true;
         }
         for (uint32_t k = 0; k < d->c.banks; k++) {
@@ -376,11 +388,40 @@ static bool refresh(Dram *d, uint64_t now)
     return false;
 }
 
+/* An idle channel is not ticked, refresh included: when a request
+ * arrives, the refreshes due meanwhile are done as they would have been
+ * (PRE of the open banks as soon as allowed, REF once all may be
+ * activated), up to now. */
+static void catch_up(Dram *d, uint64_t now)
+{
+    for (uint32_t rk = 0; rk < d->c.ranks; rk++) {
+        while (d->rank[rk].ref_due <= now) {
+            Bank *b = &d->bank[rk * d->c.banks];
+            for (uint32_t k = 0; k < d->c.banks; k++) {
+                uint64_t at = max64(b[k].npre, d->rank[rk].ref_due);
+                if (b[k].open && at <= now) {
+                    do_pre(d, rk * d->c.banks + k, at);
+                }
+            }
+            uint64_t at = ref_action(d, rk);
+            bool closed = true;
+            for (uint32_t k = 0; k < d->c.banks; k++) {
+                closed &= !b[k].open;
+            }
+            if (!closed || at > now) {
+                break;
+            }
+            do_ref(d, rk, at);
+        }
+    }
+}
+
 void dram_tick(Dram *d, uint64_t now)
 {
     d->last = now + 1;
     d->st->queue_sum += d->nq;
-    if (refresh(d, now) || !d->nq) {
+    /* refresh too waits for a request (catch_up) when nothing is queued */
+    if (!d->nq || refresh(d, now)) {
         return;
     }
     if (d->c.sched == DRAM_FIFO) {
@@ -411,7 +452,7 @@ void dram_tick(Dram *d, uint64_t now)
 uint64_t dram_next(const Dram *d)
 {
     uint64_t t = memq_next(&d->out);
-    for (uint32_t rk = 0; rk < d->c.ranks; rk++) {
+    for (uint32_t rk = 0; d->nq && rk < d->c.ranks; rk++) {
         if (d->rank[rk].ref_due != MEM_NEVER) {
             t = mem_min(t, ref_action(d, rk));
         }

@@ -27,7 +27,12 @@
  *  REF  every tREFI cycles a rank needs a refresh (tREFI 0: never):
  *       from then on no ACT is issued in the rank, open banks are
  *       precharged, and when every bank of it could be activated a REF
- *       issues; its banks can be activated tRFC later.
+ *       issues; its banks can be activated tRFC later.  A channel with
+ *       nothing queued is not ticked for refresh (so an idle memory
+ *       system sleeps): when a request arrives, the refreshes due
+ *       meanwhile are done first at the cycles they would have had
+ *       (each PRE as soon as allowed, the REF when every bank may be
+ *       activated), as far as they fall before it.
  * Scheduling, one command per cycle, first that applies:
  *  1. a rank due for refresh: its REF, else a PRE of one of its open
  *     banks (lowest bank first);

@@ -133,6 +133,14 @@ static uint32_t flits_of(const Xbar *x, uint32_t bytes)
     return f ? f : 1;
 }
 
+/* Does a packet of `flits` fit in o's buffer?  One larger than the
+ * whole buffer goes alone, into an empty one. */
+static bool fits(const Xbar *x, const Out *o, uint32_t flits)
+{
+    return !memq_full(&o->q) &&
+           (!o->used || o->used + flits <= x->c.outbuf);
+}
+
 /* Into dst's buffer, arriving at `due`. */
 static void deliver(Xbar *x, uint32_t dst, const MemMsg *m, uint32_t flits,
                     uint64_t due)
@@ -156,7 +164,7 @@ bool xbar_push(Xbar *x, uint32_t src, uint32_t dst, const MemMsg *m,
     uint32_t f = flits_of(x, bytes);
     if (x->c.kind == XBAR_IDEAL) {
         Out *o = &x->out[dst];
-        if (memq_full(&o->q) || o->used + f > x->c.outbuf) {
+        if (!fits(x, o, f)) {
             x->st->refused++;
             return false;
         }
@@ -225,7 +233,7 @@ void xbar_tick(Xbar *x, uint64_t now)
         }
         In *in = &x->in[winner];
         Pkt p = in->q[in->head];
-        if (o->used + p.flits > x->c.outbuf || memq_full(&o->q)) {
+        if (!fits(x, o, p.flits)) {
             x->st->stalls++;
             continue;
         }
@@ -280,7 +288,7 @@ uint64_t xbar_next_skip(const Xbar *x, const uint8_t *skip)
             }
             const Pkt *p = &in->q[in->head];
             const Out *o = &x->out[p->dst];
-            if (o->used + p->flits > x->c.outbuf || memq_full(&o->q)) {
+            if (!fits(x, o, p->flits)) {
                 continue;
             }
             uint64_t b = in->busy > o->busy ? in->busy : o->busy;

@@ -15,6 +15,7 @@
  * packet) has room; the pointer then moves past the winner.  A granted
  * packet holds its source and its output for `flits` cycles and arrives
  * `lat` cycles after its last flit left: at grant + lat + flits - 1.
+ * A packet larger than a whole buffer is taken into an empty one.
  * Only the head of a source's queue competes (head-of-line blocking, as
  * in the hardware).  xbar_next counts a head whose output buffer is full
  * as waiting for the owner's pop (after which the owner asks again).
