@@ -44,6 +44,16 @@ static bool grow(EmuAccList *L)
     return true;
 }
 
+bool emu_acclist_reserve(EmuAccList *L, uint32_t k)
+{
+    while (L->cap - L->n < k) {
+        if (!grow(L)) {
+            return false;
+        }
+    }
+    return true;
+}
+
 bool emu_acclist_push(EmuAccList *L, const EmuAccess *a)
 {
     if (L->n == L->cap && !grow(L)) {

@@ -26,6 +26,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "emu/cluster.h"
 #include "emu/exec.h"
@@ -180,6 +181,86 @@ emu_access(EmuCtx *x, unsigned lane, PtxSpace space, uint64_t addr,
     }
     return p;
 }
+
+/* The funnel for a handler's lane loop in which every lane of the mask
+ * makes one access, all in the instruction's space (so at most a
+ * warp's worth per instruction).  What the loop must do to note is
+ * decided once per instruction, not per lane: EMU_ACCESS_LANES_HANDLER
+ * makes the handler from a body that calls emu_access_lane() and runs
+ * it in one of three modes, each a copy of the loop compiled for it:
+ *  - NONE: nothing listens to this space (or at all): no noting, the
+ *    fast path as it was;
+ *  - DIRECT: a watched non-generic space other than shared::cluster,
+ *    with room for a warp reserved: each lane stores its access at a
+ *    cursor kept in a register, the list's count set once at the end;
+ *  - EACH: generic or cluster addresses (classified per lane), or no
+ *    room could be reserved: emu_access_note_in per lane. */
+typedef struct EmuAccLanes {
+    EmuAccess *cur;         /* DIRECT: where the next access goes */
+    uint8_t mode;           /* EmuAccLanesMode */
+} EmuAccLanes;
+
+enum EmuAccLanesMode { EMU_ACCL_NONE = 0, EMU_ACCL_DIRECT, EMU_ACCL_EACH };
+
+/* Room for k more accesses in L; false when out of memory. */
+bool emu_acclist_reserve(EmuAccList *L, uint32_t k);
+
+/* Whether an instruction of `space` notes anything (x->acc set). */
+static inline bool emu_access_lanes_noted(const EmuCtx *x, PtxSpace space)
+{
+    return space == PTX_SPACE_GENERIC ||
+           space == PTX_SPACE_SHARED_CLUSTER ||
+           (x->acc->spaces >> space & 1u);
+}
+
+/* emu_access() for a lane of such a loop, in the mode of b. */
+static inline __attribute__((always_inline)) uint8_t *
+emu_access_lane(EmuCtx *x, EmuAccLanes *b, unsigned lane, PtxSpace space,
+                uint64_t addr, uint32_t size, EmuAccKind kind)
+{
+    uint8_t *p = emu_mem_guest_fast(x, lane, space, addr, size,
+                                    emu_acc_writes(kind));
+    if (b->mode == EMU_ACCL_DIRECT && p) {
+        EmuAccess a = { addr, size, (uint8_t)lane, (uint8_t)space,
+                        (uint8_t)kind, 0 };
+        memcpy(b->cur++, &a, sizeof(a));
+    } else if (b->mode == EMU_ACCL_EACH && p) {
+        emu_access_note_in(x, lane, space, addr, size, kind);
+    }
+    return p;
+}
+
+/* Defines handler `name` from `body`, an always_inline function
+ * (EmuCtx *, const EmuInsn *, uint32_t mask, EmuAccLanes *) whose lane
+ * loop calls emu_access_lane() in the instruction's space i->space. */
+#define EMU_ACCESS_LANES_HANDLER(name, body)                              \
+    static __attribute__((noinline)) void                                 \
+    name##_noted(EmuCtx *x, const EmuInsn *i, uint32_t mask)              \
+    {                                                                     \
+        EmuAccList *L_ = x->acc;                                          \
+        PtxSpace sp_ = (PtxSpace)i->space;                                \
+        if (sp_ != PTX_SPACE_GENERIC &&                                   \
+            sp_ != PTX_SPACE_SHARED_CLUSTER &&                            \
+            (L_->cap - L_->n >= EMU_WARP_SIZE ||                          \
+             emu_acclist_reserve(L_, EMU_WARP_SIZE))) {                   \
+            EmuAccLanes b_ = { L_->v + L_->n, EMU_ACCL_DIRECT };          \
+            body(x, i, mask, &b_);                                        \
+            L_->n = (uint32_t)(b_.cur - L_->v);                           \
+        } else {                                                          \
+            EmuAccLanes b_ = { NULL, EMU_ACCL_EACH };                     \
+            body(x, i, mask, &b_);                                        \
+        }                                                                 \
+    }                                                                     \
+    static void name(EmuCtx *x, const EmuInsn *i, uint32_t mask)          \
+    {                                                                     \
+        if (__builtin_expect(x->acc != NULL, 0) &&                        \
+            emu_access_lanes_noted(x, (PtxSpace)i->space)) {              \
+            name##_noted(x, i, mask);                                     \
+            return;                                                       \
+        }                                                                 \
+        EmuAccLanes b_ = { NULL, EMU_ACCL_NONE };                         \
+        body(x, i, mask, &b_);                                            \
+    }
 
 /* Note an access whose bytes were checked already: as part of a larger
  * range checked at once (a texture's storage per fetch, a bulk copy's

@@ -24,10 +24,15 @@ static void unions(EmuDevice *d)
 {
     EmuClients *cs = d->clients;
     cs->spaces = cs->events = 0;
-    cs->nstep = 0;
+    cs->nstep = cs->nacc = 0;
+    cs->acc_common = EMU_ACC_ALL_SPACES;
     for (unsigned k = 0; k < EMU_CLIENT_MAX; k++) {
         if (cs->used[k]) {
-            cs->spaces |= cs->c[k].on_access ? cs->c[k].spaces : 0;
+            if (cs->c[k].on_access && cs->c[k].spaces) {
+                cs->spaces |= cs->c[k].spaces;
+                cs->acc_common &= cs->c[k].spaces;
+                cs->accc[cs->nacc++] = (uint8_t)k;
+            }
             cs->events |= cs->c[k].on_event ? cs->c[k].events : 0;
             if (cs->c[k].want_steps && cs->c[k].on_step) {
                 cs->stepc[cs->nstep++] = (uint8_t)k;
@@ -148,18 +153,12 @@ EmuAccList *emu_client_acclist(EmuLaunch *l)
     return l->cacc;
 }
 
-void emu_client_access(EmuCtx *x, const EmuAccess *a, uint32_t n)
+void emu_client_access_slow(EmuCtx *x, const EmuAccess *a, uint32_t n)
 {
     EmuClients *cs = x->dev->clients;
-    if (!cs || !n) {
-        return;
-    }
-    for (unsigned k = 0; k < EMU_CLIENT_MAX; k++) {
-        const EmuClient *c = &cs->c[k];
-        if (!cs->used[k] || !c->on_access || !c->spaces) {
-            continue;
-        }
-        if (x->acc && (c->spaces & x->acc->spaces) == x->acc->spaces) {
+    for (unsigned j = 0; j < cs->nacc; j++) {
+        const EmuClient *c = &cs->c[cs->accc[j]];
+        if ((c->spaces & x->acc->spaces) == x->acc->spaces) {
             /* it watches every space noted: the list as it is */
             c->on_access(c->ctx, x, a, n);
             continue;
@@ -189,9 +188,9 @@ void emu_client_access(EmuCtx *x, const EmuAccess *a, uint32_t n)
             return;
         }
         uint32_t m = 0;
-        for (uint32_t j = first; j < n; j++) {
-            if (c->spaces >> a[j].space & 1u) {
-                f[m++] = a[j];
+        for (uint32_t t = first; t < n; t++) {
+            if (c->spaces >> a[t].space & 1u) {
+                f[m++] = a[t];
             }
         }
         c->on_access(c->ctx, x, f, m);

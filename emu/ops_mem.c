@@ -3,7 +3,10 @@
  *
  * Every guest access goes through the funnel, emu_access() (emu/access.h:
  * bounds, alignment, writability, faults that name the nearest
- * allocation, the step's access list).  Atomics run lane by
+ * allocation, the step's access list); ld, st and atom/red, one access
+ * per lane in the instruction's space, through its lane-loop form
+ * (emu_access_lane, EMU_ACCESS_LANES_HANDLER), which decides once per
+ * instruction how to note.  Atomics run lane by
  * lane in ascending lane order, so their outcome is deterministic.
  * Memory writes that change a value bump EmuLaunch.progress, which the
  * scheduler's livelock detector watches.
@@ -69,7 +72,9 @@ static inline uint64_t extend(uint64_t v, unsigned esz, unsigned aux)
 }
 
 /* ld / ldu: d, [a] */
-static void op_ld(EmuCtx *x, const EmuInsn *i, uint32_t mask)
+static inline __attribute__((always_inline)) void
+ld_lanes(EmuCtx *x, const EmuInsn *i, uint32_t mask,
+         EmuAccLanes *acl)
 {
     const EmuOpnd *d = &i->o[0], *a = &i->o[1];
     unsigned esz = AUX_ESZ(i->aux), n = i->vec;
@@ -77,7 +82,8 @@ static void op_ld(EmuCtx *x, const EmuInsn *i, uint32_t mask)
     PtxSpace sp = (PtxSpace)i->space;
     EMU_FOR_LANES(mask, lane) {
         uint64_t addr = emu_lane_addr(x, a, lane);
-        const uint8_t *p = emu_access(x, lane, sp, addr, size, EMU_ACC_READ);
+        const uint8_t *p = emu_access_lane(x, acl, lane, sp, addr,
+                                           size, EMU_ACC_READ);
         if (!p) {
             return;
         }
@@ -90,10 +96,13 @@ static void op_ld(EmuCtx *x, const EmuInsn *i, uint32_t mask)
         }
     }
 }
+EMU_ACCESS_LANES_HANDLER(op_ld, ld_lanes)
 
 /* ld of one value into a register: op_ld without the element loop,
  * the element read with a constant-size copy (esz is 1, 2, 4 or 8). */
-static void op_ld1(EmuCtx *x, const EmuInsn *i, uint32_t mask)
+static inline __attribute__((always_inline)) void
+ld1_lanes(EmuCtx *x, const EmuInsn *i, uint32_t mask,
+          EmuAccLanes *acl)
 {
     const EmuOpnd *a = &i->o[1];
     uint64_t *d = &x->regs[(size_t)i->o[0].reg * EMU_WARP_SIZE];
@@ -101,7 +110,8 @@ static void op_ld1(EmuCtx *x, const EmuInsn *i, uint32_t mask)
     PtxSpace sp = (PtxSpace)i->space;
     EMU_FOR_LANES(mask, lane) {
         uint64_t addr = emu_lane_addr(x, a, lane);
-        const uint8_t *p = emu_access(x, lane, sp, addr, esz, EMU_ACC_READ);
+        const uint8_t *p = emu_access_lane(x, acl, lane, sp, addr,
+                                           esz, EMU_ACC_READ);
         if (!p) {
             return;
         }
@@ -115,16 +125,20 @@ static void op_ld1(EmuCtx *x, const EmuInsn *i, uint32_t mask)
         d[lane] = extend(v, esz, i->aux);
     }
 }
+EMU_ACCESS_LANES_HANDLER(op_ld1, ld1_lanes)
 
 /* Fast path: scalar 32-bit load into a register. */
-static void op_ld32(EmuCtx *x, const EmuInsn *i, uint32_t mask)
+static inline __attribute__((always_inline)) void
+ld32_lanes(EmuCtx *x, const EmuInsn *i, uint32_t mask,
+           EmuAccLanes *acl)
 {
     const EmuOpnd *a = &i->o[1];
     uint64_t *d = &x->regs[(size_t)i->o[0].reg * EMU_WARP_SIZE];
     PtxSpace sp = (PtxSpace)i->space;
     EMU_FOR_LANES(mask, lane) {
         uint64_t addr = emu_lane_addr(x, a, lane);
-        const uint8_t *p = emu_access(x, lane, sp, addr, 4, EMU_ACC_READ);
+        const uint8_t *p = emu_access_lane(x, acl, lane, sp, addr,
+                                           4, EMU_ACC_READ);
         if (!p) {
             return;
         }
@@ -133,9 +147,12 @@ static void op_ld32(EmuCtx *x, const EmuInsn *i, uint32_t mask)
         d[lane] = v;
     }
 }
+EMU_ACCESS_LANES_HANDLER(op_ld32, ld32_lanes)
 
 /* st: [a], b */
-static void op_st(EmuCtx *x, const EmuInsn *i, uint32_t mask)
+static inline __attribute__((always_inline)) void
+st_lanes(EmuCtx *x, const EmuInsn *i, uint32_t mask,
+         EmuAccLanes *acl)
 {
     const EmuOpnd *a = &i->o[0], *b = &i->o[1];
     unsigned esz = AUX_ESZ(i->aux), n = i->vec;
@@ -144,7 +161,8 @@ static void op_st(EmuCtx *x, const EmuInsn *i, uint32_t mask)
     bool changed = false;
     EMU_FOR_LANES(mask, lane) {
         uint64_t addr = emu_lane_addr(x, a, lane);
-        uint8_t *p = emu_access(x, lane, sp, addr, size, EMU_ACC_WRITE);
+        uint8_t *p = emu_access_lane(x, acl, lane, sp, addr,
+                                     size, EMU_ACC_WRITE);
         if (!p) {
             return;
         }
@@ -167,19 +185,22 @@ static void op_st(EmuCtx *x, const EmuInsn *i, uint32_t mask)
         x->launch->progress++;
     }
 }
+EMU_ACCESS_LANES_HANDLER(op_st, st_lanes)
 
 /* st of one 32-bit value (the common scalar store): op_st without its
  * element loop, per-element operand-kind tests and variable-size
  * compare and copy.  Same order of effects: lanes in order, a fault
  * stops at its lane, progress counts a store that changed memory. */
-static void op_st32(EmuCtx *x, const EmuInsn *i, uint32_t mask)
+static inline __attribute__((always_inline)) void
+st32_lanes(EmuCtx *x, const EmuInsn *i, uint32_t mask,
+           EmuAccLanes *acl)
 {
     const EmuOpnd *a = &i->o[0], *b = &i->o[1];
     PtxSpace sp = (PtxSpace)i->space;
     bool changed = false;
     EMU_FOR_LANES(mask, lane) {
         uint64_t addr = emu_lane_addr(x, a, lane);
-        uint8_t *p = emu_access(x, lane, sp, addr, 4, EMU_ACC_WRITE);
+        uint8_t *p = emu_access_lane(x, acl, lane, sp, addr, 4, EMU_ACC_WRITE);
         if (!p) {
             return;
         }
@@ -192,6 +213,7 @@ static void op_st32(EmuCtx *x, const EmuInsn *i, uint32_t mask)
         x->launch->progress++;
     }
 }
+EMU_ACCESS_LANES_HANDLER(op_st32, st32_lanes)
 
 /* ------------------------------------------------------------ atomics */
 
@@ -306,7 +328,9 @@ static bool flushes_f32(PtxSpace sp, uint64_t addr)
 }
 
 /* atom: d, [a], b{, c}   red: [a], b   (aux = PtxMod of the operation) */
-static void op_atom(EmuCtx *x, const EmuInsn *i, uint32_t mask)
+static inline __attribute__((always_inline)) void
+atom_lanes(EmuCtx *x, const EmuInsn *i, uint32_t mask,
+           EmuAccLanes *acl)
 {
     bool is_red = i->op == PTX_OP_RED;
     const EmuOpnd *a = &i->o[is_red ? 0 : 1];
@@ -319,7 +343,8 @@ static void op_atom(EmuCtx *x, const EmuInsn *i, uint32_t mask)
     bool changed = false;
     EMU_FOR_LANES(mask, lane) {
         uint64_t addr = emu_lane_addr(x, a, lane);
-        uint8_t *p = emu_access(x, lane, sp, addr, sz, EMU_ACC_ATOMIC);
+        uint8_t *p = emu_access_lane(x, acl, lane, sp, addr,
+                                     sz, EMU_ACC_ATOMIC);
         if (!p) {
             return;
         }
@@ -372,11 +397,14 @@ static void op_atom(EmuCtx *x, const EmuInsn *i, uint32_t mask)
         x->launch->progress++;
     }
 }
+EMU_ACCESS_LANES_HANDLER(op_atom, atom_lanes)
 
 /* atom/red.add.u32/.s32 (counters, histograms): op_atom's 32-bit
  * integer add without its per-lane type and operation dispatch; the
  * same effects in the same lane order. */
-static void op_atom_add32(EmuCtx *x, const EmuInsn *i, uint32_t mask)
+static inline __attribute__((always_inline)) void
+atom_add32_lanes(EmuCtx *x, const EmuInsn *i, uint32_t mask,
+                 EmuAccLanes *acl)
 {
     bool is_red = i->op == PTX_OP_RED;
     const EmuOpnd *a = &i->o[is_red ? 0 : 1];
@@ -387,7 +415,8 @@ static void op_atom_add32(EmuCtx *x, const EmuInsn *i, uint32_t mask)
     bool changed = false;
     EMU_FOR_LANES(mask, lane) {
         uint64_t addr = emu_lane_addr(x, a, lane);
-        uint8_t *p = emu_access(x, lane, sp, addr, 4, EMU_ACC_ATOMIC);
+        uint8_t *p = emu_access_lane(x, acl, lane, sp, addr,
+                                     4, EMU_ACC_ATOMIC);
         if (!p) {
             return;
         }
@@ -404,11 +433,14 @@ static void op_atom_add32(EmuCtx *x, const EmuInsn *i, uint32_t mask)
         x->launch->progress++;
     }
 }
+EMU_ACCESS_LANES_HANDLER(op_atom_add32, atom_add32_lanes)
 
 /* 128-bit atomics (PTX ISA 8.3, sm_90): atom.exch.b128 d, [a], b and
  * atom.cas.b128 d, [a], b, c; each operand a .b128 register (two slots,
  * low half first). */
-static void op_atom128(EmuCtx *x, const EmuInsn *i, uint32_t mask)
+static inline __attribute__((always_inline)) void
+atom128_lanes(EmuCtx *x, const EmuInsn *i, uint32_t mask,
+              EmuAccLanes *acl)
 {
     const EmuOpnd *a = &i->o[1];
     bool cas = i->aux == PTX_M_CAS;
@@ -417,7 +449,8 @@ static void op_atom128(EmuCtx *x, const EmuInsn *i, uint32_t mask)
     bool changed = false;
     EMU_FOR_LANES(mask, lane) {
         uint64_t addr = emu_lane_addr(x, a, lane);
-        uint8_t *p = emu_access(x, lane, sp, addr, 16, EMU_ACC_ATOMIC);
+        uint8_t *p = emu_access_lane(x, acl, lane, sp, addr,
+                                     16, EMU_ACC_ATOMIC);
         if (!p) {
             return;
         }
@@ -446,6 +479,7 @@ static void op_atom128(EmuCtx *x, const EmuInsn *i, uint32_t mask)
         x->launch->progress++;
     }
 }
+EMU_ACCESS_LANES_HANDLER(op_atom128, atom128_lanes)
 
 /* min / max of two f16 or bf16 values, as min/max.f16: a NaN operand
  * gives the other one (two NaNs the canonical NaN), and -0 < +0. */
@@ -499,7 +533,9 @@ static uint32_t vec_elem_op(const EmuInsn *i, uint32_t old, uint32_t b,
  * {atom d,|red} .global .op .vN .type [a], b with d and b brace
  * vectors; each element is its own atomic operation on adjacent
  * elements in memory. */
-static void op_atom_vec(EmuCtx *x, const EmuInsn *i, uint32_t mask)
+static inline __attribute__((always_inline)) void
+atom_vec_lanes(EmuCtx *x, const EmuInsn *i, uint32_t mask,
+               EmuAccLanes *acl)
 {
     bool is_red = i->op == PTX_OP_RED;
     const EmuOpnd *a = &i->o[is_red ? 0 : 1], *b = &i->o[is_red ? 1 : 2];
@@ -509,7 +545,8 @@ static void op_atom_vec(EmuCtx *x, const EmuInsn *i, uint32_t mask)
     bool changed = false;
     EMU_FOR_LANES(mask, lane) {
         uint64_t addr = emu_lane_addr(x, a, lane);
-        uint8_t *p = emu_access(x, lane, sp, addr, esz * n, EMU_ACC_ATOMIC);
+        uint8_t *p = emu_access_lane(x, acl, lane, sp, addr,
+                                     esz * n, EMU_ACC_ATOMIC);
         if (!p) {
             return;
         }
@@ -536,6 +573,7 @@ static void op_atom_vec(EmuCtx *x, const EmuInsn *i, uint32_t mask)
         x->launch->progress++;
     }
 }
+EMU_ACCESS_LANES_HANDLER(op_atom_vec, atom_vec_lanes)
 
 /* mov.b128: d, a (copy); {lo, hi}, a (unpack); d, {lo, hi} (pack).
  * A .b128 register is two slots, low half first. */
