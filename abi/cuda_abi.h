@@ -628,6 +628,50 @@ typedef struct CUmemAccessDesc_st {
 
 typedef int CUmem_advise;               /* enum in cuda.h; int-sized */
 
+/* Stream-ordered allocation and memory pools (CUDA Driver API,
+ * "Stream Ordered Memory Allocator"), as cuda.h lays them out. */
+typedef struct CUmemPoolHandle_st *CUmemoryPool;
+typedef enum CUmemPool_attribute_enum {
+    CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES = 1,
+    CU_MEMPOOL_ATTR_REUSE_ALLOW_OPPORTUNISTIC = 2,
+    CU_MEMPOOL_ATTR_REUSE_ALLOW_INTERNAL_DEPENDENCIES = 3,
+    CU_MEMPOOL_ATTR_RELEASE_THRESHOLD = 4,
+    CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT = 5,
+    CU_MEMPOOL_ATTR_RESERVED_MEM_HIGH = 6,
+    CU_MEMPOOL_ATTR_USED_MEM_CURRENT = 7,
+    CU_MEMPOOL_ATTR_USED_MEM_HIGH = 8
+} CUmemPool_attribute;
+enum {
+    CU_MEM_LOCATION_TYPE_HOST = 0x2,
+    CU_MEM_ALLOCATION_TYPE_MANAGED = 0x2
+};
+typedef struct CUmemPoolProps_st {
+    int allocType;                      /* CUmemAllocationType */
+    int handleTypes;                    /* CUmemAllocationHandleType */
+    CUmemLocation location;
+    void *win32SecurityAttributes;
+    size_t maxSize;
+    unsigned short usage;
+    unsigned char reserved[54];
+} CUmemPoolProps;
+typedef struct CUmemPoolPtrExportData_st {
+    unsigned char reserved[64];
+} CUmemPoolPtrExportData;
+/* Graph memory nodes (cuGraphAddMemAllocNode). */
+typedef struct CUDA_MEM_ALLOC_NODE_PARAMS_st {
+    CUmemPoolProps poolProps;
+    const CUmemAccessDesc *accessDescs;
+    size_t accessDescCount;
+    size_t bytesize;
+    CUdeviceptr dptr;                   /* out */
+} CUDA_MEM_ALLOC_NODE_PARAMS;
+typedef enum CUgraphMem_attribute_enum {
+    CU_GRAPH_MEM_ATTR_USED_MEM_CURRENT = 0,
+    CU_GRAPH_MEM_ATTR_USED_MEM_HIGH = 1,
+    CU_GRAPH_MEM_ATTR_RESERVED_MEM_CURRENT = 2,
+    CU_GRAPH_MEM_ATTR_RESERVED_MEM_HIGH = 3
+} CUgraphMem_attribute;
+
 /* ------------------------------------------------------------ streams */
 
 typedef enum CUstream_flags_enum {
@@ -764,7 +808,9 @@ typedef enum CUgraphNodeType_enum {
     CU_GRAPH_NODE_TYPE_GRAPH = 4,
     CU_GRAPH_NODE_TYPE_EMPTY = 5,
     CU_GRAPH_NODE_TYPE_WAIT_EVENT = 6,
-    CU_GRAPH_NODE_TYPE_EVENT_RECORD = 7
+    CU_GRAPH_NODE_TYPE_EVENT_RECORD = 7,
+    CU_GRAPH_NODE_TYPE_MEM_ALLOC = 10,
+    CU_GRAPH_NODE_TYPE_MEM_FREE = 11
 } CUgraphNodeType;
 
 typedef enum CUstreamCaptureStatus_enum {
@@ -1075,6 +1121,39 @@ CUresult cuMemAdvise(CUdeviceptr devPtr, size_t count, CUmem_advise advice,
                      CUdevice device);
 CUresult cuMemAdvise_v2(CUdeviceptr devPtr, size_t count,
                         CUmem_advise advice, CUmemLocation location);
+/* Memory pools (runtime/cuda/drv_pool.c). */
+CUresult cuMemAllocFromPoolAsync(CUdeviceptr *dptr, size_t bytesize,
+                                 CUmemoryPool pool, CUstream hStream);
+CUresult cuMemPoolCreate(CUmemoryPool *pool, const CUmemPoolProps *props);
+CUresult cuMemPoolDestroy(CUmemoryPool pool);
+CUresult cuMemPoolTrimTo(CUmemoryPool pool, size_t minBytesToKeep);
+CUresult cuMemPoolSetAttribute(CUmemoryPool pool, CUmemPool_attribute attr,
+                               void *value);
+CUresult cuMemPoolGetAttribute(CUmemoryPool pool, CUmemPool_attribute attr,
+                               void *value);
+CUresult cuMemPoolSetAccess(CUmemoryPool pool, const CUmemAccessDesc *map,
+                            size_t count);
+CUresult cuMemPoolGetAccess(int *flags, CUmemoryPool pool,
+                            CUmemLocation *location);
+CUresult cuDeviceGetDefaultMemPool(CUmemoryPool *pool, CUdevice dev);
+CUresult cuDeviceGetMemPool(CUmemoryPool *pool, CUdevice dev);
+CUresult cuDeviceSetMemPool(CUdevice dev, CUmemoryPool pool);
+CUresult cuMemGetDefaultMemPool(CUmemoryPool *pool, CUmemLocation *location,
+                                int type);
+CUresult cuMemGetMemPool(CUmemoryPool *pool, CUmemLocation *location,
+                         int type);
+CUresult cuMemSetMemPool(CUmemLocation *location, int type,
+                         CUmemoryPool pool);
+CUresult cuMemPoolExportToShareableHandle(void *handle, CUmemoryPool pool,
+                                          int handleType,
+                                          unsigned long long flags);
+CUresult cuMemPoolImportFromShareableHandle(CUmemoryPool *pool, void *handle,
+                                            int handleType,
+                                            unsigned long long flags);
+CUresult cuMemPoolExportPointer(CUmemPoolPtrExportData *out,
+                                CUdeviceptr ptr);
+CUresult cuMemPoolImportPointer(CUdeviceptr *ptr, CUmemoryPool pool,
+                                CUmemPoolPtrExportData *data);
 /* Virtual memory management (runtime/cuda/drv_vmm.c). */
 CUresult cuMemGetAllocationGranularity(size_t *granularity,
                                        const CUmemAllocationProp *prop,
@@ -1652,6 +1731,22 @@ CUresult cuGraphExecEventWaitNodeSetEvent(CUgraphExec hGraphExec,
 CUresult cuGraphExecChildGraphNodeSetParams(CUgraphExec hGraphExec,
                                             CUgraphNode hNode,
                                             CUgraph childGraph);
+/* Graph memory nodes (runtime/cuda/drv_graph_mem.c). */
+CUresult cuGraphAddMemAllocNode(CUgraphNode *phGraphNode, CUgraph hGraph,
+                                const CUgraphNode *dependencies,
+                                size_t numDependencies,
+                                CUDA_MEM_ALLOC_NODE_PARAMS *nodeParams);
+CUresult cuGraphMemAllocNodeGetParams(CUgraphNode hNode,
+                                      CUDA_MEM_ALLOC_NODE_PARAMS *params_out);
+CUresult cuGraphAddMemFreeNode(CUgraphNode *phGraphNode, CUgraph hGraph,
+                               const CUgraphNode *dependencies,
+                               size_t numDependencies, CUdeviceptr dptr);
+CUresult cuGraphMemFreeNodeGetParams(CUgraphNode hNode, CUdeviceptr *dptr_out);
+CUresult cuDeviceGraphMemTrim(CUdevice device);
+CUresult cuDeviceGetGraphMemAttribute(CUdevice device,
+                                      CUgraphMem_attribute attr, void *value);
+CUresult cuDeviceSetGraphMemAttribute(CUdevice device,
+                                      CUgraphMem_attribute attr, void *value);
 CUresult cuGraphExecUpdate(CUgraphExec hGraphExec, CUgraph hGraph,
                            CUgraphNode *hErrorNode_out,
                            CUgraphExecUpdateResult *updateResult_out);

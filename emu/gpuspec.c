@@ -143,13 +143,15 @@ int emu_gpu_attribute(const EmuGpu *g, int attr, int *out)
     case CU_DEVICE_ATTRIBUTE_HOST_NATIVE_ATOMIC_SUPPORTED:
     case CU_DEVICE_ATTRIBUTE_COMPUTE_PREEMPTION_SUPPORTED:
     case CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED:
+    case CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED:
         v = 1; break;
     default:
         if ((int)a <= 0 || (int)a >= CU_DEVICE_ATTRIBUTE_MAX) {
             return -1;
         }
         /* Texture/surface extents not listed, and features the
-         * emulator lacks (IPC, VMM, RDMA, NUMA, MPS...): 0. */
+         * emulator lacks (IPC, pool handle types, RDMA, NUMA, MPS...):
+         * 0. */
         v = 0;
         break;
     }

@@ -372,26 +372,29 @@ START_TEST(capture_rules)
     OK(cuGraphDestroy(g));
     OK(cuMemFree_v2(p));
 
-    /* Stream-ordered allocation is captured: the memory is allocated
-     * now and kept for every launch, the captured free does nothing. */
+    /* Stream-ordered allocation is captured as allocation and free
+     * nodes: the memory lives from the one to the other in each launch
+     * (cuMemAllocAsync: "results in the creation of an allocation
+     * node"), and is not there outside. */
     CUdeviceptr q;
     CUgraphExec x;
     OK(cuStreamBeginCapture_v2(s2, CU_STREAM_CAPTURE_MODE_GLOBAL));
     OK(cuMemAllocAsync(&q, 64, s2));
     OK(cuMemsetD32Async(q, 7, 16, s2));
+    OK(cuMemcpyDtoHAsync_v2(&v, q + 60, 4, s2));
     OK(cuMemFreeAsync(q, s2));
     OK(cuStreamEndCapture(s2, &g));
     OK(cuGraphInstantiateWithFlags(&x, g, 0));
     for (int run = 0; run < 2; run++) {
-        OK(cuMemsetD32_v2(q, 0, 16));
+        v = 0;
         OK(cuGraphLaunch(x, s2));
         OK(cuStreamSynchronize(s2));
-        OK(cuMemcpyDtoH_v2(&v, q + 60, 4));
         ck_assert_uint_eq(v, 7);
+        ck_assert_int_eq(cuMemsetD32_v2(q, 0, 16), CUDA_ERROR_INVALID_VALUE);
     }
     OK(cuGraphExecDestroy(x));
     OK(cuGraphDestroy(g));
-    OK(cuMemFree_v2(q));
+    ck_assert_int_eq(cuMemFree_v2(q), CUDA_ERROR_INVALID_VALUE);
 
     /* A stream forked into the capture must be joined back. */
     CUevent ev;

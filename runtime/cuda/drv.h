@@ -151,6 +151,18 @@ size_t drv_static_smem(CUfunction f);
 /* cuFuncGetAttribute without the trace line. */
 CUresult drv_func_attr(int *pi, CUfunction_attribute a, CUfunction f);
 
+/* Memory pools (drv_pool.c).  cuMemAllocAsync: from the current pool
+ * of the device, on stream s. */
+CUresult drv_pool_alloc(CUdeviceptr *dptr, size_t n, CUstream s);
+/* If a is a block of a pool in use, gives it back to its pool (freed on
+ * stream s) and returns 1; else 0. */
+int drv_pool_free(CUdeviceptr a, CUstream s);
+/* A stream, event or context synchronisation: pools release free
+ * memory above their release thresholds. */
+void drv_pool_sync(void);
+/* cuDevicePrimaryCtxReset: every pool and its memory goes. */
+void drv_pool_reset(void);
+
 /* Bytes held by cuMemCreate's physical allocations (drv_vmm.c). */
 uint64_t drv_vmm_bytes(void);
 

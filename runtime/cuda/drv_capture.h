@@ -21,6 +21,11 @@ typedef union drv_node_params {
     CUDA_MEMSET_NODE_PARAMS memset;
     CUDA_HOST_NODE_PARAMS host;
     CUevent event;
+    struct {                            /* memory allocation nodes */
+        CUDA_MEM_ALLOC_NODE_PARAMS a;
+        CUmemAccessDesc desc;           /* a.accessDescs[0], if any */
+    } alloc;
+    CUdeviceptr free_ptr;               /* memory free nodes */
 } drv_node_params;
 
 /* How the driver's nodes take their parameters. */
@@ -52,5 +57,13 @@ int drv_capture_status(CUstream s);
  * device-wide synchronisation): CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED
  * and the capture invalidated where the mode says so. */
 CUresult drv_capture_unsafe(void);
+
+/* Graph memory nodes (drv_graph_mem.c): checks an allocation node's
+ * pool properties and access descriptors, and reserves its address
+ * unless p->alloc.a.dptr has one already (a copy of a node). */
+CUresult drv_graph_alloc_set(drv_node_params *p);
+/* Frees a if it is a live graph allocation (1), fails (-1) if it is one
+ * no longer live, 0 if it is none. */
+int drv_graph_mem_free(CUdeviceptr a);
 
 #endif

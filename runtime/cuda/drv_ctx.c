@@ -164,6 +164,7 @@ static CUresult primary_reset(CUdevice dev)
     (void)ptxemu_synchronize(drv.dev);
     drv_export_ctx_gone(&drv.primary);
     release_owned(&drv.primary);
+    drv_pool_reset();
     return CUDA_SUCCESS;
 }
 

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "runtime/cuda/drv_capture.h"
+#include "runtime/graph/gmem.h"
 #include "runtime/graph/gph.h"
 
 _Static_assert(sizeof(drv_node_params) <= GPH_PARAMS_SIZE,
@@ -92,6 +93,20 @@ static int set_params(CUgraphNode n, int type, const void *pv)
         }
         P(n)->event = p->event;
         return CUDA_SUCCESS;
+    case CU_GRAPH_NODE_TYPE_MEM_ALLOC: {
+        drv_node_params q = *p;
+        CUresult r = drv_graph_alloc_set(&q);
+        if (!r) {
+            P(n)->alloc = q.alloc;
+        }
+        return r;
+    }
+    case CU_GRAPH_NODE_TYPE_MEM_FREE:
+        if (!gmem_known(p->free_ptr)) {
+            return CUDA_ERROR_INVALID_VALUE;
+        }
+        P(n)->free_ptr = p->free_ptr;
+        return CUDA_SUCCESS;
     default:
         return CUDA_ERROR_NOT_SUPPORTED;
     }
@@ -114,9 +129,12 @@ CUresult cuGraphDestroy(CUgraph hGraph)
                      (void *)hGraph);
 }
 
+/* A graph with memory nodes "cannot be cloned" (cuGraphAddMemAllocNode). */
 CUresult cuGraphClone(CUgraph *phGraphClone, CUgraph originalGraph)
 {
-    return drv_trace((CUresult)gph_clone(phGraphClone, originalGraph),
+    return drv_trace(gph_mine(originalGraph) && gmem_graph_has_mem(originalGraph)
+                     ? CUDA_ERROR_NOT_SUPPORTED
+                     : (CUresult)gph_clone(phGraphClone, originalGraph),
                      "cuGraphClone", "%p, %p", (void *)phGraphClone,
                      (void *)originalGraph);
 }
@@ -689,6 +707,9 @@ static int run_node(CUgraphNode n, void *arg)
     case CU_GRAPH_NODE_TYPE_WAIT_EVENT:
         /* In order anyway: the wait only checks the event. */
         return cuStreamWaitEvent(s, p->event, 0);
+    case CU_GRAPH_NODE_TYPE_MEM_ALLOC:
+    case CU_GRAPH_NODE_TYPE_MEM_FREE:
+        return (CUresult)gmem_run(n);
     default:
         return CUDA_SUCCESS;
     }
@@ -714,6 +735,7 @@ static CUresult launch(CUgraphExec x, CUstream s, int ptsz)
     if (taken) {
         return r;
     }
+    gmem_auto_free(x);
     return (CUresult)gph_run(x->g, run_node, s);
 }
 

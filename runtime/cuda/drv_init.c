@@ -266,6 +266,7 @@ CUresult drv_sync(void)
     /* Launch errors were returned by the launches themselves; what is
      * left to do here is to flush device printf. */
     (void)ptxemu_synchronize(drv.dev);
+    drv_pool_sync();
     return ctx->sticky;
 }
 

@@ -16,6 +16,7 @@
 
 #include "runtime/cuda/drv.h"
 #include "runtime/cuda/drv_capture.h"
+#include "runtime/graph/gmem.h"
 
 /* ------------------------------------------------------------ alloc */
 
@@ -116,7 +117,9 @@ CUresult cuMemAllocPitch_v2(CUdeviceptr *dptr, size_t *pPitch,
                      ElementSizeBytes);
 }
 
-static CUresult mem_free(CUdeviceptr p)
+/* Frees p, a block of a memory pool going back to its pool (freed on
+ * stream s, drv_pool.c) and any other allocation to the device. */
+static CUresult mem_free(CUdeviceptr p, CUstream s)
 {
     CUresult r = drv_ready(NULL);
     if (r) {
@@ -132,13 +135,27 @@ static CUresult mem_free(CUdeviceptr p)
         kind == PTXEMU_MEM_HOST || base != p) {
         return CUDA_ERROR_INVALID_VALUE;
     }
-    return release(p);
+    return drv_pool_free(p, s) ? CUDA_SUCCESS : release(p);
+}
+
+/* As mem_free, a graph allocation left live by its graph too
+ * (cuGraphAddMemAllocNode: cuMemFree or cuMemFreeAsync frees it). */
+static CUresult any_free(CUdeviceptr p, CUstream s)
+{
+    switch (drv_graph_mem_free(p)) {
+    case 1:
+        return CUDA_SUCCESS;
+    case -1:
+        return CUDA_ERROR_INVALID_VALUE;
+    default:
+        return mem_free(p, s);
+    }
 }
 
 CUresult cuMemFree_v2(CUdeviceptr dptr)
 {
     CUresult r = drv_capture_unsafe();
-    return drv_trace(r ? r : mem_free(dptr), "cuMemFree_v2", "0x%llx", dptr);
+    return drv_trace(r ? r : any_free(dptr, NULL), "cuMemFree_v2", "0x%llx", dptr);
 }
 
 static CUresult alloc_shared(void **pp, size_t n)
@@ -315,21 +332,34 @@ CUresult cuMemGetAddressRange_v2(CUdeviceptr *pbase, size_t *psize,
                      (void *)pbase, (void *)psize, dptr);
 }
 
-/* Stream-ordered allocation may be captured (CUDA makes allocation and
- * free nodes): here the allocation is made at capture and kept for
- * every launch of the graph, and a captured free does nothing, so that
- * the graph's work always finds its memory.  In a capture already
- * invalidated both fail. */
+/* Stream-ordered allocation: from the device's current memory pool
+ * (drv_pool.c).  Captured (CUDA: "results in the creation of an
+ * allocation node"), it adds a graph allocation node whose address it
+ * returns; a captured free of a graph allocation adds a free node, and
+ * one of other memory is dropped (the memory stays allocated).  In a
+ * capture already invalidated both fail. */
 CUresult cuMemAllocAsync(CUdeviceptr *dptr, size_t bytesize,
                          CUstream hStream)
 {
     CUresult r = drv_ready_stream(hStream);
-    if (!r && drv_capture_status(hStream)
-                  == CU_STREAM_CAPTURE_STATUS_INVALIDATED) {
-        r = CUDA_ERROR_STREAM_CAPTURE_INVALIDATED;
-    }
-    if (!r) {
-        r = mem_alloc(dptr, bytesize);
+    int st = r ? 0 : drv_capture_status(hStream);
+    if (!r && st == CU_STREAM_CAPTURE_STATUS_ACTIVE) {
+        drv_node_params p;
+        memset(&p, 0, sizeof(p));
+        p.alloc.a.poolProps.allocType = CU_MEM_ALLOCATION_TYPE_PINNED;
+        p.alloc.a.poolProps.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+        p.alloc.a.bytesize = bytesize;
+        r = dptr ? drv_graph_alloc_set(&p) : CUDA_ERROR_INVALID_VALUE;
+        int taken;
+        if (!r) {
+            r = drv_capture_node(hStream, CU_GRAPH_NODE_TYPE_MEM_ALLOC, &p,
+                                 &taken);
+        }
+        if (!r) {
+            *dptr = p.alloc.a.dptr;
+        }
+    } else if (!r) {
+        r = drv_pool_alloc(dptr, bytesize, hStream);
     }
     return drv_trace(r, "cuMemAllocAsync", "%p, %zu, %p", (void *)dptr,
                      bytesize, (void *)hStream);
@@ -342,8 +372,15 @@ CUresult cuMemFreeAsync(CUdeviceptr dptr, CUstream hStream)
     if (st == CU_STREAM_CAPTURE_STATUS_INVALIDATED) {
         r = CUDA_ERROR_STREAM_CAPTURE_INVALIDATED;
     }
-    if (!r && st == CU_STREAM_CAPTURE_STATUS_NONE) {
-        r = mem_free(dptr);
+    if (!r && st == CU_STREAM_CAPTURE_STATUS_ACTIVE && gmem_known(dptr)) {
+        drv_node_params p;
+        memset(&p, 0, sizeof(p));
+        p.free_ptr = dptr;
+        int taken;
+        r = drv_capture_node(hStream, CU_GRAPH_NODE_TYPE_MEM_FREE, &p,
+                             &taken);
+    } else if (!r && st == CU_STREAM_CAPTURE_STATUS_NONE) {
+        r = any_free(dptr, hStream);
     }
     return drv_trace(r, "cuMemFreeAsync", "0x%llx, %p", dptr,
                      (void *)hStream);
@@ -375,12 +412,25 @@ CUresult cuMemPrefetchAsync(CUdeviceptr devPtr, size_t count,
                      count, dstDevice, (void *)hStream);
 }
 
+/* A prefetch's destination: device 0 or the host (cudaMemLocationType
+ * Device, Host, HostNuma, HostNumaCurrent). */
+static CUresult location_ok(CUmemLocation l)
+{
+    if (l.type == CU_MEM_LOCATION_TYPE_DEVICE) {
+        return l.id == 0 ? CUDA_SUCCESS : CUDA_ERROR_INVALID_DEVICE;
+    }
+    return l.type >= CU_MEM_LOCATION_TYPE_HOST && l.type <= 4
+           ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+}
+
 CUresult cuMemPrefetchAsync_v2(CUdeviceptr devPtr, size_t count,
                                CUmemLocation location, unsigned int flags,
                                CUstream hStream)
 {
-    CUresult r = flags ? CUDA_ERROR_INVALID_VALUE
-                       : hint(devPtr, count, hStream);
+    CUresult r = flags ? CUDA_ERROR_INVALID_VALUE : location_ok(location);
+    if (!r) {
+        r = hint(devPtr, count, hStream);
+    }
     return drv_trace(r, "cuMemPrefetchAsync_v2", "0x%llx, %zu, {%d, %d}, "
                      "%u, %p", devPtr, count, location.type, location.id,
                      flags, (void *)hStream);

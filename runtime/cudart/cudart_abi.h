@@ -290,6 +290,53 @@ typedef struct cudaLaunchConfig_t {
     unsigned int numAttrs;
 } cudaLaunchConfig_t;
 
+/* Stream-ordered allocation and memory pools: the driver's layouts
+ * and values (driver_types.h gives both the same). */
+typedef struct CUmemPoolHandle_st *cudaMemPool_t;
+struct cudaMemLocation {
+    int type;                   /* enum cudaMemLocationType */
+    int id;
+};
+struct cudaMemAccessDesc {
+    struct cudaMemLocation location;
+    int flags;                  /* enum cudaMemAccessFlags */
+};
+struct cudaMemPoolProps {
+    int allocType;              /* enum cudaMemAllocationType */
+    int handleTypes;            /* enum cudaMemAllocationHandleType */
+    struct cudaMemLocation location;
+    void *win32SecurityAttributes;
+    size_t maxSize;
+    unsigned short usage;
+    unsigned char reserved[54];
+};
+enum cudaMemPoolAttr {
+    cudaMemPoolReuseFollowEventDependencies = 0x1,
+    cudaMemPoolReuseAllowOpportunistic = 0x2,
+    cudaMemPoolReuseAllowInternalDependencies = 0x3,
+    cudaMemPoolAttrReleaseThreshold = 0x4,
+    cudaMemPoolAttrReservedMemCurrent = 0x5,
+    cudaMemPoolAttrReservedMemHigh = 0x6,
+    cudaMemPoolAttrUsedMemCurrent = 0x7,
+    cudaMemPoolAttrUsedMemHigh = 0x8
+};
+enum cudaGraphMemAttributeType {
+    cudaGraphMemAttrUsedMemCurrent = 0x0,
+    cudaGraphMemAttrUsedMemHigh = 0x1,
+    cudaGraphMemAttrReservedMemCurrent = 0x2,
+    cudaGraphMemAttrReservedMemHigh = 0x3
+};
+struct cudaMemAllocNodeParams {
+    struct cudaMemPoolProps poolProps;
+    const struct cudaMemAccessDesc *accessDescs;
+    size_t accessDescCount;
+    size_t bytesize;
+    void *dptr;                 /* out */
+};
+struct cudaMemPoolPtrExportData {
+    unsigned char reserved[64];
+};
+
 struct cudaChannelFormatDesc {
     int x, y, z, w;
     enum cudaChannelFormatKind f;

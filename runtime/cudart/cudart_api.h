@@ -3,8 +3,7 @@
  * libcudart.so.13 implements (the RT_API definitions of
  * runtime/cudart/rt_*.c, in file order), for the library itself and for
  * its tests.  The names and signatures are those of CUDA 13's runtime
- * API; the hint functions (cudaMemPrefetchAsync, cudaMemAdvise) name
- * only the leading arguments they ignore anyway.
+ * API.
  */
 #ifndef PTXEMU_CUDART_API_H
 #define PTXEMU_CUDART_API_H
@@ -114,8 +113,6 @@ cudaError_t cudaFreeHost(void *p);
 cudaError_t cudaMallocManaged(void **p, size_t size, unsigned flags);
 cudaError_t cudaMallocPitch(void **p, size_t *pitch, size_t width,
                             size_t height);
-cudaError_t cudaMallocAsync(void **p, size_t size, cudaStream_t s);
-cudaError_t cudaFreeAsync(void *p, cudaStream_t s);
 cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total);
 cudaError_t cudaMemcpy(void *dst, const void *src, size_t n,
                        enum cudaMemcpyKind kind);
@@ -155,13 +152,70 @@ cudaError_t cudaHostGetDevicePointer(void **pdev, void *host, unsigned flags);
 cudaError_t cudaHostGetFlags(unsigned *flags, void *host);
 cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *a,
                                      const void *p);
-cudaError_t cudaMemPrefetchAsync(const void *p, size_t n);
-cudaError_t cudaMemAdvise(const void *p, size_t n);
+cudaError_t cudaMemPrefetchAsync(const void *p, size_t n,
+                                 struct cudaMemLocation loc, unsigned flags,
+                                 cudaStream_t s);
+cudaError_t cudaMemAdvise(const void *p, size_t n, int advice,
+                          struct cudaMemLocation loc);
 cudaError_t cudaStreamAttachMemAsync(cudaStream_t s, void *p, size_t n,
                                      unsigned flags);
 struct cudaChannelFormatDesc
 cudaCreateChannelDesc(int x, int y, int z, int w,
                       enum cudaChannelFormatKind f);
+/* rt_pool.c */
+cudaError_t cudaMallocAsync(void **p, size_t size, cudaStream_t s);
+cudaError_t cudaMallocFromPoolAsync(void **p, size_t size, cudaMemPool_t pool,
+                                    cudaStream_t s);
+cudaError_t cudaFreeAsync(void *p, cudaStream_t s);
+cudaError_t cudaDeviceGetDefaultMemPool(cudaMemPool_t *pool, int dev);
+cudaError_t cudaDeviceGetMemPool(cudaMemPool_t *pool, int dev);
+cudaError_t cudaDeviceSetMemPool(int dev, cudaMemPool_t pool);
+cudaError_t cudaMemGetDefaultMemPool(cudaMemPool_t *pool,
+                                     struct cudaMemLocation *loc, int type);
+cudaError_t cudaMemGetMemPool(cudaMemPool_t *pool, struct cudaMemLocation *loc,
+                              int type);
+cudaError_t cudaMemSetMemPool(struct cudaMemLocation *loc, int type,
+                              cudaMemPool_t pool);
+cudaError_t cudaMemPoolCreate(cudaMemPool_t *pool,
+                              const struct cudaMemPoolProps *props);
+cudaError_t cudaMemPoolDestroy(cudaMemPool_t pool);
+cudaError_t cudaMemPoolTrimTo(cudaMemPool_t pool, size_t keep);
+cudaError_t cudaMemPoolSetAttribute(cudaMemPool_t pool,
+                                    enum cudaMemPoolAttr attr, void *value);
+cudaError_t cudaMemPoolGetAttribute(cudaMemPool_t pool,
+                                    enum cudaMemPoolAttr attr, void *value);
+cudaError_t cudaMemPoolSetAccess(cudaMemPool_t pool,
+                                 const struct cudaMemAccessDesc *map,
+                                 size_t count);
+cudaError_t cudaMemPoolGetAccess(int *flags, cudaMemPool_t pool,
+                                 struct cudaMemLocation *loc);
+cudaError_t cudaMemPoolExportToShareableHandle(void *handle,
+                                               cudaMemPool_t pool, int type,
+                                               unsigned flags);
+cudaError_t cudaMemPoolImportFromShareableHandle(cudaMemPool_t *pool,
+                                                 void *handle, int type,
+                                                 unsigned flags);
+cudaError_t cudaMemPoolExportPointer(struct cudaMemPoolPtrExportData *d,
+                                     void *p);
+cudaError_t cudaMemPoolImportPointer(void **p, cudaMemPool_t pool,
+                                     struct cudaMemPoolPtrExportData *d);
+/* rt_graph_mem.c */
+cudaError_t cudaGraphAddMemAllocNode(cudaGraphNode_t *n, cudaGraph_t g,
+                                     const cudaGraphNode_t *deps, size_t nd,
+                                     struct cudaMemAllocNodeParams *np);
+cudaError_t cudaGraphMemAllocNodeGetParams(cudaGraphNode_t n,
+                                           struct cudaMemAllocNodeParams *out);
+cudaError_t cudaGraphAddMemFreeNode(cudaGraphNode_t *n, cudaGraph_t g,
+                                    const cudaGraphNode_t *deps, size_t nd,
+                                    void *dptr);
+cudaError_t cudaGraphMemFreeNodeGetParams(cudaGraphNode_t n, void *dptr_out);
+cudaError_t cudaDeviceGraphMemTrim(int dev);
+cudaError_t cudaDeviceGetGraphMemAttribute(int dev,
+                                           enum cudaGraphMemAttributeType attr,
+                                           void *value);
+cudaError_t cudaDeviceSetGraphMemAttribute(int dev,
+                                           enum cudaGraphMemAttributeType attr,
+                                           void *value);
 /* rt_register.c */
 void **__cudaRegisterFatBinary(void *fatCubin);
 void __cudaRegisterFatBinaryEnd(void **handle);
@@ -473,6 +527,11 @@ cudaError_t cudaDestroySurfaceObject(cudaSurfaceObject_t surfObject);
  * capture (0 is the calling thread's per-thread stream). */
 cudaError_t cudaMallocAsync_ptsz(void **p, size_t size, cudaStream_t s);
 cudaError_t cudaFreeAsync_ptsz(void *p, cudaStream_t s);
+cudaError_t cudaMallocFromPoolAsync_ptsz(void **p, size_t size,
+                                         cudaMemPool_t pool, cudaStream_t s);
+cudaError_t cudaMemPrefetchAsync_ptsz(const void *p, size_t n,
+                                      struct cudaMemLocation loc,
+                                      unsigned flags, cudaStream_t s);
 cudaError_t cudaMemcpyAsync_ptsz(void *dst, const void *src, size_t n,
                                  enum cudaMemcpyKind kind, cudaStream_t s);
 cudaError_t cudaMemcpy2DAsync_ptsz(void *dst, size_t dpitch, const void *src,

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "runtime/cudart/rt_internal.h"
+#include "runtime/graph/gmem.h"
 #include "runtime/graph/gph.h"
 
 _Static_assert(sizeof(rt_node_params) <= GPH_PARAMS_SIZE,
@@ -91,6 +92,18 @@ static int set_params(cudaGraphNode_t n, int type, const void *pv)
             return cudaErrorInvalidValue;
         P(n)->event = p->event;
         return cudaSuccess;
+    case cudaGraphNodeTypeMemAlloc: {
+        rt_node_params q = *p;
+        cudaError_t e = rt_graph_alloc_set(&q);
+        if (e == cudaSuccess)
+            P(n)->alloc = q.alloc;
+        return e;
+    }
+    case cudaGraphNodeTypeMemFree:
+        if (!gmem_known((CUdeviceptr)(uintptr_t)p->free_ptr))
+            return cudaErrorInvalidValue;
+        P(n)->free_ptr = p->free_ptr;
+        return cudaSuccess;
     default:
         return cudaErrorNotSupported;
     }
@@ -119,8 +132,12 @@ RT_API cudaError_t cudaGraphDestroy(cudaGraph_t g)
     return rt_err((cudaError_t)gph_destroy(g));
 }
 
+/* "The graph cannot be cloned" when it holds memory nodes (CUDA
+ * runtime API, cudaGraphAddMemAllocNode). */
 RT_API cudaError_t cudaGraphClone(cudaGraph_t *out, cudaGraph_t g)
 {
+    if (gph_mine(g) && gmem_graph_has_mem(g))
+        return rt_err(cudaErrorNotSupported);
     return rt_err((cudaError_t)gph_clone(out, g));
 }
 
@@ -550,6 +567,9 @@ static int run_node(cudaGraphNode_t n, void *arg)
         /* In order anyway: the wait only checks the event. */
         r = cuStreamWaitEvent(rt_stream(s), (CUevent)p->event, 0);
         return r == CUDA_SUCCESS ? cudaSuccess : rt_cu(r);
+    case cudaGraphNodeTypeMemAlloc:
+    case cudaGraphNodeTypeMemFree:
+        return (cudaError_t)gmem_run(n);
     default:
         return cudaSuccess;
     }
@@ -571,6 +591,7 @@ RT_API cudaError_t cudaGraphLaunch(cudaGraphExec_t x, cudaStream_t s)
     if ((e = rt_enter()) != cudaSuccess ||
         (e = rt_stream_check(s)) != cudaSuccess)
         return e;
+    gmem_auto_free(x);
     return rt_err((cudaError_t)gph_run(x->g, run_node, s));
 }
 

@@ -86,6 +86,11 @@ typedef union rt_node_params {
     struct cudaHostNodeParams host;
     cudaGraph_t child;
     cudaEvent_t event;          /* event record and wait nodes */
+    struct {                    /* memory allocation nodes */
+        struct cudaMemAllocNodeParams a;
+        struct cudaMemAccessDesc desc;  /* a.accessDescs[0], if any */
+    } alloc;
+    void *free_ptr;             /* memory free nodes */
 } rt_node_params;
 /* How the runtime's graph nodes take their parameters (runtime/graph/
  * gph.h): a node's p holds an rt_node_params. */
@@ -100,6 +105,13 @@ cudaError_t rt_memcpy_now(const struct cudaMemcpy3DParms *p);
 cudaError_t rt_memcpy_array(const struct cudaMemcpy3DParms *p);
 cudaError_t rt_memset_now(const struct cudaMemsetParams *p);
 
+/* Graph memory nodes (rt_graph_mem.c): checks a.poolProps and the
+ * access descriptors of an allocation node's parameters, and reserves
+ * its address unless p->a.dptr has one already (a copy of a node). */
+cudaError_t rt_graph_alloc_set(rt_node_params *p);
+/* Frees p if it is a live graph allocation (1), fails (-1) if it is
+ * one no longer live, 0 if it is none (rt_pool.c). */
+int rt_graph_mem_free(const void *p);
 /* Stream capture (rt_capture.c). */
 /* When s is capturing, adds a node doing p to its capture graph after
  * the stream's current dependencies, sets *taken and returns the result

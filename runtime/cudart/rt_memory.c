@@ -5,7 +5,8 @@
  * Blocking copies are synchronisation points in CUDA: they wait for the
  * device, return the faults of earlier launches and flush device printf.
  * The emulator runs launches to completion, so the "async" forms differ
- * only in not synchronising first.
+ * only in not synchronising first.  Stream-ordered allocation is
+ * rt_pool.c's.
  */
 #include <stdint.h>
 #include <string.h>
@@ -54,7 +55,16 @@ RT_API cudaError_t cudaFree(void *p)
         return e;
     if ((e = rt_capture_unsafe()) != cudaSuccess)
         return e;
-    return done(cuMemFree_v2(DP(p)));
+    /* A graph allocation left live by its graph may be freed so
+     * (cudaGraphAddMemAllocNode). */
+    switch (rt_graph_mem_free(p)) {
+    case 1:
+        return cudaSuccess;
+    case -1:
+        return rt_err(cudaErrorInvalidValue);
+    default:
+        return done(cuMemFree_v2(DP(p)));
+    }
 }
 
 RT_API cudaError_t cudaMallocHost(void **p, size_t size)
@@ -118,34 +128,6 @@ RT_API cudaError_t cudaMallocPitch(void **p, size_t *pitch, size_t width,
     if (e == cudaSuccess)
         *pitch = pt;
     return e;
-}
-
-/* The capture status of s: stream-ordered allocation is allowed in a
- * capture (CUDA makes allocation and free nodes). */
-static enum cudaStreamCaptureStatus capture_status(cudaStream_t s)
-{
-    enum cudaStreamCaptureStatus st = cudaStreamCaptureStatusNone;
-    (void)cudaStreamIsCapturing(s, &st);
-    return st;
-}
-
-/* Captured, the allocation is made now and kept for every launch of the
- * graph, and its free does nothing: the graph's work always finds its
- * memory. */
-RT_API cudaError_t cudaMallocAsync(void **p, size_t size, cudaStream_t s)
-{
-    enum cudaStreamCaptureStatus st = capture_status(s);
-    if (st == cudaStreamCaptureStatusInvalidated)
-        return rt_err(cudaErrorStreamCaptureInvalidated);
-    return alloc(p, size, st == cudaStreamCaptureStatusNone);
-}
-
-RT_API cudaError_t cudaFreeAsync(void *p, cudaStream_t s)
-{
-    enum cudaStreamCaptureStatus st = capture_status(s);
-    if (st == cudaStreamCaptureStatusInvalidated)
-        return rt_err(cudaErrorStreamCaptureInvalidated);
-    return st == cudaStreamCaptureStatusActive ? cudaSuccess : cudaFree(p);
 }
 
 RT_API cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total)
@@ -652,17 +634,28 @@ RT_API cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *a,
     return cudaSuccess;
 }
 
-/* Hints: the emulator's memory is one, so there is nothing to move. */
-RT_API cudaError_t cudaMemPrefetchAsync(const void *p, size_t n)
+/* Hints (CUDA 13's signatures: a cudaMemLocation names the
+ * destination): the emulator's memory is one, so there is nothing to
+ * move; the driver checks the range and the location. */
+RT_API cudaError_t cudaMemPrefetchAsync(const void *p, size_t n,
+                                        struct cudaMemLocation loc,
+                                        unsigned flags, cudaStream_t s)
 {
-    (void)p; (void)n;
-    return cudaSuccess;
+    cudaError_t e = rt_enter();
+    if (e != cudaSuccess || (e = rt_stream_check(s)) != cudaSuccess)
+        return e;
+    CUmemLocation l = { loc.type, loc.id };
+    return done(cuMemPrefetchAsync_v2(DP(p), n, l, flags, rt_stream(s)));
 }
 
-RT_API cudaError_t cudaMemAdvise(const void *p, size_t n)
+RT_API cudaError_t cudaMemAdvise(const void *p, size_t n, int advice,
+                                 struct cudaMemLocation loc)
 {
-    (void)p; (void)n;
-    return cudaSuccess;
+    cudaError_t e = rt_enter();
+    if (e != cudaSuccess)
+        return e;
+    CUmemLocation l = { loc.type, loc.id };
+    return done(cuMemAdvise_v2(DP(p), n, advice, l));
 }
 
 RT_API cudaError_t cudaStreamAttachMemAsync(cudaStream_t s, void *p,
@@ -682,7 +675,6 @@ cudaCreateChannelDesc(int x, int y, int z, int w,
 }
 
 /* Per-thread default stream forms. */
-RT_ALIAS(cudaMemPrefetchAsync_ptsz, cudaMemPrefetchAsync);
 RT_ALIAS(cudaStreamAttachMemAsync_ptsz, cudaStreamAttachMemAsync);
 RT_ALIAS(cudaMemcpy2D_ptds, cudaMemcpy2D);
 RT_ALIAS(cudaMemcpyFromSymbol_ptds, cudaMemcpyFromSymbol);

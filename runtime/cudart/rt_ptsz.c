@@ -21,6 +21,13 @@
 PTSZ(cudaMallocAsync, (void **p, size_t size, cudaStream_t s),
      (p, size, rt_ptsz(s)))
 PTSZ(cudaFreeAsync, (void *p, cudaStream_t s), (p, rt_ptsz(s)))
+PTSZ(cudaMallocFromPoolAsync,
+     (void **p, size_t size, cudaMemPool_t pool, cudaStream_t s),
+     (p, size, pool, rt_ptsz(s)))
+PTSZ(cudaMemPrefetchAsync,
+     (const void *p, size_t n, struct cudaMemLocation loc, unsigned flags,
+      cudaStream_t s),
+     (p, n, loc, flags, rt_ptsz(s)))
 PTSZ(cudaMemcpyAsync,
      (void *dst, const void *src, size_t n, enum cudaMemcpyKind kind,
       cudaStream_t s),

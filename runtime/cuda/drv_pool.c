@@ -1,0 +1,730 @@
+/*
+ * runtime/cuda/drv_pool.c: stream-ordered allocation and memory pools
+ * (CUDA Driver API reference, "Stream Ordered Memory Allocator":
+ * cuMemAllocAsync, cuMemFreeAsync, cuMemPool*, cuDeviceGetDefaultMemPool
+ * ...).
+ *
+ * Contract.  A pool holds blocks: device allocations of the emulator
+ * (ptxemu_malloc, 256-byte multiples: cudaMalloc's alignment) that are
+ * either in use (handed out by cuMemAllocAsync) or free (given back by
+ * cuMemFreeAsync and kept for reuse).  Its reserved memory is the bytes
+ * of all its blocks, its used memory those in use; both have high
+ * watermarks that may only be reset (set to 0).  The device has one
+ * default pool, made on first use, and a current pool (the default one
+ * until cuDeviceSetMemPool) that cuMemAllocAsync takes from.
+ *
+ * Ordering.  The emulator runs stream work to completion when it is
+ * enqueued, so a free has always completed when cuMemFreeAsync returns
+ * and any reuse of its block is safe.  Which reuses the pool makes still
+ * follows the pool's reuse attributes, as CUDA's allocator would: a
+ * free block is given to an allocation on the stream that freed it; to
+ * one on another stream only when one of the three reuse attributes is
+ * enabled (CUDA's dependencies, event-based or inserted, are then always
+ * met, the free having completed) or after a stream, event or context
+ * synchronisation.  Reuse picks the smallest free block that holds the
+ * request and is at most twice its size.
+ *
+ * Release.  At each synchronisation (cuStreamSynchronize,
+ * cuEventSynchronize, cuCtxSynchronize: drv_sync) every pool gives free
+ * blocks back to the device until it reserves no more than its release
+ * threshold (CU_MEMPOOL_ATTR_RELEASE_THRESHOLD, default 0);
+ * cuMemPoolTrimTo does so down to its argument.  An allocation that
+ * finds the device full releases every pool's free blocks and retries.
+ *
+ * Model limits: pools live on device 0 (pinned, device location); IPC
+ * (handle types, export and import) answers CUDA_ERROR_NOT_SUPPORTED,
+ * as cuDeviceGetAttribute's MEMPOOL_SUPPORTED_HANDLE_TYPES (0) says;
+ * access from the one device is always read-write.
+ */
+#include "config.h"
+
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runtime/cuda/drv.h"
+#include "runtime/cuda/drv_capture.h"
+
+#define POOL_ALIGN ((size_t)256)
+
+typedef struct Block {
+    CUdeviceptr addr;
+    size_t size;                        /* a POOL_ALIGN multiple */
+    bool in_use;
+    bool synced;                        /* free, and synchronised since */
+    unsigned long long freed_on;        /* stream key of the free */
+    struct Block *next;
+} Block;
+
+struct CUmemPoolHandle_st {
+    CUmemPoolProps props;
+    bool is_default, destroyed;
+    int reuse[3];                       /* the REUSE_* attributes */
+    uint64_t threshold;
+    uint64_t reserved, used, reserved_high, used_high;
+    Block *blocks;
+    struct CUmemPoolHandle_st *next;
+};
+
+static pthread_mutex_t pool_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct CUmemPoolHandle_st *pools;        /* every live pool */
+static CUmemoryPool default_pool, current_pool;
+
+/* A stream's identity for "freed on the same stream": its id (a handle
+ * may be reused after cuStreamDestroy); the default streams apart. */
+static unsigned long long stream_key(CUstream s)
+{
+    if (!s || s == CU_STREAM_LEGACY) {
+        return ~0ull;
+    }
+    if (s == CU_STREAM_PER_THREAD) {
+        return ~0ull - 1;
+    }
+    return s->id;
+}
+
+static CUmemoryPool pool_new(const CUmemPoolProps *props, bool is_default)
+{
+    CUmemoryPool p = calloc(1, sizeof(*p));
+    if (!p) {
+        return NULL;
+    }
+    p->props = *props;
+    p->is_default = is_default;
+    p->reuse[0] = p->reuse[1] = p->reuse[2] = 1;       /* CUDA's defaults */
+    p->next = pools;
+    pools = p;
+    return p;
+}
+
+static void pool_unlink(CUmemoryPool p)
+{
+    for (CUmemoryPool *q = &pools; *q; q = &(*q)->next) {
+        if (*q == p) {
+            *q = p->next;
+            break;
+        }
+    }
+    free(p);
+}
+
+/* The device's default pool, made on first use (pool_lock held). */
+static CUmemoryPool default_get(void)
+{
+    if (!default_pool) {
+        CUmemPoolProps props;
+        memset(&props, 0, sizeof(props));
+        props.allocType = CU_MEM_ALLOCATION_TYPE_PINNED;
+        props.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+        default_pool = pool_new(&props, true);
+    }
+    return default_pool;
+}
+
+static CUmemoryPool current_get(void)
+{
+    return current_pool ? current_pool : default_get();
+}
+
+/* Whether p names a live pool (pool_lock held): forged and destroyed
+ * handles are never dereferenced. */
+static bool pool_valid(CUmemoryPool p)
+{
+    for (CUmemoryPool q = pools; q; q = q->next) {
+        if (q == p && !q->destroyed) {
+            return true;
+        }
+    }
+    return false;
+}
+
+static void block_release(CUmemoryPool p, Block **link)
+{
+    Block *b = *link;
+    *link = b->next;
+    p->reserved -= b->size;
+    (void)ptxemu_free(drv.dev, b->addr);
+    free(b);
+}
+
+/* Gives free blocks of p back until it reserves at most keep bytes;
+ * a destroyed pool with nothing in use goes (pool_lock held). */
+static void pool_trim(CUmemoryPool p, uint64_t keep)
+{
+    for (Block **l = &p->blocks; *l && p->reserved > keep;) {
+        if ((*l)->in_use) {
+            l = &(*l)->next;
+        } else {
+            block_release(p, l);
+        }
+    }
+    if (p->destroyed && !p->blocks) {
+        pool_unlink(p);
+    }
+}
+
+static void trim_all(void)
+{
+    for (CUmemoryPool p = pools, nx; p; p = nx) {
+        nx = p->next;
+        pool_trim(p, 0);
+    }
+}
+
+void drv_pool_sync(void)
+{
+    pthread_mutex_lock(&pool_lock);
+    for (CUmemoryPool p = pools, nx; p; p = nx) {
+        nx = p->next;
+        for (Block *b = p->blocks; b; b = b->next) {
+            b->synced = !b->in_use;
+        }
+        pool_trim(p, p->threshold);
+    }
+    pthread_mutex_unlock(&pool_lock);
+}
+
+void drv_pool_reset(void)
+{
+    pthread_mutex_lock(&pool_lock);
+    while (pools) {
+        CUmemoryPool p = pools;
+        while (p->blocks) {
+            block_release(p, &p->blocks);
+        }
+        pool_unlink(p);
+    }
+    default_pool = current_pool = NULL;
+    pthread_mutex_unlock(&pool_lock);
+}
+
+/* The free block of p that an allocation of n bytes on stream key sk
+ * may take, or NULL. */
+static Block *reusable(CUmemoryPool p, size_t n, unsigned long long sk)
+{
+    bool any_stream = p->reuse[0] || p->reuse[1] || p->reuse[2];
+    Block *best = NULL;
+    for (Block *b = p->blocks; b; b = b->next) {
+        if (b->in_use || b->size < n || b->size / 2 > n) {
+            continue;
+        }
+        if (b->freed_on != sk && !any_stream && !b->synced) {
+            continue;
+        }
+        if (!best || b->size < best->size) {
+            best = b;
+        }
+    }
+    return best;
+}
+
+static void note_use(CUmemoryPool p, size_t n)
+{
+    p->used += n;
+    if (p->used > p->used_high) {
+        p->used_high = p->used;
+    }
+}
+
+/* An allocation of bytes from p on stream s (pool_lock held). */
+static CUresult pool_alloc(CUmemoryPool p, size_t bytes, CUstream s,
+                           CUdeviceptr *out)
+{
+    size_t n = (bytes + POOL_ALIGN - 1) & ~(POOL_ALIGN - 1);
+    if (n < bytes) {
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    }
+    Block *b = reusable(p, n, stream_key(s));
+    if (b) {
+        b->in_use = true;
+        note_use(p, b->size);
+        *out = b->addr;
+        return CUDA_SUCCESS;
+    }
+    if (p->props.maxSize && p->reserved + n > p->props.maxSize) {
+        pool_trim(p, p->props.maxSize >= n ? p->props.maxSize - n : 0);
+        if (p->reserved + n > p->props.maxSize) {
+            return CUDA_ERROR_OUT_OF_MEMORY;
+        }
+    }
+    b = calloc(1, sizeof(*b));
+    if (!b) {
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    }
+    ptxemu_devptr a;
+    ptxemu_status st = ptxemu_malloc(drv.dev, n, &a);
+    if (st != PTXEMU_SUCCESS) {
+        trim_all();
+        st = ptxemu_malloc(drv.dev, n, &a);
+    }
+    if (st != PTXEMU_SUCCESS) {
+        free(b);
+        return drv_status(st);
+    }
+    b->addr = a;
+    b->size = n;
+    b->in_use = true;
+    b->next = p->blocks;
+    p->blocks = b;
+    p->reserved += n;
+    if (p->reserved > p->reserved_high) {
+        p->reserved_high = p->reserved;
+    }
+    note_use(p, n);
+    *out = a;
+    return CUDA_SUCCESS;
+}
+
+int drv_pool_free(CUdeviceptr a, CUstream s)
+{
+    int found = 0;
+    pthread_mutex_lock(&pool_lock);
+    for (CUmemoryPool p = pools; p && !found; p = p->next) {
+        for (Block *b = p->blocks; b; b = b->next) {
+            if (b->addr == a && b->in_use) {
+                b->in_use = false;
+                b->synced = false;
+                b->freed_on = stream_key(s);
+                p->used -= b->size;
+                found = 1;
+                if (p->destroyed) {
+                    pool_trim(p, 0);
+                }
+                break;
+            }
+        }
+    }
+    pthread_mutex_unlock(&pool_lock);
+    return found;
+}
+
+/* ------------------------------------------------------ allocation */
+
+static CUresult alloc_async(CUdeviceptr *dptr, size_t n, CUmemoryPool pool,
+                            CUstream s)
+{
+    CUresult r = drv_ready_stream(s);
+    if (r) {
+        return r;
+    }
+    if (!dptr || n == 0) {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    if (drv_capture_status(s) == CU_STREAM_CAPTURE_STATUS_INVALIDATED) {
+        return CUDA_ERROR_STREAM_CAPTURE_INVALIDATED;
+    }
+    pthread_mutex_lock(&pool_lock);
+    if (!pool) {
+        pool = current_get();
+    }
+    if (!pool) {
+        r = CUDA_ERROR_OUT_OF_MEMORY;
+    } else if (!pool_valid(pool)) {
+        r = CUDA_ERROR_INVALID_VALUE;
+    } else {
+        r = pool_alloc(pool, n, s, dptr);
+    }
+    pthread_mutex_unlock(&pool_lock);
+    return r;
+}
+
+CUresult drv_pool_alloc(CUdeviceptr *dptr, size_t n, CUstream s)
+{
+    return alloc_async(dptr, n, NULL, s);
+}
+
+CUresult cuMemAllocFromPoolAsync(CUdeviceptr *dptr, size_t bytesize,
+                                 CUmemoryPool pool, CUstream hStream)
+{
+    CUresult r = pool ? alloc_async(dptr, bytesize, pool, hStream)
+                      : CUDA_ERROR_INVALID_VALUE;
+    return drv_trace(r, "cuMemAllocFromPoolAsync", "%p, %zu, %p, %p",
+                     (void *)dptr, bytesize, (void *)pool, (void *)hStream);
+}
+DRV_ALIAS(cuMemAllocFromPoolAsync_ptsz, cuMemAllocFromPoolAsync)
+
+/* ----------------------------------------------------------- pools */
+
+/* What a pool may be made with here: pinned device memory of device 0,
+ * no IPC handle types (not supported), reserved bytes zero. */
+static CUresult check_props(const CUmemPoolProps *pp)
+{
+    if (!pp || pp->allocType != CU_MEM_ALLOCATION_TYPE_PINNED) {
+        return pp && pp->allocType == CU_MEM_ALLOCATION_TYPE_MANAGED
+                   ? CUDA_ERROR_NOT_SUPPORTED : CUDA_ERROR_INVALID_VALUE;
+    }
+    if (pp->location.type == CU_MEM_LOCATION_TYPE_HOST) {
+        return CUDA_ERROR_NOT_SUPPORTED;
+    }
+    if (pp->location.type != CU_MEM_LOCATION_TYPE_DEVICE) {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    if (pp->location.id != 0) {
+        return CUDA_ERROR_INVALID_DEVICE;
+    }
+    if (pp->handleTypes != CU_MEM_HANDLE_TYPE_NONE) {
+        return CUDA_ERROR_NOT_SUPPORTED;
+    }
+    for (size_t i = 0; i < sizeof(pp->reserved); i++) {
+        if (pp->reserved[i]) {
+            return CUDA_ERROR_INVALID_VALUE;
+        }
+    }
+    return CUDA_SUCCESS;
+}
+
+static CUresult pool_create(CUmemoryPool *out, const CUmemPoolProps *pp)
+{
+    CUresult r = drv_ready(NULL);
+    if (!r && !out) {
+        r = CUDA_ERROR_INVALID_VALUE;
+    }
+    if (!r) {
+        r = check_props(pp);
+    }
+    if (r) {
+        return r;
+    }
+    pthread_mutex_lock(&pool_lock);
+    CUmemoryPool p = pool_new(pp, false);
+    pthread_mutex_unlock(&pool_lock);
+    if (!p) {
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    }
+    *out = p;
+    return CUDA_SUCCESS;
+}
+
+CUresult cuMemPoolCreate(CUmemoryPool *pool, const CUmemPoolProps *props)
+{
+    return drv_trace(pool_create(pool, props), "cuMemPoolCreate", "%p, %p",
+                     (void *)pool, (const void *)props);
+}
+
+/* Destroying: the free blocks go now, the pool itself once its last
+ * allocation is freed (CUDA: "resources ... released automatically
+ * once there are no more outstanding allocations"). */
+static CUresult pool_destroy(CUmemoryPool p)
+{
+    CUresult r = drv_ready(NULL);
+    if (r) {
+        return r;
+    }
+    pthread_mutex_lock(&pool_lock);
+    if (!pool_valid(p) || p->is_default) {
+        r = CUDA_ERROR_INVALID_VALUE;
+    } else {
+        if (current_pool == p) {
+            current_pool = NULL;
+        }
+        p->destroyed = true;
+        pool_trim(p, 0);
+    }
+    pthread_mutex_unlock(&pool_lock);
+    return r;
+}
+
+CUresult cuMemPoolDestroy(CUmemoryPool pool)
+{
+    return drv_trace(pool_destroy(pool), "cuMemPoolDestroy", "%p",
+                     (void *)pool);
+}
+
+static CUresult trim_to(CUmemoryPool p, size_t keep)
+{
+    CUresult r = drv_ready(NULL);
+    if (r) {
+        return r;
+    }
+    pthread_mutex_lock(&pool_lock);
+    if (pool_valid(p)) {
+        pool_trim(p, keep);
+    } else {
+        r = CUDA_ERROR_INVALID_VALUE;
+    }
+    pthread_mutex_unlock(&pool_lock);
+    return r;
+}
+
+CUresult cuMemPoolTrimTo(CUmemoryPool pool, size_t minBytesToKeep)
+{
+    return drv_trace(trim_to(pool, minBytesToKeep), "cuMemPoolTrimTo",
+                     "%p, %zu", (void *)pool, minBytesToKeep);
+}
+
+/* Attributes: the reuse flags are ints, the others cuuint64_t. */
+static CUresult attr(CUmemoryPool p, CUmemPool_attribute a, void *v, int set)
+{
+    CUresult r = drv_ready(NULL);
+    if (r) {
+        return r;
+    }
+    if (!v) {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    pthread_mutex_lock(&pool_lock);
+    uint64_t *u = v;
+    int *i = v;
+    if (!pool_valid(p)) {
+        r = CUDA_ERROR_INVALID_VALUE;
+    } else if (a >= CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES &&
+               a <= CU_MEMPOOL_ATTR_REUSE_ALLOW_INTERNAL_DEPENDENCIES) {
+        int *f = &p->reuse[a - CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES];
+        if (set) {
+            *f = *i != 0;
+        } else {
+            *i = *f;
+        }
+    } else if (a == CU_MEMPOOL_ATTR_RELEASE_THRESHOLD) {
+        if (set) {
+            p->threshold = *u;
+        } else {
+            *u = p->threshold;
+        }
+    } else if (a == CU_MEMPOOL_ATTR_RESERVED_MEM_HIGH ||
+               a == CU_MEMPOOL_ATTR_USED_MEM_HIGH) {
+        bool res = a == CU_MEMPOOL_ATTR_RESERVED_MEM_HIGH;
+        uint64_t *h = res ? &p->reserved_high : &p->used_high;
+        if (!set) {
+            *u = *h;
+        } else if (*u != 0) {
+            r = CUDA_ERROR_INVALID_VALUE;   /* "can only be reset to zero" */
+        } else {
+            *h = res ? p->reserved : p->used;
+        }
+    } else if ((a == CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT ||
+                a == CU_MEMPOOL_ATTR_USED_MEM_CURRENT) && !set) {
+        *u = a == CU_MEMPOOL_ATTR_USED_MEM_CURRENT ? p->used : p->reserved;
+    } else {
+        r = CUDA_ERROR_INVALID_VALUE;
+    }
+    pthread_mutex_unlock(&pool_lock);
+    return r;
+}
+
+CUresult cuMemPoolSetAttribute(CUmemoryPool pool, CUmemPool_attribute a,
+                               void *value)
+{
+    return drv_trace(attr(pool, a, value, 1), "cuMemPoolSetAttribute",
+                     "%p, %d, %p", (void *)pool, (int)a, value);
+}
+
+CUresult cuMemPoolGetAttribute(CUmemoryPool pool, CUmemPool_attribute a,
+                               void *value)
+{
+    return drv_trace(attr(pool, a, value, 0), "cuMemPoolGetAttribute",
+                     "%p, %d, %p", (void *)pool, (int)a, value);
+}
+
+static CUresult valid(CUmemoryPool p)
+{
+    CUresult r = drv_ready(NULL);
+    if (!r) {
+        pthread_mutex_lock(&pool_lock);
+        r = pool_valid(p) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+        pthread_mutex_unlock(&pool_lock);
+    }
+    return r;
+}
+
+/* Access: the one device is the pool's own, always read-write; CUDA
+ * lets no one revoke a pool's access from its own device.  Host
+ * locations cannot be given access to device pools. */
+static CUresult set_access(CUmemoryPool p, const CUmemAccessDesc *map,
+                           size_t count)
+{
+    CUresult r = valid(p);
+    if (!r && count && !map) {
+        r = CUDA_ERROR_INVALID_VALUE;
+    }
+    for (size_t i = 0; !r && i < count; i++) {
+        if (map[i].location.type != CU_MEM_LOCATION_TYPE_DEVICE) {
+            r = CUDA_ERROR_INVALID_VALUE;
+        } else if (map[i].location.id != 0) {
+            r = CUDA_ERROR_INVALID_DEVICE;
+        } else if (map[i].flags != CU_MEM_ACCESS_FLAGS_PROT_READWRITE) {
+            r = CUDA_ERROR_INVALID_VALUE;
+        }
+    }
+    return r;
+}
+
+CUresult cuMemPoolSetAccess(CUmemoryPool pool, const CUmemAccessDesc *map,
+                            size_t count)
+{
+    return drv_trace(set_access(pool, map, count), "cuMemPoolSetAccess",
+                     "%p, %p, %zu", (void *)pool, (const void *)map, count);
+}
+
+static CUresult get_access(int *flags, CUmemoryPool p, const CUmemLocation *l)
+{
+    CUresult r = valid(p);
+    if (!r && (!flags || !l)) {
+        r = CUDA_ERROR_INVALID_VALUE;
+    }
+    if (!r) {
+        if (l->type == CU_MEM_LOCATION_TYPE_DEVICE) {
+            r = l->id == 0 ? CUDA_SUCCESS : CUDA_ERROR_INVALID_DEVICE;
+            *flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
+        } else if (l->type == CU_MEM_LOCATION_TYPE_HOST) {
+            *flags = CU_MEM_ACCESS_FLAGS_PROT_NONE;
+        } else {
+            r = CUDA_ERROR_INVALID_VALUE;
+        }
+    }
+    return r;
+}
+
+CUresult cuMemPoolGetAccess(int *flags, CUmemoryPool pool,
+                            CUmemLocation *location)
+{
+    return drv_trace(get_access(flags, pool, location), "cuMemPoolGetAccess",
+                     "%p, %p, %p", (void *)flags, (void *)pool,
+                     (void *)location);
+}
+
+/* ---------------------------------------------- the device's pools */
+
+enum { GET_DEFAULT, GET_CURRENT };
+
+static CUresult dev_pool(CUmemoryPool *out, CUdevice dev, int which)
+{
+    CUresult r = drv_ready(NULL);
+    if (!r && !out) {
+        r = CUDA_ERROR_INVALID_VALUE;
+    }
+    if (!r && dev != 0) {
+        r = CUDA_ERROR_INVALID_DEVICE;
+    }
+    if (r) {
+        return r;
+    }
+    pthread_mutex_lock(&pool_lock);
+    *out = which == GET_DEFAULT ? default_get() : current_get();
+    pthread_mutex_unlock(&pool_lock);
+    return *out ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
+}
+
+CUresult cuDeviceGetDefaultMemPool(CUmemoryPool *pool, CUdevice dev)
+{
+    return drv_trace(dev_pool(pool, dev, GET_DEFAULT),
+                     "cuDeviceGetDefaultMemPool", "%p, %d", (void *)pool,
+                     dev);
+}
+
+CUresult cuDeviceGetMemPool(CUmemoryPool *pool, CUdevice dev)
+{
+    return drv_trace(dev_pool(pool, dev, GET_CURRENT), "cuDeviceGetMemPool",
+                     "%p, %d", (void *)pool, dev);
+}
+
+static CUresult dev_set_pool(CUdevice dev, CUmemoryPool p)
+{
+    CUresult r = drv_ready(NULL);
+    if (!r && dev != 0) {
+        r = CUDA_ERROR_INVALID_DEVICE;
+    }
+    if (r) {
+        return r;
+    }
+    pthread_mutex_lock(&pool_lock);
+    if (!pool_valid(p)) {
+        r = CUDA_ERROR_INVALID_VALUE;
+    } else {
+        current_pool = p == default_pool ? NULL : p;
+    }
+    pthread_mutex_unlock(&pool_lock);
+    return r;
+}
+
+CUresult cuDeviceSetMemPool(CUdevice dev, CUmemoryPool pool)
+{
+    return drv_trace(dev_set_pool(dev, pool), "cuDeviceSetMemPool", "%d, %p",
+                     dev, (void *)pool);
+}
+
+/* The location-based forms (CUDA 13): pinned memory of device 0 is the
+ * device's pools; managed and host pools are not modelled. */
+static CUresult loc_check(const CUmemLocation *l, int type)
+{
+    if (!l) {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    if (type == CU_MEM_ALLOCATION_TYPE_MANAGED ||
+        (type == CU_MEM_ALLOCATION_TYPE_PINNED &&
+         l->type == CU_MEM_LOCATION_TYPE_HOST)) {
+        return CUDA_ERROR_NOT_SUPPORTED;
+    }
+    if (type != CU_MEM_ALLOCATION_TYPE_PINNED ||
+        l->type != CU_MEM_LOCATION_TYPE_DEVICE) {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    return l->id == 0 ? CUDA_SUCCESS : CUDA_ERROR_INVALID_DEVICE;
+}
+
+CUresult cuMemGetDefaultMemPool(CUmemoryPool *pool, CUmemLocation *location,
+                                int type)
+{
+    CUresult r = loc_check(location, type);
+    return drv_trace(r ? r : dev_pool(pool, 0, GET_DEFAULT),
+                     "cuMemGetDefaultMemPool", "%p, %p, %d", (void *)pool,
+                     (void *)location, type);
+}
+
+CUresult cuMemGetMemPool(CUmemoryPool *pool, CUmemLocation *location,
+                         int type)
+{
+    CUresult r = loc_check(location, type);
+    return drv_trace(r ? r : dev_pool(pool, 0, GET_CURRENT),
+                     "cuMemGetMemPool", "%p, %p, %d", (void *)pool,
+                     (void *)location, type);
+}
+
+CUresult cuMemSetMemPool(CUmemLocation *location, int type,
+                         CUmemoryPool pool)
+{
+    CUresult r = loc_check(location, type);
+    return drv_trace(r ? r : dev_set_pool(0, pool), "cuMemSetMemPool",
+                     "%p, %d, %p", (void *)location, type, (void *)pool);
+}
+
+/* ------------------------------------------------------------ IPC */
+
+/* No pool is made with a handle type (check_props), so none can be
+ * exported, and there is nothing to import. */
+static CUresult ipc(void)
+{
+    CUresult r = drv_ready(NULL);
+    return r ? r : CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuMemPoolExportToShareableHandle(void *handle, CUmemoryPool pool,
+                                          int handleType,
+                                          unsigned long long flags)
+{
+    return drv_trace(ipc(), "cuMemPoolExportToShareableHandle",
+                     "%p, %p, %d, 0x%llx", handle, (void *)pool, handleType,
+                     flags);
+}
+
+CUresult cuMemPoolImportFromShareableHandle(CUmemoryPool *pool, void *handle,
+                                            int handleType,
+                                            unsigned long long flags)
+{
+    return drv_trace(ipc(), "cuMemPoolImportFromShareableHandle",
+                     "%p, %p, %d, 0x%llx", (void *)pool, handle, handleType,
+                     flags);
+}
+
+CUresult cuMemPoolExportPointer(CUmemPoolPtrExportData *out, CUdeviceptr ptr)
+{
+    return drv_trace(ipc(), "cuMemPoolExportPointer", "%p, 0x%llx",
+                     (void *)out, ptr);
+}
+
+CUresult cuMemPoolImportPointer(CUdeviceptr *ptr, CUmemoryPool pool,
+                                CUmemPoolPtrExportData *data)
+{
+    return drv_trace(ipc(), "cuMemPoolImportPointer", "%p, %p, %p",
+                     (void *)ptr, (void *)pool, (void *)data);
+}
