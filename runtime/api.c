@@ -359,6 +359,13 @@ ptxemu_status ptxemu_device_create(const ptxemu_device_options *opts,
             free(d);
             return PTXEMU_ERROR_INVALID_VALUE;
         }
+        if (rt_timing_observe(&d->timing, d->tm)) {
+            tm_session_close(d->tm);
+            rt_timing_free(&d->timing);
+            emu_device_free(d->emu);
+            free(d);
+            return PTXEMU_ERROR_INVALID_VALUE;
+        }
     }
     pthread_mutex_init(&d->lock, NULL);
     d->collect_stats = o.collect_stats != 0;

@@ -116,6 +116,9 @@ static void exec_usage(FILE *out)
         tm_print_wrapped(out, o->help, 6);
     }
     fprintf(out,
+        "  %-28s PTXEMU_PROGRESS=0\n"
+        "      no progress line, even on a terminal\n", "--no-progress");
+    fprintf(out,
         "  %-28s the timing model's parameters (name, type,\n"
         "  %-28s default, help), then exit\n", "--timing-help", "");
     fprintf(out,
@@ -216,7 +219,11 @@ static int check_values(void)
     /* A timing model that cannot load, or a bad timing parameter, is
      * refused now, not at cuInit: open it as the driver will. */
     int rc = 0;
-    if (opts.timing && *opts.timing && strcmp(opts.timing, "none")) {
+    bool timed = opts.timing && *opts.timing && strcmp(opts.timing, "none");
+    if (opts.stats_interval && !timed) {
+        exec_error("--stats-interval needs a timing model (--timing NAME)");
+        rc = 2;
+    } else if (timed) {
         ptxemu_device *dev;
         if (ptxemu_device_create(&opts, &dev) != PTXEMU_SUCCESS) {
             exec_error("%s", *ptxemu_device_create_error()
@@ -285,6 +292,13 @@ int cmd_exec(int argc, char **argv)
         }
         if (!strcmp(argv[i], "--timing-help")) {
             help_timing = true;
+            continue;
+        }
+        if (!strcmp(argv[i], "--no-progress")) {
+            if (setenv("PTXEMU_PROGRESS", "0", 1) != 0) {
+                exec_error("cannot set PTXEMU_PROGRESS: %s", strerror(errno));
+                return 1;
+            }
             continue;
         }
         if (argv[i][0] != '-') {

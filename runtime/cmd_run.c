@@ -77,6 +77,17 @@ static void run_usage(FILE *out)
         "(repeatable)\n"
         "  --timing-help       the model's parameters (name, type, default, "
         "help)\n"
+        "  --stats-interval N  with --timing: every N simulated cycles, one "
+        "CSV row\n"
+        "                      of the model's counters (ptxemu plot draws "
+        "them)\n"
+        "  --stats-csv FILE    where those rows go (default "
+        "ptxemu-stats.csv)\n"
+        "  --progress          with --timing: a progress line on stderr even "
+        "when\n"
+        "                      it is not a terminal (on a terminal: on by "
+        "default)\n"
+        "  --no-progress       no progress line\n"
         "  --reconvergence M   ipdom (default: the pre-Volta SIMT stack) or "
         "its\n"
         "                      (independent thread scheduling: a path "
@@ -337,7 +348,8 @@ int cmd_run(int argc, char **argv)
            OPT_DIVERGE,
            OPT_CLUSTER, OPT_TIMING, OPT_TIMING_CONFIG, OPT_TIMING_SET,
            OPT_TIMING_HELP, OPT_RECONV, OPT_TOOL, OPT_FORMAT,
-           OPT_RACE_REPORT, OPT_ERROR_EXITCODE, OPT_SMS };
+           OPT_RACE_REPORT, OPT_ERROR_EXITCODE, OPT_SMS, OPT_STATS_INTERVAL,
+           OPT_STATS_CSV, OPT_PROGRESS, OPT_NO_PROGRESS };
     static const struct option opts[] = {
         {"kernel", required_argument, NULL, OPT_KERNEL},
         {"grid", required_argument, NULL, OPT_GRID},
@@ -361,6 +373,10 @@ int cmd_run(int argc, char **argv)
         {"format", required_argument, NULL, OPT_FORMAT},
         {"racecheck-report", required_argument, NULL, OPT_RACE_REPORT},
         {"error-exitcode", required_argument, NULL, OPT_ERROR_EXITCODE},
+        {"stats-interval", required_argument, NULL, OPT_STATS_INTERVAL},
+        {"stats-csv", required_argument, NULL, OPT_STATS_CSV},
+        {"progress", no_argument, NULL, OPT_PROGRESS},
+        {"no-progress", no_argument, NULL, OPT_NO_PROGRESS},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -371,6 +387,7 @@ int cmd_run(int argc, char **argv)
     uint64_t shared = 0;
     ptxemu_device_options dopt;
     ptxemu_device_options_default(&dopt);
+    dopt.progress = PTXEMU_PROGRESS_AUTO;
     /* every list is at most argc long */
     const char **specs = calloc((size_t)argc + 1, sizeof(*specs));
     OutReq *outs = calloc((size_t)argc + 1, sizeof(*outs));
@@ -527,6 +544,17 @@ int cmd_run(int argc, char **argv)
         case OPT_TIMING_CONFIG: dopt.timing_config = optarg; break;
         case OPT_TIMING_SET: tsets[dopt.ntiming_set++] = optarg; break;
         case OPT_TIMING_HELP: timing_help = true; break;
+        case OPT_STATS_INTERVAL:
+            if (!argspec_parse_uint(optarg, UINT64_MAX, &dopt.stats_interval)
+                || !dopt.stats_interval) {
+                fprintf(stderr, "ptxemu run: --stats-interval '%s': expected "
+                        "a number of cycles, at least 1\n", optarg);
+                goto done;
+            }
+            break;
+        case OPT_STATS_CSV: dopt.stats_csv = optarg; break;
+        case OPT_PROGRESS: dopt.progress = PTXEMU_PROGRESS_ON; break;
+        case OPT_NO_PROGRESS: dopt.progress = PTXEMU_PROGRESS_OFF; break;
         case 'h':
             run_usage(stdout);
             status = 0;

@@ -50,6 +50,16 @@ const ptxemu_env_option ptxemu_env_options[] = {
     {"PTXEMU_TIMING_SET", "--timing-set", "KEY=VALUE",
      "set one timing parameter, over the config file; repeatable (in the "
      "variable, several are separated by ';' or ',')", 1},
+    {"PTXEMU_STATS_INTERVAL", "--stats-interval", "N",
+     "with a timing model: every N simulated cycles, one CSV row of the "
+     "model's counters (their change over the interval)", 0},
+    {"PTXEMU_STATS_CSV", "--stats-csv", "FILE.csv",
+     "where the rows of --stats-interval go (default ptxemu-stats.csv; "
+     "`ptxemu plot` draws them)", 0},
+    {"PTXEMU_PROGRESS", "--progress", NULL,
+     "with a timing model: a progress line per kernel on stderr even when "
+     "it is not a terminal (on a terminal it is on unless --no-progress, "
+     "PTXEMU_PROGRESS=0)", 0},
     {NULL, NULL, NULL, NULL, 0}
 };
 
@@ -217,6 +227,29 @@ int ptxemu_env_device_options(ptxemu_device_options *opts, unsigned *arch,
         } else if (strcmp(v, "gpu") != 0) {
             snprintf(err, errlen, "PTXEMU_ACCESS=%s: expected gpu or strict",
                      v);
+            return -1;
+        }
+    }
+    if ((v = getenv("PTXEMU_STATS_INTERVAL")) && *v) {
+        if (parse_u64("PTXEMU_STATS_INTERVAL", v, ~0ull, &x, err, errlen)) {
+            return -1;
+        }
+        if (!x) {
+            snprintf(err, errlen, "PTXEMU_STATS_INTERVAL=%s: at least 1", v);
+            return -1;
+        }
+        opts->stats_interval = x;
+    }
+    opts->stats_csv = getenv("PTXEMU_STATS_CSV");
+    opts->progress = PTXEMU_PROGRESS_AUTO;
+    if ((v = getenv("PTXEMU_PROGRESS")) && *v) {
+        if (!strcmp(v, "1")) {
+            opts->progress = PTXEMU_PROGRESS_ON;
+        } else if (!strcmp(v, "0")) {
+            opts->progress = PTXEMU_PROGRESS_OFF;
+        } else {
+            snprintf(err, errlen, "PTXEMU_PROGRESS=%s: expected 1 (on) or 0 "
+                     "(off)", v);
             return -1;
         }
     }

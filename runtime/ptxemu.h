@@ -141,6 +141,15 @@ typedef enum ptxemu_access_checks {
     PTXEMU_ACCESS_GPU
 } ptxemu_access_checks;
 
+/* A timed device's progress line on stderr (README, "Progress"): off
+ * (the default of the C API), on, or on only when stderr is a terminal
+ * (what `ptxemu run` and `ptxemu exec` ask for unless told). */
+typedef enum ptxemu_progress {
+    PTXEMU_PROGRESS_OFF = 0,
+    PTXEMU_PROGRESS_ON,
+    PTXEMU_PROGRESS_AUTO
+} ptxemu_progress;
+
 typedef struct ptxemu_device_options {
     uint32_t size;                      /* sizeof(ptxemu_device_options):
                                            set by ptxemu_device_options_default */
@@ -184,6 +193,17 @@ typedef struct ptxemu_device_options {
                                            warps still running, as a GPU's
                                            watchdog would; 0 = none;
                                            default 600000 (ten minutes) */
+    /* Per-interval statistics of a timed device: every stats_interval
+     * simulated cycles of a kernel, one CSV row of every counter the
+     * timing model registered (its change over the interval) is
+     * written to stats_csv (NULL: "ptxemu-stats.csv"), created at
+     * ptxemu_device_create.  0: none (the default).  Refused without a
+     * timing model.  The format is in README.md, "Statistics over
+     * time". */
+    uint64_t stats_interval;
+    const char *stats_csv;
+    ptxemu_progress progress;           /* see above; needs a timing
+                                           model (untimed: ignored) */
 } ptxemu_device_options;
 
 void ptxemu_device_options_default(ptxemu_device_options *opts);

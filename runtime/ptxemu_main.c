@@ -107,6 +107,7 @@ int cmd_fatbin(int argc, char **argv);   /* runtime/cmd_fatbin.c */
 int cmd_exec(int argc, char **argv);  /* runtime/cmd_exec.c */
 int cmd_sanitize(int argc, char **argv);  /* runtime/cmd_sanitize.c */
 int cmd_sweep(int argc, char **argv);     /* runtime/cmd_sweep.c */
+int cmd_plot(int argc, char **argv);  /* runtime/cmd_plot.c */
 
 typedef struct Command {
     const char *name;
@@ -123,6 +124,7 @@ static const Command commands[] = {
      "(memcheck)"},
     {"sweep", cmd_sweep, "run programs under many configurations, "
      "locally or on Slurm"},
+    {"plot", cmd_plot, "draw the statistics of a timed run (PNG, SVG)"},
 };
 
 static void usage(FILE *out)

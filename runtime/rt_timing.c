@@ -9,6 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <unistd.h>
+
+#include "timing/intervals.h"
 #include "timing/tm.h"
 
 /* Per thread, as errno: creating a device has no device to hold it. */
@@ -74,6 +77,25 @@ int rt_timing_copy(RtTiming *t, const ptxemu_device_options *o)
             t->set[t->nset++] = dup_opt(o->timing_set[k], &bad);
         }
     }
+    if (o->size >= offsetof(ptxemu_device_options, progress) +
+                       sizeof(o->progress)) {
+        if ((unsigned)o->progress > PTXEMU_PROGRESS_AUTO) {
+            rt_create_error("ptxemu_device_options: progress %u is not a "
+                            "ptxemu_progress", (unsigned)o->progress);
+            rt_timing_free(t);
+            return -1;
+        }
+        t->interval = o->stats_interval;
+        t->csv = dup_opt(o->stats_csv, &bad);
+        t->progress = o->progress;
+    }
+    if (!bad && t->interval && !t->spec) {
+        rt_create_error("statistics per interval (stats_interval %llu) "
+                        "need a timing model (--timing)",
+                        (unsigned long long)t->interval);
+        rt_timing_free(t);
+        return -1;
+    }
     if (bad) {
         rt_create_error("out of memory");
         rt_timing_free(t);
@@ -90,7 +112,29 @@ void rt_timing_free(RtTiming *t)
         free(t->set[k]);
     }
     free(t->set);
+    free(t->csv);
     memset(t, 0, sizeof(*t));
+}
+
+int rt_timing_observe(const RtTiming *t, TmSession *tm)
+{
+    if (t->interval) {
+        char err[1024];
+        const char *path = t->csv && *t->csv ? t->csv : RT_STATS_CSV_DEFAULT;
+        TmIntervals *iv = tm_intervals_open(path, t->interval, err,
+                                            sizeof err);
+        if (!iv) {
+            rt_create_error("--stats-csv %s", err);
+            return -1;
+        }
+        tm_session_set_intervals(tm, iv);
+    }
+    if (t->progress != PTXEMU_PROGRESS_OFF) {
+        bool tty = isatty(STDERR_FILENO) != 0;
+        tm_session_set_progress(tm, t->progress == PTXEMU_PROGRESS_ON || tty,
+                                tty);
+    }
+    return 0;
 }
 
 char *ptxemu_timing_help(const char *timing, char *err, size_t errlen)

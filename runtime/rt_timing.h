@@ -10,6 +10,7 @@
 #define PTXEMU_RUNTIME_RT_TIMING_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "runtime/ptxemu.h"
 #include "timing/session.h"
@@ -19,7 +20,17 @@ typedef struct RtTiming {
     char *config;               /* NULL: no file */
     char **set;                 /* nset "key=value" strings */
     size_t nset;
+    uint64_t interval;          /* stats_interval: 0 none */
+    char *csv;                  /* stats_csv (NULL: the default) */
+    ptxemu_progress progress;
 } RtTiming;
+
+/* The CSV file of --stats-interval when none is named. */
+#define RT_STATS_CSV_DEFAULT "ptxemu-stats.csv"
+
+/* Start what t asks of the open session tm: the interval CSV, the
+ * progress line.  0, or -1 with the reason in the create error. */
+int rt_timing_observe(const RtTiming *t, TmSession *tm);
 
 /* Copy o's timing fields (those within o->size) into *t.  0, or -1 with
  * the reason in the thread's create error (out of memory, a NULL list

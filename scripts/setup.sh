@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 
 need=""
 for pkg in build-essential flex bison libgmp-dev check pkg-config \
-           libzstd-dev liblz4-dev libjson-c-dev \
+           libzstd-dev liblz4-dev libjson-c-dev gnuplot-nox \
            autoconf automake libtool valgrind; do
     if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null |
          grep -q "install ok installed"; then

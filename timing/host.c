@@ -35,6 +35,8 @@
 #include "emu/insninfo.h"
 #include "emu/panic.h"
 #include "ptx/opcode.h"
+#include "timing/intervals.h"
+#include "timing/progress.h"
 #include "timing/session.h"
 
 #define TM_IDLE_LIMIT 100000000ull   /* cycles with nothing issued */
@@ -88,9 +90,14 @@ struct TmSession {
     ptxemu_tm_access *acc;
     uint32_t capacc;
     TmFuncInfo *funcs;            /* most recently made first */
+    uint64_t ctas_done;           /* CTAs retired in this launch */
+    uint64_t runs;                /* launches timed so far (nesting) */
     /* per kernel, for --stats */
     TmKernelStats *kstats;
     size_t nk, capk;
+    TmIntervals *iv;              /* --stats-interval, or NULL */
+    TmProgress prog;
+    bool progress;                /* --progress */
 };
 
 /* ------------------------------------------------------- messages */
@@ -348,6 +355,7 @@ static void h_cta_retire(ptxemu_tm_host *h, ptxemu_tm_cta *tc)
     TmSession *s = h->s;
     emu_grid_retire(s->grid, tc->cta);
     free_tc(s, tc);
+    s->ctas_done++;
 }
 
 /* ---------------------------------------------------------- warps */
@@ -654,6 +662,7 @@ void tm_session_close(TmSession *s)
     tm_unload(&s->model);
     tm_params_free(s->params);
     tm_stats_free(s->stats);
+    tm_intervals_close(s->iv);
     while (s->funcs) {
         TmFuncInfo *f = s->funcs;
         s->funcs = f->next;
@@ -678,6 +687,18 @@ void tm_session_attach(TmSession *s, EmuLaunch *l)
     l->driver = tm_session_run;
     l->driver_ctx = s;
     l->timed = true;
+}
+
+void tm_session_set_intervals(TmSession *s, TmIntervals *iv)
+{
+    tm_intervals_close(s->iv);
+    s->iv = iv;
+}
+
+void tm_session_set_progress(TmSession *s, bool on, bool tty)
+{
+    s->progress = on;
+    tm_progress_init(&s->prog, stderr, tty);
 }
 
 static void fill_kernel(const TmSession *s, const EmuLaunch *l,
@@ -752,6 +773,7 @@ EmuStatus tm_session_run(void *ctx, EmuLaunch *l)
     struct ptxemu_tm_cta *plive = s->live;
     EmuStatus pfault = s->fault;
     uint64_t pissued = s->issued;
+    uint64_t pdone = s->ctas_done;
     EmuStatus st = emu_grid_open(l, &s->grid);
     if (st != EMU_OK) {
         s->grid = pg;
@@ -761,23 +783,45 @@ EmuStatus tm_session_run(void *ctx, EmuLaunch *l)
     s->live = NULL;
     s->fault = EMU_OK;
     s->issued = 0;
+    s->ctas_done = 0;
+    s->runs++;
     s->err[0] = '\0';
     ptxemu_tm_kernel k;
     fill_kernel(s, l, &k);
     uint64_t begin = s->now;
     s->dev->timer_ns = cycles_to_ns(s, s->now);
     tm_stats_mark(s->stats);
+    /* Observers (intervals.h, progress.h): they read, never change. */
+    TmIvRun ivr;
+    TmProgRun pr;
+    if (s->iv) {
+        tm_iv_begin(s->iv, &ivr, s->stats, k.name, begin);
+    }
+    if (s->progress) {
+        tm_progress_begin(&s->prog, &pr, k.name, begin, k.nctas);
+    }
     const ptxemu_tm_ops *ops = &s->model.ops;
     int r = ops->kernel_begin(s->tm, &k);
     EmuWatch wd;
     emu_watch_init(&wd, l);
     uint64_t idle = 0, last_issued = 0, round_end = 0;
     while (r >= 0) {
-        uint64_t now = s->now;
+        uint64_t now = s->now, runs = s->runs;
         r = ops->cycle(s->tm, &now);
         if (now > s->now) {
             s->now = now;
             s->dev->timer_ns = cycles_to_ns(s, now);
+        }
+        if (s->iv) {
+            if (runs != s->runs) {
+                tm_iv_rebase(&ivr, s->stats); /* a child grid's were its */
+            } else {
+                tm_iv_advance(s->iv, &ivr, s->stats, s->now);
+            }
+        }
+        if (s->progress && tm_progress_due(&pr, s->now, l->insns)) {
+            tm_progress_update(&s->prog, &pr, s->now, l->insns,
+                               s->ctas_done);
         }
         if (r <= 0 || s->fault != EMU_OK) {
             break;
@@ -859,6 +903,13 @@ EmuStatus tm_session_run(void *ctx, EmuLaunch *l)
     if (st == EMU_OK) {
         keep_stats(s, l, begin, s->now);
     }
+    if (s->iv) {
+        tm_iv_end(s->iv, &ivr, s->stats, s->now);
+    }
+    if (s->progress) {
+        tm_progress_end(&s->prog, &pr, s->now, l->insns, s->ctas_done,
+                        st == EMU_OK);
+    }
     while (s->live) {
         free_tc(s, s->live);
     }
@@ -868,6 +919,7 @@ EmuStatus tm_session_run(void *ctx, EmuLaunch *l)
     s->live = plive;
     s->fault = pfault;
     s->issued = pissued;
+    s->ctas_done = pdone;
     return st;
 }
 

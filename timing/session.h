@@ -15,6 +15,7 @@
 #ifndef PTXEMU_TIMING_SESSION_H
 #define PTXEMU_TIMING_SESSION_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -23,6 +24,7 @@
 #include "timing/tm.h"
 
 typedef struct TmSession TmSession;
+struct TmIntervals;               /* timing/intervals.h */
 
 typedef struct TmKernelStats {
     char *name;
@@ -42,6 +44,12 @@ int tm_session_open_ops(EmuDevice *dev, const ptxemu_tm_ops *ops,
                         size_t errlen);
 void tm_session_close(TmSession *s);
 void tm_session_attach(TmSession *s, EmuLaunch *l);
+/* Write the per-interval time series of every kernel's counters to iv
+ * (timing/intervals.h); the session owns iv from now (NULL: none). */
+void tm_session_set_intervals(TmSession *s, struct TmIntervals *iv);
+/* The progress line on stderr (timing/progress.h), rewritten in place
+ * when tty. */
+void tm_session_set_progress(TmSession *s, bool on, bool tty);
 /* The driver (EmuLaunch.driver). */
 EmuStatus tm_session_run(void *ctx, EmuLaunch *l);
 

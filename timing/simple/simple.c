@@ -12,7 +12,8 @@
  *      schedulers issues one warp or records why not;
  *   5. next cycle: t + 1 if anything issued; else the earliest cycle a
  *      warp could issue or a CTA retire, and the skipped cycles get the
- *      stall reasons of cycle t (nothing changes until then).
+ *      stall reasons and resident warps of cycle t (nothing changes
+ *      until then).
  * Every scheduler of every SM is counted once per cycle, issued or
  * stalled, so simple.issued + the simple.stall.* counters equal
  * simple.cycles * SMs * schedulers_per_sm.
@@ -74,6 +75,12 @@ static int ensure_sms(Simple *s, uint32_t n)
         snprintf(path, sizeof path, "simple.sm%u.issued", sm->id);
         if (stat(s, path, &sm->issued,
                  "warp instructions issued on this SM") != 0) {
+            return -1;
+        }
+        snprintf(path, sizeof path, "simple.sm%u.warps_resident", sm->id);
+        if (stat(s, path, &sm->warps_resident,
+                 "resident warps summed over cycles (occupancy: divide by "
+                 "cycles)") != 0) {
             return -1;
         }
     }
@@ -352,7 +359,6 @@ static int simple_cycle(void *tm, uint64_t *now)
         simple_sm_retire(s, s->sm[i], t);
     }
     if (tm_kern_over(kn, t)) {
-        s->st_cycles += t - kn->start;
         *now = t;
         return 0;
     }
@@ -392,6 +398,10 @@ static int simple_cycle(void *tm, uint64_t *now)
     for (int r = 0; r < SIMPLE_STALL_COUNT; r++) {
         s->st_stall[r] += cnt[r] * (next - t);
     }
+    for (uint32_t i = 0; i < s->active_sms; i++) {
+        s->sm[i]->warps_resident += s->sm[i]->warps * (next - t);
+    }
+    s->st_cycles += next - t; /* as time passes: per-interval rows */
     kn->now = next;
     *now = next;
     return 1;

@@ -177,6 +177,8 @@ typedef struct SimpleSm {
     SimpleSched *sched;
     uint32_t nsched;
     uint64_t issued;            /* stat: simple.smN.issued */
+    uint64_t warps_resident;    /* stat: simple.smN.warps_resident, the
+                                   sum over cycles of `warps` */
 } SimpleSm;
 
 /* One kernel being timed (nesting of child grids: timing/lib/kernel.h). */

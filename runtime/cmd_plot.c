@@ -1,0 +1,629 @@
+/*
+ * runtime/cmd_plot.c: `ptxemu plot [options] FILE.csv`, pictures of the
+ * per-interval statistics of a timed run (`--stats-interval`).
+ *
+ * The counters are found by the naming convention of timing/README.md
+ * ("Naming statistics"), so any model that follows it is drawn:
+ *  - ipc:       warp instructions per cycle of each SM (<m>.smN.issued
+ *               over the interval's cycles) and of the device; one line
+ *               per SM up to PLOT_SM_LINES SMs, a heat map above;
+ *  - stalls:    the scheduler cycles of each interval, stacked: issued
+ *               (<m>.issued) then each <m>.stall.<reason>, as fractions;
+ *  - occupancy: resident warps per SM (<m>.smN.warps_resident over
+ *               cycles): the mean over SMs, the least and the most;
+ *  - memory:    when <m>.mem.<level>.bytes counters exist, bytes per
+ *               cycle per level; with .requests and .latency, the mean
+ *               latency per level.
+ * Each picture is drawn by gnuplot (Debian package gnuplot-nox; the
+ * pngcairo and svg terminals) from data files and a script written to a
+ * temporary directory; --gnuplot PATH names another gnuplot.  Without
+ * gnuplot: a message and exit status 1.  Output: PREFIX-NAME.png and
+ * PREFIX-NAME.svg (PREFIX: the CSV's path less ".csv", or -o PREFIX).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <spawn.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "runtime/statcsv.h"
+
+int cmd_plot(int argc, char **argv);
+extern char **environ;
+
+#define PLOT_SM_LINES 16
+
+static void plot_usage(FILE *out)
+{
+    fprintf(out,
+        "usage: ptxemu plot [-o PREFIX] [--format png|svg|both] "
+        "[--model NAME] FILE.csv\n"
+        "\n"
+        "Draw the per-interval statistics of a timed run (the CSV of "
+        "--stats-interval)\n"
+        "with gnuplot: PREFIX-ipc (IPC over time per SM), PREFIX-stalls "
+        "(issue slots\n"
+        "by stall reason, stacked), PREFIX-occupancy (resident warps per "
+        "SM) and,\n"
+        "when the model counts memory traffic "
+        "(<model>.mem.<level>.bytes),\n"
+        "PREFIX-memory.  Counters are found by name (timing/README.md).\n"
+        "\n"
+        "  -o, --out PREFIX    output files' prefix (default FILE less "
+        ".csv)\n"
+        "  --format F          png, svg or both (default both)\n"
+        "  --model NAME        the model whose counters to draw (default: "
+        "the one\n"
+        "                      named by the first <model>.smN.issued "
+        "column)\n"
+        "  --gnuplot PATH      the gnuplot to run (default: gnuplot, "
+        "found on PATH)\n"
+        "  -h, --help          this text\n"
+        "\n"
+        "Needs gnuplot (Debian: apt-get install gnuplot-nox).\n"
+        "Exit status: 0 pictures written, 1 bad input or no gnuplot, 2 "
+        "usage errors.\n");
+}
+
+/* The model prefix: the first column "<m>.sm<digits>.issued". */
+static char *find_model(const StatCsv *c)
+{
+    for (size_t k = 0; k < c->ncols; k++) {
+        const char *n = c->cols[k], *d = strstr(n, ".sm");
+        if (!d || d == n) {
+            continue;
+        }
+        const char *p = d + 3;
+        if (*p < '0' || *p > '9') {
+            continue;
+        }
+        while (*p >= '0' && *p <= '9') {
+            p++;
+        }
+        if (!strcmp(p, ".issued") && !memchr(n, '.', (size_t)(d - n))) {
+            return strndup(n, (size_t)(d - n));
+        }
+    }
+    return NULL;
+}
+
+/* Columns named prefix + X + suffix (X non-empty, no '.'), in order. */
+static size_t cols_like(const StatCsv *c, const char *prefix,
+                        const char *suffix, long *out, char **names)
+{
+    size_t n = 0, lp = strlen(prefix), ls = strlen(suffix);
+    for (size_t k = 0; k < c->ncols; k++) {
+        const char *s = c->cols[k];
+        size_t l = strlen(s);
+        if (l <= lp + ls || strncmp(s, prefix, lp) ||
+            strcmp(s + l - ls, suffix)) {
+            continue;
+        }
+        if (memchr(s + lp, '.', l - lp - ls)) {
+            continue;
+        }
+        out[n] = (long)k;
+        if (names) {
+            names[n] = strndup(s + lp, l - lp - ls);
+        }
+        n++;
+    }
+    return n;
+}
+
+/* A path in a gnuplot single-quoted string ('' is a quote). */
+static void gp_str(FILE *o, const char *s)
+{
+    fputc('\'', o);
+    for (; *s; s++) {
+        if (*s == '\'') {
+            fputc('\'', o);
+        }
+        fputc(*s, o);
+    }
+    fputc('\'', o);
+}
+
+typedef struct Plot {
+    const StatCsv *c;
+    const char *dir;              /* temporary directory */
+    const char *prefix;           /* output prefix */
+    bool png, svg;
+    FILE *gp;                     /* the script */
+    char **written;               /* output files, for the report */
+    size_t nwritten;
+} Plot;
+
+static FILE *data_file(const Plot *p, const char *name)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s.dat", p->dir, name);
+    return fopen(path, "w");
+}
+
+/* Terminal and output for picture `name` in each format, then `body`
+ * (the plot command, run once per format). */
+static void picture(Plot *p, const char *name, const char *setup,
+                    const char *body)
+{
+    const char *fmts[2] = {p->png ? "png" : NULL, p->svg ? "svg" : NULL};
+    for (int f = 0; f < 2; f++) {
+        if (!fmts[f]) {
+            continue;
+        }
+        char out[4096];
+        snprintf(out, sizeof out, "%s-%s.%s", p->prefix, name, fmts[f]);
+        fprintf(p->gp, "reset\nset terminal %s size 1000,600%s\n",
+                f ? "svg" : "pngcairo",
+                f ? " dynamic background rgb 'white'" : "");
+        fprintf(p->gp, "set output ");
+        gp_str(p->gp, out);
+        fprintf(p->gp, "\ncd ");
+        gp_str(p->gp, p->dir);
+        fprintf(p->gp, "\nset grid\nset key outside right\n"
+                "set xlabel 'device cycle'\nset autoscale xfix\n%s\n%s\n"
+                "unset output\n", setup,
+                body);
+        char **w = realloc(p->written, (p->nwritten + 1) * sizeof(*w));
+        if (w) {
+            p->written = w;
+            w[p->nwritten] = strdup(out);
+            p->nwritten += w[p->nwritten] != NULL;
+        }
+    }
+}
+
+static double mid(const StatCsv *c, size_t r)
+{
+    return (double)c->cycle[r] + (double)c->cycles[r] / 2;
+}
+
+static int plot_ipc(Plot *p, const char *m)
+{
+    const StatCsv *c = p->c;
+    char pre[300];
+    snprintf(pre, sizeof pre, "%s.sm", m);
+    long *sm = calloc(c->ncols + 1, sizeof(long));
+    if (!sm) {
+        return -1;
+    }
+    size_t n = cols_like(c, pre, ".issued", sm, NULL);
+    FILE *d = data_file(p, "ipc");
+    if (!d) {
+        free(sm);
+        return -1;
+    }
+    for (size_t r = 0; r < c->nrows; r++) {
+        if (!c->cycles[r]) {
+            continue;
+        }
+        double cyc = (double)c->cycles[r], all = 0;
+        for (size_t k = 0; k < n; k++) {
+            all += (double)statcsv_at(c, r, (size_t)sm[k]);
+        }
+        fprintf(d, "%.1f %.6g", mid(c, r), all / cyc);
+        for (size_t k = 0; k < n; k++) {
+            fprintf(d, " %.6g", (double)statcsv_at(c, r, (size_t)sm[k]) / cyc);
+        }
+        fputc('\n', d);
+    }
+    fclose(d);
+    char *body = NULL;
+    size_t len = 0;
+    FILE *b = open_memstream(&body, &len);
+    if (!b) {
+        free(sm);
+        return -1;
+    }
+    if (n <= PLOT_SM_LINES) {
+        fprintf(b, "plot 'ipc.dat' using 1:2 with lines lw 2 title 'device'");
+        for (size_t k = 0; k < n; k++) {
+            fprintf(b, ", '' using 1:%zu with lines title '%s'", k + 3,
+                    c->cols[sm[k]] + strlen(m) + 1);
+        }
+    } else {
+        /* a heat map: one box per interval and SM */
+        FILE *h = data_file(p, "ipcmap");
+        if (!h) {
+            fclose(b);
+            free(body);
+            free(sm);
+            return -1;
+        }
+        for (size_t r = 0; r < c->nrows; r++) {
+            if (!c->cycles[r]) {
+                continue;
+            }
+            for (size_t k = 0; k < n; k++) {
+                fprintf(h, "%.1f %.1f %zu %.6g\n", mid(c, r),
+                        (double)c->cycles[r] / 2, k,
+                        (double)statcsv_at(c, r, (size_t)sm[k]) /
+                        (double)c->cycles[r]);
+            }
+        }
+        fclose(h);
+        fprintf(b, "set ylabel 'SM'\nset cblabel 'IPC'\nset yrange [-0.5:%zu.5]\n"
+                "set palette rgb 33,13,10\n"
+                "plot 'ipcmap.dat' using 1:3:2:(0.5):4 with boxxyerror "
+                "fs solid noborder lc palette notitle", n - 1);
+    }
+    fclose(b);
+    char setup[512];
+    snprintf(setup, sizeof setup, "set title 'IPC (warp instructions per "
+             "cycle) per SM, %s'\nset ylabel 'IPC'", m);
+    picture(p, "ipc", setup, body);
+    free(body);
+    free(sm);
+    return 0;
+}
+
+static int plot_stalls(Plot *p, const char *m)
+{
+    const StatCsv *c = p->c;
+    char pre[300];
+    snprintf(pre, sizeof pre, "%s.stall.", m);
+    long *st = calloc(c->ncols + 1, sizeof(long));
+    char **names = calloc(c->ncols + 1, sizeof(char *));
+    long issued = -1;
+    snprintf(pre, sizeof pre, "%s.issued", m);
+    issued = statcsv_col(c, pre);
+    snprintf(pre, sizeof pre, "%s.stall.", m);
+    size_t n = st && names ? cols_like(c, pre, "", st, names) : 0;
+    FILE *d = n ? data_file(p, "stalls") : NULL;
+    if (!d) {
+        for (size_t k = 0; names && k < n; k++) {
+            free(names[k]);
+        }
+        free(names);
+        free(st);
+        return n ? -1 : 0;        /* no stall counters: no picture */
+    }
+    for (size_t r = 0; r < c->nrows; r++) {
+        double tot = issued >= 0 ? (double)statcsv_at(c, r, (size_t)issued)
+                                 : 0;
+        for (size_t k = 0; k < n; k++) {
+            tot += (double)statcsv_at(c, r, (size_t)st[k]);
+        }
+        if (!c->cycles[r] || tot == 0) {
+            continue;
+        }
+        double cum = issued >= 0 ? (double)statcsv_at(c, r, (size_t)issued)
+                                 : 0;
+        fprintf(d, "%.1f %.6g", mid(c, r), cum / tot);
+        for (size_t k = 0; k < n; k++) {
+            cum += (double)statcsv_at(c, r, (size_t)st[k]);
+            fprintf(d, " %.6g", cum / tot);
+        }
+        fputc('\n', d);
+    }
+    fclose(d);
+    char *body = NULL;
+    size_t len = 0;
+    FILE *b = open_memstream(&body, &len);
+    if (b) {
+        fprintf(b, "plot 'stalls.dat' using 1:(0):2 with filledcurves "
+                "title 'issued'");
+        for (size_t k = 0; k < n; k++) {
+            fprintf(b, ", '' using 1:%zu:%zu with filledcurves title '%s'",
+                    k + 2, k + 3, names[k]);
+        }
+        fclose(b);
+        char setup[512];
+        snprintf(setup, sizeof setup, "set title 'scheduler cycles: issued "
+                 "or stalled, by reason (%s)'\nset ylabel 'fraction of "
+                 "scheduler cycles'\nset yrange [0:1]", m);
+        picture(p, "stalls", setup, body);
+    }
+    free(body);
+    for (size_t k = 0; k < n; k++) {
+        free(names[k]);
+    }
+    free(names);
+    free(st);
+    return b ? 0 : -1;
+}
+
+static int plot_occupancy(Plot *p, const char *m)
+{
+    const StatCsv *c = p->c;
+    char pre[300];
+    snprintf(pre, sizeof pre, "%s.sm", m);
+    long *w = calloc(c->ncols + 1, sizeof(long));
+    size_t n = w ? cols_like(c, pre, ".warps_resident", w, NULL) : 0;
+    FILE *d = n ? data_file(p, "occupancy") : NULL;
+    if (!d) {
+        free(w);
+        return n ? -1 : 0;
+    }
+    for (size_t r = 0; r < c->nrows; r++) {
+        if (!c->cycles[r]) {
+            continue;
+        }
+        double cyc = (double)c->cycles[r], sum = 0, lo = 1e300, hi = 0;
+        for (size_t k = 0; k < n; k++) {
+            double v = (double)statcsv_at(c, r, (size_t)w[k]) / cyc;
+            sum += v;
+            lo = v < lo ? v : lo;
+            hi = v > hi ? v : hi;
+        }
+        fprintf(d, "%.1f %.6g %.6g %.6g\n", mid(c, r), sum / (double)n, lo,
+                hi);
+    }
+    fclose(d);
+    char setup[512];
+    snprintf(setup, sizeof setup, "set title 'resident warps per SM "
+             "(%zu SMs, %s)'\nset ylabel 'warps'\nset yrange [0:*]", n, m);
+    picture(p, "occupancy", setup,
+            "plot 'occupancy.dat' using 1:3:4 with filledcurves fs "
+            "transparent solid 0.3 title 'least to most', '' using 1:2 "
+            "with lines lw 2 title 'mean'");
+    free(w);
+    return 0;
+}
+
+static int plot_memory(Plot *p, const char *m)
+{
+    const StatCsv *c = p->c;
+    char pre[300];
+    snprintf(pre, sizeof pre, "%s.mem.", m);
+    long *by = calloc(c->ncols + 1, sizeof(long));
+    char **lv = calloc(c->ncols + 1, sizeof(char *));
+    size_t n = by && lv ? cols_like(c, pre, ".bytes", by, lv) : 0;
+    long *req = calloc(n + 1, sizeof(long)), *lat = calloc(n + 1,
+                                                           sizeof(long));
+    FILE *d = n && req && lat ? data_file(p, "memory") : NULL;
+    int rc = n ? -1 : 0;
+    if (!d) {
+        goto out;
+    }
+    bool any_lat = false;
+    for (size_t k = 0; k < n; k++) {
+        char name[600];
+        snprintf(name, sizeof name, "%s.mem.%s.requests", m, lv[k]);
+        req[k] = statcsv_col(c, name);
+        snprintf(name, sizeof name, "%s.mem.%s.latency", m, lv[k]);
+        lat[k] = statcsv_col(c, name);
+        any_lat |= req[k] >= 0 && lat[k] >= 0;
+    }
+    for (size_t r = 0; r < c->nrows; r++) {
+        if (!c->cycles[r]) {
+            continue;
+        }
+        fprintf(d, "%.1f", mid(c, r));
+        for (size_t k = 0; k < n; k++) {
+            double rq = req[k] >= 0 ? (double)statcsv_at(c, r, (size_t)req[k])
+                                    : 0;
+            fprintf(d, " %.6g", (double)statcsv_at(c, r, (size_t)by[k]) /
+                    (double)c->cycles[r]);
+            if (lat[k] >= 0 && rq > 0) {
+                fprintf(d, " %.6g", (double)statcsv_at(c, r, (size_t)lat[k]) /
+                        rq);
+            } else {
+                fprintf(d, " NaN");
+            }
+        }
+        fputc('\n', d);
+    }
+    fclose(d);
+    char *body = NULL;
+    size_t len = 0;
+    FILE *b = open_memstream(&body, &len);
+    if (!b) {
+        goto out;
+    }
+    fprintf(b, "set multiplot layout %d,1\nset ylabel 'bytes per cycle'\n"
+            "plot ", any_lat ? 2 : 1);
+    for (size_t k = 0; k < n; k++) {
+        fprintf(b, "%s'memory.dat' using 1:%zu with lines title '%s'",
+                k ? ", " : "", 2 * k + 2, lv[k]);
+    }
+    if (any_lat) {
+        fprintf(b, "\nset title 'mean latency'\nset ylabel 'cycles'\nplot ");
+        bool first = true;
+        for (size_t k = 0; k < n; k++) {
+            if (req[k] >= 0 && lat[k] >= 0) {
+                fprintf(b, "%s'memory.dat' using 1:%zu with linespoints title "
+                        "'%s'", first ? "" : ", ", 2 * k + 3, lv[k]);
+                first = false;
+            }
+        }
+    }
+    fprintf(b, "\nunset multiplot");
+    fclose(b);
+    char setup[512];
+    snprintf(setup, sizeof setup, "set title 'memory bandwidth per level "
+             "(%s)'", m);
+    picture(p, "memory", setup, body);
+    free(body);
+    rc = 0;
+out:
+    for (size_t k = 0; lv && k < n; k++) {
+        free(lv[k]);
+    }
+    free(lv);
+    free(by);
+    free(req);
+    free(lat);
+    return rc;
+}
+
+/* Run gnuplot on the script: 0, or the exit status to return. */
+static int run_gnuplot(const char *gp, const char *script)
+{
+    char *argv[] = {(char *)gp, (char *)script, NULL};
+    pid_t pid;
+    int e = posix_spawnp(&pid, gp, NULL, NULL, argv, environ);
+    if (e == ENOENT) {
+        fprintf(stderr, "ptxemu plot: %s not found: the pictures are drawn "
+                "by gnuplot (Debian: apt-get install gnuplot-nox; or "
+                "--gnuplot PATH)\n", gp);
+        return 1;
+    }
+    if (e) {
+        fprintf(stderr, "ptxemu plot: cannot run %s: %s\n", gp, strerror(e));
+        return 1;
+    }
+    int ws;
+    while (waitpid(pid, &ws, 0) < 0) {
+        if (errno != EINTR) {
+            fprintf(stderr, "ptxemu plot: waiting for %s: %s\n", gp,
+                    strerror(errno));
+            return 1;
+        }
+    }
+    if (!WIFEXITED(ws) || WEXITSTATUS(ws) != 0) {
+        fprintf(stderr, "ptxemu plot: %s failed (%s %d)\n", gp,
+                WIFEXITED(ws) ? "exit status" : "signal",
+                WIFEXITED(ws) ? WEXITSTATUS(ws) : WTERMSIG(ws));
+        return 1;
+    }
+    return 0;
+}
+
+/* Remove the temporary directory's files and itself. */
+static void clean(const char *dir)
+{
+    static const char *const files[] = {"plot.gp", "ipc.dat", "ipcmap.dat",
+        "stalls.dat", "occupancy.dat", "memory.dat"};
+    char path[4096];
+    for (size_t k = 0; k < sizeof files / sizeof files[0]; k++) {
+        snprintf(path, sizeof path, "%s/%s", dir, files[k]);
+        unlink(path);
+    }
+    rmdir(dir);
+}
+
+int cmd_plot(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"out", required_argument, NULL, 'o'},
+        {"format", required_argument, NULL, 'f'},
+        {"model", required_argument, NULL, 'm'},
+        {"gnuplot", required_argument, NULL, 'g'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    const char *prefix = NULL, *model = NULL, *gnuplot = "gnuplot";
+    Plot p = {.png = true, .svg = true};
+    int c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
+        switch (c) {
+        case 'o': prefix = optarg; break;
+        case 'm': model = optarg; break;
+        case 'g': gnuplot = optarg; break;
+        case 'f':
+            p.png = !strcmp(optarg, "png") || !strcmp(optarg, "both");
+            p.svg = !strcmp(optarg, "svg") || !strcmp(optarg, "both");
+            if (!p.png && !p.svg) {
+                fprintf(stderr, "ptxemu plot: --format '%s': expected png, "
+                        "svg or both\n", optarg);
+                return 2;
+            }
+            break;
+        case 'h':
+            plot_usage(stdout);
+            return 0;
+        default:
+            plot_usage(stderr);
+            return 2;
+        }
+    }
+    if (optind + 1 != argc) {
+        fprintf(stderr, "ptxemu plot: %s\n", optind >= argc
+                ? "no CSV file (the output of --stats-interval)"
+                : "one CSV file only");
+        plot_usage(stderr);
+        return 2;
+    }
+    const char *csv = argv[optind];
+    char err[1024];
+    StatCsv data;
+    if (statcsv_read(csv, &data, err, sizeof err) != 0) {
+        fprintf(stderr, "ptxemu plot: %s\n", err);
+        return 1;
+    }
+    int status = 1;
+    char *m = model ? strdup(model) : find_model(&data);
+    char *pre = NULL;
+    char dir[] = "/tmp/ptxemu-plot-XXXXXX";
+    bool have_dir = false;
+    if (!m) {
+        fprintf(stderr, "ptxemu plot: %s: no column <model>.smN.issued: "
+                "not the statistics of a timing model that follows the "
+                "naming convention (timing/README.md)\n", csv);
+        goto out;
+    }
+    if (prefix) {
+        pre = strdup(prefix);
+    } else {
+        size_t l = strlen(csv);
+        pre = strdup(csv);
+        if (pre && l > 4 && !strcmp(pre + l - 4, ".csv")) {
+            pre[l - 4] = 0;
+        }
+    }
+    if (!pre || !mkdtemp(dir)) {
+        fprintf(stderr, "ptxemu plot: cannot make a temporary directory: "
+                "%s\n", strerror(errno));
+        goto out;
+    }
+    have_dir = true;
+    char script[sizeof dir + 16];
+    snprintf(script, sizeof script, "%s/plot.gp", dir);
+    p.c = &data;
+    p.dir = dir;
+    p.prefix = pre;
+    p.gp = fopen(script, "w");
+    if (!p.gp) {
+        fprintf(stderr, "ptxemu plot: %s: %s\n", script, strerror(errno));
+        goto out;
+    }
+    /* output paths are relative to where ptxemu runs: cd only affects
+     * data files, so make the prefix absolute first */
+    if (pre[0] != '/') {
+        char cwd[2048];
+        if (!getcwd(cwd, sizeof cwd)) {
+            fprintf(stderr, "ptxemu plot: getcwd: %s\n", strerror(errno));
+            fclose(p.gp);
+            goto out;
+        }
+        char *abs = malloc(strlen(cwd) + strlen(pre) + 2);
+        if (!abs) {
+            fclose(p.gp);
+            goto out;
+        }
+        sprintf(abs, "%s/%s", cwd, pre);
+        free(pre);
+        pre = abs;
+        p.prefix = pre;
+    }
+    int rc = plot_ipc(&p, m) | plot_stalls(&p, m) | plot_occupancy(&p, m) |
+             plot_memory(&p, m);
+    if (fclose(p.gp) != 0 || rc) {
+        fprintf(stderr, "ptxemu plot: cannot write the data files in %s\n",
+                dir);
+        goto out;
+    }
+    if ((status = run_gnuplot(gnuplot, script)) == 0) {
+        for (size_t k = 0; k < p.nwritten; k++) {
+            printf("%s\n", p.written[k]);
+        }
+    }
+out:
+    for (size_t k = 0; k < p.nwritten; k++) {
+        free(p.written[k]);
+    }
+    free(p.written);
+    if (have_dir) {
+        clean(dir);
+    }
+    free(pre);
+    free(m);
+    statcsv_free(&data);
+    return status;
+}
