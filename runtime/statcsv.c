@@ -196,6 +196,11 @@ static int pass(const char *path, char *text, size_t len, StatCsv *c,
                      "not a --stats-csv file?", path, lineno);
             free(copy);
             goto out;
+        } else if (n < 0) {
+            snprintf(err, errlen, "%s:%zu: a quoted kernel name not closed",
+                     path, lineno);
+            free(copy);
+            goto out;
         } else if (n != (long)(nmap + FIXED)) {
             snprintf(err, errlen, "%s:%zu: %ld fields, the header names "
                      "%zu", path, lineno, n, nmap + FIXED);
