@@ -399,7 +399,7 @@ static int simple_cycle(void *tm, uint64_t *now)
         s->st_stall[r] += cnt[r] * (next - t);
     }
     for (uint32_t i = 0; i < s->active_sms; i++) {
-        s->sm[i]->warps_resident += s->sm[i]->warps * (next - t);
+        s->sm[i]->warps_resident += s->sm[i]->used.warps * (next - t);
     }
     s->st_cycles += next - t; /* as time passes: per-interval rows */
     kn->now = next;

@@ -178,7 +178,7 @@ typedef struct SimpleSm {
     uint32_t nsched;
     uint64_t issued;            /* stat: simple.smN.issued */
     uint64_t warps_resident;    /* stat: simple.smN.warps_resident, the
-                                   sum over cycles of `warps` */
+                                   sum over cycles of `used.warps` */
 } SimpleSm;
 
 /* One kernel being timed (nesting of child grids: timing/lib/kernel.h). */
