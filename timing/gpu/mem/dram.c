@@ -15,6 +15,7 @@
 
 typedef struct Bank {
     bool open;
+    uint32_t hits;              /* queued requests to the open row */
     uint64_t row;
     uint64_t nact;              /* earliest ACT (tRC, tRP, tRFC) */
     uint64_t npre;              /* earliest PRE (tRAS, tRTP, tWR) */
@@ -46,6 +47,8 @@ struct Dram {
     uint32_t nq, nrd_held, nwr_held;    /* held: queued or in out */
     MemQ out;
     uint64_t last;              /* last tick + 1 (0: none yet) */
+    uint64_t next;              /* dram_next's answer while !stale */
+    bool stale;
     DramCmd *log;
     uint32_t logcap, *nlog;
 };
@@ -83,6 +86,7 @@ Dram *dram_new(const DramCfg *cfg, DramStats *st, char *err, size_t errlen)
     }
     d->c = *cfg;
     d->st = st;
+    d->stale = true;
     d->bank = calloc((size_t)cfg->ranks * cfg->banks, sizeof *d->bank);
     d->rank = calloc(cfg->ranks, sizeof *d->rank);
     d->bg_ncas = calloc((size_t)cfg->ranks * cfg->bankgroups,
@@ -130,6 +134,7 @@ bool dram_accept(Dram *d, const MemMsg *m, uint32_t bankid, uint64_t row,
     }
     /* nothing is issued for it before it arrived */
     d->last = max64(d->last, now);
+    d->stale = true;
     bool write = m->kind == GPU_MEM_WRITE;
     EMU_ASSERT(bankid < d->c.ranks * d->c.banks);
     if (write ? d->nwr_held >= d->c.wrq : d->nrd_held >= d->c.rdq) {
@@ -142,6 +147,9 @@ bool dram_accept(Dram *d, const MemMsg *m, uint32_t bankid, uint64_t row,
                .ncas = (bytes + d->c.burst_bytes - 1) / d->c.burst_bytes};
     if (!r->ncas) {
         r->ncas = 1;
+    }
+    if (d->bank[bankid].open && d->bank[bankid].row == row) {
+        d->bank[bankid].hits++;
     }
     if (write) {
         d->nwr_held++;
@@ -237,6 +245,10 @@ static void do_act(Dram *d, uint32_t bi, uint64_t row, uint64_t now)
     Bank *b = &d->bank[bi];
     b->open = true;
     b->row = row;
+    b->hits = 0;
+    for (uint32_t i = 0; i < d->nq; i++) {
+        b->hits += d->q[i].bank == bi && d->q[i].row == row;
+    }
     b->ncas = now + T(d, RCD);
     b->npre = now + T(d, RAS);
     b->nact = now + T(d, RC);
@@ -248,6 +260,7 @@ static void do_act(Dram *d, uint32_t bi, uint64_t row, uint64_t now)
 static void close_bank(Dram *d, Bank *b, uint64_t at)
 {
     b->open = false;
+    b->hits = 0;
     b->nact = max64(b->nact, at + T(d, RP));
 }
 
@@ -288,6 +301,8 @@ static void do_cas(Dram *d, uint32_t i, uint64_t now)
     if (--r->ncas) {
         return;
     }
+    EMU_ASSERT(b->hits > 0);
+    b->hits--;              /* it leaves the queue */
     if (d->c.policy == DRAM_CLOSED) {
         close_bank(d, b, b->npre);
     }
@@ -308,18 +323,6 @@ static bool legal(const Dram *d, const Req *r, Next n, uint64_t now)
         return false;
     }
     return n != N_ACT || !ref_pending(d, rank_of(d, r->bank), now);
-}
-
-/* Does a queued request still hit the open row of bank bi? */
-static bool row_wanted(const Dram *d, uint32_t bi)
-{
-    const Bank *b = &d->bank[bi];
-    for (uint32_t i = 0; i < d->nq; i++) {
-        if (d->q[i].bank == bi && d->q[i].row == b->row) {
-            return true;
-        }
-    }
-    return false;
 }
 
 /* Issue q[i]'s next command n. */
@@ -419,6 +422,7 @@ static void catch_up(Dram *d, uint64_t now)
 void dram_tick(Dram *d, uint64_t now)
 {
     d->last = now + 1;
+    d->stale = true;
     d->st->queue_sum += d->nq;
     /* refresh too waits for a request (catch_up) when nothing is queued */
     if (!d->nq || refresh(d, now)) {
@@ -431,26 +435,37 @@ void dram_tick(Dram *d, uint64_t now)
         }
         return;
     }
+    /* one pass: the oldest column command that may issue wins; failing
+     * one, the oldest ACT or PRE that may (a PRE only of a row no queued
+     * request still hits) */
+    uint32_t other = UINT32_MAX;
     for (uint32_t i = 0; i < d->nq; i++) {
-        if (next_cmd(d, &d->q[i]) == N_CAS &&
-            legal(d, &d->q[i], N_CAS, now)) {
-            issue(d, i, N_CAS, now);
-            return;
+        const Req *r = &d->q[i];
+        Next n = next_cmd(d, r);
+        if (n == N_CAS) {
+            if (legal(d, r, N_CAS, now)) {
+                issue(d, i, N_CAS, now);
+                return;
+            }
+        } else if (other == UINT32_MAX && legal(d, r, n, now) &&
+                   (n != N_PRE || !d->bank[r->bank].hits)) {
+            other = i;
         }
     }
-    for (uint32_t i = 0; i < d->nq; i++) {
-        Next n = next_cmd(d, &d->q[i]);
-        if (n == N_CAS || !legal(d, &d->q[i], n, now) ||
-            (n == N_PRE && row_wanted(d, d->q[i].bank))) {
-            continue;
-        }
-        issue(d, i, n, now);
-        return;
+    if (other != UINT32_MAX) {
+        issue(d, other, next_cmd(d, &d->q[other]), now);
     }
 }
 
-uint64_t dram_next(const Dram *d)
+uint64_t dram_next(const Dram *dc)
 {
+    /* the answer is kept until the state changes (accept, tick, pop):
+     * owners ask far more often than that */
+    Dram *d = (Dram *)dc;
+    if (!d->stale) {
+        return d->next;
+    }
+    d->stale = false;
     uint64_t t = memq_next(&d->out);
     for (uint32_t rk = 0; d->nq && rk < d->c.ranks; rk++) {
         if (d->rank[rk].ref_due != MEM_NEVER) {
@@ -461,7 +476,8 @@ uint64_t dram_next(const Dram *d)
     for (uint32_t i = 0; i < n; i++) {
         t = mem_min(t, earliest(d, &d->q[i]));
     }
-    return t == MEM_NEVER ? t : max64(t, d->last);
+    d->next = t == MEM_NEVER ? t : max64(t, d->last);
+    return d->next;
 }
 
 const MemMsg *dram_out_peek(const Dram *d, uint64_t now)
@@ -478,4 +494,5 @@ void dram_out_pop(Dram *d)
         d->nrd_held--;
     }
     memq_pop(&d->out);
+    d->stale = true;
 }

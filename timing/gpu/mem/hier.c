@@ -467,8 +467,9 @@ static void run_rep(Hier *H, uint64_t now)
 static void run_l2(Hier *H, uint32_t p, uint64_t now)
 {
     Part *P = &H->part[p];
-    part_l2_tick(P, now, cyc(H, DOM_DRAM));
-    touch(H, id_dram(H, p));
+    if (part_l2_tick(P, now, cyc(H, DOM_DRAM))) {
+        touch(H, id_dram(H, p));
+    }
     const MemMsg *m;
     while ((m = part_out_peek(P, now))) {
         if (!xbar_push(H->rep, p, m->sm, m, rep_bytes(H, m),

@@ -30,9 +30,10 @@ CacheOutcome part_accept(Part *p, const MemMsg *m, uint64_t now_l2)
     return cache_access(p->l2, m, now_l2);
 }
 
-void part_l2_tick(Part *p, uint64_t now_l2, uint64_t now_dram)
+bool part_l2_tick(Part *p, uint64_t now_l2, uint64_t now_dram)
 {
     const MemMsg *m;
+    bool gave = false;
     while ((m = cache_down_peek(p->l2, now_l2))) {
         AddrLoc loc;
         addrmap_map(p->map, m->addr + GPU_SECTOR *
@@ -43,6 +44,7 @@ void part_l2_tick(Part *p, uint64_t now_l2, uint64_t now_dram)
             break;
         }
         cache_down_pop(p->l2);
+        gave = true;
     }
     while ((m = cache_up_peek(p->l2, now_l2))) {
         if (m->kind == GPU_MEM_ATOMIC) {
@@ -64,6 +66,7 @@ void part_l2_tick(Part *p, uint64_t now_l2, uint64_t now_dram)
         memq_push(&p->out, m, now_l2);
         memq_pop(&p->atom);
     }
+    return gave;
 }
 
 uint64_t part_l2_next(const Part *p)

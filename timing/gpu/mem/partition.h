@@ -39,7 +39,8 @@ int part_init(Part *p, Cache *l2, Dram *dram, const AddrMapCfg *map,
               uint32_t atom_lat, uint32_t outq);
 void part_fini(Part *p);
 CacheOutcome part_accept(Part *p, const MemMsg *m, uint64_t now_l2);
-void part_l2_tick(Part *p, uint64_t now_l2, uint64_t now_dram);
+/* True when it handed the channel something. */
+bool part_l2_tick(Part *p, uint64_t now_l2, uint64_t now_dram);
 /* In L2 cycles (the output's and the slice's own), leaving out what
  * waits for a refusing neighbour (dram_blocked, out_blocked, a full
  * output). */

@@ -276,12 +276,12 @@ uint64_t xbar_next_skip(const Xbar *x, const uint8_t *skip)
             t = mem_min(t, memq_next(&x->out[d].q));
         }
     }
-    if (x->queued) {
-        /* the earliest a head whose output has room could be granted;
-         * a full output frees when its packet is taken (the owner's
-         * pop, after which it asks again) */
-        uint64_t free_at = MEM_NEVER;
-        for (uint32_t s = 0; s < x->c.nsrc; s++) {
+    if (x->queued && t > x->last) {
+        /* the earliest a head whose output has room could be granted
+         * (never before the next tick: stop there); a full output frees
+         * when its packet is taken (the owner's pop, after which it asks
+         * again) */
+        for (uint32_t s = 0; s < x->c.nsrc && t > x->last; s++) {
             const In *in = &x->in[s];
             if (!in->n) {
                 continue;
@@ -292,10 +292,7 @@ uint64_t xbar_next_skip(const Xbar *x, const uint8_t *skip)
                 continue;
             }
             uint64_t b = in->busy > o->busy ? in->busy : o->busy;
-            free_at = mem_min(free_at, b);
-        }
-        if (free_at != MEM_NEVER) {
-            t = mem_min(t, free_at > x->last ? free_at : x->last);
+            t = mem_min(t, b > x->last ? b : x->last);
         }
     }
     return t;
