@@ -770,6 +770,7 @@ typedef union CUlaunchAttributeValue_union {
         unsigned char remote;
     } memSyncDomainMap;
     int memSyncDomain;
+    int clusterSchedulingPolicyPreference;
 } CUlaunchAttributeValue;
 
 typedef struct CUlaunchAttribute_st {
@@ -1731,6 +1732,14 @@ CUresult cuGraphExecEventWaitNodeSetEvent(CUgraphExec hGraphExec,
 CUresult cuGraphExecChildGraphNodeSetParams(CUgraphExec hGraphExec,
                                             CUgraphNode hNode,
                                             CUgraph childGraph);
+/* Kernel node attributes (runtime/cuda/drv_sattr.c). */
+CUresult cuGraphKernelNodeSetAttribute(CUgraphNode hNode,
+                                       CUlaunchAttributeID attr,
+                                       const CUlaunchAttributeValue *value);
+CUresult cuGraphKernelNodeGetAttribute(CUgraphNode hNode,
+                                       CUlaunchAttributeID attr,
+                                       CUlaunchAttributeValue *value_out);
+CUresult cuGraphKernelNodeCopyAttributes(CUgraphNode dst, CUgraphNode src);
 /* Graph memory nodes (runtime/cuda/drv_graph_mem.c). */
 CUresult cuGraphAddMemAllocNode(CUgraphNode *phGraphNode, CUgraph hGraph,
                                 const CUgraphNode *dependencies,

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "abi/cuda_abi.h"
 #include "runtime/cudart/cudart_api.h"
 
 void **__cudaRegisterFatBinary(void *fatCubin);
@@ -1877,6 +1878,131 @@ START_TEST(test_child_and_clone)
 }
 END_TEST
 
+/* Kernel node attributes (cudaGraphKernelNodeSetAttribute: the ids
+ * cuda.h marks "valid for graph nodes"): checked as their types
+ * document, recorded, read back (unset ones as CUDA's defaults), copied
+ * between nodes and kept by clones; a cooperative node still computes
+ * x * a + b. */
+START_TEST(test_kernel_node_attributes)
+{
+    enum { M = 40 };
+    const cudaLaunchAttributeID apw = (cudaLaunchAttributeID)1,
+        coop = (cudaLaunchAttributeID)2, sync = (cudaLaunchAttributeID)3,
+        prio = (cudaLaunchAttributeID)8, map = (cudaLaunchAttributeID)9;
+    float *d = NULL, h[M];
+    for (int i = 0; i < M; i++)
+        h[i] = (float)i;
+    ck_assert_int_eq(cudaMalloc((void **)&d, sizeof h), cudaSuccess);
+    ck_assert_int_eq(cudaMemcpy(d, h, sizeof h, cudaMemcpyHostToDevice),
+                     cudaSuccess);
+    unsigned n = M;
+    float a = 2.0f, b = -1.0f;
+    void *args[] = { &d, &n, &a, &b };
+    struct cudaKernelNodeParams kp;
+    memset(&kp, 0, sizeof kp);
+    kp.func = (void *)(uintptr_t)scale_add_stub;
+    kp.gridDim = d3(2);
+    kp.blockDim = d3(32);
+    kp.kernelParams = args;
+    cudaGraph_t g;
+    cudaGraphNode_t k1, k2, ms;
+    ck_assert_int_eq(cudaGraphCreate(&g, 0), cudaSuccess);
+    ck_assert_int_eq(cudaGraphAddKernelNode(&k1, g, NULL, 0, &kp),
+                     cudaSuccess);
+    ck_assert_int_eq(cudaGraphAddKernelNode(&k2, g, NULL, 0, &kp),
+                     cudaSuccess);
+    struct cudaMemsetParams mp;
+    memset(&mp, 0, sizeof mp);
+    mp.dst = d;
+    mp.elementSize = 4;
+    mp.width = 1;
+    mp.height = 1;
+    ck_assert_int_eq(cudaGraphAddMemsetNode(&ms, g, NULL, 0, &mp),
+                     cudaSuccess);
+
+    /* Values are the driver's 64-byte union (cuda.h's layout). */
+    CUlaunchAttributeValue v, got;
+    memset(&v, 0, sizeof v);
+    v.accessPolicyWindow.base_ptr = d;
+    v.accessPolicyWindow.num_bytes = sizeof h;
+    v.accessPolicyWindow.hitRatio = 0.5f;
+    v.accessPolicyWindow.hitProp = CU_ACCESS_PROPERTY_PERSISTING;
+    v.accessPolicyWindow.missProp = CU_ACCESS_PROPERTY_STREAMING;
+#define SETA(nd, id, val) cudaGraphKernelNodeSetAttribute(nd, id, \
+        (const cudaLaunchAttributeValue *)(const void *)(val))
+#define GETA(nd, id, val) cudaGraphKernelNodeGetAttribute(nd, id, \
+        (cudaLaunchAttributeValue *)(void *)(val))
+    ck_assert_int_eq(SETA(k1, apw, &v), cudaSuccess);
+    ck_assert_int_eq(GETA(k1, apw, &got), cudaSuccess);
+    ck_assert_ptr_eq(got.accessPolicyWindow.base_ptr, d);
+    ck_assert_uint_eq(got.accessPolicyWindow.num_bytes, sizeof h);
+    ck_assert(got.accessPolicyWindow.hitRatio == 0.5f);
+    ck_assert_int_eq(got.accessPolicyWindow.hitProp,
+                     CU_ACCESS_PROPERTY_PERSISTING);
+    v.accessPolicyWindow.hitRatio = 1.5f;       /* not in [0, 1] */
+    ck_assert_int_eq(SETA(k1, apw, &v), cudaErrorInvalidValue);
+    v.accessPolicyWindow.hitRatio = 0.5f;
+    v.accessPolicyWindow.missProp = CU_ACCESS_PROPERTY_PERSISTING;
+    ck_assert_int_eq(SETA(k1, apw, &v), cudaErrorInvalidValue);
+    /* A stream-only attribute, a memset node. */
+    memset(&v, 0, sizeof v);
+    v.syncPolicy = CU_SYNC_POLICY_SPIN;
+    ck_assert_int_eq(SETA(k1, sync, &v), cudaErrorInvalidValue);
+    v.priority = -1;
+    ck_assert_int_eq(SETA(ms, prio, &v), cudaErrorInvalidValue);
+    ck_assert_int_eq(GETA(ms, prio, &got), cudaErrorInvalidValue);
+    (void)cudaGetLastError();
+    /* Defaults of unset attributes. */
+    memset(&got, 0x55, sizeof got);
+    ck_assert_int_eq(GETA(k2, prio, &got), cudaSuccess);
+    ck_assert_int_eq(got.priority, 0);
+    ck_assert_int_eq(GETA(k2, map, &got), cudaSuccess);
+    ck_assert_uint_eq(got.memSyncDomainMap.default_, 0);
+    ck_assert_uint_eq(got.memSyncDomainMap.remote, 1);
+    /* Priority and cooperative on k1, copied to k2. */
+    memset(&v, 0, sizeof v);
+    v.priority = -2;
+    ck_assert_int_eq(SETA(k1, prio, &v), cudaSuccess);
+    v.cooperative = 1;
+    ck_assert_int_eq(SETA(k1, coop, &v), cudaSuccess);
+    ck_assert_int_eq(cudaGraphKernelNodeCopyAttributes(k2, k1), cudaSuccess);
+    ck_assert_int_eq(GETA(k2, prio, &got), cudaSuccess);
+    ck_assert_int_eq(got.priority, -2);
+    ck_assert_int_eq(GETA(k2, apw, &got), cudaSuccess);
+    ck_assert_uint_eq(got.accessPolicyWindow.num_bytes, sizeof h);
+    ck_assert_int_eq(cudaGraphKernelNodeCopyAttributes(ms, k1),
+                     cudaErrorInvalidValue);
+    (void)cudaGetLastError();
+    /* Clones keep them. */
+    cudaGraph_t c;
+    cudaGraphNode_t ck2;
+    ck_assert_int_eq(cudaGraphClone(&c, g), cudaSuccess);
+    ck_assert_int_eq(cudaGraphNodeFindInClone(&ck2, k2, c), cudaSuccess);
+    ck_assert_int_eq(GETA(ck2, coop, &got), cudaSuccess);
+    ck_assert_int_eq(got.cooperative, 1);
+    ck_assert_int_eq(cudaGraphDestroy(c), cudaSuccess);
+#undef SETA
+#undef GETA
+
+    /* Launched: k1 then k2 (cooperative both), the memset first. */
+    cudaGraphNode_t from[2] = { ms, k1 }, to[2] = { k1, k2 };
+    ck_assert_int_eq(cudaGraphAddDependencies(g, from, to, NULL, 2),
+                     cudaSuccess);
+    cudaGraphExec_t x;
+    ck_assert_int_eq(cudaGraphInstantiate(&x, g, 0), cudaSuccess);
+    ck_assert_int_eq(cudaGraphLaunch(x, 0), cudaSuccess);
+    ck_assert_int_eq(cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost),
+                     cudaSuccess);
+    for (int i = 0; i < M; i++) {
+        float x0 = i == 0 ? 0.0f : (float)i;    /* the memset's zero */
+        ck_assert(h[i] == (x0 * 2.0f - 1.0f) * 2.0f - 1.0f);
+    }
+    ck_assert_int_eq(cudaGraphExecDestroy(x), cudaSuccess);
+    ck_assert_int_eq(cudaGraphDestroy(g), cudaSuccess);
+    ck_assert_int_eq(cudaFree(d), cudaSuccess);
+}
+END_TEST
+
 static Suite *graph_suite(void)
 {
     Suite *s = suite_create("cudart_graph");
@@ -1897,6 +2023,7 @@ static Suite *graph_suite(void)
     tcase_add_test(tc, test_edges_and_destroy);
     tcase_add_test(tc, test_event_nodes);
     tcase_add_test(tc, test_symbols_and_child_set);
+    tcase_add_test(tc, test_kernel_node_attributes);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -197,6 +197,41 @@ START_TEST(explicit_diamond)
     OK(cuGraphNodeGetType(cp, &type));
     ck_assert_int_eq(type, CU_GRAPH_NODE_TYPE_MEMCPY);
 
+    /* Kernel node attributes (cuGraphKernelNodeSetAttribute): recorded,
+     * defaulted, copied; k1 launches cooperatively with the same
+     * result; a stream-only attribute and a non-kernel node refused. */
+    CUlaunchAttributeValue av, ag;
+    memset(&av, 0, sizeof(av));
+    av.cooperative = 1;
+    OK(cuGraphKernelNodeSetAttribute(k1, CU_LAUNCH_ATTRIBUTE_COOPERATIVE,
+                                     &av));
+    av.memSyncDomain = 2;
+    ck_assert_int_eq(cuGraphKernelNodeSetAttribute(
+                         k1, CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN, &av),
+                     CUDA_ERROR_INVALID_VALUE);
+    av.syncPolicy = CU_SYNC_POLICY_YIELD;
+    ck_assert_int_eq(cuGraphKernelNodeSetAttribute(
+                         k1, CU_LAUNCH_ATTRIBUTE_SYNCHRONIZATION_POLICY, &av),
+                     CUDA_ERROR_INVALID_VALUE);
+    ck_assert_int_eq(cuGraphKernelNodeSetAttribute(
+                         cp, CU_LAUNCH_ATTRIBUTE_COOPERATIVE, &av),
+                     CUDA_ERROR_INVALID_VALUE);
+    OK(cuGraphKernelNodeGetAttribute(k2, CU_LAUNCH_ATTRIBUTE_COOPERATIVE,
+                                     &ag));
+    ck_assert_int_eq(ag.cooperative, 0);
+    memset(&av, 0, sizeof(av));
+    av.priority = -3;
+    OK(cuGraphKernelNodeSetAttribute(k2, CU_LAUNCH_ATTRIBUTE_PRIORITY, &av));
+    OK(cuGraphKernelNodeCopyAttributes(k1, k2));    /* k1's go */
+    OK(cuGraphKernelNodeGetAttribute(k1, CU_LAUNCH_ATTRIBUTE_PRIORITY, &ag));
+    ck_assert_int_eq(ag.priority, -3);
+    OK(cuGraphKernelNodeGetAttribute(k1, CU_LAUNCH_ATTRIBUTE_COOPERATIVE,
+                                     &ag));
+    ck_assert_int_eq(ag.cooperative, 0);
+    av.cooperative = 1;
+    OK(cuGraphKernelNodeSetAttribute(k1, CU_LAUNCH_ATTRIBUTE_COOPERATIVE,
+                                     &av));
+
     CUgraphExec x;
     OK(cuGraphInstantiateWithFlags(&x, g, 0));
     launch_twice(x, s, &seen);

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "runtime/cuda/drv_capture.h"
+#include "runtime/graph/gattr.h"
 #include "runtime/graph/gmem.h"
 #include "runtime/graph/gph.h"
 
@@ -677,10 +678,15 @@ static int run_node(CUgraphNode n, void *arg)
     const CUDA_KERNEL_NODE_PARAMS *k = &p->kernel;
     const CUDA_MEMSET_NODE_PARAMS *m = &p->memset;
     switch (n->type) {
-    case CU_GRAPH_NODE_TYPE_KERNEL:
-        return cuLaunchKernel(k->func, k->gridDimX, k->gridDimY, k->gridDimZ,
-                              k->blockDimX, k->blockDimY, k->blockDimZ,
-                              k->sharedMemBytes, s, k->kernelParams, NULL);
+    case CU_GRAPH_NODE_TYPE_KERNEL: {
+        CUlaunchAttribute at[2];
+        CUlaunchConfig c = {
+            k->gridDimX, k->gridDimY, k->gridDimZ, k->blockDimX,
+            k->blockDimY, k->blockDimZ, k->sharedMemBytes, s, at,
+            gattr_node_launch(n, at)
+        };
+        return cuLaunchKernelEx(&c, k->func, k->kernelParams, NULL);
+    }
     case CU_GRAPH_NODE_TYPE_MEMCPY:
         return cuMemcpy3DAsync_v2(&p->memcpy, s);
     case CU_GRAPH_NODE_TYPE_MEMSET: {

@@ -1,6 +1,10 @@
 /*
- * runtime/cuda/drv_sattr.c: stream attributes (cuStreamSetAttribute,
- * cuStreamGetAttribute, cuStreamCopyAttributes).
+ * runtime/cuda/drv_sattr.c: stream and kernel node attributes
+ * (cuStreamSetAttribute, cuStreamGetAttribute, cuStreamCopyAttributes,
+ * cuGraphKernelNodeSetAttribute ...).
+ *
+ * Kernel node attributes (cuGraphKernelNodeSetAttribute ...) are at the
+ * end: runtime/graph/gattr.h says which a node takes.
  *
  * CUDA Driver API, "Stream Management": a stream takes the access-policy
  * window (an L2 persistence hint), the synchronization policy, the
@@ -17,6 +21,7 @@
 #include <string.h>
 
 #include "runtime/cuda/drv.h"
+#include "runtime/graph/gattr.h"
 
 /* The attributes a stream takes. */
 static const unsigned stream_attrs =
@@ -39,35 +44,24 @@ static CUresult stream_of(CUstream h, CUstream *out)
     return r;
 }
 
+/* The device's MAX_ACCESS_POLICY_WINDOW_SIZE. */
+static int max_window(void)
+{
+    int w = 0;
+    emu_gpu_attribute(&drv.gpu,
+                      CU_DEVICE_ATTRIBUTE_MAX_ACCESS_POLICY_WINDOW_SIZE, &w);
+    return w;
+}
+
 static bool attr_ok(CUlaunchAttributeID id)
 {
     return (unsigned)id < DRV_NSTREAM_ATTR && (stream_attrs >> id & 1);
 }
 
-/* A value CUDA would accept for attribute id. */
+/* A value CUDA would accept for attribute id (runtime/graph/gattr.h). */
 static bool value_ok(CUlaunchAttributeID id, const CUlaunchAttributeValue *v)
 {
-    int gran = 0;
-    switch (id) {
-    case CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW: {
-        const CUaccessPolicyWindow *w = &v->accessPolicyWindow;
-        emu_gpu_attribute(&drv.gpu,
-                          CU_DEVICE_ATTRIBUTE_MAX_ACCESS_POLICY_WINDOW_SIZE,
-                          &gran);
-        /* hitRatio in [0, 1]; a miss is never persisting */
-        return w->hitRatio >= 0.0f && w->hitRatio <= 1.0f &&
-               (unsigned)w->hitProp <= CU_ACCESS_PROPERTY_PERSISTING &&
-               (unsigned)w->missProp <= CU_ACCESS_PROPERTY_STREAMING &&
-               w->num_bytes <= (size_t)gran;
-    }
-    case CU_LAUNCH_ATTRIBUTE_SYNCHRONIZATION_POLICY:
-        return v->syncPolicy >= CU_SYNC_POLICY_AUTO &&
-               v->syncPolicy <= CU_SYNC_POLICY_BLOCKING_SYNC;
-    case CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN:
-        return v->memSyncDomain == 0 || v->memSyncDomain == 1;
-    default:
-        return true;
-    }
+    return gattr_value_ok(id, v, max_window()) == GPH_OK;
 }
 
 CUresult cuStreamSetAttribute(CUstream hStream, CUlaunchAttributeID attr,
@@ -137,3 +131,33 @@ CUresult cuStreamCopyAttributes(CUstream dst, CUstream src)
 DRV_ALIAS(cuStreamSetAttribute_ptsz, cuStreamSetAttribute)
 DRV_ALIAS(cuStreamGetAttribute_ptsz, cuStreamGetAttribute)
 DRV_ALIAS(cuStreamCopyAttributes_ptsz, cuStreamCopyAttributes)
+
+/* ------------------------------------------------ kernel node attributes */
+
+CUresult cuGraphKernelNodeSetAttribute(CUgraphNode hNode,
+                                       CUlaunchAttributeID attr,
+                                       const CUlaunchAttributeValue *value)
+{
+    CUresult r = drv_ready(NULL);
+    if (!r) {
+        r = (CUresult)gattr_node_set(hNode, attr, value, max_window());
+    }
+    return drv_trace(r, "cuGraphKernelNodeSetAttribute", "%p, %d, %p",
+                     (void *)hNode, (int)attr, (const void *)value);
+}
+
+CUresult cuGraphKernelNodeGetAttribute(CUgraphNode hNode,
+                                       CUlaunchAttributeID attr,
+                                       CUlaunchAttributeValue *value_out)
+{
+    return drv_trace((CUresult)gattr_node_get(hNode, attr, value_out),
+                     "cuGraphKernelNodeGetAttribute", "%p, %d, %p",
+                     (void *)hNode, (int)attr, (void *)value_out);
+}
+
+CUresult cuGraphKernelNodeCopyAttributes(CUgraphNode dst, CUgraphNode src)
+{
+    return drv_trace((CUresult)gattr_node_copy(dst, src),
+                     "cuGraphKernelNodeCopyAttributes", "%p, %p",
+                     (void *)dst, (void *)src);
+}

@@ -216,6 +216,15 @@ cudaError_t cudaDeviceGetGraphMemAttribute(int dev,
 cudaError_t cudaDeviceSetGraphMemAttribute(int dev,
                                            enum cudaGraphMemAttributeType attr,
                                            void *value);
+/* rt_graph_attr.c */
+cudaError_t cudaGraphKernelNodeSetAttribute(cudaGraphNode_t n,
+                                            cudaLaunchAttributeID attr,
+                                            const cudaLaunchAttributeValue *v);
+cudaError_t cudaGraphKernelNodeGetAttribute(cudaGraphNode_t n,
+                                            cudaLaunchAttributeID attr,
+                                            cudaLaunchAttributeValue *v);
+cudaError_t cudaGraphKernelNodeCopyAttributes(cudaGraphNode_t dst,
+                                              cudaGraphNode_t src);
 /* rt_register.c */
 void **__cudaRegisterFatBinary(void *fatCubin);
 void __cudaRegisterFatBinaryEnd(void **handle);

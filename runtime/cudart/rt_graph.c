@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "runtime/cudart/rt_internal.h"
+#include "runtime/graph/gattr.h"
 #include "runtime/graph/gmem.h"
 #include "runtime/graph/gph.h"
 
@@ -548,11 +549,13 @@ static int run_node(cudaGraphNode_t n, void *arg)
     cudaStream_t s = arg;
     const rt_node_params *p = P(n);
     const struct cudaKernelNodeParams *k = &p->kernel;
+    CUlaunchAttribute at[2];
     CUresult r;
     switch (n->type) {
     case cudaGraphNodeTypeKernel:
         return rt_launch_now(k->func, k->gridDim, k->blockDim,
-                             k->kernelParams, k->sharedMemBytes, s);
+                             k->kernelParams, k->sharedMemBytes, s, at,
+                             gattr_node_launch(n, at));
     case cudaGraphNodeTypeMemcpy:
         return rt_memcpy_now(&p->memcpy);
     case cudaGraphNodeTypeMemset:

@@ -99,7 +99,8 @@ extern const struct gph_ops rt_graph_ops;
 /* What graph nodes run, without any capture in between (rt_launch.c,
  * rt_memory.c); errors not recorded. */
 cudaError_t rt_launch_now(const void *func, dim3 grid, dim3 block,
-                          void **args, size_t shmem, cudaStream_t s);
+                          void **args, size_t shmem, cudaStream_t s,
+                          const CUlaunchAttribute *at, unsigned nat);
 cudaError_t rt_memcpy_now(const struct cudaMemcpy3DParms *p);
 /* A copy with a CUDA array on either side (rt_array.c). */
 cudaError_t rt_memcpy_array(const struct cudaMemcpy3DParms *p);

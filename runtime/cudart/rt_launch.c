@@ -126,15 +126,17 @@ static cudaError_t launch_checked(const void *func, dim3 grid, dim3 block,
 }
 
 cudaError_t rt_launch_now(const void *func, dim3 grid, dim3 block,
-                          void **args, size_t shmem, cudaStream_t stream)
+                          void **args, size_t shmem, cudaStream_t stream,
+                          const CUlaunchAttribute *at, unsigned nat)
 {
     CUfunction fn;
     cudaError_t e = launch_checked(func, grid, block, shmem, &fn);
     if (e != cudaSuccess)
         return e;
-    CUresult r = cuLaunchKernel(fn, grid.x, grid.y, grid.z, block.x,
-                                block.y, block.z, (unsigned)shmem,
-                                rt_stream(stream), args, NULL);
+    CUlaunchConfig c = { grid.x, grid.y, grid.z, block.x, block.y, block.z,
+                         (unsigned)shmem, rt_stream(stream),
+                         (CUlaunchAttribute *)at, nat };
+    CUresult r = cuLaunchKernelEx(&c, fn, args, NULL);
     return r == CUDA_SUCCESS ? cudaSuccess : rt_cu(r);
 }
 

@@ -34,6 +34,7 @@ static void node_free(CUgraphNode n)
     free(n->deps);
     free(n->argv);
     free(n->args);
+    free(n->attrs);
     free(n);
 }
 
@@ -242,6 +243,13 @@ int gph_clone(CUgraph *out, CUgraph g)
         CUgraphNode n = node_new();
         e = n ? set_params(c, n, g->nodes[i]->type, g->nodes[i]->p)
               : GPH_ENOMEM;
+        if (e == GPH_OK && g->nodes[i]->attrs) {
+            n->attrs = malloc(sizeof *n->attrs);
+            if (n->attrs)
+                *n->attrs = *g->nodes[i]->attrs;
+            else
+                e = GPH_ENOMEM;
+        }
         if (e == GPH_OK)
             e = append(c, n);
         if (e == GPH_OK)

@@ -57,6 +57,14 @@ typedef struct gph_ops {
     int (*set)(CUgraphNode n, int type, const void *p);
 } gph_ops;
 
+/* A kernel node's launch attributes (gattr.h): values by attribute id,
+ * and which were set. */
+enum { GPH_NATTR = 17 };
+typedef struct gph_attrs {
+    CUlaunchAttributeValue v[GPH_NATTR];
+    unsigned set;
+} gph_attrs;
+
 struct CUgraphNode_st {
     CUgraph graph;
     size_t index;               /* position in its graph */
@@ -70,6 +78,7 @@ struct CUgraphNode_st {
     /* A kernel node's argument values: argv[i] points into args. */
     void **argv;
     unsigned char *args;
+    gph_attrs *attrs;           /* NULL until one is set; copies keep it */
 };
 
 struct CUgraph_st {
