@@ -221,8 +221,10 @@ ptxemu_status ptxemu_device_create(const ptxemu_device_options *opts,
  * it had none).  Valid until the thread's next ptxemu_device_create. */
 const char *ptxemu_device_create_error(void);
 /* The help of timing model `timing` (its name, description and its
- * parameter table: name, type, default, help), as a malloc'd string to
- * free(); NULL with the reason in err when the model cannot be loaded. */
+ * parameters: name, type, default, help; with the tables it declares
+ * when it starts, from an instance made with every default), as a
+ * malloc'd string to free(); NULL with the reason in err when the model
+ * cannot be loaded. */
 char *ptxemu_timing_help(const char *timing, char *err, size_t errlen);
 /* Frees the device, its modules and all its memory. */
 void ptxemu_device_destroy(ptxemu_device *dev);

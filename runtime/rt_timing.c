@@ -11,7 +11,9 @@
 
 #include <unistd.h>
 
+#include "emu/exec.h"
 #include "timing/intervals.h"
+#include "timing/session.h"
 #include "timing/tm.h"
 
 /* Per thread, as errno: creating a device has no device to hold it. */
@@ -137,6 +139,29 @@ int rt_timing_observe(const RtTiming *t, TmSession *tm)
     return 0;
 }
 
+/* The parameters to list: those of an instance made with every default
+ * on a device of the default configuration, so that tables the model
+ * declares in create (its components', declare_params) are listed with
+ * its own; NULL and why when the model will not start that way.  *dev
+ * and *s: what to free after printing (the tables' text belongs to the
+ * model). */
+static const TmParams *created_params(const char *timing, EmuDevice **dev,
+                                      TmSession **s, char *why, size_t n)
+{
+    EmuConfig c;
+    emu_config_default(&c);
+    *s = NULL;
+    *dev = emu_device_new(&c);
+    if (!*dev) {
+        tm_seterr(why, n, "out of memory");
+        return NULL;
+    }
+    if (tm_session_open(*dev, timing, NULL, NULL, 0, s, why, n) != 0) {
+        return NULL;
+    }
+    return tm_session_params(*s);
+}
+
 char *ptxemu_timing_help(const char *timing, char *err, size_t errlen)
 {
     TmLoaded l;
@@ -161,12 +186,28 @@ char *ptxemu_timing_help(const char *timing, char *err, size_t errlen)
         if (l.ops.help) {
             tm_print_wrapped(out, l.ops.help, 2);
         }
-        if (l.ops.nparams) {
+        EmuDevice *dev;
+        TmSession *s;
+        char why[512];
+        const TmParams *all = created_params(timing, &dev, &s, why,
+                                             sizeof(why));
+        if (tm_params_count(all ? all : p)) {
             fprintf(out, "\nparameters (--timing-config FILE of "
                     "`key = value` lines, --timing-set key=value):\n");
-            tm_params_print_help(p, out);
+            tm_params_print_help(all ? all : p, out);
         } else {
             fprintf(out, "\nno parameters\n");
+        }
+        if (!all) {
+            fprintf(out, "\n(parameters the model declares when it "
+                    "starts are not listed: it does not start with its "
+                    "defaults: %s)\n", why);
+        }
+        if (s) {
+            tm_session_close(s);
+        }
+        if (dev) {
+            emu_device_free(dev);
         }
     }
     fclose(out);

@@ -193,7 +193,8 @@ END_TEST
 
 /* ---------------------------------------------------------------- api */
 
-/* ptxemu_timing_help: the model's name, description and table. */
+/* ptxemu_timing_help: the model's name, description and table, with
+ * the parameters it declares at create. */
 START_TEST(api_help)
 {
     char path[512], err[512] = "";
@@ -206,9 +207,29 @@ START_TEST(api_help)
         "\n"
         "parameters (--timing-config FILE of `key = value` lines, "
         "--timing-set key=value):\n"
+        "  parameter   type    default  help\n"
+        "  lat         uint    4        latency\n"
+        "  name        string  \"x\"      a name\n"
+        "  late.width  int     8        declared at create\n");
+    free(text);
+    /* a model that will not start with its defaults: its own table,
+     * and why the rest is missing */
+    plug("nostart", path, sizeof(path));
+    text = ptxemu_timing_help(path, err, sizeof(err));
+    ck_assert_msg(text != NULL, "%s", err);
+    ck_assert_str_eq(text,
+        "timing model 'tmplug'\n"
+        "  a test plug-in\n"
+        "\n"
+        "parameters (--timing-config FILE of `key = value` lines, "
+        "--timing-set key=value):\n"
         "  parameter  type    default  help\n"
         "  lat        uint    4        latency\n"
-        "  name       string  \"x\"      a name\n");
+        "  name       string  \"x\"      a name\n"
+        "\n"
+        "(parameters the model declares when it starts are not listed: "
+        "it does not start with its defaults: timing model 'tmplug': "
+        "tmplug: no start)\n");
     free(text);
     plug("newer", path, sizeof(path));
     ck_assert_ptr_null(ptxemu_timing_help(path, err, sizeof(err)));

@@ -11,6 +11,9 @@
  *   REFUSE   init returns 3
  *   NULLCB   leaves the required `cycle` callback NULL
  *   SMALL    claims a struct_size of 16 bytes
+ *   NOSTART  create refuses (api->error), for --timing-help's note
+ * create (GOOD) declares one more parameter, `late.width`, as a model
+ * declares its components' tables (declare_params), and reads it.
  * Built against the public header only, as an out-of-tree plug-in is.
  */
 #include <string.h>
@@ -18,9 +21,21 @@
 #include "timing/ptxemu_timing.h"
 
 #ifndef TMPLUG_NOSYM
+static const ptxemu_tm_param late[] = {
+    {"late.width", PTXEMU_TM_P_INT, "8", "declared at create"},
+};
+
 static void *create(const ptxemu_tm_host_api *api, ptxemu_tm_host *h)
 {
     static int instance;
+#ifdef TMPLUG_NOSTART
+    api->error(h, "tmplug: no start");
+    return NULL;
+#endif
+    if (api->declare_params(h, late, 1) != 0) {
+        return NULL;
+    }
+    instance = (int)api->param_int(h, "late.width");
     return &instance;
 }
 

@@ -934,6 +934,11 @@ const char *tm_session_error(const TmSession *s)
     return s->err[0] ? s->err : NULL;
 }
 
+const TmParams *tm_session_params(const TmSession *s)
+{
+    return s->params;
+}
+
 const char *tm_session_model(const TmSession *s)
 {
     return s->model.ops.name ? s->model.ops.name : s->model.spec;

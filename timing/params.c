@@ -649,6 +649,11 @@ int tm_params_check_unused(const TmParams *p, char *err, size_t errlen)
     return -1;
 }
 
+size_t tm_params_count(const TmParams *p)
+{
+    return p->ndecl;
+}
+
 void tm_params_print_help(const TmParams *p, FILE *out)
 {
     int wname = (int)strlen("parameter"), wtype = (int)strlen("type");

@@ -62,6 +62,10 @@ const char *tm_session_error(const TmSession *s);
 void tm_session_json(const TmSession *s, FILE *o);
 size_t tm_session_kernels(const TmSession *s, const TmKernelStats **out);
 const char *tm_session_model(const TmSession *s);
+/* The session's parameters: the model's table and every table it
+ * declared at create (declare_params), in declaration order
+ * (--timing-help).  Valid until tm_session_close. */
+const TmParams *tm_session_params(const TmSession *s);
 uint64_t tm_session_now(const TmSession *s);   /* device cycles */
 /* The same time in nanoseconds at the model's clock (%globaltimer, CUDA
  * events). */

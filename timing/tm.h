@@ -74,6 +74,8 @@ const char *tm_params_string(TmParams *p, const char *name);
 int tm_params_check_unused(const TmParams *p, char *err, size_t errlen);
 /* Every declared parameter: name, type, default, help (--timing-help). */
 void tm_params_print_help(const TmParams *p, FILE *out);
+/* How many parameters are declared. */
+size_t tm_params_count(const TmParams *p);
 /* text indented by `indent`, broken at blanks before column 79 (help
  * paragraphs: a model's description, `ptxemu exec --help`). */
 void tm_print_wrapped(FILE *out, const char *text, int indent);
