@@ -23,7 +23,9 @@
 
 #include "timing/ptxemu_timing.h"
 
-#define GPU_EXPAND_MAX 16
+/* The longest sequence in the table: ptxas's 64-bit signed division
+ * (87 machine instructions on sm_70, tests/gpu_expand/sass.txt). */
+#define GPU_EXPAND_MAX 96
 
 typedef struct GpuExpandPart {
     uint8_t unit;       /* ptxemu_tm_unit */
@@ -37,11 +39,41 @@ typedef struct GpuExpand {
     const char *source;                 /* where the numbers come from */
 } GpuExpand;
 
+typedef enum GpuExpandArch {
+    GPU_EXPAND_GT200 = 0,
+    GPU_EXPAND_FERMI,
+    GPU_EXPAND_VOLTA,
+    GPU_EXPAND_AMPERE,
+    GPU_EXPAND_HOPPER,
+    GPU_EXPAND_ARCH_COUNT
+} GpuExpandArch;
+
 /* The architectures that have a table ("gt200", "fermi", "volta",
  * "ampere", "hopper"); -1 if none. */
 int gpu_expand_arch(const char *name);
 /* The expansion of insn on arch, NULL when it is one machine
- * instruction of its own unit.  The pointer is the table's (static). */
+ * instruction of its own unit.  The pointer is the table's (static).
+ * Modifiers are read from insn->text (its first word after any guard);
+ * an instruction without text matches only rows without modifiers.  A
+ * lookup scans the table: cache the answer per instruction. */
 const GpuExpand *gpu_expand(int arch, const ptxemu_tm_insn *insn);
+
+/* One row of a table: arch, opcode name, type (bytes, 0: any) and the
+ * modifiers that must all appear (".rn.f32": "rn" and "f32"). */
+typedef struct GpuExpandRow {
+    uint8_t arch;
+    uint8_t type;
+    const char *opname;
+    const char *mods;
+    GpuExpand e;
+} GpuExpandRow;
+
+/* The matching rule over any table (gpu_expand uses the built-in one):
+ * the row of arch matching insn with the most modifiers, the first of
+ * those in table order; NULL if none. */
+const GpuExpand *gpu_expand_match(const GpuExpandRow *rows, uint32_t nrows,
+                                  int arch, const ptxemu_tm_insn *insn);
+/* The built-in table, for tests and listings. */
+const GpuExpandRow *gpu_expand_table(uint32_t *nrows);
 
 #endif
