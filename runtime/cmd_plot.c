@@ -157,7 +157,8 @@ static void picture(Plot *p, const char *name, const char *setup,
         }
         char out[4096];
         snprintf(out, sizeof out, "%s-%s.%s", p->prefix, name, fmts[f]);
-        fprintf(p->gp, "reset\nset terminal %s size 1000,600%s\n",
+        /* noenhanced: counter names keep their underscores */
+        fprintf(p->gp, "reset\nset terminal %s noenhanced size 1000,600%s\n",
                 f ? "svg" : "pngcairo",
                 f ? " dynamic background rgb 'white'" : "");
         fprintf(p->gp, "set output ");
@@ -261,41 +262,56 @@ static int plot_ipc(Plot *p, const char *m)
     return 0;
 }
 
+/* Distinct colours for stacked layers (Tableau 20), cycled. */
+static const char *const layer_rgb[] = {
+    "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b",
+    "#e377c2", "#7f7f7f", "#bcbd22", "#17becf", "#aec7e8", "#ffbb78",
+    "#98df8a", "#ff9896", "#c5b0d5", "#c49c94", "#f7b6d2", "#c7c7c7",
+    "#dbdb8d", "#9edae5",
+};
+#define NLAYER_RGB (sizeof layer_rgb / sizeof layer_rgb[0])
+
+/* Layers: <m>.issued (unless the model counts its issue cycles as the
+ * stall reason `selected`, Nsight's name), then each <m>.stall.*. */
 static int plot_stalls(Plot *p, const char *m)
 {
     const StatCsv *c = p->c;
     char pre[300];
-    snprintf(pre, sizeof pre, "%s.stall.", m);
-    long *st = calloc(c->ncols + 1, sizeof(long));
-    char **names = calloc(c->ncols + 1, sizeof(char *));
-    long issued = -1;
+    long *col = calloc(c->ncols + 2, sizeof(long));
+    char **names = calloc(c->ncols + 2, sizeof(char *));
+    size_t n = 0;
+    int rc = -1;
+    if (!col || !names) {
+        goto out;
+    }
+    snprintf(pre, sizeof pre, "%s.stall.selected", m);
+    bool selected = statcsv_col(c, pre) >= 0;
     snprintf(pre, sizeof pre, "%s.issued", m);
-    issued = statcsv_col(c, pre);
+    if (!selected && (col[0] = statcsv_col(c, pre)) >= 0) {
+        names[n++] = strdup("issued");
+    }
     snprintf(pre, sizeof pre, "%s.stall.", m);
-    size_t n = st && names ? cols_like(c, pre, "", st, names) : 0;
-    FILE *d = n ? data_file(p, "stalls") : NULL;
+    size_t ns = cols_like(c, pre, "", col + n, names + n);
+    if (!ns) {
+        rc = 0;                   /* no stall counters: no picture */
+        goto out;
+    }
+    n += ns;
+    FILE *d = data_file(p, "stalls");
     if (!d) {
-        for (size_t k = 0; names && k < n; k++) {
-            free(names[k]);
-        }
-        free(names);
-        free(st);
-        return n ? -1 : 0;        /* no stall counters: no picture */
+        goto out;
     }
     for (size_t r = 0; r < c->nrows; r++) {
-        double tot = issued >= 0 ? (double)statcsv_at(c, r, (size_t)issued)
-                                 : 0;
+        double tot = 0, cum = 0;
         for (size_t k = 0; k < n; k++) {
-            tot += (double)statcsv_at(c, r, (size_t)st[k]);
+            tot += (double)statcsv_at(c, r, (size_t)col[k]);
         }
         if (!c->cycles[r] || tot == 0) {
             continue;
         }
-        double cum = issued >= 0 ? (double)statcsv_at(c, r, (size_t)issued)
-                                 : 0;
-        fprintf(d, "%.1f %.6g", mid(c, r), cum / tot);
+        fprintf(d, "%.1f", mid(c, r));
         for (size_t k = 0; k < n; k++) {
-            cum += (double)statcsv_at(c, r, (size_t)st[k]);
+            cum += (double)statcsv_at(c, r, (size_t)col[k]);
             fprintf(d, " %.6g", cum / tot);
         }
         fputc('\n', d);
@@ -304,27 +320,36 @@ static int plot_stalls(Plot *p, const char *m)
     char *body = NULL;
     size_t len = 0;
     FILE *b = open_memstream(&body, &len);
-    if (b) {
-        fprintf(b, "plot 'stalls.dat' using 1:(0):2 with filledcurves "
-                "title 'issued'");
-        for (size_t k = 0; k < n; k++) {
-            fprintf(b, ", '' using 1:%zu:%zu with filledcurves title '%s'",
-                    k + 2, k + 3, names[k]);
-        }
-        fclose(b);
-        char setup[512];
-        snprintf(setup, sizeof setup, "set title 'scheduler cycles: issued "
-                 "or stalled, by reason (%s)'\nset ylabel 'fraction of "
-                 "scheduler cycles'\nset yrange [0:1]", m);
-        picture(p, "stalls", setup, body);
+    if (!b) {
+        goto out;
     }
-    free(body);
+    fprintf(b, "plot ");
     for (size_t k = 0; k < n; k++) {
+        fprintf(b, "%s'stalls.dat' using 1:", k ? ", " : "");
+        if (k) {
+            fprintf(b, "%zu", k + 1);
+        } else {
+            fprintf(b, "(0)");
+        }
+        fprintf(b, ":%zu with filledcurves fs solid lc rgb '%s' title ",
+                k + 2, layer_rgb[k % NLAYER_RGB]);
+        gp_str(b, names[k] ? names[k] : "?");
+    }
+    fclose(b);
+    char setup[512];
+    snprintf(setup, sizeof setup, "set title 'scheduler cycles: issued "
+             "or stalled, by reason (%s)'\nset ylabel 'fraction of "
+             "scheduler cycles'\nset yrange [0:1]", m);
+    picture(p, "stalls", setup, body);
+    free(body);
+    rc = 0;
+out:
+    for (size_t k = 0; names && k < n; k++) {
         free(names[k]);
     }
     free(names);
-    free(st);
-    return b ? 0 : -1;
+    free(col);
+    return rc;
 }
 
 static int plot_occupancy(Plot *p, const char *m)
@@ -369,10 +394,15 @@ static int plot_memory(Plot *p, const char *m)
 {
     const StatCsv *c = p->c;
     char pre[300];
-    snprintf(pre, sizeof pre, "%s.mem.", m);
     long *by = calloc(c->ncols + 1, sizeof(long));
     char **lv = calloc(c->ncols + 1, sizeof(char *));
+    /* the model's own levels, else the memory system's (mem.<level>) */
+    snprintf(pre, sizeof pre, "%s.mem.", m);
     size_t n = by && lv ? cols_like(c, pre, ".bytes", by, lv) : 0;
+    if (!n && by && lv) {
+        snprintf(pre, sizeof pre, "mem.");
+        n = cols_like(c, pre, ".bytes", by, lv);
+    }
     long *req = calloc(n + 1, sizeof(long)), *lat = calloc(n + 1,
                                                            sizeof(long));
     FILE *d = n && req && lat ? data_file(p, "memory") : NULL;
@@ -383,9 +413,9 @@ static int plot_memory(Plot *p, const char *m)
     bool any_lat = false;
     for (size_t k = 0; k < n; k++) {
         char name[600];
-        snprintf(name, sizeof name, "%s.mem.%s.requests", m, lv[k]);
+        snprintf(name, sizeof name, "%s%s.requests", pre, lv[k]);
         req[k] = statcsv_col(c, name);
-        snprintf(name, sizeof name, "%s.mem.%s.latency", m, lv[k]);
+        snprintf(name, sizeof name, "%s%s.latency", pre, lv[k]);
         lat[k] = statcsv_col(c, name);
         any_lat |= req[k] >= 0 && lat[k] >= 0;
     }
