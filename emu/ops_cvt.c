@@ -289,7 +289,7 @@ static void cvt_ii_wrap(EmuCtx *x, const EmuInsn *i, uint32_t mask)
     if (mask == 0xffffffffu && i->o[1].kind == EO_REG) {
         const uint64_t *a = emu_slot(x, i->o[1].reg);
         /* slots are disjoint 32-entry arrays: d is a or overlaps none */
-#pragma GCC ivdep
+        EMU_IVDEP
         for (unsigned lane = 0; lane < EMU_WARP_SIZE; lane++) {
             d[lane] = ext_bits(ext_bits(a[lane], sm, ssg), dm, dsg) & keep;
         }

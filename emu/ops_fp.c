@@ -266,7 +266,7 @@ static inline const uint64_t *opnd_lanes(EmuCtx *x, const EmuOpnd *o,
                                       : pa;                               \
         uint64_t *d = emu_slot(x, i->o[0].reg);                           \
         if (mask == 0xFFFFFFFFu) {                                        \
-            _Pragma("GCC ivdep")                                          \
+            EMU_IVDEP                                                     \
             for (unsigned lane = 0; lane < EMU_WARP_SIZE; lane++) {       \
                 d[lane] = lane_fn(pa[lane], pb[lane], pc[lane]);          \
             }                                                             \

@@ -105,7 +105,7 @@ static inline const uint64_t *src_vec(EmuCtx *x, const EmuOpnd *o,
 #define LANES_PW(mask, l, ...)                                            \
     do {                                                                  \
         if ((mask) == 0xffffffffu) {                                      \
-            _Pragma("GCC ivdep")                                          \
+            EMU_IVDEP                                                     \
             for (uint32_t l = 0; l < EMU_WARP_SIZE; l++) {                \
                 __VA_ARGS__                                               \
             }                                                             \
