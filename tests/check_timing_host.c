@@ -35,6 +35,8 @@ typedef struct Serial {
     bool never_place;
     /* counters (also registered as statistics) */
     uint64_t issued, releases, exits, ctas_done, peek_mismatch, stepped0;
+    uint64_t text_bad;     /* issued insns whose text is not their PTX */
+    bool saw_bra_line;     /* "@%p2 bra LOOP;" came as a text */
 } Serial;
 
 static Serial *last_model;
@@ -170,6 +172,15 @@ static int serial_cycle(void *tm, uint64_t *now)
         int r = m->api->warp_step(m->h, ws[idx], &st);
         if (st.insn) {
             m->issued++;
+            /* the text is the PTX line: its opcode word, after any guard,
+             * starts with the opcode name */
+            const char *tx = st.insn->text ? st.insn->text : "";
+            const char *w = tx[0] == '@' ? strchr(tx, ' ') : tx;
+            w = w ? w + strspn(w, " ") : "";
+            if (strncmp(w, st.insn->opname, strlen(st.insn->opname)) != 0) {
+                m->text_bad++;
+            }
+            m->saw_bra_line |= strcmp(tx, "@%p2 bra LOOP;") == 0;
             if (m->check_peek &&
                 (st.insn != pi || st.exec != exec || st.active != active)) {
                 m->peek_mismatch++;
@@ -432,6 +443,8 @@ START_TEST(peek_agrees_with_step)
     ck_assert_int_eq(run_timed(s, m, "dv", 2, 64, args), EMU_OK);
     ck_assert_uint_eq(last_model->peek_mismatch, 0);
     ck_assert_uint_gt(last_model->issued, 4 * 10);
+    ck_assert_uint_eq(last_model->text_bad, 0);
+    ck_assert(last_model->saw_bra_line);
     uint32_t v[128];
     emu_mem_read(d->mem, out, v, sizeof(v));
     for (uint32_t i = 0; i < 128; i++) {

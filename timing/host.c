@@ -35,6 +35,7 @@
 #include "emu/insninfo.h"
 #include "emu/panic.h"
 #include "ptx/opcode.h"
+#include "ptx/ptx.h"
 #include "timing/intervals.h"
 #include "timing/progress.h"
 #include "timing/session.h"
@@ -62,6 +63,7 @@ struct ptxemu_tm_cta {
 typedef struct TmFuncInfo {
     const EmuFunc *fn;
     ptxemu_tm_insn *insn;         /* fn->ncode, made on first sight */
+    char *text;                   /* the insns' PTX lines, NUL-separated */
     struct TmFuncInfo *next;
 } TmFuncInfo;
 
@@ -226,6 +228,38 @@ static uint16_t insn_flags(uint32_t opf, bool async)
 
 /* emu/insninfo.h numbers units, waits and implicit-state slots as the
  * ABI does (check_insninfo holds it to that), so they pass unchanged. */
+/* Each instruction's PTX line (ptxemu_tm_insn.text: what the ABI
+ * promises, and how a model reads modifiers such as .rn or .approx);
+ * left "" when there is no memory for them. */
+static void insn_texts(TmFuncInfo *f)
+{
+    const EmuFunc *fn = f->fn;
+    size_t *off = calloc(fn->ncode ? fn->ncode : 1, sizeof(*off));
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *ms = off ? open_memstream(&buf, &len) : NULL;
+    if (!ms) {
+        free(off);
+        return;
+    }
+    for (uint32_t pc = 0; pc < fn->ncode; pc++) {
+        off[pc] = (size_t)ftell(ms);
+        if (fn->code[pc].ir) {
+            ptx_print_insn(ms, NULL, fn->ir, fn->code[pc].ir);
+        }
+        fputc('\0', ms);
+    }
+    if (fclose(ms) == 0 && buf) {
+        f->text = buf;
+        for (uint32_t pc = 0; pc < fn->ncode; pc++) {
+            f->insn[pc].text = buf + off[pc];
+        }
+    } else {
+        free(buf);
+    }
+    free(off);
+}
+
 static TmFuncInfo *func_info(TmSession *s, const EmuFunc *fn)
 {
     TmFuncInfo *f = calloc(1, sizeof(*f));
@@ -259,6 +293,7 @@ static TmFuncInfo *func_info(TmSession *s, const EmuFunc *fn)
         t->src = ii->src;
         t->dst = ii->dst;
     }
+    insn_texts(f);
     f->next = s->funcs;
     s->funcs = f;
     return f;
@@ -667,6 +702,7 @@ void tm_session_close(TmSession *s)
         TmFuncInfo *f = s->funcs;
         s->funcs = f->next;
         free(f->insn);
+        free(f->text);
         free(f);
     }
     for (size_t k = 0; k < s->nk; k++) {
