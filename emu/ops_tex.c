@@ -669,7 +669,7 @@ static void op_sured(EmuCtx *x, const EmuInsn *i, uint32_t mask)
     unsigned op = i->aux >> 8;
     bool sgn = i->type == PTX_T_S32 || i->type == PTX_T_S64;
     EMU_FOR_LANES(mask, lane) {
-        uint8_t *p = surf_addr(x, i, 0, lane, eb, EMU_ACC_ATOMIC);
+        uint8_t *p = surf_addr(x, i, 0, lane, eb, EMU_ACC_TEXEL_WRITE);
         if (x->fault) {
             return;
         }
