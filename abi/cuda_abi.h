@@ -811,7 +811,8 @@ typedef enum CUgraphNodeType_enum {
     CU_GRAPH_NODE_TYPE_WAIT_EVENT = 6,
     CU_GRAPH_NODE_TYPE_EVENT_RECORD = 7,
     CU_GRAPH_NODE_TYPE_MEM_ALLOC = 10,
-    CU_GRAPH_NODE_TYPE_MEM_FREE = 11
+    CU_GRAPH_NODE_TYPE_MEM_FREE = 11,
+    CU_GRAPH_NODE_TYPE_CONDITIONAL = 13
 } CUgraphNodeType;
 
 typedef enum CUstreamCaptureStatus_enum {
@@ -903,6 +904,49 @@ typedef struct CUDA_HOST_NODE_PARAMS_st {
     CUhostFn fn;
     void *userData;
 } CUDA_HOST_NODE_PARAMS;
+
+/* Conditional nodes (cuGraphConditionalHandleCreate, cuGraphAddNode). */
+typedef unsigned long long CUgraphConditionalHandle;
+typedef struct CUDA_CONDITIONAL_NODE_PARAMS {
+    CUgraphConditionalHandle handle;
+    int type;                           /* IF 0, WHILE 1, SWITCH 2 */
+    unsigned int size;
+    CUgraph *phGraph_out;               /* out: the bodies */
+    CUcontext ctx;
+} CUDA_CONDITIONAL_NODE_PARAMS;
+
+/* cuGraphAddNode's parameters: the node type, then a 232-byte union of
+ * the per-type parameters (the v2/v3 structures begin as the ones
+ * above). */
+typedef struct CUgraphNodeParams_st {
+    int type;                           /* CUgraphNodeType */
+    int reserved0[3];
+    union {
+        long long reserved1[29];
+        CUDA_KERNEL_NODE_PARAMS kernel;
+        struct {
+            int flags;
+            int reserved;
+            CUcontext copyCtx;
+            CUDA_MEMCPY3D copyParams;
+        } memcpy;
+        CUDA_MEMSET_NODE_PARAMS memset;
+        CUDA_HOST_NODE_PARAMS host;
+        struct {
+            CUgraph graph;
+            int ownership;              /* 0: clone */
+        } graph;
+        struct {
+            CUevent event;
+        } event;                        /* eventWait, eventRecord */
+        CUDA_MEM_ALLOC_NODE_PARAMS alloc;
+        struct {
+            CUdeviceptr dptr;
+        } free;
+        CUDA_CONDITIONAL_NODE_PARAMS conditional;
+    };
+    long long reserved2;
+} CUgraphNodeParams;
 
 typedef enum CUgraphInstantiateResult_enum {
     CUDA_GRAPH_INSTANTIATE_SUCCESS = 0,
@@ -1732,6 +1776,19 @@ CUresult cuGraphExecEventWaitNodeSetEvent(CUgraphExec hGraphExec,
 CUresult cuGraphExecChildGraphNodeSetParams(CUgraphExec hGraphExec,
                                             CUgraphNode hNode,
                                             CUgraph childGraph);
+/* Conditional nodes and generic node creation (drv_graph_cond.c). */
+CUresult cuGraphConditionalHandleCreate(CUgraphConditionalHandle *pHandle_out,
+                                        CUgraph hGraph, CUcontext ctx,
+                                        unsigned int defaultLaunchValue,
+                                        unsigned int flags);
+CUresult cuGraphAddNode(CUgraphNode *phGraphNode, CUgraph hGraph,
+                        const CUgraphNode *dependencies,
+                        size_t numDependencies, CUgraphNodeParams *nodeParams);
+CUresult cuGraphAddNode_v2(CUgraphNode *phGraphNode, CUgraph hGraph,
+                           const CUgraphNode *dependencies,
+                           const CUgraphEdgeData *dependencyData,
+                           size_t numDependencies,
+                           CUgraphNodeParams *nodeParams);
 /* Kernel node attributes (runtime/cuda/drv_sattr.c). */
 CUresult cuGraphKernelNodeSetAttribute(CUgraphNode hNode,
                                        CUlaunchAttributeID attr,

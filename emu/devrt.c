@@ -705,6 +705,21 @@ static void op_free(EmuCtx *x, const EmuInsn *i, uint32_t mask)
     }
 }
 
+/* cudaGraphSetConditional(handle, value): the drop-in libraries'
+ * conditional handles are the device address of the condition's 32-bit
+ * cell (runtime/graph/gcond.h), so setting it is a store there; a bad
+ * handle faults as such a store would. */
+static void op_set_conditional(EmuCtx *x, const EmuInsn *i, uint32_t mask)
+{
+    EMU_FOR_LANES(mask, lane) {
+        uint64_t h = emu_builtin_arg(x, i, lane, 0);
+        uint64_t v = (uint32_t)emu_builtin_arg(x, i, lane, 1);
+        if (!cdp_gwrite(x, lane, h, v, 4, "cudaGraphSetConditional")) {
+            return;
+        }
+    }
+}
+
 /* ------------------------------------------------------ binding */
 
 EmuHandler emu_devrt_handler(const char *name)
@@ -760,6 +775,9 @@ EmuHandler emu_devrt_handler(const char *name)
         { "Memset3DAsync_ptsz", cdp_op_memset_3d },
     };
     static const char prefix[] = "__cudaCDP2";
+    if (name && strcmp(name, "cudaGraphSetConditional") == 0) {
+        return op_set_conditional;
+    }
     if (!name || strncmp(name, prefix, sizeof(prefix) - 1) != 0) {
         return NULL;
     }

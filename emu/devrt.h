@@ -43,6 +43,10 @@
  * ordering a program may rely on beyond it, and tail launches run after
  * the grid's other work.
  *
+ * Graphs.  cudaGraphSetConditional(handle, value) stores the 32-bit
+ * value at the device address `handle`: what the drop-in libraries make
+ * a conditional handle (runtime/graph/gcond.h).
+ *
  * Faults.  A child's fault stops its ancestors: the host launch fails
  * with the child's fault (kernel, CTA, thread, PTX location), its detail
  * naming the launching grid and thread.  Children not yet run are

@@ -16,14 +16,6 @@
 
 #include "runtime/cudart/cudart_api.h"
 
-void **__cudaRegisterFatBinary(void *fatCubin);
-void __cudaRegisterFatBinaryEnd(void **handle);
-void __cudaUnregisterFatBinary(void **handle);
-void __cudaRegisterFunction(void **handle, const char *hostFun,
-                            char *deviceFun, const char *deviceName,
-                            int thread_limit, uint3 *tid, uint3 *bid,
-                            dim3 *bDim, dim3 *gDim, int *wSize);
-
 /* inc(x, n): x[i] += i + 1 for i < n (one block of n threads). */
 static const char ptx[] =
     ".version 8.0\n"

@@ -15,6 +15,7 @@
 
 #include "runtime/cuda/drv_capture.h"
 #include "runtime/graph/gattr.h"
+#include "runtime/graph/gcond.h"
 #include "runtime/graph/gmem.h"
 #include "runtime/graph/gph.h"
 
@@ -742,6 +743,7 @@ static CUresult launch(CUgraphExec x, CUstream s, int ptsz)
         return r;
     }
     gmem_auto_free(x);
+    gcond_launch(x->g);
     return (CUresult)gph_run(x->g, run_node, s);
 }
 

@@ -333,6 +333,14 @@ struct cudaMemAllocNodeParams {
     size_t bytesize;
     void *dptr;                 /* out */
 };
+/* cudaGraphAddNode's parameters (driver_types.h's layout): a node type
+ * and a 232-byte union of the per-type parameters. */
+struct cudaConditionalNodeParams {
+    unsigned long long handle;  /* cudaGraphConditionalHandle */
+    int type;                   /* If 0, While 1, Switch 2 */
+    unsigned size;
+    struct CUgraph_st **phGraph_out;    /* out: the bodies */
+};
 struct cudaMemPoolPtrExportData {
     unsigned char reserved[64];
 };
@@ -444,6 +452,38 @@ struct cudaMemcpy3DParms {
     struct cudaPitchedPtr dstPtr;
     struct cudaExtent extent;
     enum cudaMemcpyKind kind;
+};
+
+/* cudaGraphAddNode's parameters (driver_types.h's layout): the node
+ * type, then a 232-byte union of the per-type parameters (the V2
+ * structures begin as the ones above). */
+struct cudaGraphNodeParams {
+    enum cudaGraphNodeType type;
+    int reserved0[3];
+    union {
+        long long reserved1[29];
+        struct cudaKernelNodeParams kernel;
+        struct {
+            int flags;
+            int reserved[3];
+            struct cudaMemcpy3DParms copyParams;
+        } memcpy;
+        struct cudaMemsetParams memset;
+        struct cudaHostNodeParams host;
+        struct {
+            cudaGraph_t graph;
+            int ownership;      /* 0: clone */
+        } graph;
+        struct {
+            cudaEvent_t event;
+        } event;                /* eventWait, eventRecord */
+        struct cudaMemAllocNodeParams alloc;
+        struct {
+            void *dptr;
+        } free;
+        struct cudaConditionalNodeParams conditional;
+    };
+    long long reserved2;
 };
 
 typedef struct cudaGraphEdgeData_st {

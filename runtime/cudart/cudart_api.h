@@ -225,6 +225,14 @@ cudaError_t cudaGraphKernelNodeGetAttribute(cudaGraphNode_t n,
                                             cudaLaunchAttributeValue *v);
 cudaError_t cudaGraphKernelNodeCopyAttributes(cudaGraphNode_t dst,
                                               cudaGraphNode_t src);
+/* rt_graph_cond.c */
+cudaError_t cudaGraphConditionalHandleCreate(unsigned long long *h,
+                                             cudaGraph_t g, unsigned dflt,
+                                             unsigned flags);
+cudaError_t cudaGraphAddNode(cudaGraphNode_t *n, cudaGraph_t g,
+                             const cudaGraphNode_t *deps,
+                             const cudaGraphEdgeData *edges, size_t nd,
+                             struct cudaGraphNodeParams *np);
 /* rt_register.c */
 void **__cudaRegisterFatBinary(void *fatCubin);
 void __cudaRegisterFatBinaryEnd(void **handle);

@@ -10,6 +10,7 @@
 
 #include "runtime/cudart/rt_internal.h"
 #include "runtime/graph/gattr.h"
+#include "runtime/graph/gcond.h"
 #include "runtime/graph/gmem.h"
 #include "runtime/graph/gph.h"
 
@@ -595,6 +596,7 @@ RT_API cudaError_t cudaGraphLaunch(cudaGraphExec_t x, cudaStream_t s)
         (e = rt_stream_check(s)) != cudaSuccess)
         return e;
     gmem_auto_free(x);
+    gcond_launch(x->g);
     return rt_err((cudaError_t)gph_run(x->g, run_node, s));
 }
 

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "runtime/graph/gcond.h"
 #include "runtime/graph/gph.h"
 
 /* What marks this library's graphs (gph_mine). */
@@ -31,6 +32,8 @@ static void node_free(CUgraphNode n)
 {
     if (n->type == CU_GRAPH_NODE_TYPE_GRAPH)
         graph_free(gph_child(n));
+    else if (n->type == CU_GRAPH_NODE_TYPE_CONDITIONAL)
+        gcond_node_free(n);
     free(n->deps);
     free(n->argv);
     free(n->args);
@@ -44,6 +47,7 @@ static void graph_free(CUgraph g)
         return;
     for (size_t i = 0; i < g->n; i++)
         node_free(g->nodes[i]);
+    gcond_graph_gone(g);
     free(g->nodes);
     free(g->order);
     free(g);
@@ -150,6 +154,8 @@ static int set_params(CUgraph g, CUgraphNode n, int type, const void *p)
     case CU_GRAPH_NODE_TYPE_EMPTY:
         n->type = type;
         return GPH_OK;
+    case CU_GRAPH_NODE_TYPE_CONDITIONAL:
+        return gcond_node_set(g, n, p);
     default: {
         int e = g->ops->set(n, type, p);
         if (e == GPH_OK)
@@ -542,6 +548,8 @@ static int graph_order(CUgraph g)
     for (size_t i = 0; e == GPH_OK && i < n; i++)
         if (g->nodes[i]->type == CU_GRAPH_NODE_TYPE_GRAPH)
             e = graph_order(gph_child(g->nodes[i]));
+        else if (g->nodes[i]->type == CU_GRAPH_NODE_TYPE_CONDITIONAL)
+            e = gcond_node_order(g->nodes[i], graph_order);
     free(pending);
     free(done);
     return e;
@@ -604,6 +612,8 @@ int gph_run(CUgraph g, int (*run)(CUgraphNode n, void *arg), void *arg)
         int e = GPH_OK;
         if (n->type == CU_GRAPH_NODE_TYPE_GRAPH)
             e = gph_run(gph_child(n), run, arg);
+        else if (n->type == CU_GRAPH_NODE_TYPE_CONDITIONAL)
+            e = gcond_node_run(n, run, arg);
         else if (n->type != CU_GRAPH_NODE_TYPE_EMPTY)
             e = run(n, arg);
         if (e != GPH_OK)

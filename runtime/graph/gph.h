@@ -11,9 +11,9 @@
  *
  * What a node does is the library's: its parameters are stored in the
  * node (p) by the graph's gph_ops.set, the kernel arguments copied with
- * gph_copy_args.  Child graph and empty nodes are handled here: a child
- * graph node's parameters begin with the child's CUgraph (both
- * libraries' parameter unions start so).
+ * gph_copy_args.  Child graph, conditional (gcond.h) and empty nodes are
+ * handled here: a child graph node's parameters begin with the child's
+ * CUgraph (both libraries' parameter unions start so).
  *
  * Errors: every function returns 0 or an error code of the calling
  * library.  Those made here are the GPH_E* values, on which CUresult and

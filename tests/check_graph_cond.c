@@ -1,0 +1,376 @@
+/*
+ * tests/check_graph_cond.c: conditional graph nodes through our
+ * libcudart.so.13 and libcuda.so.1 (CUDA programming guide,
+ * "Conditional Graph Nodes"; cudaGraphConditionalHandleCreate,
+ * cudaGraphAddNode): while, if/else and switch bodies chosen by values
+ * that kernels set with cudaGraphSetConditional.  Expected values are
+ * worked by hand from the guide's semantics: a while body runs while
+ * the condition is non-zero, checked before each pass; an if runs body
+ * 0 on non-zero, body 1 (if any) on zero; a switch runs body v if
+ * v < size; cudaGraphCondAssignDefault resets the value at each launch.
+ */
+#include <check.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "abi/cuda_abi.h"
+#include "runtime/cudart/cudart_api.h"
+
+/* countdown(h, x, n): *x -= 1; *n += 1; set(h, *x != 0).
+ * setc(h, pv): set(h, *pv). */
+static const char ptx[] =
+    ".version 8.0\n.target sm_80\n.address_size 64\n"
+    ".extern .func cudaGraphSetConditional(.param .b64 h, .param .b32 v);\n"
+    ".visible .entry countdown(.param .u64 p_h, .param .u64 p_x,\n"
+    "    .param .u64 p_n)\n{\n"
+    "  .reg .pred %p1; .reg .b32 %r<4>; .reg .b64 %rd<4>;\n"
+    "  ld.param.u64 %rd1, [p_h]; ld.param.u64 %rd2, [p_x];\n"
+    "  ld.param.u64 %rd3, [p_n];\n"
+    "  ld.global.u32 %r1, [%rd2]; sub.u32 %r1, %r1, 1;\n"
+    "  st.global.u32 [%rd2], %r1;\n"
+    "  ld.global.u32 %r2, [%rd3]; add.u32 %r2, %r2, 1;\n"
+    "  st.global.u32 [%rd3], %r2;\n"
+    "  setp.ne.u32 %p1, %r1, 0; selp.u32 %r3, 1, 0, %p1;\n"
+    "  { .param .b64 a0; .param .b32 a1;\n"
+    "    st.param.b64 [a0], %rd1; st.param.b32 [a1], %r3;\n"
+    "    call.uni cudaGraphSetConditional, (a0, a1); }\n"
+    "  ret;\n}\n"
+    ".visible .entry setc(.param .u64 p_h, .param .u64 p_v)\n{\n"
+    "  .reg .b32 %r1; .reg .b64 %rd<3>;\n"
+    "  ld.param.u64 %rd1, [p_h]; ld.param.u64 %rd2, [p_v];\n"
+    "  ld.global.u32 %r1, [%rd2];\n"
+    "  { .param .b64 a0; .param .b32 a1;\n"
+    "    st.param.b64 [a0], %rd1; st.param.b32 [a1], %r1;\n"
+    "    call.uni cudaGraphSetConditional, (a0, a1); }\n"
+    "  ret;\n}\n";
+
+static const struct {
+    unsigned magic, version;
+    const void *data;
+    void *unused;
+} wrapper = { 0x466243b1u, 1, ptx, NULL };
+
+static void countdown_stub(void) {}
+static void setc_stub(void) {}
+static void **handle;
+
+static void setup(void)
+{
+    handle = __cudaRegisterFatBinary((void *)&wrapper);
+    ck_assert_ptr_nonnull(handle);
+    __cudaRegisterFunction(handle, (const char *)(uintptr_t)countdown_stub,
+                           (char *)"countdown", "countdown", -1, NULL, NULL,
+                           NULL, NULL, NULL);
+    __cudaRegisterFunction(handle, (const char *)(uintptr_t)setc_stub,
+                           (char *)"setc", "setc", -1, NULL, NULL, NULL,
+                           NULL, NULL);
+    __cudaRegisterFatBinaryEnd(handle);
+    (void)cudaGetLastError();
+}
+
+static void teardown(void)
+{
+    __cudaUnregisterFatBinary(handle);
+}
+
+#define OK(call) ck_assert_int_eq((call), cudaSuccess)
+
+static const dim3 one = { 1, 1, 1 };
+
+static void add_kernel(cudaGraph_t g, void (*stub)(void), void **args,
+                       cudaGraphNode_t *dep, cudaGraphNode_t *out)
+{
+    struct cudaKernelNodeParams kp;
+    memset(&kp, 0, sizeof kp);
+    kp.func = (void *)(uintptr_t)stub;
+    kp.gridDim = one;
+    kp.blockDim = one;
+    kp.kernelParams = args;
+    OK(cudaGraphAddKernelNode(out, g, dep, dep ? 1 : 0, &kp));
+}
+
+/* A memset node writing the 4-byte value v over d[0]. */
+static void add_set(cudaGraph_t g, unsigned *d, unsigned v)
+{
+    struct cudaGraphNodeParams np;
+    memset(&np, 0, sizeof np);
+    np.type = cudaGraphNodeTypeMemset;
+    np.memset.dst = d;
+    np.memset.value = v;
+    np.memset.elementSize = 4;
+    np.memset.width = 1;
+    np.memset.height = 1;
+    cudaGraphNode_t n;
+    OK(cudaGraphAddNode(&n, g, NULL, NULL, 0, &np));
+}
+
+static cudaGraph_t *add_cond(cudaGraph_t g, cudaGraphNode_t *dep,
+                             unsigned long long h, int type, unsigned size,
+                             cudaGraphNode_t *out)
+{
+    struct cudaGraphNodeParams np;
+    memset(&np, 0, sizeof np);
+    np.type = cudaGraphNodeTypeConditional;
+    np.conditional.handle = h;
+    np.conditional.type = type;
+    np.conditional.size = size;
+    OK(cudaGraphAddNode(out, g, dep, NULL, dep ? 1 : 0, &np));
+    ck_assert_ptr_nonnull(np.conditional.phGraph_out);
+    return np.conditional.phGraph_out;
+}
+
+static unsigned get(const unsigned *d)
+{
+    unsigned v = 0;
+    OK(cudaMemcpy(&v, d, 4, cudaMemcpyDeviceToHost));
+    return v;
+}
+
+static void put(unsigned *d, unsigned v)
+{
+    OK(cudaMemcpy(d, &v, 4, cudaMemcpyHostToDevice));
+}
+
+/* while (cond) countdown: runs x times; the default (1, assigned at each
+ * launch) starts it again on the next launch. */
+START_TEST(test_while)
+{
+    unsigned *d;
+    OK(cudaMalloc((void **)&d, 8));
+    unsigned *x = d, *n = d + 1;
+    cudaGraph_t g;
+    OK(cudaGraphCreate(&g, 0));
+    unsigned long long h;
+    OK(cudaGraphConditionalHandleCreate(&h, g, 1, 1));
+    cudaGraphNode_t cn, kn;
+    cudaGraph_t *body = add_cond(g, NULL, h, 1 /* while */, 1, &cn);
+    void *args[] = { &h, &x, &n };
+    add_kernel(body[0], countdown_stub, args, NULL, &kn);
+    enum cudaGraphNodeType t;
+    OK(cudaGraphNodeGetType(cn, &t));
+    ck_assert_int_eq(t, cudaGraphNodeTypeConditional);
+    cudaGraphExec_t e;
+    OK(cudaGraphInstantiate(&e, g, 0));
+    put(x, 5);
+    put(n, 0);
+    OK(cudaGraphLaunch(e, 0));
+    OK(cudaStreamSynchronize(0));
+    ck_assert_uint_eq(get(x), 0);
+    ck_assert_uint_eq(get(n), 5);
+    put(x, 3);
+    put(n, 0);
+    OK(cudaGraphLaunch(e, 0));
+    OK(cudaStreamSynchronize(0));
+    ck_assert_uint_eq(get(n), 3);
+    /* A clone runs the same bodies. */
+    cudaGraph_t c;
+    cudaGraphExec_t ec;
+    OK(cudaGraphClone(&c, g));
+    OK(cudaGraphInstantiate(&ec, c, 0));
+    put(x, 2);
+    put(n, 0);
+    OK(cudaGraphLaunch(ec, 0));
+    ck_assert_uint_eq(get(n), 2);
+    OK(cudaGraphExecDestroy(ec));
+    OK(cudaGraphDestroy(c));
+    OK(cudaGraphExecDestroy(e));
+    OK(cudaGraphDestroy(g));
+
+    /* Default 0 without cudaGraphCondAssignDefault: checked before the
+     * first pass, the body never runs. */
+    OK(cudaGraphCreate(&g, 0));
+    OK(cudaGraphConditionalHandleCreate(&h, g, 0, 0));
+    body = add_cond(g, NULL, h, 1, 1, &cn);
+    add_kernel(body[0], countdown_stub, args, NULL, &kn);
+    OK(cudaGraphInstantiate(&e, g, 0));
+    put(x, 4);
+    put(n, 0);
+    OK(cudaGraphLaunch(e, 0));
+    ck_assert_uint_eq(get(n), 0);
+    OK(cudaGraphExecDestroy(e));
+    OK(cudaGraphDestroy(g));
+    OK(cudaFree(d));
+}
+END_TEST
+
+/* setc(h, *v) then if/else: body 0 writes 1, body 1 writes 2. */
+START_TEST(test_if_else)
+{
+    unsigned *d;
+    OK(cudaMalloc((void **)&d, 8));
+    unsigned *v = d, *out = d + 1;
+    cudaGraph_t g;
+    OK(cudaGraphCreate(&g, 0));
+    unsigned long long h;
+    OK(cudaGraphConditionalHandleCreate(&h, g, 0, 1));
+    cudaGraphNode_t kn, cn;
+    void *args[] = { &h, &v };
+    add_kernel(g, setc_stub, args, NULL, &kn);
+    cudaGraph_t *body = add_cond(g, &kn, h, 0 /* if */, 2, &cn);
+    add_set(body[0], out, 1);
+    add_set(body[1], out, 2);
+    cudaGraphExec_t e;
+    OK(cudaGraphInstantiate(&e, g, 0));
+    static const unsigned vals[] = { 7, 0, 1 }, want[] = { 1, 2, 1 };
+    for (int k = 0; k < 3; k++) {
+        put(v, vals[k]);
+        put(out, 0);
+        OK(cudaGraphLaunch(e, 0));
+        ck_assert_uint_eq(get(out), want[k]);
+    }
+    OK(cudaGraphExecDestroy(e));
+    OK(cudaGraphDestroy(g));
+
+    /* An if without else on zero runs nothing. */
+    OK(cudaGraphCreate(&g, 0));
+    OK(cudaGraphConditionalHandleCreate(&h, g, 0, 1));
+    add_kernel(g, setc_stub, args, NULL, &kn);
+    body = add_cond(g, &kn, h, 0, 1, &cn);
+    add_set(body[0], out, 9);
+    OK(cudaGraphInstantiate(&e, g, 0));
+    put(v, 0);
+    put(out, 5);
+    OK(cudaGraphLaunch(e, 0));
+    ck_assert_uint_eq(get(out), 5);
+    OK(cudaGraphExecDestroy(e));
+    OK(cudaGraphDestroy(g));
+    OK(cudaFree(d));
+}
+END_TEST
+
+START_TEST(test_switch)
+{
+    unsigned *d;
+    OK(cudaMalloc((void **)&d, 8));
+    unsigned *v = d, *out = d + 1;
+    cudaGraph_t g;
+    OK(cudaGraphCreate(&g, 0));
+    unsigned long long h;
+    OK(cudaGraphConditionalHandleCreate(&h, g, 0, 0));
+    cudaGraphNode_t kn, cn;
+    void *args[] = { &h, &v };
+    add_kernel(g, setc_stub, args, NULL, &kn);
+    cudaGraph_t *body = add_cond(g, &kn, h, 2 /* switch */, 3, &cn);
+    for (unsigned b = 0; b < 3; b++)
+        add_set(body[b], out, 10 + b);
+    cudaGraphExec_t e;
+    OK(cudaGraphInstantiate(&e, g, 0));
+    static const unsigned vals[] = { 2, 0, 1, 3 }, want[] = { 12, 10, 11, 77 };
+    for (int k = 0; k < 4; k++) {
+        put(v, vals[k]);
+        put(out, 77);
+        OK(cudaGraphLaunch(e, 0));
+        ck_assert_uint_eq(get(out), want[k]);
+    }
+    OK(cudaGraphExecDestroy(e));
+    OK(cudaGraphDestroy(g));
+    OK(cudaFree(d));
+}
+END_TEST
+
+START_TEST(test_errors)
+{
+    cudaGraph_t g;
+    OK(cudaGraphCreate(&g, 0));
+    unsigned long long h;
+    ck_assert_int_eq(cudaGraphConditionalHandleCreate(&h, g, 0, 2),
+                     cudaErrorInvalidValue);
+    OK(cudaGraphConditionalHandleCreate(&h, g, 0, 0));
+    struct cudaGraphNodeParams np;
+    memset(&np, 0, sizeof np);
+    np.type = cudaGraphNodeTypeConditional;
+    np.conditional.handle = h;
+    cudaGraphNode_t n;
+    np.conditional.type = 0;
+    np.conditional.size = 3;            /* if: 1 or 2 */
+    ck_assert_int_eq(cudaGraphAddNode(&n, g, NULL, NULL, 0, &np),
+                     cudaErrorInvalidValue);
+    np.conditional.type = 1;
+    np.conditional.size = 2;            /* while: 1 */
+    ck_assert_int_eq(cudaGraphAddNode(&n, g, NULL, NULL, 0, &np),
+                     cudaErrorInvalidValue);
+    np.conditional.type = 2;
+    np.conditional.size = 0;            /* switch: more than 0 */
+    ck_assert_int_eq(cudaGraphAddNode(&n, g, NULL, NULL, 0, &np),
+                     cudaErrorInvalidValue);
+    np.conditional.size = 1;
+    np.conditional.handle = h + 64;     /* not a handle */
+    ck_assert_int_eq(cudaGraphAddNode(&n, g, NULL, NULL, 0, &np),
+                     cudaErrorInvalidValue);
+    (void)cudaGetLastError();
+    OK(cudaGraphDestroy(g));
+}
+END_TEST
+
+/* The driver's forms: a while node made with cuGraphAddNode, its body a
+ * kernel node made the same way. */
+START_TEST(test_driver)
+{
+    CUmodule mod;
+    CUfunction f;
+    OK(cudaFree(0));                    /* the primary context */
+    ck_assert_int_eq(cuModuleLoadData(&mod, ptx), CUDA_SUCCESS);
+    ck_assert_int_eq(cuModuleGetFunction(&f, mod, "countdown"), CUDA_SUCCESS);
+    CUdeviceptr d;
+    ck_assert_int_eq(cuMemAlloc_v2(&d, 8), CUDA_SUCCESS);
+    CUgraph g;
+    ck_assert_int_eq(cuGraphCreate(&g, 0), CUDA_SUCCESS);
+    CUgraphConditionalHandle h;
+    ck_assert_int_eq(cuGraphConditionalHandleCreate(&h, g, NULL, 1, 1),
+                     CUDA_SUCCESS);
+    CUgraphNodeParams np;
+    memset(&np, 0, sizeof np);
+    np.type = CU_GRAPH_NODE_TYPE_CONDITIONAL;
+    np.conditional.handle = h;
+    np.conditional.type = 1;
+    np.conditional.size = 1;
+    CUgraphNode cn, kn;
+    ck_assert_int_eq(cuGraphAddNode(&cn, g, NULL, 0, &np), CUDA_SUCCESS);
+    CUgraph body = np.conditional.phGraph_out[0];
+    CUdeviceptr x = d, n = d + 4;
+    void *args[] = { &h, &x, &n };
+    memset(&np, 0, sizeof np);
+    np.type = CU_GRAPH_NODE_TYPE_KERNEL;
+    np.kernel.func = f;
+    np.kernel.gridDimX = np.kernel.gridDimY = np.kernel.gridDimZ = 1;
+    np.kernel.blockDimX = np.kernel.blockDimY = np.kernel.blockDimZ = 1;
+    np.kernel.kernelParams = args;
+    ck_assert_int_eq(cuGraphAddNode_v2(&kn, body, NULL, NULL, 0, &np),
+                     CUDA_SUCCESS);
+    CUgraphExec e;
+    ck_assert_int_eq(cuGraphInstantiateWithFlags(&e, g, 0), CUDA_SUCCESS);
+    unsigned init[2] = { 6, 0 }, res[2];
+    ck_assert_int_eq(cuMemcpyHtoD_v2(d, init, 8), CUDA_SUCCESS);
+    ck_assert_int_eq(cuGraphLaunch(e, NULL), CUDA_SUCCESS);
+    ck_assert_int_eq(cuMemcpyDtoH_v2(res, d, 8), CUDA_SUCCESS);
+    ck_assert_uint_eq(res[0], 0);
+    ck_assert_uint_eq(res[1], 6);
+    ck_assert_int_eq(cuGraphExecDestroy(e), CUDA_SUCCESS);
+    ck_assert_int_eq(cuGraphDestroy(g), CUDA_SUCCESS);
+    ck_assert_int_eq(cuMemFree_v2(d), CUDA_SUCCESS);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+    Suite *s = suite_create("graph_cond");
+    TCase *tc = tcase_create("cond");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, test_while);
+    tcase_add_test(tc, test_if_else);
+    tcase_add_test(tc, test_switch);
+    tcase_add_test(tc, test_errors);
+    tcase_add_test(tc, test_driver);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
