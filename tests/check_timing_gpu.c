@@ -60,7 +60,7 @@ static const char *const stalls[] = {
     "selected", "barrier", "membar", "async", "sleeping",
     "no_instruction", "branch_resolving", "long_scoreboard",
     "short_scoreboard", "wait", "math_pipe_throttle", "mio_throttle",
-    "lg_throttle", "idle"};
+    "lg_throttle", "dispatch_stall", "idle"};
 
 static uint64_t stall(const char *why)
 {
@@ -226,6 +226,81 @@ START_TEST(ideal_memory_bandwidth)
 }
 END_TEST
 
+/* An LSU queue of one instruction and loads of two lines each (stride
+ * 8 bytes: 256 bytes), one request sent a cycle: ld0 issues at 1, its
+ * requests go at 2 and 3 (the queue is full at 2: lg_throttle), ld1
+ * issues at 3 (sent 4, 5), ld2 at 5 (sent 6, 7), the exit at 6.
+ * Replies: 100 after each send's one-cycle transfer: 104, 106, 108; the
+ * CTA retires at 108. */
+START_TEST(lsu_queue_throttles)
+{
+    gpu_base(1);
+    mock_set(&M, "lsu.queue=1");
+    for (uint32_t k = 0; k < 3; k++) {
+        MockOp *op = load(0, (int)k, 0x1000 * (k + 1), k);
+        op->acc = lanes((int)k, PTXEMU_TM_SPACE_GLOBAL, PTXEMU_TM_READ,
+                        0x1000 * (k + 1), 8, 4);
+    }
+    mock_exit(&M, 0);
+    ck_assert_uint_eq(mock_time(&M), 108);
+    ck_assert_uint_eq(ISSUE(0, 0, 1), 3);
+    ck_assert_uint_eq(ISSUE(0, 0, 2), 5);
+    ck_assert_uint_eq(ISSUE(0, 0, 3), 6);
+    ck_assert_uint_eq(stall("lg_throttle"), 2);
+    ck_assert_uint_eq(mock_stat(&M, "gpu.mem_requests"), 6);
+    check_accounting(1);
+    mock_fini(&M);
+}
+END_TEST
+
+/* A store (issued 1, sent 2, acknowledged at 103), a fence, an add.
+ * The fence waits for the acknowledgement (membar 2..102) and issues at
+ * 103; fence.latency 8 holds the add until 111 (membar 104..110); exit
+ * 112; the add's result at 115. */
+START_TEST(fence_waits_for_stores)
+{
+    gpu_base(1);
+    mock_set(&M, "fence.latency=8");
+    MockOp *st = mock_op(&M, 0, insn(U(LDST), PTXEMU_TM_I_STORE, 0,
+                                     PTXEMU_TM_SPACE_GLOBAL, NONE, NONE));
+    st->acc = lanes(0, PTXEMU_TM_SPACE_GLOBAL, PTXEMU_TM_WRITE, 0x1000, 4,
+                    4);
+    st->nacc = 32;
+    mock_op(&M, 0, insn(U(SYNC), 0, PTXEMU_TM_WAIT_FENCE, 0, NONE, NONE));
+    mock_add(&M, 0, NONE, 0);
+    mock_exit(&M, 0);
+    ck_assert_uint_eq(mock_time(&M), 115);
+    ck_assert_uint_eq(ISSUE(0, 0, 1), 103);
+    ck_assert_uint_eq(ISSUE(0, 0, 2), 111);
+    ck_assert_uint_eq(stall("membar"), 108);
+    check_accounting(1);
+    mock_fini(&M);
+}
+END_TEST
+
+/* Fetch through the memory system (fetch latency 10): the first fetch
+ * is queued at 0, sent at 1, back at 11: add0 at 11; the next block
+ * (prefetched when the first arrived: queued at 11, sent 12, back 22)
+ * holds the exit; add1 (dependent) at 15; exit at 22; retire 23.
+ * no_instruction 0..10 and 16..21, wait 12..14. */
+START_TEST(fetch_through_memory)
+{
+    gpu_base(1);
+    mock_set(&M, "fetch.perfect_icache=false");
+    mock_set(&M, "mem.ideal.fetch_latency=10");
+    mock_chain(&M, 0, 2);
+    ck_assert_uint_eq(mock_time(&M), 23);
+    ck_assert_uint_eq(ISSUE(0, 0, 0), 11);
+    ck_assert_uint_eq(ISSUE(0, 0, 1), 15);
+    ck_assert_uint_eq(ISSUE(0, 0, 2), 22);
+    ck_assert_uint_eq(stall("no_instruction"), 17);
+    ck_assert_uint_eq(stall("wait"), 3);
+    ck_assert_uint_eq(mock_stat(&M, "gpu.fetches"), 2);
+    check_accounting(1);
+    mock_fini(&M);
+}
+END_TEST
+
 /* ---- function units ---- */
 
 /* 8 independent FP32 ops on a unit of 8 lanes (GT200's SPs): each takes
@@ -286,6 +361,51 @@ START_TEST(dual_issue)
         ck_assert_uint_eq(ISSUE(0, 0, 7), t[i].add7);
         ck_assert_uint_eq(ISSUE(0, 0, 8), t[i].exit);
         ck_assert_uint_eq(mock_stat(&M, "gpu.issued"), 9);
+        check_accounting(1);
+        mock_fini(&M);
+    }
+}
+END_TEST
+
+/* ---- operand collection ---- */
+
+/* oc.enabled with 2 banks of 1 port and one collector; bank = (slot +
+ * warp) % 2, warp slot 0.  A: s4 <- s0 + sB; B: s5 <- s4; exit.
+ *  - sB = s2 (bank 0, as s0): A issues at 1, reads s0 at 2 and s2 at 3
+ *    (a conflict), is dispatched at 3: s4 ready at 7; B issues at 7
+ *    (until then `wait`, and the only collector is busy until 3), reads
+ *    s4 at 8 (its writeback took bank 0 at 7), dispatched at 8: s5 at
+ *    12; the exit takes the collector freed at 8: issued at 8; retire
+ *    at 12;
+ *  - sB = s1 (bank 1): both read at 2, s4 at 6, B at 6, its read at 7,
+ *    s5 at 11, exit at 7: 11;
+ *  - collectors off: A at 1, B at 5, exit at 6, s5 at 9. */
+START_TEST(operand_collector_conflicts)
+{
+    static const struct {
+        const char *on;
+        uint32_t sb;
+        uint64_t b, exit, cycles, conflicts;
+    } t[] = {{"oc.enabled=true", 2, 7, 8, 12, 1},
+             {"oc.enabled=true", 1, 6, 7, 11, 0},
+             {"oc.enabled=false", 2, 5, 6, 9, 0}};
+    for (size_t i = 0; i < 3; i++) {
+        gpu_base(1);
+        mock_set(&M, t[i].on);
+        mock_set(&M, "oc.banks=2");
+        mock_set(&M, "oc.ports=1");
+        mock_set(&M, "oc.collectors=1");
+        const ptxemu_tm_insn *a = insn(U(INT), 0, 0, 0, 0, 4);
+        MockInsn *x = &M.insn[M.ninsn - 1];
+        x->src[x->in.nsrc++] = t[i].sb;
+        mock_op(&M, 0, a);
+        mock_add(&M, 0, 4, 5);
+        mock_exit(&M, 0);
+        ck_assert_uint_eq(mock_time(&M), t[i].cycles);
+        ck_assert_uint_eq(ISSUE(0, 0, 0), 1);
+        ck_assert_uint_eq(ISSUE(0, 0, 1), t[i].b);
+        ck_assert_uint_eq(ISSUE(0, 0, 2), t[i].exit);
+        ck_assert_uint_eq(mock_stat(&M, "gpu.oc.conflicts"), t[i].conflicts);
         check_accounting(1);
         mock_fini(&M);
     }
@@ -503,6 +623,37 @@ START_TEST(cta_round_robin)
 }
 END_TEST
 
+/* Clusters of 2 CTAs on 4 SMs, one CTA per SM (occ.max_ctas 1); a CTA
+ * (add; exit) ends 5 cycles after its placement.  GPCs of 2 SMs: the
+ * clusters go to SMs 0-1 and 2-3 at once: 5 cycles.  GPCs of 3 SMs
+ * (SMs 0-2 and 3): the second GPC cannot hold a cluster and the first
+ * has one SM left, so the second cluster waits for the first (placed
+ * at 5 on SMs 2 and 0): 10 cycles. */
+START_TEST(clusters_on_one_gpc)
+{
+    static const struct {
+        const char *gpc;
+        uint64_t cycles;
+        uint32_t sm[4];
+    } t[] = {{"gpc.sms=2", 5, {0, 1, 2, 3}}, {"gpc.sms=3", 10, {0, 1, 2, 0}}};
+    for (size_t i = 0; i < 2; i++) {
+        gpu_base(4);
+        mock_set(&M, t[i].gpc);
+        mock_set(&M, "occ.max_ctas=1");
+        mock_grid(&M, 4, 1);
+        M.k.cluster[0] = 2;
+        mock_add(&M, 0, NONE, 0);
+        mock_exit(&M, 0);
+        ck_assert_uint_eq(mock_time(&M), t[i].cycles);
+        for (uint32_t c = 0; c < 4; c++) {
+            ck_assert_uint_eq(M.cta[c].sm, t[i].sm[c]);
+        }
+        check_accounting(1);
+        mock_fini(&M);
+    }
+}
+END_TEST
+
 /* ---- presets, clock, determinism ---- */
 
 /* gt200: dependent SP adds 24 cycles apart (Wong et al.), 64-byte
@@ -564,8 +715,12 @@ static Suite *suite(void)
     tcase_add_test(tc, branch_redirects_fetch);
     tcase_add_test(tc, load_waits_long_scoreboard);
     tcase_add_test(tc, ideal_memory_bandwidth);
+    tcase_add_test(tc, lsu_queue_throttles);
+    tcase_add_test(tc, fence_waits_for_stores);
+    tcase_add_test(tc, fetch_through_memory);
     tcase_add_test(tc, narrow_unit_occupancy);
     tcase_add_test(tc, dual_issue);
+    tcase_add_test(tc, operand_collector_conflicts);
     tcase_add_test(tc, policies_issue_order);
     tcase_add_test(tc, unknown_policy_refused);
     tcase_add_test(tc, barrier_latency);
@@ -573,6 +728,7 @@ static Suite *suite(void)
     tcase_add_test(tc, shared_bank_conflicts);
     tcase_add_test(tc, cta_waves_per_limit);
     tcase_add_test(tc, cta_round_robin);
+    tcase_add_test(tc, clusters_on_one_gpc);
     tcase_add_test(tc, gt200_preset);
     tcase_add_test(tc, deterministic);
     suite_add_tcase(s, tc);

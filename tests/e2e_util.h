@@ -54,7 +54,8 @@ static inline float rndf(float lo, float hi)
 }
 
 /* The device of an e2e test: untimed, or driven by the timing model that
- * PTXEMU_TEST_TIMING names (tests/timing_corpus.test reruns the suites
+ * PTXEMU_TEST_TIMING names, configured by PTXEMU_TEST_TIMING_CONFIG
+ * (tests/timing_corpus.test reruns the suites
  * so: every corpus kernel must compute the same values under a model),
  * and with the reconvergence mode PTXEMU_TEST_RECONVERGENCE=ipdom|its
  * names (every corpus kernel must give the same results under both). */
@@ -65,6 +66,12 @@ static inline void e2e_device(void)
     const char *t = getenv("PTXEMU_TEST_TIMING");
     if (t && *t) {
         o.timing = t;
+    }
+    /* PTXEMU_TEST_TIMING_CONFIG: a --timing-config file for that model
+     * (timing_corpus.test runs the `gpu` model's variants so) */
+    const char *tc = getenv("PTXEMU_TEST_TIMING_CONFIG");
+    if (tc && *tc) {
+        o.timing_config = tc;
     }
     const char *r = getenv("PTXEMU_TEST_RECONVERGENCE");
     if (r && !strcmp(r, "its")) {

@@ -28,9 +28,11 @@
  *    Microbenchmarking", 2018), I-buffer of 2 (GPGPU-Sim's default);
  *  - greedy-then-oldest scheduling, as Accel-Sim's Turing configuration
  *    (Khairy et al., ISCA 2020);
+ *  - two register-file banks per sub-core: Jia et al. (2018) for Volta;
  *  - the rest (SFU, FP64, tensor, lane-exchange and control latencies,
- *    fetch/branch/barrier/fence latencies, queue depths, the launch) are
- *    round estimates of the same order, not measurements.
+ *    fetch/branch/barrier/fence latencies, queue depths, collector
+ *    counts, the launch) are round estimates of the same order, not
+ *    measurements.
  * gt200: an NVIDIA GTX 280 SM (compute capability 1.3), from Wong et
  * al., "Demystifying GPU Microarchitecture through Microbenchmarking"
  * (ISPASS 2010): one scheduler; 8 SPs (a warp instruction takes 4
@@ -41,7 +43,8 @@
  * shared allocation unit), 16 banks served per half-warp and the
  * compute-1.3 coalescing rule: CUDA C Programming Guide 3.x, appendices
  * A and G; the 1296 MHz shader clock: NVIDIA's GTX 280 specifications.
- * SFU, DPU and control latencies are estimates.
+ * SFU, DPU and control latencies and the collectors are estimates (Wong
+ * et al. saw no register bank conflicts; 4 logical banks).
  */
 #include "config.h"
 
@@ -96,7 +99,13 @@ static const char *const preset_name[P_COUNT] = {"ampere", "gt200"};
     X("fence.latency", fence_latency, Y(8, 8), 0, 1u << 20,                    \
       "cycles after a fence (once earlier memory completed)")                  \
     X("oc.latency", oc_latency, Y(0, 0), 0, 1u << 20,                          \
-      "operand-read cycles added to every result")                             \
+      "oc.enabled false: operand-read cycles added to every result")          \
+    X("oc.banks", oc.banks, Y(2, 4), 1, 64, "register-file banks")            \
+    X("oc.ports", oc.ports, Y(1, 1), 1, 16, "reads per bank per cycle")        \
+    X("oc.collectors", oc.collectors, Y(8, 4), 1, 64,                          \
+      "collector units per scheduler")                                         \
+    X("oc.collector_reads", oc.collector_reads, Y(0, 0), 0, 16,                \
+      "operands a collector reads per cycle (0: no limit)")                    \
     X("lsu.queue", lsu_queue, Y(8, 8), 1, 1u << 16,                            \
       "memory instructions an SM's LSU holds before sending")                  \
     X("lsu.txn_per_cycle", lsu_txn_per_cycle, Y(1, 1), 1, 64,                  \
@@ -162,6 +171,9 @@ const ptxemu_tm_param gpu_params[] = {
      "the memory system behind the SMs (timing/gpu/mem/models.c)"},
     {"lsu.coalesce", PTXEMU_TM_P_STRING, "",
      "coalescing rule: cc13, line128, sector32 (\"\": gpu.arch's)"},
+    {"oc.enabled", PTXEMU_TM_P_BOOL, "false",
+     "operand collectors and register-file banks (AFR 3.3); false: a "
+     "fixed oc.latency"},
     {"fetch.perfect_icache", PTXEMU_TM_P_BOOL, "true",
      "every fetch takes fetch.latency (false: FETCH requests to memory)"},
     {"clock.mhz", PTXEMU_TM_P_DOUBLE, "-1",
@@ -270,6 +282,10 @@ int gpu_config_read(GpuConfig *c, const ptxemu_tm_host_api *api,
         return refuse(api, h, msg);
     }
     c->perfect_icache = api->param_bool(h, "fetch.perfect_icache");
+    c->oc.enabled = api->param_bool(h, "oc.enabled");
+    if (c->oc.enabled) {
+        c->oc_latency = 0; /* the collectors take the time instead */
+    }
     c->clock_mhz = api->param_double(h, "clock.mhz");
     if (c->clock_mhz == -1.0) {
         c->clock_mhz = preset_str[p].mhz;

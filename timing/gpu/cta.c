@@ -65,6 +65,7 @@ void gpu_sm_free(GpuSm *sm)
         for (unsigned u = 0; u < PTXEMU_TM_UNIT_COUNT; u++) {
             free(sm->sched[k].ufree[u]);
         }
+        gpu_oc_free(sm->sched[k].oc);
         free(sm->sched[k].w);
         free(sm->sched[k].order);
     }
@@ -277,7 +278,7 @@ uint64_t gpu_cta_retire_at(const GpuCta *c)
     uint64_t t = c->last_exit + 1;
     for (uint32_t i = 0; i < c->nwarps; i++) {
         const GpuWarp *w = &c->w[i];
-        if (w->mem_out || w->async_out || w->ib.inflight) {
+        if (w->mem_out || w->async_out || w->oc_out || w->ib.inflight) {
             return GPU_NEVER;
         }
         t = gpu_max(t, gpu_max(w->drain, gpu_sb_drain(&w->sb)));

@@ -47,6 +47,8 @@ static const char *const stall_help[GPU_ST_COUNT] = {
     [GPU_ST_MIO] = "scheduler cycles without issue: the shared-memory pipe "
                    "is backed up",
     [GPU_ST_LG] = "scheduler cycles without issue: the LSU queue is full",
+    [GPU_ST_DISPATCH] = "scheduler cycles without issue: no free operand "
+                        "collector",
     [GPU_ST_IDLE] = "scheduler cycles without a live warp",
 };
 
@@ -94,6 +96,8 @@ static void gpu_destroy(void *tm)
     if (!g) {
         return;
     }
+    g->c.oc.enabled = false;
+    gpu_collect_reset(g); /* frees the collectors and what they hold */
     for (uint32_t i = 0; i < g->nsms; i++) {
         gpu_sm_free(g->sm[i]);
     }
@@ -123,6 +127,10 @@ static int register_stats(Gpu *g)
     rc |= stat(g, "gpu.smem_wavefronts", &g->st_wavefronts,
                "shared-memory passes (1 per access without conflicts)");
     rc |= stat(g, "gpu.fetches", &g->st_fetches, "instruction fetches");
+    rc |= stat(g, "gpu.oc.reads", &g->st_oc_reads,
+               "register-file reads by operand collectors (oc.enabled)");
+    rc |= stat(g, "gpu.oc.conflicts", &g->st_oc_conflicts,
+               "register reads that waited for their bank (oc.enabled)");
     for (int r = 0; r < GPU_ST_COUNT; r++) {
         char path[64];
         snprintf(path, sizeof path, "gpu.stall.%s", gpu_stall_name[r]);
@@ -158,8 +166,9 @@ static void *gpu_create(const ptxemu_tm_host_api *api, ptxemu_tm_host *h)
     return g;
 }
 
-/* A new launch: the SMs' pipelines are empty. */
-static void reset_sms(Gpu *g, uint64_t start)
+/* A new launch: the SMs' pipelines are empty.  0, or -1 when out of
+ * memory. */
+static int reset_sms(Gpu *g, uint64_t start)
 {
     for (uint32_t i = 0; i < g->nsms; i++) {
         GpuSm *sm = g->sm[i];
@@ -174,6 +183,7 @@ static void reset_sms(Gpu *g, uint64_t start)
     }
     gpu_tokens_clear(g);
     g->c.mem->kernel_begin(g->mem, start);
+    return gpu_collect_reset(g);
 }
 
 static int gpu_kernel_begin(void *tm, const ptxemu_tm_kernel *k)
@@ -191,8 +201,9 @@ static int gpu_kernel_begin(void *tm, const ptxemu_tm_kernel *k)
         g->api->error(g->h, "gpu: out of memory");
         return PTXEMU_TM_ERROR;
     }
-    if (fresh) {
-        reset_sms(g, g->kern->start);
+    if (fresh && reset_sms(g, g->kern->start) != 0) {
+        g->api->error(g->h, "gpu: out of memory");
+        return PTXEMU_TM_ERROR;
     }
     g->active_sms = nsms;
     gpu_poke_all(g);
@@ -288,6 +299,12 @@ static int sm_cycle(Gpu *g, GpuSm *sm, uint64_t t,
     if (sm->nfq) {
         gpu_fetch_send(g, sm, t);
     }
+    for (uint32_t k = 0; k < nsched && g->c.oc.enabled; k++) {
+        GpuSched *sc = &sm->sched[k];
+        if (gpu_oc_next(sc->oc) <= t) {
+            gpu_collect_cycle(g, sm, sc, t);
+        }
+    }
     for (uint32_t k = 0; k < nsched; k++) {
         uint32_t n;
         GpuStall why;
@@ -299,6 +316,9 @@ static int sm_cycle(Gpu *g, GpuSm *sm, uint64_t t,
         cnt[n ? GPU_ST_SELECTED : why]++;
         if (wake < *next) {
             *next = wake;
+        }
+        if (sm->sched[k].oc && gpu_oc_next(sm->sched[k].oc) < *next) {
+            *next = gpu_oc_next(sm->sched[k].oc);
         }
     }
     for (GpuCta *c = sm->ctas; c; c = c->next) {

@@ -69,6 +69,7 @@
 
 #include "timing/gpu/coalesce.h"
 #include "timing/gpu/gpu_mem.h"
+#include "timing/gpu/opcoll.h"
 #include "timing/gpu/smem.h"
 #include "timing/lib/kernel.h"
 #include "timing/lib/map.h"
@@ -97,6 +98,7 @@ typedef enum GpuStall {
     GPU_ST_MATH,            /* math_pipe_throttle: the unit is busy */
     GPU_ST_MIO,             /* mio_throttle: shared-memory pipe backlog */
     GPU_ST_LG,              /* lg_throttle: the LSU queue is full */
+    GPU_ST_DISPATCH,        /* dispatch_stall: no free collector unit */
     GPU_ST_IDLE,            /* no live warp on the scheduler */
     GPU_ST_COUNT
 } GpuStall;
@@ -122,6 +124,7 @@ typedef struct GpuConfig {
     uint64_t smem_latency, dsmem_latency;
     GpuBanks banks;
     GpuCoalesceRule coalesce;
+    GpuOcConfig oc;             /* operand collection (oc.enabled) */
     TmOccLimits occ;
     uint64_t launch_latency, gpc_sms, clock_div;
     double clock_mhz;
@@ -201,6 +204,7 @@ typedef struct GpuWarp {
     GpuIbuf ib;
     uint32_t waits;             /* async tokens waited for, not done */
     uint32_t mem_out;           /* synchronous memory instructions out */
+    uint32_t oc_out;            /* instructions collecting operands */
     uint32_t async_out;         /* asynchronous ones */
     uint64_t drain;             /* last known completion */
     uint32_t nostep;
@@ -226,6 +230,7 @@ typedef struct GpuSched {
     uint64_t wake;              /* nothing can issue before (0: look) */
     uint8_t why;
     GpuWarp **order;            /* scratch: candidates in policy order */
+    GpuOc *oc;                  /* operand collectors (NULL: off) */
 } GpuSched;
 
 /* An instruction's accesses queued at the LSU, then in the memory
@@ -240,6 +245,8 @@ typedef struct GpuLsuOp {
     uint64_t token;             /* async token (0: none) */
     uint64_t done;              /* latest reply so far (and shared part) */
     uint64_t extra;             /* constant-cache passes beyond one */
+    uint64_t hold;              /* not sent before its operands are read
+                                   (the collecting instruction's tag) */
     bool queued;                /* still in its SM's queue */
 } GpuLsuOp;
 
@@ -286,11 +293,13 @@ typedef struct Gpu {
     size_t txncap;
     ptxemu_tm_access *acc;      /* access scratch (one space and kind) */
     size_t acccap;
-    bool lsu_busy;              /* some SM has requests not sent */
+    uint64_t hold_tag;          /* ops made now are held for this tag */
+    struct GpuOcRec *oc_recs;   /* instructions in collectors */
     /* statistics */
     uint64_t st_cycles, st_issued, st_thread_insns, st_ctas, st_kernels;
     uint64_t st_stall[GPU_ST_COUNT];
     uint64_t st_txn, st_wavefronts, st_fetches;
+    uint64_t st_oc_reads, st_oc_conflicts;
 } Gpu;
 
 /* ---- policies (sched.c) ---- */
@@ -308,6 +317,8 @@ unsigned gpu_unit(const ptxemu_tm_insn *insn);
 /* The earliest cycle a unit of insn's class is free on sc. */
 uint64_t gpu_unit_free(const Gpu *g, const GpuSched *sc,
                        const ptxemu_tm_insn *insn);
+/* The scoreboard kind of its results. */
+GpuSbKind gpu_unit_kind(const ptxemu_tm_insn *insn);
 /* Occupy one of them from `now`; the cycle its result is ready and the
  * scoreboard kind of that result. */
 uint64_t gpu_unit_issue(Gpu *g, GpuSched *sc, const ptxemu_tm_insn *insn,
@@ -384,6 +395,17 @@ uint64_t gpu_warp_ready(Gpu *g, GpuSm *sm, GpuSched *sc, GpuWarp *w,
  * *wake: the earliest cycle one of its warps could issue. */
 int gpu_sched_cycle(Gpu *g, GpuSm *sm, uint32_t k, uint64_t now,
                     uint32_t *issued, GpuStall *why, uint64_t *wake);
+
+/* ---- collect.c: operand collection (opcoll.h), when oc.enabled ---- */
+/* An instruction of w issued at now takes a collector of sc; its
+ * results become ready (tag) and its unit busy when its operands are
+ * read.  The tag, or 0 when out of memory. */
+uint64_t gpu_collect_take(Gpu *g, GpuSched *sc, GpuWarp *w,
+                          const ptxemu_tm_insn *in, uint64_t now);
+/* Run sc's collectors for cycle now and dispatch what they read. */
+void gpu_collect_cycle(Gpu *g, GpuSm *sm, GpuSched *sc, uint64_t now);
+/* Every collector empty (a new launch); 0, or -1 when out of memory. */
+int gpu_collect_reset(Gpu *g);
 
 /* ---- issue.c ---- */
 /* Step w (selected by sc at now) and account what it did. */

@@ -29,20 +29,39 @@ static int account(Gpu *g, GpuSm *sm, GpuSched *sc, GpuWarp *w,
                    const ptxemu_tm_step *st, uint64_t now)
 {
     const ptxemu_tm_insn *in = st->insn;
-    GpuSbKind kind, mkind;
-    uint64_t ready = gpu_unit_issue(g, sc, in, now, &kind);
+    GpuSbKind kind = gpu_unit_kind(in), mkind;
+    uint64_t ready, ctag = 0;
+    if (sc->oc) { /* results and the unit when its operands are read */
+        ctag = gpu_collect_take(g, sc, w, in, now);
+        if (!ctag) {
+            return -1;
+        }
+        ready = GPU_NEVER;
+        g->hold_tag = ctag; /* its memory requests wait for that too */
+    } else {
+        ready = gpu_unit_issue(g, sc, in, now, &kind);
+    }
     uint64_t mready, tag;
-    if (gpu_lsu_issue(g, sm, w, st, now, &mready, &mkind, &tag) != 0) {
+    int rc = gpu_lsu_issue(g, sm, w, st, now, &mready, &mkind, &tag);
+    g->hold_tag = 0;
+    if (rc != 0) {
         return -1;
     }
-    if (st->async_token && !tm_map_get(&g->tokens, st->async_token) &&
-        gpu_token_start(g, st->async_token, ready) != 0) {
-        return -1; /* an operation without memory accesses (wgmma) */
+    if (st->async_token && !tm_map_get(&g->tokens, st->async_token)) {
+        /* an operation without memory accesses (wgmma): its unit's
+         * latency from issue */
+        uint64_t lat = g->c.unit[gpu_unit(in)].lat + g->c.oc_latency;
+        if (gpu_token_start(g, st->async_token, now + lat) != 0) {
+            return -1;
+        }
     }
     if (mready) {
-        ready = memory_unit(gpu_unit(in)) || mready == GPU_NEVER
+        ready = memory_unit(gpu_unit(in)) || mready == GPU_NEVER ||
+                        ready == GPU_NEVER
                     ? mready : gpu_max(ready, mready);
         kind = mkind;
+    } else if (ctag) {
+        tag = ctag;
     }
     if (gpu_sb_write(&w->sb, in->dst, in->ndst, ready, kind, tag, now)) {
         return -1;

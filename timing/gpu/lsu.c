@@ -203,6 +203,7 @@ static GpuLsuOp *op_new(Gpu *g, GpuWarp *w)
         return NULL;
     }
     op->w = w;
+    op->hold = g->hold_tag;
     op->next_all = g->ops_all;
     if (g->ops_all) {
         g->ops_all->prev_all = op;
@@ -316,7 +317,7 @@ bool gpu_lsu_cycle(Gpu *g, GpuSm *sm, uint64_t now)
 {
     uint64_t budget = g->c.lsu_txn_per_cycle;
     bool popped = false;
-    while (budget && sm->qhead) {
+    while (budget && sm->qhead && !sm->qhead->hold) {
         GpuLsuOp *op = sm->qhead;
         while (budget && op->nsent < op->nreq) {
             if (!g->c.mem->send(g->mem, &op->req[op->nsent], now)) {

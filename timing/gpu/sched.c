@@ -22,8 +22,10 @@
  *  - oldest: always the oldest warp that can issue;
  *  - two-level: only the sched.pool warps of the active pool are
  *    candidates (round robin among them); a warp waiting for a memory
- *    result or an async operation leaves the pool (from the next cycle)
- *    and the warps outside refill it in the order they left it.
+ *    result, or for anything else only an event ends (a barrier, an
+ *    async operation, a fence, a full queue), leaves the pool (from the
+ *    next cycle) and the warps outside refill it in the order they
+ *    left it.
  */
 #include "config.h"
 
@@ -46,6 +48,7 @@ const char *const gpu_stall_name[GPU_ST_COUNT] = {
     [GPU_ST_MATH] = "math_pipe_throttle",
     [GPU_ST_MIO] = "mio_throttle",
     [GPU_ST_LG] = "lg_throttle",
+    [GPU_ST_DISPATCH] = "dispatch_stall",
     [GPU_ST_IDLE] = "idle",
 };
 
@@ -193,10 +196,9 @@ void gpu_warp_exited(Gpu *g, GpuWarp *w, uint64_t now)
     (void)g;
     if (!w->exited) { /* an event and the state after a step both say so */
         GpuCta *c = w->cta;
-        *w = (GpuWarp){.h = w->h, .cta = c, .age = w->age, .slot = w->slot,
-                       .exited = true, .peeked = true, .sb = w->sb,
-                       .ib = w->ib, .mem_out = w->mem_out,
-                       .async_out = w->async_out, .drain = w->drain};
+        w->exited = w->peeked = true;
+        w->at_barrier = false;
+        w->next = NULL;
         c->nexited++;
         c->last_exit = gpu_max(c->last_exit, now);
     }
@@ -282,6 +284,10 @@ uint64_t gpu_warp_ready(Gpu *g, GpuSm *sm, GpuSched *sc, GpuWarp *w,
         *why = GPU_ST_LG;
         return GPU_NEVER;
     }
+    if (sc->oc && !gpu_oc_can_take(sc->oc)) {
+        *why = GPU_ST_DISPATCH;
+        return GPU_NEVER; /* until a collector dispatches */
+    }
     return t;
 }
 
@@ -322,7 +328,7 @@ int gpu_sched_cycle(Gpu *g, GpuSm *sm, uint32_t k, uint64_t now,
                 break;
             }
             if (two_level && w->pooled &&
-                (r == GPU_ST_LONG_SB || r == GPU_ST_ASYNC)) {
+                (r == GPU_ST_LONG_SB || t == GPU_NEVER)) {
                 w->pooled = false;
                 w->pool_seq = ++g->next_age;
                 demoted = true;

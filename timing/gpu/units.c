@@ -42,9 +42,9 @@ uint64_t gpu_unit_free(const Gpu *g, const GpuSched *sc,
 /* The scoreboard kind of a unit's results: Nsight Compute calls waits
  * on fixed-latency math `wait` and on variable-latency (MIO) units
  * `short_scoreboard`. */
-static GpuSbKind kind_of(unsigned u)
+GpuSbKind gpu_unit_kind(const ptxemu_tm_insn *insn)
 {
-    switch (u) {
+    switch (gpu_unit(insn)) {
     case PTXEMU_TM_UNIT_FP64:
     case PTXEMU_TM_UNIT_SFU:
     case PTXEMU_TM_UNIT_TENSOR:
@@ -65,6 +65,6 @@ uint64_t gpu_unit_issue(Gpu *g, GpuSched *sc, const ptxemu_tm_insn *insn,
     uint64_t passes = (GPU_WARP_SIZE + uc->lanes - 1) / uc->lanes;
     uint32_t i = first_free(g, sc, u);
     sc->ufree[u][i] = gpu_max(now, sc->ufree[u][i]) + passes * uc->ii;
-    *kind = kind_of(u);
+    *kind = gpu_unit_kind(insn);
     return now + uc->lat + g->c.oc_latency;
 }
