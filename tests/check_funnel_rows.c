@@ -18,10 +18,11 @@
  *    position plus its 128-byte tensor map, wmma m16n16k16 .f16 A holds
  *    each element in two lanes, ldmatrix/stmatrix .x4 a 16-byte row per
  *    lane, tld4 the 2x2 texel footprint.
- *  - tokens: a bulk copy and a tensor copy completing on an mbarrier, an
- *    explicit complete_tx, and a bulk async-group each carry a token
- *    that the matching wait (mbarrier try_wait/test_wait, bulk
- *    wait_group) lists; wgmma.mma_async's token is listed by
+ *  - tokens (emu/async.h): a bulk copy and a tensor copy completing on
+ *    an mbarrier, explicit expect_tx/complete_tx (the mbarrier's
+ *    transactions), and a bulk async-group each carry a token that the
+ *    matching wait (mbarrier try_wait/test_wait, bulk wait_group)
+ *    lists, oldest first; wgmma.mma_async's token is listed by
  *    wgmma.wait_group after commit_group, wgmma.fence waits for nothing;
  *    a wait that cannot succeed yet (test_wait of an open phase) lists
  *    the phase's tokens.
@@ -33,6 +34,7 @@
 
 #include "emu/access.h"
 #include "emu/client.h"
+#include "emu/insninfo.h"
 #include "emu/tensormap.h"
 #include "emu/texfetch.h"
 #include "ptx/opcode.h"
@@ -453,9 +455,8 @@ static const IrFunc *kernel_ir(const IrModule *ir)
     return NULL;
 }
 
-/* The pc of the case's first instruction of opcode op (after the
- * prelude, which has loads of its own). */
-static uint32_t find_pc(const IrModule *ir, PtxOpcode op)
+/* Instructions of the prelude (which has loads of its own). */
+static uint32_t prelude_insns(void)
 {
     static uint32_t npre;
     if (!npre) {
@@ -465,8 +466,14 @@ static uint32_t find_pc(const IrModule *ir, PtxOpcode op)
         ptx_module_free(pre);
         free(src);
     }
+    return npre;
+}
+
+/* The pc of the case's first instruction of opcode op. */
+static uint32_t find_pc(const IrModule *ir, PtxOpcode op)
+{
     const IrFunc *fn = kernel_ir(ir);
-    for (uint32_t i = npre; i < fn->ninsns; i++) {
+    for (uint32_t i = prelude_insns(); i < fn->ninsns; i++) {
         if (fn->insns[i].op == op) {
             return i;
         }
@@ -574,12 +581,287 @@ START_TEST(row_accesses)
 }
 END_TEST
 
+/* ------------------------------------------------------------ tokens */
+
+typedef struct TokStep {
+    uint32_t pc, warp;
+    uint64_t token;
+    uint8_t wait;
+    uint32_t nwait;
+    uint64_t waits[4];
+} TokStep;
+
+typedef struct Toks {
+    const EmuFunc *func;
+    TokStep s[512];
+    uint32_t n;
+} Toks;
+
+static void tok_step(void *ctx, const EmuCta *cta, const EmuWarp *w,
+                     const EmuStepRecord *rec)
+{
+    (void)cta;
+    Toks *t = ctx;
+    if (rec->func != t->func || t->n == 512) {
+        return;
+    }
+    TokStep *s = &t->s[t->n++];
+    s->pc = rec->pc;
+    s->warp = w->id;
+    s->token = rec->async_token;
+    s->wait = rec->wait;
+    s->nwait = rec->nwait;
+    for (uint32_t k = 0; k < rec->nwait && k < 4; k++) {
+        s->waits[k] = rec->wait_tokens[k];
+    }
+}
+
+/* The device, module and global buffer of a token test (freed by the
+ * fixture's teardown) and the steps it recorded. */
+static EmuDevice *tok_dev;
+static EmuModule *tok_mod;
+static uint64_t tok_buf;
+static Toks toks;
+
+static void tokens_teardown(void)
+{
+    if (tok_mod) {
+        emu_module_free(tok_mod);
+    }
+    if (tok_dev) {
+        emu_device_free(tok_dev);
+    }
+    tok_mod = NULL;
+    tok_dev = NULL;
+}
+
+/* Run body on one CTA of `block` threads recording every step of k in
+ * t; returns the kernel. */
+static const EmuFunc *run_tokens(const char *body, uint32_t block,
+                                 uint8_t obj)
+{
+    EmuDevice *d = tok_dev = dev_new(EMU_TAKEN_FIRST);
+    char *src = module_text(body);
+    EmuModule *m = tok_mod = mod_load(d, src);
+    free(src);
+    EmuFunc *k = emu_module_kernel(m, "k");
+    ck_assert_ptr_nonnull(k);
+    uint64_t buf = dev_alloc(d, GBUF);
+    uint64_t p1 = obj == OBJ_TMAP ? make_tmap(d) : 0;
+    void *args[] = { &buf, &p1 };
+    tok_buf = buf;
+    memset(&toks, 0, sizeof(toks));
+    toks.func = k;
+    EmuClient cl = { EMU_CLIENT_ABI, sizeof(cl), "tokens", 0, 0, true,
+                     &toks, NULL, NULL, tok_step };
+    char why[200];
+    int h = emu_client_attach(d, &cl, why, sizeof(why));
+    ck_assert_msg(h >= 0, "%s", why);
+    EmuFault f;
+    EmuStatus st = run_kernel(m, "k", 1, block, args, &f);
+    ck_assert_msg(st == EMU_OK, "%s: %s\n%s", emu_status_name(st),
+                  f.detail, body);
+    emu_client_detach(d, h);
+    return k;
+}
+
+/* The step of warp `warp` at the nth (from 0) instruction of opcode op
+ * after the prelude. */
+static const TokStep *step_of(const EmuFunc *k, PtxOpcode op, unsigned nth,
+                              uint32_t warp)
+{
+    uint32_t pc = prelude_insns(), seen = 0;
+    for (; pc < k->ir->ninsns; pc++) {
+        if (k->ir->insns[pc].op == op && seen++ == nth) {
+            break;
+        }
+    }
+    ck_assert_msg(pc < k->ir->ninsns, "no instruction %u of '%s'", nth,
+                  ptx_opinfo(op)->name);
+    for (uint32_t j = 0; j < toks.n; j++) {
+        if (toks.s[j].pc == pc && toks.s[j].warp == warp) {
+            return &toks.s[j];
+        }
+    }
+    ck_abort_msg("'%s' %u did not run in warp %u", ptx_opinfo(op)->name,
+                 nth, warp);
+    return NULL;
+}
+
+static void waits_for(const TokStep *s, EmuWait kind, uint32_t n,
+                      uint64_t t0, uint64_t t1)
+{
+    ck_assert_uint_eq(s->wait, kind);
+    ck_assert_uint_eq(s->nwait, n);
+    if (n > 0) {
+        ck_assert_uint_ne(t0, 0);
+        ck_assert_uint_eq(s->waits[0], t0);
+    }
+    if (n > 1) {
+        ck_assert_uint_ne(t1, 0);
+        ck_assert_uint_eq(s->waits[1], t1);
+    }
+}
+
+/* mb for one arrival expecting 64 bytes (one thread) */
+#define MB1_64 "mbarrier.init.shared::cta.b64 [mb], 1;\n"                  \
+               "mbarrier.expect_tx.relaxed.cta.shared::cta.b64 [mb], 64;\n"
+
+/* A bulk copy completing on an mbarrier: its token is what the phase's
+ * successful try_wait and test_wait wait for. */
+START_TEST(tokens_bulk_mbarrier)
+{
+    const EmuFunc *k = run_tokens(MB1_64
+        "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes "
+        "[sm], [%rd31], 64, [mb];\n"
+        "mbarrier.arrive.shared::cta.b64 %rd1, [mb];\n"
+        "mbarrier.try_wait.parity.shared::cta.b64 %p1, [mb], 0;\n"
+        "mbarrier.test_wait.shared::cta.b64 %p2, [mb], %rd1;", 1, OBJ_NONE);
+    uint64_t ex = step_of(k, PTX_OP_MBARRIER_EXPECT_TX, 0, 0)->token;
+    uint64_t tok = step_of(k, PTX_OP_CP_ASYNC_BULK, 0, 0)->token;
+    ck_assert_uint_ne(tok, 0);
+    ck_assert_uint_ne(tok, ex);
+    /* an arrive is no transaction */
+    ck_assert_uint_eq(step_of(k, PTX_OP_MBARRIER_ARRIVE, 0, 0)->token,
+                      0);
+    /* the phase's transactions, oldest first: expect_tx, the copy */
+    waits_for(step_of(k, PTX_OP_MBARRIER_TRY_WAIT, 0, 0),
+              EMU_WAIT_MBARRIER, 2, ex, tok);
+    waits_for(step_of(k, PTX_OP_MBARRIER_TEST_WAIT, 0, 0),
+              EMU_WAIT_MBARRIER, 2, ex, tok);
+}
+END_TEST
+
+/* A TMA tile load completing on an mbarrier. */
+START_TEST(tokens_tensor_mbarrier)
+{
+    const EmuFunc *k = run_tokens(
+        "mbarrier.init.shared::cta.b64 [mb], 1;\n"
+        "mbarrier.expect_tx.relaxed.cta.shared::cta.b64 [mb], 32;\n"
+        "mov.u32 %r4, 0;\n"
+        "cp.async.bulk.tensor.1d.shared::cluster.global.tile."
+        "mbarrier::complete_tx::bytes [sm], [%rd39, {%r4}], [mb];\n"
+        "mbarrier.arrive.shared::cta.b64 %rd1, [mb];\n"
+        "mbarrier.try_wait.parity.shared::cta.b64 %p1, [mb], 0;", 1,
+        OBJ_TMAP);
+    uint64_t ex = step_of(k, PTX_OP_MBARRIER_EXPECT_TX, 0, 0)->token;
+    uint64_t tok = step_of(k, PTX_OP_CP_ASYNC_BULK_TENSOR, 0, 0)->token;
+    ck_assert_uint_ne(tok, 0);
+    waits_for(step_of(k, PTX_OP_MBARRIER_TRY_WAIT, 0, 0),
+              EMU_WAIT_MBARRIER, 2, ex, tok);
+}
+END_TEST
+
+/* An explicit complete_tx joins the phase as a copy would; a wait on a
+ * phase still open (two arrivals expected, one made) fails and depends
+ * on that phase's tokens; a phase's tokens are not those of the next. */
+START_TEST(tokens_complete_tx_and_open_phase)
+{
+    const EmuFunc *k = run_tokens(MB1_64
+        "mbarrier.complete_tx.relaxed.cta.shared::cta.b64 [mb], 64;\n"
+        "mbarrier.arrive.shared::cta.b64 %rd1, [mb];\n"
+        "mbarrier.try_wait.parity.shared::cta.b64 %p1, [mb], 0;\n"
+        /* phase 1: two arrivals, a copy, one arrival */
+        "mbarrier.init.shared::cta.b64 [mb], 2;\n"
+        "mbarrier.expect_tx.relaxed.cta.shared::cta.b64 [mb], 64;\n"
+        "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes "
+        "[sm], [%rd31], 64, [mb];\n"
+        "mbarrier.arrive.shared::cta.b64 %rd2, [mb];\n"
+        "mbarrier.test_wait.shared::cta.b64 %p2, [mb], %rd2;\n"
+        "selp.u32 %r1, 1, 0, %p2;\n"
+        "st.global.u32 [%rd31], %r1;", 1, OBJ_NONE);
+    uint64_t ex1 = step_of(k, PTX_OP_MBARRIER_EXPECT_TX, 0, 0)->token;
+    uint64_t tx = step_of(k, PTX_OP_MBARRIER_COMPLETE_TX, 0, 0)->token;
+    ck_assert_uint_ne(ex1, 0);
+    ck_assert_uint_ne(tx, 0);
+    ck_assert_uint_ne(tx, ex1);
+    waits_for(step_of(k, PTX_OP_MBARRIER_TRY_WAIT, 0, 0),
+              EMU_WAIT_MBARRIER, 2, ex1, tx);
+    /* re-initialised: the earlier phase's transactions are gone */
+    uint64_t ex2 = step_of(k, PTX_OP_MBARRIER_EXPECT_TX, 1, 0)->token;
+    uint64_t cp = step_of(k, PTX_OP_CP_ASYNC_BULK, 0, 0)->token;
+    ck_assert_uint_ne(cp, 0);
+    ck_assert_uint_ne(cp, tx);
+    waits_for(step_of(k, PTX_OP_MBARRIER_TEST_WAIT, 0, 0),
+              EMU_WAIT_MBARRIER, 2, ex2, cp);
+    /* and the test_wait did fail: the phase needs a second arrival */
+    uint32_t ok = 1;
+    ck_assert_int_eq(emu_mem_read(tok_dev->mem, tok_buf, &ok, 4), EMU_OK);
+    ck_assert_uint_eq(ok, 0);
+}
+END_TEST
+
+/* The bulk async-group: wait_group N waits for every committed group
+ * but the newest N. */
+START_TEST(tokens_bulk_group)
+{
+    const EmuFunc *k = run_tokens(
+        "cp.async.bulk.global.shared::cta.bulk_group [%rd31], [sm], 64;\n"
+        "cp.async.bulk.commit_group;\n"
+        "add.s64 %rd1, %rd31, 64;\n"
+        "cp.async.bulk.global.shared::cta.bulk_group [%rd1], [sm+64], 32;\n"
+        "cp.reduce.async.bulk.global.shared::cta.bulk_group.add.u32 "
+        "[%rd1], [sm], 16;\n"
+        "cp.async.bulk.commit_group;\n"
+        "cp.async.bulk.wait_group.read 1;\n"
+        "cp.async.bulk.wait_group 0;", 1, OBJ_NONE);
+    uint64_t a = step_of(k, PTX_OP_CP_ASYNC_BULK, 0, 0)->token;
+    uint64_t b = step_of(k, PTX_OP_CP_ASYNC_BULK, 1, 0)->token;
+    uint64_t c = step_of(k, PTX_OP_CP_REDUCE_ASYNC_BULK, 0, 0)->token;
+    ck_assert_uint_ne(a, 0);
+    ck_assert_uint_ne(a, b);
+    ck_assert_uint_ne(b, c);
+    ck_assert_uint_eq(step_of(k, PTX_OP_CP_ASYNC_BULK_COMMIT_GROUP, 0,
+                              0)->nwait, 0);
+    waits_for(step_of(k, PTX_OP_CP_ASYNC_BULK_WAIT_GROUP, 0, 0),
+              EMU_WAIT_BULK_GROUP, 1, a, 0);
+    waits_for(step_of(k, PTX_OP_CP_ASYNC_BULK_WAIT_GROUP, 1, 0),
+              EMU_WAIT_BULK_GROUP, 2, b, c);
+}
+END_TEST
+
+/* wgmma: each warp of the warpgroup gets a token for mma_async, and its
+ * wait_group 0 after commit_group waits for it; the fence waits for no
+ * asynchronous operation. */
+START_TEST(tokens_wgmma)
+{
+    const EmuFunc *k = run_tokens(
+        "mov.u64 %rd1, 0;\nmov.u64 %rd2, 0;\n"
+        "setp.ne.u32 %p1, %r30, %r30;\n"
+        "wgmma.fence.sync.aligned;\n"
+        "wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 "
+        "{%f0, %f1, %f2, %f3}, %rd1, %rd2, %p1, 1, 1, 0, 0;\n"
+        "wgmma.commit_group.sync.aligned;\n"
+        "wgmma.wait_group.sync.aligned 0;", 128, OBJ_NONE);
+    uint64_t seen[4];
+    for (uint32_t w = 0; w < 4; w++) {
+        ck_assert_uint_eq(step_of(k, PTX_OP_WGMMA_FENCE, 0, w)->nwait,
+                          0);
+        seen[w] = step_of(k, PTX_OP_WGMMA_MMA_ASYNC, 0, w)->token;
+        ck_assert_uint_ne(seen[w], 0);
+        for (uint32_t v = 0; v < w; v++) {
+            ck_assert_uint_ne(seen[v], seen[w]);
+        }
+        waits_for(step_of(k, PTX_OP_WGMMA_WAIT_GROUP, 0, w),
+                  EMU_WAIT_WGMMA, 1, seen[w], 0);
+    }
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("funnel_rows");
     TCase *t = tcase_create("rows");
     tcase_add_test(t, every_memory_row_has_a_case);
     tcase_add_loop_test(t, row_accesses, 0, (int)NCASES);
+    suite_add_tcase(s, t);
+    t = tcase_create("tokens");
+    tcase_add_checked_fixture(t, NULL, tokens_teardown);
+    tcase_add_test(t, tokens_bulk_mbarrier);
+    tcase_add_test(t, tokens_tensor_mbarrier);
+    tcase_add_test(t, tokens_complete_tx_and_open_phase);
+    tcase_add_test(t, tokens_bulk_group);
+    tcase_add_test(t, tokens_wgmma);
     suite_add_tcase(s, t);
     return s;
 }
