@@ -13,7 +13,9 @@
  *    off the generator): div.rn.f32 is MUFU.RCP, FCHK and five FFMAs
  *    around its slow-path test; sin.approx is FMUL.RZ then MUFU.SIN;
  *    div.u64 calls a subroutine with I2F, MUFU.RCP and F2I; tanh.approx
- *    is one MUFU.TANH (no row); 64-bit rows need 64-bit types.
+ *    is one MUFU.TANH (no row); 64-bit rows need 64-bit types;
+ *    sqrt.approx.ftz is MUFU.SQRT alone and its row beats the
+ *    four-part sqrt.approx one; mad.lo.s64 is three IMADs.
  */
 #include <check.h>
 #include <stdlib.h>
@@ -233,6 +235,28 @@ START_TEST(sass_facts)
         ck_assert_ptr_null(look(a, "mul", 4, "mul.lo.s32 %r1, %r2, %r3;"));
         /* no text, no modifiers: no row */
         ck_assert_ptr_null(look(a, "div", 4, ""));
+        /* sqrt.approx.f32 scales denormals around MUFU.SQRT (FSETP,
+         * FMUL, MUFU, FMUL); the .ftz form is the MUFU alone, and its
+         * own row wins over the shorter modifier list */
+        e = look(a, "sqrt", 4, "sqrt.approx.f32 %f1, %f2;");
+        ck_assert_ptr_nonnull(e);
+        ck_assert_uint_eq(e->n, 4);
+        ck_assert_uint_eq(on_unit(e, PTXEMU_TM_UNIT_SFU), 1);
+        e = look(a, "sqrt", 4, "sqrt.approx.ftz.f32 %f1, %f2;");
+        ck_assert_ptr_nonnull(e);
+        ck_assert_uint_eq(e->n, 1);
+        ck_assert_uint_eq(e->part[0].unit, PTXEMU_TM_UNIT_SFU);
+        /* div.approx.ftz: MUFU.RCP then FMUL */
+        e = look(a, "div", 4, "div.approx.ftz.f32 %f1, %f2, %f3;");
+        ck_assert_ptr_nonnull(e);
+        ck_assert_uint_eq(e->n, 2);
+        ck_assert_uint_eq(e->part[0].unit, PTXEMU_TM_UNIT_SFU);
+        ck_assert_uint_eq(e->part[1].unit, PTXEMU_TM_UNIT_FP32);
+        /* 64-bit mad.lo: three IMADs (two cross products, one wide) */
+        e = look(a, "mad", 8, "mad.lo.s64 %rd1, %rd2, %rd3, %rd4;");
+        ck_assert_ptr_nonnull(e);
+        ck_assert_uint_eq(e->n, 3);
+        ck_assert_uint_eq(on_unit(e, PTXEMU_TM_UNIT_INT), 3);
     }
     /* tanh.approx is one MUFU.TANH from sm_75 on */
     ck_assert_ptr_null(look(GPU_EXPAND_AMPERE, "tanh", 4,

@@ -64,6 +64,18 @@ OP1(float, "f", "f", f32_cos_approx, "cos.approx.f32")
 OP1(float, "f", "f", f32_ex2_approx, "ex2.approx.f32")
 OP1(float, "f", "f", f32_lg2_approx, "lg2.approx.f32")
 OP2(float, "f", "f", f32_mul, "mul.f32")
+/* flush-to-zero forms (nvcc -ftz=true, -use_fast_math): no denormal
+ * scaling, so shorter */
+OP2(float, "f", "f", f32_div_rn_ftz, "div.rn.ftz.f32")
+OP2(float, "f", "f", f32_div_full_ftz, "div.full.ftz.f32")
+OP2(float, "f", "f", f32_div_approx_ftz, "div.approx.ftz.f32")
+OP1(float, "f", "f", f32_sqrt_rn_ftz, "sqrt.rn.ftz.f32")
+OP1(float, "f", "f", f32_sqrt_approx_ftz, "sqrt.approx.ftz.f32")
+OP1(float, "f", "f", f32_rcp_rn_ftz, "rcp.rn.ftz.f32")
+OP1(float, "f", "f", f32_rcp_approx_ftz, "rcp.approx.ftz.f32")
+OP1(float, "f", "f", f32_rsqrt_approx_ftz, "rsqrt.approx.ftz.f32")
+OP1(float, "f", "f", f32_ex2_approx_ftz, "ex2.approx.ftz.f32")
+OP1(float, "f", "f", f32_lg2_approx_ftz, "lg2.approx.ftz.f32")
 
 /* double precision */
 OP2(double, "d", "d", f64_div_rn, "div.rn.f64")
@@ -72,6 +84,14 @@ OP1(double, "d", "d", f64_rcp_rn, "rcp.rn.f64")
 OP1(double, "d", "d", f64_rcp_approx, "rcp.approx.ftz.f64")
 OP1(double, "d", "d", f64_rsqrt_approx, "rsqrt.approx.f64")
 OP2(double, "d", "d", f64_mul, "mul.f64")
+
+/* 64-bit multiply-add */
+extern "C" __global__ void k_s64_mad_lo(long long *o, const long long *a)
+{
+    long long x = a[threadIdx.x], y = a[threadIdx.x + 32], r;
+    asm volatile("mad.lo.s64 %0, %1, %2, %1;" : "=l"(r) : "l"(x), "l"(y));
+    o[threadIdx.x] = r;
+}
 
 /* integer division and remainder */
 OP2(int, "r", "r", s32_div, "div.s32")

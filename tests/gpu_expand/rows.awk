@@ -36,7 +36,42 @@ FNR == NR {
     next
 }
 { w[$1] = $0 }
+# Whether every modifier of a ("." separated) is one of b's.
+function subset(a, b,   na, nb, x, y, i, j, found) {
+    na = split(a, x, "."); nb = split(b, y, ".")
+    for (i = 1; i <= na; i++) {
+        if (x[i] == "") continue
+        found = 0
+        for (j = 1; j <= nb; j++) if (x[i] == y[j]) found = 1
+        if (!found) return 0
+    }
+    return 1
+}
 END {
+    # pass 1: the machine instruction count of each row
+    for (r = 1; r <= nrow; r++) {
+        k = "k_" rk[r]; b = "k_" rb[r]
+        rn[r] = -1
+        if (!(k in w) || !(b in w)) continue
+        nk = split(w[k], tk, " "); nb = split(w[b], tb, " ")
+        split("", gone)
+        c = 0
+        for (j = 2; j <= nb; j++)
+            for (i = 2; i <= nk; i++)
+                if (!(i in gone) && cls(tk[i]) == cls(tb[j])) { gone[i] = 1; c++; break }
+        rn[r] = nk - 1 - c
+    }
+    # a one-instruction row is kept only where a less specific row of
+    # several would otherwise match it (sqrt.approx.ftz.f32 under
+    # sqrt.approx.f32)
+    for (r = 1; r <= nrow; r++) {
+        keep[r] = rn[r] > 1
+        if (rn[r] != 1) continue
+        for (q = 1; q <= nrow; q++)
+            if (q != r && rn[q] > 1 && ro[q] == ro[r] && rt[q] == rt[r] &&
+                subset(rm[q], rm[r]))
+                keep[r] = 1
+    }
     for (r = 1; r <= nrow; r++) {
         k = "k_" rk[r]; b = "k_" rb[r]
         if (!(k in w) || !(b in w)) continue
@@ -56,7 +91,7 @@ END {
         }
         if (what == "txt") {
             printf "%-7s %-6s %-16s %3d %s\n", arch, ro[r], rm[r], cnt, substr(list, 2)
-        } else if (cnt > 1) {
+        } else if (keep[r]) {
             printf "EXPAND_ROW(%s, %s_SASS, \"%s\", %d, \"%s\", %d,%s)\n", \
                 toupper(arch), toupper(arch), ro[r], rt[r], rm[r], cnt, parts
         }
