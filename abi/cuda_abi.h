@@ -1166,6 +1166,21 @@ CUresult cuMemAdvise(CUdeviceptr devPtr, size_t count, CUmem_advise advice,
                      CUdevice device);
 CUresult cuMemAdvise_v2(CUdeviceptr devPtr, size_t count,
                         CUmem_advise advice, CUmemLocation location);
+/* IPC handles (runtime/cuda/drv_ipc.c): 64 opaque bytes. */
+typedef struct CUipcMemHandle_st {
+    char reserved[64];
+} CUipcMemHandle;
+typedef struct CUipcEventHandle_st {
+    char reserved[64];
+} CUipcEventHandle;
+CUresult cuIpcGetMemHandle(CUipcMemHandle *pHandle, CUdeviceptr dptr);
+CUresult cuIpcOpenMemHandle(CUdeviceptr *pdptr, CUipcMemHandle handle,
+                            unsigned int Flags);
+CUresult cuIpcOpenMemHandle_v2(CUdeviceptr *pdptr, CUipcMemHandle handle,
+                               unsigned int Flags);
+CUresult cuIpcCloseMemHandle(CUdeviceptr dptr);
+CUresult cuIpcGetEventHandle(CUipcEventHandle *pHandle, CUevent event);
+CUresult cuIpcOpenEventHandle(CUevent *phEvent, CUipcEventHandle handle);
 /* Memory pools (runtime/cuda/drv_pool.c). */
 CUresult cuMemAllocFromPoolAsync(CUdeviceptr *dptr, size_t bytesize,
                                  CUmemoryPool pool, CUstream hStream);

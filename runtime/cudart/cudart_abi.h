@@ -341,6 +341,14 @@ struct cudaConditionalNodeParams {
     unsigned size;
     struct CUgraph_st **phGraph_out;    /* out: the bodies */
 };
+/* CUDA IPC handles: 64 opaque bytes. */
+typedef struct cudaIpcMemHandle_st {
+    char reserved[64];
+} cudaIpcMemHandle_t;
+typedef struct cudaIpcEventHandle_st {
+    char reserved[64];
+} cudaIpcEventHandle_t;
+
 struct cudaMemPoolPtrExportData {
     unsigned char reserved[64];
 };

@@ -233,6 +233,13 @@ cudaError_t cudaGraphAddNode(cudaGraphNode_t *n, cudaGraph_t g,
                              const cudaGraphNode_t *deps,
                              const cudaGraphEdgeData *edges, size_t nd,
                              struct cudaGraphNodeParams *np);
+/* rt_ipc.c */
+cudaError_t cudaIpcGetMemHandle(cudaIpcMemHandle_t *h, void *p);
+cudaError_t cudaIpcOpenMemHandle(void **p, cudaIpcMemHandle_t h,
+                                 unsigned flags);
+cudaError_t cudaIpcCloseMemHandle(void *p);
+cudaError_t cudaIpcGetEventHandle(cudaIpcEventHandle_t *h, cudaEvent_t ev);
+cudaError_t cudaIpcOpenEventHandle(cudaEvent_t *ev, cudaIpcEventHandle_t h);
 /* rt_register.c */
 void **__cudaRegisterFatBinary(void *fatCubin);
 void __cudaRegisterFatBinaryEnd(void **handle);

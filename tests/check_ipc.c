@@ -1,0 +1,158 @@
+/*
+ * tests/check_ipc.c: CUDA IPC handles through our libcudart.so.13
+ * (cudaIpcGetMemHandle, cudaIpcOpenMemHandle, cudaIpcCloseMemHandle,
+ * cudaIpcGetEventHandle, cudaIpcOpenEventHandle).  The emulator shares
+ * handles within one process (runtime/cuda/drv_ipc.c): there an opened
+ * memory handle gives the exported allocation (CUDA: repeated opens
+ * count, each closed once), an opened event handle a usable event;
+ * another process gets cudaErrorNotSupported, checked by running this
+ * program again (`--open HEX`) on a handle made here.  Argument errors
+ * are the ones the CUDA runtime reference lists: the base of a device
+ * allocation only, events made with cudaEventInterprocess only.
+ */
+#include <check.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "runtime/cudart/cudart_api.h"
+
+#define OK(call) ck_assert_int_eq((call), cudaSuccess)
+
+START_TEST(test_mem_handles)
+{
+    int v = -1;
+    OK(cudaDeviceGetAttribute(&v, cudaDevAttrIpcEventSupport, 0));
+    ck_assert_int_eq(v, 0);             /* not across processes */
+    unsigned *p = NULL, h[16];
+    OK(cudaMalloc((void **)&p, sizeof h));
+    for (unsigned i = 0; i < 16; i++)
+        h[i] = 100 + i;
+    OK(cudaMemcpy(p, h, sizeof h, cudaMemcpyHostToDevice));
+    cudaIpcMemHandle_t mh;
+    OK(cudaIpcGetMemHandle(&mh, p));
+    cudaIpcMemHandle_t bad;
+    ck_assert_int_eq(cudaIpcGetMemHandle(&bad, p + 1), cudaErrorInvalidValue);
+    ck_assert_int_eq(cudaIpcGetMemHandle(&bad, h), cudaErrorInvalidValue);
+    (void)cudaGetLastError();
+
+    unsigned *q = NULL, *q2 = NULL;
+    OK(cudaIpcOpenMemHandle((void **)&q, mh, 1 /* LazyEnablePeerAccess */));
+    ck_assert_ptr_eq(q, p);
+    OK(cudaIpcOpenMemHandle((void **)&q2, mh, 1));
+    ck_assert_ptr_eq(q2, p);
+    unsigned back[16];
+    OK(cudaMemcpy(back, q, sizeof back, cudaMemcpyDeviceToHost));
+    ck_assert_uint_eq(back[15], 115);
+    ck_assert_int_eq(cudaIpcOpenMemHandle((void **)&q, mh, 2),
+                     cudaErrorInvalidValue);
+    memset(&bad, 0, sizeof bad);
+    ck_assert_int_eq(cudaIpcOpenMemHandle((void **)&q, bad, 1),
+                     cudaErrorInvalidValue);
+    (void)cudaGetLastError();
+    OK(cudaIpcCloseMemHandle(q));
+    OK(cudaIpcCloseMemHandle(q2));
+    ck_assert_int_eq(cudaIpcCloseMemHandle(q), cudaErrorInvalidValue);
+    (void)cudaGetLastError();
+    /* Closing leaves the exporter's memory. */
+    OK(cudaMemcpy(back, p, sizeof back, cudaMemcpyDeviceToHost));
+    ck_assert_uint_eq(back[0], 100);
+    OK(cudaFree(p));
+    ck_assert_int_eq(cudaIpcOpenMemHandle((void **)&q, mh, 1),
+                     cudaErrorInvalidValue);    /* freed since */
+    (void)cudaGetLastError();
+}
+END_TEST
+
+START_TEST(test_event_handles)
+{
+    cudaEvent_t plain, ev, opened;
+    cudaIpcEventHandle_t eh;
+    OK(cudaEventCreate(&plain));
+    ck_assert_int_eq(cudaIpcGetEventHandle(&eh, plain),
+                     cudaErrorInvalidResourceHandle);
+    (void)cudaGetLastError();
+    OK(cudaEventCreateWithFlags(&ev, cudaEventInterprocess |
+                                         cudaEventDisableTiming));
+    OK(cudaEventRecord(ev, 0));
+    OK(cudaIpcGetEventHandle(&eh, ev));
+    OK(cudaIpcOpenEventHandle(&opened, eh));
+    ck_assert_ptr_ne(opened, ev);
+    OK(cudaEventQuery(opened));
+    OK(cudaStreamWaitEvent(0, opened, 0));
+    OK(cudaEventSynchronize(opened));
+    float ms;
+    /* Its flags are the exported event's: no timing. */
+    ck_assert_int_eq(cudaEventElapsedTime(&ms, opened, opened),
+                     cudaErrorInvalidResourceHandle);
+    (void)cudaGetLastError();
+    OK(cudaEventDestroy(opened));
+    OK(cudaEventDestroy(ev));
+    ck_assert_int_eq(cudaIpcOpenEventHandle(&opened, eh),
+                     cudaErrorInvalidResourceHandle);    /* gone */
+    (void)cudaGetLastError();
+    OK(cudaEventDestroy(plain));
+}
+END_TEST
+
+static char self[4096];
+
+/* Another process opening a handle of this one. */
+START_TEST(test_other_process)
+{
+    void *p;
+    OK(cudaMalloc(&p, 256));
+    cudaIpcMemHandle_t mh;
+    OK(cudaIpcGetMemHandle(&mh, p));
+    char cmd[4096 + 200], hex[129];
+    for (size_t i = 0; i < 64; i++)
+        sprintf(hex + 2 * i, "%02x", (unsigned char)mh.reserved[i]);
+    snprintf(cmd, sizeof cmd, "'%s' --open %s", self, hex);
+    FILE *f = popen(cmd, "r");
+    ck_assert_ptr_nonnull(f);
+    int got = -1;
+    ck_assert_int_eq(fscanf(f, "%d", &got), 1);
+    pclose(f);
+    ck_assert_int_eq(got, cudaErrorNotSupported);
+    OK(cudaFree(p));
+}
+END_TEST
+
+/* The other process: open the handle given in hex, print the result. */
+static int open_other(const char *hex)
+{
+    cudaIpcMemHandle_t mh;
+    memset(&mh, 0, sizeof mh);
+    for (size_t i = 0; i < 64 && hex[2 * i] && hex[2 * i + 1]; i++) {
+        unsigned b;
+        if (sscanf(hex + 2 * i, "%2x", &b) != 1)
+            return 2;
+        mh.reserved[i] = (char)b;
+    }
+    void *p = NULL;
+    printf("%d\n", (int)cudaIpcOpenMemHandle(&p, mh, 1));
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc == 3 && strcmp(argv[1], "--open") == 0)
+        return open_other(argv[2]);
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n <= 0)
+        return EXIT_FAILURE;
+    self[n] = 0;
+    Suite *s = suite_create("ipc");
+    TCase *tc = tcase_create("ipc");
+    tcase_add_test(tc, test_mem_handles);
+    tcase_add_test(tc, test_event_handles);
+    tcase_add_test(tc, test_other_process);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
