@@ -41,7 +41,8 @@ static void plot_usage(FILE *out)
 {
     fprintf(out,
         "usage: ptxemu plot [-o PREFIX] [--format png|svg|both] "
-        "[--model NAME] FILE.csv\n"
+        "[--model NAME]\n"
+        "                   [FILE.csv] [--stats FILE.json]\n"
         "\n"
         "Draw the per-interval statistics of a timed run (the CSV of "
         "--stats-interval)\n"
@@ -52,9 +53,13 @@ static void plot_usage(FILE *out)
         "when the model counts memory traffic "
         "(<model>.mem.<level>.bytes),\n"
         "PREFIX-memory.  Counters are found by name (timing/README.md).\n"
+        "With --stats FILE.json (--stats of a timed run), PREFIX-kernels: "
+        "IPC and\n"
+        "stall reasons per kernel.\n"
         "\n"
         "  -o, --out PREFIX    output files' prefix (default FILE less "
-        ".csv)\n"
+        ".csv or .json)\n"
+        "  --stats FILE.json   also (or only) the per-kernel picture\n"
         "  --format F          png, svg or both (default both)\n"
         "  --model NAME        the model whose counters to draw (default: "
         "the one\n"
@@ -273,17 +278,11 @@ static const char *const layer_rgb[] = {
 
 /* Layers: <m>.issued (unless the model counts its issue cycles as the
  * stall reason `selected`, Nsight's name), then each <m>.stall.*. */
-static int plot_stalls(Plot *p, const char *m)
+static size_t stall_layers(const StatCsv *c, const char *m, long *col,
+                           char **names)
 {
-    const StatCsv *c = p->c;
     char pre[300];
-    long *col = calloc(c->ncols + 2, sizeof(long));
-    char **names = calloc(c->ncols + 2, sizeof(char *));
     size_t n = 0;
-    int rc = -1;
-    if (!col || !names) {
-        goto out;
-    }
     snprintf(pre, sizeof pre, "%s.stall.selected", m);
     bool selected = statcsv_col(c, pre) >= 0;
     snprintf(pre, sizeof pre, "%s.issued", m);
@@ -292,11 +291,32 @@ static int plot_stalls(Plot *p, const char *m)
     }
     snprintf(pre, sizeof pre, "%s.stall.", m);
     size_t ns = cols_like(c, pre, "", col + n, names + n);
-    if (!ns) {
+    return ns ? n + ns : n;
+}
+
+static void free_names(char **names, size_t n)
+{
+    for (size_t k = 0; names && k < n; k++) {
+        free(names[k]);
+    }
+    free(names);
+}
+
+static int plot_stalls(Plot *p, const char *m)
+{
+    const StatCsv *c = p->c;
+    long *col = calloc(c->ncols + 2, sizeof(long));
+    char **names = calloc(c->ncols + 2, sizeof(char *));
+    size_t n = 0;
+    int rc = -1;
+    if (!col || !names) {
+        goto out;
+    }
+    n = stall_layers(c, m, col, names);
+    if (n < 2) {
         rc = 0;                   /* no stall counters: no picture */
         goto out;
     }
-    n += ns;
     FILE *d = data_file(p, "stalls");
     if (!d) {
         goto out;
@@ -344,12 +364,91 @@ static int plot_stalls(Plot *p, const char *m)
     free(body);
     rc = 0;
 out:
-    for (size_t k = 0; names && k < n; k++) {
-        free(names[k]);
-    }
-    free(names);
+    free_names(names, n);
     free(col);
     return rc;
+}
+
+/* From the --stats JSON, a bar per kernel: its IPC, and its scheduler
+ * cycles by stall reason (as plot_stalls' layers). */
+static int plot_kernels(Plot *p, const char *m)
+{
+    const StatCsv *c = p->c;
+    long *col = calloc(c->ncols + 2, sizeof(long));
+    char **names = calloc(c->ncols + 2, sizeof(char *));
+    char ipcname[300];
+    snprintf(ipcname, sizeof ipcname, "%s.issued", m);
+    long issued = statcsv_col(c, ipcname);
+    size_t n = col && names ? stall_layers(c, m, col, names) : 0;
+    FILE *d = col && names ? data_file(p, "kernels") : NULL;
+    if (!d) {
+        free_names(names, n);
+        free(col);
+        return -1;
+    }
+    for (size_t r = 0; r < c->nrows; r++) {
+        /* names as gnuplot reads a quoted field: no quote, no blank */
+        char label[48];
+        snprintf(label, sizeof label, "%.40s", c->kernel[r]);
+        for (char *q = label; *q; q++) {
+            if (*q == '"' || *q == ' ' || *q == '\t' || *q == '\\') {
+                *q = '_';
+            }
+        }
+        double tot = 0;
+        for (size_t k = 0; k < n; k++) {
+            tot += (double)statcsv_at(c, r, (size_t)col[k]);
+        }
+        fprintf(d, "\"%s\" %.6g", label, c->cycles[r] && issued >= 0
+                ? (double)statcsv_at(c, r, (size_t)issued) /
+                  (double)c->cycles[r] : 0.0);
+        for (size_t k = 0; k < n; k++) {
+            fprintf(d, " %.6g", tot > 0 ? (double)statcsv_at(c, r,
+                    (size_t)col[k]) / tot : 0.0);
+        }
+        fputc('\n', d);
+    }
+    fclose(d);
+    char *body = NULL;
+    size_t len = 0;
+    FILE *b = open_memstream(&body, &len);
+    if (!b) {
+        free_names(names, n);
+        free(col);
+        return -1;
+    }
+    /* labels only while they can be read */
+    const char *xtic = c->nrows <= 40 ? ":xtic(1)" : "";
+    fprintf(b, "set multiplot layout %d,1\nset style fill solid 1 border -1\n"
+            "set xtics rotate by -30\nset xlabel\nset ylabel 'IPC'\n"
+            "set boxwidth 0.8\nset yrange [0:*]\n"
+            "plot 'kernels.dat' using 0:2%s with boxes lc rgb '%s' notitle\n",
+            n ? 2 : 1, xtic, layer_rgb[0]);
+    if (n) {
+        fprintf(b, "set title 'scheduler cycles by stall reason'\n"
+                "set ylabel 'fraction'\nset yrange [0:1]\n"
+                "set style data histograms\n"
+                "set style histogram rowstacked\nplot ");
+        for (size_t k = 0; k < n; k++) {
+            fprintf(b, "%s'kernels.dat' using %zu%s lc rgb '%s' title ",
+                    k ? ", " : "", k + 3, k ? "" : xtic,
+                    layer_rgb[k % NLAYER_RGB]);
+            gp_str(b, names[k] ? names[k] : "?");
+            fputs("", b);
+        }
+        fputc('\n', b);
+    }
+    fprintf(b, "unset multiplot");
+    fclose(b);
+    char setup[512];
+    snprintf(setup, sizeof setup, "set title 'IPC per kernel (%zu "
+             "kernels, %s)'\nset autoscale xfix\nset offsets 0.5,0.5,0,0",
+             c->nrows, m);
+    picture(p, "kernels", setup, body);
+    free(body);
+    free_names(names, n);
+    free(col);
+    return 0;
 }
 
 static int plot_occupancy(Plot *p, const char *m)
@@ -518,7 +617,7 @@ static int run_gnuplot(const char *gp, const char *script)
 static void clean(const char *dir)
 {
     static const char *const files[] = {"plot.gp", "ipc.dat", "ipcmap.dat",
-        "stalls.dat", "occupancy.dat", "memory.dat"};
+        "stalls.dat", "occupancy.dat", "memory.dat", "kernels.dat"};
     char path[4096];
     for (size_t k = 0; k < sizeof files / sizeof files[0]; k++) {
         snprintf(path, sizeof path, "%s/%s", dir, files[k]);
@@ -534,10 +633,12 @@ int cmd_plot(int argc, char **argv)
         {"format", required_argument, NULL, 'f'},
         {"model", required_argument, NULL, 'm'},
         {"gnuplot", required_argument, NULL, 'g'},
+        {"stats", required_argument, NULL, 's'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     const char *prefix = NULL, *model = NULL, *gnuplot = "gnuplot";
+    const char *json = NULL;
     Plot p = {.png = true, .svg = true};
     int c;
     optind = 1;
@@ -546,6 +647,7 @@ int cmd_plot(int argc, char **argv)
         case 'o': prefix = optarg; break;
         case 'm': model = optarg; break;
         case 'g': gnuplot = optarg; break;
+        case 's': json = optarg; break;
         case 'f':
             p.png = !strcmp(optarg, "png") || !strcmp(optarg, "both");
             p.svg = !strcmp(optarg, "svg") || !strcmp(optarg, "both");
@@ -563,38 +665,45 @@ int cmd_plot(int argc, char **argv)
             return 2;
         }
     }
-    if (optind + 1 != argc) {
-        fprintf(stderr, "ptxemu plot: %s\n", optind >= argc
-                ? "no CSV file (the output of --stats-interval)"
+    if (optind + 1 < argc || (optind == argc && !json)) {
+        fprintf(stderr, "ptxemu plot: %s\n", optind == argc
+                ? "no CSV file (the output of --stats-interval) nor "
+                  "--stats FILE.json"
                 : "one CSV file only");
         plot_usage(stderr);
         return 2;
     }
-    const char *csv = argv[optind];
+    const char *csv = optind < argc ? argv[optind] : NULL;
     char err[1024];
-    StatCsv data;
-    if (statcsv_read(csv, &data, err, sizeof err) != 0) {
+    StatCsv data = {0}, kdata = {0};
+    if ((csv && statcsv_read(csv, &data, err, sizeof err) != 0) ||
+        (json && statjson_read(json, &kdata, err, sizeof err) != 0)) {
         fprintf(stderr, "ptxemu plot: %s\n", err);
+        statcsv_free(&data);
         return 1;
     }
     int status = 1;
-    char *m = model ? strdup(model) : find_model(&data);
+    const char *src = csv ? csv : json;
+    /* each file's own model (they may come from different runs) */
+    char *m = model ? strdup(model) : find_model(csv ? &data : &kdata);
+    char *mk = !json ? NULL : model ? strdup(model) : find_model(&kdata);
     char *pre = NULL;
     char dir[] = "/tmp/ptxemu-plot-XXXXXX";
     bool have_dir = false;
-    if (!m) {
-        fprintf(stderr, "ptxemu plot: %s: no column <model>.smN.issued: "
+    if (!m || (json && !mk)) {
+        fprintf(stderr, "ptxemu plot: %s: no counter <model>.smN.issued: "
                 "not the statistics of a timing model that follows the "
-                "naming convention (timing/README.md)\n", csv);
+                "naming convention (timing/README.md)\n", m ? json : src);
         goto out;
     }
     if (prefix) {
         pre = strdup(prefix);
     } else {
-        size_t l = strlen(csv);
-        pre = strdup(csv);
-        if (pre && l > 4 && !strcmp(pre + l - 4, ".csv")) {
-            pre[l - 4] = 0;
+        const char *ext = csv ? ".csv" : ".json";
+        size_t l = strlen(src), le = strlen(ext);
+        pre = strdup(src);
+        if (pre && l > le && !strcmp(pre + l - le, ext)) {
+            pre[l - le] = 0;
         }
     }
     if (!pre || !mkdtemp(dir)) {
@@ -632,8 +741,15 @@ int cmd_plot(int argc, char **argv)
         pre = abs;
         p.prefix = pre;
     }
-    int rc = plot_ipc(&p, m) | plot_stalls(&p, m) | plot_occupancy(&p, m) |
+    int rc = 0;
+    if (csv) {
+        rc = plot_ipc(&p, m) | plot_stalls(&p, m) | plot_occupancy(&p, m) |
              plot_memory(&p, m);
+    }
+    if (json) {
+        p.c = &kdata;
+        rc |= plot_kernels(&p, mk);
+    }
     if (fclose(p.gp) != 0 || rc) {
         fprintf(stderr, "ptxemu plot: cannot write the data files in %s\n",
                 dir);
@@ -654,6 +770,8 @@ out:
     }
     free(pre);
     free(m);
+    free(mk);
     statcsv_free(&data);
+    statcsv_free(&kdata);
     return status;
 }

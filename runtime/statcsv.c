@@ -117,10 +117,11 @@ long statcsv_col(const StatCsv *c, const char *name)
     return -1;
 }
 
-static int add_col(StatCsv *c, const char *name)
+long statcsv_add_col(StatCsv *c, const char *name)
 {
-    if (statcsv_col(c, name) >= 0) {
-        return 0;
+    long k = statcsv_col(c, name);
+    if (k >= 0) {
+        return k;
     }
     char **p = realloc(c->cols, (c->ncols + 1) * sizeof(*p));
     if (!p) {
@@ -130,8 +131,7 @@ static int add_col(StatCsv *c, const char *name)
     if (!(p[c->ncols] = strdup(name))) {
         return -1;
     }
-    c->ncols++;
-    return 0;
+    return (long)c->ncols++;
 }
 
 static bool is_header(const char *line)
@@ -182,7 +182,7 @@ static int pass(const char *path, char *text, size_t len, StatCsv *c,
             map = m;
             nmap = (size_t)n - FIXED;
             for (size_t k = 0; k < nmap; k++) {
-                if (!fill && add_col(c, f[FIXED + k]) != 0) {
+                if (!fill && statcsv_add_col(c, f[FIXED + k]) < 0) {
                     snprintf(err, errlen, "%s: out of memory", path);
                     free(copy);
                     goto out;
@@ -306,5 +306,9 @@ void statcsv_free(StatCsv *c)
     free(c->cycle);
     free(c->cycles);
     free(c->val);
+    for (size_t r = 0; c->kernel && r < c->nrows; r++) {
+        free(c->kernel[r]);
+    }
+    free(c->kernel);
     memset(c, 0, sizeof(*c));
 }
