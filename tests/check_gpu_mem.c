@@ -937,6 +937,9 @@ START_TEST(hier_latencies)
     ck_assert_uint_eq(mem_stat(&r, "mem.dram.act"), 1);
     ck_assert_uint_eq(mem_stat(&r, "mem.icnt.req.packets"), 4);
     ck_assert_uint_eq(mem_stat(&r, "mem.icnt.reply.flits"), 8);
+    /* every clock 1000 MHz: after advance(421), 2 channels x 421 */
+    ck_assert_uint_eq(mem_stat(&r, "mem.dram.peak_cycles"), 2 * 421);
+    ck_assert_uint_eq(mem_stat(&r, "mem.dram.data_cycles"), 2 * 2);
     mem_close(&r);
 }
 END_TEST

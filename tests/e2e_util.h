@@ -54,7 +54,8 @@ static inline float rndf(float lo, float hi)
 }
 
 /* The device of an e2e test: untimed, or driven by the timing model that
- * PTXEMU_TEST_TIMING names, configured by PTXEMU_TEST_TIMING_CONFIG
+ * PTXEMU_TEST_TIMING names, optionally with one of its parameters set
+ * (NAME:KEY=VALUE), configured by PTXEMU_TEST_TIMING_CONFIG
  * (tests/timing_corpus.test reruns the suites
  * so: every corpus kernel must compute the same values under a model),
  * and with the reconvergence mode PTXEMU_TEST_RECONVERGENCE=ipdom|its
@@ -63,9 +64,22 @@ static inline void e2e_device(void)
 {
     ptxemu_device_options o;
     ptxemu_device_options_default(&o);
+    /* NAME, or NAME:KEY=VALUE (one parameter of the model set) */
     const char *t = getenv("PTXEMU_TEST_TIMING");
+    static char tname[64];
+    static const char *tset[1];
     if (t && *t) {
-        o.timing = t;
+        const char *colon = strchr(t, ':');
+        size_t n = colon ? (size_t)(colon - t) : strlen(t);
+        ck_assert_uint_lt(n, sizeof tname);
+        memcpy(tname, t, n);
+        tname[n] = 0;
+        o.timing = tname;
+        if (colon) {
+            tset[0] = colon + 1;
+            o.timing_set = tset;
+            o.ntiming_set = 1;
+        }
     }
     /* PTXEMU_TEST_TIMING_CONFIG: a --timing-config file for that model
      * (timing_corpus.test runs the `gpu` model's variants so) */

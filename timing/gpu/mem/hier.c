@@ -80,6 +80,7 @@ typedef struct Hier {
     CacheStats st_l1[MEM_UNIT_DIRECT], st_l2;
     TlbStats st_tlb;
     DramStats st_dram;
+    uint64_t dram_peak;         /* channels x DRAM cycles elapsed */
     XbarStats st_req, st_rep;
     Agent *ag;
     uint32_t nag;
@@ -535,6 +536,7 @@ static void hier_advance(void *m, uint64_t now)
     if (H->now_t < end) {
         H->now_t = end;
     }
+    H->dram_peak = cyc(H, DOM_DRAM) * H->cfg.parts;
 }
 
 static uint64_t hier_next(const void *m)
@@ -782,6 +784,9 @@ static int register_stats(Hier *H, const ptxemu_tm_host_api *api,
         rc |= reg(api, h, "mem.dram", dram_ctr[k].name, &H->st_dram,
                   dram_ctr[k].off, dram_ctr[k].help);
     }
+    rc |= api->stat(h, "mem.dram.peak_cycles", &H->dram_peak,
+                    "channels x DRAM cycles elapsed: data_cycles / "
+                    "peak_cycles is the bandwidth used of the peak");
     for (size_t k = 0; k < NCTR(xbar_ctr); k++) {
         rc |= reg(api, h, "mem.icnt.req", xbar_ctr[k].name, &H->st_req,
                   xbar_ctr[k].off, xbar_ctr[k].help);
