@@ -2003,6 +2003,69 @@ START_TEST(test_kernel_node_attributes)
 }
 END_TEST
 
+/* A stream forked into a capture may be destroyed before the capture
+ * ends (CUDA's graphMemoryNodes sample does so once it has been joined
+ * back): its captured work stays; if it was not joined back the capture
+ * ends unjoined.  The origin itself cannot go. */
+START_TEST(test_destroy_forked_stream)
+{
+    unsigned char *d = NULL, h[8];
+    ck_assert_int_eq(cudaMalloc((void **)&d, 8), cudaSuccess);
+    ck_assert_int_eq(cudaMemset(d, 0, 8), cudaSuccess);
+    cudaStream_t s, s2;
+    cudaEvent_t fork, join;
+    cudaGraph_t g;
+    ck_assert_int_eq(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking),
+                     cudaSuccess);
+    ck_assert_int_eq(cudaEventCreate(&fork), cudaSuccess);
+    ck_assert_int_eq(cudaEventCreate(&join), cudaSuccess);
+    for (int joined = 1; joined >= 0; joined--) {
+        ck_assert_int_eq(cudaStreamCreateWithFlags(&s2,
+                                                   cudaStreamNonBlocking),
+                         cudaSuccess);
+        ck_assert_int_eq(cudaStreamBeginCapture(s,
+                                                cudaStreamCaptureModeGlobal),
+                         cudaSuccess);
+        ck_assert_int_eq(cudaMemsetAsync(d, 1, 4, s), cudaSuccess);
+        ck_assert_int_eq(cudaEventRecord(fork, s), cudaSuccess);
+        ck_assert_int_eq(cudaStreamWaitEvent(s2, fork, 0), cudaSuccess);
+        ck_assert_int_eq(cudaMemsetAsync(d + 4, 2, 4, s2), cudaSuccess);
+        if (joined) {
+            ck_assert_int_eq(cudaEventRecord(join, s2), cudaSuccess);
+            ck_assert_int_eq(cudaStreamWaitEvent(s, join, 0), cudaSuccess);
+        }
+        ck_assert_int_eq(cudaStreamDestroy(s2), cudaSuccess);
+        cudaError_t e = cudaStreamEndCapture(s, &g);
+        if (!joined) {
+            ck_assert_int_eq(e, cudaErrorStreamCaptureUnjoined);
+            (void)cudaGetLastError();
+            break;
+        }
+        ck_assert_int_eq(e, cudaSuccess);
+        cudaGraphExec_t x;
+        ck_assert_int_eq(cudaGraphInstantiate(&x, g, 0), cudaSuccess);
+        ck_assert_int_eq(cudaGraphLaunch(x, s), cudaSuccess);
+        ck_assert_int_eq(cudaMemcpy(h, d, 8, cudaMemcpyDeviceToHost),
+                         cudaSuccess);
+        for (int i = 0; i < 8; i++)
+            ck_assert_uint_eq(h[i], i < 4 ? 1 : 2);
+        cudaGraphExecDestroy(x);
+        cudaGraphDestroy(g);
+    }
+    /* The origin stays while it captures. */
+    ck_assert_int_eq(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal),
+                     cudaSuccess);
+    ck_assert_int_eq(cudaStreamDestroy(s), cudaErrorStreamCaptureUnsupported);
+    ck_assert_int_eq(cudaStreamEndCapture(s, &g),
+                     cudaErrorStreamCaptureInvalidated);
+    (void)cudaGetLastError();
+    ck_assert_int_eq(cudaStreamDestroy(s), cudaSuccess);
+    cudaEventDestroy(fork);
+    cudaEventDestroy(join);
+    cudaFree(d);
+}
+END_TEST
+
 static Suite *graph_suite(void)
 {
     Suite *s = suite_create("cudart_graph");
@@ -2024,6 +2087,7 @@ static Suite *graph_suite(void)
     tcase_add_test(tc, test_event_nodes);
     tcase_add_test(tc, test_symbols_and_child_set);
     tcase_add_test(tc, test_kernel_node_attributes);
+    tcase_add_test(tc, test_destroy_forked_stream);
     suite_add_tcase(s, tc);
     return s;
 }

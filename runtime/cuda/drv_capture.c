@@ -58,6 +58,11 @@ CUresult drv_capture_event_check(CUevent ev)
     return (CUresult)gcap_event_check(ev);
 }
 
+CUresult drv_capture_stream_gone(CUstream s)
+{
+    return (CUresult)gcap_stream_gone(stream_of(s, 0));
+}
+
 CUresult drv_capture_sync(CUstream s)
 {
     return (CUresult)gcap_sync(stream_of(s, 0));

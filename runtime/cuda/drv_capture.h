@@ -51,6 +51,10 @@ CUresult drv_capture_event_check(CUevent ev);
  * invalidated, if s captures or is the legacy stream while a blocking
  * stream captures. */
 CUresult drv_capture_sync(CUstream s);
+/* cuStreamDestroy(s) (gcap_stream_gone): a stream forked into a capture
+ * leaves it; the origin of one is refused with
+ * CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED, the capture invalidated. */
+CUresult drv_capture_stream_gone(CUstream s);
 /* The capture status of s (CUstreamCaptureStatus). */
 int drv_capture_status(CUstream s);
 /* A call that a capture's mode forbids (an allocation, a free, a

@@ -82,6 +82,10 @@ static CUresult stream_destroy(CUstream s)
     if (!drv_handle_valid(DRV_STREAM, s)) {
         return CUDA_ERROR_INVALID_HANDLE;
     }
+    CUresult r = drv_capture_stream_gone(s);
+    if (r) {
+        return r;
+    }
     drv_handle_remove(DRV_STREAM, s);
     free(s);
     return CUDA_SUCCESS;

@@ -157,6 +157,11 @@ cudaError_t rt_capture_sync(cudaStream_t s)
     return rt_err((cudaError_t)gcap_sync(stream_of(s)));
 }
 
+cudaError_t rt_capture_stream_gone(cudaStream_t s)
+{
+    return rt_err((cudaError_t)gcap_stream_gone(stream_of(s)));
+}
+
 cudaError_t rt_capture_unsafe(void)
 {
     return rt_err((cudaError_t)gcap_unsafe());

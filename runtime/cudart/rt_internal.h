@@ -130,6 +130,10 @@ cudaError_t rt_capture_event_check(cudaEvent_t ev);
 /* Synchronising with a capturing stream invalidates its capture:
  * cudaErrorStreamCaptureUnsupported (recorded) if s captures. */
 cudaError_t rt_capture_sync(cudaStream_t s);
+/* cudaStreamDestroy(s) (gcap_stream_gone): a stream forked into a
+ * capture leaves it; the origin of one is refused
+ * (cudaErrorStreamCaptureUnsupported, recorded, capture invalidated). */
+cudaError_t rt_capture_stream_gone(cudaStream_t s);
 /* A potentially unsafe call (a blocking copy, an allocation ...) while
  * a capture forbids it (cudaStreamCaptureMode rules): the capture is
  * invalidated and the call fails with cudaErrorStreamCaptureUnsupported

@@ -83,8 +83,10 @@ RT_API cudaError_t cudaStreamDestroy(cudaStream_t s)
     ENTER();
     if (!rt_stream(s))
         return rt_err(cudaErrorInvalidResourceHandle);
-    NOT_CAPTURING(s);
-    return done(cuStreamDestroy_v2(rt_stream(s)));
+    cudaError_t e = rt_stream_check(s);
+    if (e == cudaSuccess)
+        e = rt_capture_stream_gone(s);
+    return e != cudaSuccess ? e : done(cuStreamDestroy_v2(rt_stream(s)));
 }
 
 /* Work that a capturing stream takes as a graph node or an edge

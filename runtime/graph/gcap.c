@@ -433,6 +433,23 @@ int gcap_sync(gcap_stream s)
     return e;
 }
 
+int gcap_stream_gone(gcap_stream s)
+{
+    pthread_mutex_lock(&lock);
+    member *m = stream_of(s);
+    int e = GPH_OK;
+    if (m && m->cap->origin == s.key) {
+        m->cap->status = CU_STREAM_CAPTURE_STATUS_INVALIDATED;
+        e = GPH_ECAP_UNSUPPORTED;
+    } else if (m) {
+        /* Its work stays in the capture, and so does the check that it
+         * was joined back: under a key no stream can have. */
+        m->handle = m;
+    }
+    pthread_mutex_unlock(&lock);
+    return e;
+}
+
 /* The capture mode rules (cuThreadExchangeStreamCaptureMode): under
  * the thread's mode Relaxed nothing is forbidden; under ThreadLocal,
  * what the thread's own non-relaxed captures forbid; under Global,

@@ -74,6 +74,13 @@ int gcap_event_check(void *ev);
 /* Synchronising with a capturing stream invalidates its capture:
  * GPH_ECAP_UNSUPPORTED (the legacy stream: ..._IMPLICIT). */
 int gcap_sync(gcap_stream s);
+/* Stream s is destroyed.  A stream forked into a capture leaves it
+ * (CUDA lets a program destroy such a stream before the capture ends):
+ * the work it captured stays, and the capture still ends with
+ * ..._UNJOINED unless that work was joined back into the origin.  The
+ * origin stream of a capture is not destroyed: GPH_ECAP_UNSUPPORTED,
+ * the capture invalidated. */
+int gcap_stream_gone(gcap_stream s);
 /* A potentially unsafe call (a blocking copy, an allocation ...) while
  * a capture forbids it (the cudaStreamCaptureMode rules): the capture
  * is invalidated and the call fails with GPH_ECAP_UNSUPPORTED. */
