@@ -158,7 +158,7 @@ void emu_cluster_check(EmuCluster *cl, EmuLaunch *l)
                 w->barrier_id == EMU_CLUSTER_BARRIER) {
                 w->cl_passed &= ~w->cl_wait;
                 w->cl_wait = 0;
-                w->state = EMU_WARP_READY;
+                emu_warp_set_state(w, EMU_WARP_READY);
             }
         }
     }
@@ -211,6 +211,6 @@ void emu_cluster_wait(EmuCtx *x, uint32_t lanes)
         return;
     }
     w->cl_wait = lanes;
-    w->state = EMU_WARP_AT_BARRIER;
+    emu_warp_set_state(w, EMU_WARP_AT_BARRIER);
     w->barrier_id = EMU_CLUSTER_BARRIER;
 }

@@ -299,7 +299,18 @@ struct EmuCta {
     /* Appended (grid.c): the SM the driver placed it on (%smid; its
      * %clock is that SM's counter). */
     uint32_t sm;
+    /* Appended: bumped whenever one of its warps changes state
+     * (emu_warp_set_state), so that a driver tells barrier releases and
+     * exits by comparing a number instead of every warp's state. */
+    uint32_t wstate_gen;
 };
+
+/* Every change of a warp's state goes through here. */
+static inline void emu_warp_set_state(EmuWarp *w, EmuWarpState st)
+{
+    w->state = st;
+    w->cta->wstate_gen++;
+}
 
 /* The region of a CTA's shared memory that CUDA reserves for system
  * software (cudaDevAttrReservedSharedMemoryPerBlock: 1 KiB from sm_80 on,

@@ -164,7 +164,7 @@ EmuStatus emu_cta_init(EmuLaunch *l, uint32_t linear, EmuCta *cta)
         if (l->kernel->ncode == 0) {
             w->depth = 0;
             w->exited = w->valid;
-            w->state = EMU_WARP_EXITED;
+            emu_warp_set_state(w, EMU_WARP_EXITED);
             cta->nexited++;
         }
     }

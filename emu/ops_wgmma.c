@@ -169,7 +169,7 @@ static void h_commit(EmuCtx *x, const EmuInsn *i, uint32_t mask)
         EmuWarp *wp = &x->cta->warps[w];
         if (wp->state == EMU_WARP_AT_BARRIER &&
             wp->barrier_id == EMU_WGMMA_BARRIER && least >= wp->wg_wait) {
-            wp->state = EMU_WARP_READY;
+            emu_warp_set_state(wp, EMU_WARP_READY);
             x->launch->progress++;
         }
     }
@@ -192,7 +192,7 @@ static void h_wait(EmuCtx *x, const EmuInsn *i, uint32_t mask)
                                          : w->wg_committed - (uint32_t)n;
     if (group_committed(x) < need) {
         w->wg_wait = need;
-        w->state = EMU_WARP_AT_BARRIER;
+        emu_warp_set_state(w, EMU_WARP_AT_BARRIER);
         w->barrier_id = EMU_WGMMA_BARRIER;
     }
 }

@@ -339,7 +339,7 @@ void emu_simt_settle(EmuCta *cta, EmuWarp *w)
     for (;;) {
         if (w->depth == 0) {
             if (w->state != EMU_WARP_EXITED) {
-                w->state = EMU_WARP_EXITED;
+                emu_warp_set_state(w, EMU_WARP_EXITED);
                 w->exited |= w->valid;
                 cta->nexited++;
                 EMU_ASSERT(cta->nexited <= cta->nwarps);
@@ -396,7 +396,7 @@ static void barrier_release(EmuCta *cta, unsigned id)
     for (uint32_t wi = 0; wi < cta->nwarps; wi++) {
         EmuWarp *w = &cta->warps[wi];
         if (w->state == EMU_WARP_AT_BARRIER && w->barrier_id == id) {
-            w->state = EMU_WARP_READY;
+            emu_warp_set_state(w, EMU_WARP_READY);
             released++;
             if (w->red_dst != EMU_NOREG) {
                 uint64_t *r = &w->frames[w->nframes - 1]
@@ -443,7 +443,7 @@ void emu_barrier_arrive(EmuCtx *x, unsigned id, uint32_t expected,
         cta->bar_expected[id] = expected;
     }
     if (wait) {
-        x->warp->state = EMU_WARP_AT_BARRIER;
+        emu_warp_set_state(x->warp, EMU_WARP_AT_BARRIER);
         x->warp->barrier_id = id;
     }
     barrier_check(cta, id);

@@ -55,6 +55,7 @@ struct ptxemu_tm_cta {
     struct ptxemu_tm_warp *warps;
     struct ptxemu_tm_warp **ptrs;
     uint32_t nlive;               /* warps not exited */
+    uint32_t seen_gen;            /* cta->wstate_gen at the last scan */
     bool done_told;
     struct ptxemu_tm_cta *next;   /* the session's live list */
 };
@@ -350,6 +351,7 @@ static int h_cta_next(ptxemu_tm_host *h, uint32_t sm, ptxemu_tm_cta **out)
         return PTXEMU_TM_FAULT;
     }
     tc->cta = cta;
+    tc->seen_gen = cta->wstate_gen;
     for (uint32_t k = 0; k < cta->nwarps; k++) {
         tc->warps[k].w = &cta->warps[k];
         tc->warps[k].tc = tc;
@@ -422,6 +424,10 @@ static void events(TmSession *s, struct ptxemu_tm_warp *stepped)
     void (*ev)(void *, ptxemu_tm_event, ptxemu_tm_cta *, ptxemu_tm_warp *)
         = s->model.ops.event;
     struct ptxemu_tm_cta *tc = stepped->tc;
+    if (tc->cta->wstate_gen == tc->seen_gen && (tc->nlive || tc->done_told)) {
+        return;                   /* no warp of the CTA changed state */
+    }
+    tc->seen_gen = tc->cta->wstate_gen;
     bool released = false;
     for (uint32_t k = 0; k < tc->cta->nwarps; k++) {
         struct ptxemu_tm_warp *tw = &tc->warps[k];
