@@ -9,7 +9,7 @@
  *    known units, non-zero latency and ii, nothing past n, a source).
  *  - gt200: Wong et al.'s figures: 32-bit mul.lo is 4 SP instructions,
  *    96 cycles; mad.lo 5, 120 cycles; sin/cos/ex2 two dependent parts.
- *  - sass: facts read by hand off ptxas's listings for sm_70/80/90 (not
+ *  - sass: facts read by hand off the SASS listings for sm_70/80/90 (not
  *    off the generator): div.rn.f32 is MUFU.RCP, FCHK and five FFMAs
  *    around its slow-path test; sin.approx is FMUL.RZ then MUFU.SIN;
  *    div.u64 calls a subroutine with I2F, MUFU.RCP and F2I; tanh.approx
