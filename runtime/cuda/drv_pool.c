@@ -298,6 +298,14 @@ int drv_pool_free(CUdeviceptr a, CUstream s)
     return found;
 }
 
+/* Pools belong to the device, not to a context: their calls need an
+ * initialised driver only (the static runtime asks for the default pool
+ * before it makes a context current). */
+static CUresult ready(void)
+{
+    return drv.initialized ? CUDA_SUCCESS : CUDA_ERROR_NOT_INITIALIZED;
+}
+
 /* ------------------------------------------------------ allocation */
 
 static CUresult alloc_async(CUdeviceptr *dptr, size_t n, CUmemoryPool pool,
@@ -375,7 +383,7 @@ static CUresult check_props(const CUmemPoolProps *pp)
 
 static CUresult pool_create(CUmemoryPool *out, const CUmemPoolProps *pp)
 {
-    CUresult r = drv_ready(NULL);
+    CUresult r = ready();
     if (!r && !out) {
         r = CUDA_ERROR_INVALID_VALUE;
     }
@@ -406,7 +414,7 @@ CUresult cuMemPoolCreate(CUmemoryPool *pool, const CUmemPoolProps *props)
  * once there are no more outstanding allocations"). */
 static CUresult pool_destroy(CUmemoryPool p)
 {
-    CUresult r = drv_ready(NULL);
+    CUresult r = ready();
     if (r) {
         return r;
     }
@@ -432,7 +440,7 @@ CUresult cuMemPoolDestroy(CUmemoryPool pool)
 
 static CUresult trim_to(CUmemoryPool p, size_t keep)
 {
-    CUresult r = drv_ready(NULL);
+    CUresult r = ready();
     if (r) {
         return r;
     }
@@ -455,7 +463,7 @@ CUresult cuMemPoolTrimTo(CUmemoryPool pool, size_t minBytesToKeep)
 /* Attributes: the reuse flags are ints, the others cuuint64_t. */
 static CUresult attr(CUmemoryPool p, CUmemPool_attribute a, void *v, int set)
 {
-    CUresult r = drv_ready(NULL);
+    CUresult r = ready();
     if (r) {
         return r;
     }
@@ -518,7 +526,7 @@ CUresult cuMemPoolGetAttribute(CUmemoryPool pool, CUmemPool_attribute a,
 
 static CUresult valid(CUmemoryPool p)
 {
-    CUresult r = drv_ready(NULL);
+    CUresult r = ready();
     if (!r) {
         pthread_mutex_lock(&pool_lock);
         r = pool_valid(p) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
@@ -589,7 +597,7 @@ enum { GET_DEFAULT, GET_CURRENT };
 
 static CUresult dev_pool(CUmemoryPool *out, CUdevice dev, int which)
 {
-    CUresult r = drv_ready(NULL);
+    CUresult r = ready();
     if (!r && !out) {
         r = CUDA_ERROR_INVALID_VALUE;
     }
@@ -620,7 +628,7 @@ CUresult cuDeviceGetMemPool(CUmemoryPool *pool, CUdevice dev)
 
 static CUresult dev_set_pool(CUdevice dev, CUmemoryPool p)
 {
-    CUresult r = drv_ready(NULL);
+    CUresult r = ready();
     if (!r && dev != 0) {
         r = CUDA_ERROR_INVALID_DEVICE;
     }
@@ -694,7 +702,7 @@ CUresult cuMemSetMemPool(CUmemLocation *location, int type,
  * exported, and there is nothing to import. */
 static CUresult ipc(void)
 {
-    CUresult r = drv_ready(NULL);
+    CUresult r = ready();
     return r ? r : CUDA_ERROR_NOT_SUPPORTED;
 }
 
