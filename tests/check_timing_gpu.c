@@ -682,6 +682,45 @@ START_TEST(gt200_preset)
 }
 END_TEST
 
+/* PTX-to-machine expansion on GT200: mul.lo.u32 is 4 dependent SP
+ * instructions of 24 cycles (Wong et al.: 96 cycles).  Two dependent
+ * muls and an exit, first fetch decoded at 2: mul0's parts at 2, 26,
+ * 50, 74 (result 98); mul1 at 98 (parts to 170, result 194); the warp
+ * issues nothing else before its last part, so the exit goes at 171;
+ * 194 cycles.  Without expansion: one INT instruction of 24: mul1 at
+ * 26, exit 27, done at 50. */
+START_TEST(expansion_gt200_mul)
+{
+    static const struct {
+        const char *table;
+        uint64_t mul1, exit, cycles, parts;
+    } t[] = {{"expand.arch=gt200", 98, 171, 194, 8},
+             {"expand.arch=none", 26, 27, 50, 0}};
+    for (size_t i = 0; i < 2; i++) {
+        mock_init_model(&M, 1, tm_gpu_init);
+        mock_set(&M, "gpu.arch=gt200");
+        mock_set(&M, "launch.latency=0");
+        mock_set(&M, "clock.divider=1");
+        mock_set(&M, t[i].table);
+        for (uint32_t k = 0; k < 2; k++) {
+            mock_add(&M, 0, k ? 0 : NONE, k);
+            MockInsn *x = &M.insn[M.ninsn - 1];
+            x->in.opname = "mul";
+            x->in.text = "mul.lo.u32 %r1, %r2, %r3;";
+            x->in.type = 4;
+        }
+        mock_exit(&M, 0);
+        ck_assert_uint_eq(mock_time(&M), t[i].cycles);
+        ck_assert_uint_eq(ISSUE(0, 0, 0), 2);
+        ck_assert_uint_eq(ISSUE(0, 0, 1), t[i].mul1);
+        ck_assert_uint_eq(ISSUE(0, 0, 2), t[i].exit);
+        ck_assert_uint_eq(mock_stat(&M, "gpu.machine_parts"), t[i].parts);
+        check_accounting(1);
+        mock_fini(&M);
+    }
+}
+END_TEST
+
 START_TEST(deterministic)
 {
     uint64_t first = 0;
@@ -730,6 +769,7 @@ static Suite *suite(void)
     tcase_add_test(tc, cta_round_robin);
     tcase_add_test(tc, clusters_on_one_gpc);
     tcase_add_test(tc, gt200_preset);
+    tcase_add_test(tc, expansion_gt200_mul);
     tcase_add_test(tc, deterministic);
     suite_add_tcase(s, tc);
     return s;

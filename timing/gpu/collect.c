@@ -69,7 +69,12 @@ static void dispatch(Gpu *g, GpuSm *sm, GpuSched *sc, GpuOcRec *r,
 {
     GpuWarp *w = r->w;
     GpuSbKind kind;
-    uint64_t ready = gpu_unit_issue(g, sc, r->in, d, &kind);
+    uint64_t last;
+    uint64_t ready = gpu_unit_issue(g, sc, r->in, d, &kind, &last);
+    if (last > d && last + 1 > w->not_before) { /* later machine parts */
+        w->not_before = last + 1;
+        w->nb_why = GPU_ST_WAIT;
+    }
     gpu_sb_release(&w->sb, r->tag, ready);
     if (r->in->ndst) {
         w->drain = gpu_max(w->drain, ready);

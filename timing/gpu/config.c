@@ -174,6 +174,9 @@ const ptxemu_tm_param gpu_params[] = {
     {"oc.enabled", PTXEMU_TM_P_BOOL, "false",
      "operand collectors and register-file banks (AFR 3.3); false: a "
      "fixed oc.latency"},
+    {"expand.arch", PTXEMU_TM_P_STRING, "",
+     "PTX-to-machine expansion table: gt200, fermi, volta, ampere, hopper,"
+     " none (\"\": gpu.arch's)"},
     {"fetch.perfect_icache", PTXEMU_TM_P_BOOL, "true",
      "every fetch takes fetch.latency (false: FETCH requests to memory)"},
     {"clock.mhz", PTXEMU_TM_P_DOUBLE, "-1",
@@ -279,6 +282,14 @@ int gpu_config_read(GpuConfig *c, const ptxemu_tm_host_api *api,
     c->mem = gpu_mem_find(mm);
     if (!c->mem) {
         snprintf(msg, sizeof msg, "gpu: unknown mem.model '%s'", mm);
+        return refuse(api, h, msg);
+    }
+    const char *ex = or_preset(api->param_string(h, "expand.arch"),
+                               preset_name[p]);
+    c->expand_arch = strcmp(ex, "none") == 0 ? -1 : gpu_expand_arch(ex);
+    if (c->expand_arch < 0 && strcmp(ex, "none") != 0) {
+        snprintf(msg, sizeof msg, "gpu: unknown expand.arch '%s' (gt200, "
+                                  "fermi, volta, ampere, hopper, none)", ex);
         return refuse(api, h, msg);
     }
     c->perfect_icache = api->param_bool(h, "fetch.perfect_icache");

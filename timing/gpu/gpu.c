@@ -109,6 +109,7 @@ static void gpu_destroy(void *tm)
     gpu_lsu_free_all(g);
     gpu_tokens_clear(g);
     tm_map_free(&g->warps);
+    tm_map_free(&g->expand);
     free(g->txn);
     free(g->acc);
     free(g);
@@ -127,6 +128,9 @@ static int register_stats(Gpu *g)
     rc |= stat(g, "gpu.smem_wavefronts", &g->st_wavefronts,
                "shared-memory passes (1 per access without conflicts)");
     rc |= stat(g, "gpu.fetches", &g->st_fetches, "instruction fetches");
+    rc |= stat(g, "gpu.machine_parts", &g->st_parts,
+               "machine instructions of expanded PTX instructions "
+               "(expand.arch)");
     rc |= stat(g, "gpu.oc.reads", &g->st_oc_reads,
                "register-file reads by operand collectors (oc.enabled)");
     rc |= stat(g, "gpu.oc.conflicts", &g->st_oc_conflicts,
@@ -227,7 +231,7 @@ static void release_warp(Gpu *g, GpuWarp *x, uint64_t now)
 
 /* Look at the kernel's warps waiting at a barrier again: a cluster or
  * grid barrier releases other CTAs' warps without an event of theirs. */
-static void recheck_barriers(Gpu *g, uint64_t now)
+void gpu_recheck_barriers(Gpu *g, uint64_t now)
 {
     for (uint32_t i = 0; i < g->active_sms; i++) {
         for (GpuCta *c = g->sm[i]->ctas; c; c = c->next) {
@@ -262,7 +266,7 @@ static void gpu_event(void *tm, ptxemu_tm_event ev, ptxemu_tm_cta *cta,
         return; /* CTA_DONE: the exits were counted */
     }
     if (g->kern->cluster_size > 1 || !gw) {
-        recheck_barriers(g, now);
+        gpu_recheck_barriers(g, now);
         if (gw) {
             release_warp(g, gw, now);
         }
@@ -382,7 +386,7 @@ static int gpu_cycle(void *tm, uint64_t *now)
         return stop(g, PTXEMU_TM_ERROR);
     }
     if (idle) {
-        recheck_barriers(g, t);
+        gpu_recheck_barriers(g, t);
     }
     const uint64_t d = next - t;
     for (int r = 0; r < GPU_ST_COUNT; r++) {

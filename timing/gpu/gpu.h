@@ -68,6 +68,7 @@
 #include <stdint.h>
 
 #include "timing/gpu/coalesce.h"
+#include "timing/gpu/expand.h"
 #include "timing/gpu/gpu_mem.h"
 #include "timing/gpu/opcoll.h"
 #include "timing/gpu/smem.h"
@@ -114,6 +115,7 @@ typedef struct GpuUnitCfg {
 
 typedef struct GpuConfig {
     const char *arch;
+    int expand_arch;            /* expand.h's, -1: no expansion */
     uint64_t sched_per_sm, issue_width, pool;
     const struct GpuPolicy *policy;
     uint64_t ibuf_depth, fetch_bytes, insn_bytes, fetch_latency;
@@ -285,6 +287,7 @@ typedef struct Gpu {
     uint32_t nsms, smcap, active_sms;
     TmMap warps;                /* ptxemu_tm_warp* -> GpuWarp* */
     TmMap tokens;               /* async token -> GpuToken* */
+    TmMap expand;               /* insn -> its GpuExpand (or none) */
     void *mem;                  /* the memory system */
     GpuKernel *kern;
     uint64_t next_age, next_tag, pool_seq;
@@ -299,7 +302,7 @@ typedef struct Gpu {
     uint64_t st_cycles, st_issued, st_thread_insns, st_ctas, st_kernels;
     uint64_t st_stall[GPU_ST_COUNT];
     uint64_t st_txn, st_wavefronts, st_fetches;
-    uint64_t st_oc_reads, st_oc_conflicts;
+    uint64_t st_oc_reads, st_oc_conflicts, st_parts;
 } Gpu;
 
 /* ---- policies (sched.c) ---- */
@@ -320,9 +323,11 @@ uint64_t gpu_unit_free(const Gpu *g, const GpuSched *sc,
 /* The scoreboard kind of its results. */
 GpuSbKind gpu_unit_kind(const ptxemu_tm_insn *insn);
 /* Occupy one of them from `now`; the cycle its result is ready and the
- * scoreboard kind of that result. */
+ * scoreboard kind of that result.  An instruction ptxas expands into
+ * several machine instructions (expand.h) issues them as a chain from
+ * now: *last, the cycle its last part issues (now for one part). */
 uint64_t gpu_unit_issue(Gpu *g, GpuSched *sc, const ptxemu_tm_insn *insn,
-                        uint64_t now, GpuSbKind *kind);
+                        uint64_t now, GpuSbKind *kind, uint64_t *last);
 
 /* ---- fetch.c ---- */
 uint64_t gpu_insn_addr(const GpuConfig *c, const ptxemu_tm_insn *in);
@@ -406,6 +411,11 @@ uint64_t gpu_collect_take(Gpu *g, GpuSched *sc, GpuWarp *w,
 void gpu_collect_cycle(Gpu *g, GpuSm *sm, GpuSched *sc, uint64_t now);
 /* Every collector empty (a new launch); 0, or -1 when out of memory. */
 int gpu_collect_reset(Gpu *g);
+
+/* ---- gpu.c ---- */
+/* Release the warps the host released from a barrier without telling
+ * (those of other CTAs, at a cluster or grid barrier). */
+void gpu_recheck_barriers(Gpu *g, uint64_t now);
 
 /* ---- issue.c ---- */
 /* Step w (selected by sc at now) and account what it did. */

@@ -39,7 +39,11 @@ static int account(Gpu *g, GpuSm *sm, GpuSched *sc, GpuWarp *w,
         ready = GPU_NEVER;
         g->hold_tag = ctag; /* its memory requests wait for that too */
     } else {
-        ready = gpu_unit_issue(g, sc, in, now, &kind);
+        uint64_t last;
+        ready = gpu_unit_issue(g, sc, in, now, &kind, &last);
+        if (last > now) { /* its later machine parts */
+            hold(w, last + 1, GPU_ST_WAIT);
+        }
     }
     uint64_t mready, tag;
     int rc = gpu_lsu_issue(g, sm, w, st, now, &mready, &mkind, &tag);
@@ -116,6 +120,11 @@ int gpu_issue(Gpu *g, GpuSm *sm, GpuSched *sc, GpuWarp *w, uint64_t now)
         w->next = NULL;
         w->peeked = true;
     } else {
+        if (st.insn && st.insn->wait == PTXEMU_TM_WAIT_CLUSTER) {
+            /* it arrived last and went on: the host released the other
+             * CTAs' warps, and sends no event for them */
+            gpu_recheck_barriers(g, now);
+        }
         gpu_warp_refresh(g, w, now);
     }
     return 0;

@@ -23,9 +23,9 @@
  *  - two-level: only the sched.pool warps of the active pool are
  *    candidates (round robin among them); a warp waiting for a memory
  *    result, or for anything else only an event ends (a barrier, an
- *    async operation, a fence, a full queue), leaves the pool (from the
- *    next cycle) and the warps outside refill it in the order they
- *    left it.
+ *    async operation, a fence, a full queue), leaves the pool and the
+ *    warps outside refill it, in the order they left it, at once (each
+ *    warp leaves at most once a cycle).
  */
 #include "config.h"
 
@@ -293,6 +293,44 @@ uint64_t gpu_warp_ready(Gpu *g, GpuSm *sm, GpuSched *sc, GpuWarp *w,
 
 /* ---- a scheduler's cycle ---- */
 
+/* One pass over the scheduler's candidates: the first that can issue
+ * now (*pick), else the soonest one's time and reason (kept in *best,
+ * *bwhy when sooner).  Two-level: pooled warps waiting for memory or an
+ * event leave the pool; whether some did. */
+static bool scan(Gpu *g, GpuSm *sm, GpuSched *sc, uint64_t now,
+                 GpuWarp **pick, uint64_t *best, GpuStall *bwhy)
+{
+    const bool two_level = g->c.policy->order == order_two_level;
+    bool demoted = false;
+    uint32_t n = g->c.policy->order(g, sc, sc->order);
+    *pick = NULL;
+    for (uint32_t i = 0; i < n; i++) {
+        GpuWarp *w = sc->order[i];
+        if (w->exited || w->cta->kern != g->kern) {
+            continue; /* a parent grid's warps wait for its child */
+        }
+        GpuStall r;
+        uint64_t t = gpu_warp_ready(g, sm, sc, w, now, &r);
+        if (w->exited) {
+            continue;
+        }
+        if (t <= now) {
+            *pick = w;
+            return demoted;
+        }
+        if (two_level && w->pooled && (r == GPU_ST_LONG_SB || t == GPU_NEVER)) {
+            w->pooled = false;
+            w->pool_seq = ++g->next_age;
+            demoted = true;
+        }
+        if (t < *best || *bwhy == GPU_ST_IDLE) {
+            *best = t;
+            *bwhy = r;
+        }
+    }
+    return demoted;
+}
+
 int gpu_sched_cycle(Gpu *g, GpuSm *sm, uint32_t k, uint64_t now,
                     uint32_t *issued, GpuStall *why, uint64_t *wake)
 {
@@ -303,40 +341,17 @@ int gpu_sched_cycle(Gpu *g, GpuSm *sm, uint32_t k, uint64_t now,
         *wake = sc->wake;
         return 0;
     }
-    const bool two_level = g->c.policy->order == order_two_level;
     uint64_t best = GPU_NEVER;
     GpuStall bwhy = GPU_ST_IDLE;
-    bool demoted = false;
     for (uint64_t slot = 0; slot < g->c.issue_width; slot++) {
-        uint32_t n = g->c.policy->order(g, sc, sc->order);
         GpuWarp *pick = NULL;
-        bool seen = false;
         best = GPU_NEVER;
         bwhy = GPU_ST_IDLE;
-        for (uint32_t i = 0; i < n && !pick; i++) {
-            GpuWarp *w = sc->order[i];
-            if (w->exited || w->cta->kern != g->kern) {
-                continue; /* a parent grid's warps wait for its child */
-            }
-            GpuStall r;
-            uint64_t t = gpu_warp_ready(g, sm, sc, w, now, &r);
-            if (w->exited) {
-                continue;
-            }
-            if (t <= now) {
-                pick = w;
+        /* A two-level pool refills at once from the warps outside it,
+         * each warp leaving at most once a cycle. */
+        for (uint32_t pass = 0; pass <= sc->nw; pass++) {
+            if (!scan(g, sm, sc, now, &pick, &best, &bwhy) || pick) {
                 break;
-            }
-            if (two_level && w->pooled &&
-                (r == GPU_ST_LONG_SB || t == GPU_NEVER)) {
-                w->pooled = false;
-                w->pool_seq = ++g->next_age;
-                demoted = true;
-            }
-            if (!seen || t < best) {
-                best = t;
-                bwhy = r;
-                seen = true;
             }
         }
         if (!pick) {
@@ -350,13 +365,10 @@ int gpu_sched_cycle(Gpu *g, GpuSm *sm, uint32_t k, uint64_t now,
         }
         (*issued)++;
     }
-    if (*issued || demoted) {
+    if (*issued) {
         sc->wake = 0; /* look again next cycle */
         *why = GPU_ST_SELECTED;
         *wake = now + 1;
-        if (!*issued) {
-            *why = bwhy;
-        }
         return 0;
     }
     *why = bwhy;
