@@ -238,23 +238,35 @@ static int check_values(void)
     return rc;
 }
 
-/* --timing-help: the model named by PTXEMU_TIMING (after the options). */
+/* --timing-help: the model named by PTXEMU_TIMING, with the
+ * configuration and overrides of PTXEMU_TIMING_CONFIG / _SET (after the
+ * options). */
 static int timing_help(void)
 {
-    const char *spec = getenv("PTXEMU_TIMING");
-    if (!spec || !*spec || !strcmp(spec, "none")) {
-        exec_error("--timing-help needs --timing NAME|PATH.so");
+    ptxemu_device_options opts;
+    unsigned arch;
+    char err[1024];
+    ptxemu_device_options_default(&opts);
+    if (ptxemu_env_device_options(&opts, &arch, err, sizeof err) != 0) {
+        exec_error("%s", err);
         return 2;
     }
-    char err[1024];
-    char *text = ptxemu_timing_help(spec, err, sizeof err);
-    if (!text) {
-        exec_error("%s", err);
-        return 1;
+    int rc = 0;
+    if (!opts.timing || !*opts.timing || !strcmp(opts.timing, "none")) {
+        exec_error("--timing-help needs --timing NAME|PATH.so");
+        rc = 2;
+    } else {
+        char *text = ptxemu_timing_help_options(&opts, err, sizeof err);
+        if (!text) {
+            exec_error("%s", err);
+            rc = 1;
+        } else {
+            fputs(text, stdout);
+            free(text);
+        }
     }
-    fputs(text, stdout);
-    free(text);
-    return 0;
+    ptxemu_env_device_options_fini(&opts);
+    return rc;
 }
 
 static int prepend_library_path(const char *dir)

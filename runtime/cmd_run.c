@@ -285,16 +285,17 @@ static void write_stats(FILE *o, bool json, ptxemu_device *dev,
     free(ops);
 }
 
-/* --timing-help: 0, 1 (the model cannot be loaded) or 2 (no model). */
-static int print_timing_help(const char *timing)
+/* --timing-help (with the --timing-config and --timing-set values): 0,
+ * 1 (the model cannot be loaded) or 2 (no model). */
+static int print_timing_help(const ptxemu_device_options *o)
 {
-    if (!timing || !*timing || !strcmp(timing, "none")) {
+    if (!o->timing || !*o->timing || !strcmp(o->timing, "none")) {
         fprintf(stderr, "ptxemu run: --timing-help needs --timing "
                 "NAME|PATH.so\n");
         return 2;
     }
     char err[1024];
-    char *text = ptxemu_timing_help(timing, err, sizeof(err));
+    char *text = ptxemu_timing_help_options(o, err, sizeof(err));
     if (!text) {
         fprintf(stderr, "ptxemu run: %s\n", err);
         return 1;
@@ -566,7 +567,7 @@ int cmd_run(int argc, char **argv)
     }
     dopt.timing_set = tsets;
     if (timing_help) {
-        status = print_timing_help(dopt.timing);
+        status = print_timing_help(&dopt);
         goto done;
     }
     if (optind >= argc) {

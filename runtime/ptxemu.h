@@ -226,6 +226,12 @@ const char *ptxemu_device_create_error(void);
  * malloc'd string to free(); NULL with the reason in err when the model
  * cannot be loaded. */
 char *ptxemu_timing_help(const char *timing, char *err, size_t errlen);
+/* The same for the model that *opts would attach (timing, timing_config,
+ * timing_set): its values apply to the instance the listing is made
+ * from, so that the tables of components chosen by a parameter (the
+ * `gpu` model's mem.model) are listed. */
+char *ptxemu_timing_help_options(const ptxemu_device_options *opts,
+                                 char *err, size_t errlen);
 /* Frees the device, its modules and all its memory. */
 void ptxemu_device_destroy(ptxemu_device *dev);
 

@@ -139,14 +139,17 @@ int rt_timing_observe(const RtTiming *t, TmSession *tm)
     return 0;
 }
 
-/* The parameters to list: those of an instance made with every default
- * on a device of the default configuration, so that tables the model
- * declares in create (its components', declare_params) are listed with
- * its own; NULL and why when the model will not start that way.  *dev
- * and *s: what to free after printing (the tables' text belongs to the
- * model). */
-static const TmParams *created_params(const char *timing, EmuDevice **dev,
-                                      TmSession **s, char *why, size_t n)
+/* The parameters to list: those of an instance made on a device of the
+ * default configuration with the configuration and overrides given (a
+ * default for every other value), so that tables the model declares in
+ * create (its components', declare_params, some chosen by a parameter)
+ * are listed with its own; NULL and why when the model will not start
+ * that way.  *dev and *s: what to free after printing (the tables' text
+ * belongs to the model). */
+static const TmParams *created_params(const char *timing, const char *config,
+                                      const char *const *sets, size_t nsets,
+                                      EmuDevice **dev, TmSession **s,
+                                      char *why, size_t n)
 {
     EmuConfig c;
     emu_config_default(&c);
@@ -156,7 +159,7 @@ static const TmParams *created_params(const char *timing, EmuDevice **dev,
         tm_seterr(why, n, "out of memory");
         return NULL;
     }
-    if (tm_session_open(*dev, timing, NULL, NULL, 0, s, why, n) != 0) {
+    if (tm_session_open(*dev, timing, config, sets, nsets, s, why, n) != 0) {
         return NULL;
     }
     return tm_session_params(*s);
@@ -164,8 +167,29 @@ static const TmParams *created_params(const char *timing, EmuDevice **dev,
 
 char *ptxemu_timing_help(const char *timing, char *err, size_t errlen)
 {
+    ptxemu_device_options o;
+    ptxemu_device_options_default(&o);
+    o.timing = timing;
+    return ptxemu_timing_help_options(&o, err, errlen);
+}
+
+char *ptxemu_timing_help_options(const ptxemu_device_options *o, char *err,
+                                 size_t errlen)
+{
+    RtTiming t;
+    if (rt_timing_copy(&t, o) != 0) {
+        tm_seterr(err, errlen, "%s", ptxemu_device_create_error());
+        return NULL;
+    }
+    if (!t.spec) {
+        tm_seterr(err, errlen, "no timing model named");
+        rt_timing_free(&t);
+        return NULL;
+    }
+    const char *timing = t.spec;
     TmLoaded l;
     if (tm_load(timing, &l, err, errlen)) {
+        rt_timing_free(&t);
         return NULL;
     }
     TmParams *p = tm_params_new();
@@ -176,6 +200,7 @@ char *ptxemu_timing_help(const char *timing, char *err, size_t errlen)
         tm_seterr(err, errlen, "out of memory");
         tm_params_free(p);
         tm_unload(&l);
+        rt_timing_free(&t);
         return NULL;
     }
     /* A table the model declares is checked as a session would (a bad
@@ -189,8 +214,9 @@ char *ptxemu_timing_help(const char *timing, char *err, size_t errlen)
         EmuDevice *dev;
         TmSession *s;
         char why[512];
-        const TmParams *all = created_params(timing, &dev, &s, why,
-                                             sizeof(why));
+        const TmParams *all = created_params(
+            timing, t.config, (const char *const *)t.set, t.nset, &dev, &s,
+            why, sizeof(why));
         if (tm_params_count(all ? all : p)) {
             fprintf(out, "\nparameters (--timing-config FILE of "
                     "`key = value` lines, --timing-set key=value):\n");
@@ -200,8 +226,7 @@ char *ptxemu_timing_help(const char *timing, char *err, size_t errlen)
         }
         if (!all) {
             fprintf(out, "\n(parameters the model declares when it "
-                    "starts are not listed: it does not start with its "
-                    "defaults: %s)\n", why);
+                    "starts are not listed: it did not start: %s)\n", why);
         }
         if (s) {
             tm_session_close(s);
@@ -213,6 +238,7 @@ char *ptxemu_timing_help(const char *timing, char *err, size_t errlen)
     fclose(out);
     tm_params_free(p);
     tm_unload(&l);
+    rt_timing_free(&t);
     if (rc) {
         free(buf);
         return NULL;

@@ -212,8 +212,25 @@ START_TEST(api_help)
         "  name        string  \"x\"      a name\n"
         "  late.width  int     8        declared at create\n");
     free(text);
-    /* a model that will not start with its defaults: its own table,
-     * and why the rest is missing */
+    /* the values of the options apply to the instance listed: with
+     * name=more the plug-in declares more.depth too */
+    ptxemu_device_options o;
+    ptxemu_device_options_default(&o);
+    const char *const sets[] = { "name=more" };
+    o.timing = path;
+    o.timing_set = sets;
+    o.ntiming_set = 1;
+    text = ptxemu_timing_help_options(&o, err, sizeof(err));
+    ck_assert_msg(text != NULL, "%s", err);
+    ck_assert_ptr_nonnull(strstr(text,
+        "  late.width  int     8        declared at create\n"
+        "  more.depth  uint    3        declared when name = more\n"));
+    free(text);
+    o.timing = NULL;
+    ck_assert_ptr_null(ptxemu_timing_help_options(&o, err, sizeof(err)));
+    ck_assert_str_eq(err, "no timing model named");
+    /* a model that will not start: its own table, and why the rest is
+     * missing */
     plug("nostart", path, sizeof(path));
     text = ptxemu_timing_help(path, err, sizeof(err));
     ck_assert_msg(text != NULL, "%s", err);
@@ -228,8 +245,7 @@ START_TEST(api_help)
         "  name       string  \"x\"      a name\n"
         "\n"
         "(parameters the model declares when it starts are not listed: "
-        "it does not start with its defaults: timing model 'tmplug': "
-        "tmplug: no start)\n");
+        "it did not start: timing model 'tmplug': tmplug: no start)\n");
     free(text);
     plug("newer", path, sizeof(path));
     ck_assert_ptr_null(ptxemu_timing_help(path, err, sizeof(err)));

@@ -13,7 +13,9 @@
  *   SMALL    claims a struct_size of 16 bytes
  *   NOSTART  create refuses (api->error), for --timing-help's note
  * create (GOOD) declares one more parameter, `late.width`, as a model
- * declares its components' tables (declare_params), and reads it.
+ * declares its components' tables (declare_params), and reads it; and
+ * `more.depth` too when `name` is "more" (a component chosen by a
+ * parameter).
  * Built against the public header only, as an out-of-tree plug-in is.
  */
 #include <string.h>
@@ -23,6 +25,9 @@
 #ifndef TMPLUG_NOSYM
 static const ptxemu_tm_param late[] = {
     {"late.width", PTXEMU_TM_P_INT, "8", "declared at create"},
+};
+static const ptxemu_tm_param more[] = {
+    {"more.depth", PTXEMU_TM_P_UINT, "3", "declared when name = more"},
 };
 
 static void *create(const ptxemu_tm_host_api *api, ptxemu_tm_host *h)
@@ -36,6 +41,10 @@ static void *create(const ptxemu_tm_host_api *api, ptxemu_tm_host *h)
         return NULL;
     }
     instance = (int)api->param_int(h, "late.width");
+    if (strcmp(api->param_string(h, "name"), "more") == 0 &&
+        api->declare_params(h, more, 1) != 0) {
+        return NULL;
+    }
     return &instance;
 }
 
