@@ -352,6 +352,63 @@ START_TEST(test_driver)
 }
 END_TEST
 
+/* The bodies filled by stream capture (cudaStreamBeginCaptureToGraph,
+ * ended without asking for the graph back, as NVIDIA's
+ * graphConditionalNodes sample does), the conditional node itself added
+ * to a capture graph between captured work. */
+START_TEST(test_captured_bodies)
+{
+    unsigned *d;
+    OK(cudaMalloc((void **)&d, 8));
+    unsigned *v = d, *out = d + 1;
+    cudaStream_t s;
+    OK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+    cudaGraph_t g, cg;
+    OK(cudaGraphCreate(&g, 0));
+    OK(cudaStreamBeginCaptureToGraph(s, g, NULL, NULL, 0,
+                                     cudaStreamCaptureModeGlobal));
+    unsigned long long h;
+    OK(cudaGraphConditionalHandleCreate(&h, g, 0, 1));
+    void *args[] = { &h, &v };
+    OK(cudaLaunchKernel((const void *)(uintptr_t)setc_stub, one, one, args,
+                        0, s));
+    enum cudaStreamCaptureStatus st;
+    const cudaGraphNode_t *deps;
+    size_t nd;
+    OK(cudaStreamGetCaptureInfo(s, &st, NULL, &cg, &deps, NULL, &nd));
+    ck_assert_ptr_eq(cg, g);
+    ck_assert_uint_eq(nd, 1);
+    cudaGraphNode_t cn;
+    cudaGraph_t *body = add_cond(cg, (cudaGraphNode_t *)deps, h, 0, 1, &cn);
+    OK(cudaStreamUpdateCaptureDependencies(s, &cn, NULL, 1, 1));
+    OK(cudaStreamEndCapture(s, NULL));
+    OK(cudaStreamBeginCaptureToGraph(s, body[0], NULL, NULL, 0,
+                                     cudaStreamCaptureModeGlobal));
+    OK(cudaMemsetAsync(out, 0x11, 4, s));
+    OK(cudaStreamEndCapture(s, NULL));
+    cudaGraphExec_t e;
+    OK(cudaGraphInstantiate(&e, g, 0));
+    static const unsigned vals[] = { 1, 0 }, want[] = { 0x11111111u, 5 };
+    for (int k = 0; k < 2; k++) {
+        put(v, vals[k]);
+        put(out, 5);
+        OK(cudaGraphLaunch(e, s));
+        OK(cudaStreamSynchronize(s));
+        ck_assert_uint_eq(get(out), want[k]);
+    }
+    OK(cudaGraphExecDestroy(e));
+    OK(cudaGraphDestroy(g));
+    /* A capture into a graph of its own must hand it back. */
+    OK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
+    ck_assert_int_eq(cudaStreamEndCapture(s, NULL), cudaErrorInvalidValue);
+    (void)cudaGetLastError();
+    OK(cudaStreamEndCapture(s, &g));
+    OK(cudaGraphDestroy(g));
+    OK(cudaStreamDestroy(s));
+    OK(cudaFree(d));
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("graph_cond");
@@ -361,6 +418,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_if_else);
     tcase_add_test(tc, test_switch);
     tcase_add_test(tc, test_errors);
+    tcase_add_test(tc, test_captured_bodies);
     tcase_add_test(tc, test_driver);
     suite_add_tcase(s, tc);
     return s;

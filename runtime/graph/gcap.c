@@ -214,13 +214,16 @@ static void drop_members(cap *c)
 
 int gcap_end(gcap_stream s, CUgraph *g)
 {
-    if (!g)
-        return GPH_EINVAL;
     pthread_mutex_lock(&lock);
     member *m = stream_of(s);
     cap *c = m ? m->cap : NULL;
     int e = GPH_OK;
-    if (!c)
+    /* A capture into the caller's graph (cudaStreamBeginCaptureToGraph)
+     * may end without asking for it back (NVIDIA's graphConditionalNodes
+     * sample passes NULL). */
+    if (!g && (!c || c->owned))
+        e = GPH_EINVAL;
+    else if (!c)
         e = GPH_ESTATE;
     else if (c->origin != s.key)
         e = GPH_ECAP_UNMATCHED;
@@ -237,13 +240,10 @@ int gcap_end(gcap_stream s, CUgraph *g)
         e = GPH_ECAP_UNJOINED;
     drop_members(c);
     pthread_mutex_unlock(&lock);
-    if (e != GPH_OK) {
-        if (c->owned)
-            gph_destroy(c->graph);
-        *g = NULL;
-    } else {
-        *g = c->graph;
-    }
+    if (e != GPH_OK && c->owned)
+        gph_destroy(c->graph);
+    if (g)
+        *g = e == GPH_OK ? c->graph : NULL;
     free(c);
     return e;
 }

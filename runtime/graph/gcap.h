@@ -41,7 +41,8 @@ int gcap_begin(gcap_stream s, CUgraph graph, const gph_ops *ops,
                const CUgraphNode *deps, const CUgraphEdgeData *edges,
                size_t n, int mode);
 /* Ends the capture that s began: *g its graph, or NULL and the error
- * (invalidated, unjoined streams); other streams' ..._UNMATCHED. */
+ * (invalidated, unjoined streams); other streams' ..._UNMATCHED.  g may
+ * be NULL for a capture into the caller's graph. */
 int gcap_end(gcap_stream s, CUgraph *g);
 /* The capture status of s (CUstreamCaptureStatus) and, while active,
  * its id, graph and current dependencies (valid until the stream's
