@@ -12,6 +12,7 @@
  *    (multicast) and 16 banks per half-warp with one broadcast word
  *    (compute 1.x, the guide's G.3.3 examples), and constant-cache
  *    passes by distinct address.
+ *  - isort (timing/lib/isort.c): the sort these parts use.
  * Each expected value is worked out in the comment beside it.
  */
 #include <check.h>
@@ -20,6 +21,7 @@
 #include "tests/testutil.h"
 #include "timing/gpu/coalesce.h"
 #include "timing/gpu/smem.h"
+#include "timing/lib/isort.h"
 
 Suite *gpu_coalesce_suite(void);
 
@@ -383,6 +385,47 @@ START_TEST(const_passes)
 }
 END_TEST
 
+/* ------------------------------------------------------------ isort */
+
+typedef struct KV {
+    int key, seq;
+} KV;
+
+static int by_key(const void *a, const void *b)
+{
+    const KV *x = a, *y = b;
+    return (x->key > y->key) - (x->key < y->key);
+}
+
+/* tm_isort, which these parts sort with: sorted, stable for short
+ * arrays (keys i*7 % 5 repeat; seq records the original order), and
+ * sorted through qsort for long ones. */
+START_TEST(isort)
+{
+    KV a[70];
+    for (size_t n = 0; n <= 70; n += 10) {
+        for (int i = 0; i < (int)n; i++) {
+            a[i] = (KV){(i * 7) % 5, i};
+        }
+        tm_isort(a, n, sizeof(a[0]), by_key);
+        for (size_t i = 1; i < n; i++) {
+            ck_assert_int_le(a[i - 1].key, a[i].key);
+            if (n <= 64 && a[i - 1].key == a[i].key) {
+                ck_assert_int_lt(a[i - 1].seq, a[i].seq);
+            }
+        }
+    }
+    /* every key 0..4 still there the right number of times */
+    int count[5] = {0};
+    for (int i = 0; i < 70; i++) {
+        count[a[i].key]++;
+    }
+    for (int k = 0; k < 5; k++) {
+        ck_assert_int_eq(count[k], 14);
+    }
+}
+END_TEST
+
 Suite *gpu_coalesce_suite(void)
 {
     Suite *s = suite_create("gpu_coalesce");
@@ -401,6 +444,7 @@ Suite *gpu_coalesce_suite(void)
     tcase_add_test(tc, smem_32banks);
     tcase_add_test(tc, smem_gt200);
     tcase_add_test(tc, const_passes);
+    tcase_add_test(tc, isort);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -33,6 +33,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "timing/lib/isort.h"
+
 #define LINE 128u
 #define SECTOR 32u
 #define HALF_WARP 16u
@@ -107,7 +109,7 @@ static size_t per_line(bool whole, const ptxemu_tm_access *acc,
     if (n == 0) {
         return 0;
     }
-    qsort(*out, n, sizeof(**out), by_addr);
+    tm_isort(*out, n, sizeof(**out), by_addr);
     size_t m = 0;
     for (size_t i = 0; i < n; i++) {
         if (m && (*out)[m - 1].addr == (*out)[i].addr) {
@@ -157,7 +159,7 @@ static bool cc13_group(Piece *p, size_t np, GpuTxn **out, size_t *cap,
             continue;
         }
         /* p[i] is the lowest-numbered thread not yet served */
-        uint64_t base = p[i].addr - p[i].addr % p[i].seg;
+        uint64_t base = p[i].addr & ~(uint64_t)(p[i].seg - 1); /* seg: 2^k */
         uint64_t size = p[i].seg, lo = UINT64_MAX, hi = 0;
         for (size_t j = i; j < np; j++) {
             if (!p[j].done && p[j].addr >= base &&
@@ -183,8 +185,24 @@ static bool cc13_group(Piece *p, size_t np, GpuTxn **out, size_t *cap,
             return false;
         }
     }
-    qsort(*out + first, *n - first, sizeof(**out), by_addr);
+    tm_isort(*out + first, *n - first, sizeof(**out), by_addr);
     return true;
+}
+
+/* Double the piece array (moving off the stack buffer the first
+ * time); false, the old array freed, when out of memory. */
+static bool grow_pieces(Piece **p, Piece *stack, size_t *cap)
+{
+    Piece *q = malloc(*cap * 2 * sizeof(*q));
+    if (q) {
+        memcpy(q, *p, *cap * sizeof(*q));
+    }
+    if (*p != stack) {
+        free(*p);
+    }
+    *p = q;
+    *cap *= 2;
+    return q != NULL;
 }
 
 static size_t cc13(const ptxemu_tm_access *acc, uint32_t nacc,
@@ -192,32 +210,27 @@ static size_t cc13(const ptxemu_tm_access *acc, uint32_t nacc,
 {
     /* split every access at its segment boundaries; a piece is at most
      * 16 bytes inside a segment of at least 32, so at most two pieces
-     * per access unless it is larger than a segment */
-    size_t np = 0, capp = 0;
-    Piece *p = NULL;
+     * per access unless it is larger than a segment.  A warp's pieces
+     * fit the stack buffer; more (bulk accesses) go to the heap. */
+    Piece stack[2 * 32];
+    size_t np = 0, capp = sizeof(stack) / sizeof(stack[0]);
+    Piece *p = stack;
     for (uint32_t i = 0; i < nacc; i++) {
         uint32_t word = acc[i].size ? acc[i].size : 1;
         uint32_t seg = cc13_segment(word);
         uint64_t a = acc[i].addr, end = a + word;
         while (a < end) {
-            uint64_t stop = a - a % seg + seg;
+            uint64_t stop = (a & ~(uint64_t)(seg - 1)) + seg;
             stop = stop < end ? stop : end;
-            if (np == capp) {
-                size_t nc = capp ? capp * 2 : 64;
-                Piece *q = realloc(p, nc * sizeof(*q));
-                if (!q) {
-                    free(p);
-                    return (size_t)-1;
-                }
-                p = q;
-                capp = nc;
+            if (np == capp && !grow_pieces(&p, stack, &capp)) {
+                return (size_t)-1;
             }
             p[np++] = (Piece){a, (uint32_t)(stop - a), seg,
                               (uint8_t)(acc[i].lane & 31u), false};
             a = stop;
         }
     }
-    qsort(p, np, sizeof(*p), by_lane);
+    tm_isort(p, np, sizeof(*p), by_lane);
     size_t n = 0, h = 0;
     while (h < np) {
         size_t e = h;
@@ -225,12 +238,14 @@ static size_t cc13(const ptxemu_tm_access *acc, uint32_t nacc,
             e++;
         }
         if (!cc13_group(p + h, e - h, out, cap, &n)) {
-            free(p);
-            return (size_t)-1;
+            n = (size_t)-1;
+            break;
         }
         h = e;
     }
-    free(p);
+    if (p != stack) {
+        free(p);
+    }
     return n;
 }
 

@@ -35,6 +35,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "timing/lib/isort.h"
+
 /* One word one lane wants. */
 typedef struct Want {
     uint64_t word;      /* byte address / width */
@@ -52,27 +54,31 @@ static int by_lane_word(const void *a, const void *b)
     return x->word < y->word ? -1 : x->word > y->word;
 }
 
-static int by_bank_word(const void *a, const void *b)
-{
-    const Want *x = a, *y = b;
-    if (x->bank != y->bank) {
-        return x->bank < y->bank ? -1 : 1;
-    }
-    return x->word < y->word ? -1 : x->word > y->word;
-}
+#define NONE SIZE_MAX
 
-/* Multicast: passes = the most distinct words any one bank holds. */
-static uint32_t multicast_passes(Want *w, size_t n)
+/* Multicast: passes = the most distinct words any one bank holds.
+ * Each bank chains the distinct words seen so far (head/next: scratch
+ * of banks and n entries). */
+static uint32_t multicast_passes(const Want *w, size_t n, uint32_t banks,
+                                 size_t *head, uint32_t *count, size_t *next)
 {
-    qsort(w, n, sizeof(*w), by_bank_word);
-    uint32_t most = 0, run = 0;
+    for (uint32_t b = 0; b < banks; b++) {
+        head[b] = NONE;
+        count[b] = 0;
+    }
+    uint32_t most = 0;
     for (size_t i = 0; i < n; i++) {
-        if (i && w[i].bank == w[i - 1].bank) {
-            run += w[i].word != w[i - 1].word;
-        } else {
-            run = 1;
+        uint32_t b = w[i].bank;
+        size_t j = head[b];
+        while (j != NONE && w[j].word != w[i].word) {
+            j = next[j];
         }
-        most = run > most ? run : most;
+        if (j == NONE) {
+            next[i] = head[b];
+            head[b] = i;
+            count[b]++;
+            most = count[b] > most ? count[b] : most;
+        }
     }
     return most;
 }
@@ -110,50 +116,103 @@ static uint32_t broadcast_steps(Want *w, size_t n, uint32_t banks,
     return steps;
 }
 
+/* Word and bank arithmetic, by shifts and masks when the bank width
+ * and count are powers of two (as on every GPU; a 64-bit division per
+ * word costs more than the rest of the count). */
+typedef struct Geom {
+    uint32_t width, banks;
+    int wshift;         /* log2(width), -1 if not a power of two */
+    int bpow2;
+} Geom;
+
+static int log2_exact(uint32_t v)
+{
+    return (v & (v - 1)) ? -1 : __builtin_ctz(v);
+}
+
+static uint64_t word_of(const Geom *g, uint64_t addr)
+{
+    return g->wshift >= 0 ? addr >> g->wshift : addr / g->width;
+}
+
+static uint32_t bank_of(const Geom *g, uint64_t word)
+{
+    return (uint32_t)(g->bpow2 ? word & (g->banks - 1) : word % g->banks);
+}
+
+/* The bank words an access touches, less one. */
+static uint64_t span_words(const Geom *g, const ptxemu_tm_access *a)
+{
+    uint32_t sz = a->size ? a->size : 1;
+    uint64_t in_word = a->addr - (word_of(g, a->addr) * g->width);
+    return word_of(g, in_word + sz - 1);
+}
+
+/* Scratch of one call: on the stack for a warp of up to 128-bit
+ * accesses on up to 64 banks, else on the heap. */
+#define SMEM_STACK_WANTS 256
+#define SMEM_STACK_BANKS 64
+
 uint32_t gpu_smem_wavefronts(const GpuBanks *b, const ptxemu_tm_access *acc,
                              uint32_t nacc)
 {
     uint32_t banks = b->banks ? b->banks : 1, width = b->width ? b->width : 1;
     uint32_t group = b->group ? b->group : 32;
+    const Geom g = {width, banks, log2_exact(width), log2_exact(banks) >= 0};
     size_t n = 0;
     for (uint32_t i = 0; i < nacc; i++) {
-        uint32_t sz = acc[i].size ? acc[i].size : 1;
-        n += (acc[i].addr % width + sz + width - 1) / width;
+        n += span_words(&g, &acc[i]) + 1;
     }
     if (n == 0) {
         return 0;
     }
-    Want *w = malloc(n * sizeof(*w));
-    bool *served = malloc(banks * sizeof(*served));
-    if (!w || !served) {
+    Want wstack[SMEM_STACK_WANTS];
+    size_t nstack[SMEM_STACK_WANTS], hstack[SMEM_STACK_BANKS];
+    uint32_t cstack[SMEM_STACK_BANKS];
+    bool sstack[SMEM_STACK_BANKS];
+    bool small_n = n <= SMEM_STACK_WANTS, small_b = banks <= SMEM_STACK_BANKS;
+    Want *w = small_n ? wstack : malloc(n * sizeof(*w));
+    size_t *next = small_n ? nstack : malloc(n * sizeof(*next));
+    size_t *head = small_b ? hstack : malloc(banks * sizeof(*head));
+    uint32_t *count = small_b ? cstack : malloc(banks * sizeof(*count));
+    bool *served = small_b ? sstack : malloc(banks * sizeof(*served));
+    uint32_t total = 0;
+    if (!w || !next || !head || !count || !served) {
         /* no memory for the exact count: every word its own pass */
-        free(w);
-        free(served);
-        return (uint32_t)(n > UINT32_MAX ? UINT32_MAX : n);
+        total = (uint32_t)(n > UINT32_MAX ? UINT32_MAX : n);
+        goto out;
     }
     size_t k = 0;
     for (uint32_t i = 0; i < nacc; i++) {
-        uint32_t sz = acc[i].size ? acc[i].size : 1;
-        uint64_t first = acc[i].addr / width;
-        uint64_t last = (acc[i].addr + sz - 1) / width;
-        for (uint64_t word = first; word <= last; word++) {
-            w[k++] = (Want){word, (uint32_t)(word % banks),
-                            acc[i].lane & 31u, false};
+        uint64_t first = word_of(&g, acc[i].addr);
+        uint64_t span = span_words(&g, &acc[i]);
+        for (uint64_t j = 0; j <= span; j++) {
+            uint64_t word = first + j;
+            w[k++] = (Want){word, bank_of(&g, word), acc[i].lane & 31u, false};
         }
     }
-    qsort(w, n, sizeof(*w), by_lane_word);
-    uint32_t total = 0;
+    tm_isort(w, n, sizeof(*w), by_lane_word);
     for (size_t h = 0; h < n;) {
         size_t e = h;
         while (e < n && w[e].lane / group == w[h].lane / group) {
             e++;
         }
-        total += b->one_broadcast ? broadcast_steps(w + h, e - h, banks, served)
-                                  : multicast_passes(w + h, e - h);
+        total += b->one_broadcast
+                     ? broadcast_steps(w + h, e - h, banks, served)
+                     : multicast_passes(w + h, e - h, banks, head, count,
+                                        next + h);
         h = e;
     }
-    free(w);
-    free(served);
+out:
+    if (!small_n) {
+        free(w);
+        free(next);
+    }
+    if (!small_b) {
+        free(head);
+        free(count);
+        free(served);
+    }
     return total;
 }
 
@@ -172,7 +231,8 @@ uint32_t gpu_const_passes(uint32_t group, const ptxemu_tm_access *acc,
     }
     /* key: the lane's group in the top bits, the word below; distinct
      * keys are the passes (addresses are < 2^58 bytes in any space) */
-    uint64_t *key = malloc(nacc * sizeof(*key));
+    uint64_t kstack[64];
+    uint64_t *key = nacc <= 64 ? kstack : malloc(nacc * sizeof(*key));
     if (!key) {
         return nacc; /* no memory for the exact count: an upper bound */
     }
@@ -180,11 +240,13 @@ uint32_t gpu_const_passes(uint32_t group, const ptxemu_tm_access *acc,
         uint64_t g = (acc[i].lane & 31u) / group;
         key[i] = g << 58 | ((acc[i].addr / 4) & ((1ull << 58) - 1));
     }
-    qsort(key, nacc, sizeof(*key), by_u64);
+    tm_isort(key, nacc, sizeof(*key), by_u64);
     uint32_t total = 0;
     for (uint32_t i = 0; i < nacc; i++) {
         total += i == 0 || key[i] != key[i - 1];
     }
-    free(key);
+    if (key != kstack) {
+        free(key);
+    }
     return total;
 }
