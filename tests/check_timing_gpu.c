@@ -468,6 +468,37 @@ START_TEST(policies_issue_order)
 }
 END_TEST
 
+/* Two-level with a pool of one: warps 0 and 1 each load (one line),
+ * add the result, exit.  Only w0 is looked at first (fetched by 1): its
+ * load issues at 1 (sent 2, back at 103).  At 2 its add waits for
+ * memory, so it leaves the pool and w1 enters in the same cycle, is
+ * looked at for the first time and fetches (decoded at 3): w1's load at
+ * 3 (sent 4, back at 105).  Both then wait for memory and leave the pool
+ * in turn; the replies bring them back: w0's add at 103, its exit at
+ * 104, w1's add at 105, exit 106; w1's result at 109. */
+START_TEST(two_level_pool_on_long_latency)
+{
+    gpu_base(1);
+    mock_set(&M, "sched.policy=two-level");
+    mock_set(&M, "sched.pool=1");
+    mock_grid(&M, 1, 2);
+    for (uint32_t w = 0; w < 2; w++) {
+        load(w, (int)w, 0x1000 * (w + 1), 0);
+        mock_add(&M, w, 0, 1);
+        mock_exit(&M, w);
+    }
+    ck_assert_uint_eq(mock_time(&M), 109);
+    ck_assert_uint_eq(ISSUE(0, 0, 0), 1);
+    ck_assert_uint_eq(ISSUE(0, 1, 0), 3);
+    ck_assert_uint_eq(ISSUE(0, 0, 1), 103);
+    ck_assert_uint_eq(ISSUE(0, 0, 2), 104);
+    ck_assert_uint_eq(ISSUE(0, 1, 1), 105);
+    ck_assert_uint_eq(ISSUE(0, 1, 2), 106);
+    check_accounting(1);
+    mock_fini(&M);
+}
+END_TEST
+
 START_TEST(unknown_policy_refused)
 {
     gpu_base(1);
@@ -721,6 +752,43 @@ START_TEST(expansion_gt200_mul)
 }
 END_TEST
 
+/* A kernel stopped by a guest fault that the host never ends (no
+ * kernel_end: timing/host.c skips it after a fault) must not hold the
+ * SM or make the next kernel its child: the next launch times as on a
+ * fresh model.  Program: add; add (faults the first time); exit: adds
+ * at 1 and 2, exit at 3, the last result at 6. */
+START_TEST(fault_without_kernel_end)
+{
+    gpu_base(1);
+    mock_set(&M, "occ.max_ctas=1");
+    mock_add(&M, 0, NONE, 0);
+    mock_add(&M, 0, NONE, 1)->fault = 1;
+    mock_exit(&M, 0);
+    ck_assert_ptr_nonnull(mock_create(&M));
+    M.k.nctas = 1;
+    M.next_cta = 0;
+    M.cta[0].nwarps = 1;
+    M.cta[0].w[0].cta = &M.cta[0];
+    M.cta[0].wp[0] = &M.cta[0].w[0];
+    ck_assert_int_eq(M.ops.kernel_begin(M.tm, &M.k), PTXEMU_TM_OK);
+    uint64_t now = 0;
+    int rc;
+    while ((rc = M.ops.cycle(M.tm, &now)) == 1) {
+    }
+    ck_assert_int_eq(rc, PTXEMU_TM_FAULT);
+    M.prog[0][1].fault = 0; /* the host lives on; a new launch */
+    M.k.start_cycle = now;    /* device time goes on */
+    uint64_t cycles = 0;
+    ck_assert_int_eq(mock_run(&M, &cycles), 0);
+    ck_assert_uint_eq(cycles, 6);
+    ck_assert_uint_eq(ISSUE(0, 0, 2), now + 3);
+    /* resident warps x cycles: 1 x 2 before the fault, 1 x 6 after (the
+     * faulted CTA's warp would count again if it still held the SM) */
+    ck_assert_uint_eq(mock_stat(&M, "gpu.sm0.warps_resident"), 2 + 6);
+    mock_fini(&M);
+}
+END_TEST
+
 START_TEST(deterministic)
 {
     uint64_t first = 0;
@@ -761,6 +829,7 @@ static Suite *suite(void)
     tcase_add_test(tc, dual_issue);
     tcase_add_test(tc, operand_collector_conflicts);
     tcase_add_test(tc, policies_issue_order);
+    tcase_add_test(tc, two_level_pool_on_long_latency);
     tcase_add_test(tc, unknown_policy_refused);
     tcase_add_test(tc, barrier_latency);
     tcase_add_test(tc, async_wait_for_token);
@@ -770,6 +839,7 @@ static Suite *suite(void)
     tcase_add_test(tc, clusters_on_one_gpc);
     tcase_add_test(tc, gt200_preset);
     tcase_add_test(tc, expansion_gt200_mul);
+    tcase_add_test(tc, fault_without_kernel_end);
     tcase_add_test(tc, deterministic);
     suite_add_tcase(s, tc);
     return s;

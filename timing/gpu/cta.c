@@ -303,3 +303,13 @@ void gpu_sm_retire(Gpu *g, GpuSm *sm, uint64_t now, bool drop)
         cta_free(g, sm, c);
     }
 }
+
+void gpu_sm_drop_all(Gpu *g, GpuSm *sm)
+{
+    while (sm->ctas) {
+        GpuCta *c = sm->ctas;
+        sm->ctas = c->next;
+        tm_occ_add(&sm->used, &c->use, -1);
+        cta_free(g, sm, c); /* its kernel's record may be gone */
+    }
+}

@@ -199,6 +199,19 @@ static int gpu_kernel_begin(void *tm, const ptxemu_tm_kernel *k)
         g->api->error(g->h, "gpu: the device's SM count changed");
         return PTXEMU_TM_ERROR;
     }
+    if (!g->in_cycle) {
+        /* Not a child grid's launch: anything still resident belongs to
+         * a kernel the host abandoned (it skips kernel_end after a guest
+         * fault) and freed; forget it, so that it neither holds the SMs
+         * nor makes this kernel its child. */
+        gpu_lsu_orphan(g, true);
+        for (uint32_t i = 0; i < g->nsms; i++) {
+            gpu_sm_drop_all(g, g->sm[i]);
+        }
+        if (g->kern) {
+            g->kern->running = false;
+        }
+    }
     bool fresh;
     if (!tm_kern_begin(&g->kern, k, g->c.launch_latency, &g->c.occ,
                        &fresh)) {
@@ -335,9 +348,20 @@ static int sm_cycle(Gpu *g, GpuSm *sm, uint64_t t,
     return 0;
 }
 
+static int cycle(Gpu *g, uint64_t *now);
+
 static int gpu_cycle(void *tm, uint64_t *now)
 {
     Gpu *g = tm;
+    bool outer = g->in_cycle; /* a child grid's cycles nest in ours */
+    g->in_cycle = true;
+    int rc = cycle(g, now);
+    g->in_cycle = outer;
+    return rc;
+}
+
+static int cycle(Gpu *g, uint64_t *now)
+{
     GpuKernel *kn = g->kern;
     if (!kn || !kn->running) {
         *now = kn ? kn->end : 0;
@@ -412,7 +436,7 @@ static int gpu_kernel_end(void *tm, uint64_t *end_cycle)
         return PTXEMU_TM_OK;
     }
     if (g->kern->running) { /* stopped early: replies still to come */
-        gpu_lsu_orphan(g);
+        gpu_lsu_orphan(g, false);
     }
     for (uint32_t i = 0; i < g->nsms; i++) {
         gpu_sm_retire(g, g->sm[i], 0, true); /* only after an error */

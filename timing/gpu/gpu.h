@@ -297,6 +297,8 @@ typedef struct Gpu {
     ptxemu_tm_access *acc;      /* access scratch (one space and kind) */
     size_t acccap;
     uint64_t hold_tag;          /* ops made now are held for this tag */
+    bool in_cycle;              /* inside cycle(): a kernel_begin now is
+                                   a child grid's */
     struct GpuOcRec *oc_recs;   /* instructions in collectors */
     /* statistics */
     uint64_t st_cycles, st_issued, st_thread_insns, st_ctas, st_kernels;
@@ -358,8 +360,9 @@ int gpu_lsu_issue(Gpu *g, GpuSm *sm, GpuWarp *w, const ptxemu_tm_step *st,
 bool gpu_lsu_cycle(Gpu *g, GpuSm *sm, uint64_t now);
 /* The memory system's reply callback (GpuMemDone). */
 void gpu_mem_done(void *ctx, uint32_t sm, uint64_t cookie, uint64_t cycle);
-/* Detach every in-flight op from its warp (a kernel stopped early). */
-void gpu_lsu_orphan(Gpu *g);
+/* Detach in-flight ops from their warps (a kernel stopped early): those
+ * of the current kernel, or all. */
+void gpu_lsu_orphan(Gpu *g, bool all);
 void gpu_lsu_free_all(Gpu *g);
 
 /* ---- async.c ---- */
@@ -385,6 +388,8 @@ uint64_t gpu_cta_retire_at(const GpuCta *c);
  * drop: forget all of them without retiring (a kernel stopped early:
  * the host frees its own). */
 void gpu_sm_retire(Gpu *g, GpuSm *sm, uint64_t now, bool drop);
+/* Forget every CTA on sm, of any kernel (kernels the host abandoned). */
+void gpu_sm_drop_all(Gpu *g, GpuSm *sm);
 
 /* ---- sched.c ---- */
 GpuSched *gpu_sched_of(const Gpu *g, const GpuWarp *w);

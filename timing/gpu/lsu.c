@@ -382,7 +382,7 @@ void gpu_mem_done(void *ctx, uint32_t sm, uint64_t cookie, uint64_t cycle)
     }
 }
 
-void gpu_lsu_orphan(Gpu *g)
+void gpu_lsu_orphan(Gpu *g, bool all)
 {
     for (uint32_t i = 0; i < g->nsms; i++) {
         GpuSm *sm = g->sm[i];
@@ -392,7 +392,7 @@ void gpu_lsu_orphan(Gpu *g)
     GpuLsuOp *op = g->ops_all;
     while (op) {
         GpuLsuOp *next = op->next_all;
-        if (op->w && op->w->cta->kern == g->kern) {
+        if (op->w && (all || op->w->cta->kern == g->kern)) {
             op->w = NULL;
             op->token = 0;
         }
