@@ -1999,6 +1999,37 @@ START_TEST(test_kernel_node_attributes)
     }
     ck_assert_int_eq(cudaGraphExecDestroy(x), cudaSuccess);
     ck_assert_int_eq(cudaGraphDestroy(g), cudaSuccess);
+
+    /* A captured cooperative launch is a kernel node with that
+     * attribute, and runs as one more x * 2 - 1. */
+    cudaStream_t cs;
+    ck_assert_int_eq(cudaStreamCreateWithFlags(&cs, cudaStreamNonBlocking),
+                     cudaSuccess);
+    ck_assert_int_eq(cudaStreamBeginCapture(cs, cudaStreamCaptureModeGlobal),
+                     cudaSuccess);
+    ck_assert_int_eq(cudaLaunchCooperativeKernel(
+                         (const void *)(uintptr_t)scale_add_stub, d3(2),
+                         d3(32), args, 0, cs), cudaSuccess);
+    ck_assert_int_eq(cudaStreamEndCapture(cs, &g), cudaSuccess);
+    size_t count = 1;
+    ck_assert_int_eq(cudaGraphGetNodes(g, &k1, &count), cudaSuccess);
+    ck_assert_uint_eq(count, 1);
+    ck_assert_int_eq(cudaGraphKernelNodeGetAttribute(
+                         k1, coop, (cudaLaunchAttributeValue *)(void *)&got),
+                     cudaSuccess);
+    ck_assert_int_eq(got.cooperative, 1);
+    float before[M];
+    memcpy(before, h, sizeof h);
+    ck_assert_int_eq(cudaGraphInstantiate(&x, g, 0), cudaSuccess);
+    ck_assert_int_eq(cudaGraphLaunch(x, cs), cudaSuccess);
+    ck_assert_int_eq(cudaStreamSynchronize(cs), cudaSuccess);
+    ck_assert_int_eq(cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost),
+                     cudaSuccess);
+    for (int i = 0; i < M; i++)
+        ck_assert(h[i] == before[i] * 2.0f - 1.0f);
+    ck_assert_int_eq(cudaGraphExecDestroy(x), cudaSuccess);
+    ck_assert_int_eq(cudaGraphDestroy(g), cudaSuccess);
+    ck_assert_int_eq(cudaStreamDestroy(cs), cudaSuccess);
     ck_assert_int_eq(cudaFree(d), cudaSuccess);
 }
 END_TEST

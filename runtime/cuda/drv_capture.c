@@ -38,6 +38,14 @@ CUresult drv_capture_node(CUstream s, int type, const drv_node_params *p,
     return (CUresult)gcap_node(stream_of(s, 0), type, p, taken);
 }
 
+CUresult drv_capture_kernel(CUstream s, const drv_node_params *p,
+                            const CUlaunchAttribute *at, unsigned nat,
+                            int *taken)
+{
+    return (CUresult)gcap_kernel(stream_of(s, 0), CU_GRAPH_NODE_TYPE_KERNEL,
+                                 p, at, nat, taken);
+}
+
 CUresult drv_capture_record(CUevent ev, CUstream s, int *taken)
 {
     return (CUresult)gcap_record(ev, stream_of(s, 0), taken);

@@ -39,6 +39,11 @@ extern const struct gph_ops drv_graph_ops;
  * are copied. */
 CUresult drv_capture_node(CUstream s, int type,
                           const drv_node_params *p, int *taken);
+/* A kernel launch on s with the launch attributes at[nat] the node
+ * keeps (cooperative, cluster dimension), as drv_capture_node. */
+CUresult drv_capture_kernel(CUstream s, const drv_node_params *p,
+                            const CUlaunchAttribute *at, unsigned nat,
+                            int *taken);
 /* Event record and wait on s, as drv_capture_node. */
 CUresult drv_capture_record(CUevent ev, CUstream s, int *taken);
 CUresult drv_capture_wait(CUstream s, CUevent ev, int *taken);

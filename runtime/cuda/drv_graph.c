@@ -686,6 +686,12 @@ static int run_node(CUgraphNode n, void *arg)
             k->blockDimY, k->blockDimZ, k->sharedMemBytes, s, at,
             gattr_node_launch(n, at)
         };
+        if (!c.numAttrs) {
+            return cuLaunchKernel(k->func, k->gridDimX, k->gridDimY,
+                                  k->gridDimZ, k->blockDimX, k->blockDimY,
+                                  k->blockDimZ, k->sharedMemBytes, s,
+                                  k->kernelParams, NULL);
+        }
         return cuLaunchKernelEx(&c, k->func, k->kernelParams, NULL);
     }
     case CU_GRAPH_NODE_TYPE_MEMCPY:

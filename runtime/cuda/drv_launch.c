@@ -141,8 +141,23 @@ static CUresult launch(CUfunction f, const Launch *l, void **params,
     np.kernel.blockDimZ = l->block[2];
     np.kernel.sharedMemBytes = l->smem;
     np.kernel.kernelParams = params;
+    /* A cooperative or cluster launch makes a node with that attribute
+     * (cuGraphKernelNodeSetAttribute), which launches the same way. */
+    CUlaunchAttribute at[2];
+    unsigned nat = 0;
+    memset(at, 0, sizeof(at));
+    if (l->cooperative) {
+        at[nat].id = CU_LAUNCH_ATTRIBUTE_COOPERATIVE;
+        at[nat++].value.cooperative = 1;
+    }
+    if (l->cluster[0] || l->cluster[1] || l->cluster[2]) {
+        at[nat].id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+        at[nat].value.clusterDim.x = l->cluster[0];
+        at[nat].value.clusterDim.y = l->cluster[1];
+        at[nat++].value.clusterDim.z = l->cluster[2];
+    }
     int taken;
-    r = drv_capture_node(l->stream, CU_GRAPH_NODE_TYPE_KERNEL, &np, &taken);
+    r = drv_capture_kernel(l->stream, &np, at, nat, &taken);
     if (taken) {
         free(owned);
         return r;

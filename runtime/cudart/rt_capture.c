@@ -132,6 +132,15 @@ cudaError_t rt_capture_node(cudaStream_t s, enum cudaGraphNodeType type,
     return rt_err((cudaError_t)gcap_node(stream_of(s), (int)type, p, taken));
 }
 
+cudaError_t rt_capture_kernel(cudaStream_t s, const rt_node_params *p,
+                              const CUlaunchAttribute *at, unsigned nat,
+                              int *taken)
+{
+    return rt_err((cudaError_t)gcap_kernel(stream_of(s),
+                                           cudaGraphNodeTypeKernel, p, at,
+                                           nat, taken));
+}
+
 cudaError_t rt_capture_record(cudaEvent_t ev, cudaStream_t s, int *taken)
 {
     return rt_err((cudaError_t)gcap_record(ev, stream_of(s), taken));

@@ -119,6 +119,11 @@ int rt_graph_mem_free(const void *p);
  * (recorded); otherwise sets *taken to 0 and returns cudaSuccess. */
 cudaError_t rt_capture_node(cudaStream_t s, enum cudaGraphNodeType type,
                             const rt_node_params *p, int *taken);
+/* A kernel launch with the launch attributes at[nat] the node keeps
+ * (cooperative, cluster dimension): as rt_capture_node. */
+cudaError_t rt_capture_kernel(cudaStream_t s, const rt_node_params *p,
+                              const CUlaunchAttribute *at, unsigned nat,
+                              int *taken);
 /* Event record and wait on capturing streams (fork and join): as
  * rt_capture_node. */
 cudaError_t rt_capture_record(cudaEvent_t ev, cudaStream_t s, int *taken);

@@ -125,6 +125,22 @@ static cudaError_t launch_checked(const void *func, dim3 grid, dim3 block,
     return e;
 }
 
+/* A launch with attributes through cuLaunchKernelEx, a plain one
+ * through cuLaunchKernel (what --trace-api shows for it). */
+static CUresult ex_launch(CUfunction fn, dim3 grid, dim3 block, void **args,
+                          size_t shmem, cudaStream_t stream,
+                          const CUlaunchAttribute *at, unsigned nat)
+{
+    if (!nat)
+        return cuLaunchKernel(fn, grid.x, grid.y, grid.z, block.x, block.y,
+                              block.z, (unsigned)shmem, rt_stream(stream),
+                              args, NULL);
+    CUlaunchConfig c = { grid.x, grid.y, grid.z, block.x, block.y, block.z,
+                         (unsigned)shmem, rt_stream(stream),
+                         (CUlaunchAttribute *)at, nat };
+    return cuLaunchKernelEx(&c, fn, args, NULL);
+}
+
 cudaError_t rt_launch_now(const void *func, dim3 grid, dim3 block,
                           void **args, size_t shmem, cudaStream_t stream,
                           const CUlaunchAttribute *at, unsigned nat)
@@ -133,10 +149,7 @@ cudaError_t rt_launch_now(const void *func, dim3 grid, dim3 block,
     cudaError_t e = launch_checked(func, grid, block, shmem, &fn);
     if (e != cudaSuccess)
         return e;
-    CUlaunchConfig c = { grid.x, grid.y, grid.z, block.x, block.y, block.z,
-                         (unsigned)shmem, rt_stream(stream),
-                         (CUlaunchAttribute *)at, nat };
-    CUresult r = cuLaunchKernelEx(&c, fn, args, NULL);
+    CUresult r = ex_launch(fn, grid, block, args, shmem, stream, at, nat);
     return r == CUDA_SUCCESS ? cudaSuccess : rt_cu(r);
 }
 
@@ -167,39 +180,26 @@ static cudaError_t launch_cl(const void *func, dim3 grid, dim3 block,
     kp.kernel.blockDim = block;
     kp.kernel.sharedMemBytes = (unsigned)shmem;
     kp.kernel.kernelParams = args;
-    int taken;
-    if (cooperative || cluster) {
-        /* Cooperative and cluster kernel nodes are not modelled. */
-        if ((e = rt_capture_sync(stream)) != cudaSuccess)
-            return e;
-    } else {
-        e = rt_capture_node(stream, cudaGraphNodeTypeKernel,
-                            &kp, &taken);
-        if (taken)
-            return e;
+    /* Cooperative and cluster launches: launch attributes, which a
+     * captured kernel node keeps (cudaGraphKernelNodeSetAttribute). */
+    CUlaunchAttribute at[2];
+    unsigned nat = 0;
+    memset(at, 0, sizeof(at));
+    if (cooperative) {
+        at[nat].id = CU_LAUNCH_ATTRIBUTE_COOPERATIVE;
+        at[nat++].value.cooperative = 1;
     }
-    CUresult r;
     if (cluster) {
-        CUlaunchAttribute at[2];
-        memset(at, 0, sizeof(at));
-        at[0].id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
-        at[0].value.clusterDim.x = cluster[0];
-        at[0].value.clusterDim.y = cluster[1];
-        at[0].value.clusterDim.z = cluster[2];
-        at[1].id = CU_LAUNCH_ATTRIBUTE_COOPERATIVE;
-        at[1].value.cooperative = cooperative;
-        CUlaunchConfig c = {grid.x, grid.y, grid.z, block.x, block.y,
-                            block.z, (unsigned)shmem, rt_stream(stream), at,
-                            2};
-        r = cuLaunchKernelEx(&c, fn, args, NULL);
-    } else if (cooperative)
-        r = cuLaunchCooperativeKernel(fn, grid.x, grid.y, grid.z, block.x,
-                                      block.y, block.z, (unsigned)shmem,
-                                      rt_stream(stream), args);
-    else
-        r = cuLaunchKernel(fn, grid.x, grid.y, grid.z, block.x, block.y,
-                           block.z, (unsigned)shmem, rt_stream(stream),
-                           args, NULL);
+        at[nat].id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+        at[nat].value.clusterDim.x = cluster[0];
+        at[nat].value.clusterDim.y = cluster[1];
+        at[nat++].value.clusterDim.z = cluster[2];
+    }
+    int taken;
+    e = rt_capture_kernel(stream, &kp, at, nat, &taken);
+    if (taken)
+        return e;
+    CUresult r = ex_launch(fn, grid, block, args, shmem, stream, at, nat);
     return r == CUDA_SUCCESS ? cudaSuccess : rt_cu(r);
 }
 

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "runtime/graph/gattr.h"
 #include "runtime/graph/gcap.h"
 
 /* One capture sequence. */
@@ -314,6 +315,12 @@ int gcap_update_deps(gcap_stream s, const CUgraphNode *dv,
 
 int gcap_node(gcap_stream s, int type, const void *p, int *taken)
 {
+    return gcap_kernel(s, type, p, NULL, 0, taken);
+}
+
+int gcap_kernel(gcap_stream s, int type, const void *p,
+                const CUlaunchAttribute *at, unsigned nat, int *taken)
+{
     *taken = 0;
     pthread_mutex_lock(&lock);
     member *m = stream_of(s);
@@ -330,6 +337,11 @@ int gcap_node(gcap_stream s, int type, const void *p, int *taken)
             m->deps.n = 0;
             if (deps_add(&m->deps, n))
                 e = GPH_ENOMEM;
+            /* The launch's attributes, checked by the launch already
+             * (no access-policy window among them). */
+            for (unsigned i = 0; i < nat && e == GPH_OK; i++)
+                if (at[i].id != CU_LAUNCH_ATTRIBUTE_IGNORE)
+                    e = gattr_node_set(n, at[i].id, &at[i].value, 0);
         }
     }
     pthread_mutex_unlock(&lock);

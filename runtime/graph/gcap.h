@@ -64,6 +64,11 @@ int gcap_update_deps(gcap_stream s, const CUgraphNode *deps,
  * a node doing *p; otherwise *taken = 0 and GPH_OK, and the caller
  * runs the work. */
 int gcap_node(gcap_stream s, int type, const void *p, int *taken);
+/* As gcap_node for a kernel launched with the launch attributes at[nat]
+ * that a kernel node takes (gattr.h: cooperative, cluster dimension ...),
+ * which the node keeps. */
+int gcap_kernel(gcap_stream s, int type, const void *p,
+                const CUlaunchAttribute *at, unsigned nat, int *taken);
 /* Event record and wait (fork and join), as gcap_node. */
 int gcap_record(void *ev, gcap_stream s, int *taken);
 int gcap_wait(gcap_stream s, void *ev, int *taken);
