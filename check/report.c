@@ -15,10 +15,16 @@ bool san_out_count(SanOut *o)
 {
     o->errors++;
     if (o->limit && o->printed >= o->limit) {
+        o->dropped++;
         return false;
     }
     o->printed++;
     return true;
+}
+
+void san_out_add(SanOut *o, uint64_t n)
+{
+    o->errors += n;
 }
 
 void san_out_summary(const SanOut *o)
@@ -31,10 +37,9 @@ void san_out_summary(const SanOut *o)
     }
     fprintf(o->out, SAN_P "ERROR SUMMARY: %" PRIu64 " error%s\n", o->errors,
             o->errors == 1 ? "" : "s");
-    if (o->limit && o->errors > o->printed) {
+    if (o->dropped) {
         fprintf(o->out, SAN_P "(%" PRIu64 " errors not printed: "
-                "--print-limit %" PRIu64 ")\n", o->errors - o->printed,
-                o->limit);
+                "--print-limit %" PRIu64 ")\n", o->dropped, o->limit);
     }
     fflush(o->out);
 }

@@ -35,11 +35,14 @@ typedef struct SanOut {
     FILE *out;                    /* not closed */
     SanFormat fmt;
     uint64_t limit, errors, printed;
+    uint64_t dropped;             /* not printed because of the limit */
 } SanOut;
 
 void san_out_init(SanOut *o, FILE *out, SanFormat fmt, uint64_t limit);
 /* Count one error; true when it is to be printed. */
 bool san_out_count(SanOut *o);
+/* Count n errors that are not printed (repeats of one printed). */
+void san_out_add(SanOut *o, uint64_t n);
 /* "ERROR SUMMARY: N errors" (and how many were not printed), or the
  * JSON summary object. */
 void san_out_summary(const SanOut *o);

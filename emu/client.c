@@ -20,6 +20,12 @@ static void on_mem(void *ctx, uint64_t addr, uint64_t size,
     emu_client_event(d, &e);
 }
 
+static void on_wrote(void *ctx, uint64_t addr, uint64_t size)
+{
+    EmuEvent e = { EMU_EV_HOST_WRITE, NULL, NULL, NULL, addr, size, 0 };
+    emu_client_event(ctx, &e);
+}
+
 static void unions(EmuDevice *d)
 {
     EmuClients *cs = d->clients;
@@ -76,6 +82,7 @@ int emu_client_attach(EmuDevice *d, const EmuClient *c, char *why,
             return -1;
         }
         emu_mem_observe(d->mem, on_mem, d);
+        emu_mem_observe_writes(d->mem, on_wrote, d);
     }
     EmuClients *cs = d->clients;
     for (int k = 0; k < EMU_CLIENT_MAX; k++) {
@@ -106,6 +113,7 @@ void emu_client_detach(EmuDevice *d, int h)
         }
     }
     emu_mem_observe(d->mem, NULL, NULL);
+    emu_mem_observe_writes(d->mem, NULL, NULL);
     free(cs);
     d->clients = NULL;
 }
@@ -114,6 +122,7 @@ void emu_clients_free(EmuDevice *d)
 {
     if (d->clients) {
         emu_mem_observe(d->mem, NULL, NULL);
+        emu_mem_observe_writes(d->mem, NULL, NULL);
         free(d->clients);
         d->clients = NULL;
     }

@@ -66,6 +66,8 @@ typedef enum EmuEventKind {
                                      id: the PtxMod of the scope
                                      (membar.gl: PTX_M_GPU): membar and
                                      fence (not fence.proxy) */
+    EMU_EV_HOST_WRITE,            /* addr, size: the host wrote device
+                                     memory (memcpy, memset) */
     EMU_EV_COUNT
 } EmuEventKind;
 

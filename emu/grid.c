@@ -374,6 +374,9 @@ EmuStatus emu_grid_open(EmuLaunch *l, EmuGrid **out)
             free(g);
             return EMU_ERR_OUT_OF_MEMORY;
         }
+        /* zeroed by the driver before the grid starts (a written value,
+         * for the clients that watch host writes: initcheck) */
+        (void)emu_mem_set(l->dev->mem, l->coop_ws, 0, 64);
     }
     *out = g;
     return EMU_OK;

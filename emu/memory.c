@@ -42,7 +42,23 @@ struct EmuMemory {
     uint32_t nslack, capslack;
     EmuMemObserver observe;       /* emu_mem_observe */
     void *observe_ctx;
+    EmuMemWriteObserver wrote;    /* emu_mem_observe_writes */
+    void *wrote_ctx;
 };
+
+void emu_mem_observe_writes(EmuMemory *m, EmuMemWriteObserver fn,
+                            void *ctx)
+{
+    m->wrote = fn;
+    m->wrote_ctx = ctx;
+}
+
+void emu_mem_wrote(EmuMemory *m, uint64_t addr, uint64_t size)
+{
+    if (m->wrote && size) {
+        m->wrote(m->wrote_ctx, addr, size);
+    }
+}
 
 void emu_mem_observe(EmuMemory *m, EmuMemObserver fn, void *ctx)
 {
@@ -351,6 +367,7 @@ EmuStatus emu_mem_write(EmuMemory *m, uint64_t addr, const void *src,
     if (size) {
         memcpy(e->host + (addr - e->addr), src, size);
     }
+    emu_mem_wrote(m, addr, size);
     return EMU_OK;
 }
 
@@ -377,6 +394,7 @@ EmuStatus emu_mem_set(EmuMemory *m, uint64_t addr, uint8_t byte,
     if (size) {
         memset(e->host + (addr - e->addr), byte, size);
     }
+    emu_mem_wrote(m, addr, size);
     return EMU_OK;
 }
 

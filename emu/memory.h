@@ -126,6 +126,16 @@ typedef void (*EmuMemObserver)(void *ctx, uint64_t addr, uint64_t size,
                                EmuAllocKind kind, bool alloc);
 void emu_mem_observe(EmuMemory *m, EmuMemObserver fn, void *ctx);
 
+/* Called after every host write of device memory: emu_mem_write,
+ * emu_mem_set, and the writes through host pointers that the runtime
+ * announces with emu_mem_wrote (a device-to-device copy): the clients'
+ * EMU_EV_HOST_WRITE (emu/client.h).  fn NULL: none. */
+typedef void (*EmuMemWriteObserver)(void *ctx, uint64_t addr,
+                                    uint64_t size);
+void emu_mem_observe_writes(EmuMemory *m, EmuMemWriteObserver fn,
+                            void *ctx);
+void emu_mem_wrote(EmuMemory *m, uint64_t addr, uint64_t size);
+
 /* Bytes used / limit, for cudaMemGetInfo. */
 uint64_t emu_mem_used(const EmuMemory *m);
 /* The most bytes allocations may hold at once (default 64 GiB): an

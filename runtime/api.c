@@ -1276,6 +1276,7 @@ ptxemu_status ptxemu_memcpy_dtod(ptxemu_device *dev, ptxemu_devptr dst,
         st = bad_range(dev, "ptxemu_memcpy_dtod (destination)", dst, size);
     } else {
         memmove(d->host + (dst - d->addr), s->host + (src - s->addr), size);
+        emu_mem_wrote(dev->emu->mem, dst, size);
     }
     pthread_mutex_unlock(&dev->lock);
     return st;
@@ -2071,6 +2072,8 @@ static ptxemu_status array_copy(ptxemu_array *a, const ptxemu_array_box *b,
                 uint8_t *hp = host + z * slice + y * pitch;
                 if (to_array) {
                     memcpy(arr, hp, w * eb);
+                    emu_mem_wrote(dev->emu->mem, d->addr + (uint64_t)(arr -
+                                  base), w * eb);
                 } else {
                     memcpy(hp, arr, w * eb);
                 }

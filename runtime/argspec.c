@@ -396,6 +396,10 @@ static int parse_buffer(const char *s, ArgSpec *a, char *err, size_t errlen)
     if (!strcmp(init, "zero")) {
         return ARGSPEC_OK;
     }
+    if (!strcmp(init, "none")) {
+        a->uninit = true;
+        return ARGSPEC_OK;
+    }
     if (!strcmp(init, "iota")) {
         for (uint64_t i = 0; i < count; i++) {
             store_u64(a->type, i, a->bytes + i * es);

@@ -14,6 +14,9 @@
  *                           its device address is the parameter (u64).
  *                           INIT is one of
  *       zero                all bytes 0 (the default)
+ *       none                not written before the launch (what a
+ *                           fresh cudaMalloc holds: zero bytes here,
+ *                           unwritten to `--tool initcheck`)
  *       iota                element i = i (converted to TYPE)
  *       fill=V              every element V
  *       rand=SEED           xorshift64* seeded with SEED (see below)
@@ -53,6 +56,7 @@ typedef struct ArgSpec {
     size_t nbytes;
     uint64_t count;         /* buffer elements */
     uint64_t devptr;        /* buffers: filled by the caller */
+    bool uninit;            /* buffers: INIT none (no copy in) */
 } ArgSpec;
 
 /* Results of argspec_parse. */

@@ -123,6 +123,9 @@ static void run_usage(FILE *out)
         "parameter\n"
         "                         is its 64-bit device address.  INIT:\n"
         "      zero               all zero (default)\n"
+        "      none               not written before the launch (zero "
+        "bytes; unwritten\n"
+        "                         to --tool initcheck)\n"
         "      iota               element i is i\n"
         "      fill=V             every element is V\n"
         "      rand=SEED          deterministic xorshift64*: x = SEED (0 "
@@ -686,8 +689,9 @@ int cmd_run(int argc, char **argv)
         ArgSpec *a = &args[i];
         if (a->kind == ARG_BUFFER) {
             if (ptxemu_malloc(dev, a->nbytes, &a->devptr) != PTXEMU_SUCCESS ||
-                ptxemu_memcpy_htod(dev, a->devptr, a->bytes, a->nbytes) !=
-                    PTXEMU_SUCCESS) {
+                (!a->uninit &&
+                 ptxemu_memcpy_htod(dev, a->devptr, a->bytes, a->nbytes) !=
+                     PTXEMU_SUCCESS)) {
                 fprintf(stderr, "ptxemu run: argument %u: %s\n", i,
                         ptxemu_last_error_message(dev));
                 free(params);

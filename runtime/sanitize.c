@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check/initcheck.h"
 #include "check/memcheck.h"
 #include "check/racecheck.h"
 #include "check/report.h"
@@ -22,6 +23,7 @@ struct RtSanitize {
     SanOut out;
     SanMemcheck *mc;
     SanRacecheck *rc;
+    SanInitcheck *ic;
 };
 
 bool rt_sanitize_tools(const char *list, unsigned *mask)
@@ -62,6 +64,7 @@ static void release(RtSanitize *s)
     }
     san_memcheck_free(s->mc);
     san_racecheck_free(s->rc);
+    san_initcheck_free(s->ic);
     free(s);
 }
 
@@ -87,7 +90,11 @@ RtSanitize *rt_sanitize_start(ptxemu_device *d, const RtSanOptions *o,
         !(s->rc = san_racecheck_new(e, &s->out, o->race_analysis))) {
         failed = "racecheck";
     }
-    for (unsigned k = RT_SAN_INITCHECK; k < RT_SAN_NTOOLS && !failed; k++) {
+    if (!failed && o->tools >> RT_SAN_INITCHECK & 1u &&
+        !(s->ic = san_initcheck_new(e, &s->out))) {
+        failed = "initcheck";
+    }
+    for (unsigned k = RT_SAN_SYNCCHECK; k < RT_SAN_NTOOLS && !failed; k++) {
         if (o->tools >> k & 1u) {
             snprintf(why, n, "%s is not built yet", tool_names[k]);
             release(s);

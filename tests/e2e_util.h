@@ -177,9 +177,13 @@ static inline ptxemu_devptr dbuf(const void *src, size_t bytes)
 {
     ptxemu_devptr p = 0;
     ck_assert_int_eq(ptxemu_malloc(dev, bytes, &p), PTXEMU_SUCCESS);
+    /* zeroed as a CUDA program must (cudaMalloc does not), so that
+     * initcheck (tests/sanitize_corpus.test) sees the bytes written */
     if (src)
         ck_assert_int_eq(ptxemu_memcpy_htod(dev, p, src, bytes),
                          PTXEMU_SUCCESS);
+    else
+        ck_assert_int_eq(ptxemu_memset(dev, p, 0, bytes), PTXEMU_SUCCESS);
     return p;
 }
 
