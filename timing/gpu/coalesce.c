@@ -13,8 +13,9 @@
  *    repeat with the threads not yet served.
  *  - line128: the same guide, G.4.2 (compute capability 2.x, accesses
  *    cached in L1): one 128-byte transaction per distinct L1 line the
- *    warp touches; Kepler (3.x, G.5.2) caches global loads in L1 the
- *    same way when L1 caching is on.
+ *    warp touches; Kepler (compute 3.x: the "Global Memory" section of
+ *    later guides' compute capability 3.x appendix) caches global loads
+ *    in L1 the same way when L1 caching is on.
  *  - sector32: CUDA C Best Practices Guide, "Coalesced Access to Global
  *    Memory" (compute capability 5.x on): the warp's accesses become
  *    32-byte sector requests; we group them per 128-byte line with a

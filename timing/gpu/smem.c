@@ -4,30 +4,29 @@
  *
  * Sources:
  *  - Multicast (b->one_broadcast 0): CUDA C Programming Guide 3.2,
- *    G.4.3.1 (compute capability 2.x): "a shared memory request for a
- *    warp does not generate a bank conflict between two threads that
- *    access any address within the same 32-bit word"; a request with
- *    conflicts is split into as many conflict-free requests as needed,
- *    i.e. as many as the largest number of distinct words in one bank.
- *    64-bit and 128-bit accesses (G.4.3.2, G.4.3.3) touch two and four
- *    consecutive banks per thread, which the same count covers: a
- *    warp of float2 needs 2 passes, of float4 4.
+ *    G.4.3.1 (compute capability 2.x): threads that access any bytes of
+ *    the same 32-bit word do not conflict; a request with conflicts is
+ *    split into as many conflict-free requests as needed, i.e. as many
+ *    as the largest number of distinct words in one bank.  64-bit and
+ *    128-bit accesses (G.4.3.2) touch two and four consecutive banks
+ *    per thread, which the same count covers: a warp of float2 needs 2
+ *    passes, of float4 4.
  *  - One broadcast word per pass (b->one_broadcast 1): the same guide,
- *    G.3.3 (compute capability 1.x): "a shared memory request for a
- *    warp is split into two requests, one for each half-warp"; each
- *    request is served in steps, each step taking one broadcast word
- *    (every address in it) and one address of each other bank; which
- *    word and which address are unspecified, so we take those of the
- *    lowest-numbered lane still waiting (deterministic).  This gives
- *    the guide's examples: char shared[tid] 4-way within a half-warp,
- *    double shared[tid] 2-way.
- *  - Constant memory: the same guide, G.3.4 / G.4.4: a request is split
- *    into as many separate requests as there are different memory
- *    addresses in it (per half-warp on 1.x, per warp on 2.x); an
- *    address is counted as the 32-bit word its access starts in.
+ *    G.3.3 (compute capability 1.x): a warp's request is split into one
+ *    request per half-warp, each served in steps; a step takes one
+ *    broadcast word (every address in it) and one address of each
+ *    other bank.  Which word and which address are unspecified, so we
+ *    take those of the lowest-numbered lane still waiting
+ *    (deterministic).  This gives the guide's examples: char
+ *    shared[tid] 4-way within a half-warp, double shared[tid] 2-way.
+ *  - Constant memory: the same guide, "Constant Memory" (Performance
+ *    Guidelines, Device Memory Accesses): a request is split into as
+ *    many separate requests as there are different memory addresses in
+ *    it (per half-warp on 1.x, per warp on 2.x); an address is counted
+ *    as the 32-bit word its access starts in.
  *
- * Each access of `size` bytes is `ceil(size / width)` bank words (a
- * narrower access is its one word).
+ * An access is the bank words its bytes span (one for a narrower
+ * aligned access, ceil(size / width) for an aligned wider one).
  */
 #include "timing/gpu/smem.h"
 
