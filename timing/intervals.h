@@ -21,7 +21,9 @@
  *    row of the last cycle elapsed.
  * Every counter's column is its change since the kernel's
  * tm_stats_mark (statreg.c), the same quantity --stats reports, so the
- * columns of a kernel's rows sum to its --stats values.
+ * columns of a kernel's rows sum to its --stats values.  A kernel that
+ * fails (a guest fault, the model's error) still has its rows, up to
+ * where it stopped; --stats leaves it out.
  *
  * CSV (RFC 4180, values never need quoting but kernel names are quoted
  * when they must be): a header line
