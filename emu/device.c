@@ -11,6 +11,7 @@
 #include "emu/builtins.h"
 #include "emu/client.h"
 #include "emu/exec.h"
+#include "emu/its.h"
 #include "emu/texfetch.h"
 #include "emu/tolerate.h"
 
@@ -66,6 +67,10 @@ EmuDevice *emu_device_new(const EmuConfig *cfg)
     d->gpu = emu_gpu_for(d->cfg.arch ? d->cfg.arch
                                      : EMU_GPU_DEFAULT_ARCH);
     d->gpu.sms = d->cfg.num_sms;
+    if (d->cfg.reconvergence == EMU_RECONV_DEFAULT) {
+        d->cfg.reconvergence = d->gpu.arch >= EMU_ITS_MIN_ARCH
+            ? EMU_RECONV_ITS : EMU_RECONV_IPDOM;
+    }
     d->mem = emu_mem_new();
     d->sm_clock = calloc(d->cfg.num_sms, sizeof(uint64_t));
     if (!d->mem || !d->sm_clock) {

@@ -56,7 +56,11 @@ typedef enum EmuDivergeOrder {
 
 /* How the paths of a divergent warp make progress (emu/its.h). */
 typedef enum EmuReconvergence {
-    EMU_RECONV_IPDOM = 0,     /* pre-Volta SIMT stack (seed digest 1.3) */
+    EMU_RECONV_DEFAULT = 0,   /* by the device's arch (emu_device_new):
+                                 ITS from sm_70 (Volta) on, IPDOM before,
+                                 as on hardware (CUDA C++ Programming
+                                 Guide, "Independent Thread Scheduling") */
+    EMU_RECONV_IPDOM,         /* pre-Volta SIMT stack (seed digest 1.3) */
     EMU_RECONV_ITS,           /* independent thread scheduling (Volta+):
                                  a path spinning without progress yields */
 } EmuReconvergence;
@@ -91,7 +95,8 @@ typedef struct EmuConfig {
     /* Appended (tolerate.h): which global accesses outside every
      * allocation fault */
     EmuAccessMode access;
-    /* Appended (its.h): the reconvergence mode */
+    /* Appended (its.h): the reconvergence mode; emu_device_new resolves
+     * EMU_RECONV_DEFAULT, so dev->cfg holds IPDOM or ITS */
     EmuReconvergence reconvergence;
 } EmuConfig;
 

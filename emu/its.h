@@ -20,6 +20,11 @@
 
 #include "emu/exec.h"
 
+/* The first compute capability with independent thread scheduling
+ * (Volta, sm_70: CUDA C++ Programming Guide, "Independent Thread
+ * Scheduling"); EMU_RECONV_DEFAULT picks ITS from it on. */
+#define EMU_ITS_MIN_ARCH 70u
+
 /* Scheduler rounds without progress before emu_its_release. */
 #define EMU_ITS_QUIET 16
 

@@ -312,8 +312,10 @@ ptxemu_status ptxemu_device_create(const ptxemu_device_options *opts,
     c.time_limit_ms = o.time_limit_ms;
     c.access = o.access == PTXEMU_ACCESS_GPU ? EMU_ACCESS_GPU
                                              : EMU_ACCESS_STRICT;
+    /* DEFAULT: the emulator picks by arch (EMU_RECONV_DEFAULT) */
     c.reconvergence = o.reconvergence == PTXEMU_RECONVERGENCE_ITS
-        ? EMU_RECONV_ITS : EMU_RECONV_IPDOM;
+        ? EMU_RECONV_ITS : o.reconvergence == PTXEMU_RECONVERGENCE_IPDOM
+        ? EMU_RECONV_IPDOM : EMU_RECONV_DEFAULT;
 #define OVERRIDE(f) do { if (o.f) { c.f = o.f; } } while (0)
     OVERRIDE(watchdog_rounds);
     OVERRIDE(num_sms);

@@ -25,9 +25,9 @@ const ptxemu_env_option ptxemu_env_options[] = {
     {"PTXEMU_DIVERGE", "--diverge", "taken-first|majority-last|majority-first",
      "order of the two sides of a divergent branch (default taken-first)", 0},
     {"PTXEMU_RECONVERGENCE", "--reconvergence", "ipdom|its",
-     "divergent warps: pre-Volta SIMT stack (ipdom, default) or "
-     "independent thread scheduling (its: a path spinning without "
-     "progress yields to the others, as on sm_70 and newer)", 0},
+     "divergent warps: pre-Volta SIMT stack (ipdom) or independent "
+     "thread scheduling (its: a path spinning without progress yields to "
+     "the others); default its for sm_70 and newer, ipdom before", 0},
     {"PTXEMU_HEAP", "--heap", "BYTES",
      "device malloc heap size (default 8 MiB)", 0},
     {"PTXEMU_DEVICE_MEMORY", "--device-memory", "BYTES",

@@ -122,7 +122,9 @@ typedef enum ptxemu_diverge_order {
  * deadlock (reported).  ITS: independent thread scheduling (sm_70 and
  * newer): the same order and reconvergence for well-structured code,
  * but a path that spins without progress yields to the other paths of
- * its warp.  DEFAULT: IPDOM for now (README, "Reconvergence"). */
+ * its warp.  DEFAULT: ITS when the device's arch is sm_70 or newer
+ * (the default arch is), IPDOM before, as on hardware (README,
+ * "Reconvergence"). */
 typedef enum ptxemu_reconvergence {
     PTXEMU_RECONVERGENCE_DEFAULT = 0,
     PTXEMU_RECONVERGENCE_IPDOM,

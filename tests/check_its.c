@@ -260,15 +260,37 @@ START_TEST(ipdom_spinlock_diagnosed)
 }
 END_TEST
 
-/* The default is IPDOM (README, "Reconvergence"). */
-START_TEST(default_is_ipdom)
+/* The default follows the device's arch (README, "Reconvergence"): ITS
+ * on the default sm_80 (the spin lock completes, in order), IPDOM on an
+ * sm_60 (Pascal has no independent thread scheduling: the spin lock is
+ * a SIMT deadlock). */
+START_TEST(default_by_arch)
 {
-    open_mode("spin", spin_src, PTXEMU_RECONVERGENCE_DEFAULT,
-              PTXEMU_DIVERGE_TAKEN_FIRST);
-    ptxemu_devptr m = dbuf(NULL, 4), c = dbuf(NULL, 4), o = dbuf(NULL, 128);
-    void *params[] = { &m, &c, &o };
-    e2e_launch_fail("spinlock", 1, 32, params, PTXEMU_ERROR_DEADLOCK);
-    close_ptx();
+    static const unsigned archs[] = { 0, 70, 90, 60, 52 };
+    for (unsigned a = 0; a < sizeof(archs) / sizeof(archs[0]); a++) {
+        ptxemu_device_options o;
+        ptxemu_device_options_default(&o);
+        o.watchdog_rounds = 50;
+        o.arch = archs[a];
+        ck_assert_int_eq(o.reconvergence, PTXEMU_RECONVERGENCE_DEFAULT);
+        ck_assert_int_eq(ptxemu_device_create(&o, &dev), PTXEMU_SUCCESS);
+        ck_assert_int_eq(ptxemu_module_load_string(dev, "spin", spin_src, 0,
+                                                   &mod), PTXEMU_SUCCESS);
+        ptxemu_devptr m = dbuf(NULL, 4), c = dbuf(NULL, 4);
+        ptxemu_devptr ord = dbuf(NULL, 128);
+        void *params[] = { &m, &c, &ord };
+        if (archs[a] == 0 || archs[a] >= 70) {
+            launch("spinlock", 1, 32, 0, params);
+            uint32_t cnt;
+            dget(&cnt, c, 4);
+            EQ_I("lock entries, arch", archs[a], cnt, 32);
+        } else {
+            const char *msg = e2e_launch_fail("spinlock", 1, 32, params,
+                                              PTXEMU_ERROR_DEADLOCK);
+            ck_assert_msg(strstr(msg, "--reconvergence its"), "%s", msg);
+        }
+        close_ptx();
+    }
 }
 END_TEST
 
@@ -434,7 +456,7 @@ static Suite *its_suite(void)
     tcase_add_test(tc, its_spinlock_one_warp);
     tcase_add_test(tc, its_spinlock_four_warps);
     tcase_add_test(tc, ipdom_spinlock_diagnosed);
-    tcase_add_test(tc, default_is_ipdom);
+    tcase_add_test(tc, default_by_arch);
     tcase_add_test(tc, bad_mode_rejected);
     tcase_add_test(tc, its_producer_consumer);
     tcase_add_test(tc, ipdom_producer_consumer_diagnosed);

@@ -1,5 +1,6 @@
 # tests/e2e_rerun.sh: sourced by the tests that rerun the e2e suites in
-# another configuration (timing_corpus.test, client_corpus.test).  The
+# another configuration (timing_corpus.test, client_corpus.test,
+# reconv_corpus.test).  The
 # suites check every corpus kernel against host reference code, so a
 # configuration that changes a result fails them.
 # rerun_e2e VAR=VALUE DESCRIPTION: run each suite with VAR=VALUE in its

@@ -16,15 +16,24 @@
 #include "emu/memory.h"
 #include "tests/testutil.h"
 
-static inline EmuDevice *dev_new(EmuDivergeOrder order)
+/* A device with the reconvergence mode given (EMU_RECONV_DEFAULT: by
+ * the default arch, i.e. independent thread scheduling). */
+static inline EmuDevice *dev_new_mode(EmuDivergeOrder order,
+                                      EmuReconvergence mode)
 {
     EmuConfig c;
     emu_config_default(&c);
     c.diverge_order = order;
     c.watchdog_rounds = 50;
+    c.reconvergence = mode;
     EmuDevice *d = emu_device_new(&c);
     ck_assert_ptr_nonnull(d);
     return d;
+}
+
+static inline EmuDevice *dev_new(EmuDivergeOrder order)
+{
+    return dev_new_mode(order, EMU_RECONV_DEFAULT);
 }
 
 static inline EmuModule *mod_load(EmuDevice *d, const char *src)
