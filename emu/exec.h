@@ -267,6 +267,9 @@ struct EmuWarp {
     /* Appended (its.c): lanes that arrived at a bar.warp.sync whose
      * other members have not yet. */
     uint32_t ws_arrived;
+    /* Appended (its.c): lanes waiting at a .sync warp operation for
+     * members on a sibling path (emu_its_sync). */
+    uint32_t its_parked;
 };
 
 struct EmuCta {
@@ -530,6 +533,10 @@ static inline uint64_t emu_frame_base(const EmuCtx *x)
 
 /* l->fault_text = the instruction `in` of fn as printed PTX, one line
  * (empty when in is NULL). */
+/* "; CUDA source: FILE:LINE" for the .loc directive in effect at pc of
+ * f (nvcc -lineinfo or -G), or "" without one; returns buf. */
+const char *emu_src_note(const IrModule *m, const IrFunc *f, uint32_t pc,
+                         char *buf, size_t n);
 void emu_fault_print_insn(EmuLaunch *l, const IrFunc *fn,
                           const IrInsn *in);
 

@@ -39,9 +39,12 @@
  * such loops as before.
  */
 #include <stdint.h>
+#include <stdio.h>
+#include <string.h>
 
 #include "emu/exec.h"
 #include "emu/its.h"
+#include "ptx/opcode.h"
 
 /* FNV-1a over 64-bit words. */
 static uint64_t mix(uint64_t h, uint64_t v)
@@ -151,30 +154,203 @@ void emu_simt_backedge(EmuCtx *x)
     x->branched = true;
 }
 
-void emu_simt_warpsync(EmuCtx *x, uint32_t members, uint32_t lanes)
+/* ------------------------------------------- .sync warp operations */
+
+/* "shfl.sync" for the instruction at x->pc. */
+static const char *op_name(const EmuCtx *x)
+{
+    const IrFunc *f = x->frame->func->ir;
+    return x->pc < f->ninsns ? ptx_opinfo(f->insns[x->pc].op)->name : "?";
+}
+
+/* The membermask operand of every lane of `exec`, or'ed; a lane that
+ * executes the operation while its own membermask leaves it out faults
+ * (PTX ISA, shfl.sync and the other .sync forms: "the behavior is
+ * undefined if the executing thread is not in the membermask"): CUDA
+ * reports WARPSYNC with such a mask as an illegal instruction, so do
+ * we.  Returns false after the fault. */
+static bool members_of(EmuCtx *x, const EmuOpnd *mm, uint32_t exec,
+                       uint32_t *members)
+{
+    uint32_t all = 0;
+    EMU_FOR_LANES(exec, lane) {
+        uint32_t m = (uint32_t)emu_src(x, mm, lane);
+        if (!((m >> lane) & 1)) {
+            char src[160];
+            emu_src_note(x->launch->mod->ir, x->frame->func->ir, x->pc, src,
+                         sizeof(src));
+            emu_fault(x, EMU_ERR_ILLEGAL_INSTRUCTION, lane, 0, 0,
+                      PTX_SPACE_NONE,
+                      "%s: lane %u of warp %u (lanes 0x%08x execute it) "
+                      "is not in its own membermask 0x%08x (PTX ISA: "
+                      "undefined)%s", op_name(x), lane, x->warp->id, exec,
+                      m, src);
+            return false;
+        }
+        all |= m;
+    }
+    *members = all;
+    return true;
+}
+
+/* Where the lanes `missing` of the TOS path's member mask are, for the
+ * error that they never arrive: waiting at the reconvergence point, at
+ * another .sync operation, or on a path outside this divergent region
+ * (or returned from this function). */
+static void never_arrive(EmuCtx *x, uint32_t members, uint32_t missing)
 {
     EmuWarp *w = x->warp;
+    const IrFunc *f = x->frame->func->ir;
+    uint32_t base = frame_base(w), t = w->depth - 1;
+    const uint32_t r = w->stack[t].rpc;
+    char where[200] = "";
+    for (uint32_t j = t; j-- > base;) {
+        const EmuSimtEntry *e = &w->stack[j];
+        if (!(e->mask & missing)) {
+            continue;
+        }
+        uint32_t pc = e->rpc == r ? e->npc : r;
+        if (e->rpc == r && e->npc != r) {
+            /* a sibling parked at another .sync operation */
+            snprintf(where, sizeof(where), "lanes 0x%08x wait at %s, pc %u "
+                     "(line %u)", e->mask & missing,
+                     pc < f->ninsns ? ptx_opinfo(f->insns[pc].op)->name
+                                    : "?",
+                     pc, pc < f->ninsns ? f->insns[pc].loc.line : 0);
+        } else if (pc < f->ninsns) {
+            snprintf(where, sizeof(where), "lanes 0x%08x wait at the "
+                     "reconvergence point pc %u (line %u) for this path",
+                     e->mask & missing, pc, f->insns[pc].loc.line);
+        }
+        break;
+    }
+    if (!where[0]) {
+        snprintf(where, sizeof(where), "lanes 0x%08x are not on a path of "
+                 "this function that can reach it", missing);
+    }
+    char src[160];
+    emu_src_note(x->launch->mod->ir, f, x->pc, src, sizeof(src));
+    const EmuSimtEntry *top = &w->stack[t];
+    emu_fault(x, EMU_ERR_ILLEGAL_INSTRUCTION,
+              (unsigned)__builtin_ctz(top->mask | (1u << 31)), 0, 0,
+              PTX_SPACE_NONE,
+              "%s: lanes 0x%08x of warp %u wait for members 0x%08x that "
+              "never execute it: %s (PTX ISA: every non-exited thread of "
+              "the membermask must execute it; undefined otherwise)%s",
+              op_name(x), top->mask, w->id, members, where, src);
+}
+
+/* The TOS path waits at x->pc (it executes the instruction again when it
+ * runs next) and the sibling j runs. */
+static void park_and_switch(EmuCtx *x, uint32_t j, uint32_t resume_pc)
+{
+    EmuWarp *w = x->warp;
+    uint32_t t = w->depth - 1;
+    EmuSimtEntry top = w->stack[t];
+    top.npc = resume_pc;
+    w->stack[t] = w->stack[j];
+    w->stack[j] = top;
+    x->branched = true;
+    w->its_yields++;
+}
+
+/* A sibling of the TOS path that can run (not at the reconvergence
+ * point, not waiting at a .sync operation itself) and holds lanes of
+ * `want`; failing that, any that can run.  UINT32_MAX: none. */
+static uint32_t runnable_sibling(const EmuWarp *w, uint32_t want)
+{
+    uint32_t base = frame_base(w), t = w->depth - 1, any = UINT32_MAX;
+    const uint32_t r = w->stack[t].rpc;
+    for (uint32_t j = t; j-- > base && w->stack[j].rpc == r;) {
+        const EmuSimtEntry *e = &w->stack[j];
+        if (e->npc == r || !e->mask || (e->mask & w->its_parked) == e->mask) {
+            continue;
+        }
+        if (e->mask & want) {
+            return j;
+        }
+        if (any == UINT32_MAX) {
+            any = j;
+        }
+    }
+    return any;
+}
+
+bool emu_its_sync(EmuCtx *x, const EmuOpnd *mm, uint32_t exec)
+{
+    EmuWarp *w = x->warp;
+    uint32_t members;
+    if (!exec) {
+        return true;
+    }
+    if (!members_of(x, mm, exec, &members)) {
+        return false;
+    }
+    uint32_t base = frame_base(w), t = w->depth - 1;
+    const uint32_t r = w->stack[t].rpc;
+    uint32_t missing = members & ~w->stack[t].mask & ~w->exited & w->valid;
+    if (!missing) {
+        w->its_parked &= ~w->stack[t].mask;
+        return true;
+    }
+    /* siblings waiting at this very instruction join this path (they
+     * would reconverge with it at r anyway: Hanoi's WARPSYNC reconverges
+     * the lanes named); the joined path executes it again */
+    bool joined = false;
+    for (uint32_t j = t; j-- > base && w->stack[j].rpc == r;) {
+        EmuSimtEntry *e = &w->stack[j];
+        if (e->npc == x->pc && (e->mask & missing)) {
+            w->stack[t].mask |= e->mask;
+            w->its_parked &= ~e->mask;
+            memmove(e, e + 1, (size_t)(w->depth - 1 - j) * sizeof(*e));
+            w->depth--;
+            t--;
+            joined = true;
+        }
+    }
+    missing &= ~w->stack[t].mask;
+    if (joined && !missing) {
+        w->stack[t].npc = x->pc;
+        x->branched = true;
+        return false;
+    }
+    /* the missing members run until they arrive, this path waits */
+    uint32_t j = runnable_sibling(w, missing);
+    if (j != UINT32_MAX) {
+        w->its_parked |= w->stack[t].mask;
+        park_and_switch(x, j, x->pc);
+        return false;
+    }
+    never_arrive(x, members, missing);
+    return false;
+}
+
+bool emu_its_warpsync(EmuCtx *x, const EmuOpnd *mm, uint32_t lanes)
+{
+    EmuWarp *w = x->warp;
+    uint32_t members;
+    if (!lanes) {
+        return true;
+    }
+    if (!members_of(x, mm, lanes, &members)) {
+        return false;
+    }
     w->ws_arrived |= lanes;
     uint32_t missing = members & ~w->ws_arrived & ~w->exited & w->valid;
     if (!missing) {
         w->ws_arrived &= ~members;      /* everyone is there: released */
-        return;
+        return true;
     }
     /* the missing members on a sibling path: it runs, this path waits
-     * past the bar.warp.sync until it comes back */
-    uint32_t base = frame_base(w), t = w->depth - 1;
-    EmuSimtEntry top = w->stack[t];
-    for (uint32_t j = t; j-- > base && w->stack[j].rpc == top.rpc;) {
-        if (w->stack[j].npc != top.rpc && (w->stack[j].mask & missing)) {
-            top.npc = x->pc + 1;
-            w->stack[t] = w->stack[j];
-            w->stack[j] = top;
-            x->branched = true;
-            return;
-        }
+     * past the bar.warp.sync until it comes back (any bar.warp.sync of
+     * theirs counts: CUDA's __syncwarp may be called from different
+     * points of the program) */
+    uint32_t j = runnable_sibling(w, missing);
+    if (j != UINT32_MAX && (w->stack[j].mask & missing)) {
+        park_and_switch(x, j, x->pc + 1);
+        return true;
     }
-    /* the missing members cannot arrive before this path goes on (they
-     * wait at a reconvergence point or are further out): as IPDOM */
-    w->ws_arrived &= ~members;
+    w->ws_arrived &= ~lanes;
+    never_arrive(x, members, missing);
+    return false;
 }
-

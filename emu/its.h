@@ -8,7 +8,7 @@
  *    the TOS path took the same back edge before with nothing changed
  *    (its registers, its pc and mask, the launch's progress), it gives
  *    way to a sibling path not yet at their reconvergence point, if any.
- *  - emu_simt_warpsync(): below.
+ *  - emu_its_sync(), emu_its_warpsync(): below.
  *  - emu_its_release(w): the grid has been quiet for EMU_ITS_QUIET
  *    rounds; if w's running path has no sibling left and other lanes
  *    wait for it at its reconvergence point, those lanes continue as a
@@ -29,14 +29,30 @@
 #define EMU_ITS_QUIET 16
 
 void emu_simt_backedge(EmuCtx *x);
-/* bar.warp.sync members executed by `lanes` of the TOS path under ITS
- * (PTX ISA, bar.warp.sync: a thread waits until every thread of the
- * member mask has executed a bar.warp.sync): when members that have not
- * exited are on a sibling path, this path waits past the instruction and
- * the sibling runs until its lanes arrive too; members that cannot
- * arrive first (waiting at the reconvergence point) are not waited
- * for, as under IPDOM. */
-void emu_simt_warpsync(EmuCtx *x, uint32_t members, uint32_t lanes);
+/* The .sync warp operations under ITS (PTX ISA, shfl.sync, vote.sync,
+ * match.sync, redux.sync: the executing thread waits "until all
+ * non-exited threads corresponding to membermask have executed" the
+ * operation; bar.warp.sync likewise).  `exec` are the lanes of the TOS
+ * path that execute it now, mm its membermask operand (read per lane).
+ *  - A lane whose own membermask leaves it out: an
+ *    EMU_ERR_ILLEGAL_INSTRUCTION fault naming the lane and the mask.
+ *  - Exited lanes and lanes that do not exist are not waited for.
+ *  - emu_its_sync (shfl, vote, match, redux): when members are missing
+ *    from the path, siblings waiting at the same instruction join it and
+ *    the joined path executes it again; otherwise the path waits at the
+ *    instruction (EmuWarp.its_parked) while a sibling that can run does.
+ *    Returns true when the operation executes now for `exec`.
+ *  - emu_its_warpsync (bar.warp.sync): as before, the path waits past
+ *    the instruction while a sibling holding missing members runs until
+ *    it executes any bar.warp.sync.
+ *  - Members that cannot arrive (waiting at the reconvergence point for
+ *    this path, at another .sync operation, or outside this divergent
+ *    region): an EMU_ERR_ILLEGAL_INSTRUCTION fault saying where they
+ *    are (never a hang).
+ *  Under IPDOM none of this runs: the operation executes with the lanes
+ *  present, as before. */
+bool emu_its_sync(EmuCtx *x, const EmuOpnd *mm, uint32_t exec);
+bool emu_its_warpsync(EmuCtx *x, const EmuOpnd *mm, uint32_t exec);
 bool emu_its_release(EmuWarp *w);
 
 #endif

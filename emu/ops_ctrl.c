@@ -60,11 +60,7 @@ void emu_op_bra_yield(EmuCtx *x, const EmuInsn *i, uint32_t mask)
  * (emu/its.h); decode.c selects it on an ITS device (IPDOM: a nop). */
 void emu_op_warpsync_its(EmuCtx *x, const EmuInsn *i, uint32_t mask)
 {
-    if (mask) {
-        uint32_t members = (uint32_t)emu_src(x, &i->o[0],
-                                             (unsigned)__builtin_ctz(mask));
-        emu_simt_warpsync(x, members, mask);
-    }
+    emu_its_warpsync(x, &i->o[0], mask);
 }
 
 /* Group lanes by a per-lane value; returns the number of groups, in

@@ -18,9 +18,22 @@
 #include "emu/emu.h"
 #include "emu/exec.h"
 #include "emu/intops.h"
+#include "emu/its.h"
 #include "emu/ops.h"
 
 #define SRC(k, l) emu_src(x, &i->o[k], (l))
+
+/* Under independent thread scheduling a .sync form first waits for the
+ * lanes of its membermask (operand k; emu/its.h), which may switch to
+ * another path or fault; IPDOM runs it with the lanes present, as a
+ * pre-Volta GPU. */
+#define ITS_GATE(k)                                                       \
+    do {                                                                  \
+        if (x->dev->cfg.reconvergence == EMU_RECONV_ITS &&                \
+            !emu_its_sync(x, &i->o[k], mask)) {                           \
+            return;                                                       \
+        }                                                                 \
+    } while (0)
 
 /* Inner lane loop (EMU_FOR_LANES cannot nest: it names its counter _m). */
 #define FOR_BITS(bits, k)                                                 \
@@ -78,6 +91,9 @@ static inline int shfl_src(unsigned mode, int lane, uint32_t b, uint32_t c,
 #define DEF_SHFL(name, MODE)                                              \
     static void h_shfl_##name(EmuCtx *x, const EmuInsn *i, uint32_t mask) \
     {                                                                     \
+        if (i->nopnd > 4) {                                               \
+            ITS_GATE(4);                                                  \
+        }                                                                 \
         uint64_t ab[EMU_WARP_SIZE], bb[EMU_WARP_SIZE], cb[EMU_WARP_SIZE]; \
         const uint64_t *av = all_lanes(x, &i->o[1], ab);                  \
         const uint64_t *bv = all_lanes(x, &i->o[2], bb);                  \
@@ -125,6 +141,9 @@ static inline uint32_t part_of(EmuCtx *x, const EmuInsn *i, int k,
 #define DEF_VOTE(name, MODE, MMK)                                         \
     static void h_vote_##name(EmuCtx *x, const EmuInsn *i, uint32_t mask) \
     {                                                                     \
+        if (MMK >= 0) {                                                   \
+            ITS_GATE(MMK);                                                \
+        }                                                                 \
         uint32_t pm = 0;                                                  \
         uint32_t res[EMU_WARP_SIZE];                                      \
         for (unsigned l = 0; l < EMU_WARP_SIZE; l++) {                    \
@@ -158,6 +177,7 @@ DEF_VOTE(ballot, VOTE_BALLOT, -1)
 
 static void h_match_any(EmuCtx *x, const EmuInsn *i, uint32_t mask)
 {
+    ITS_GATE(2);
     uint64_t av[EMU_WARP_SIZE];
     uint32_t res[EMU_WARP_SIZE];
     bool w64 = i->type == PTX_T_B64;
@@ -179,6 +199,7 @@ static void h_match_any(EmuCtx *x, const EmuInsn *i, uint32_t mask)
 
 static void h_match_all(EmuCtx *x, const EmuInsn *i, uint32_t mask)
 {
+    ITS_GATE(2);
     uint64_t av[EMU_WARP_SIZE];
     uint32_t res[EMU_WARP_SIZE];
     uint32_t pv = 0;
@@ -259,6 +280,7 @@ static inline uint32_t rx_step(unsigned op, uint32_t acc, uint32_t v)
  * lane of each distinct membermask, not per lane and element pair. */
 static void h_redux(EmuCtx *x, const EmuInsn *i, uint32_t mask)
 {
+    ITS_GATE(2);
     uint32_t av[EMU_WARP_SIZE];
     uint32_t res[EMU_WARP_SIZE];
     unsigned op = i->aux;

@@ -169,6 +169,57 @@ static const char wsync_src[] = HEAD
     "  ret;\n"
     "}\n";
 
+/* A .sync operation reached by two paths before they reconverge: lanes
+ * 0-15 (taken) compute v = 10 * lane and pass a second, never taken
+ * exit, so the branch's post-dominator is the ret and the operation
+ * at S runs inside the divergent region; lanes 16-31 compute
+ * v = 100 * lane.  OP reads v of every lane into r3. */
+static const char dsync_fmt[] = HEAD
+    ".visible .entry dsync(.param .u64 out)\n"
+    "{\n"
+    "  .reg .pred p, q;\n  .reg .b32 r<6>;\n  .reg .b64 rd<4>;\n"
+    "  ld.param.u64 rd1, [out];\n"
+    "  mov.u32 r1, %%tid.x;\n"
+    "  setp.lt.u32 p, r1, 16;\n"
+    "  @p bra A;\n"
+    "  mul.lo.u32 r2, r1, 100;\n"
+    "  bra S;\n"
+    "A:\n"
+    "  mul.lo.u32 r2, r1, 10;\n"
+    "  setp.eq.u32 q, r1, 99;\n"
+    "  @q bra OUT;\n"
+    "S:\n"
+    "  %s\n"
+    "  mul.wide.u32 rd2, r1, 4;\n"
+    "  add.u64 rd3, rd1, rd2;\n"
+    "  st.global.u32 [rd3], r3;\n"
+    "OUT:\n"
+    "  ret;\n"
+    "}\n";
+
+/* Lanes 0-15 run OP (pc 6, line 17, CUDA source k.cu:7) inside an if
+ * that lanes 16-31 skip (BR "bra J"), or after lanes 16-31 exited (BR
+ * "exit").  J is pc 7, line 19. */
+static const char half_fmt[] = HEAD
+    ".file 1 \"k.cu\"\n"
+    ".visible .entry half(.param .u64 out)\n"
+    "{\n"
+    "  .reg .pred p;\n  .reg .b32 r<6>;\n  .reg .b64 rd<4>;\n"
+    "  ld.param.u64 rd1, [out];\n"
+    "  mov.u32 r1, %%tid.x;\n"
+    "  mul.lo.u32 r2, r1, 3;\n"
+    "  mov.u32 r3, 0;\n"
+    "  setp.ge.u32 p, r1, 16;\n"
+    "  @p %s;\n"
+    ".loc 1 7 0\n"
+    "  %s\n"
+    "J:\n"
+    "  mul.wide.u32 rd2, r1, 4;\n"
+    "  add.u64 rd3, rd1, rd2;\n"
+    "  st.global.u32 [rd3], r3;\n"
+    "  ret;\n"
+    "}\n";
+
 static void open_mode(const char *name, const char *src,
                       ptxemu_reconvergence mode, ptxemu_diverge_order order)
 {
@@ -448,6 +499,169 @@ START_TEST(its_syncwarp_across_paths)
 }
 END_TEST
 
+/* ------------------------------------------ .sync warp operations */
+
+/* Each .sync operation at S with the full mask: under ITS lanes 0-15
+ * wait there for lanes 16-31 (PTX ISA: it waits for every non-exited
+ * thread of the membermask), which then join them, so it sees every
+ * lane's v as on Volta; under IPDOM lanes 0-15 run it alone first.
+ * v(l) = l < 16 ? 10 l : 100 l.  Warp instructions, ITS: 4 to the
+ * branch, A's 3, the operation parked (1), lanes 16-31 to S (2), their
+ * arrival that joins the paths (1), the joined operation (1), 3 stores,
+ * ret (1): 16.  IPDOM: 4, A's 3 + 4 from S, the other side's 2 + 4, ret:
+ * 18. */
+static uint32_t v_of(unsigned l)
+{
+    return l < 16 ? 10 * l : 100 * l;
+}
+
+START_TEST(its_sync_ops_in_divergent_code)
+{
+    static const struct {
+        const char *op;
+        int kind;                  /* 0 shfl bfly 16, 1 ballot, 2 redux
+                                      add, 3 match.any */
+    } ops[] = {
+        { "shfl.sync.bfly.b32 r3, r2, 16, 31, 0xffffffff;", 0 },
+        { "setp.ge.u32 q, r2, 150;\n  vote.sync.ballot.b32 r3, q, "
+          "0xffffffff;", 1 },
+        { "redux.sync.add.u32 r3, r2, 0xffffffff;", 2 },
+        { "and.b32 r4, r2, 1;\n  match.any.sync.b32 r3, r4, 0xffffffff;",
+          3 },
+    };
+    uint32_t sum = 0, ballot = 0, even = 0;
+    for (unsigned l = 0; l < 32; l++) {
+        sum += v_of(l);
+        ballot |= (uint32_t)(v_of(l) >= 150) << l;
+        even |= (uint32_t)((v_of(l) & 1) == 0) << l;
+    }
+    for (unsigned k = 0; k < sizeof(ops) / sizeof(ops[0]); k++) {
+        char src[2048];
+        snprintf(src, sizeof(src), dsync_fmt, ops[k].op);
+        /* the extra setp/and before OP adds one instruction per path */
+        uint64_t extra = ops[k].kind == 1 || ops[k].kind == 3;
+        for (unsigned m = 0; m < 2; m++) {
+            open_mode("dsync", src, m ? PTXEMU_RECONVERGENCE_ITS
+                                      : PTXEMU_RECONVERGENCE_IPDOM,
+                      PTXEMU_DIVERGE_TAKEN_FIRST);
+            ptxemu_devptr o = dbuf(NULL, 128);
+            void *params[] = { &o };
+            launch("dsync", 1, 32, 0, params);
+            uint32_t out[32];
+            dget(out, o, sizeof(out));
+            bool all_right = true;
+            for (unsigned l = 0; l < 32; l++) {
+                uint32_t want = ops[k].kind == 0 ? v_of(l ^ 16)
+                    : ops[k].kind == 1 ? ballot
+                    : ops[k].kind == 2 ? sum
+                    : (v_of(l) & 1) ? ~even : even;
+                if (m) {
+                    EQ_I(ops[k].op, l, out[l], want);
+                }
+                all_right &= out[l] == want;
+            }
+            if (m) {
+                /* ITS: one more issue per path that waited (2 paths) */
+                ck_assert_uint_eq(warp_insns(), 16 + 2 * extra);
+            } else {
+                /* IPDOM: lanes 0-15 ran it without lanes 16-31 */
+                ck_assert_msg(!all_right, "%s: right under IPDOM",
+                              ops[k].op);
+                ck_assert_uint_eq(warp_insns(), 18 + 2 * extra);
+            }
+            close_ptx();
+        }
+    }
+}
+END_TEST
+
+/* Lanes 16-31 exited: the full mask waits for nobody (PTX ISA: "all
+ * non-exited threads"): lane l < 16 reads 3 (l ^ 1). */
+START_TEST(its_sync_exited_lanes_not_waited_for)
+{
+    char src[2048];
+    snprintf(src, sizeof(src), half_fmt, "exit",
+             "shfl.sync.bfly.b32 r3, r2, 1, 31, 0xffffffff;");
+    open_mode("half", src, PTXEMU_RECONVERGENCE_ITS,
+              PTXEMU_DIVERGE_TAKEN_FIRST);
+    ptxemu_devptr o = dbuf(NULL, 128);
+    void *params[] = { &o };
+    launch("half", 1, 32, 0, params);
+    uint32_t out[32];
+    dget(out, o, sizeof(out));
+    for (unsigned l = 0; l < 32; l++) {
+        EQ_I("out", l, out[l], l < 16 ? 3 * (l ^ 1) : 0);
+    }
+    close_ptx();
+}
+END_TEST
+
+/* Lanes 16-31 skip the shuffle and wait at its post-dominator J (pc 7,
+ * line 19): the membermask names lanes that never execute it.  Under ITS
+ * a located error (PTX line 17, CUDA source k.cu:7), not a hang; under
+ * IPDOM it runs with lanes 0-15 as before. */
+START_TEST(its_sync_members_never_arrive)
+{
+    char src[2048];
+    snprintf(src, sizeof(src), half_fmt, "bra J",
+             "shfl.sync.bfly.b32 r3, r2, 1, 31, 0xffffffff;");
+    open_mode("half", src, PTXEMU_RECONVERGENCE_ITS,
+              PTXEMU_DIVERGE_TAKEN_FIRST);
+    ptxemu_devptr o = dbuf(NULL, 128);
+    void *params[] = { &o };
+    const char *msg = e2e_launch_fail("half", 1, 32, params,
+                                      PTXEMU_ERROR_ILLEGAL_INSTRUCTION);
+    ck_assert_msg(strstr(msg, "kernel 'half' failed") &&
+                  strstr(msg, ":17:") && strstr(msg, "CTA (0,0,0)") &&
+                  strstr(msg, "shfl.sync: lanes 0x0000ffff of warp 0 wait "
+                              "for members 0xffffffff that never execute "
+                              "it: lanes 0xffff0000 wait at the "
+                              "reconvergence point pc 7 (line 19)") &&
+                  strstr(msg, "CUDA source: k.cu:7"), "%s", msg);
+    close_ptx();
+    open_mode("half", src, PTXEMU_RECONVERGENCE_IPDOM,
+              PTXEMU_DIVERGE_TAKEN_FIRST);
+    o = dbuf(NULL, 128);
+    launch("half", 1, 32, 0, params);
+    close_ptx();
+}
+END_TEST
+
+/* A lane outside its own membermask: lane 0 runs a shuffle whose mask
+ * names lanes 1-15 only (PTX ISA: undefined; here an illegal
+ * instruction naming the lane); bar.warp.sync likewise. */
+START_TEST(its_sync_lane_not_in_own_mask)
+{
+    static const char *ops[] = {
+        "shfl.sync.idx.b32 r3, r2, 1, 31, 0xfffe;",
+        "bar.warp.sync 0xfffffffe;",
+    };
+    static const char *want[] = {
+        "shfl.sync: lane 0 of warp 0 (lanes 0xffffffff execute it) is not "
+        "in its own membermask 0x0000fffe",
+        "bar.warp.sync: lane 0 of warp 0 (lanes 0xffffffff execute it) is "
+        "not in its own membermask 0xfffffffe",
+    };
+    for (unsigned k = 0; k < 2; k++) {
+        char src[2048];
+        snprintf(src, sizeof(src), half_fmt, "bra J", ops[k]);
+        /* converged: no branch around it */
+        char *b = strstr(src, "  @p bra J;\n");
+        ck_assert_ptr_nonnull(b);
+        memset(b, ' ', strlen("  @p bra J;"));
+        open_mode("half", src, PTXEMU_RECONVERGENCE_ITS,
+                  PTXEMU_DIVERGE_TAKEN_FIRST);
+        ptxemu_devptr o = dbuf(NULL, 128);
+        void *params[] = { &o };
+        const char *msg = e2e_launch_fail("half", 1, 32, params,
+                                          PTXEMU_ERROR_ILLEGAL_INSTRUCTION);
+        ck_assert_msg(strstr(msg, want[k]) && strstr(msg, ":17:") &&
+                      strstr(msg, "CUDA source: k.cu:7"), "%s", msg);
+        close_ptx();
+    }
+}
+END_TEST
+
 static Suite *its_suite(void)
 {
     Suite *s = suite_create("its");
@@ -463,6 +677,10 @@ static Suite *its_suite(void)
     tcase_add_test(tc, structured_same_in_both_modes);
     tcase_add_test(tc, path_order_policy);
     tcase_add_test(tc, its_syncwarp_across_paths);
+    tcase_add_test(tc, its_sync_ops_in_divergent_code);
+    tcase_add_test(tc, its_sync_exited_lanes_not_waited_for);
+    tcase_add_test(tc, its_sync_members_never_arrive);
+    tcase_add_test(tc, its_sync_lane_not_in_own_mask);
     suite_add_tcase(s, tc);
     return s;
 }
