@@ -98,6 +98,8 @@ typedef struct EmuConfig {
     /* Appended (its.h): the reconvergence mode; emu_device_new resolves
      * EMU_RECONV_DEFAULT, so dev->cfg holds IPDOM or ITS */
     EmuReconvergence reconvergence;
+    /* Appended (rtrace.h): where the reconvergence trace goes; NULL: off */
+    FILE *trace_reconv;
 } EmuConfig;
 
 void emu_config_default(EmuConfig *c);
@@ -533,10 +535,10 @@ static inline uint64_t emu_frame_base(const EmuCtx *x)
 
 /* l->fault_text = the instruction `in` of fn as printed PTX, one line
  * (empty when in is NULL). */
-/* "; CUDA source: FILE:LINE" for the .loc directive in effect at pc of
- * f (nvcc -lineinfo or -G), or "" without one; returns buf. */
-const char *emu_src_note(const IrModule *m, const IrFunc *f, uint32_t pc,
-                         char *buf, size_t n);
+/* "FILE:LINE" of the CUDA source, from the .loc directive in effect at
+ * pc of f (nvcc -lineinfo or -G), or "" without one; returns buf. */
+const char *emu_src_pos(const IrModule *m, const IrFunc *f, uint32_t pc,
+                        char *buf, size_t n);
 void emu_fault_print_insn(EmuLaunch *l, const IrFunc *fn,
                           const IrInsn *in);
 

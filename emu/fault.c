@@ -81,15 +81,14 @@ void emu_fault(EmuCtx *x, EmuStatus st, unsigned lane, uint64_t addr,
     l->dev->has_fault = true;
 }
 
-const char *emu_src_note(const IrModule *m, const IrFunc *f, uint32_t pc,
-                         char *buf, size_t n)
+const char *emu_src_pos(const IrModule *m, const IrFunc *f, uint32_t pc,
+                        char *buf, size_t n)
 {
     buf[0] = 0;
     if (pc < f->ninsns) {
         const IrSrcPos *s = &f->insns[pc].src;
         if (s->file && s->file < m->nfiles && m->files[s->file]) {
-            snprintf(buf, n, "; CUDA source: %s:%u", m->files[s->file],
-                     s->line);
+            snprintf(buf, n, "%s:%u", m->files[s->file], s->line);
         }
     }
     return buf;

@@ -107,7 +107,7 @@ static EmuStatus report(EmuLaunch *l, EmuCta *const *ctas, uint32_t n,
     bool livelock = how == 1;
     char buf[384];
     size_t o = 0;
-    char wait[224] = "";
+    char wait[320] = "";
     EmuCta *fc = NULL;
     EmuWarp *fw = NULL;
     unsigned shown = 0, total = 0;
@@ -136,10 +136,14 @@ static EmuStatus report(EmuLaunch *l, EmuCta *const *ctas, uint32_t n,
                              (unsigned long long)
                              (w->mbar_poll & ~1ull));
                 }
+                char src[96], srcs[104] = "";
+                if (*emu_src_pos(l->mod->ir, f, e->npc, src, sizeof(src))) {
+                    snprintf(srcs, sizeof(srcs), ", %s", src);
+                }
                 int k = snprintf(buf + o, sizeof(buf) - o,
-                                 "%swarp %u of CTA %u at pc %u (line %u, "
+                                 "%swarp %u of CTA %u at pc %u (line %u%s, "
                                  "mask 0x%x%s%s)", shown ? "; " : "", w->id,
-                                 ctas[c]->linear, e->npc, line, e->mask,
+                                 ctas[c]->linear, e->npc, line, srcs, e->mask,
                                  w->state != EMU_WARP_AT_BARRIER ? ""
                                  : w->barrier_id == EMU_CLUSTER_BARRIER
                                  ? ", at the cluster barrier"
@@ -149,11 +153,16 @@ static EmuStatus report(EmuLaunch *l, EmuCta *const *ctas, uint32_t n,
                 if (livelock && waiters && !wait[0] && rpc < f->ninsns) {
                     bool ipdom = l->dev->cfg.reconvergence ==
                                  EMU_RECONV_IPDOM;
+                    char rsrc[96], rsrcs[104] = "";
+                    if (*emu_src_pos(l->mod->ir, f, rpc, rsrc,
+                                     sizeof(rsrc))) {
+                        snprintf(rsrcs, sizeof(rsrcs), ", %s", rsrc);
+                    }
                     snprintf(wait, sizeof(wait),
                              "; lanes 0x%x of warp %u wait at the "
-                             "reconvergence point pc %u (line %u) for the "
+                             "reconvergence point pc %u (line %u%s) for the "
                              "spinning ones%s", waiters, w->id, rpc,
-                             f->insns[rpc].loc.line,
+                             f->insns[rpc].loc.line, rsrcs,
                              ipdom ? " (an intra-warp lock or producer/"
                                      "consumer needs independent thread "
                                      "scheduling: --reconvergence its)"

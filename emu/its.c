@@ -44,6 +44,7 @@
 
 #include "emu/exec.h"
 #include "emu/its.h"
+#include "emu/rtrace.h"
 #include "ptx/opcode.h"
 
 /* FNV-1a over 64-bit words. */
@@ -127,6 +128,11 @@ bool emu_its_release(EmuWarp *w)
     w->depth = j + 2;
     w->its_pc = EMU_NOPC;
     w->its_yields++;
+    if (emu_rtrace_on(w)) {
+        emu_rtrace(w, "grid quiet: lanes 0x%08x waiting at pc %u go on, "
+                   "before the spinning lanes 0x%08x at pc %u", waiting, r,
+                   top.mask, top.npc);
+    }
     return true;
 }
 
@@ -147,8 +153,14 @@ void emu_simt_backedge(EmuCtx *x)
         return;
     }
     w->its_pc = EMU_NOPC;
+    const uint32_t spin = t->mask;
     if (swap_sibling(w)) {
         w->its_yields++;
+        if (x->dev->cfg.trace_reconv) {
+            emu_rtrace(w, "lanes 0x%08x spin at pc %u (line %u): yield to "
+                       "lanes 0x%08x at pc %u", spin, x->pc,
+                       emu_rtrace_line(w, x->pc), t->mask, t->npc);
+        }
     }
     /* the TOS may have changed: the step takes the stack as it is */
     x->branched = true;
@@ -177,14 +189,14 @@ static bool members_of(EmuCtx *x, const EmuOpnd *mm, uint32_t exec,
         uint32_t m = (uint32_t)emu_src(x, mm, lane);
         if (!((m >> lane) & 1)) {
             char src[160];
-            emu_src_note(x->launch->mod->ir, x->frame->func->ir, x->pc, src,
-                         sizeof(src));
+            emu_src_pos(x->launch->mod->ir, x->frame->func->ir, x->pc, src,
+                        sizeof(src));
             emu_fault(x, EMU_ERR_ILLEGAL_INSTRUCTION, lane, 0, 0,
                       PTX_SPACE_NONE,
                       "%s: lane %u of warp %u (lanes 0x%08x execute it) "
                       "is not in its own membermask 0x%08x (PTX ISA: "
-                      "undefined)%s", op_name(x), lane, x->warp->id, exec,
-                      m, src);
+                      "undefined)%s%s", op_name(x), lane, x->warp->id, exec,
+                      m, src[0] ? "; CUDA source: " : "", src);
             return false;
         }
         all |= m;
@@ -229,20 +241,22 @@ static void never_arrive(EmuCtx *x, uint32_t members, uint32_t missing)
                  "this function that can reach it", missing);
     }
     char src[160];
-    emu_src_note(x->launch->mod->ir, f, x->pc, src, sizeof(src));
+    emu_src_pos(x->launch->mod->ir, f, x->pc, src, sizeof(src));
     const EmuSimtEntry *top = &w->stack[t];
     emu_fault(x, EMU_ERR_ILLEGAL_INSTRUCTION,
               (unsigned)__builtin_ctz(top->mask | (1u << 31)), 0, 0,
               PTX_SPACE_NONE,
               "%s: lanes 0x%08x of warp %u wait for members 0x%08x that "
               "never execute it: %s (PTX ISA: every non-exited thread of "
-              "the membermask must execute it; undefined otherwise)%s",
-              op_name(x), top->mask, w->id, members, where, src);
+              "the membermask must execute it; undefined otherwise)%s%s",
+              op_name(x), top->mask, w->id, members, where,
+              src[0] ? "; CUDA source: " : "", src);
 }
 
-/* The TOS path waits at x->pc (it executes the instruction again when it
- * runs next) and the sibling j runs. */
-static void park_and_switch(EmuCtx *x, uint32_t j, uint32_t resume_pc)
+/* The TOS path waits for `members` at x->pc and goes on at resume_pc
+ * when it runs next; the sibling j runs. */
+static void park_and_switch(EmuCtx *x, uint32_t j, uint32_t resume_pc,
+                            uint32_t members)
 {
     EmuWarp *w = x->warp;
     uint32_t t = w->depth - 1;
@@ -252,6 +266,12 @@ static void park_and_switch(EmuCtx *x, uint32_t j, uint32_t resume_pc)
     w->stack[j] = top;
     x->branched = true;
     w->its_yields++;
+    if (x->dev->cfg.trace_reconv) {
+        emu_rtrace(w, "lanes 0x%08x wait at %s pc %u (line %u) for members "
+                   "0x%08x: run lanes 0x%08x at pc %u", top.mask, op_name(x),
+                   x->pc, emu_rtrace_line(w, x->pc), members,
+                   w->stack[t].mask, w->stack[t].npc);
+    }
 }
 
 /* A sibling of the TOS path that can run (not at the reconvergence
@@ -276,6 +296,36 @@ static uint32_t runnable_sibling(const EmuWarp *w, uint32_t want)
     return any;
 }
 
+/* Lanes that wait (not on the running path) at an unguarded exit or at
+ * the kernel's unguarded ret, so will only leave: on a GPU ptxas turns
+ * the branch of `if (i >= n) return;` to the kernel's ret into an EXIT,
+ * so a membermask that names them waits for them no more than for
+ * exited lanes. */
+static uint32_t leaving_lanes(const EmuWarp *w)
+{
+    const IrFunc *f = w->frames[w->nframes - 1].func->ir;
+    uint32_t base = frame_base(w), above = w->stack[w->depth - 1].mask;
+    uint32_t out = 0;
+    for (uint32_t d = w->depth - 1; d-- > base;) {
+        const EmuSimtEntry *e = &w->stack[d];
+        uint32_t waiting = e->mask & ~above;
+        above |= e->mask;
+        if (!waiting) {
+            continue;
+        }
+        if (e->npc >= f->ninsns) {
+            out |= waiting;
+            continue;
+        }
+        const IrInsn *in = &f->insns[e->npc];
+        if (in->guard < 0 && (in->op == PTX_OP_EXIT ||
+                              (in->op == PTX_OP_RET && w->nframes == 1))) {
+            out |= waiting;
+        }
+    }
+    return out;
+}
+
 bool emu_its_sync(EmuCtx *x, const EmuOpnd *mm, uint32_t exec)
 {
     EmuWarp *w = x->warp;
@@ -289,6 +339,9 @@ bool emu_its_sync(EmuCtx *x, const EmuOpnd *mm, uint32_t exec)
     uint32_t base = frame_base(w), t = w->depth - 1;
     const uint32_t r = w->stack[t].rpc;
     uint32_t missing = members & ~w->stack[t].mask & ~w->exited & w->valid;
+    if (missing) {
+        missing &= ~leaving_lanes(w);
+    }
     if (!missing) {
         w->its_parked &= ~w->stack[t].mask;
         return true;
@@ -300,6 +353,11 @@ bool emu_its_sync(EmuCtx *x, const EmuOpnd *mm, uint32_t exec)
     for (uint32_t j = t; j-- > base && w->stack[j].rpc == r;) {
         EmuSimtEntry *e = &w->stack[j];
         if (e->npc == x->pc && (e->mask & missing)) {
+            if (x->dev->cfg.trace_reconv) {
+                emu_rtrace(w, "lanes 0x%08x join lanes 0x%08x at %s pc %u "
+                           "(line %u)", w->stack[t].mask, e->mask,
+                           op_name(x), x->pc, emu_rtrace_line(w, x->pc));
+            }
             w->stack[t].mask |= e->mask;
             w->its_parked &= ~e->mask;
             memmove(e, e + 1, (size_t)(w->depth - 1 - j) * sizeof(*e));
@@ -318,7 +376,7 @@ bool emu_its_sync(EmuCtx *x, const EmuOpnd *mm, uint32_t exec)
     uint32_t j = runnable_sibling(w, missing);
     if (j != UINT32_MAX) {
         w->its_parked |= w->stack[t].mask;
-        park_and_switch(x, j, x->pc);
+        park_and_switch(x, j, x->pc, members);
         return false;
     }
     never_arrive(x, members, missing);
@@ -337,6 +395,9 @@ bool emu_its_warpsync(EmuCtx *x, const EmuOpnd *mm, uint32_t lanes)
     }
     w->ws_arrived |= lanes;
     uint32_t missing = members & ~w->ws_arrived & ~w->exited & w->valid;
+    if (missing) {
+        missing &= ~leaving_lanes(w);
+    }
     if (!missing) {
         w->ws_arrived &= ~members;      /* everyone is there: released */
         return true;
@@ -347,7 +408,7 @@ bool emu_its_warpsync(EmuCtx *x, const EmuOpnd *mm, uint32_t lanes)
      * points of the program) */
     uint32_t j = runnable_sibling(w, missing);
     if (j != UINT32_MAX && (w->stack[j].mask & missing)) {
-        park_and_switch(x, j, x->pc + 1);
+        park_and_switch(x, j, x->pc + 1, members);
         return true;
     }
     w->ws_arrived &= ~lanes;

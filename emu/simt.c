@@ -26,6 +26,7 @@
 #include "emu/decode.h"
 #include "emu/exec.h"
 #include "emu/panic.h"
+#include "emu/rtrace.h"
 #include "emu/simt.h"
 
 bool emu_frame_regs(EmuFrame *fr, const EmuFunc *f)
@@ -85,6 +86,9 @@ void emu_simt_split(EmuCtx *x, uint32_t n, const uint32_t *pcs,
                                                masks[!first] };
         w->stack[w->depth++] = (EmuSimtEntry){ reconv, pcs[first],
                                                masks[first] };
+        if (x->dev->cfg.trace_reconv) {
+            emu_rtrace_split(w, x->pc, 2);
+        }
         return;
     }
     uint32_t idx[EMU_WARP_SIZE + 1];
@@ -129,6 +133,9 @@ void emu_simt_split(EmuCtx *x, uint32_t n, const uint32_t *pcs,
                       "SIMT stack overflow");
             return;
         }
+    }
+    if (x->dev->cfg.trace_reconv) {
+        emu_rtrace_split(w, x->pc, k);
     }
 }
 
@@ -364,6 +371,9 @@ void emu_simt_settle(EmuCta *cta, EmuWarp *w)
         }
         EmuSimtEntry *e = &w->stack[w->depth - 1];
         if (e->mask == 0 || e->npc == e->rpc) {
+            if (e->mask && cta->launch->dev->cfg.trace_reconv) {
+                emu_rtrace_arrive(w);
+            }
             w->depth--;
             continue;
         }

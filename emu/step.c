@@ -14,6 +14,7 @@
 #include "emu/client.h"
 #include "emu/exec.h"
 #include "emu/insninfo.h"
+#include "emu/rtrace.h"
 #include "emu/simt.h"
 #include "ptx/opcode.h"
 
@@ -362,6 +363,9 @@ run_impl(EmuCta *cta, EmuWarp *w, uint32_t max, EmuAccList *cl)
                 /* emu_simt_settle()'s first round, inline for the
                  * common case: a path reached its reconvergence point */
                 if (pc == rpc) {
+                    if (UNLIKELY(l->dev->cfg.trace_reconv != NULL)) {
+                        emu_rtrace_arrive(w);
+                    }
                     w->depth--;
                 }
                 if (!settled(w)) {

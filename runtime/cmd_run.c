@@ -106,6 +106,8 @@ static void run_usage(FILE *out)
         "                      racecheck: each hazard (default) or pairs "
         "grouped\n"
         "  --error-exitcode N  exit status N when the tools found errors\n"
+        "  --trace-reconvergence  each warp's path splits, reconvergences,\n"
+        "                      yields and .sync waits on stderr\n"
         "  -h, --help          this text\n"
         "\n"
         "Arguments are numbered from 0 in the order given, and must match "
@@ -354,7 +356,8 @@ int cmd_run(int argc, char **argv)
            OPT_CLUSTER, OPT_TIMING, OPT_TIMING_CONFIG, OPT_TIMING_SET,
            OPT_TIMING_HELP, OPT_RECONV, OPT_TOOL, OPT_FORMAT,
            OPT_RACE_REPORT, OPT_ERROR_EXITCODE, OPT_SMS, OPT_STATS_INTERVAL,
-           OPT_STATS_CSV, OPT_PROGRESS, OPT_NO_PROGRESS };
+           OPT_STATS_CSV, OPT_PROGRESS, OPT_NO_PROGRESS,
+           OPT_TRACE_RECONV };
     static const struct option opts[] = {
         {"kernel", required_argument, NULL, OPT_KERNEL},
         {"grid", required_argument, NULL, OPT_GRID},
@@ -382,6 +385,7 @@ int cmd_run(int argc, char **argv)
         {"stats-csv", required_argument, NULL, OPT_STATS_CSV},
         {"progress", no_argument, NULL, OPT_PROGRESS},
         {"no-progress", no_argument, NULL, OPT_NO_PROGRESS},
+        {"trace-reconvergence", no_argument, NULL, OPT_TRACE_RECONV},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -545,6 +549,7 @@ int cmd_run(int argc, char **argv)
                 goto done;
             }
             break;
+        case OPT_TRACE_RECONV: dopt.trace_reconvergence = 1; break;
         case OPT_TIMING: dopt.timing = optarg; break;
         case OPT_TIMING_CONFIG: dopt.timing_config = optarg; break;
         case OPT_TIMING_SET: tsets[dopt.ntiming_set++] = optarg; break;

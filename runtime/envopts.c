@@ -28,6 +28,9 @@ const ptxemu_env_option ptxemu_env_options[] = {
      "divergent warps: pre-Volta SIMT stack (ipdom) or independent "
      "thread scheduling (its: a path spinning without progress yields to "
      "the others); default its for sm_70 and newer, ipdom before", 0},
+    {"PTXEMU_TRACE_RECONVERGENCE", "--trace-reconvergence", NULL,
+     "print each warp's path splits, reconvergences, yields and .sync "
+     "waits on stderr", 0},
     {"PTXEMU_HEAP", "--heap", "BYTES",
      "device malloc heap size (default 8 MiB)", 0},
     {"PTXEMU_DEVICE_MEMORY", "--device-memory", "BYTES",
@@ -198,6 +201,10 @@ int ptxemu_env_device_options(ptxemu_device_options *opts, unsigned *arch,
                      "or its", v);
             return -1;
         }
+    }
+    if ((v = getenv("PTXEMU_TRACE_RECONVERGENCE")) && *v &&
+        strcmp(v, "0") != 0) {
+        opts->trace_reconvergence = 1;
     }
     if ((v = getenv("PTXEMU_HEAP")) && *v) {
         if (parse_u64("PTXEMU_HEAP", v, 1ull << 36, &x, err, errlen)) {

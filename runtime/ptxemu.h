@@ -206,6 +206,10 @@ typedef struct ptxemu_device_options {
     const char *stats_csv;
     ptxemu_progress progress;           /* see above; needs a timing
                                            model (untimed: ignored) */
+    int trace_reconvergence;            /* non-zero: each warp's path
+                                           splits, reconvergences, yields
+                                           and .sync waits on stderr
+                                           (README, "Reconvergence") */
 } ptxemu_device_options;
 
 void ptxemu_device_options_default(ptxemu_device_options *opts);

@@ -596,6 +596,42 @@ START_TEST(its_sync_exited_lanes_not_waited_for)
 }
 END_TEST
 
+/* `if (tid >= 16) return;` as nvcc writes it: lanes 16-31 branch to the
+ * kernel's ret, where a GPU has them EXIT, so the full mask does not
+ * wait for them either: lane l < 16 reads 3 (l ^ 1). */
+static const char leave_src[] = HEAD
+    ".visible .entry leave(.param .u64 out)\n"
+    "{\n"
+    "  .reg .pred p;\n  .reg .b32 r<6>;\n  .reg .b64 rd<4>;\n"
+    "  ld.param.u64 rd1, [out];\n"
+    "  mov.u32 r1, %tid.x;\n"
+    "  mul.lo.u32 r2, r1, 3;\n"
+    "  setp.ge.u32 p, r1, 16;\n"
+    "  @p bra END;\n"
+    "  shfl.sync.bfly.b32 r3, r2, 1, 31, 0xffffffff;\n"
+    "  mul.wide.u32 rd2, r1, 4;\n"
+    "  add.u64 rd3, rd1, rd2;\n"
+    "  st.global.u32 [rd3], r3;\n"
+    "END:\n"
+    "  ret;\n"
+    "}\n";
+
+START_TEST(its_sync_leaving_lanes_not_waited_for)
+{
+    open_mode("leave", leave_src, PTXEMU_RECONVERGENCE_ITS,
+              PTXEMU_DIVERGE_TAKEN_FIRST);
+    ptxemu_devptr o = dbuf(NULL, 128);
+    void *params[] = { &o };
+    launch("leave", 1, 32, 0, params);
+    uint32_t out[32];
+    dget(out, o, sizeof(out));
+    for (unsigned l = 0; l < 32; l++) {
+        EQ_I("out", l, out[l], l < 16 ? 3 * (l ^ 1) : 0);
+    }
+    close_ptx();
+}
+END_TEST
+
 /* Lanes 16-31 skip the shuffle and wait at its post-dominator J (pc 7,
  * line 19): the membermask names lanes that never execute it.  Under ITS
  * a located error (PTX line 17, CUDA source k.cu:7), not a hang; under
@@ -679,6 +715,7 @@ static Suite *its_suite(void)
     tcase_add_test(tc, its_syncwarp_across_paths);
     tcase_add_test(tc, its_sync_ops_in_divergent_code);
     tcase_add_test(tc, its_sync_exited_lanes_not_waited_for);
+    tcase_add_test(tc, its_sync_leaving_lanes_not_waited_for);
     tcase_add_test(tc, its_sync_members_never_arrive);
     tcase_add_test(tc, its_sync_lane_not_in_own_mask);
     suite_add_tcase(s, tc);

@@ -37,6 +37,10 @@ static EmuInsn ins;
 static uint64_t regs[NSLOT * EMU_WARP_SIZE];
 static EmuWarp warp;
 static EmuCtx ctx;
+/* The handlers' lane arithmetic as such: a device pinned to IPDOM, where
+ * the .sync forms run with the lanes given (under ITS they first wait
+ * for their membermask: emu/its.h, tests/check_its.c). */
+static EmuDevice ipdom_dev = { .cfg = { .reconvergence = EMU_RECONV_IPDOM } };
 
 static void lower(const IrOperand *o, EmuOpnd *e)
 {
@@ -91,6 +95,7 @@ static void load(const char *insn)
     memset(&ctx, 0, sizeof(ctx));
     ctx.regs = regs;
     ctx.warp = &warp;
+    ctx.dev = &ipdom_dev;
 }
 
 static void unload(void)
