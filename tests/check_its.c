@@ -311,6 +311,33 @@ START_TEST(ipdom_spinlock_diagnosed)
 }
 END_TEST
 
+/* The report gives CUDA source positions when the PTX has .loc
+ * directives: the spin loop at lock.cu:5, the reconvergence point (the
+ * critical section) at lock.cu:9. */
+START_TEST(ipdom_deadlock_names_cuda_lines)
+{
+    char src[4096];
+    const char *loop = strstr(spin_src, "LOOP:\n");
+    const char *crit = strstr(spin_src, "  ld.volatile.global.u32 r3");
+    ck_assert(loop && crit);
+    snprintf(src, sizeof(src), "%.*s.file 1 \"lock.cu\"\n%.*s.loc 1 5 0\n"
+             "%.*s.loc 1 9 0\n%s", (int)strlen(HEAD), spin_src,
+             (int)(loop + 6 - spin_src - strlen(HEAD)),
+             spin_src + strlen(HEAD), (int)(crit - loop - 6), loop + 6,
+             crit);
+    open_mode("spin", src, PTXEMU_RECONVERGENCE_IPDOM,
+              PTXEMU_DIVERGE_TAKEN_FIRST);
+    ptxemu_devptr m = dbuf(NULL, 4), c = dbuf(NULL, 4), o = dbuf(NULL, 128);
+    void *params[] = { &m, &c, &o };
+    const char *msg = e2e_launch_fail("spinlock", 1, 32, params,
+                                      PTXEMU_ERROR_DEADLOCK);
+    ck_assert_msg(strstr(msg, ", lock.cu:5, mask 0xfffffffe)") &&
+                  strstr(msg, "reconvergence point pc 7 (line 21, "
+                              "lock.cu:9)"), "%s", msg);
+    close_ptx();
+}
+END_TEST
+
 /* The default follows the device's arch (README, "Reconvergence"): ITS
  * on the default sm_80 (the spin lock completes, in order), IPDOM on an
  * sm_60 (Pascal has no independent thread scheduling: the spin lock is
@@ -706,6 +733,7 @@ static Suite *its_suite(void)
     tcase_add_test(tc, its_spinlock_one_warp);
     tcase_add_test(tc, its_spinlock_four_warps);
     tcase_add_test(tc, ipdom_spinlock_diagnosed);
+    tcase_add_test(tc, ipdom_deadlock_names_cuda_lines);
     tcase_add_test(tc, default_by_arch);
     tcase_add_test(tc, bad_mode_rejected);
     tcase_add_test(tc, its_producer_consumer);
