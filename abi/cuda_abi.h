@@ -1804,6 +1804,10 @@ CUresult cuGraphAddNode_v2(CUgraphNode *phGraphNode, CUgraph hGraph,
                            const CUgraphEdgeData *dependencyData,
                            size_t numDependencies,
                            CUgraphNodeParams *nodeParams);
+CUresult cuGraphNodeSetParams(CUgraphNode hNode,
+                              CUgraphNodeParams *nodeParams);
+CUresult cuGraphExecNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode,
+                                  CUgraphNodeParams *nodeParams);
 /* Kernel node attributes (runtime/cuda/drv_sattr.c). */
 CUresult cuGraphKernelNodeSetAttribute(CUgraphNode hNode,
                                        CUlaunchAttributeID attr,

@@ -409,6 +409,62 @@ START_TEST(test_captured_bodies)
 }
 END_TEST
 
+/* The generic update (cudaGraphNodeSetParams, cudaGraphExecNodeSetParams
+ * and the driver's): a memset node's value changed in the graph, then in
+ * the executable graph only; memory nodes cannot change. */
+START_TEST(test_generic_set)
+{
+    unsigned *d;
+    OK(cudaMalloc((void **)&d, 4));
+    cudaGraph_t g;
+    OK(cudaGraphCreate(&g, 0));
+    struct cudaGraphNodeParams np;
+    memset(&np, 0, sizeof np);
+    np.type = cudaGraphNodeTypeMemset;
+    np.memset.dst = d;
+    np.memset.value = 1;
+    np.memset.elementSize = 4;
+    np.memset.width = 1;
+    np.memset.height = 1;
+    cudaGraphNode_t n;
+    OK(cudaGraphAddNode(&n, g, NULL, NULL, 0, &np));
+    np.memset.value = 2;
+    OK(cudaGraphNodeSetParams(n, &np));
+    cudaGraphExec_t e;
+    OK(cudaGraphInstantiate(&e, g, 0));
+    OK(cudaGraphLaunch(e, 0));
+    ck_assert_uint_eq(get(d), 2);
+    np.memset.value = 3;
+    OK(cudaGraphExecNodeSetParams(e, n, &np));
+    OK(cudaGraphLaunch(e, 0));
+    ck_assert_uint_eq(get(d), 3);
+    struct cudaMemsetParams mp;
+    OK(cudaGraphMemsetNodeGetParams(n, &mp));
+    ck_assert_uint_eq(mp.value, 2);     /* the graph's node kept its own */
+    /* The driver's form refuses a runtime node (each library keeps graphs
+     * of its own). */
+    CUgraphNodeParams cp;
+    memset(&cp, 0, sizeof cp);
+    cp.type = CU_GRAPH_NODE_TYPE_MEMSET;
+    ck_assert_int_eq(cuGraphNodeSetParams(n, &cp), CUDA_ERROR_INVALID_VALUE);
+    np.type = cudaGraphNodeTypeHost;    /* not the node's type */
+    ck_assert_int_eq(cudaGraphNodeSetParams(n, &np), cudaErrorInvalidValue);
+    memset(&np, 0, sizeof np);
+    np.type = cudaGraphNodeTypeMemAlloc;
+    np.alloc.poolProps.allocType = 1;
+    np.alloc.poolProps.location.type = 1;
+    np.alloc.bytesize = 64;
+    cudaGraphNode_t an;
+    OK(cudaGraphAddNode(&an, g, NULL, NULL, 0, &np));
+    ck_assert_ptr_nonnull(np.alloc.dptr);
+    ck_assert_int_eq(cudaGraphNodeSetParams(an, &np), cudaErrorNotSupported);
+    (void)cudaGetLastError();
+    OK(cudaGraphExecDestroy(e));
+    OK(cudaGraphDestroy(g));
+    OK(cudaFree(d));
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("graph_cond");
@@ -419,6 +475,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_switch);
     tcase_add_test(tc, test_errors);
     tcase_add_test(tc, test_captured_bodies);
+    tcase_add_test(tc, test_generic_set);
     tcase_add_test(tc, test_driver);
     suite_add_tcase(s, tc);
     return s;

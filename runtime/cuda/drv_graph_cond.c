@@ -2,7 +2,8 @@
  * runtime/cuda/drv_graph_cond.c: conditional graph nodes in the drop-in
  * driver (cuGraphConditionalHandleCreate; cuGraphAddNode, the generic
  * node creation, with CU_GRAPH_NODE_TYPE_CONDITIONAL and the other node
- * types the driver has) over the shared conditional nodes
+ * types the driver has; cuGraphNodeSetParams and cuGraphExecNodeSetParams,
+ * their generic update) over the shared conditional nodes
  * (runtime/graph/gcond.h).  Device code sets a condition with
  * cudaGraphSetConditional (emu/devrt.h).
  */
@@ -146,4 +147,59 @@ CUresult cuGraphAddNode_v2(CUgraphNode *phGraphNode, CUgraph hGraph,
                      (const void *)dependencies,
                      (const void *)dependencyData, numDependencies,
                      (void *)nodeParams);
+}
+
+/* The node types whose parameters may change after the node is made:
+ * not memory nodes ("Modifying parameters is not supported for node
+ * types CU_GRAPH_NODE_TYPE_MEM_ALLOC and CU_GRAPH_NODE_TYPE_MEM_FREE"),
+ * nor a conditional node's; a child graph only in an executable graph. */
+static CUresult settable(int type, int exec)
+{
+    switch (type) {
+    case CU_GRAPH_NODE_TYPE_MEM_ALLOC:
+    case CU_GRAPH_NODE_TYPE_MEM_FREE:
+    case CU_GRAPH_NODE_TYPE_CONDITIONAL:
+    case CU_GRAPH_NODE_TYPE_EMPTY:
+        return CUDA_ERROR_NOT_SUPPORTED;
+    case CU_GRAPH_NODE_TYPE_GRAPH:
+        return exec ? CUDA_SUCCESS : CUDA_ERROR_NOT_SUPPORTED;
+    default:
+        return CUDA_SUCCESS;
+    }
+}
+
+static CUresult node_set(CUgraphExec x, CUgraphNode n, CUgraphNodeParams *np)
+{
+    if (!np || (!x && (!gph_node_mine(n) || n->type != np->type))) {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    drv_node_params p;
+    CUresult r = settable(np->type, x != NULL);
+    if (!r) {
+        r = params_of(np, &p);
+    }
+    if (r) {
+        return r;
+    }
+    if (x && np->type == CU_GRAPH_NODE_TYPE_GRAPH) {
+        return (CUresult)gph_exec_child(x, n, np->graph.graph);
+    }
+    if (x && !(n = gph_exec_node(x, n, np->type))) {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    return (CUresult)gph_set(n, n->type, &p);
+}
+
+CUresult cuGraphNodeSetParams(CUgraphNode hNode, CUgraphNodeParams *nodeParams)
+{
+    return drv_trace(node_set(NULL, hNode, nodeParams), "cuGraphNodeSetParams",
+                     "%p, %p", (void *)hNode, (void *)nodeParams);
+}
+
+CUresult cuGraphExecNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode,
+                                  CUgraphNodeParams *nodeParams)
+{
+    return drv_trace(node_set(hGraphExec, hNode, nodeParams),
+                     "cuGraphExecNodeSetParams", "%p, %p, %p",
+                     (void *)hGraphExec, (void *)hNode, (void *)nodeParams);
 }

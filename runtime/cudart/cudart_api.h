@@ -233,6 +233,10 @@ cudaError_t cudaGraphAddNode(cudaGraphNode_t *n, cudaGraph_t g,
                              const cudaGraphNode_t *deps,
                              const cudaGraphEdgeData *edges, size_t nd,
                              struct cudaGraphNodeParams *np);
+cudaError_t cudaGraphNodeSetParams(cudaGraphNode_t n,
+                                   struct cudaGraphNodeParams *np);
+cudaError_t cudaGraphExecNodeSetParams(cudaGraphExec_t x, cudaGraphNode_t n,
+                                       struct cudaGraphNodeParams *np);
 /* rt_ipc.c */
 cudaError_t cudaIpcGetMemHandle(cudaIpcMemHandle_t *h, void *p);
 cudaError_t cudaIpcOpenMemHandle(void **p, cudaIpcMemHandle_t h,

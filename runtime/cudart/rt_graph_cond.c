@@ -2,7 +2,8 @@
  * runtime/cudart/rt_graph_cond.c: conditional graph nodes
  * (cudaGraphConditionalHandleCreate; cudaGraphAddNode, the generic node
  * creation, with cudaGraphNodeTypeConditional and the other node types
- * the runtime has) over the shared conditional nodes
+ * the runtime has; cudaGraphNodeSetParams and cudaGraphExecNodeSetParams,
+ * their generic update) over the shared conditional nodes
  * (runtime/graph/gcond.h: handles, bodies, how they run).  Device code
  * sets a condition with cudaGraphSetConditional (emu/devrt.h).
  */
@@ -111,4 +112,58 @@ RT_API cudaError_t cudaGraphAddNode(cudaGraphNode_t *n, cudaGraph_t g,
         np->conditional.phGraph_out = c.bodies;
     }
     return cudaSuccess;
+}
+
+/* The node types whose parameters may change after the node is made:
+ * not memory nodes ("Modifying parameters is not supported for node
+ * types ... MEM_ALLOC and MEM_FREE"), nor a conditional node's; a child
+ * graph only in an executable graph. */
+static cudaError_t settable(int type, int exec)
+{
+    switch (type) {
+    case cudaGraphNodeTypeMemAlloc:
+    case cudaGraphNodeTypeMemFree:
+    case cudaGraphNodeTypeConditional:
+    case cudaGraphNodeTypeEmpty:
+        return cudaErrorNotSupported;
+    case cudaGraphNodeTypeGraph:
+        return exec ? cudaSuccess : cudaErrorNotSupported;
+    default:
+        return cudaSuccess;
+    }
+}
+
+RT_API cudaError_t cudaGraphNodeSetParams(cudaGraphNode_t n,
+                                          struct cudaGraphNodeParams *np)
+{
+    if (!np || !gph_node_mine(n) || n->type != (int)np->type)
+        return rt_err(cudaErrorInvalidValue);
+    rt_node_params p;
+    cudaError_t e = settable(n->type, 0);
+    if (e == cudaSuccess)
+        e = params_of(np, &p);
+    if (e == cudaSuccess)
+        e = (cudaError_t)gph_set(n, n->type, &p);
+    return e == cudaSuccess ? e : rt_err(e);
+}
+
+RT_API cudaError_t cudaGraphExecNodeSetParams(cudaGraphExec_t x,
+                                              cudaGraphNode_t n,
+                                              struct cudaGraphNodeParams *np)
+{
+    if (!np)
+        return rt_err(cudaErrorInvalidValue);
+    rt_node_params p;
+    cudaError_t e = settable((int)np->type, 1);
+    if (e == cudaSuccess)
+        e = params_of(np, &p);
+    if (e != cudaSuccess)
+        return rt_err(e);
+    if (np->type == cudaGraphNodeTypeGraph)
+        return rt_err((cudaError_t)gph_exec_child(x, n, np->graph.graph));
+    cudaGraphNode_t c = gph_exec_node(x, n, (int)np->type);
+    if (!c)
+        return rt_err(cudaErrorInvalidValue);
+    e = (cudaError_t)gph_set(c, c->type, &p);
+    return e == cudaSuccess ? e : rt_err(e);
 }
