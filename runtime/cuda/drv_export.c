@@ -21,6 +21,7 @@
 #endif
 #include "config.h"
 
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -272,7 +273,7 @@ static void check_version(void)
     static _Atomic int said;
     int v = rt_version;
     if (v / 10 != PTXEMU_CUDA_VERSION / 10 && v > 0 &&
-        !__atomic_exchange_n(&said, 1, __ATOMIC_RELAXED)) {
+        !atomic_exchange_explicit(&said, 1, memory_order_relaxed)) {
         char text[24];
         version_text(text);
         fprintf(stderr, "ptxemu: the CUDA runtime linked into the program "
