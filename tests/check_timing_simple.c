@@ -859,6 +859,39 @@ START_TEST(abi_refused)
 }
 END_TEST
 
+/* A kernel stopped by a guest fault that the host never ends (no
+ * kernel_end: timing/host.c skips it after a fault): its CTA must not
+ * hold the SM's only CTA slot at the next launch (which would then be
+ * placed beyond the limits, with a log line).  add; add (faults the
+ * first time); exit: adds at 0 and 1, the exit at 2, the last result at
+ * 5. */
+START_TEST(fault_without_kernel_end)
+{
+    mock_init(&M, 1);
+    mock_set(&M, "max_ctas_per_sm=1");
+    mock_add(&M, 0, NONE, 0);
+    mock_add(&M, 0, NONE, 1)->fault = 1;
+    mock_exit(&M, 0);
+    ck_assert_ptr_nonnull(mock_create(&M));
+    M.cta[0].nwarps = 1;
+    M.cta[0].w[0].cta = &M.cta[0];
+    M.cta[0].wp[0] = &M.cta[0].w[0];
+    ck_assert_int_eq(M.ops.kernel_begin(M.tm, &M.k), PTXEMU_TM_OK);
+    uint64_t now = 0;
+    int rc;
+    while ((rc = M.ops.cycle(M.tm, &now)) == 1) {
+    }
+    ck_assert_int_eq(rc, PTXEMU_TM_FAULT);
+    M.prog[0][1].fault = 0; /* the host lives on; a new launch */
+    M.k.start_cycle = now;
+    uint64_t cycles = 0;
+    ck_assert_int_eq(mock_run(&M, &cycles), 0);
+    ck_assert_uint_eq(cycles, 5);
+    ck_assert_uint_eq(M.nlog, 0);
+    mock_fini(&M);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("timing_simple");
@@ -894,6 +927,7 @@ static Suite *suite(void)
     tcase_add_test(t, param_table_in_host_parser);
     tcase_add_loop_test(t, param_refused, 0, sizeof bad / sizeof bad[0]);
     tcase_add_test(t, abi_refused);
+    tcase_add_test(t, fault_without_kernel_end);
     suite_add_tcase(s, t);
     return s;
 }

@@ -147,6 +147,11 @@ static int simple_kernel_begin(void *tm, const ptxemu_tm_kernel *k)
         s->api->error(s->h, "simple: the SM count changed inside a kernel");
         return PTXEMU_TM_ERROR;
     }
+    if (!s->kern || !s->kern->running) {
+        for (uint32_t i = 0; i < s->nsms; i++) {
+            simple_sm_drop_stale(s, s->sm[i]);
+        }
+    }
     bool fresh;
     if (ensure_sms(s, nsms) != 0 ||
         !tm_kern_begin(&s->kern, k, s->c.launch_latency, &s->c.occ, &fresh)) {

@@ -215,6 +215,10 @@ void simple_sm_retire(Simple *s, SimpleSm *sm, uint64_t now);
 /* Forget the current kernel's CTAs without retiring them (a kernel
  * stopped early: the host frees its own). */
 void simple_sm_drop(Simple *s, SimpleSm *sm);
+/* Forget every CTA on the SM: a new launch while no kernel runs finds
+ * only those of a kernel the host abandoned after a guest fault (it
+ * skips kernel_end then, and frees them). */
+void simple_sm_drop_stale(Simple *s, SimpleSm *sm);
 /* The cycle a finished CTA may retire (SIMPLE_NEVER while it runs). */
 uint64_t simple_cta_retire_at(const SimpleCta *cta);
 

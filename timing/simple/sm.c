@@ -225,3 +225,13 @@ void simple_sm_drop(Simple *s, SimpleSm *sm)
         release(s, sm, c);
     }
 }
+
+void simple_sm_drop_stale(Simple *s, SimpleSm *sm)
+{
+    while (sm->ctas) { /* their kernel's record is gone: no release() */
+        SimpleCta *c = sm->ctas;
+        sm->ctas = c->next;
+        tm_occ_add(&sm->used, &c->use, -1);
+        cta_free(s, sm, c);
+    }
+}
