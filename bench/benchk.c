@@ -43,12 +43,17 @@ static uint32_t scaled(uint32_t base, uint32_t min)
 /* ------------------------------------------------------------ a run */
 
 
+/* A device buffer holding init, or zeros when init is NULL (written, as
+ * a CUDA program must: cudaMalloc does not clear; `ptxemu sanitize
+ * --tool initcheck` found the histograms read before this). */
 static uint64_t dalloc(const BenchIo *io, size_t bytes, const void *init)
 {
     uint64_t p = io->alloc(io->ctx, bytes);
-    if (init) {
-        io->htod(io->ctx, p, init, bytes);
+    void *zero = init ? NULL : calloc(1, bytes ? bytes : 1);
+    if (init || zero) {
+        io->htod(io->ctx, p, init ? init : zero, bytes);
     }
+    free(zero);
     return p;
 }
 

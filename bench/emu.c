@@ -17,7 +17,7 @@
  * only knows warp instructions).
  *
  * Usage: bench/emu [--dir DIR] [--scale F] [--no-stats] [--only NAME]
- *                  [--repeat N] [--noop-client]
+ *                  [--repeat N] [--noop-client] [--tool LIST]
  *   DIR defaults to bench/kernels, then <dir of argv[0]>/kernels.
  *   F scales the work of every kernel (default 1.0, about 1-3 s each on
  *   one core).  --repeat N keeps the best of N timed fast launches.
@@ -25,6 +25,9 @@
  *   emulator client attached (emu/client.h) that watches every state
  *   space and every event and does nothing: the cost of the client
  *   interface itself.
+ *   --tool LIST: the fast run ("tool" in the hook column) has the
+ *   checkers of `ptxemu sanitize` attached (runtime/sanitize.h; their
+ *   summary goes to stderr, and an error fails the run): their cost.
  */
 #include "config.h"
 
@@ -38,6 +41,7 @@
 #include "bench/benchk.h"
 #include "emu/client.h"
 #include "runtime/api_emu.h"
+#include "runtime/sanitize.h"
 #include "runtime/ptxemu.h"
 
 /* A run through the public API (runtime/ptxemu.h). */
@@ -139,7 +143,7 @@ static void attach_noop(ptxemu_device *dev)
 static void usage(void)
 {
     fprintf(stderr, "usage: bench/emu [--dir DIR] [--scale F] [--no-stats] "
-            "[--only NAME] [--repeat N] [--noop-client]\n");
+            "[--only NAME] [--repeat N] [--noop-client] [--tool LIST]\n");
     exit(2);
 }
 
@@ -147,6 +151,7 @@ int main(int argc, char **argv)
 {
     const char *kdir = NULL;
     bool stats = true, noop = false;
+    RtSanOptions so = { .out = stderr };
     const char *only = NULL;
     int repeat = 1;
     for (int i = 1; i < argc; i++) {
@@ -159,6 +164,10 @@ int main(int argc, char **argv)
             stats = false;
         } else if (!strcmp(argv[i], "--noop-client")) {
             noop = true;
+        } else if (!strcmp(argv[i], "--tool") && i + 1 < argc) {
+            if (!rt_sanitize_tools(argv[++i], &so.tools)) {
+                usage();
+            }
         } else if (!strcmp(argv[i], "--repeat") && i + 1 < argc) {
             repeat = atoi(argv[++i]);
             if (repeat < 1) {
@@ -196,9 +205,20 @@ int main(int argc, char **argv)
                 if (noop && mode == 0) {
                     attach_noop(r.dev);
                 }
+                RtSanitize *san = NULL;
+                char why[128];
+                if (so.tools && mode == 0 &&
+                    !(san = rt_sanitize_start(r.dev, &so, why,
+                                              sizeof(why)))) {
+                    fprintf(stderr, "bench/emu: %s\n", why);
+                    exit(1);
+                }
                 const BenchIo io = {&r, io_alloc, io_htod, io_dtoh,
                                     run_launch};
                 if (!k->run(&io)) {
+                    all_ok = false;
+                }
+                if (san && rt_sanitize_finish(san)) {
                     all_ok = false;
                 }
                 run_close(&r);
@@ -231,7 +251,7 @@ int main(int argc, char **argv)
             }
             printf("%-8s %-4s %12" PRIu64 " %13s %13s %7.3f %7.3f %14s "
                    "%12.2fM\n", k->name,
-                   mode ? "on" : noop ? "noop" : "off",
+                   mode ? "on" : so.tools ? "tool" : noop ? "noop" : "off",
                    r->st.warp_insns, tb, ab, r->secs, r->cpu, tr,
                    (double)r->st.warp_insns / r->cpu / 1e6);
         }

@@ -32,15 +32,25 @@ struct SanInitcheck {
     int client;
     SanMap pages;                 /* addr >> GPAGE_BITS -> uint64_t[64] */
     SanMap seen;                  /* reported (site, space) -> 1 */
+    uint64_t last_pn;             /* the page last looked up */
+    uint64_t *last_bits;
+    uint64_t al_addr, al_end;     /* the allocation last found (until an
+                                     allocation or free) */
+    bool al_tracked;
 };
 
 /* ------------------------------------------------------------ global */
 
 static uint64_t *gpage(SanInitcheck *c, uint64_t pn, bool make)
 {
+    if (c->last_bits && pn == c->last_pn) {
+        return c->last_bits;
+    }
     uint64_t *v = san_map_get(&c->pages, pn, false);
     if (v) {
-        return (uint64_t *)(uintptr_t)*v;
+        c->last_pn = pn;
+        c->last_bits = (uint64_t *)(uintptr_t)*v;
+        return c->last_bits;
     }
     if (!make) {
         return NULL;
@@ -65,6 +75,14 @@ static void gmark(SanInitcheck *c, uint64_t addr, uint64_t size, bool set)
             stop = end;
         }
         uint64_t *bits = gpage(c, pn, set);
+        uint32_t o0 = (uint32_t)(addr & (GPAGE - 1));
+        if (bits && set && stop - addr <= 64 - o0 % 64) {
+            uint64_t n = stop - addr;
+            bits[o0 / 64] |= (n == 64 ? ~0ull : (1ull << n) - 1)
+                             << (o0 % 64);
+            addr = stop;
+            continue;
+        }
         for (uint64_t a = addr; bits && a < stop; a++) {
             uint32_t o = (uint32_t)(a & (GPAGE - 1));
             if (set) {
@@ -85,16 +103,32 @@ static bool tracked(const EmuAlloc *a)
 /* The unwritten bytes among [addr, addr+size) of global memory. */
 static uint32_t gunset(SanInitcheck *c, uint64_t addr, uint32_t size)
 {
-    const EmuAlloc *a = emu_mem_find(c->dev->mem, addr, size);
-    if (!tracked(a)) {
+    if (!(addr >= c->al_addr && addr + size <= c->al_end)) {
+        const EmuAlloc *a = emu_mem_find(c->dev->mem, addr, size);
+        if (!a) {
+            return 0;
+        }
+        c->al_addr = a->addr;
+        c->al_end = a->addr + a->size;
+        c->al_tracked = tracked(a);
+    }
+    if (!c->al_tracked) {
         return 0;
+    }
+    uint32_t o = (uint32_t)(addr & (GPAGE - 1));
+    if (size <= 64 - o % 64) {        /* within one word of the bitmap */
+        const uint64_t *bits = gpage(c, addr >> GPAGE_BITS, false);
+        uint64_t want = (size == 64 ? ~0ull : (1ull << size) - 1)
+                        << (o % 64);
+        return bits ? (uint32_t)__builtin_popcountll(want & ~bits[o / 64])
+                    : size;
     }
     uint32_t n = 0;
     for (uint32_t b = 0; b < size; b++) {
         uint64_t at = addr + b;
         const uint64_t *bits = gpage(c, at >> GPAGE_BITS, false);
-        uint32_t o = (uint32_t)(at & (GPAGE - 1));
-        n += !bits || !(bits[o / 64] >> (o % 64) & 1u);
+        uint32_t ob = (uint32_t)(at & (GPAGE - 1));
+        n += !bits || !(bits[ob / 64] >> (ob % 64) & 1u);
     }
     return n;
 }
@@ -270,8 +304,13 @@ static void on_event(void *ctx, const EmuEvent *e)
 {
     SanInitcheck *c = ctx;
     switch (e->kind) {
+    case EMU_EV_HOST_FREE:
+    case EMU_EV_DEV_FREE:
+        c->al_addr = c->al_end = 0;       /* forget the allocation found */
+        return;
     case EMU_EV_HOST_ALLOC:
     case EMU_EV_DEV_ALLOC:
+        c->al_addr = c->al_end = 0;
         if (tracked(emu_mem_find(c->dev->mem, e->addr, 1))) {
             gmark(c, e->addr, e->size, false);
         }
@@ -307,6 +346,7 @@ SanInitcheck *san_initcheck_new(EmuDevice *d, SanOut *out)
         .spaces = 1u << PTX_SPACE_GLOBAL | 1u << PTX_SPACE_SHARED |
                   1u << PTX_SPACE_LOCAL,
         .events = 1u << EMU_EV_HOST_ALLOC | 1u << EMU_EV_DEV_ALLOC |
+                  1u << EMU_EV_HOST_FREE | 1u << EMU_EV_DEV_FREE |
                   1u << EMU_EV_HOST_WRITE | 1u << EMU_EV_CTA_DONE,
     };
     char why[128];

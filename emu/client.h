@@ -1,7 +1,7 @@
 /*
  * emu/client.h: in-tree clients of the emulator (statistics, the
- * memcheck of `ptxemu sanitize` in check/; more checkers and tracing
- * next): a versioned hook interface, several clients per device at once.
+ * checkers of `ptxemu sanitize` in check/; tracing next): a versioned
+ * hook interface, several clients per device at once.
  *
  * Contract.
  *  - A client is an EmuClient, copied by emu_client_attach().  It starts

@@ -9,6 +9,7 @@
 #include "check/initcheck.h"
 #include "check/memcheck.h"
 #include "check/racecheck.h"
+#include "check/synccheck.h"
 #include "check/report.h"
 #include "runtime/api_emu.h"
 #include "runtime/sanitize.h"
@@ -24,6 +25,7 @@ struct RtSanitize {
     SanMemcheck *mc;
     SanRacecheck *rc;
     SanInitcheck *ic;
+    SanSynccheck *sc;
 };
 
 bool rt_sanitize_tools(const char *list, unsigned *mask)
@@ -65,6 +67,7 @@ static void release(RtSanitize *s)
     san_memcheck_free(s->mc);
     san_racecheck_free(s->rc);
     san_initcheck_free(s->ic);
+    san_synccheck_free(s->sc);
     free(s);
 }
 
@@ -94,12 +97,9 @@ RtSanitize *rt_sanitize_start(ptxemu_device *d, const RtSanOptions *o,
         !(s->ic = san_initcheck_new(e, &s->out))) {
         failed = "initcheck";
     }
-    for (unsigned k = RT_SAN_SYNCCHECK; k < RT_SAN_NTOOLS && !failed; k++) {
-        if (o->tools >> k & 1u) {
-            snprintf(why, n, "%s is not built yet", tool_names[k]);
-            release(s);
-            return NULL;
-        }
+    if (!failed && o->tools >> RT_SAN_SYNCCHECK & 1u &&
+        !(s->sc = san_synccheck_new(e, &s->out))) {
+        failed = "synccheck";
     }
     if (failed) {
         snprintf(why, n, "cannot start %s", failed);

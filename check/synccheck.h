@@ -1,0 +1,44 @@
+/*
+ * check/synccheck.h: the synchronisation checker of `ptxemu sanitize
+ * --tool synccheck`.
+ *
+ * What is detected:
+ *  - A CTA barrier that must be reached by whole warps (bar.sync,
+ *    bar.red, bar.arrive and the barrier.*.aligned forms, PTX ISA
+ *    "Parallel Synchronization and Communication Instructions: bar,
+ *    barrier") executed by part of a warp's live lanes (divergent code,
+ *    or a guard false in some lanes).
+ *  - A barrier with a thread count that differs from the count another
+ *    warp gave for the same barrier in the same round.
+ *  - A barrier without a thread count that not every warp of the CTA
+ *    reached as many times as the others before the CTA ended (a
+ *    __syncthreads() that some threads skip).
+ *  - bar.warp.sync, shfl.sync, vote.sync, match.sync, redux.sync and
+ *    elect.sync whose member mask does not include the executing lane
+ *    (undefined, PTX ISA "shfl.sync").  A mask naming exited lanes, or
+ *    lanes that exit without executing the instruction, is allowed (CUDA
+ *    C++ Programming Guide: "all non-exited threads named in mask must
+ *    execute the same intrinsic"), and is not reported.
+ *  - Not checked: live lanes named in a mask that never execute the
+ *    instruction, barrier.cluster, mbarrier phases, named barriers' id
+ *    reuse with different participant sets.
+ *
+ * Contract.
+ *  - san_synccheck_new() attaches a client that wants steps (slower
+ *    than the access-only clients); reports go through `out`.  Each
+ *    occurrence is one error; the first of each instruction and kind is
+ *    printed, the others counted.
+ *  - Detach with san_synccheck_free() before freeing the device.
+ */
+#ifndef PTXEMU_CHECK_SYNCCHECK_H
+#define PTXEMU_CHECK_SYNCCHECK_H
+
+#include "check/report.h"
+#include "emu/exec.h"
+
+typedef struct SanSynccheck SanSynccheck;
+
+SanSynccheck *san_synccheck_new(EmuDevice *d, SanOut *out);
+void san_synccheck_free(SanSynccheck *s);
+
+#endif
