@@ -765,17 +765,7 @@ START_TEST(fault_without_kernel_end)
     mock_add(&M, 0, NONE, 1)->fault = 1;
     mock_exit(&M, 0);
     ck_assert_ptr_nonnull(mock_create(&M));
-    M.k.nctas = 1;
-    M.next_cta = 0;
-    M.cta[0].nwarps = 1;
-    M.cta[0].w[0].cta = &M.cta[0];
-    M.cta[0].wp[0] = &M.cta[0].w[0];
-    ck_assert_int_eq(M.ops.kernel_begin(M.tm, &M.k), PTXEMU_TM_OK);
-    uint64_t now = 0;
-    int rc;
-    while ((rc = M.ops.cycle(M.tm, &now)) == 1) {
-    }
-    ck_assert_int_eq(rc, PTXEMU_TM_FAULT);
+    uint64_t now = mock_run_to_fault(&M);
     M.prog[0][1].fault = 0; /* the host lives on; a new launch */
     M.k.start_cycle = now;    /* device time goes on */
     uint64_t cycles = 0;

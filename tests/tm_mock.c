@@ -535,6 +535,19 @@ int mock_run(MockHost *m, uint64_t *cycles)
     return rc;
 }
 
+uint64_t mock_run_to_fault(MockHost *m)
+{
+    ck_assert_ptr_nonnull(m->tm);
+    reset_grid(m);
+    ck_assert_int_eq(m->ops.kernel_begin(m->tm, &m->k), PTXEMU_TM_OK);
+    uint64_t now = m->k.start_cycle;
+    int rc;
+    while ((rc = m->ops.cycle(m->tm, &now)) == 1) {
+    }
+    ck_assert_int_eq(rc, PTXEMU_TM_FAULT);
+    return now;
+}
+
 uint64_t mock_time(MockHost *m)
 {
     ck_assert_msg(mock_create(m) != NULL, "create refused: %s", m->err);

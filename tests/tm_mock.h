@@ -149,6 +149,10 @@ void *mock_create(MockHost *m);
  * kernel_end; returns the cycle() result that ended it (0, or negative)
  * and *cycles = end - start. */
 int mock_run(MockHost *m, uint64_t *cycles);
+/* Run the grid on the created model until cycle() stops it with a
+ * fault, without kernel_end (as timing/host.c leaves a kernel after a
+ * guest fault); the device time it stopped at. */
+uint64_t mock_run_to_fault(MockHost *m);
 /* Create, run, check it ended normally; the kernel's cycles. */
 uint64_t mock_time(MockHost *m);
 void mock_fini(MockHost *m);
