@@ -1008,6 +1008,28 @@ START_TEST(hier_tlb)
 }
 END_TEST
 
+/* GT200 keeps no global data in its partitions (l2.bypass=global): the
+ * DRAM access of hier_latencies without the L2's lookup (1) and hit
+ * latency (10): the request reaches the partition at 3 and the channel
+ * at once: ACT @3, RD @15, data at 29, out at 29 (an L2 cycle), reply
+ * crossbar 3, L1 4: 36.  Constant reads still use the L2. */
+START_TEST(hier_l2_bypass)
+{
+    static const char *const x[] = {"l2.bypass=global"};
+    MemRun r;
+    mem_open(&r, x, 1);
+    ck_assert_msg(r.m, "%s", r.h.err);
+    mem_send(&r, 0, 0x000, GPU_MEM_READ, PTXEMU_TM_SPACE_GLOBAL, 1, 0);
+    mem_drain(&r);
+    ck_assert_uint_eq(r.done[1], 36);
+    ck_assert_uint_eq(mem_stat(&r, "mem.l2.access"), 0);
+    mem_send(&r, 0, 0x4000, GPU_MEM_READ, PTXEMU_TM_SPACE_CONST, 2, 100);
+    mem_drain(&r);
+    ck_assert_uint_eq(mem_stat(&r, "mem.l2.miss"), 1);
+    mem_close(&r);
+}
+END_TEST
+
 /* Stress: 4 SMs with tiny queues everywhere (so every refusal and every
  * sleeping-on-back-pressure path is taken) and a pseudo-random mix of
  * reads, writes, atomics, constant, texture and instruction reads over
@@ -1121,6 +1143,7 @@ START_TEST(hier_stress_deterministic)
         {"icnt.model=ideal", "dram.sched=fifo", "dram.policy=closed"},
         {"mem.l1d=false", "tlb.on=true", "map.hash=poly"},
         {"l2.repl=fifo", "l1d.write=back", "l1d.alloc=true"},
+        {"l2.bypass=global,tex", "mem.l1d=false", "dram.policy=closed"},
     };
     static Stress a, b;
     for (size_t k = 0; k < sizeof cfgs / sizeof cfgs[0]; k++) {
@@ -1147,6 +1170,7 @@ START_TEST(hier_bad_config)
         {"dram.preset=ddr9", "unknown preset 'ddr9'"},
         {"icnt.model=mesh", "icnt.model: 'mesh' is not one of"},
         {"l1d.line=96", "l1d: line size must be a power of two"},
+        {"l2.bypass=global,data", "l2.bypass: 'data' is not one of"},
         {"map.hash=poly", NULL},        /* 2 partitions: fine */
         {"mem.parts=3", NULL},          /* linear: any count */
     };
@@ -1198,6 +1222,7 @@ static Suite *suite(void)
     tcase_add_test(tc, hier_clock_domains);
     tcase_add_test(tc, hier_no_l1);
     tcase_add_test(tc, hier_tlb);
+    tcase_add_test(tc, hier_l2_bypass);
     tcase_add_test(tc, hier_stress_deterministic);
     tcase_add_test(tc, hier_bad_config);
     suite_add_tcase(s, tc);

@@ -415,7 +415,8 @@ static void run_req(Hier *H, uint64_t now)
             continue;
         }
         while ((m = xbar_peek(H->req, p, now))) {
-            CacheOutcome o = part_accept(&H->part[p], m, cyc(H, DOM_L2));
+            CacheOutcome o = part_accept(&H->part[p], m, cyc(H, DOM_L2),
+                                         cyc(H, DOM_DRAM));
             if (o >= CACHE_FAIL_BANK) {
                 /* no room in the slice: its L2 or DRAM agent says when
                  * (a busy bank: next cycle) */
@@ -424,6 +425,7 @@ static void run_req(Hier *H, uint64_t now)
             }
             xbar_pop(H->req, p);
             touch(H, id_l2(H, p));
+            touch(H, id_dram(H, p));    /* a request that bypassed */
         }
     }
     xbar_tick(H->req, now);
@@ -846,7 +848,8 @@ static bool build(Hier *H, const ptxemu_tm_host_api *api, ptxemu_tm_host *h)
             cache_free(l2);
             return fail(api, h, "dram", err);
         }
-        if (part_init(&H->part[p], l2, d, &H->cfg.map, c->atom_lat,
+        if (part_init(&H->part[p], l2, d, &H->cfg.map, H->cfg.l2_bypass,
+                      c->atom_lat,
                       c->l2.outq + c->l2.mshrs * c->l2.merge)) {
             return fail(api, h, "mem", err);
         }

@@ -7,7 +7,8 @@
  * calibrated description of one; the DRAM's come from its preset
  * (dram_presets.c).  GT200-like settings, from Wong et al.,
  * "Demystifying GPU microarchitecture through microbenchmarking",
- * ISPASS 2010: mem.l1d = false (no L1 for global memory); l1t.sets = 8,
+ * ISPASS 2010: mem.l1d = false (no L1 for global memory), l2.bypass =
+ * global (nor an L2 cache for it: the partitions cache texture); l1t.sets = 8,
  * l1t.ways = 20, l1t.line = 32, l1t.lat = 261 (5 KB, 20-way, 32-byte
  * lines); l1c.sets = 8, l1c.ways = 4, l1c.line = 64 (2 KB); l1i.sets =
  * 8, l1i.ways = 4 (4 KB); dram.preset = gddr3.
@@ -39,6 +40,8 @@ static const ptxemu_tm_param general[] = {
     {"icnt.lat", U, "2", "cycles through the network (per hop)"},
     {"icnt.ctrl_bytes", U, "8", "bytes of a packet's header"},
     {"l2.mhz", D, "0", "L2 clock (0: the core clock)"},
+    {"l2.bypass", S, "", "comma-separated accesses that skip the L2: "
+                         "global, const, tex, inst (GT200: global)"},
     {"map.hash", S, "xor", "partition hashing: linear, xor or poly"},
     {"map.gran", U, "256", "bytes per partition before the next"},
     {"map.row_bytes", U, "2k", "bytes of a DRAM row across a channel"},
@@ -222,6 +225,41 @@ static uint32_t from_preset(const ptxemu_tm_host_api *api, ptxemu_tm_host *h,
     return v == -1 ? preset : (uint32_t)v;
 }
 
+/* l2.bypass: "global,tex" ... into c->l2_bypass. */
+static void read_bypass(const ptxemu_tm_host_api *api, ptxemu_tm_host *h,
+                        HierCfg *c, bool *ok)
+{
+    static const struct {
+        const char *name;
+        MemUnit u[2];
+    } names[] = {
+        {"global", {MEM_UNIT_L1D, MEM_UNIT_DIRECT}},
+        {"const", {MEM_UNIT_L1C, MEM_UNIT_L1C}},
+        {"tex", {MEM_UNIT_L1T, MEM_UNIT_L1T}},
+        {"inst", {MEM_UNIT_L1I, MEM_UNIT_L1I}},
+    };
+    const char *v = api->param_string(h, "l2.bypass");
+    while (*v) {
+        size_t n = strcspn(v, ",");
+        size_t k = 0;
+        while (k < sizeof names / sizeof names[0] &&
+               (strlen(names[k].name) != n ||
+                strncmp(v, names[k].name, n) != 0)) {
+            k++;
+        }
+        if (k == sizeof names / sizeof names[0]) {
+            char msg[160];
+            snprintf(msg, sizeof msg, "l2.bypass: '%.*s' is not one of "
+                                      "global const tex inst", (int)n, v);
+            api->error(h, msg);
+            *ok = false;
+            return;
+        }
+        c->l2_bypass[names[k].u[0]] = c->l2_bypass[names[k].u[1]] = 1;
+        v += n + (v[n] == ',');
+    }
+}
+
 int hier_read(const ptxemu_tm_host_api *api, ptxemu_tm_host *h,
               double core_mhz, HierCfg *c)
 {
@@ -232,6 +270,7 @@ int hier_read(const ptxemu_tm_host_api *api, ptxemu_tm_host *h,
         read_cache(api, h, cache_prefix[u], &c->l1[u], &ok);
     }
     read_cache(api, h, "l2", &c->l2, &ok);
+    read_bypass(api, h, c, &ok);
     c->parts = u32(api, h, "mem.parts", &ok);
     c->direct_q = u32(api, h, "mem.direct_q", &ok);
     c->atom_lat = u32(api, h, "atom.lat", &ok);

@@ -54,6 +54,7 @@ typedef enum MemUnit {
 /* MemMsg.flags */
 enum {
     MEM_F_NOREPLY = 1u << 0,    /* a write-back: nobody waits for it */
+    MEM_F_BYPASS = 1u << 1,     /* went around the L2 slice (l2.bypass) */
 };
 
 typedef struct MemMsg {

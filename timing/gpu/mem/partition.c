@@ -3,9 +3,13 @@
  */
 #include "timing/gpu/mem/partition.h"
 
+#include "emu/panic.h"
+
 int part_init(Part *p, Cache *l2, Dram *dram, const AddrMapCfg *map,
-              uint32_t atom_lat, uint32_t outq)
+              const uint8_t *bypass, uint32_t atom_lat, uint32_t outq)
 {
+    p->bypass = bypass;
+    p->rsv = 0;
     p->l2 = l2;
     p->dram = dram;
     p->map = map;
@@ -25,9 +29,36 @@ void part_fini(Part *p)
     memq_fini(&p->atom);
 }
 
-CacheOutcome part_accept(Part *p, const MemMsg *m, uint64_t now_l2)
+/* No room in the output (slots promised to bypassing reads count). */
+static bool out_full(const Part *p)
 {
-    return cache_access(p->l2, m, now_l2);
+    return p->out.n + p->rsv >= p->out.cap;
+}
+
+/* m into the channel, its bank and row from the address map. */
+static bool to_dram(Part *p, const MemMsg *m, uint64_t now_dram)
+{
+    AddrLoc loc;
+    addrmap_map(p->map,
+                m->addr + GPU_SECTOR * (uint32_t)__builtin_ctz(m->sectors),
+                &loc);
+    return dram_accept(p->dram, m, loc.bankid, loc.row, now_dram);
+}
+
+CacheOutcome part_accept(Part *p, const MemMsg *m, uint64_t now_l2,
+                         uint64_t now_dram)
+{
+    if (!p->bypass[m->unit] || m->kind == GPU_MEM_ATOMIC) {
+        return cache_access(p->l2, m, now_l2);
+    }
+    bool reply = !(m->flags & MEM_F_NOREPLY);
+    MemMsg b = *m;
+    b.flags |= MEM_F_BYPASS;
+    if ((reply && out_full(p)) || !to_dram(p, &b, now_dram)) {
+        return CACHE_FAIL_RES;
+    }
+    p->rsv += reply;
+    return CACHE_MISS;
 }
 
 bool part_l2_tick(Part *p, uint64_t now_l2, uint64_t now_dram)
@@ -35,11 +66,7 @@ bool part_l2_tick(Part *p, uint64_t now_l2, uint64_t now_dram)
     const MemMsg *m;
     bool gave = false;
     while ((m = cache_down_peek(p->l2, now_l2))) {
-        AddrLoc loc;
-        addrmap_map(p->map, m->addr + GPU_SECTOR *
-                                          (uint32_t)__builtin_ctz(m->sectors),
-                    &loc);
-        if (!dram_accept(p->dram, m, loc.bankid, loc.row, now_dram)) {
+        if (!to_dram(p, m, now_dram)) {
             p->dram_blocked = true;
             break;
         }
@@ -55,14 +82,14 @@ bool part_l2_tick(Part *p, uint64_t now_l2, uint64_t now_dram)
             p->atom_free = start + 1;
             memq_push(&p->atom, m, start + p->atom_lat);
         } else {
-            if (memq_full(&p->out)) {
+            if (out_full(p)) {
                 break;
             }
             memq_push(&p->out, m, now_l2);
         }
         cache_up_pop(p->l2);
     }
-    while ((m = memq_peek(&p->atom, now_l2)) && !memq_full(&p->out)) {
+    while ((m = memq_peek(&p->atom, now_l2)) && !out_full(p)) {
         memq_push(&p->out, m, now_l2);
         memq_pop(&p->atom);
     }
@@ -72,11 +99,12 @@ bool part_l2_tick(Part *p, uint64_t now_l2, uint64_t now_dram)
 uint64_t part_l2_next(const Part *p)
 {
     uint64_t t = p->out_blocked ? MEM_NEVER : memq_next(&p->out);
-    if (!memq_full(&p->out)) {
+    if (!out_full(p)) {
         t = mem_min(t, memq_next(&p->atom));
     }
     const MemMsg *h = cache_up_peek(p->l2, MEM_NEVER - 1);
-    if (h && !memq_full(h->kind == GPU_MEM_ATOMIC ? &p->atom : &p->out)) {
+    if (h && !(h->kind == GPU_MEM_ATOMIC ? memq_full(&p->atom)
+                                         : out_full(p))) {
         t = mem_min(t, cache_up_next(p->l2));
     }
     if (!p->dram_blocked) {
@@ -89,7 +117,14 @@ void part_dram_tick(Part *p, uint64_t now_dram, uint64_t now_l2)
 {
     const MemMsg *m;
     while ((m = dram_out_peek(p->dram, now_dram))) {
-        cache_fill(p->l2, m, now_l2);
+        if (m->flags & MEM_F_BYPASS) {
+            /* its room was promised at part_accept */
+            EMU_ASSERT(p->rsv > 0);
+            p->rsv--;
+            memq_push(&p->out, m, now_l2);
+        } else {
+            cache_fill(p->l2, m, now_l2);
+        }
         dram_out_pop(p->dram);
     }
     dram_tick(p->dram, now_dram);

@@ -6,7 +6,11 @@
  * owner (hier.c) gives each call the current cycle of both.
  *
  * part_accept takes a request from the interconnect into the L2 slice
- * (refused when the slice refuses).  part_l2_tick moves the slice's
+ * (refused when the slice refuses), or, for a unit marked in `bypass`
+ * (GT200 caches no global data in its partitions: l2.bypass = global),
+ * straight into the channel, its reply then going out without the
+ * slice (refused when the channel is full or the output has no room to
+ * promise it; atomics never bypass: the atomic unit does them).  part_l2_tick moves the slice's
  * misses and write-backs into the channel's queues (while it accepts)
  * and its replies into the partition's output queue, atomics after the
  * atomic unit: one per L2 cycle, `atom_lat` cycles each (the ROP/atomic
@@ -29,6 +33,9 @@ typedef struct Part {
     MemQ atom;                  /* atomics in the atomic unit */
     uint32_t atom_lat;
     uint64_t atom_free;         /* next cycle the unit takes one */
+    const uint8_t *bypass;      /* by MemUnit: skips the slice */
+    uint32_t rsv;               /* output slots promised to bypassing
+                                   reads in the channel */
     bool dram_blocked;          /* the channel refused: wait for its tick */
     bool out_blocked;           /* the reply network refused the output's
                                    head: the owner clears it on a grant */
@@ -36,9 +43,10 @@ typedef struct Part {
 
 /* 0, or -1 (out of memory).  Takes ownership of l2 and dram. */
 int part_init(Part *p, Cache *l2, Dram *dram, const AddrMapCfg *map,
-              uint32_t atom_lat, uint32_t outq);
+              const uint8_t *bypass, uint32_t atom_lat, uint32_t outq);
 void part_fini(Part *p);
-CacheOutcome part_accept(Part *p, const MemMsg *m, uint64_t now_l2);
+CacheOutcome part_accept(Part *p, const MemMsg *m, uint64_t now_l2,
+                         uint64_t now_dram);
 /* True when it handed the channel something. */
 bool part_l2_tick(Part *p, uint64_t now_l2, uint64_t now_dram);
 /* In L2 cycles (the output's and the slice's own), leaving out what
