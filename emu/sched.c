@@ -24,9 +24,6 @@
 #include "emu/grid.h"
 
 #define EMU_SCHED_QUANTUM 64
-/* Rounds without progress before more CTAs are admitted (the watchdog's
- * own limit, for a report, is larger: EmuDevCfg.watchdog_rounds). */
-#define EMU_GROW_ROUNDS 64
 
 /* The recorded counterpart of emu_warp_run, while a client wants steps
  * (emu/client.h): every step fills the launch's record and the clients
@@ -59,11 +56,6 @@ static EmuStatus run_resident(EmuLaunch *l, EmuCta *const *ctas, uint32_t n,
     EmuWatch wd;
     emu_watch_init(&wd, l);
     wd.can_grow = can_grow;
-    if (can_grow && wd.limit > EMU_GROW_ROUNDS) {
-        /* admitting CTAs the GPU would hold anyway is cheap: look for
-         * spinning sooner than for a deadlock to report */
-        wd.limit = EMU_GROW_ROUNDS;
-    }
     *stuck = false;
     for (;;) {
         bool left = false, ran = false;
