@@ -116,6 +116,7 @@ static void cta_free(Gpu *g, GpuSm *sm, GpuCta *c)
         }
         if (g) {
             tm_map_del(&g->warps, tm_map_ptr(w->h));
+            tm_map_del(&g->fetching, tm_map_ptr(w));
         }
         uint32_t k = 0; /* its queued fetch, if any, is dropped */
         for (uint32_t j = 0; sm && j < sm->nfq; j++) {

@@ -14,7 +14,9 @@
  * Otherwise a fetch is a GPU_MEM_FETCH request: queued per SM, sent one
  * per cycle (back-pressure: a refused one is offered again), decoded
  * when its reply comes; one request per warp is out at a time (a
- * redirect waits for the stale reply, then fetches).
+ * redirect waits for the stale reply, then fetches).  The warps with a
+ * fetch out are kept in a set, so that the reply of one dropped with a
+ * kernel stopped early (a guest fault) finds nothing.
  */
 #include "config.h"
 
@@ -145,6 +147,9 @@ bool gpu_fetch_send(Gpu *g, GpuSm *sm, uint64_t now)
         if (!g->c.mem->send(g->mem, &r, now)) {
             break;
         }
+        if (tm_map_put(&g->fetching, tm_map_ptr(w), w) != 0) {
+            break; /* out of memory: offered again next cycle */
+        }
         ib->want = false;
         ib->inflight = true;
         ib->sent_gen = ib->gen;
@@ -161,6 +166,10 @@ bool gpu_fetch_send(Gpu *g, GpuSm *sm, uint64_t now)
 
 void gpu_fetch_reply(Gpu *g, GpuWarp *w, uint64_t cycle)
 {
+    if (!tm_map_get(&g->fetching, tm_map_ptr(w))) {
+        return; /* its warp was dropped with a kernel stopped early */
+    }
+    tm_map_del(&g->fetching, tm_map_ptr(w));
     GpuIbuf *ib = &w->ib;
     ib->inflight = false;
     if (ib->sent_gen == ib->gen && ib->pending) {

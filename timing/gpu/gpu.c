@@ -110,6 +110,7 @@ static void gpu_destroy(void *tm)
     gpu_tokens_clear(g);
     tm_map_free(&g->warps);
     tm_map_free(&g->expand);
+    tm_map_free(&g->fetching);
     free(g->txn);
     free(g->acc);
     free(g);

@@ -286,6 +286,7 @@ typedef struct Gpu {
     GpuSm **sm;
     uint32_t nsms, smcap, active_sms;
     TmMap warps;                /* ptxemu_tm_warp* -> GpuWarp* */
+    TmMap fetching;             /* GpuWarp* with a fetch in flight */
     TmMap tokens;               /* async token -> GpuToken* */
     TmMap expand;               /* insn -> its GpuExpand (or none) */
     void *mem;                  /* the memory system */
