@@ -90,11 +90,12 @@ static const Live *freed_at(const SanMemcheck *m, uint64_t addr)
     return NULL;
 }
 
+/* src: the CUDA source line of the access (from .loc), or NULL. */
 static void print_access(SanMemcheck *m, PtxSpace space, bool write,
                          uint32_t size, const char *func, uint32_t pc,
                          const char *file, uint32_t line,
                          const uint32_t tid[3], const uint32_t ctaid[3],
-                         uint64_t addr, const char *why)
+                         uint64_t addr, const char *why, const SanLoc *src)
 {
     /* named as the memory it lands in (a generic pointer into global
      * memory is a __global__ access, as compute-sanitizer says) */
@@ -115,7 +116,9 @@ static void print_access(SanMemcheck *m, PtxSpace space, bool write,
                 : strstr(why, "misaligned") ? "misaligned"
                 : strstr(why, "read-only") ? "read-only" : "out-of-bounds",
                 ptx_space_name(space), write ? "write" : "read", size, addr);
-        SanLoc l = { .func = func, .pc = pc, .file = file, .line = line };
+        SanLoc l = { .func = func, .pc = pc, .file = file, .line = line,
+                     .src = src ? src->src : NULL,
+                     .src_line = src ? src->src_line : 0 };
         san_json_loc(o, "at", &l);
         fputc(',', o);
         san_json_dim3(o, "thread", tid);
@@ -131,9 +134,12 @@ static void print_access(SanMemcheck *m, PtxSpace space, bool write,
     fprintf(m->out, P "Invalid %s %s of size %u byte%s\n",
             san_space_words(space), write ? "write" : "read", size,
             size == 1 ? "" : "s");
-    fprintf(m->out, P "    at %s+0x%x in %s:%u\n", func, pc,
+    fprintf(m->out, P "    at %s+0x%x in %s:%u", func, pc,
             file ? file : "?", line);
-    fprintf(m->out, P "    by thread (%u,%u,%u) in block (%u,%u,%u)\n",
+    if (src && src->src) {
+        fprintf(m->out, " (%s:%u)", src->src, src->src_line);
+    }
+    fprintf(m->out, "\n" P "    by thread (%u,%u,%u) in block (%u,%u,%u)\n",
             tid[0], tid[1], tid[2], ctaid[0], ctaid[1], ctaid[2]);
     fprintf(m->out, P "    Address 0x%" PRIx64 " %s\n", addr, why);
     if (fr) {
@@ -149,9 +155,12 @@ static void on_tolerated(void *ctx, const EmuTolerated *t)
 {
     SanMemcheck *m = ctx;
     if (count_error(m)) {
+        SanLoc src;
+        san_loc_of(&src, t->launch ? san_func_named(t->launch->mod, t->func)
+                                   : NULL, t->pc);
         print_access(m, t->space, t->write, t->size, t->func, t->pc,
                      t->file, t->loc.line, t->tid, t->ctaid, t->addr,
-                     "is out of bounds");
+                     "is out of bounds", &src);
     }
 }
 
@@ -173,7 +182,7 @@ void san_memcheck_fault(SanMemcheck *m, const EmuFault *f)
                                     ? "is read-only"
                                     : "is out of bounds";
         print_access(m, f->space, write, f->size, func, f->pc, f->file,
-                     f->loc.line, f->tid, f->ctaid, f->addr, why);
+                     f->loc.line, f->tid, f->ctaid, f->addr, why, NULL);
         return;
     }
     if (json(m)) {

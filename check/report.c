@@ -2,6 +2,7 @@
  * check/report.c: the checkers' shared reporting (see report.h).
  */
 #include <inttypes.h>
+#include <string.h>
 
 #include "check/report.h"
 #include "timing/tm.h"
@@ -63,6 +64,17 @@ void san_loc_of(SanLoc *l, const EmuFunc *f, uint32_t pc)
         l->src = m->files[in->src.file];
         l->src_line = in->src.line;
     }
+}
+
+const EmuFunc *san_func_named(const EmuModule *m, const char *name)
+{
+    for (uint32_t i = 0; m && name && i < m->nfuncs; i++) {
+        const EmuFunc *f = m->funcs[i];
+        if (f && f->ir && f->ir->name && !strcmp(f->ir->name, name)) {
+            return f;
+        }
+    }
+    return NULL;
 }
 
 void san_text_at(FILE *o, const SanLoc *l)

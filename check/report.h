@@ -59,6 +59,8 @@ typedef struct SanLoc {
 
 /* pc of f (both may be NULL / out of range: an unknown place). */
 void san_loc_of(SanLoc *l, const EmuFunc *f, uint32_t pc);
+/* The function of module m named name, or NULL. */
+const EmuFunc *san_func_named(const EmuModule *m, const char *name);
 /* "at FUNC+0xPC in FILE:LINE" and, with a source line, " (SRC:LINE)". */
 void san_text_at(FILE *o, const SanLoc *l);
 /* "KEY":{"function":..,"pc":..,"file":..,"line":..[,"source":..,
