@@ -207,6 +207,33 @@ void san_memcheck_fault(SanMemcheck *m, const EmuFault *f)
     fputs(BLANK, m->out);
 }
 
+void san_memcheck_bad_free(SanMemcheck *m, uint64_t addr)
+{
+    if (!count_error(m)) {
+        return;
+    }
+    const Live *fr = freed_at(m, addr);
+    bool dbl = fr && fr->addr == addr && !emu_mem_find(m->dev->mem, addr, 1);
+    if (json(m)) {
+        fprintf(m->out, "{\"tool\":\"memcheck\",\"kind\":\"%s\","
+                "\"address\":%" PRIu64, dbl ? "double-free" : "invalid-free",
+                addr);
+        if (dbl) {
+            fprintf(m->out, ",\"size\":%" PRIu64, fr->size);
+        }
+        fputs("}\n", m->out);
+        return;
+    }
+    if (dbl) {
+        fprintf(m->out, P "Invalid free of 0x%" PRIx64 ": double free of "
+                "the allocation of size %" PRIu64 " bytes\n" BLANK, addr,
+                fr->size);
+    } else {
+        fprintf(m->out, P "Invalid free of 0x%" PRIx64 ": not the start "
+                "of a live device allocation\n" BLANK, addr);
+    }
+}
+
 static bool is_leakable(EmuAllocKind k)
 {
     return k == EMU_ALLOC_DEVICE || k == EMU_ALLOC_MANAGED ||

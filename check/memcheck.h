@@ -44,6 +44,10 @@ SanMemcheck *san_memcheck_new(EmuDevice *d, FILE *out,
 struct SanOut;
 SanMemcheck *san_memcheck_new_out(EmuDevice *d, struct SanOut *out);
 void san_memcheck_fault(SanMemcheck *m, const EmuFault *f);
+/* The host freed addr, which is not the start of a live device
+ * allocation: a double free when it is the start of one of the last
+ * allocations freed, else an invalid free. */
+void san_memcheck_bad_free(SanMemcheck *m, uint64_t addr);
 void san_memcheck_finish(SanMemcheck *m, bool leak_check);
 uint64_t san_memcheck_errors(const SanMemcheck *m);
 void san_memcheck_free(SanMemcheck *m);

@@ -112,6 +112,13 @@ RtSanitize *rt_sanitize_start(ptxemu_device *d, const RtSanOptions *o,
     return s;
 }
 
+void rt_sanitize_bad_free(RtSanitize *s, uint64_t addr)
+{
+    if (s && s->mc) {
+        san_memcheck_bad_free(s->mc, addr);
+    }
+}
+
 uint64_t rt_sanitize_finish(RtSanitize *s)
 {
     if (s->mc) {

@@ -47,5 +47,8 @@ bool rt_sanitize_tools(const char *list, unsigned *mask);
 RtSanitize *rt_sanitize_start(ptxemu_device *d, const RtSanOptions *o,
                               char *why, size_t n);
 uint64_t rt_sanitize_finish(RtSanitize *s);
+/* The host tried to free addr, which is not the start of a live device
+ * allocation: memcheck (when on) reports a double or invalid free. */
+void rt_sanitize_bad_free(RtSanitize *s, uint64_t addr);
 
 #endif

@@ -175,5 +175,8 @@ void drv_at_exit(void);
  * its report at exit (may end the process with the error exit code). */
 void drv_sanitize_init(void);
 void drv_sanitize_exit(void);
+/* cuMemFree refused p (not the start of a live allocation): memcheck
+ * reports a double or invalid free (runtime/cuda/drv_sanitize.c). */
+void drv_sanitize_bad_free(CUdeviceptr p);
 
 #endif

@@ -155,7 +155,10 @@ static CUresult any_free(CUdeviceptr p, CUstream s)
 CUresult cuMemFree_v2(CUdeviceptr dptr)
 {
     CUresult r = drv_capture_unsafe();
-    return drv_trace(r ? r : any_free(dptr, NULL), "cuMemFree_v2", "0x%llx", dptr);
+    if (!r && (r = any_free(dptr, NULL)) == CUDA_ERROR_INVALID_VALUE) {
+        drv_sanitize_bad_free(dptr);
+    }
+    return drv_trace(r, "cuMemFree_v2", "0x%llx", dptr);
 }
 
 static CUresult alloc_shared(void **pp, size_t n)

@@ -84,6 +84,13 @@ void drv_sanitize_init(void)
     }
 }
 
+void drv_sanitize_bad_free(CUdeviceptr p)
+{
+    if (session) {
+        rt_sanitize_bad_free(session, (uint64_t)p);
+    }
+}
+
 void drv_sanitize_exit(void)
 {
     if (!session) {
