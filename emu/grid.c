@@ -11,6 +11,7 @@
 #include "emu/grid.h"
 #include "emu/its.h"
 #include "emu/panic.h"
+#include "ptx/opcode.h"
 
 
 /* A resident cluster: its CTAs (one for a launch without clusters, which
@@ -90,13 +91,16 @@ static uint32_t reconv_waiters(const EmuWarp *w, uint32_t *rpc)
     if (t->rpc == EMU_NOPC) {
         return 0;
     }
-    uint32_t j = w->depth - 1;
+    uint32_t j = w->depth - 1, above = t->mask;
     while (j-- > base && w->stack[j].rpc == t->rpc) {
+        if (w->stack[j].npc != t->rpc) {
+            above |= w->stack[j].mask;  /* a sibling still on its way */
+        }
     }
     if (j == UINT32_MAX || j < base) {
         return 0;
     }
-    return w->stack[j].mask & ~t->mask & ~w->exited;
+    return w->stack[j].mask & ~above & ~w->exited;
 }
 
 /* The fault naming the stuck warps (up to five, with pc, line and mask):
@@ -167,6 +171,25 @@ static EmuStatus report(EmuLaunch *l, EmuCta *const *ctas, uint32_t n,
                                      "consumer needs independent thread "
                                      "scheduling: --reconvergence its)"
                                    : "");
+                }
+                uint32_t parked = w->its_parked & ~w->exited;
+                for (uint32_t d = w->depth; livelock && parked && !wait[0] &&
+                     d-- > 0;) {
+                    const EmuSimtEntry *pe = &w->stack[d];
+                    if ((pe->mask & parked) && pe->npc < f->ninsns) {
+                        char psrc[96], psrcs[104] = "";
+                        if (*emu_src_pos(l->mod->ir, f, pe->npc, psrc,
+                                         sizeof(psrc))) {
+                            snprintf(psrcs, sizeof(psrcs), ", %s", psrc);
+                        }
+                        snprintf(wait, sizeof(wait),
+                                 "; lanes 0x%x of warp %u wait at %s pc %u "
+                                 "(line %u%s) for members of the spinning "
+                                 "path (its membermask)",
+                                 pe->mask & parked, w->id,
+                                 ptx_opinfo(f->insns[pe->npc].op)->name,
+                                 pe->npc, f->insns[pe->npc].loc.line, psrcs);
+                    }
                 }
                 shown++;
             }
