@@ -272,6 +272,11 @@ struct EmuWarp {
     /* Appended (its.c): lanes waiting at a .sync warp operation for
      * members on a sibling path (emu_its_sync). */
     uint32_t its_parked;
+    /* Appended (its.c): the path seen spinning at a back edge (its lanes
+     * and SIMT depth; mask 0: none).  Only such a path lets the lanes
+     * waiting for it go on (emu_its_release): a loop that computes
+     * without writing memory leaves the grid quiet too. */
+    uint32_t its_spin_mask, its_spin_depth;
 };
 
 struct EmuCta {

@@ -105,7 +105,11 @@ bool emu_its_release(EmuWarp *w)
     uint32_t base = frame_base(w), t = w->depth - 1;
     EmuSimtEntry top = w->stack[t];
     const uint32_t r = top.rpc;
-    if (r == EMU_NOPC) {
+    if (r == EMU_NOPC || w->its_spin_mask != top.mask ||
+        w->its_spin_depth != w->depth) {
+        /* the running path was not seen spinning: it computes (a quiet
+         * grid only means no memory was written), and its siblings
+         * wait to reconverge with it, as under IPDOM */
         return false;
     }
     /* the entry waiting at r, below the siblings that reached it */
@@ -127,6 +131,7 @@ bool emu_its_release(EmuWarp *w)
     w->stack[j + 1] = (EmuSimtEntry){ outer, r, waiting };
     w->depth = j + 2;
     w->its_pc = EMU_NOPC;
+    w->its_spin_mask = 0;
     w->its_yields++;
     if (emu_rtrace_on(w)) {
         emu_rtrace(w, "grid quiet: lanes 0x%08x waiting at pc %u go on, "
@@ -148,12 +153,19 @@ void emu_simt_backedge(EmuCtx *x)
     t->npc = x->next_pc;
     uint64_t h = path_state(x, t);
     if (w->its_pc != x->pc || w->its_hash != h) {
+        /* a spin seen on the previous round trip stays seen until this
+         * path takes a back edge in another state */
+        if (w->its_pc != EMU_NOPC || t->mask != w->its_spin_mask) {
+            w->its_spin_mask = 0;
+        }
         w->its_pc = x->pc;
         w->its_hash = h;
         return;
     }
     w->its_pc = EMU_NOPC;
     const uint32_t spin = t->mask;
+    w->its_spin_mask = spin;
+    w->its_spin_depth = w->depth;
     if (swap_sibling(w)) {
         w->its_yields++;
         if (x->dev->cfg.trace_reconv) {

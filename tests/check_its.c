@@ -114,6 +114,37 @@ static const char loop_src[] = HEAD
     "  ret;\n"
     "}\n";
 
+/* A long divergent loop that writes no memory until the end:
+ * out[tid] = sum over i < 2000 of ((i + tid) odd ? i : 3).  The grid is
+ * quiet (no progress) for hundreds of scheduler rounds, yet no path
+ * spins, so ITS must reconverge every iteration as IPDOM does. */
+static const char longloop_src[] = HEAD
+    ".visible .entry longloop(.param .u64 out)\n"
+    "{\n"
+    "  .reg .pred p, q;\n  .reg .b32 r<6>;\n  .reg .b64 rd<4>;\n"
+    "  ld.param.u64 rd1, [out];\n"
+    "  mov.u32 r1, %tid.x;\n"
+    "  mov.u32 r2, 0;\n"
+    "  mov.u32 r3, 0;\n"
+    "TOP:\n"
+    "  add.u32 r4, r2, r1;\n"
+    "  and.b32 r4, r4, 1;\n"
+    "  setp.eq.u32 q, r4, 0;\n"
+    "  @q bra EVEN;\n"
+    "  add.u32 r3, r3, r2;\n"
+    "  bra NEXT;\n"
+    "EVEN:\n"
+    "  add.u32 r3, r3, 3;\n"
+    "NEXT:\n"
+    "  add.u32 r2, r2, 1;\n"
+    "  setp.lt.u32 p, r2, 2000;\n"
+    "  @p bra TOP;\n"
+    "  mul.wide.u32 rd2, r1, 4;\n"
+    "  add.u64 rd3, rd1, rd2;\n"
+    "  st.global.u32 [rd3], r3;\n"
+    "  ret;\n"
+    "}\n";
+
 /* Lanes 0-7 and lanes 8-31 each take a ticket with atomicAdd on their
  * own side of a branch: the tickets show which side ran first. */
 static const char order_src[] = HEAD
@@ -460,6 +491,35 @@ START_TEST(structured_same_in_both_modes)
 }
 END_TEST
 
+/* Every iteration splits the warp (lane parities differ): 4 warp
+ * instructions to the branch, 2 on the odd path, 1 on the even one, 3
+ * after they reconverge; 4 before the loop and 4 after it:
+ * 4 + 2000 * 10 + 4 = 20008 in both modes. */
+START_TEST(long_quiet_loop_same_in_both_modes)
+{
+    for (unsigned k = 0; k < 2; k++) {
+        open_mode("longloop", longloop_src,
+                  k ? PTXEMU_RECONVERGENCE_ITS : PTXEMU_RECONVERGENCE_IPDOM,
+                  PTXEMU_DIVERGE_TAKEN_FIRST);
+        ptxemu_devptr o = dbuf(NULL, 4 * 32);
+        void *params[] = { &o };
+        launch("longloop", 1, 32, 0, params);
+        uint32_t out[32];
+        dget(out, o, sizeof(out));
+        for (unsigned t = 0; t < 32; t++) {
+            uint32_t acc = 0;
+            for (uint32_t i = 0; i < 2000; i++) {
+                acc += (i + t) & 1 ? i : 3;
+            }
+            EQ_I("out", t, out[t], acc);
+        }
+        ck_assert_msg(warp_insns() == 20008, "mode %u: %" PRIu64 " warp "
+                      "instructions, want 20008", k, warp_insns());
+        close_ptx();
+    }
+}
+END_TEST
+
 /* ------------------------------------------------------ path order */
 
 static void order_run(ptxemu_reconvergence mode, ptxemu_diverge_order o,
@@ -739,6 +799,7 @@ static Suite *its_suite(void)
     tcase_add_test(tc, its_producer_consumer);
     tcase_add_test(tc, ipdom_producer_consumer_diagnosed);
     tcase_add_test(tc, structured_same_in_both_modes);
+    tcase_add_test(tc, long_quiet_loop_same_in_both_modes);
     tcase_add_test(tc, path_order_policy);
     tcase_add_test(tc, its_syncwarp_across_paths);
     tcase_add_test(tc, its_sync_ops_in_divergent_code);
