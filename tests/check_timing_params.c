@@ -436,6 +436,36 @@ END_TEST
 
 /* ---------------------------------------------------------------- stats */
 
+/* --timing-config NAME: a shipped configuration by name, a path as it
+ * is, an unknown name unchanged (its open error names it), and
+ * PTXEMU_CONFIG_DIR first. */
+START_TEST(config_by_name)
+{
+    char buf[4096];
+    const char *p = tm_config_resolve("gt200", buf, sizeof buf);
+    ck_assert_ptr_eq(p, buf);
+    size_t n = strlen(p);
+    ck_assert_msg(n > 10 && !strcmp(p + n - 10, "/gt200.cfg"), "%s", p);
+    ck_assert_msg(access(p, R_OK) == 0, "%s", p);
+    ck_assert_str_eq(tm_config_resolve("./gt200", buf, sizeof buf),
+                     "./gt200");
+    ck_assert_str_eq(tm_config_resolve("no-such-config", buf, sizeof buf),
+                     "no-such-config");
+    ck_assert_ptr_null(tm_config_resolve(NULL, buf, sizeof buf));
+    char path[256];
+    snprintf(path, sizeof path, "%s/mine.cfg", tmpdir);
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs("gpu.arch = gt200\n", f);
+    fclose(f);
+    setenv("PTXEMU_CONFIG_DIR", tmpdir, 1);
+    ck_assert_str_eq(tm_config_resolve("mine", buf, sizeof buf), path);
+    unsetenv("PTXEMU_CONFIG_DIR");
+    ck_assert_str_eq(tm_config_resolve("mine", buf, sizeof buf), "mine");
+    unlink(path);
+}
+END_TEST
+
 START_TEST(stats_registry)
 {
     uint64_t issued = 5, hits = 0, wrap = UINT64_MAX - 1, late = 100;
@@ -532,6 +562,10 @@ Suite *timing_params_suite(void)
     suite_add_tcase(s, tc);
     tc = tcase_create("stats");
     tcase_add_test(tc, stats_registry);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("configs");
+    tcase_add_checked_fixture(tc, setup_dir, teardown_dir);
+    tcase_add_test(tc, config_by_name);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -612,6 +612,8 @@ static int session_start(TmSession *s, const char *config,
                          size_t errlen)
 {
     const ptxemu_tm_ops *ops = &s->model.ops;
+    char path[4096];
+    config = tm_config_resolve(config, path, sizeof path);
     if ((config && tm_params_read_file(s->params, config, err, errlen)) ||
         (ops->nparams && tm_params_declare(s->params, ops->params,
                                            ops->nparams, err, errlen))) {

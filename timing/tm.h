@@ -80,6 +80,13 @@ size_t tm_params_count(const TmParams *p);
  * paragraphs: a model's description, `ptxemu exec --help`). */
 void tm_print_wrapped(FILE *out, const char *text, int indent);
 
+/* ---- configpath.c ---- */
+/* The file `--timing-config VALUE` means: VALUE itself when it is a file
+ * or a path, else a shipped configuration VALUE.cfg (in
+ * $PTXEMU_CONFIG_DIR, the source tree's timing/configs, or the installed
+ * configs directory) written to buf; VALUE unchanged when none exists. */
+const char *tm_config_resolve(const char *config, char *buf, size_t len);
+
 /* ---- statreg.c ---- */
 typedef struct TmStats TmStats;
 TmStats *tm_stats_new(void);
