@@ -161,9 +161,16 @@ static bool wait_list(EmuCtx *x, const Chan *c, uint32_t from, uint32_t to)
 /* Drop the first `n` tokens and the groups they end. */
 static void retire(Chan *c, uint32_t n, uint32_t groups)
 {
-    memmove(c->tok, c->tok + n, (c->n - n) * sizeof(*c->tok));
+    /* (the arrays are NULL until the first token: memmove must not see
+     * a NULL pointer even for no bytes) */
+    if (c->n > n) {
+        memmove(c->tok, c->tok + n, (c->n - n) * sizeof(*c->tok));
+    }
     c->n -= n;
-    memmove(c->gend, c->gend + groups, (c->ng - groups) * sizeof(*c->gend));
+    if (c->ng > groups) {
+        memmove(c->gend, c->gend + groups,
+                (c->ng - groups) * sizeof(*c->gend));
+    }
     c->ng -= groups;
     for (uint32_t g = 0; g < c->ng; g++) {
         c->gend[g] -= n;

@@ -141,7 +141,9 @@ static uint32_t order_two_level(Gpu *g, GpuSched *sc, GpuWarp **out)
     /* round robin inside the pool: rotate in place via the scratch tail */
     uint32_t i0 = after_last(sc, out, k);
     GpuWarp **tmp = out + sc->nw; /* order has room for 2 * capw */
-    memcpy(tmp, out, k * sizeof *out);
+    if (k) {    /* (out is NULL before the first warp: not for memcpy) */
+        memcpy(tmp, out, k * sizeof *out);
+    }
     return rotate(tmp, k, i0, out);
 }
 
