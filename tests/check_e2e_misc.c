@@ -1337,9 +1337,8 @@ START_TEST(e2e_uses_externs)
                      PTXEMU_ERROR_UNSUPPORTED);
     HAS(ptxemu_last_error_message(dev), "ext_helper");
     HAS(ptxemu_last_error_message(dev), "extern_linkage.ptx:102:");
-    ptxemu_device_destroy(dev);
-    dev = NULL;
     mod = NULL;
+    close_ptx();    /* (finishes an attached sanitizer session too) */
     /* Linked by hand with a second translation unit that defines
      * ext_helper (3x - y), ext_counter (100) and ext_table. */
     replace1(&src,
