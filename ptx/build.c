@@ -479,18 +479,11 @@ static IrSymbol *make_symbol(PtxParse *ps, const PtxDeclSpec *s,
         ptx_error(ps->diag, d->loc, "vector of %u x .%s is wider than "
                   "128 bits", sym->vec, ptx_type_name(sym->type));
     }
-    uint64_t n = sym->kind == IR_SYM_VAR ? pb_elem_bytes(sym) : 8;
-    bool bad_dims = false;
-    for (uint32_t i = 0; i < sym->ndims; i++) {
-        if (sym->dims[i] == 0 && i > 0) {
-            bad_dims = true;       /* reported by pb_dim_unsized */
-        } else if (sym->dims[i] && n > ((uint64_t)1 << 48) / sym->dims[i]) {
-            ptx_error(ps->diag, d->loc, "array '%s' is too large",
-                      sym->name);
-            bad_dims = true;
-            break;
-        }
-        n *= sym->dims[i];
+    bool too_large;
+    uint64_t n = pb_var_size(sym, &too_large);
+    bool bad_dims = n == UINT64_MAX;
+    if (too_large) {
+        ptx_error(ps->diag, d->loc, "array '%s' is too large", sym->name);
     }
     sym->size = bad_dims ? 0 : n;
     if (d->init && !bad_dims) {

@@ -354,21 +354,21 @@ void pb_init_reset(PtxParse *ps)
     ps->init = NULL;
 }
 
-/* The variable's size in bytes from its declaration, or UINT64_MAX when
- * make_symbol will find its dimensions bad (then nothing is encoded). */
-static uint64_t shape_size(const IrSymbol *sym)
+uint64_t pb_var_size(const IrSymbol *sym, bool *too_large)
 {
     uint64_t n = sym->kind == IR_SYM_VAR ? pb_elem_bytes(sym) : 8;
+    bool bad = false;
+    *too_large = false;
     for (uint32_t i = 0; i < sym->ndims; i++) {
         if (sym->dims[i] == 0 && i > 0) {
-            return UINT64_MAX;
-        }
-        if (sym->dims[i] && n > ((uint64_t)1 << 48) / sym->dims[i]) {
+            bad = true;         /* reported by pb_dim_unsized */
+        } else if (sym->dims[i] && n > ((uint64_t)1 << 48) / sym->dims[i]) {
+            *too_large = true;
             return UINT64_MAX;
         }
         n *= sym->dims[i];
     }
-    return n;
+    return bad ? UINT64_MAX : n;
 }
 
 void pb_init_begin(PtxParse *ps, PtxLoc loc)
@@ -395,7 +395,8 @@ void pb_init_begin(PtxParse *ps, PtxLoc loc)
     sym->kind = s ? s->symkind : IR_SYM_VAR;
     sym->ndims = ps->pend_ndims;
     memcpy(sym->dims, ps->pend_dims, sizeof(sym->dims));
-    uint64_t size = shape_size(sym);
+    bool too_large;
+    uint64_t size = pb_var_size(sym, &too_large); /* reported later */
     sym->size = size == UINT64_MAX ? 0 : size;
     /* What make_symbol refuses (and reports then) is only parsed. */
     st->mode = MODE_DISCARD;

@@ -44,6 +44,12 @@ void pb_name_opnd(PtxParse *ps, PtxStr name, PtxLoc loc, IrOperand *o,
  * array), or report why it cannot have one. */
 void pb_init_attach(PtxParse *ps, IrSymbol *sym, const PtxInit *init);
 
+/* A variable's size in bytes from its type, vector and dimensions (0
+ * for an unsized first dimension); UINT64_MAX when a later dimension is
+ * unsized or the size passes 2^48 (*too_large set: for make_symbol to
+ * report). */
+uint64_t pb_var_size(const IrSymbol *sym, bool *too_large);
+
 /* Size in bytes of one element of the symbol's type (times its vector). */
 uint64_t pb_elem_bytes(const IrSymbol *sym);
 
