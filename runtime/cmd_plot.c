@@ -22,18 +22,16 @@
  */
 #include <errno.h>
 #include <getopt.h>
-#include <spawn.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
+#include "runtime/gnuplot.h"
 #include "runtime/statcsv.h"
 
 int cmd_plot(int argc, char **argv);
-extern char **environ;
 
 #define PLOT_SM_LINES 16
 
@@ -120,19 +118,6 @@ static size_t cols_like(const StatCsv *c, const char *prefix,
     return n;
 }
 
-/* A path in a gnuplot single-quoted string ('' is a quote). */
-static void gp_str(FILE *o, const char *s)
-{
-    fputc('\'', o);
-    for (; *s; s++) {
-        if (*s == '\'') {
-            fputc('\'', o);
-        }
-        fputc(*s, o);
-    }
-    fputc('\'', o);
-}
-
 typedef struct Plot {
     const StatCsv *c;
     const char *dir;              /* temporary directory */
@@ -167,9 +152,9 @@ static void picture(Plot *p, const char *name, const char *setup,
                 f ? "svg" : "pngcairo",
                 f ? " dynamic background rgb 'white'" : "");
         fprintf(p->gp, "set output ");
-        gp_str(p->gp, out);
+        gp_quote(p->gp, out);
         fprintf(p->gp, "\ncd ");
-        gp_str(p->gp, p->dir);
+        gp_quote(p->gp, p->dir);
         fprintf(p->gp, "\nset grid\nset key outside right\n"
                 "set xlabel 'device cycle'\nset autoscale xfix\n%s\n%s\n"
                 "unset output\n", setup,
@@ -353,7 +338,7 @@ static int plot_stalls(Plot *p, const char *m)
         }
         fprintf(b, ":%zu with filledcurves fs solid lc rgb '%s' title ",
                 k + 2, layer_rgb[k % NLAYER_RGB]);
-        gp_str(b, names[k] ? names[k] : "?");
+        gp_quote(b, names[k] ? names[k] : "?");
     }
     fclose(b);
     char setup[512];
@@ -433,7 +418,7 @@ static int plot_kernels(Plot *p, const char *m)
             fprintf(b, "%s'kernels.dat' using %zu%s lc rgb '%s' title ",
                     k ? ", " : "", k + 3, k ? "" : xtic,
                     layer_rgb[k % NLAYER_RGB]);
-            gp_str(b, names[k] ? names[k] : "?");
+            gp_quote(b, names[k] ? names[k] : "?");
             fputs("", b);
         }
         fputc('\n', b);
@@ -580,39 +565,6 @@ out:
     return rc;
 }
 
-/* Run gnuplot on the script: 0, or the exit status to return. */
-static int run_gnuplot(const char *gp, const char *script)
-{
-    char *argv[] = {(char *)gp, (char *)script, NULL};
-    pid_t pid;
-    int e = posix_spawnp(&pid, gp, NULL, NULL, argv, environ);
-    if (e == ENOENT) {
-        fprintf(stderr, "ptxemu plot: %s not found: the pictures are drawn "
-                "by gnuplot (Debian: apt-get install gnuplot-nox; or "
-                "--gnuplot PATH)\n", gp);
-        return 1;
-    }
-    if (e) {
-        fprintf(stderr, "ptxemu plot: cannot run %s: %s\n", gp, strerror(e));
-        return 1;
-    }
-    int ws;
-    while (waitpid(pid, &ws, 0) < 0) {
-        if (errno != EINTR) {
-            fprintf(stderr, "ptxemu plot: waiting for %s: %s\n", gp,
-                    strerror(errno));
-            return 1;
-        }
-    }
-    if (!WIFEXITED(ws) || WEXITSTATUS(ws) != 0) {
-        fprintf(stderr, "ptxemu plot: %s failed (%s %d)\n", gp,
-                WIFEXITED(ws) ? "exit status" : "signal",
-                WIFEXITED(ws) ? WEXITSTATUS(ws) : WTERMSIG(ws));
-        return 1;
-    }
-    return 0;
-}
-
 /* Remove the temporary directory's files and itself. */
 static void clean(const char *dir)
 {
@@ -755,7 +707,8 @@ int cmd_plot(int argc, char **argv)
                 dir);
         goto out;
     }
-    if ((status = run_gnuplot(gnuplot, script)) == 0) {
+    if ((status = gp_run("ptxemu plot", gnuplot, script, false) ? 1 : 0)
+        == 0) {
         for (size_t k = 0; k < p.nwritten; k++) {
             printf("%s\n", p.written[k]);
         }

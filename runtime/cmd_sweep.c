@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "runtime/gnuplot.h"
 #include "runtime/sweep.h"
 
 static void usage(FILE *o)
@@ -278,6 +280,68 @@ static int run_slurm(const Sweep *s, const char *cfgpath,
     return WIFEXITED(ws) ? WEXITSTATUS(ws) : -1;
 }
 
+/* Whether the CSV's header names the column COL. */
+static bool has_column(const char *csv, const char *col)
+{
+    char line[8192];
+    FILE *f = fopen(csv, "r");
+    bool found = false;
+    if (f && fgets(line, sizeof line, f)) {
+        size_t n = strlen(col);
+        for (char *c = line; c && !found; c = strchr(c, ',')) {
+            c += *c == ',';
+            found = strncmp(c, col, n) == 0 &&
+                    (c[n] == ',' || c[n] == '\n' || c[n] == '\r' || !c[n]);
+        }
+    }
+    if (f) {
+        fclose(f);
+    }
+    return found;
+}
+
+/* Simulated cycles (timing.cycles) per command, one bar per
+ * configuration, drawn from OUT/summary.gp (kept, so a user can edit and
+ * redraw it); gnuplot reads the CSV by column name.  The picture is
+ * optional: no gnuplot, or no timed run (no timing.cycles column), and
+ * there is none, silently. */
+static void draw(const char *out, const char *csv)
+{
+    char script[PATH_MAX];
+    if (!has_column(csv, "timing.cycles")) {
+        return;
+    }
+    snprintf(script, sizeof script, "%s/summary.gp", out);
+    FILE *g = fopen(script, "w");
+    if (!g) {
+        fprintf(stderr, "ptxemu sweep: %s: %s\n", script, strerror(errno));
+        return;
+    }
+    static const char *const term[][2] = {{"pngcairo", "png"},
+                                          {"svg", "svg"}};
+    fputs("set datafile separator ','\n"
+          "set style data histogram\nset style histogram cluster\n"
+          "set style fill solid 0.8\nset key autotitle columnhead\n"
+          "set ylabel 'simulated cycles'\nset logscale y\n"
+          "set xtics rotate by -30\n"
+          "set title 'ptxemu sweep: cycles per run'\n", g);
+    for (size_t k = 0; k < 2; k++) {
+        char pic[PATH_MAX];
+        snprintf(pic, sizeof pic, "%s/summary.%s", out, term[k][1]);
+        fprintf(g, "set terminal %s size 900,560\nset output ", term[k][0]);
+        gp_quote(g, pic);
+        fputs("\nplot ", g);
+        gp_quote(g, csv);
+        fputs(" using 'timing.cycles':xticlabels(stringcolumn(1).'/'."
+              "stringcolumn(2)) notitle\nunset output\n", g);
+    }
+    if (fclose(g) != 0) {
+        fprintf(stderr, "ptxemu sweep: %s: %s\n", script, strerror(errno));
+        return;
+    }
+    gp_run("ptxemu sweep", "gnuplot", script, true);
+}
+
 /* summary.csv, and its picture when gnuplot is there. */
 static int merge(const Sweep *s)
 {
@@ -293,28 +357,7 @@ static int merge(const Sweep *s)
         fprintf(stderr, "ptxemu sweep: %s\n", rc ? err : strerror(errno));
         return 1;
     }
-    /* Simulated cycles (timing.cycles) per command, one bar per
-     * configuration: gnuplot reads the CSV by column name. */
-    if (system("command -v gnuplot >/dev/null 2>&1") == 0) {
-        char cmd[4 * PATH_MAX];
-        for (int svg = 0; svg < 2; svg++) {
-            snprintf(cmd, sizeof cmd,
-                "gnuplot -e \"set terminal %s size 900,560; "
-                "set output '%s/summary.%s'; set datafile separator ','; "
-                "set style data histogram; set style histogram cluster; "
-                "set style fill solid 0.8; set key autotitle columnhead; "
-                "set ylabel 'simulated cycles'; set logscale y; "
-                "set xtics rotate by -30; "
-                "set title 'ptxemu sweep: cycles per run'; "
-                "plot '%s' using 'timing.cycles':xticlabels("
-                "stringcolumn(1).'/'.stringcolumn(2)) notitle\" "
-                "2>/dev/null",
-                svg ? "svg" : "pngcairo", s->out, svg ? "svg" : "png", path);
-            if (system(cmd) != 0) {
-                break; /* no timed run: no picture */
-            }
-        }
-    }
+    draw(s->out, path);
     printf("ptxemu sweep: %zu runs, summary in %s\n", nruns(s), path);
     return 0;
 }
