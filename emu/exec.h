@@ -477,6 +477,15 @@ EmuStatus emu_launch_begin(EmuModule *m, const EmuFunc *kernel,
                            EmuLaunch **out);
 void emu_launch_end(EmuLaunch *l);
 
+/* The occupancy calculator (emu/gpuspec.h) for kernel F on GPU: how many
+ * CTAs of THREADS threads, with DYN_SMEM bytes of dynamic shared memory
+ * on top of F's static ones, one SM holds, F's registers counted as
+ * emu_gpu_num_regs reports them.  The scheduler's residency cap and the
+ * device runtime's cudaOccupancyMaxActiveBlocksPerMultiprocessor both ask
+ * it, so the two always agree. */
+int emu_func_blocks_per_sm(const EmuGpu *gpu, const EmuFunc *f, int threads,
+                           size_t dyn_smem);
+
 EmuStatus emu_cta_init(EmuLaunch *l, uint32_t linear, EmuCta *cta);
 void emu_cta_fini(EmuCta *cta);
 

@@ -204,3 +204,11 @@ void emu_cta_fini(EmuCta *cta)
     }
     cta_free(cta);
 }
+
+int emu_func_blocks_per_sm(const EmuGpu *gpu, const EmuFunc *f, int threads,
+                           size_t dyn_smem)
+{
+    return emu_gpu_blocks_per_sm(
+        gpu, emu_gpu_num_regs(f->nregslots, f->ir->maxnreg), threads,
+        (size_t)f->shared_bytes + dyn_smem);
+}

@@ -95,10 +95,9 @@ static uint64_t resident_cap(const EmuLaunch *l)
 {
     const EmuFunc *f = l->kernel;
     uint64_t threads = (uint64_t)l->block[0] * l->block[1] * l->block[2];
-    int per = emu_gpu_blocks_per_sm(
-        &l->dev->gpu, emu_gpu_num_regs(f->nregslots, f->ir->maxnreg),
-        threads > 1024 ? 1024 : (int)threads,
-        (size_t)f->shared_bytes + l->dyn_shared);
+    int per = emu_func_blocks_per_sm(&l->dev->gpu, f,
+                                     threads > 1024 ? 1024 : (int)threads,
+                                     l->dyn_shared);
     uint64_t sms = l->dev->cfg.num_sms ? l->dev->cfg.num_sms
                                        : (uint64_t)l->dev->gpu.sms;
     return (per > 0 ? (uint64_t)per : 1) * (sms ? sms : 1);
