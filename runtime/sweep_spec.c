@@ -3,13 +3,13 @@
  */
 #include "config.h"
 
-#include <ctype.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ptx/readfile.h"
 #include "runtime/sweep.h"
+#include "timing/tm.h"
 
 #define SWEEP_FILE_LIMIT ((size_t)1 << 20)
 #define SWEEP_MAX_ITEMS 4096
@@ -101,20 +101,6 @@ fail:
     return -1;
 }
 
-static int good_name(const char *s)
-{
-    if (!*s || strlen(s) > 64) {
-        return 0;
-    }
-    for (; *s; s++) {
-        if (!isalnum((unsigned char)*s) && *s != '_' && *s != '.' &&
-            *s != '-') {
-            return 0;
-        }
-    }
-    return 1;
-}
-
 int sweep_list_read(const char *path, int commands, SweepList *out,
                     char *err, size_t errlen)
 {
@@ -151,7 +137,7 @@ int sweep_list_read(const char *path, int commands, SweepList *out,
             free(w);
             continue;
         }
-        if (!good_name(w[0])) {
+        if (!tm_name_ok(w[0], 64, "_.-")) {
             bad = "a name is 1-64 of [A-Za-z0-9_.-]";
         } else if (commands && n < 2) {
             bad = "a command needs a subcommand (run, exec or sanitize)";

@@ -22,23 +22,24 @@ static int is_file(const char *p)
     return stat(p, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-static int bare_name(const char *s)
+bool tm_name_ok(const char *s, size_t max, const char *punct)
 {
-    if (!*s || strlen(s) > 64) {
-        return 0;
+    size_t n = strlen(s);
+    if (n == 0 || n > max) {
+        return false;
     }
     for (; *s; s++) {
         if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
-              (*s >= '0' && *s <= '9') || *s == '_' || *s == '-')) {
-            return 0;
+              (*s >= '0' && *s <= '9') || strchr(punct, *s))) {
+            return false;
         }
     }
-    return 1;
+    return true;
 }
 
 const char *tm_config_resolve(const char *config, char *buf, size_t len)
 {
-    if (!config || is_file(config) || !bare_name(config)) {
+    if (!config || is_file(config) || !tm_name_ok(config, 64, "_-")) {
         return config;
     }
     const char *env = getenv("PTXEMU_CONFIG_DIR");

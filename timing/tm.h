@@ -86,6 +86,11 @@ void tm_print_wrapped(FILE *out, const char *text, int indent);
  * $PTXEMU_CONFIG_DIR, the source tree's timing/configs, or the installed
  * configs directory) written to buf; VALUE unchanged when none exists. */
 const char *tm_config_resolve(const char *config, char *buf, size_t len);
+/* Whether S is a name of 1 to MAX characters, each an ASCII letter or
+ * digit or one of PUNCT (never '/' in practice: a name becomes one path
+ * component).  Shipped configuration names (letters, digits, '_', '-')
+ * and the names of `ptxemu sweep`'s list files (also '.') use it. */
+bool tm_name_ok(const char *s, size_t max, const char *punct);
 
 /* ---- statreg.c ---- */
 typedef struct TmStats TmStats;
