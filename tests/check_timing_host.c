@@ -35,6 +35,7 @@ typedef struct Serial {
     bool never_place;
     /* counters (also registered as statistics) */
     uint64_t issued, releases, exits, ctas_done, peek_mismatch, stepped0;
+    uint64_t begins, ends; /* kernel_begin / kernel_end calls */
     uint64_t text_bad;     /* issued insns whose text is not their PTX */
     bool saw_bra_line;     /* "@%p2 bra LOOP;" came as a text */
 } Serial;
@@ -80,6 +81,7 @@ static void serial_destroy(void *tm)
 static int serial_begin(void *tm, const ptxemu_tm_kernel *k)
 {
     Serial *m = tm;
+    m->begins++;
     m->now = k->start_cycle;
     m->nres = 0;
     m->rr = 0;
@@ -204,7 +206,10 @@ static int serial_cycle(void *tm, uint64_t *now)
 
 static int serial_end(void *tm, uint64_t *end)
 {
-    *end = ((Serial *)tm)->now;
+    Serial *m = tm;
+    m->ends++;
+    m->nres = 0; /* the host frees the CTAs of a kernel stopped early */
+    *end = m->now;
     return 0;
 }
 
@@ -484,6 +489,50 @@ START_TEST(deadlock_is_reported)
 }
 END_TEST
 
+/* A guest fault (trap) in the second warp instruction. */
+static const char *trap_ptx =
+    ".version 8.0\n.target sm_80\n.address_size 64\n"
+    ".visible .entry tr()\n{\n"
+    "  .reg .b32 %r<2>;\n"
+    "  mov.u32 %r1, 1;\n"
+    "  trap;\n"
+    "  ret;\n}\n";
+
+/* Every kernel_begin gets its kernel_end, also when the kernel stopped
+ * early: a guest fault, a deadlock, the model's own error (the ABI's
+ * rule, so that models drop what they hold at once). */
+START_TEST(kernel_end_after_a_stop)
+{
+    EmuDevice *d = dev_new(EMU_TAKEN_FIRST);
+    EmuModule *tm = mod_load(d, trap_ptx);
+    EmuModule *dm = mod_load(d, dead_ptx);
+    EmuModule *cm = mod_load(d, clk_ptx);
+    uint64_t out = dev_alloc(d, 16);
+    void *args[] = {&out};
+    const char *f[] = {"fail_at=3"};
+    TmSession *s = open_serial(d, NULL, 0);
+    ck_assert_int_ne(run_timed(s, tm, "tr", 2, 32, NULL), EMU_OK);
+    ck_assert_uint_eq(last_model->begins, 1);
+    ck_assert_uint_eq(last_model->ends, 1);
+    ck_assert_int_eq(run_timed(s, dm, "dead", 1, 32, NULL),
+                     EMU_ERR_DEADLOCK);
+    ck_assert_uint_eq(last_model->ends, 2);
+    ck_assert_int_eq(run_timed(s, cm, "clk", 1, 32, args), EMU_OK);
+    ck_assert_uint_eq(last_model->ends, 3);
+    tm_session_close(s);
+    s = open_serial(d, f, 1);
+    ck_assert_int_eq(run_timed(s, cm, "clk", 1, 32, args),
+                     EMU_ERR_INVALID_VALUE);
+    ck_assert_uint_eq(last_model->begins, 1);
+    ck_assert_uint_eq(last_model->ends, 1);
+    tm_session_close(s);
+    emu_module_free(tm);
+    emu_module_free(dm);
+    emu_module_free(cm);
+    emu_device_free(d);
+}
+END_TEST
+
 START_TEST(model_errors_fail_the_launch)
 {
     EmuDevice *d = dev_new(EMU_TAKEN_FIRST);
@@ -558,6 +607,43 @@ START_TEST(simple_model_is_deterministic)
 }
 END_TEST
 
+/* The gpu model after a guest fault: the next launch on the same
+ * session takes as many cycles as on a fresh one (the faulted kernel's
+ * CTAs hold no SM, its requests wake nothing), and the values are
+ * right. */
+START_TEST(gpu_model_after_a_fault)
+{
+    uint64_t cycles[2];
+    for (int faulted = 0; faulted < 2; faulted++) {
+        EmuDevice *d = dev_new(EMU_TAKEN_FIRST);
+        EmuModule *tm = mod_load(d, trap_ptx);
+        EmuModule *m = mod_load(d, div_ptx);
+        TmSession *s = NULL;
+        char err[256] = "";
+        ck_assert_msg(tm_session_open(d, "gpu", NULL, NULL, 0, &s, err,
+                                      sizeof(err)) == 0, "%s", err);
+        if (faulted) {
+            ck_assert_int_ne(run_timed(s, tm, "tr", 64, 128, NULL), EMU_OK);
+        }
+        uint64_t out = dev_alloc(d, 128 * 4);
+        void *args[] = {&out};
+        ck_assert_int_eq(run_timed(s, m, "dv", 2, 64, args), EMU_OK);
+        uint32_t v[128];
+        emu_mem_read(d->mem, out, v, sizeof(v));
+        for (uint32_t i = 0; i < 128; i++) {
+            uint32_t k = (i % 64) & 3;
+            ck_assert_uint_eq(v[i], k * (k + 1));
+        }
+        cycles[faulted] = last_cycles(s);
+        tm_session_close(s);
+        emu_module_free(tm);
+        emu_module_free(m);
+        emu_device_free(d);
+    }
+    ck_assert_uint_eq(cycles[0], cycles[1]);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("timing_host");
@@ -568,6 +654,8 @@ static Suite *suite(void)
     tcase_add_test(tc, peek_agrees_with_step);
     tcase_add_test(tc, deadlock_is_reported);
     tcase_add_test(tc, model_errors_fail_the_launch);
+    tcase_add_test(tc, kernel_end_after_a_stop);
+    tcase_add_test(tc, gpu_model_after_a_fault);
     tcase_add_test(tc, bad_parameters_are_refused);
     tcase_add_test(tc, simple_model_is_deterministic);
     suite_add_tcase(s, tc);

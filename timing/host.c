@@ -846,6 +846,7 @@ EmuStatus tm_session_run(void *ctx, EmuLaunch *l)
     }
     const ptxemu_tm_ops *ops = &s->model.ops;
     int r = ops->kernel_begin(s->tm, &k);
+    const bool began = r >= 0;
     EmuWatch wd;
     emu_watch_init(&wd, l);
     uint64_t idle = 0, last_issued = 0, round_end = 0;
@@ -919,11 +920,16 @@ EmuStatus tm_session_run(void *ctx, EmuLaunch *l)
         }
     }
     uint64_t end = s->now;
-    if (r >= 0 && st == EMU_OK && s->fault == EMU_OK) {
-        if (ops->kernel_end(s->tm, &end) < 0) {
+    if (began) {
+        /* Also after a guest fault, a deadlock or a model's error: the
+         * model drops what it holds of this kernel now (its CTAs are
+         * freed below); the end cycle of a stopped kernel means
+         * nothing. */
+        bool clean = r >= 0 && st == EMU_OK && s->fault == EMU_OK;
+        if (ops->kernel_end(s->tm, &end) < 0 && clean) {
             r = PTXEMU_TM_ERROR;
         }
-        if (end > s->now) {
+        if (clean && end > s->now) {
             s->now = end;
             s->dev->timer_ns = cycles_to_ns(s, end);
         }

@@ -37,7 +37,11 @@
  *
  * Inversion of control (as gem5's CPU models drive StaticInst::execute).
  * The model owns the cycle loop.  Per kernel the host calls
- * kernel_begin, then cycle() until it returns 0, then kernel_end.  Inside
+ * kernel_begin, then cycle() until it returns 0, then kernel_end.  A
+ * kernel stopped early (cycle() negative, a guest fault, a deadlock)
+ * gets its kernel_end too, at once: the model drops what it holds of it
+ * (the host frees its CTAs and warps right after; the end cycle is not
+ * used).  Only a refused kernel_begin has no kernel_end.  Inside
  * cycle() the model asks the host for work and drives it:
  *  - cta_next(sm)       places the grid's next CTA on an SM (residency
  *                       limits are the model's business; the host only

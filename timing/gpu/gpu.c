@@ -202,9 +202,10 @@ static int gpu_kernel_begin(void *tm, const ptxemu_tm_kernel *k)
     }
     if (!g->in_cycle) {
         /* Not a child grid's launch: anything still resident belongs to
-         * a kernel the host abandoned (it skips kernel_end after a guest
-         * fault) and freed; forget it, so that it neither holds the SMs
-         * nor makes this kernel its child. */
+         * a kernel abandoned without kernel_end (a host older than the
+         * ABI's rule that a stopped kernel gets one) and freed; forget
+         * it, so that it neither holds the SMs nor makes this kernel
+         * its child. */
         gpu_lsu_orphan(g, true);
         for (uint32_t i = 0; i < g->nsms; i++) {
             gpu_sm_drop_all(g, g->sm[i]);
