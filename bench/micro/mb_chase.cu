@@ -4,7 +4,19 @@
  *
  * The host builds, for an array footprint N and a stride s, the chain
  * a[i] = (i + s) mod N (in elements), so following j = a[j] touches
- * N/s elements and then wraps.  One thread follows it: first once in
+ * N/s elements and then wraps.  As Wong et al. do (section III-B: "the
+ * precomputed stride access pattern stored in the array eliminates
+ * address computation overhead in the timed inner loop"), the global
+ * and shared chains hold addresses, not indices: each element holds the
+ * address of the next (64-bit global addresses in 8-byte elements, so
+ * the global stride is a multiple of 8; 32-bit shared-window addresses,
+ * converted from the indices before the timed loop), and each step is
+ * one load whose address is the previous load's value (inline PTX, so
+ * the compiler cannot add arithmetic between them).  The constant chain
+ * keeps indices: Wong's constant measurements include the address
+ * computation (section V-E: their plotted latencies are about 48 cycles
+ * above the raw ones), and so does ours.  A texture fetch takes an index
+ * by nature.  One thread follows the chain: first once in
  * full to warm the caches (discarded), then `steps` more loads timed
  * with clock64(), sixteen per unrolled loop body, so that no address
  * arithmetic sits between loads.  The result is the average number of
@@ -20,6 +32,7 @@
  */
 #include <cuda_runtime.h>
 
+#include <cstdint>
 #include <vector>
 
 #include "mb.h"
@@ -31,14 +44,27 @@ enum Space { S_GLOBAL, S_SHARED, S_CONST, S_TEX };
 #define CONST_WORDS 16384
 __constant__ unsigned cbuf[CONST_WORDS];
 
+/* What the chain holds: a 64-bit address (global) or 32 bits. */
+template <int SP> struct Link {
+    typedef unsigned T;
+};
+template <> struct Link<S_GLOBAL> {
+    typedef unsigned long long T;
+};
+
+/* One step of the chain: the load whose address (or index) is J. */
 template <int SP>
-__device__ __forceinline__ unsigned load(const unsigned *a, const unsigned *s,
-                                         cudaTextureObject_t t, unsigned j)
+__device__ __forceinline__ typename Link<SP>::T
+load(cudaTextureObject_t t, typename Link<SP>::T j)
 {
     if (SP == S_GLOBAL) {
-        return a[j];
+        unsigned long long p = j;
+        asm volatile("ld.global.u64 %0, [%0];" : "+l"(p));
+        return (typename Link<SP>::T)p;
     } else if (SP == S_SHARED) {
-        return s[j];
+        unsigned p = (unsigned)j;
+        asm volatile("ld.shared.u32 %0, [%0];" : "+r"(p));
+        return p;
     } else if (SP == S_CONST) {
         return cbuf[j];
     } else {
@@ -49,15 +75,20 @@ __device__ __forceinline__ unsigned load(const unsigned *a, const unsigned *s,
 template <int SP>
 __global__ void chase(const unsigned *a, cudaTextureObject_t t,
                       unsigned words, unsigned warm, unsigned steps,
-                      unsigned *sink, long long *cycles)
+                      unsigned long long *sink, long long *cycles)
 {
     extern __shared__ unsigned sm[];
-    if (SP == S_SHARED) {
+    typename Link<SP>::T j = 0;
+    if (SP == S_GLOBAL) {
+        j = (typename Link<SP>::T)(unsigned long long)a;
+    } else if (SP == S_SHARED) {
+        /* indices into shared-window addresses, before the timing */
+        unsigned base = (unsigned)__cvta_generic_to_shared(sm);
         for (unsigned i = 0; i < words; i++) {
-            sm[i] = a[i];
+            sm[i] = base + a[i] * 4;
         }
+        j = base;
     }
-    unsigned j = 0;
     long long t0 = 0, t1 = 0;
     for (int rep = 0; rep < 2; rep++) {
         unsigned n = rep ? steps : warm;
@@ -65,12 +96,12 @@ __global__ void chase(const unsigned *a, cudaTextureObject_t t,
         for (unsigned i = 0; i < n; i += 16) {
 #pragma unroll
             for (int k = 0; k < 16; k++) {
-                j = load<SP>(a, sm, t, j);
+                j = load<SP>(t, j);
             }
         }
         t1 = clock64();
     }
-    *sink = j;
+    *sink = (unsigned long long)j;
     *cycles = t1 - t0;
 }
 
@@ -94,10 +125,11 @@ int main(int argc, char **argv)
              : !std::strcmp(sname, "tex")    ? S_TEX
                                              : -1;
     if (sp < 0 || lo < 4 || hi < lo || step < 4 || stride < 4 ||
-        stride % 4) {
+        stride % (sp == S_GLOBAL ? 8 : 4) || (sp == S_GLOBAL && lo < 8)) {
         std::fprintf(stderr, "usage: mb_chase --space global|shared|const|"
                              "tex --min B --max B --step B --stride B "
-                             "[--steps N] [--quick]\n");
+                             "[--steps N] [--quick]\n(the stride: a multiple of 4 bytes, "
+                             "of 8 for global)\n");
         return 2;
     }
     if (sp == S_CONST && hi > CONST_WORDS * 4) {
@@ -110,10 +142,11 @@ int main(int argc, char **argv)
         hi = (long long)prop.sharedMemPerBlockOptin;
     }
     size_t maxw = (size_t)hi / 4;
-    unsigned *da, *dsink;
+    unsigned *da;
+    unsigned long long *dsink;
     long long *dcyc;
     MB_CHECK(cudaMalloc(&da, maxw * 4));
-    MB_CHECK(cudaMalloc(&dsink, 4));
+    MB_CHECK(cudaMalloc(&dsink, 8));
     MB_CHECK(cudaMalloc(&dcyc, 8));
     cudaTextureObject_t tex = 0;
     if (sp == S_TEX) {
@@ -133,6 +166,7 @@ int main(int argc, char **argv)
     }
     std::printf("chase,space,footprint,stride,cycles_per_load\n");
     std::vector<unsigned> h(maxw);
+    std::vector<unsigned long long> h64(maxw / 2 + 1);
     for (long long fp = lo; fp <= hi; fp += step) {
         unsigned words = (unsigned)(fp / 4), sw = (unsigned)(stride / 4);
         for (unsigned i = 0; i < words; i++) {
@@ -142,7 +176,16 @@ int main(int argc, char **argv)
         unsigned warm = round16(chain);
         unsigned steps = steps_opt > 0 ? round16((unsigned long long)steps_opt)
                          : round16(chain * 2 > 512 ? chain * 2 : 512);
-        if (sp == S_CONST) {
+        if (sp == S_GLOBAL) {
+            /* 8-byte elements holding the next element's address */
+            unsigned n = (unsigned)(fp / 8), se = (unsigned)(stride / 8);
+            for (unsigned i = 0; i < n; i++) {
+                h64[i] = (unsigned long long)(uintptr_t)da +
+                         ((unsigned long long)i + se) % n * 8;
+            }
+            MB_CHECK(cudaMemcpy(da, h64.data(), (size_t)n * 8,
+                                cudaMemcpyHostToDevice));
+        } else if (sp == S_CONST) {
             MB_CHECK(cudaMemcpyToSymbol(cbuf, h.data(), (size_t)words * 4));
         } else {
             MB_CHECK(cudaMemcpy(da, h.data(), (size_t)words * 4,
