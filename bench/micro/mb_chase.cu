@@ -27,6 +27,13 @@
  *
  *   mb_chase --space global|shared|const|tex --min BYTES --max BYTES
  *            --step BYTES --stride BYTES [--steps N] [--quick]
+ *   mb_chase --space global --count K --min BYTES --max BYTES
+ *            --step BYTES [--steps N]
+ *
+ * The second form chases K elements at each stride from --min to --max
+ * (footprint K x stride): Wong et al.'s TLB associativity test (section
+ * V-C, Fig. 14: 16 elements always hit a 16-entry fully associative L1
+ * TLB, 17 miss it once the stride reaches its 512 KB entry size).
  *
  * CSV: chase,space,footprint,stride,cycles_per_load
  */
@@ -119,17 +126,26 @@ int main(int argc, char **argv)
     long long step = mb_opt(argc, argv, "--step", quick ? 1024 : 1024);
     long long stride = mb_opt(argc, argv, "--stride", 32);
     long long steps_opt = mb_opt(argc, argv, "--steps", 0);
+    long long count = mb_opt(argc, argv, "--count", 0);
     int sp = !std::strcmp(sname, "global")   ? S_GLOBAL
              : !std::strcmp(sname, "shared") ? S_SHARED
              : !std::strcmp(sname, "const")  ? S_CONST
              : !std::strcmp(sname, "tex")    ? S_TEX
                                              : -1;
+    int align = sp == S_GLOBAL ? 8 : 4;
+    if (count) { /* --min/--max/--step are strides */
+        stride = lo;
+    }
     if (sp < 0 || lo < 4 || hi < lo || step < 4 || stride < 4 ||
-        stride % (sp == S_GLOBAL ? 8 : 4) || (sp == S_GLOBAL && lo < 8)) {
-        std::fprintf(stderr, "usage: mb_chase --space global|shared|const|"
-                             "tex --min B --max B --step B --stride B "
-                             "[--steps N] [--quick]\n(the stride: a multiple of 4 bytes, "
-                             "of 8 for global)\n");
+        stride % align || (sp == S_GLOBAL && lo < 8) || count < 0 ||
+        count > 4096 || (count && (sp != S_GLOBAL || lo % align ||
+                                   step % align))) {
+        std::fprintf(stderr,
+            "usage: mb_chase --space global|shared|const|tex --min B "
+            "--max B --step B --stride B [--steps N] [--quick]\n"
+            "       mb_chase --space global --count K --min B --max B "
+            "--step B [--steps N]\n"
+            "(strides: multiples of 4 bytes, of 8 for global)\n");
         return 2;
     }
     if (sp == S_CONST && hi > CONST_WORDS * 4) {
@@ -141,7 +157,7 @@ int main(int argc, char **argv)
     if (sp == S_SHARED && (size_t)hi > prop.sharedMemPerBlockOptin) {
         hi = (long long)prop.sharedMemPerBlockOptin;
     }
-    size_t maxw = (size_t)hi / 4;
+    size_t maxw = (size_t)(count ? count * hi : hi) / 4;
     unsigned *da;
     unsigned long long *dsink;
     long long *dcyc;
@@ -165,31 +181,50 @@ int main(int argc, char **argv)
             (int)prop.sharedMemPerBlockOptin));
     }
     std::printf("chase,space,footprint,stride,cycles_per_load\n");
-    std::vector<unsigned> h(maxw);
-    std::vector<unsigned long long> h64(maxw / 2 + 1);
-    for (long long fp = lo; fp <= hi; fp += step) {
-        unsigned words = (unsigned)(fp / 4), sw = (unsigned)(stride / 4);
-        for (unsigned i = 0; i < words; i++) {
-            h[i] = (unsigned)(((unsigned long long)i + sw) % words);
-        }
+    std::vector<unsigned> h(sp == S_GLOBAL ? 0 : maxw);
+    std::vector<unsigned long long> h64;
+    for (long long pt = lo; pt <= hi; pt += step) {
+        long long fp = count ? count * pt : pt;
+        long long sb = count ? pt : stride;
+        unsigned words = (unsigned)(fp / 4), sw = (unsigned)(sb / 4);
         unsigned long long chain = (words + sw - 1) / sw;
         unsigned warm = round16(chain);
         unsigned steps = steps_opt > 0 ? round16((unsigned long long)steps_opt)
                          : round16(chain * 2 > 512 ? chain * 2 : 512);
         if (sp == S_GLOBAL) {
             /* 8-byte elements holding the next element's address */
-            unsigned n = (unsigned)(fp / 8), se = (unsigned)(stride / 8);
-            for (unsigned i = 0; i < n; i++) {
-                h64[i] = (unsigned long long)(uintptr_t)da +
-                         ((unsigned long long)i + se) % n * 8;
+            unsigned long long n = (unsigned long long)fp / 8, se = sb / 8;
+            unsigned long long base = (unsigned long long)(uintptr_t)da;
+            if (n % se == 0) {
+                /* the chain is every se-th element: write just those,
+                 * one 8-byte row per stride (a TLB sweep's footprint
+                 * can be far larger than its chain) */
+                h64.resize(n / se);
+                for (unsigned long long k = 0; k < n / se; k++) {
+                    h64[k] = base + (k + 1) % (n / se) * (unsigned long long)sb;
+                }
+                MB_CHECK(cudaMemcpy2D(da, (size_t)sb, h64.data(), 8, 8,
+                                      (size_t)(n / se),
+                                      cudaMemcpyHostToDevice));
+            } else {
+                h64.resize(n);
+                for (unsigned long long i = 0; i < n; i++) {
+                    h64[i] = base + (i + se) % n * 8;
+                }
+                MB_CHECK(cudaMemcpy(da, h64.data(), (size_t)n * 8,
+                                    cudaMemcpyHostToDevice));
             }
-            MB_CHECK(cudaMemcpy(da, h64.data(), (size_t)n * 8,
-                                cudaMemcpyHostToDevice));
-        } else if (sp == S_CONST) {
-            MB_CHECK(cudaMemcpyToSymbol(cbuf, h.data(), (size_t)words * 4));
         } else {
-            MB_CHECK(cudaMemcpy(da, h.data(), (size_t)words * 4,
-                                cudaMemcpyHostToDevice));
+            for (unsigned i = 0; i < words; i++) {
+                h[i] = (unsigned)(((unsigned long long)i + sw) % words);
+            }
+            if (sp == S_CONST) {
+                MB_CHECK(cudaMemcpyToSymbol(cbuf, h.data(),
+                                            (size_t)words * 4));
+            } else {
+                MB_CHECK(cudaMemcpy(da, h.data(), (size_t)words * 4,
+                                    cudaMemcpyHostToDevice));
+            }
         }
         size_t smem = sp == S_SHARED ? (size_t)words * 4 : 0;
         switch (sp) {
@@ -210,7 +245,7 @@ int main(int argc, char **argv)
         MB_CHECK(cudaGetLastError());
         long long cyc;
         MB_CHECK(cudaMemcpy(&cyc, dcyc, 8, cudaMemcpyDeviceToHost));
-        std::printf("chase,%s,%lld,%lld,%.2f\n", sname, fp, stride,
+        std::printf("chase,%s,%lld,%lld,%.2f\n", sname, fp, sb,
                     (double)cyc / steps);
     }
     if (tex) {

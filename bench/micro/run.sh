@@ -11,7 +11,8 @@
 # gt200`.  Sweeps (footprints and strides of the pointer chase) follow
 # Wong et al. 2010: the texture L1 at an 8-byte stride up to 8 KB, the
 # constant caches at 16- and 256-byte strides, global memory at 32 bytes
-# and, without --quick, the TLBs at 512 KB strides up to 40 MB.  Infer
+# and, without --quick, the TLBs at 512 KB strides up to 40 MB and their
+# associativity (16 and 17 elements at strides up to 8 MB).  Infer
 # cache geometries from the chase CSVs with bench/micro/mbgeom.
 set -e
 here=$(cd "$(dirname "$0")" && pwd)
@@ -62,5 +63,11 @@ if [ -z "$quick" ]; then
         --step 256 --stride 256
     go chase-tlb.csv mb_chase --space global --min 1048576 \
         --max 41943040 --step 1048576 --stride 524288
+    # the L1 TLB's associativity (Wong et al. Fig. 14): 16 and 17
+    # elements at strides from 256 KB to 8 MB
+    go chase-tlb16.csv mb_chase --space global --count 16 --min 262144 \
+        --max 8388608 --step 262144
+    go chase-tlb17.csv mb_chase --space global --count 17 --min 262144 \
+        --max 8388608 --step 262144
 fi
 echo "results in $out/"
