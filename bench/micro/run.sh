@@ -31,7 +31,8 @@ done
 NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
 [ -x "$NVCC" ] || { echo "$0: nvcc not found (set NVCC)" >&2; exit 1; }
 mkdir -p "$out"
-for p in mb_arith mb_chase mb_sync mb_banks mb_atomic mb_icache; do
+for p in mb_arith mb_chase mb_sync mb_banks mb_atomic mb_icache \
+    mb_coalesce; do
     "$NVCC" -O2 -arch="$arch" -o "$out/$p" "$here/$p.cu"
 done
 # EXEC_ARGS go between `exec` and `--`; "$@" holds them.
@@ -51,6 +52,7 @@ go sync.csv mb_sync
 go banks.csv mb_banks
 go atomic.csv mb_atomic
 go icache.csv mb_icache
+go coalesce.csv mb_coalesce
 go chase-tex.csv mb_chase --space tex --min 4096 --max 8192 --step 8 \
     --stride 8
 go chase-const.csv mb_chase --space const --min 1024 --max 4096 --step 16 \
