@@ -576,6 +576,20 @@ START_TEST(bad_parameters_are_refused)
 }
 END_TEST
 
+/* div_ptx's "dv" on 2 CTAs of 64 under s, its values checked. */
+static void run_dv(EmuDevice *d, TmSession *s, EmuModule *m)
+{
+    uint64_t out = dev_alloc(d, 128 * 4);
+    void *args[] = {&out};
+    ck_assert_int_eq(run_timed(s, m, "dv", 2, 64, args), EMU_OK);
+    uint32_t v[128];
+    emu_mem_read(d->mem, out, v, sizeof(v));
+    for (uint32_t i = 0; i < 128; i++) {
+        uint32_t k = (i % 64) & 3; /* tid.x & 3: sum 1..k, doubled */
+        ck_assert_uint_eq(v[i], k * (k + 1));
+    }
+}
+
 /* The built-in simple model on the real emulator: the values of an
  * untimed run, and the same cycles on every run. */
 START_TEST(simple_model_is_deterministic)
@@ -588,15 +602,7 @@ START_TEST(simple_model_is_deterministic)
         char err[256] = "";
         ck_assert_msg(tm_session_open(d, "simple", NULL, NULL, 0, &s, err,
                                       sizeof(err)) == 0, "%s", err);
-        uint64_t out = dev_alloc(d, 128 * 4);
-        void *args[] = {&out};
-        ck_assert_int_eq(run_timed(s, m, "dv", 2, 64, args), EMU_OK);
-        uint32_t v[128];
-        emu_mem_read(d->mem, out, v, sizeof(v));
-        for (uint32_t i = 0; i < 128; i++) {
-            uint32_t k = (i % 64) & 3;
-            ck_assert_uint_eq(v[i], k * (k + 1));
-        }
+        run_dv(d, s, m);
         cycles[run] = last_cycles(s);
         ck_assert_uint_gt(cycles[run], 0);
         tm_session_close(s);
@@ -625,15 +631,7 @@ START_TEST(gpu_model_after_a_fault)
         if (faulted) {
             ck_assert_int_ne(run_timed(s, tm, "tr", 64, 128, NULL), EMU_OK);
         }
-        uint64_t out = dev_alloc(d, 128 * 4);
-        void *args[] = {&out};
-        ck_assert_int_eq(run_timed(s, m, "dv", 2, 64, args), EMU_OK);
-        uint32_t v[128];
-        emu_mem_read(d->mem, out, v, sizeof(v));
-        for (uint32_t i = 0; i < 128; i++) {
-            uint32_t k = (i % 64) & 3;
-            ck_assert_uint_eq(v[i], k * (k + 1));
-        }
+        run_dv(d, s, m);
         cycles[faulted] = last_cycles(s);
         tm_session_close(s);
         emu_module_free(tm);
