@@ -752,6 +752,55 @@ START_TEST(expansion_gt200_mul)
 }
 END_TEST
 
+/* Every machine part of an expanded instruction occupies its unit.
+ * gt200's table on the base config: mul.lo.u32 is 4 dependent INT
+ * parts of latency 24, each busy 4 cycles on the (one) INT unit.  8
+ * warps, each: mul; exit; all fetched by 1, lrr.
+ *  - round 0: w_k's part 0 at 1 + 4k (the unit is busy 4 cycles each);
+ *    its part 1 may go from 25 + 4k;
+ *  - round 1: the unit is free from 33 (w7's part 0 at 29): w0 (ready
+ *    since 25) at 33, then w_k at 33 + 4k; round 2 from 61 + 4 = 65:
+ *    w_k at 65 + 4k; round 3: w_k at 97 + 4k (w7 at 125);
+ *  - w_k's exit (a ctrl unit) goes the cycle after its last part while
+ *    the others wait for the INT unit: 98 + 4k (w7 at 126);
+ *  - w7's result at 125 + 24 = 149: the CTA retires then.
+ * Were only the first part to occupy the unit, w_k's parts would go at
+ * 1 + 4k + 24j and the kernel would end at 29 + 72 + 24 = 125.
+ * Scheduler cycles: 32 parts + 8 exits selected; cycle 0
+ * no_instruction; 127-148 idle (every warp exited); the other 86 a warp
+ * could issue but for the busy unit (math_pipe_throttle: it is busy
+ * from 1 to 128 without a break, so no cycle is `wait`). */
+START_TEST(expansion_parts_occupy_units)
+{
+    gpu_base(1);
+    mock_set(&M, "expand.arch=gt200");
+    mock_set(&M, "unit.int.count=1");
+    mock_grid(&M, 1, 8);
+    for (uint32_t w = 0; w < 8; w++) {
+        mock_add(&M, w, NONE, 0);
+        MockInsn *x = &M.insn[M.ninsn - 1];
+        x->in.opname = "mul";
+        x->in.text = "mul.lo.u32 %r1, %r2, %r3;";
+        x->in.type = 4;
+        mock_exit(&M, w);
+    }
+    ck_assert_uint_eq(mock_time(&M), 149);
+    for (uint32_t w = 0; w < 8; w++) {
+        ck_assert_uint_eq(ISSUE(0, w, 0), 1 + 4 * w);
+        ck_assert_uint_eq(ISSUE(0, w, 1), 98 + 4 * w);
+    }
+    ck_assert_uint_eq(mock_stat(&M, "gpu.machine_parts"), 32);
+    ck_assert_uint_eq(mock_stat(&M, "gpu.issued"), 16);
+    ck_assert_uint_eq(stall("selected"), 40);
+    ck_assert_uint_eq(stall("no_instruction"), 1);
+    ck_assert_uint_eq(stall("idle"), 22);
+    ck_assert_uint_eq(stall("math_pipe_throttle"), 86);
+    ck_assert_uint_eq(stall("wait"), 0);
+    check_accounting(1);
+    mock_fini(&M);
+}
+END_TEST
+
 /* A kernel stopped by a guest fault that the host never ends (no
  * kernel_end: timing/host.c skips it after a fault) must not hold the
  * SM or make the next kernel its child: the next launch times as on a
@@ -829,6 +878,7 @@ static Suite *suite(void)
     tcase_add_test(tc, clusters_on_one_gpc);
     tcase_add_test(tc, gt200_preset);
     tcase_add_test(tc, expansion_gt200_mul);
+    tcase_add_test(tc, expansion_parts_occupy_units);
     tcase_add_test(tc, fault_without_kernel_end);
     tcase_add_test(tc, deterministic);
     suite_add_tcase(s, tc);

@@ -11,6 +11,8 @@
  * dispatched: its unit is occupied from d as at issue without
  * collectors, its results are ready at d + unit latency (and written
  * back then, taking their banks' ports), its memory requests may go.
+ * An expanded instruction's first machine part issues at d, its others
+ * through the scheduler after it (units.c).
  * Shared-memory accesses are still timed at issue (the MIO pipe books
  * them then).
  */
@@ -68,17 +70,18 @@ static void dispatch(Gpu *g, GpuSm *sm, GpuSched *sc, GpuOcRec *r,
                      uint64_t d)
 {
     GpuWarp *w = r->w;
-    GpuSbKind kind;
-    uint64_t last;
-    uint64_t ready = gpu_unit_issue(g, sc, r->in, d, &kind, &last);
-    if (last > d && last + 1 > w->not_before) { /* later machine parts */
-        w->not_before = last + 1;
-        w->nb_why = GPU_ST_WAIT;
-    }
-    gpu_sb_release(&w->sb, r->tag, ready);
-    if (r->in->ndst) {
-        w->drain = gpu_max(w->drain, ready);
-        gpu_oc_writeback(sc->oc, w->slot, r->in->dst, r->in->ndst, ready);
+    if (w->xp && w->xin == r->in && w->xk == 0 && w->xtag == r->tag) {
+        /* an expanded instruction: its first part now, the results
+         * after its last (units.c) */
+        gpu_unit_part(g, sc, w, d);
+    } else {
+        uint64_t ready = gpu_unit_issue(g, sc, r->in, d);
+        gpu_sb_release(&w->sb, r->tag, ready);
+        if (r->in->ndst) {
+            w->drain = gpu_max(w->drain, ready);
+            gpu_oc_writeback(sc->oc, w->slot, r->in->dst, r->in->ndst,
+                             ready);
+        }
     }
     for (GpuLsuOp *op = sm->qhead; op; op = op->next) {
         if (op->hold == r->tag) {

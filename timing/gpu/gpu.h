@@ -26,7 +26,10 @@
  *    warp instruction occupies a unit ceil(32 / lanes) * unit.X.ii
  *    cycles; its result is ready unit.X.lat cycles after issue (plus the
  *    operand-read latency); an instruction issues only when a unit of
- *    its class is free (`math_pipe_throttle`);
+ *    its class is free (`math_pipe_throttle`); an instruction ptxas
+ *    expands (expand.h) issues its machine parts one by one, each in an
+ *    issue slot once the previous part's result is ready and a unit of
+ *    its class is free, occupying it;
  *  - load/store (lsu.c): shared-memory accesses take smem wavefronts
  *    (smem.h) through the SM's MIO pipe (`mio_throttle` when its backlog
  *    exceeds lsu.mio_queue cycles); global, local, constant and texture
@@ -55,9 +58,10 @@
  * retiring).  Deterministic: no decision depends on host addresses or
  * wall time.
  *
- * Statistics (gpu.c): gpu.cycles, gpu.issued (warp instructions),
+ * Statistics (gpu.c): gpu.cycles, gpu.issued (PTX warp instructions),
  * gpu.thread_insns, gpu.ctas, gpu.sm<N>.{issued,cycles,warps_resident}
- * and gpu.stall.<reason> per scheduler cycle (GpuStall); selected +
+ * and gpu.stall.<reason> per scheduler cycle (GpuStall; `selected`: it
+ * issued, the later parts of an expanded instruction too); selected +
  * every stall = cycles x SMs x sched.per_sm.
  */
 #ifndef PTXEMU_TIMING_GPU_GPU_H
@@ -210,6 +214,14 @@ typedef struct GpuWarp {
     uint32_t async_out;         /* asynchronous ones */
     uint64_t drain;             /* last known completion */
     uint32_t nostep;
+    const GpuExpand *nexp;      /* the expansion of next (NULL: none) */
+    /* an expanded instruction's machine parts being issued (units.c) */
+    const GpuExpand *xp;        /* NULL: none */
+    const ptxemu_tm_insn *xin;
+    uint32_t xk;                /* the next part */
+    uint64_t xnext;             /* it may issue from (GPU_NEVER: the
+                                   first, until its operands are read) */
+    uint64_t xtag;              /* scoreboard tag of the results */
 } GpuWarp;
 
 typedef struct GpuCta {
@@ -320,17 +332,27 @@ const GpuPolicy *gpu_policy_find(const char *name);
 
 /* ---- units.c ---- */
 unsigned gpu_unit(const ptxemu_tm_insn *insn);
-/* The earliest cycle a unit of insn's class is free on sc. */
-uint64_t gpu_unit_free(const Gpu *g, const GpuSched *sc,
-                       const ptxemu_tm_insn *insn);
+/* The expansion of insn on expand.arch (expand.h), NULL when it is one
+ * machine instruction (or none); cached per static instruction. */
+const GpuExpand *gpu_unit_expansion(Gpu *g, const ptxemu_tm_insn *insn);
+/* The earliest cycle a unit is free on sc for what w issues next: the
+ * next part of its expanded instruction, else the first part of its next
+ * instruction's expansion, else a unit of that instruction's class. */
+uint64_t gpu_unit_free(const Gpu *g, const GpuSched *sc, const GpuWarp *w);
 /* The scoreboard kind of its results. */
 GpuSbKind gpu_unit_kind(const ptxemu_tm_insn *insn);
-/* Occupy one of them from `now`; the cycle its result is ready and the
- * scoreboard kind of that result.  An instruction ptxas expands into
- * several machine instructions (expand.h) issues them as a chain from
- * now: *last, the cycle its last part issues (now for one part). */
+/* A one-part instruction occupies a unit of its class from now; the
+ * cycle its result is ready. */
 uint64_t gpu_unit_issue(Gpu *g, GpuSched *sc, const ptxemu_tm_insn *insn,
-                        uint64_t now, GpuSbKind *kind, uint64_t *last);
+                        uint64_t now);
+/* An instruction ptxas expands into several machine instructions
+ * (expand.h): w issues its parts from now on with gpu_unit_part, one per
+ * issue slot, nothing else meanwhile; after the last, the scoreboard
+ * entries of `tag` (0: none) are released at its result. */
+void gpu_unit_expand(Gpu *g, GpuWarp *w, const ptxemu_tm_insn *insn,
+                     const GpuExpand *e, uint64_t tag);
+/* w issues the next part of its expanded instruction at now. */
+void gpu_unit_part(Gpu *g, GpuSched *sc, GpuWarp *w, uint64_t now);
 
 /* ---- fetch.c ---- */
 uint64_t gpu_insn_addr(const GpuConfig *c, const ptxemu_tm_insn *in);

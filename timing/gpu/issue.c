@@ -30,7 +30,11 @@ static int account(Gpu *g, GpuSm *sm, GpuSched *sc, GpuWarp *w,
 {
     const ptxemu_tm_insn *in = st->insn;
     GpuSbKind kind = gpu_unit_kind(in), mkind;
-    uint64_t ready, ctag = 0;
+    uint64_t ready, ctag = 0, xtag = 0;
+    const GpuExpand *e = in == w->next ? w->nexp : gpu_unit_expansion(g, in);
+    if (e) {
+        xtag = ++g->next_tag; /* released after its last part */
+    }
     if (sc->oc) { /* results and the unit when its operands are read */
         ctag = gpu_collect_take(g, sc, w, in, now);
         if (!ctag) {
@@ -38,12 +42,14 @@ static int account(Gpu *g, GpuSm *sm, GpuSched *sc, GpuWarp *w,
         }
         ready = GPU_NEVER;
         g->hold_tag = ctag; /* its memory requests wait for that too */
-    } else {
-        uint64_t last;
-        ready = gpu_unit_issue(g, sc, in, now, &kind, &last);
-        if (last > now) { /* its later machine parts */
-            hold(w, last + 1, GPU_ST_WAIT);
+        if (e) {
+            gpu_unit_expand(g, w, in, e, ctag); /* part 0 at dispatch */
         }
+    } else if (e) {
+        gpu_unit_expand(g, w, in, e, xtag); /* part 0 below */
+        ready = GPU_NEVER;
+    } else {
+        ready = gpu_unit_issue(g, sc, in, now);
     }
     uint64_t mready, tag;
     int rc = gpu_lsu_issue(g, sm, w, st, now, &mready, &mkind, &tag);
@@ -64,11 +70,20 @@ static int account(Gpu *g, GpuSm *sm, GpuSched *sc, GpuWarp *w,
                         ready == GPU_NEVER
                     ? mready : gpu_max(ready, mready);
         kind = mkind;
+        if (w->xp && w->xin == in) {
+            w->xtag = 0; /* its memory replies give its results */
+        }
     } else if (ctag) {
         tag = ctag;
+    } else if (xtag) {
+        tag = xtag;
     }
     if (gpu_sb_write(&w->sb, in->dst, in->ndst, ready, kind, tag, now)) {
         return -1;
+    }
+    if (e && !sc->oc) {
+        /* after the write: a one-part row releases its tag at once */
+        gpu_unit_part(g, sc, w, now);
     }
     if (ready != GPU_NEVER && (in->ndst || mready)) {
         w->drain = gpu_max(w->drain, ready);
@@ -88,6 +103,10 @@ static int account(Gpu *g, GpuSm *sm, GpuSched *sc, GpuWarp *w,
 
 int gpu_issue(Gpu *g, GpuSm *sm, GpuSched *sc, GpuWarp *w, uint64_t now)
 {
+    if (w->xp) { /* the next machine part of an expanded instruction */
+        gpu_unit_part(g, sc, w, now);
+        return 0;
+    }
     if (w->next) {
         gpu_fetch_issued(g, w, now);
     }

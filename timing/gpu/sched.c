@@ -214,6 +214,7 @@ void gpu_warp_refresh(Gpu *g, GpuWarp *w, uint64_t now)
     }
     uint32_t active = 0, exec = 0;
     w->next = g->api->warp_peek(g->h, w->h, &active, &exec);
+    w->nexp = gpu_unit_expansion(g, w->next);
     w->exec = exec;
     if (w->next) {
         w->at_barrier = false;
@@ -248,11 +249,19 @@ uint64_t gpu_warp_ready(Gpu *g, GpuSm *sm, GpuSched *sc, GpuWarp *w,
     if (!w->peeked) {
         gpu_warp_refresh(g, w, now);
     }
+    uint64_t t = 0;
+    if (w->xp) { /* the next part of an expanded instruction */
+        *why = GPU_ST_WAIT;
+        t = w->xnext;
+        if (t != GPU_NEVER) {
+            later(&t, why, gpu_unit_free(g, sc, w), GPU_ST_MATH);
+        }
+        return t;
+    }
     *why = GPU_ST_BARRIER;
     if (w->exited || w->at_barrier) {
         return GPU_NEVER;
     }
-    uint64_t t = 0;
     later(&t, why, w->not_before, (GpuStall)w->nb_why);
     const ptxemu_tm_insn *in = w->next;
     if (!in) {
@@ -278,7 +287,7 @@ uint64_t gpu_warp_ready(Gpu *g, GpuSm *sm, GpuSched *sc, GpuWarp *w,
     if (t == GPU_NEVER) {
         return t;
     }
-    later(&t, why, gpu_unit_free(g, sc, in), GPU_ST_MATH);
+    later(&t, why, gpu_unit_free(g, sc, w), GPU_ST_MATH);
     if (gpu_lsu_needs_mio(in) && sm->mio_free > g->c.mio_queue) {
         later(&t, why, sm->mio_free - g->c.mio_queue, GPU_ST_MIO);
     }

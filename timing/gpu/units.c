@@ -13,12 +13,12 @@
  * PTX-to-machine expansion (expand.h, table for `expand.arch`): an
  * instruction ptxas turns into n machine instructions issues them as a
  * chain (the table's reading: each part waits for the previous one's
- * result), part k at s_k = s_(k-1) + latency_(k-1), its result at
- * s_(n-1) + latency_(n-1); the warp issues nothing else until s_(n-1)
- * + 1.  Only the first part occupies a unit (ii cycles from issue): the
- * later parts' units are not booked ahead, which would block other
- * warps' issue until then (a simplification: their throughput cost is
- * not modelled).
+ * result): part 0 when the PTX instruction issues, part k once part
+ * k-1's result is ready (its issue + its latency) and a unit of part k's
+ * class is free; each part takes an issue slot of its warp's scheduler
+ * (the warp issues nothing else meanwhile) and occupies its unit for
+ * its ii cycles, as the machine instructions would.  The results are
+ * ready at the last part's issue + its latency (+ oc.latency).
  */
 #include "config.h"
 
@@ -28,16 +28,16 @@
 
 /* The expansion of insn (NULL: one machine instruction), cached per
  * static instruction: the table is matched on text once. */
-static const GpuExpand *expansion(Gpu *g, const ptxemu_tm_insn *insn)
+const GpuExpand *gpu_unit_expansion(Gpu *g, const ptxemu_tm_insn *insn)
 {
     static const char none;
-    if (g->c.expand_arch < 0) {
+    if (g->c.expand_arch < 0 || !insn) {
         return NULL;
     }
     const void *e = tm_map_get(&g->expand, tm_map_ptr(insn));
     if (!e) {
         e = gpu_expand(g->c.expand_arch, insn);
-        if (!e || e == (const void *)&none) {
+        if (!e || e == (const void *)&none || ((const GpuExpand *)e)->n == 0) {
             e = &none;
         }
         /* out of memory: not cached, matched again next time */
@@ -64,10 +64,10 @@ static uint32_t first_free(const Gpu *g, const GpuSched *sc, unsigned u)
     return best;
 }
 
-uint64_t gpu_unit_free(const Gpu *g, const GpuSched *sc,
-                       const ptxemu_tm_insn *insn)
+uint64_t gpu_unit_free(const Gpu *g, const GpuSched *sc, const GpuWarp *w)
 {
-    unsigned u = gpu_unit(insn);
+    unsigned u = w->xp ? w->xp->part[w->xk].unit
+                 : w->nexp ? w->nexp->part[0].unit : gpu_unit(w->next);
     return sc->ufree[u][first_free(g, sc, u)];
 }
 
@@ -89,27 +89,61 @@ GpuSbKind gpu_unit_kind(const ptxemu_tm_insn *insn)
     }
 }
 
+/* Occupy the first free unit of class u for `busy` cycles from now. */
+static void occupy(Gpu *g, GpuSched *sc, unsigned u, uint64_t busy,
+                   uint64_t now)
+{
+    uint32_t i = first_free(g, sc, u);
+    sc->ufree[u][i] = gpu_max(now, sc->ufree[u][i]) + busy;
+}
+
+/* Part w->xk of w's expanded instruction issues at now. */
+static void part_issue(Gpu *g, GpuSched *sc, GpuWarp *w, uint64_t now)
+{
+    const GpuExpandPart *p = &w->xp->part[w->xk];
+    occupy(g, sc, p->unit, p->ii, now);
+    uint64_t done = now + p->latency;
+    if (++w->xk < w->xp->n) {
+        w->xnext = done;
+        return;
+    }
+    /* the last part: the instruction's results */
+    const ptxemu_tm_insn *in = w->xin;
+    uint64_t ready = done + g->c.oc_latency;
+    w->xp = NULL;
+    if (w->xtag) {
+        gpu_sb_release(&w->sb, w->xtag, ready);
+        if (in->ndst) {
+            w->drain = gpu_max(w->drain, ready);
+            if (sc->oc) {
+                gpu_oc_writeback(sc->oc, w->slot, in->dst, in->ndst, ready);
+            }
+        }
+    }
+}
+
 uint64_t gpu_unit_issue(Gpu *g, GpuSched *sc, const ptxemu_tm_insn *insn,
-                        uint64_t now, GpuSbKind *kind, uint64_t *last)
+                        uint64_t now)
 {
     unsigned u = gpu_unit(insn);
     const GpuUnitCfg *uc = &g->c.unit[u];
     uint64_t passes = (GPU_WARP_SIZE + uc->lanes - 1) / uc->lanes;
-    uint32_t i = first_free(g, sc, u);
-    const GpuExpand *e = expansion(g, insn);
-    *kind = gpu_unit_kind(insn);
-    *last = now;
-    if (!e || e->n == 0) {
-        sc->ufree[u][i] = gpu_max(now, sc->ufree[u][i]) + passes * uc->ii;
-        return now + uc->lat + g->c.oc_latency;
-    }
-    /* the first part's unit is insn's class (the unit checked free) */
-    sc->ufree[u][i] = gpu_max(now, sc->ufree[u][i]) + e->part[0].ii;
-    uint64_t s = now;
-    for (uint32_t k = 0; k + 1 < e->n; k++) {
-        s += e->part[k].latency;
-    }
+    occupy(g, sc, u, passes * uc->ii, now);
+    return now + uc->lat + g->c.oc_latency;
+}
+
+void gpu_unit_expand(Gpu *g, GpuWarp *w, const ptxemu_tm_insn *insn,
+                     const GpuExpand *e, uint64_t tag)
+{
     g->st_parts += e->n;
-    *last = s;
-    return s + e->part[e->n - 1].latency + g->c.oc_latency;
+    w->xp = e;
+    w->xk = 0;
+    w->xin = insn;
+    w->xtag = tag;
+    w->xnext = GPU_NEVER;
+}
+
+void gpu_unit_part(Gpu *g, GpuSched *sc, GpuWarp *w, uint64_t now)
+{
+    part_issue(g, sc, w, now);
 }
