@@ -16,6 +16,7 @@
 #include "check/memcheck.h"
 #include "check/report.h"
 #include "emu/access.h"
+#include "emu/builtins.h"
 #include "emu/client.h"
 #include "emu/memory.h"
 #include "emu/tolerate.h"
@@ -63,8 +64,9 @@ static void print_nearest(SanMemcheck *m, uint64_t addr)
     }
     if (addr >= a->addr + a->size) {
         fprintf(m->out, P "    and is %" PRIu64 " bytes after the nearest "
-                "allocation at 0x%" PRIx64 " of size %" PRIu64 " bytes\n",
-                addr - (a->addr + a->size), a->addr, a->size);
+                "allocation at 0x%" PRIx64 " of size %" PRIu64 " bytes%s\n",
+                addr - (a->addr + a->size), a->addr, a->size,
+                a->kind == EMU_ALLOC_HEAP ? " (device heap)" : "");
     } else if (addr < a->addr) {
         fprintf(m->out, P "    and is %" PRIu64 " bytes before the "
                 "nearest allocation at 0x%" PRIx64 " of size %" PRIu64
@@ -90,6 +92,14 @@ static const Live *freed_at(const SanMemcheck *m, uint64_t addr)
     return NULL;
 }
 
+/* True when addr lies past the end of the device-heap block (device
+ * malloc) nearest to it: a heap overflow. */
+static bool heap_overflow(const SanMemcheck *m, uint64_t addr)
+{
+    const EmuAlloc *a = emu_mem_nearest(m->dev->mem, addr);
+    return a && a->kind == EMU_ALLOC_HEAP && addr >= a->addr + a->size;
+}
+
 /* src: the CUDA source line of the access (from .loc), or NULL. */
 static void print_access(SanMemcheck *m, PtxSpace space, bool write,
                          uint32_t size, const char *func, uint32_t pc,
@@ -113,6 +123,8 @@ static void print_access(SanMemcheck *m, PtxSpace space, bool write,
         fprintf(o, "{\"tool\":\"memcheck\",\"kind\":\"%s\",\"space\":"
                 "\"%s\",\"access\":\"%s\",\"size\":%u,\"address\":%"
                 PRIu64 ",", fr ? "use-after-free"
+                : heap && !strcmp(why, "is out of bounds") &&
+                  heap_overflow(m, addr) ? "heap-overflow"
                 : strstr(why, "misaligned") ? "misaligned"
                 : strstr(why, "read-only") ? "read-only" : "out-of-bounds",
                 ptx_space_name(space), write ? "write" : "read", size, addr);
@@ -164,12 +176,66 @@ static void on_tolerated(void *ctx, const EmuTolerated *t)
     }
 }
 
-void san_memcheck_fault(SanMemcheck *m, const EmuFault *f)
+/* "at":..,"thread":..,"block":..} ending a JSON report of a fault. */
+static void json_where(SanMemcheck *m, const SanLoc *l, const EmuFault *f)
+{
+    san_json_loc(m->out, "at", l);
+    fputc(',', m->out);
+    san_json_dim3(m->out, "thread", f->tid);
+    fputc(',', m->out);
+    san_json_dim3(m->out, "block", f->ctaid);
+    fputs("}\n", m->out);
+}
+
+/* A device free() of addr that is not the start of a live heap block
+ * (emu/builtins.c faults): compute-sanitizer's "Malloc/Free error"
+ * (Compute Sanitizer User Manual, "Memcheck Tool", error types), a
+ * double free when a heap block freed lately started there. */
+static void print_heap_free(SanMemcheck *m, const EmuFault *f,
+                            const SanLoc *l)
+{
+    const Live *fr = freed_at(m, f->addr);
+    bool dbl = fr && fr->addr == f->addr && fr->kind == EMU_ALLOC_HEAP &&
+               !emu_mem_find(m->dev->mem, f->addr, 1);
+    if (json(m)) {
+        fprintf(m->out, "{\"tool\":\"memcheck\",\"kind\":\"%s\","
+                "\"address\":%" PRIu64 ",", dbl ? "device-double-free"
+                : "device-invalid-free", f->addr);
+        json_where(m, l, f);
+        return;
+    }
+    fprintf(m->out, P "Malloc/Free error encountered : %s\n",
+            dbl ? "Double free" : "Invalid pointer to free");
+    fputs(P "    ", m->out);
+    san_text_at(m->out, l);
+    fprintf(m->out, "\n" P "    by thread (%u,%u,%u) in block (%u,%u,%u)\n",
+            f->tid[0], f->tid[1], f->tid[2], f->ctaid[0], f->ctaid[1],
+            f->ctaid[2]);
+    fprintf(m->out, P "    Address 0x%" PRIx64 "\n", f->addr);
+    if (!dbl) {
+        print_nearest(m, f->addr);
+    }
+    fputs(BLANK, m->out);
+}
+
+void san_memcheck_fault(SanMemcheck *m, const EmuFault *f,
+                        const EmuModule *mod)
 {
     if (!count_error(m)) {
         return;
     }
     const char *func = f->func ? f->func : f->kernel ? f->kernel : "?";
+    const EmuFunc *fn = san_func_named(mod, func);
+    SanLoc src;                   /* the CUDA source line, from .loc */
+    san_loc_of(&src, fn, f->pc);
+    if (fn && f->pc < fn->ncode && f->status == EMU_ERR_ILLEGAL_ADDRESS &&
+        fn->code[f->pc].fn &&
+        fn->code[f->pc].fn == emu_builtin_handler("free")) {
+        src.file = f->file;
+        src.line = f->loc.line;
+        print_heap_free(m, f, &src);
+        return;
+    }
     if (f->status == EMU_ERR_ILLEGAL_ADDRESS ||
         f->status == EMU_ERR_MISALIGNED || f->status == EMU_ERR_READ_ONLY) {
         /* The faulting access's direction is not kept in EmuFault:
@@ -182,26 +248,22 @@ void san_memcheck_fault(SanMemcheck *m, const EmuFault *f)
                                     ? "is read-only"
                                     : "is out of bounds";
         print_access(m, f->space, write, f->size, func, f->pc, f->file,
-                     f->loc.line, f->tid, f->ctaid, f->addr, why, NULL);
+                     f->loc.line, f->tid, f->ctaid, f->addr, why, &src);
         return;
     }
+    SanLoc l = { .func = func, .pc = f->pc, .file = f->file,
+                 .line = f->loc.line, .src = src.src,
+                 .src_line = src.src_line };
     if (json(m)) {
         fprintf(m->out, "{\"tool\":\"memcheck\",\"kind\":\"fault\","
                 "\"status\":\"%s\",", emu_status_name(f->status));
-        SanLoc l = { .func = func, .pc = f->pc, .file = f->file,
-                     .line = f->loc.line };
-        san_json_loc(m->out, "at", &l);
-        fputc(',', m->out);
-        san_json_dim3(m->out, "thread", f->tid);
-        fputc(',', m->out);
-        san_json_dim3(m->out, "block", f->ctaid);
-        fputs("}\n", m->out);
+        json_where(m, &l, f);
         return;
     }
     fprintf(m->out, P "Kernel fault: %s\n", emu_status_name(f->status));
-    fprintf(m->out, P "    at %s+0x%x in %s:%u\n", func, f->pc,
-            f->file ? f->file : "?", f->loc.line);
-    fprintf(m->out, P "    by thread (%u,%u,%u) in block (%u,%u,%u)\n",
+    fputs(P "    ", m->out);
+    san_text_at(m->out, &l);
+    fprintf(m->out, "\n" P "    by thread (%u,%u,%u) in block (%u,%u,%u)\n",
             f->tid[0], f->tid[1], f->tid[2], f->ctaid[0], f->ctaid[1],
             f->ctaid[2]);
     fputs(BLANK, m->out);

@@ -43,7 +43,10 @@ SanMemcheck *san_memcheck_new(EmuDevice *d, FILE *out,
  * ERROR SUMMARY (the owner of `out` does, san_out_summary()). */
 struct SanOut;
 SanMemcheck *san_memcheck_new_out(EmuDevice *d, struct SanOut *out);
-void san_memcheck_fault(SanMemcheck *m, const EmuFault *f);
+/* mod: the module of the launch (for the CUDA source line from .loc;
+ * NULL: none).  A device free() that faulted is a "Malloc/Free error". */
+void san_memcheck_fault(SanMemcheck *m, const EmuFault *f,
+                        const EmuModule *mod);
 /* The host freed addr, which is not the start of a live device
  * allocation: a double free when it is the start of one of the last
  * allocations freed, else an invalid free. */

@@ -100,7 +100,8 @@ struct ptxemu_device {
     bool trace;                 /* PTXEMU_TRACE: device launches too */
     RtTiming timing;            /* the timing model's options (copied) */
     TmSession *tm;              /* the timing model, or NULL: untimed */
-    void (*fault_hook)(void *ctx, const EmuFault *f);   /* sanitize */
+    void (*fault_hook)(void *ctx, const EmuFault *f,
+                       const EmuModule *m);         /* sanitize */
     void *fault_ctx;
 };
 
@@ -110,7 +111,8 @@ EmuDevice *rt_device_emu(ptxemu_device *d)
 }
 
 void rt_set_fault_hook(ptxemu_device *d,
-                       void (*hook)(void *ctx, const EmuFault *f),
+                       void (*hook)(void *ctx, const EmuFault *f,
+                                    const EmuModule *m),
                        void *ctx)
 {
     d->fault_hook = hook;
@@ -1607,7 +1609,7 @@ static ptxemu_status launch(ptxemu_function *f, const unsigned grid[3],
                               : dev->emu->has_fault ? &dev->emu->last_fault
                                                     : NULL;
         if (flt && dev->fault_hook) {
-            dev->fault_hook(dev->fault_ctx, flt);
+            dev->fault_hook(dev->fault_ctx, flt, l->mod);
         }
         st = fail_take(dev, (ptxemu_status)est,
                        fault_message(dev, f, est, flt,

@@ -14,7 +14,8 @@ EmuDevice *rt_device_emu(ptxemu_device *d);
  * the launch's error is returned (`ptxemu sanitize`'s checkers); NULL
  * removes it. */
 void rt_set_fault_hook(ptxemu_device *d,
-                       void (*hook)(void *ctx, const EmuFault *f),
+                       void (*hook)(void *ctx, const EmuFault *f,
+                                    const EmuModule *m),
                        void *ctx);
 
 #endif

@@ -51,11 +51,11 @@ bool rt_sanitize_tools(const char *list, unsigned *mask)
     return *mask != 0;
 }
 
-static void on_fault(void *ctx, const EmuFault *f)
+static void on_fault(void *ctx, const EmuFault *f, const EmuModule *m)
 {
     RtSanitize *s = ctx;
     if (s->mc) {
-        san_memcheck_fault(s->mc, f);
+        san_memcheck_fault(s->mc, f, m);
     }
 }
 

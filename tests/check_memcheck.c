@@ -50,9 +50,9 @@ typedef struct Fixture {
     FILE *out;
 } Fixture;
 
-static void on_fault(void *ctx, const EmuFault *f)
+static void on_fault(void *ctx, const EmuFault *f, const EmuModule *m)
 {
-    san_memcheck_fault(ctx, f);
+    san_memcheck_fault(ctx, f, m);
 }
 
 static void setup(Fixture *fx, ptxemu_access_checks access,
