@@ -1,0 +1,166 @@
+// Seeded racecheck hazards for tests/seeded.test: one bug per kernel
+// on the lines marked "// @NAME.w" (the first access) and "// @NAME.r"
+// or "// @NAME.w2" (the second), and correct twins (*_ok).  Blocks of
+// 64 threads: threads 0 and 32 are in different warps.  Built to PTX
+// by regen.sh.
+
+// ---- shared memory, across the two warps of a CTA, no barrier
+extern "C" __global__ void s_raw(int *out)
+{
+    __shared__ int s[64];
+    int i = threadIdx.x;
+    s[i] = i;  // @s_raw.w
+    if (i >= 32) out[i] = s[i - 32];  // @s_raw.r
+}
+extern "C" __global__ void s_war(int *out)
+{
+    __shared__ int s[64];
+    int i = threadIdx.x;
+    if (i < 32) out[i] = s[i + 32];  // @s_war.r
+    s[i] = i;  // @s_war.w
+}
+extern "C" __global__ void s_waw(int *out)
+{
+    __shared__ int s[64];
+    int i = threadIdx.x;
+    s[i % 32] = i;  // @s_waw.w
+    __syncthreads();
+    out[i] = s[i % 32];
+}
+// byte and 8-byte accesses
+extern "C" __global__ void s_raw_u8(int *out)
+{
+    __shared__ unsigned char s[64];
+    int i = threadIdx.x;
+    s[i] = i;  // @s_raw_u8.w
+    if (i >= 32) out[i] = s[i - 32];  // @s_raw_u8.r
+}
+extern "C" __global__ void s_raw_u64(long long *out)
+{
+    __shared__ long long s[64];
+    int i = threadIdx.x;
+    s[i] = i;  // @s_raw_u64.w
+    if (i >= 32) out[i] = s[i - 32];  // @s_raw_u64.r
+}
+// a tree reduction that forgot the barrier between two of its steps
+extern "C" __global__ void s_reduce_nosync(int *out)
+{
+    __shared__ int s[64];
+    int i = threadIdx.x;
+    s[i] = i;  // @s_reduce_nosync.w
+    if (i < 32) s[i] += s[i + 32];  // @s_reduce_nosync.r
+    __syncthreads();
+    if (i == 0) out[0] = s[0] + s[1];
+}
+// the twins: a barrier between, and the full reduction
+extern "C" __global__ void s_raw_ok(int *out)
+{
+    __shared__ int s[64];
+    int i = threadIdx.x;
+    s[i] = i;
+    __syncthreads();
+    if (i >= 32) out[i] = s[i - 32];
+}
+extern "C" __global__ void s_reduce_ok(int *out)
+{
+    __shared__ int s[64];
+    int i = threadIdx.x;
+    s[i] = i;
+    __syncthreads();
+    for (int k = 32; k > 0; k >>= 1) {
+        if (i < k) s[i] += s[i + k];
+        __syncthreads();
+    }
+    if (i == 0) out[0] = s[0];
+}
+// shared atomics from both warps: no hazard
+extern "C" __global__ void s_atomic_ok(int *out)
+{
+    __shared__ int s[1];
+    int i = threadIdx.x;
+    if (i == 0) s[0] = 0;
+    __syncthreads();
+    atomicAdd(&s[0], 1);
+    __syncthreads();
+    if (i == 0) out[0] = s[0];
+}
+
+// ---- global memory, across warps of one CTA (block 64) and across
+// CTAs (grid 2 x block 1), no barrier, fence or atomic between
+extern "C" __global__ void g_raw_warp(int *g, int *out)
+{
+    int i = threadIdx.x;
+    if (i == 0) g[1] = 7;  // @g_raw_warp.w
+    if (i == 32) out[0] = g[1];  // @g_raw_warp.r
+}
+extern "C" __global__ void g_war_warp(int *g, int *out)
+{
+    int i = threadIdx.x;
+    if (i == 0) out[0] = g[2];  // @g_war_warp.r
+    if (i == 32) g[2] = 9;  // @g_war_warp.w
+}
+extern "C" __global__ void g_waw_warp(int *g, int *out)
+{
+    int i = threadIdx.x;
+    if (i == 0 || i == 32) g[3] = i;  // @g_waw_warp.w
+}
+extern "C" __global__ void g_raw_cta(int *g, int *out)
+{
+    if (blockIdx.x == 0) g[0] = 7;  // @g_raw_cta.w
+    if (blockIdx.x == 1) out[0] = g[0];  // @g_raw_cta.r
+}
+extern "C" __global__ void g_war_cta(int *g, int *out)
+{
+    if (blockIdx.x == 0) out[0] = g[0];  // @g_war_cta.r
+    if (blockIdx.x == 1) g[0] = 9;  // @g_war_cta.w
+}
+extern "C" __global__ void g_waw_cta(int *g, int *out)
+{
+    g[0] = blockIdx.x;  // @g_waw_cta.w
+}
+// a flag handshake without the fence: the data write is not ordered
+// before the flag, so the data read races with it
+extern "C" __global__ void g_flag_nofence(int *g, int *out)
+{
+    if (blockIdx.x == 0) {
+        g[1] = 42;  // @g_flag_nofence.w
+        atomicExch(&g[0], 1);
+    } else {
+        while (atomicAdd(&g[0], 0) == 0) {
+        }
+        out[0] = g[1];  // @g_flag_nofence.r
+    }
+}
+// the twins: a barrier (same CTA), the handshake with its fence, and
+// atomics only
+extern "C" __global__ void g_warp_ok(int *g, int *out)
+{
+    int i = threadIdx.x;
+    if (i == 0) g[1] = 7;
+    __syncthreads();
+    if (i == 32) out[0] = g[1];
+}
+extern "C" __global__ void g_flag_ok(int *g, int *out)
+{
+    if (blockIdx.x == 0) {
+        g[1] = 42;
+        __threadfence();
+        atomicExch(&g[0], 1);
+    } else {
+        while (atomicAdd(&g[0], 0) == 0) {
+        }
+        __threadfence();
+        out[0] = g[1];
+    }
+}
+extern "C" __global__ void g_atomic_ok(int *g, int *out)
+{
+    atomicAdd(&g[0], (int)blockIdx.x);
+}
+// each thread its own element: no two threads touch one byte
+extern "C" __global__ void g_disjoint_ok(int *g, int *out)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    g[i] = i;
+    out[0] = 0;
+}

@@ -1,0 +1,101 @@
+// Seeded synccheck bugs for tests/seeded.test: one bug per kernel on
+// the line marked "// @NAME", and correct twins (*_ok).  Blocks of 64
+// threads (two warps) unless cases.txt says otherwise.  Built to PTX
+// by regen.sh.
+
+// ---- __syncthreads() reached by part of a warp
+extern "C" __global__ void y_div_warp(int *out)
+{
+    int i = threadIdx.x;
+    if (i % 32 < 16) {
+        out[i] = i;
+        __syncthreads();  // @y_div_warp
+    }
+}
+// reached by one lane only
+extern "C" __global__ void y_div_lane(int *out)
+{
+    int i = threadIdx.x;
+    if (i == 5) {
+        __syncthreads();  // @y_div_lane
+        out[0] = i;
+    }
+}
+// ---- a warp returns before a __syncthreads() the other reaches
+extern "C" __global__ void y_exit_before(int *out)
+{
+    int i = threadIdx.x;
+    if (i >= 32) return;
+    out[i] = i;
+    __syncthreads();  // @y_exit_before
+    out[i] += 1;
+}
+// reached by one warp of the two (the other skips it whole)
+extern "C" __global__ void y_skip_warp(int *out)
+{
+    int i = threadIdx.x;
+    out[i] = i;
+    if (i < 32) __syncthreads();  // @y_skip_warp
+    out[i] += 1;
+}
+// ---- barrier thread counts that differ between warps
+extern "C" __global__ void y_count(int *out)
+{
+    int i = threadIdx.x;
+    if (i < 32)
+        asm volatile("bar.sync 1, 64;");
+    else
+        asm volatile("bar.sync 1, 96;");  // @y_count
+    out[i] = i;
+}
+// ---- a .sync warp operation whose member mask leaves out the
+// executing lane (the PTX instructions themselves, so that the
+// reported line is this file's, not that of the intrinsic's header)
+extern "C" __global__ void y_shfl_mask(int *out)
+{
+    int i = threadIdx.x, v;
+    asm volatile("shfl.sync.idx.b32 %0, %1, 1, 31, %2;" : "=r"(v) : "r"(i), "r"(0xfffffffeu));  // @y_shfl_mask
+    out[i] = v;
+}
+extern "C" __global__ void y_ballot_mask(int *out)
+{
+    int i = threadIdx.x;
+    unsigned b;
+    asm volatile("{ .reg .pred p; setp.ne.u32 p, %1, 0; vote.sync.ballot.b32 %0, p, %2; }" : "=r"(b) : "r"(i & 1), "r"(0x0000ffffu));  // @y_ballot_mask
+    out[i] = b;
+}
+extern "C" __global__ void y_syncwarp_mask(int *out)
+{
+    int i = threadIdx.x;
+    out[i] = i;
+    asm volatile("bar.warp.sync %0;" : : "r"(0x7fffffffu) : "memory");  // @y_syncwarp_mask
+    out[i] += out[(i + 1) % 64];
+}
+extern "C" __global__ void y_any_mask(int *out)
+{
+    int i = threadIdx.x, a = 0;
+    if (i % 32 < 8)
+        asm volatile("{ .reg .pred p, q; setp.eq.u32 p, %1, 3; vote.sync.any.pred q, p, %2; selp.u32 %0, 1, 0, q; }" : "=r"(a) : "r"(i), "r"(0xf0u));  // @y_any_mask
+    out[i] = a;
+}
+// ---- the twins
+extern "C" __global__ void y_bar_ok(int *out)
+{
+    int i = threadIdx.x;
+    out[i] = i;
+    __syncthreads();
+    out[i] += out[63 - i];
+}
+extern "C" __global__ void y_partial_mask_ok(int *out)
+{
+    int i = threadIdx.x;
+    if (i % 32 < 16)
+        out[i] = __shfl_sync(0x0000ffffu, i, 0);
+}
+extern "C" __global__ void y_syncwarp_ok(int *out)
+{
+    int i = threadIdx.x;
+    out[i] = i;
+    __syncwarp();
+    out[i] += __ballot_sync(0xffffffffu, i & 1) != 0;
+}
