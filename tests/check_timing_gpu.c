@@ -425,18 +425,25 @@ END_TEST
  *  two-level (pool 1): only w0 is a candidate until it exits at 6 (its
  *          a1@5; `wait` 2..4); w1 enters the pool at 7, is looked at
  *          for the first time and fetches (decoded at 8): a0..a5
- *          @8..13, exit@14, the last result at 17. */
+ *          @8..13, exit@14, the last result at 17.
+ * not_selected counts, per issuing cycle, the other warp when it could
+ * have issued too (its operands ready, a unit free before this issue):
+ *  lrr:    @1 (w1's a0), @5 (w1's a3), @6 (w0's exit), @7 (w1's a4): 4;
+ *  gto:    @1 (w1's a0), then w0's a1 (ready from 5) while w1 issues at
+ *          5, 6, 7, 8: 5;
+ *  oldest: @1 (w1's a0), @5 (w1's a3), @6 (w1's a3 again): 3;
+ *  two-level: the other warp is outside the pool, never a candidate: 0. */
 START_TEST(policies_issue_order)
 {
     static const struct {
         const char *policy;
-        uint64_t w0[3], w1[7], cycles;
+        uint64_t w0[3], w1[7], cycles, not_selected;
     } t[] = {
-        {"sched.policy=lrr", {1, 5, 7}, {2, 3, 4, 6, 8, 9, 10}, 13},
-        {"sched.policy=gto", {1, 9, 10}, {2, 3, 4, 5, 6, 7, 8}, 13},
-        {"sched.policy=oldest", {1, 5, 6}, {2, 3, 4, 7, 8, 9, 10}, 13},
+        {"sched.policy=lrr", {1, 5, 7}, {2, 3, 4, 6, 8, 9, 10}, 13, 4},
+        {"sched.policy=gto", {1, 9, 10}, {2, 3, 4, 5, 6, 7, 8}, 13, 5},
+        {"sched.policy=oldest", {1, 5, 6}, {2, 3, 4, 7, 8, 9, 10}, 13, 3},
         {"sched.policy=two-level", {1, 5, 6}, {8, 9, 10, 11, 12, 13, 14},
-         17},
+         17, 0},
     };
     for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
         gpu_base(1);
@@ -462,6 +469,9 @@ START_TEST(policies_issue_order)
                           t[i].policy, k,
                           (unsigned long long)ISSUE(0, 1, k));
         }
+        ck_assert_msg(mock_stat(&M, "gpu.not_selected") == t[i].not_selected,
+                      "%s: not_selected %llu", t[i].policy,
+                      (unsigned long long)mock_stat(&M, "gpu.not_selected"));
         check_accounting(1);
         mock_fini(&M);
     }

@@ -132,6 +132,10 @@ static int register_stats(Gpu *g)
     rc |= stat(g, "gpu.machine_parts", &g->st_parts,
                "machine instructions of expanded PTX instructions "
                "(expand.arch)");
+    rc |= stat(g, "gpu.not_selected", &g->st_not_selected,
+               "warp cycles eligible to issue while the scheduler issued "
+               "another warp (Nsight's not_selected; per warp, not among "
+               "the per-scheduler gpu.stall.* cycles)");
     rc |= stat(g, "gpu.oc.reads", &g->st_oc_reads,
                "register-file reads by operand collectors (oc.enabled)");
     rc |= stat(g, "gpu.oc.conflicts", &g->st_oc_conflicts,

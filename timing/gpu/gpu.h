@@ -62,7 +62,9 @@
  * gpu.thread_insns, gpu.ctas, gpu.sm<N>.{issued,cycles,warps_resident}
  * and gpu.stall.<reason> per scheduler cycle (GpuStall; `selected`: it
  * issued, the later parts of an expanded instruction too); selected +
- * every stall = cycles x SMs x sched.per_sm.
+ * every stall = cycles x SMs x sched.per_sm.  gpu.not_selected: warp
+ * cycles in which a warp could issue but its scheduler issued others
+ * (Nsight's `not_selected`; per warp, so outside that sum).
  */
 #ifndef PTXEMU_TIMING_GPU_GPU_H
 #define PTXEMU_TIMING_GPU_GPU_H
@@ -318,6 +320,7 @@ typedef struct Gpu {
     uint64_t st_stall[GPU_ST_COUNT];
     uint64_t st_txn, st_wavefronts, st_fetches;
     uint64_t st_oc_reads, st_oc_conflicts, st_parts;
+    uint64_t st_not_selected;   /* warps eligible, another issued */
 } Gpu;
 
 /* ---- policies (sched.c) ---- */

@@ -12,7 +12,11 @@
  * issues the first that can issue now, up to issue.width a cycle; if
  * none can, it reports the reason of the warp that could issue soonest
  * (the first in policy order on a tie) and is not looked at again
- * before that cycle unless poked.
+ * before that cycle unless poked.  In a cycle it issues, the warps that
+ * could have issued but did not are counted (gpu.not_selected, Nsight
+ * Compute's `not_selected` warp state: eligible, another warp chosen);
+ * a count of warps, not of scheduler cycles, so it stands beside the
+ * per-scheduler-cycle reasons, not among them.
  *
  * Policies (AFR section 3.1.3 and 3.6.1; Rogers et al., MICRO 2012;
  * Narasiman et al., MICRO 2011; Gebhart et al., ISCA 2011):
@@ -304,12 +308,31 @@ uint64_t gpu_warp_ready(Gpu *g, GpuSm *sm, GpuSched *sc, GpuWarp *w,
 
 /* ---- a scheduler's cycle ---- */
 
+/* How many of the candidates order[i0..n) could issue now (Nsight's
+ * eligible warps). */
+static uint64_t eligible(Gpu *g, GpuSm *sm, GpuSched *sc, uint32_t i0,
+                         uint32_t n, uint64_t now)
+{
+    uint64_t k = 0;
+    for (uint32_t i = i0; i < n; i++) {
+        GpuWarp *w = sc->order[i];
+        GpuStall r;
+        if (!w->exited && w->cta->kern == g->kern &&
+            gpu_warp_ready(g, sm, sc, w, now, &r) <= now && !w->exited) {
+            k++;
+        }
+    }
+    return k;
+}
+
 /* One pass over the scheduler's candidates: the first that can issue
- * now (*pick), else the soonest one's time and reason (kept in *best,
- * *bwhy when sooner).  Two-level: pooled warps waiting for memory or an
- * event leave the pool; whether some did. */
+ * now (*pick; *others: how many after it could too, when others is not
+ * NULL), else the soonest one's time and reason (kept in *best, *bwhy
+ * when sooner).  Two-level: pooled warps waiting for memory or an event
+ * leave the pool; whether some did. */
 static bool scan(Gpu *g, GpuSm *sm, GpuSched *sc, uint64_t now,
-                 GpuWarp **pick, uint64_t *best, GpuStall *bwhy)
+                 GpuWarp **pick, uint64_t *best, GpuStall *bwhy,
+                 uint64_t *others)
 {
     const bool two_level = g->c.policy->order == order_two_level;
     bool demoted = false;
@@ -327,6 +350,9 @@ static bool scan(Gpu *g, GpuSm *sm, GpuSched *sc, uint64_t now,
         }
         if (t <= now) {
             *pick = w;
+            if (others) {
+                *others = eligible(g, sm, sc, i + 1, n, now);
+            }
             return demoted;
         }
         if (two_level && w->pooled && (r == GPU_ST_LONG_SB || t == GPU_NEVER)) {
@@ -354,6 +380,8 @@ int gpu_sched_cycle(Gpu *g, GpuSm *sm, uint32_t k, uint64_t now,
     }
     uint64_t best = GPU_NEVER;
     GpuStall bwhy = GPU_ST_IDLE;
+    GpuWarp *first = NULL;
+    uint64_t others = 0;
     for (uint64_t slot = 0; slot < g->c.issue_width; slot++) {
         GpuWarp *pick = NULL;
         best = GPU_NEVER;
@@ -361,12 +389,19 @@ int gpu_sched_cycle(Gpu *g, GpuSm *sm, uint32_t k, uint64_t now,
         /* A two-level pool refills at once from the warps outside it,
          * each warp leaving at most once a cycle. */
         for (uint32_t pass = 0; pass <= sc->nw; pass++) {
-            if (!scan(g, sm, sc, now, &pick, &best, &bwhy) || pick) {
+            if (!scan(g, sm, sc, now, &pick, &best, &bwhy,
+                      slot ? NULL : &others) ||
+                pick) {
                 break;
             }
         }
         if (!pick) {
             break;
+        }
+        if (!first) {
+            first = pick;
+        } else if (pick != first && others) {
+            others--; /* eligible at the first slot, issued at a later */
         }
         sc->last_age = pick->age;
         sc->has_last = true;
@@ -376,6 +411,7 @@ int gpu_sched_cycle(Gpu *g, GpuSm *sm, uint32_t k, uint64_t now,
         }
         (*issued)++;
     }
+    g->st_not_selected += others;
     if (*issued) {
         sc->wake = 0; /* look again next cycle */
         *why = GPU_ST_SELECTED;
