@@ -12,6 +12,7 @@
 #include "emu/client.h"
 #include "emu/exec.h"
 #include "emu/its.h"
+#include "emu/simttrace.h"
 #include "emu/texfetch.h"
 #include "emu/tolerate.h"
 
@@ -74,6 +75,12 @@ EmuDevice *emu_device_new(const EmuConfig *cfg)
     d->mem = emu_mem_new();
     d->sm_clock = calloc(d->cfg.num_sms, sizeof(uint64_t));
     if (!d->mem || !d->sm_clock) {
+        emu_device_free(d);
+        return NULL;
+    }
+    char why[160];
+    if (d->cfg.trace_simt &&
+        emu_simttrace_attach(d, d->cfg.trace_simt, why, sizeof(why)) < 0) {
         emu_device_free(d);
         return NULL;
     }

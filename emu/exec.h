@@ -100,6 +100,9 @@ typedef struct EmuConfig {
     EmuReconvergence reconvergence;
     /* Appended (rtrace.h): where the reconvergence trace goes; NULL: off */
     FILE *trace_reconv;
+    /* Appended (simttrace.h): where the per-instruction (pc, mask) trace
+     * goes; NULL: off.  Not closed by the emulator. */
+    FILE *trace_simt;
 } EmuConfig;
 
 void emu_config_default(EmuConfig *c);

@@ -103,7 +103,19 @@ struct ptxemu_device {
     void (*fault_hook)(void *ctx, const EmuFault *f,
                        const EmuModule *m);         /* sanitize */
     void *fault_ctx;
+    FILE *simt_out;             /* --trace-simt's file, or NULL */
 };
+
+/* --trace-simt's file, after the device that writes it is gone. */
+static void simt_close(ptxemu_device *d)
+{
+    if (d->simt_out && d->simt_out != stderr) {
+        fclose(d->simt_out);
+    } else if (d->simt_out) {
+        fflush(d->simt_out);
+    }
+    d->simt_out = NULL;
+}
 
 EmuDevice *rt_device_emu(ptxemu_device *d)
 {
@@ -337,8 +349,20 @@ ptxemu_status ptxemu_device_create(const ptxemu_device_options *opts,
     if (!d) {
         return PTXEMU_ERROR_OUT_OF_MEMORY;
     }
+    if (o.trace_simt && *o.trace_simt) {
+        d->simt_out = strcmp(o.trace_simt, "-") ? fopen(o.trace_simt, "w")
+                                                : stderr;
+        if (!d->simt_out) {
+            rt_create_error("--trace-simt %s: %s", o.trace_simt,
+                            strerror(errno));
+            free(d);
+            return PTXEMU_ERROR_INVALID_VALUE;
+        }
+        c.trace_simt = d->simt_out;
+    }
     d->emu = emu_device_new(&c);
     if (!d->emu) {
+        simt_close(d);
         free(d);
         return PTXEMU_ERROR_OUT_OF_MEMORY;
     }
@@ -347,6 +371,7 @@ ptxemu_status ptxemu_device_create(const ptxemu_device_options *opts,
     }
     if (rt_timing_copy(&d->timing, &o)) {
         emu_device_free(d->emu);
+        simt_close(d);
         free(d);
         return PTXEMU_ERROR_INVALID_VALUE;
     }
@@ -361,6 +386,7 @@ ptxemu_status ptxemu_device_create(const ptxemu_device_options *opts,
             rt_create_error("%s", err);
             rt_timing_free(&d->timing);
             emu_device_free(d->emu);
+            simt_close(d);
             free(d);
             return PTXEMU_ERROR_INVALID_VALUE;
         }
@@ -368,6 +394,7 @@ ptxemu_status ptxemu_device_create(const ptxemu_device_options *opts,
             tm_session_close(d->tm);
             rt_timing_free(&d->timing);
             emu_device_free(d->emu);
+            simt_close(d);
             free(d);
             return PTXEMU_ERROR_INVALID_VALUE;
         }
@@ -396,6 +423,7 @@ void ptxemu_device_destroy(ptxemu_device *dev)
     arrays_free_locked(dev);
     tm_session_close(dev->tm);
     emu_device_free(dev->emu);
+    simt_close(dev);
     rt_timing_free(&dev->timing);
     free(dev->msg);
     pthread_mutex_unlock(&dev->lock);

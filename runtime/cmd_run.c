@@ -108,6 +108,9 @@ static void run_usage(FILE *out)
         "  --error-exitcode N  exit status N when the tools found errors\n"
         "  --trace-reconvergence  each warp's path splits, reconvergences,\n"
         "                      yields and .sync waits on stderr\n"
+        "  --trace-simt FILE   every warp instruction's pc and active mask "
+        "to FILE\n"
+        "                      ('-': stderr; README, \"SIMT trace\")\n"
         "  -h, --help          this text\n"
         "\n"
         "Arguments are numbered from 0 in the order given, and must match "
@@ -357,7 +360,7 @@ int cmd_run(int argc, char **argv)
            OPT_TIMING_HELP, OPT_RECONV, OPT_TOOL, OPT_FORMAT,
            OPT_RACE_REPORT, OPT_ERROR_EXITCODE, OPT_SMS, OPT_STATS_INTERVAL,
            OPT_STATS_CSV, OPT_PROGRESS, OPT_NO_PROGRESS,
-           OPT_TRACE_RECONV };
+           OPT_TRACE_RECONV, OPT_TRACE_SIMT };
     static const struct option opts[] = {
         {"kernel", required_argument, NULL, OPT_KERNEL},
         {"grid", required_argument, NULL, OPT_GRID},
@@ -386,6 +389,7 @@ int cmd_run(int argc, char **argv)
         {"progress", no_argument, NULL, OPT_PROGRESS},
         {"no-progress", no_argument, NULL, OPT_NO_PROGRESS},
         {"trace-reconvergence", no_argument, NULL, OPT_TRACE_RECONV},
+        {"trace-simt", required_argument, NULL, OPT_TRACE_SIMT},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -550,6 +554,7 @@ int cmd_run(int argc, char **argv)
             }
             break;
         case OPT_TRACE_RECONV: dopt.trace_reconvergence = 1; break;
+        case OPT_TRACE_SIMT: dopt.trace_simt = optarg; break;
         case OPT_TIMING: dopt.timing = optarg; break;
         case OPT_TIMING_CONFIG: dopt.timing_config = optarg; break;
         case OPT_TIMING_SET: tsets[dopt.ntiming_set++] = optarg; break;

@@ -31,6 +31,10 @@ const ptxemu_env_option ptxemu_env_options[] = {
     {"PTXEMU_TRACE_RECONVERGENCE", "--trace-reconvergence", NULL,
      "print each warp's path splits, reconvergences, yields and .sync "
      "waits on stderr", 0},
+    {"PTXEMU_TRACE_SIMT", "--trace-simt", "FILE",
+     "write every warp instruction's pc and active mask to FILE ('-': "
+     "stderr), the control-flow trace Hanoi compares with hardware's "
+     "(README, \"SIMT trace\")", 0},
     {"PTXEMU_HEAP", "--heap", "BYTES",
      "device malloc heap size (default 8 MiB)", 0},
     {"PTXEMU_DEVICE_MEMORY", "--device-memory", "BYTES",
@@ -248,6 +252,7 @@ int ptxemu_env_device_options(ptxemu_device_options *opts, unsigned *arch,
         opts->stats_interval = x;
     }
     opts->stats_csv = getenv("PTXEMU_STATS_CSV");
+    opts->trace_simt = getenv("PTXEMU_TRACE_SIMT");
     opts->progress = PTXEMU_PROGRESS_AUTO;
     if ((v = getenv("PTXEMU_PROGRESS")) && *v) {
         if (!strcmp(v, "1")) {

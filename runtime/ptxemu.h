@@ -210,6 +210,12 @@ typedef struct ptxemu_device_options {
                                            splits, reconvergences, yields
                                            and .sync waits on stderr
                                            (README, "Reconvergence") */
+    /* The per-instruction SIMT trace (README, "SIMT trace"): one line
+     * per warp instruction with its pc and active mask, written to this
+     * file ("-": stderr), created by ptxemu_device_create (which fails
+     * with PTXEMU_ERROR_INVALID_VALUE when it cannot be) and closed by
+     * ptxemu_device_destroy.  NULL: off (the default). */
+    const char *trace_simt;
 } ptxemu_device_options;
 
 void ptxemu_device_options_default(ptxemu_device_options *opts);
