@@ -1008,6 +1008,39 @@ START_TEST(hier_tlb)
 }
 END_TEST
 
+/* A refused request offered again every cycle (as the LSU does): with
+ * l1d.mshrs = 1, SM0's cold read of 0x000 at 0 holds the only MSHR until
+ * its fill reaches the L1 at 43 (47 - the hit latency 4).  A read of
+ * line 0x1000 is refused at every cycle 1..42 (each offer counts one
+ * reservation failure, as a lookup would, though the memory system
+ * answers repeats without one) and taken at 43; its path is the cold
+ * one of hier_latencies (another bank of partition 0, closed: ACT, no
+ * tRRD wait): 43 + 47 = 90. */
+START_TEST(hier_refused_retry)
+{
+    static const char *const x[] = {"l1d.mshrs=1"};
+    MemRun r;
+    mem_open(&r, x, 1);
+    ck_assert_msg(r.m, "%s", r.h.err);
+    mem_send(&r, 0, 0x000, GPU_MEM_READ, PTXEMU_TM_SPACE_GLOBAL, 1, 0);
+    GpuMemReq q = {.addr = 0x1000, .size = 4, .kind = GPU_MEM_READ,
+                   .space = PTXEMU_TM_SPACE_GLOBAL, .sm = 0, .cookie = 2};
+    for (uint64_t t = 1; t <= 42; t++) {
+        r.ops->advance(r.m, t);
+        ck_assert_msg(!r.ops->send(r.m, &q, t), "taken at %llu",
+                      (unsigned long long)t);
+    }
+    ck_assert_uint_eq(mem_stat(&r, "mem.l1d.sm0.resfail"), 42);
+    r.ops->advance(r.m, 43);
+    ck_assert(r.ops->send(r.m, &q, 43));
+    mem_drain(&r);
+    ck_assert_uint_eq(r.done[1], 47);
+    ck_assert_uint_eq(r.done[2], 90);
+    ck_assert_uint_eq(mem_stat(&r, "mem.l1d.sm0.resfail"), 42);
+    mem_close(&r);
+}
+END_TEST
+
 /* GT200 keeps no global data in its partitions (l2.bypass=global): the
  * DRAM access of hier_latencies without the L2's lookup (1) and hit
  * latency (10): the request reaches the partition at 3 and the channel
@@ -1223,6 +1256,7 @@ static Suite *suite(void)
     tcase_add_test(tc, hier_no_l1);
     tcase_add_test(tc, hier_tlb);
     tcase_add_test(tc, hier_l2_bypass);
+    tcase_add_test(tc, hier_refused_retry);
     tcase_add_test(tc, hier_stress_deterministic);
     tcase_add_test(tc, hier_bad_config);
     suite_add_tcase(s, tc);

@@ -501,6 +501,11 @@ CacheOutcome cache_access(Cache *c, const MemMsg *m, uint64_t now)
     return r;
 }
 
+uint64_t *cache_resfail_ctr(Cache *c)
+{
+    return &c->st->resfail;
+}
+
 void cache_fill(Cache *c, const MemMsg *m, uint64_t now)
 {
     if (m->mshr < 0) {

@@ -90,6 +90,11 @@ void cache_free(Cache *c);
 void cache_invalidate(Cache *c);
 /* Offer a request at cycle now; accepted unless >= CACHE_FAIL_BANK. */
 CacheOutcome cache_access(Cache *c, const MemMsg *m, uint64_t now);
+/* The reservation-failure counter: an owner that knows an access
+ * refused with CACHE_FAIL_RES would be refused again (nothing in this
+ * cache changed since) counts it there without the lookup, keeping the
+ * counts what the lookup would have made them. */
+uint64_t *cache_resfail_ctr(Cache *c);
 /* A reply from below at cycle now: a fill of this cache's (m->mshr >=
  * 0) or the acknowledgement of a message it passed on.  Never refused
  * (its room was reserved). */

@@ -27,11 +27,13 @@ typedef struct Rank {
     uint64_t ref_due;           /* MEM_NEVER: no refresh */
 } Rank;
 
+/* What the scheduler looks at, every cycle, for every queued request:
+ * kept small (its message is in the parallel array qm[]). */
 typedef struct Req {
-    MemMsg m;
-    uint32_t bank;              /* in the channel */
     uint64_t row;
-    uint32_t ncas;              /* column commands still to issue */
+    uint16_t bank;              /* in the channel */
+    uint16_t rank, bg;          /* its rank, its group in bg_ncas[] */
+    uint8_t ncas;               /* column commands still to issue */
     bool write, started;
 } Req;
 
@@ -44,6 +46,7 @@ struct Dram {
     uint64_t ncas;              /* channel: tCCDS */
     uint64_t nrd, nwr;          /* channel: tWTR / tRTW turnarounds */
     Req *q;                     /* arrival order */
+    MemMsg *qm;                 /* their messages */
     uint32_t nq, nrd_held, nwr_held;    /* held: queued or in out */
     MemQ out;
     uint64_t last;              /* last tick + 1 (0: none yet) */
@@ -71,7 +74,7 @@ Dram *dram_new(const DramCfg *cfg, DramStats *st, char *err, size_t errlen)
         bad = "burst bytes and queue depths must be at least 1";
     } else if (!cfg->t[DT_BURST] || !cfg->t[DT_CCDS] || !cfg->t[DT_CCDL]) {
         bad = "tBURST, tCCDS and tCCDL must be at least 1";
-    } else if (cfg->ranks * cfg->banks > 65535) {
+    } else if ((uint64_t)cfg->ranks * cfg->banks > 65535) {
         bad = "too many banks";
     }
     if (bad) {
@@ -92,7 +95,8 @@ Dram *dram_new(const DramCfg *cfg, DramStats *st, char *err, size_t errlen)
     d->bg_ncas = calloc((size_t)cfg->ranks * cfg->bankgroups,
                         sizeof *d->bg_ncas);
     d->q = calloc((size_t)cfg->rdq + cfg->wrq, sizeof *d->q);
-    if (!d->bank || !d->rank || !d->bg_ncas || !d->q ||
+    d->qm = calloc((size_t)cfg->rdq + cfg->wrq, sizeof *d->qm);
+    if (!d->bank || !d->rank || !d->bg_ncas || !d->q || !d->qm ||
         memq_init(&d->out, cfg->rdq + cfg->wrq)) {
         dram_free(d);
         return NULL;
@@ -112,6 +116,7 @@ void dram_free(Dram *d)
     free(d->rank);
     free(d->bg_ncas);
     free(d->q);
+    free(d->qm);
     memq_fini(&d->out);
     free(d);
 }
@@ -143,8 +148,14 @@ bool dram_accept(Dram *d, const MemMsg *m, uint32_t bankid, uint64_t row,
     }
     uint32_t bytes = mem_sector_count(m->sectors) * GPU_SECTOR;
     Req *r = &d->q[d->nq++];
-    *r = (Req){.m = *m, .bank = bankid, .row = row, .write = write,
-               .ncas = (bytes + d->c.burst_bytes - 1) / d->c.burst_bytes};
+    uint32_t rk = bankid / d->c.banks;
+    d->qm[d->nq - 1] = *m;
+    *r = (Req){.bank = (uint16_t)bankid, .row = row, .write = write,
+               .rank = (uint16_t)rk,
+               .bg = (uint16_t)(rk * d->c.bankgroups +
+                                (bankid % d->c.banks) % d->c.bankgroups),
+               .ncas = (uint8_t)((bytes + d->c.burst_bytes - 1) /
+                                 d->c.burst_bytes)};
     if (!r->ncas) {
         r->ncas = 1;
     }
@@ -166,13 +177,6 @@ bool dram_accept(Dram *d, const MemMsg *m, uint32_t bankid, uint64_t row,
 static uint32_t rank_of(const Dram *d, uint32_t b)
 {
     return b / d->c.banks;
-}
-
-static uint64_t *bg_of(Dram *d, uint32_t b)
-{
-    uint32_t r = rank_of(d, b);
-    return &d->bg_ncas[r * d->c.bankgroups + (b % d->c.banks) %
-                                                 d->c.bankgroups];
 }
 
 static void log_cmd(Dram *d, uint64_t now, DramCmdKind k, uint32_t b,
@@ -223,7 +227,7 @@ static uint64_t earliest(const Dram *d, const Req *r)
     const Bank *b = &d->bank[r->bank];
     switch (next_cmd(d, r)) {
     case N_ACT: {
-        uint32_t rk = rank_of(d, r->bank);
+        uint32_t rk = r->rank;
         uint64_t t = max64(b->nact, d->rank[rk].nact);
         /* a refresh due first holds every ACT of the rank back */
         return d->rank[rk].ref_due <= t ? max64(t, ref_action(d, rk) + 1)
@@ -233,8 +237,7 @@ static uint64_t earliest(const Dram *d, const Req *r)
         return b->npre;
     case N_CAS:
     default: {
-        uint64_t t = max64(b->ncas, max64(*bg_of((Dram *)d, r->bank),
-                                          d->ncas));
+        uint64_t t = max64(b->ncas, max64(d->bg_ncas[r->bg], d->ncas));
         return max64(t, r->write ? d->nwr : d->nrd);
     }
     }
@@ -277,7 +280,7 @@ static void do_cas(Dram *d, uint32_t i, uint64_t now)
 {
     Req *r = &d->q[i];
     Bank *b = &d->bank[r->bank];
-    *bg_of(d, r->bank) = now + T(d, CCDL);
+    d->bg_ncas[r->bg] = now + T(d, CCDL);
     d->ncas = now + T(d, CCDS);
     d->st->data_cycles += T(d, BURST);
     uint64_t done;
@@ -306,13 +309,14 @@ static void do_cas(Dram *d, uint32_t i, uint64_t now)
     if (d->c.policy == DRAM_CLOSED) {
         close_bank(d, b, b->npre);
     }
-    if (r->write && (r->m.flags & MEM_F_NOREPLY)) {
+    if (r->write && (d->qm[i].flags & MEM_F_NOREPLY)) {
         d->nwr_held--;
     } else {
-        memq_push(&d->out, &r->m, done);
+        memq_push(&d->out, &d->qm[i], done);
     }
     for (uint32_t k = i + 1; k < d->nq; k++) {
         d->q[k - 1] = d->q[k];
+        d->qm[k - 1] = d->qm[k];
     }
     d->nq--;
 }
@@ -322,7 +326,7 @@ static bool legal(const Dram *d, const Req *r, Next n, uint64_t now)
     if (earliest(d, r) > now) {
         return false;
     }
-    return n != N_ACT || !ref_pending(d, rank_of(d, r->bank), now);
+    return n != N_ACT || !ref_pending(d, r->rank, now);
 }
 
 /* Issue q[i]'s next command n. */

@@ -47,6 +47,17 @@ typedef struct HeapEnt {
     uint32_t id;
 } HeapEnt;
 
+/* The last request an SM's first level refused for want of room (no
+ * MSHR, a full queue, pieces still to enter), at generation `gen` of
+ * the SM's state: offered again before anything changed, it would be
+ * refused again, so it is without the lookup (only the counter moves,
+ * as the lookup would have moved it). */
+typedef struct Memo {
+    uint64_t gen, addr;
+    uint64_t *resfail;          /* the counter the lookup moved, or NULL */
+    uint8_t sectors, kind;
+} Memo;
+
 /* One request of the SM's: its pieces still out. */
 typedef struct Slot {
     uint64_t cookie;
@@ -54,6 +65,8 @@ typedef struct Slot {
 } Slot;
 
 typedef struct Sm {
+    uint64_t gen;               /* bumped whenever its state may change */
+    Memo memo[MEM_UNIT_COUNT];
     Cache *c[MEM_UNIT_DIRECT];  /* l1d NULL without one */
     MemQ direct;                /* no L1: waiting for the network */
     Tlb *tlb;                   /* NULL: no TLB */
@@ -301,33 +314,44 @@ static uint32_t rep_bytes(const Hier *H, const MemMsg *m)
 
 /* ------------------------------------------------------------- agents */
 
+/* How enter() went. */
+typedef enum Entered {
+    ENTERED = 0,
+    REFUSED_ROOM,       /* until the SM's state changes (Memo) */
+    REFUSED_RES,        /* the same, and the cache counted a resfail */
+    REFUSED_BANK,       /* a busy bank: free next cycle */
+} Entered;
+
 /* Request m (its slot allocated, left = 1) enters its SM's first level
  * at now: the direct queue, or the L1 (split into the pieces of its
- * lines; the first must be taken, the others wait in pend).  False:
- * refused, nothing changed. */
-static bool enter(Hier *H, Sm *S, const MemMsg *m, uint64_t now)
+ * lines; the first must be taken, the others wait in pend).  Refused:
+ * nothing changed. */
+static Entered enter(Hier *H, Sm *S, const MemMsg *m, uint64_t now)
 {
     if (m->unit == MEM_UNIT_DIRECT) {
         if (memq_full(&S->direct)) {
-            return false;
+            return REFUSED_ROOM;
         }
         memq_push(&S->direct, m, now);
-        return true;
+        return ENTERED;
     }
     if (S->npend) {
-        return false;
+        return REFUSED_ROOM;
     }
     Cache *c = S->c[m->unit];
     MemMsg piece[4];
-    uint32_t n = cache_line_split(m, cache_cfg(c)->line, piece);
-    if (cache_access(c, &piece[0], now) >= CACHE_FAIL_BANK) {
-        return false;
+    uint32_t n = cache_cfg(c)->line >= GPU_LINE
+                     ? (piece[0] = *m, 1)
+                     : cache_line_split(m, cache_cfg(c)->line, piece);
+    CacheOutcome o = cache_access(c, &piece[0], now);
+    if (o >= CACHE_FAIL_BANK) {
+        return o == CACHE_FAIL_BANK ? REFUSED_BANK : REFUSED_RES;
     }
     H->slot[m->tag].left = n;
     S->npend = n - 1;
     S->pend_unit = m->unit;
     memcpy(S->pend, &piece[1], (n - 1) * sizeof piece[0]);
-    return true;
+    return ENTERED;
 }
 
 /* Requests whose translation is done enter their first level, in
@@ -335,7 +359,8 @@ static bool enter(Hier *H, Sm *S, const MemMsg *m, uint64_t now)
 static void run_tlbq(Hier *H, Sm *S, uint64_t now)
 {
     const MemMsg *m;
-    while ((m = memq_peek(&S->tlbq, now)) && enter(H, S, m, now)) {
+    while ((m = memq_peek(&S->tlbq, now)) &&
+           enter(H, S, m, now) == ENTERED) {
         memq_pop(&S->tlbq);
     }
 }
@@ -361,6 +386,7 @@ static void run_sm(Hier *H, uint32_t s, uint64_t now)
 {
     Sm *S = &H->sm[s];
     const MemMsg *m;
+    S->gen++;
     for (int u = 0; u < MEM_UNIT_DIRECT; u++) {
         Cache *c = S->c[u];
         if (!c) {
@@ -450,6 +476,7 @@ static void run_rep(Hier *H, uint64_t now)
                 deliver(H, m, cyc(H, DOM_CORE));
             } else {
                 cache_fill(H->sm[s].c[m->unit], m, cyc(H, DOM_CORE));
+                H->sm[s].gen++;
                 H->sm[s].pend_blocked = false;
                 touch(H, id_sm(H, s));
             }
@@ -602,24 +629,46 @@ static bool hier_send(void *mm, const GpuMemReq *r, uint64_t now)
     if (translate && memq_full(&S->tlbq)) {
         return false;
     }
-    uint32_t k = slot_alloc(H);
-    if (k == NO_SLOT) {
-        return false;
-    }
-    m.tag = k;
-    H->slot[k] = (Slot){.cookie = r->cookie, .sm = r->sm, .left = 1};
     uint32_t extra = 0;
     if (translate) {
         /* translated at the first offer: a refused request retried
          * later finds its page in the L1 TLB */
         extra = tlb_lookup(S->tlb, r->addr);
     }
-    if (translate && (extra || S->tlbq.n)) {
-        memq_push(&S->tlbq, &m, now + extra);
-    } else if (!enter(H, S, &m, now)) {
-        slot_free(H, k);
+    bool queue = translate && (extra || S->tlbq.n);
+    /* the LSU offers a refused request again every cycle until it is
+     * taken: answered from the memo while nothing changed */
+    Memo *mo = &S->memo[u];
+    if (!queue && mo->gen == S->gen && mo->addr == m.addr &&
+        mo->sectors == m.sectors && mo->kind == m.kind) {
+        if (mo->resfail) {
+            ++*mo->resfail;
+        }
         return false;
     }
+    uint32_t k = slot_alloc(H);
+    if (k == NO_SLOT) {
+        return false;
+    }
+    m.tag = k;
+    H->slot[k] = (Slot){.cookie = r->cookie, .sm = r->sm, .left = 1};
+    if (queue) {
+        memq_push(&S->tlbq, &m, now + extra);
+    } else {
+        Entered e = enter(H, S, &m, now);
+        if (e != ENTERED) {
+            if (e != REFUSED_BANK) {
+                *mo = (Memo){.gen = S->gen, .addr = m.addr,
+                             .sectors = m.sectors, .kind = m.kind,
+                             .resfail = e == REFUSED_RES
+                                            ? cache_resfail_ctr(S->c[u])
+                                            : NULL};
+            }
+            slot_free(H, k);
+            return false;
+        }
+    }
+    S->gen++;
     /* the SM's agent runs no earlier than the cycle of the request */
     Agent *a = &H->ag[id_sm(H, r->sm)];
     if (a->last < now) {
@@ -667,6 +716,7 @@ static void hier_kernel_begin(void *m, uint64_t now)
     Hier *H = m;
     (void)now;
     for (uint32_t s = 0; s < H->nsms; s++) {
+        H->sm[s].gen++;
         for (int u = 0; u < MEM_UNIT_DIRECT; u++) {
             if (H->sm[s].c[u]) {
                 cache_invalidate(H->sm[s].c[u]);
