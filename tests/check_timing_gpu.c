@@ -5,7 +5,7 @@
  * rules (timing/gpu/gpu.h):
  *  - fetch: a warp's first instruction is fetched when it is first
  *    looked at (placement at cycle 0) and decoded fetch.latency (here 1)
- *    cycles later; with 16-byte instructions, 32-byte fetches and an
+ *    cycles later (no fetch-port limit unless a test sets one); with 16-byte instructions, 32-byte fetches and an
  *    I-buffer of 2, issuing the first instruction of a block prefetches
  *    the next block, so straight-line code never waits for fetch;
  *  - an instruction issued at t with latency L makes its results ready
@@ -49,7 +49,7 @@ static void gpu_base(uint32_t nsms)
         "unit.ctrl.lanes=32", "unit.ctrl.lat=1", "unit.sync.lanes=32",
         "unit.sync.lat=1", "unit.ldst.lanes=32", "unit.ldst.lat=1",
         "mem.ideal.global_latency=100", "mem.ideal.bytes_per_cycle=10000",
-        "lsu.txn_per_cycle=1", "issue.width=1",
+        "lsu.txn_per_cycle=1", "issue.width=1", "fetch.per_cycle=0",
     };
     for (size_t i = 0; i < sizeof base / sizeof base[0]; i++) {
         mock_set(&M, base[i]);
@@ -298,6 +298,57 @@ START_TEST(fetch_through_memory)
     ck_assert_uint_eq(mock_stat(&M, "gpu.fetches"), 2);
     check_accounting(1);
     mock_fini(&M);
+}
+END_TEST
+
+/* Fetch ports under a perfect I-cache, one fetch a cycle each.  Two
+ * schedulers; 4 warps (add; exit: one block each), w0 and w2 on
+ * scheduler 0, w1 and w3 on 1; every warp is first looked at in cycle
+ * 0, scheduler 0's before scheduler 1's.  The prefetches that issuing
+ * a block's first instruction makes come later and delay nobody.
+ *  - one port per SM: fetches start at 0 (w0), 1 (w2), 2 (w1), 3 (w3),
+ *    decoded at 1, 2, 3, 4: scheduler 0 issues w0's add at 1, w2's at 2,
+ *    the exits at 3 and 4; scheduler 1 w1's add at 3 (no_instruction
+ *    1-2), w3's at 4, exits 5 and 6; w3's result at 8, the CTA retires
+ *    then.  no_instruction: 2 (cycle 0) + 2 = 4;
+ *  - one port per scheduler: each scheduler's two fetches start at 0
+ *    and 1: adds at 1 and 2 on both, exits at 3 and 4, the last result
+ *    at 6;
+ *  - no limit (fetch.per_cycle=0): all decoded at 1: the same 6. */
+START_TEST(fetch_port_competition)
+{
+    static const struct {
+        const char *per_cycle, *per_sched;
+        uint64_t add[4], exit[4], cycles, noinsn;
+    } t[] = {
+        {"fetch.per_cycle=1", "fetch.port_per_sched=0", {1, 3, 2, 4},
+         {3, 5, 4, 6}, 8, 4},
+        {"fetch.per_cycle=1", "fetch.port_per_sched=1", {1, 1, 2, 2},
+         {3, 3, 4, 4}, 6, 2},
+        {"fetch.per_cycle=0", "fetch.port_per_sched=0", {1, 1, 2, 2},
+         {3, 3, 4, 4}, 6, 2},
+    };
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+        gpu_base(1);
+        mock_set(&M, "sched.per_sm=2");
+        mock_set(&M, t[i].per_cycle);
+        mock_set(&M, t[i].per_sched);
+        mock_grid(&M, 1, 4);
+        for (uint32_t w = 0; w < 4; w++) {
+            mock_add(&M, w, NONE, 0);
+            mock_exit(&M, w);
+        }
+        uint64_t cycles = mock_time(&M);
+        ck_assert_msg(cycles == t[i].cycles, "%zu: %llu cycles", i,
+                      (unsigned long long)cycles);
+        for (uint32_t w = 0; w < 4; w++) {
+            ck_assert_uint_eq(ISSUE(0, w, 0), t[i].add[w]);
+            ck_assert_uint_eq(ISSUE(0, w, 1), t[i].exit[w]);
+        }
+        ck_assert_uint_eq(stall("no_instruction"), t[i].noinsn);
+        check_accounting(2);
+        mock_fini(&M);
+    }
 }
 END_TEST
 
@@ -874,6 +925,7 @@ static Suite *suite(void)
     tcase_add_test(tc, lsu_queue_throttles);
     tcase_add_test(tc, fence_waits_for_stores);
     tcase_add_test(tc, fetch_through_memory);
+    tcase_add_test(tc, fetch_port_competition);
     tcase_add_test(tc, narrow_unit_occupancy);
     tcase_add_test(tc, dual_issue);
     tcase_add_test(tc, operand_collector_conflicts);

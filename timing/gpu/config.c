@@ -26,6 +26,9 @@
  *  - 16-byte instructions (Volta onward encode 128-bit instructions:
  *    Jia et al., "Dissecting the NVIDIA Volta GPU Architecture via
  *    Microbenchmarking", 2018), I-buffer of 2 (GPGPU-Sim's default);
+ *  - one instruction fetch per sub-core per cycle: each sub-core has its
+ *    own L0 instruction cache (NVIDIA Tesla V100 GPU Architecture
+ *    whitepaper, 2017, "Volta SM"; the A100 whitepaper keeps it);
  *  - greedy-then-oldest scheduling, as Accel-Sim's Turing configuration
  *    (Khairy et al., ISCA 2020);
  *  - two register-file banks per sub-core: Jia et al. (2018) for Volta;
@@ -37,7 +40,8 @@
  * al., "Demystifying GPU Microarchitecture through Microbenchmarking"
  * (ISPASS 2010): one scheduler; 8 SPs (a warp instruction takes 4
  * cycles), 2 SFUs, 1 DPU; dependent SP latency 24; shared-memory latency
- * 38; 64-byte instruction fetches; bar.sync 20 cycles; %clock at half
+ * 38; 64-byte instruction fetches, one warp's fetch per SM per cycle (the
+ * fetch stage AFR section 3.2 describes for this generation); bar.sync 20 cycles; %clock at half
  * the shader clock; 16K registers allocated 4 per thread; 3 SMs per TPC.
  * Occupancy limits (1024 threads, 32 warps, 8 CTAs, 16 KB shared, 512-B
  * shared allocation unit), 16 banks served per half-warp and the
@@ -92,6 +96,11 @@ static const char *const preset_name[P_COUNT] = {"ampere", "gt200"};
       "bytes per instruction (for instruction addresses)")                     \
     X("fetch.latency", fetch_latency, Y(2, 2), 1, 1u << 20,                    \
       "cycles from a fetch to decoded instructions (perfect I-cache)")         \
+    X("fetch.per_cycle", fetch_per_cycle, Y(1, 1), 0, 64,                      \
+      "perfect I-cache: fetches a fetch port starts per cycle (0: any)")       \
+    X("fetch.port_per_sched", fetch_port_per_sched, Y(1, 0), 0, 1,             \
+      "1: a fetch port per scheduler (an L0 I-cache per sub-core); 0: "       \
+      "one per SM")                                                            \
     X("branch.latency", branch_latency, Y(2, 2), 0, 1u << 20,                  \
       "cycles before a warp issues after a branch, call or return")            \
     X("bar.latency", bar_latency, Y(20, 20), 0, 1u << 20,                      \

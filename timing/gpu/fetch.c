@@ -8,9 +8,12 @@
  * instruction (what the host's peek says) issues only once in the
  * buffer; one outside it (a taken branch, a call, the first instruction)
  * drops the buffer and fetches the block holding it.  With a perfect
- * I-cache a fetch is decoded fetch.latency cycles after it starts and
- * warps fetch independently, so arrivals are worked out when next looked
- * at (the buffer's state at any cycle follows from its issues alone).
+ * I-cache a fetch starts in the first free slot of its fetch port (one
+ * per SM, or per scheduler: fetch.port_per_sched; fetch.per_cycle
+ * starts a cycle, 0: no limit, every warp on its own) and is decoded
+ * fetch.latency cycles later; arrivals are worked out when the warp is
+ * next looked at (the buffer's state follows from its issues and its
+ * port's slots).
  * Otherwise a fetch is a GPU_MEM_FETCH request: queued per SM, sent one
  * per cycle (back-pressure: a refused one is offered again), decoded
  * when its reply comes; one request per warp is out at a time (a
@@ -45,6 +48,29 @@ static int queue_fetch(GpuSm *sm, GpuWarp *w)
     return 0;
 }
 
+/* The cycle a fetch asked for at `now` starts: the first with a free
+ * slot at w's port.  Ports serve fetches in the order the model asks
+ * for them; one asked for with an earlier time than the port's last
+ * (an I-buffer settled late) waits behind it. */
+static uint64_t port_slot(Gpu *g, const GpuWarp *w, uint64_t now)
+{
+    if (!g->c.fetch_per_cycle) {
+        return now;
+    }
+    GpuFetchPort *p = g->c.fetch_port_per_sched ? &gpu_sched_of(g, w)->fport
+                                                : &g->sm[w->cta->sm]->fport;
+    if (now > p->cycle) {
+        p->cycle = now;
+        p->used = 0;
+    }
+    if (p->used == g->c.fetch_per_cycle) {
+        p->cycle++;
+        p->used = 0;
+    }
+    p->used++;
+    return p->cycle;
+}
+
 /* Start fetching the block at blk at cycle now. */
 static void start(Gpu *g, GpuWarp *w, uint64_t blk, uint64_t now)
 {
@@ -54,7 +80,7 @@ static void start(Gpu *g, GpuWarp *w, uint64_t blk, uint64_t now)
     ib->pending = true;
     ib->gen++;
     if (g->c.perfect_icache) {
-        ib->at = now + g->c.fetch_latency;
+        ib->at = port_slot(g, w, now) + g->c.fetch_latency;
         g->st_fetches++;
         return;
     }

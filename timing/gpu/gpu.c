@@ -182,8 +182,10 @@ static int reset_sms(Gpu *g, uint64_t start)
     for (uint32_t i = 0; i < g->nsms; i++) {
         GpuSm *sm = g->sm[i];
         sm->mio_free = 0;
+        sm->fport = (GpuFetchPort){0};
         for (uint32_t k = 0; k < sm->nsched; k++) {
             GpuSched *sc = &sm->sched[k];
+            sc->fport = (GpuFetchPort){0};
             for (unsigned u = 0; u < PTXEMU_TM_UNIT_COUNT; u++) {
                 memset(sc->ufree[u], 0, g->c.unit[u].count * sizeof(uint64_t));
             }

@@ -10,8 +10,11 @@
  *    made from (function, pc): GPU_CODE_BASE + func_id * 2^24 +
  *    pc * fetch.insn_bytes.  A warp whose next instruction is not
  *    buffered (start, a taken branch, a call) refetches; with
- *    fetch.perfect_icache a fetch takes fetch.latency cycles, else it is
- *    a FETCH request to the memory system (one send per SM per cycle);
+ *    fetch.perfect_icache a fetch starts in a slot of its fetch port
+ *    (one per SM, or per scheduler with fetch.port_per_sched;
+ *    fetch.per_cycle starts a cycle, 0: no limit) and takes
+ *    fetch.latency cycles, else it is a FETCH request to the memory
+ *    system (one send per SM per cycle);
  *  - scoreboard (scoreboard.c): per warp, pending writes of register
  *    slots, each of a kind: fixed-latency (stall `wait`), variable
  *    short-latency (`short_scoreboard`: SFU, shared memory, lane
@@ -125,6 +128,7 @@ typedef struct GpuConfig {
     uint64_t sched_per_sm, issue_width, pool;
     const struct GpuPolicy *policy;
     uint64_t ibuf_depth, fetch_bytes, insn_bytes, fetch_latency;
+    uint64_t fetch_per_cycle, fetch_port_per_sched;
     bool perfect_icache;
     uint64_t branch_latency, bar_latency, fence_latency, oc_latency;
     GpuUnitCfg unit[PTXEMU_TM_UNIT_COUNT];
@@ -236,8 +240,15 @@ typedef struct GpuCta {
     GpuWarp *w;
 } GpuCta;
 
+/* A fetch port: the latest cycle it started fetches in, and how many. */
+typedef struct GpuFetchPort {
+    uint64_t cycle;
+    uint64_t used;
+} GpuFetchPort;
+
 typedef struct GpuSched {
     uint32_t idx;
+    GpuFetchPort fport;         /* fetch.port_per_sched */
     uint64_t *ufree[PTXEMU_TM_UNIT_COUNT]; /* per unit: free from */
     GpuWarp **w;                /* its warps, oldest first */
     uint32_t nw, capw;
@@ -277,6 +288,7 @@ typedef struct GpuSm {
     GpuLsuOp *qhead, *qtail;    /* not fully sent, in order */
     uint32_t qlen;
     uint64_t mio_free;          /* shared-memory pipe free from */
+    GpuFetchPort fport;         /* perfect I-cache, one port per SM */
     /* memory-backed fetch: warps waiting to send, in order */
     GpuWarp **fq;
     uint32_t nfq, capfq;
