@@ -108,6 +108,7 @@ int cmd_exec(int argc, char **argv);  /* runtime/cmd_exec.c */
 int cmd_sanitize(int argc, char **argv);  /* runtime/cmd_sanitize.c */
 int cmd_sweep(int argc, char **argv);     /* runtime/cmd_sweep.c */
 int cmd_plot(int argc, char **argv);  /* runtime/cmd_plot.c */
+int cmd_config(int argc, char **argv);  /* runtime/cmd_config.c */
 
 typedef struct Command {
     const char *name;
@@ -125,6 +126,8 @@ static const Command commands[] = {
     {"sweep", cmd_sweep, "run programs under many configurations, "
      "locally or on Slurm"},
     {"plot", cmd_plot, "draw the statistics of a timed run (PNG, SVG)"},
+    {"config", cmd_config, "import a GPGPU-Sim configuration "
+     "(gpgpusim.config)"},
 };
 
 static void usage(FILE *out)
