@@ -179,7 +179,9 @@ static void annotate(EmuCtx *x, const char *fmt, ...)
     memcpy(tmp + n, x->fault->detail, m);
     tmp[n + m] = 0;
     memcpy(x->fault->detail, tmp, sizeof(tmp));
-    x->dev->last_fault = *x->fault;
+    if (!x->launch->worker) {
+        x->dev->last_fault = *x->fault;
+    }
 }
 
 /* n (1, 4 or 8) bytes at a generic address; false after a fault. */
@@ -586,13 +588,23 @@ static int do_printf(EmuCtx *x, unsigned lane, const char *fmt,
 static void launch_append(EmuLaunch *l, const char *s, size_t n)
 {
     size_t limit = printf_limit(l->dev);
-    if (l->printf_len + n > limit) {
+    uint32_t frame = (uint32_t)n;
+    if (l->worker) {
+        /* a worker's copy keeps each record with its length, for
+         * emu_printf_merge; a CTA's own records beyond the buffer are
+         * dropped here already */
+        if (n > limit || l->printf_len + n + sizeof(frame) > 2 * limit) {
+            l->printf_dropped++;
+            return;
+        }
+    } else if (l->printf_len + n > limit) {
         l->printf_dropped++;
         return;
     }
-    if (l->printf_len + n > l->printf_cap) {
+    size_t need = l->printf_len + n + (l->worker ? sizeof(frame) : 0);
+    if (need > l->printf_cap) {
         size_t nc = l->printf_cap ? l->printf_cap : 1024;
-        while (nc < l->printf_len + n) {
+        while (nc < need) {
             nc *= 2;
         }
         char *p = realloc(l->printf_buf, nc);
@@ -603,9 +615,30 @@ static void launch_append(EmuLaunch *l, const char *s, size_t n)
         l->printf_buf = p;
         l->printf_cap = nc;
     }
+    if (l->worker) {
+        memcpy(l->printf_buf + l->printf_len, &frame, sizeof(frame));
+        l->printf_len += sizeof(frame);
+    }
     memcpy(l->printf_buf + l->printf_len, s, n);
     l->printf_len += n;
     l->progress++;
+}
+
+void emu_printf_merge(EmuLaunch *l, const char *rec, size_t len,
+                      uint64_t dropped)
+{
+    size_t o = 0;
+    uint32_t n;
+    while (o + sizeof(n) <= len) {
+        memcpy(&n, rec + o, sizeof(n));
+        o += sizeof(n);
+        if (n > len - o) {
+            break;
+        }
+        launch_append(l, rec + o, n);
+        o += n;
+    }
+    l->printf_dropped += dropped;
 }
 
 static void op_vprintf(EmuCtx *x, const EmuInsn *i, uint32_t mask)

@@ -92,4 +92,10 @@ void emu_device_flush_output(EmuDevice *d);
 /* Release the device's output buffers (emu_device_free, after a flush). */
 void emu_builtins_device_free(EmuDevice *d);
 
+/* Append the records a worker's copy of l kept (length-framed, see
+ * emu/pool.h) to l's buffer with the buffer's drop rule, and count
+ * `dropped` more dropped records. */
+void emu_printf_merge(EmuLaunch *l, const char *rec, size_t len,
+                      uint64_t dropped);
+
 #endif

@@ -103,6 +103,11 @@ typedef struct EmuConfig {
     /* Appended (simttrace.h): where the per-instruction (pc, mask) trace
      * goes; NULL: off.  Not closed by the emulator. */
     FILE *trace_simt;
+    /* Appended (pool.h): host threads that run a launch's CTAs (0 or 1:
+     * one), and where a launch that asked for more says why it runs on
+     * one (NULL: silent). */
+    uint32_t threads;
+    FILE *par_log;
 } EmuConfig;
 
 void emu_config_default(EmuConfig *c);
@@ -433,6 +438,11 @@ struct EmuLaunch {
      * funnel notes accesses in for them, made on first use. */
     void **cslots;
     struct EmuAccList *cacc;
+    /* Appended (par.c): this is a worker's copy of a launch run by the
+     * pool (emu/pool.h): its faults are not published to the device, and
+     * device printf writes length-framed records that the driver merges
+     * in CTA order. */
+    bool worker;
 };
 
 /* What one step did: for schedulers, timing models and statistics. */

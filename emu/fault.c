@@ -77,8 +77,10 @@ void emu_fault(EmuCtx *x, EmuStatus st, unsigned lane, uint64_t addr,
     emu_fault_print_insn(l, fn->ir, in);
     l->faulted = true;
     x->fault = f;
-    l->dev->last_fault = *f;
-    l->dev->has_fault = true;
+    if (!l->worker) {     /* the parallel driver publishes the lowest */
+        l->dev->last_fault = *f;
+        l->dev->has_fault = true;
+    }
 }
 
 const char *emu_src_pos(const IrModule *m, const IrFunc *f, uint32_t pc,

@@ -33,6 +33,10 @@ struct EmuGrid {
     uint32_t nres, capres;
     uint64_t clock_sink;          /* what steps count when a timing model
                                      sets the SM clocks */
+    uint32_t *order;              /* emu_grid_resume: the linear indices
+                                     to hand out first (owned), then */
+    uint32_t norder;
+    uint64_t from;                /* those from `from` on */
 };
 
 static uint64_t mix(uint64_t h, uint64_t v)
@@ -416,8 +420,13 @@ EmuStatus emu_grid_open(EmuLaunch *l, EmuGrid **out)
 
 /* The linear CTA index of rank r of cluster ci (clusters and ranks both
  * x-fastest, see emu/cluster.h). */
-static uint32_t member(const EmuLaunch *l, uint64_t ci, uint32_t r)
+static uint32_t member(const EmuGrid *gr, uint64_t ci, uint32_t r)
 {
+    const EmuLaunch *l = gr->l;
+    if (gr->order) {              /* resumed: clusters of one */
+        return ci < gr->norder ? gr->order[ci]
+                               : (uint32_t)(gr->from + ci - gr->norder);
+    }
     const uint32_t *c = l->cluster, *g = l->grid;
     uint32_t nx = g[0] / c[0], ny = g[1] / c[1];
     uint32_t id[3] = {
@@ -451,7 +460,7 @@ static EmuStatus make_cluster(EmuGrid *g)
     gc->cl.nctas = cs;
     for (uint32_t r = 0; r < cs; r++) {
         EmuCta *cta = malloc(sizeof(*cta));
-        EmuStatus st = cta ? emu_cta_init(g->l, member(g->l, g->next, r),
+        EmuStatus st = cta ? emu_cta_init(g->l, member(g, g->next, r),
                                           cta)
                            : EMU_ERR_OUT_OF_MEMORY;
         if (st != EMU_OK) {
@@ -565,9 +574,67 @@ void emu_grid_close(EmuGrid *g)
         emu_grid_retire(g, g->res[g->nres - 1]);
     }
     free(g->res);
+    free(g->order);
     if (g->l->cooperative && g->l->coop_ws) {
         emu_mem_release(g->l->dev->mem, g->l->coop_ws);
         g->l->coop_ws = 0;
     }
     free(g);
+}
+
+/* ------------------------------------------- the parallel driver's */
+
+EmuStatus emu_grid_make_one(EmuLaunch *l, uint32_t linear, EmuCta **out)
+{
+    *out = NULL;
+    GridCluster *gc = calloc(1, sizeof(*gc) + sizeof(EmuCta *));
+    EmuCta *cta = malloc(sizeof(*cta));
+    EmuStatus st = gc && cta ? emu_cta_init(l, linear, cta)
+                             : EMU_ERR_OUT_OF_MEMORY;
+    if (st != EMU_OK) {
+        free(cta);
+        free(gc);
+        return st;
+    }
+    gc->cl.ctas = gc->ctas;
+    gc->cl.nctas = 1;
+    gc->ctas[0] = cta;
+    cta->cluster = &gc->cl;
+    *out = cta;
+    return EMU_OK;
+}
+
+void emu_grid_drop(EmuCta *cta)
+{
+    free_cluster((GridCluster *)cta->cluster);
+}
+
+EmuStatus emu_grid_resume(EmuLaunch *l, EmuCta **adopt, uint32_t nadopt,
+                          uint32_t *order, uint32_t norder, uint64_t from,
+                          EmuGrid **out)
+{
+    *out = NULL;
+    EmuGrid *g = calloc(1, sizeof(*g));
+    uint32_t cap = nadopt ? nadopt : 1;
+    EmuCta **res = malloc(cap * sizeof(*res));
+    if (!g || !res) {
+        free(g);
+        free(res);
+        free(order);
+        return EMU_ERR_OUT_OF_MEMORY;
+    }
+    g->l = l;
+    g->cs = 1;
+    g->order = order;
+    g->norder = norder;
+    g->from = from;
+    g->total = norder + ((uint64_t)l->grid[0] * l->grid[1] * l->grid[2] -
+                         from);
+    g->res = res;
+    g->capres = cap;
+    for (uint32_t k = 0; k < nadopt; k++) {
+        g->res[g->nres++] = adopt[k];
+    }
+    *out = g;
+    return EMU_OK;
 }

@@ -81,6 +81,19 @@ uint32_t emu_grid_resident(const EmuGrid *g, EmuCta *const **ctas);
 /* Every warp of cta has exited. */
 bool emu_cta_done(const EmuCta *cta);
 
+/* For the parallel driver (emu/par.c): CTA `linear` of l made on its
+ * own, as a cluster of one (freed by emu_grid_drop, or retired by a grid
+ * that adopted it); and a grid that continues a launch begun elsewhere:
+ * the adopted CTAs are resident, then it hands out the CTAs of order
+ * (linear indices; the grid owns the array, also on failure), then
+ * those from `from` to the end of the grid.  No clusters, not
+ * cooperative. */
+EmuStatus emu_grid_make_one(EmuLaunch *l, uint32_t linear, EmuCta **out);
+void emu_grid_drop(EmuCta *cta);
+EmuStatus emu_grid_resume(EmuLaunch *l, EmuCta **adopt, uint32_t nadopt,
+                          uint32_t *order, uint32_t norder, uint64_t from,
+                          EmuGrid **out);
+
 typedef struct EmuWatch {
     uint64_t last, saved, power, lam, sample_insns, budget;
     uint32_t quiet, limit, since;

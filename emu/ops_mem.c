@@ -8,6 +8,9 @@
  * (emu_access_lane, EMU_ACCESS_LANES_HANDLER), which decides once per
  * instruction how to note.  Atomics run lane by
  * lane in ascending lane order, so their outcome is deterministic.
+ * Each lane's read-modify-write is one host atomic of its width (a
+ * compare-and-swap loop; 128 bits under a striped lock), so that CTAs
+ * run by the pool's threads (emu/pool.h) give exact results.
  * Memory writes that change a value bump EmuLaunch.progress, which the
  * scheduler's livelock detector watches.
  *
@@ -27,6 +30,7 @@
 #include "emu/insninfo.h"
 #include "emu/memory.h"
 #include "emu/ops.h"
+#include "emu/pool.h"
 #include "ptx/opcode.h"
 
 #if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
@@ -317,6 +321,46 @@ static uint64_t atom_op64(unsigned op, PtxType t, uint64_t old, uint64_t b,
     }
 }
 
+/* Host atomics of 2, 4 or 8 bytes at p (aligned: guest atomics fault
+ * when misaligned, and allocations are EMU_ALLOC_ALIGN aligned). */
+static inline uint64_t hload(const uint8_t *p, unsigned sz)
+{
+    switch (sz) {
+    case 2: return __atomic_load_n((const uint16_t *)p, __ATOMIC_RELAXED);
+    case 4: return __atomic_load_n((const uint32_t *)p, __ATOMIC_RELAXED);
+    default: return __atomic_load_n((const uint64_t *)p, __ATOMIC_RELAXED);
+    }
+}
+
+/* Store nv if *p still holds *old; else *old = what it holds. */
+static inline bool hcas(uint8_t *p, unsigned sz, uint64_t *old, uint64_t nv)
+{
+    switch (sz) {
+    case 2: {
+        uint16_t o = (uint16_t)*old;
+        bool ok = __atomic_compare_exchange_n((uint16_t *)p, &o,
+                                              (uint16_t)nv, false,
+                                              __ATOMIC_SEQ_CST,
+                                              __ATOMIC_RELAXED);
+        *old = o;
+        return ok;
+    }
+    case 4: {
+        uint32_t o = (uint32_t)*old;
+        bool ok = __atomic_compare_exchange_n((uint32_t *)p, &o,
+                                              (uint32_t)nv, false,
+                                              __ATOMIC_SEQ_CST,
+                                              __ATOMIC_RELAXED);
+        *old = o;
+        return ok;
+    }
+    default:
+        return __atomic_compare_exchange_n((uint64_t *)p, old, nv, false,
+                                           __ATOMIC_SEQ_CST,
+                                           __ATOMIC_RELAXED);
+    }
+}
+
 /* PTX ISA (atom): "atom.add.f32 on global memory flushes subnormal
  * inputs and results to sign-preserving zero; whereas atom.add.f32 on
  * shared memory supports subnormal inputs and results". */
@@ -325,6 +369,33 @@ static bool flushes_f32(PtxSpace sp, uint64_t addr)
     uint64_t off;
     PtxSpace r = emu_space_of(sp, addr, &off);
     return r != PTX_SPACE_SHARED && r != PTX_SPACE_SHARED_CLUSTER;
+}
+
+/* The value atom/red i leaves at addr (sz bytes) that held old. */
+static inline uint64_t atom_value(const EmuInsn *i, PtxSpace sp,
+                                  uint64_t addr, unsigned sz, uint64_t old,
+                                  uint64_t bv, uint64_t cv)
+{
+    if (i->type == PTX_T_F16X2 || i->type == PTX_T_BF16X2) {
+        return add_half2((PtxType)i->type, (uint32_t)old, (uint32_t)bv);
+    }
+    if (sz == 2) {
+        if (i->aux == PTX_M_CAS) {          /* atom.cas.b16 */
+            return (uint16_t)old == (uint16_t)bv ? (uint16_t)cv
+                                                 : (uint16_t)old;
+        }
+        return (uint16_t)add_half2((PtxType)i->type, (uint16_t)old,
+                                   (uint16_t)bv);
+    }
+    if (sz == 4) {
+        if (i->aux == PTX_M_ADD && i->type == PTX_T_F32 &&
+            !flushes_f32(sp, addr)) {
+            return bits_of_f32(f32_of((uint32_t)old) + f32_of((uint32_t)bv));
+        }
+        return (uint32_t)atom_op32(i->aux, (PtxType)i->type, (uint32_t)old,
+                                   (uint32_t)bv, (uint32_t)cv);
+    }
+    return atom_op64(i->aux, (PtxType)i->type, old, bv, cv);
 }
 
 /* atom: d, [a], b{, c}   red: [a], b   (aux = PtxMod of the operation) */
@@ -350,44 +421,10 @@ atom_lanes(EmuCtx *x, const EmuInsn *i, uint32_t mask,
         }
         uint64_t bv = emu_src(x, b, lane);
         uint64_t cv = (c && i->nopnd > 3) ? emu_src(x, c, lane) : 0;
-        uint64_t old, nv;
-        if (i->type == PTX_T_F16X2 || i->type == PTX_T_BF16X2) {
-            uint32_t o32, n32;
-            memcpy(&o32, p, 4);
-            n32 = add_half2((PtxType)i->type, o32, (uint32_t)bv);
-            old = o32;
-            nv = n32;
-            memcpy(p, &n32, 4);
-        } else if (sz == 2) {
-            uint16_t o16, n16;
-            memcpy(&o16, p, 2);
-            if (i->aux == PTX_M_CAS) {      /* atom.cas.b16 */
-                n16 = o16 == (uint16_t)bv ? (uint16_t)cv : o16;
-            } else {
-                n16 = (uint16_t)add_half2((PtxType)i->type, o16,
-                                          (uint16_t)bv);
-            }
-            old = o16;
-            nv = n16;
-            memcpy(p, &n16, 2);
-        } else if (sz == 4) {
-            uint32_t o32, n32;
-            memcpy(&o32, p, 4);
-            old = o32;
-            if (i->aux == PTX_M_ADD && i->type == PTX_T_F32 &&
-                !flushes_f32(sp, addr)) {
-                n32 = bits_of_f32(f32_of(o32) + f32_of((uint32_t)bv));
-            } else {
-                n32 = (uint32_t)atom_op32(i->aux, (PtxType)i->type, o32,
-                                          (uint32_t)bv, (uint32_t)cv);
-            }
-            nv = n32;
-            memcpy(p, &n32, 4);
-        } else {
-            memcpy(&old, p, 8);
-            nv = atom_op64(i->aux, (PtxType)i->type, old, bv, cv);
-            memcpy(p, &nv, 8);
-        }
+        uint64_t old = hload(p, sz), nv;
+        do {
+            nv = atom_value(i, sp, addr, sz, old, bv, cv);
+        } while (!hcas(p, sz, &old, nv));
         changed |= nv != old;
         if (d) {
             d[lane] = old;
@@ -420,11 +457,10 @@ atom_add32_lanes(EmuCtx *x, const EmuInsn *i, uint32_t mask,
         if (!p) {
             return;
         }
-        uint32_t o32, n32;
-        memcpy(&o32, p, 4);
-        n32 = o32 + (uint32_t)emu_src(x, b, lane);
-        memcpy(p, &n32, 4);
-        changed |= n32 != o32;
+        uint32_t v = (uint32_t)emu_src(x, b, lane);
+        uint32_t o32 = __atomic_fetch_add((uint32_t *)p, v,
+                                          __ATOMIC_SEQ_CST);
+        changed |= v != 0;
         if (d) {
             d[lane] = o32;
         }
@@ -455,6 +491,7 @@ atom128_lanes(EmuCtx *x, const EmuInsn *i, uint32_t mask,
             return;
         }
         uint64_t old[2], b[2], nv[2];
+        emu_atomic_lock(p);
         memcpy(old, p, 16);
         for (unsigned h = 0; h < 2; h++) {
             b[h] = r[(size_t)(i->o[2].reg + h) * EMU_WARP_SIZE + lane];
@@ -469,6 +506,7 @@ atom128_lanes(EmuCtx *x, const EmuInsn *i, uint32_t mask,
         }
         changed |= memcmp(p, nv, 16) != 0;
         memcpy(p, nv, 16);
+        emu_atomic_unlock(p);
         if (i->o[0].kind == EO_REG) {
             for (unsigned h = 0; h < 2; h++) {
                 r[(size_t)(i->o[0].reg + h) * EMU_WARP_SIZE + lane] = old[h];
@@ -558,11 +596,13 @@ atom_vec_lanes(EmuCtx *x, const EmuInsn *i, uint32_t mask,
                 : (uint32_t)x->regs[(size_t)s * EMU_WARP_SIZE + lane];
         }
         for (unsigned e = 0; e < n; e++) {
-            uint32_t old = 0, nv;
-            memcpy(&old, p + e * esz, esz);
-            nv = vec_elem_op(i, old, bv[e], flush);
+            uint64_t o = hload(p + e * esz, esz);
+            uint32_t old, nv;
+            do {
+                old = (uint32_t)o;
+                nv = vec_elem_op(i, old, bv[e], flush);
+            } while (!hcas(p + e * esz, esz, &o, nv));
             changed |= nv != old;
-            memcpy(p + e * esz, &nv, esz);
             uint32_t ds = d ? elem_slot(x, d, e) : EMU_NOREG;
             if (ds != EMU_NOREG) {
                 x->regs[(size_t)ds * EMU_WARP_SIZE + lane] = old;

@@ -22,6 +22,8 @@
 #include "emu/exec.h"
 #include "emu/gpuspec.h"
 #include "emu/grid.h"
+#include "emu/par.h"
+#include "emu/sched.h"
 
 #define EMU_SCHED_QUANTUM 64
 
@@ -47,11 +49,8 @@ static EmuStatus warp_run_hooked(EmuLaunch *l, EmuCta *cta, EmuWarp *w,
     return EMU_OK;
 }
 
-/* Run the resident CTAs until they finish.  can_grow: more could be
- * made resident; then warps that spin without progress end the run with
- * *stuck set (and no fault) instead of a livelock report. */
-static EmuStatus run_resident(EmuLaunch *l, EmuCta *const *ctas, uint32_t n,
-                              bool can_grow, bool *stuck)
+EmuStatus emu_sched_resident(EmuLaunch *l, EmuCta *const *ctas, uint32_t n,
+                             bool can_grow, bool *stuck)
 {
     EmuWatch wd;
     emu_watch_init(&wd, l);
@@ -91,7 +90,7 @@ static EmuStatus run_resident(EmuLaunch *l, EmuCta *const *ctas, uint32_t n,
 
 /* How many CTAs of this launch the emulated GPU holds resident at once:
  * its SMs times what one SM holds (the occupancy calculator). */
-static uint64_t resident_cap(const EmuLaunch *l)
+uint64_t emu_sched_cap(const EmuLaunch *l)
 {
     const EmuFunc *f = l->kernel;
     uint64_t threads = (uint64_t)l->block[0] * l->block[1] * l->block[2];
@@ -138,24 +137,25 @@ static void coresidency_note(EmuLaunch *l, uint64_t left, uint32_t n)
  * start, admit more (doubling the resident set, up to what the emulated
  * GPU holds at once): a block that waits for a flag a later block sets
  * then finishes, as it does on a GPU that holds both. */
-static EmuStatus run_grid(EmuLaunch *l)
+EmuStatus emu_sched_grid(EmuLaunch *l, EmuGrid *g)
 {
-    EmuGrid *g;
-    EmuStatus st = emu_grid_open(l, &g);
-    if (st != EMU_OK) {
-        return st;
-    }
-    uint64_t cap = l->cooperative ? 0 : resident_cap(l);
-    while (st == EMU_OK && emu_grid_left(g)) {
-        st = admit(l, g);
-        EmuCta *const *res;
-        uint32_t n = emu_grid_resident(g, &res);
+    EmuStatus st = EMU_OK;
+    uint64_t cap = l->cooperative ? 0 : emu_sched_cap(l);
+    EmuCta *const *res;
+    uint32_t n;
+    while (st == EMU_OK &&
+           (emu_grid_left(g) || emu_grid_resident(g, &res))) {
+        /* a resumed grid (emu/par.c) starts with CTAs resident */
+        if (!emu_grid_resident(g, &res)) {
+            st = admit(l, g);
+        }
+        n = emu_grid_resident(g, &res);
         bool stuck = false;
         while (st == EMU_OK) {
             n = emu_grid_resident(g, &res);
             bool can_grow = !l->cooperative && emu_grid_left(g) &&
                             n < cap;
-            st = run_resident(l, res, n, can_grow, &stuck);
+            st = emu_sched_resident(l, res, n, can_grow, &stuck);
             if (st != EMU_ERR_DEADLOCK || !stuck) {
                 break;
             }
@@ -182,10 +182,21 @@ static EmuStatus run_grid(EmuLaunch *l)
     return st;
 }
 
+static EmuStatus run_grid(EmuLaunch *l)
+{
+    EmuGrid *g;
+    EmuStatus st = emu_grid_open(l, &g);
+    return st != EMU_OK ? st : emu_sched_grid(l, g);
+}
+
 static EmuStatus launch_run(EmuLaunch *l)
 {
+    unsigned threads = emu_par_threads(l);
     if (l->driver) {
         return emu_devrt_finish(l, l->driver(l->driver_ctx, l));
+    }
+    if (threads > 1) {
+        return emu_devrt_finish(l, emu_par_run(l, threads));
     }
     if (!l->dev->clients || !l->dev->clients->steps) {
         /* then the grids its threads launched (emu/devrt.h) */

@@ -331,6 +331,8 @@ ptxemu_status ptxemu_device_create(const ptxemu_device_options *opts,
         ? EMU_RECONV_ITS : o.reconvergence == PTXEMU_RECONVERGENCE_IPDOM
         ? EMU_RECONV_IPDOM : EMU_RECONV_DEFAULT;
     c.trace_reconv = o.trace_reconvergence ? stderr : NULL;
+    c.threads = o.threads ? o.threads : 1;
+    c.par_log = o.verbose ? stderr : NULL;
 #define OVERRIDE(f) do { if (o.f) { c.f = o.f; } } while (0)
     OVERRIDE(watchdog_rounds);
     OVERRIDE(num_sms);

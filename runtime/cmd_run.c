@@ -111,6 +111,11 @@ static void run_usage(FILE *out)
         "  --trace-simt FILE   every warp instruction's pc and active mask "
         "to FILE\n"
         "                      ('-': stderr; README, \"SIMT trace\")\n"
+        "  --threads N         host threads that run the kernel's CTAs "
+        "(default 1;\n"
+        "                      README, \"Parallel simulation\")\n"
+        "  --verbose           say on stderr why a kernel runs on one "
+        "thread\n"
         "  -h, --help          this text\n"
         "\n"
         "Arguments are numbered from 0 in the order given, and must match "
@@ -360,7 +365,7 @@ int cmd_run(int argc, char **argv)
            OPT_TIMING_HELP, OPT_RECONV, OPT_TOOL, OPT_FORMAT,
            OPT_RACE_REPORT, OPT_ERROR_EXITCODE, OPT_SMS, OPT_STATS_INTERVAL,
            OPT_STATS_CSV, OPT_PROGRESS, OPT_NO_PROGRESS,
-           OPT_TRACE_RECONV, OPT_TRACE_SIMT };
+           OPT_TRACE_RECONV, OPT_TRACE_SIMT, OPT_THREADS, OPT_VERBOSE };
     static const struct option opts[] = {
         {"kernel", required_argument, NULL, OPT_KERNEL},
         {"grid", required_argument, NULL, OPT_GRID},
@@ -390,6 +395,8 @@ int cmd_run(int argc, char **argv)
         {"no-progress", no_argument, NULL, OPT_NO_PROGRESS},
         {"trace-reconvergence", no_argument, NULL, OPT_TRACE_RECONV},
         {"trace-simt", required_argument, NULL, OPT_TRACE_SIMT},
+        {"threads", required_argument, NULL, OPT_THREADS},
+        {"verbose", no_argument, NULL, OPT_VERBOSE},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -555,6 +562,17 @@ int cmd_run(int argc, char **argv)
             break;
         case OPT_TRACE_RECONV: dopt.trace_reconvergence = 1; break;
         case OPT_TRACE_SIMT: dopt.trace_simt = optarg; break;
+        case OPT_VERBOSE: dopt.verbose = 1; break;
+        case OPT_THREADS: {
+            uint64_t n;
+            if (!argspec_parse_uint(optarg, 1024, &n) || n == 0) {
+                fprintf(stderr, "ptxemu run: --threads '%s': expected "
+                        "1..1024\n", optarg);
+                goto done;
+            }
+            dopt.threads = (uint32_t)n;
+            break;
+        }
         case OPT_TIMING: dopt.timing = optarg; break;
         case OPT_TIMING_CONFIG: dopt.timing_config = optarg; break;
         case OPT_TIMING_SET: tsets[dopt.ntiming_set++] = optarg; break;

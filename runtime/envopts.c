@@ -14,6 +14,11 @@ const ptxemu_env_option ptxemu_env_options[] = {
      "capability reported (default sm_80)", 0},
     {"PTXEMU_SMS", "--sms", "N",
      "number of streaming multiprocessors reported (default 108)", 0},
+    {"PTXEMU_THREADS", "--threads", "N",
+     "host threads that run the CTAs of a kernel (default 1; see the "
+     "README, \"Parallel simulation\")", 0},
+    {"PTXEMU_VERBOSE", "--verbose", NULL,
+     "say on stderr why a kernel runs on one host thread", 0},
     {"PTXEMU_INSN_LIMIT", "--insn-limit", "N",
      "stop a kernel after N warp instructions (default: no limit)", 0},
     {"PTXEMU_TIME_LIMIT", "--time-limit", "SECONDS",
@@ -205,6 +210,19 @@ int ptxemu_env_device_options(ptxemu_device_options *opts, unsigned *arch,
                      "or its", v);
             return -1;
         }
+    }
+    if ((v = getenv("PTXEMU_THREADS")) && *v) {
+        if (parse_u64("PTXEMU_THREADS", v, 1024, &x, err, errlen)) {
+            return -1;
+        }
+        if (!x) {
+            snprintf(err, errlen, "PTXEMU_THREADS=%s: at least 1", v);
+            return -1;
+        }
+        opts->threads = (uint32_t)x;
+    }
+    if ((v = getenv("PTXEMU_VERBOSE")) && *v && strcmp(v, "0") != 0) {
+        opts->verbose = 1;
     }
     if ((v = getenv("PTXEMU_TRACE_RECONVERGENCE")) && *v &&
         strcmp(v, "0") != 0) {

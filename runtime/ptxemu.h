@@ -216,6 +216,10 @@ typedef struct ptxemu_device_options {
      * with PTXEMU_ERROR_INVALID_VALUE when it cannot be) and closed by
      * ptxemu_device_destroy.  NULL: off (the default). */
     const char *trace_simt;
+    uint32_t threads;                   /* host threads that run the CTAs
+                                           of a launch; 0 = default (1) */
+    int verbose;                        /* non-zero: say on stderr why a
+                                           launch runs on one thread */
 } ptxemu_device_options;
 
 void ptxemu_device_options_default(ptxemu_device_options *opts);

@@ -58,8 +58,9 @@ static inline float rndf(float lo, float hi)
  * (NAME:KEY=VALUE), configured by PTXEMU_TEST_TIMING_CONFIG
  * (tests/timing_corpus.test reruns the suites
  * so: every corpus kernel must compute the same values under a model),
- * and with the reconvergence mode PTXEMU_TEST_RECONVERGENCE=ipdom|its
- * names (every corpus kernel must give the same results under both). */
+ * with the reconvergence mode PTXEMU_TEST_RECONVERGENCE=ipdom|its
+ * names (every corpus kernel must give the same results under both),
+ * and on PTXEMU_TEST_THREADS host threads. */
 static inline void e2e_device(void)
 {
     ptxemu_device_options o;
@@ -92,6 +93,13 @@ static inline void e2e_device(void)
         o.reconvergence = PTXEMU_RECONVERGENCE_ITS;
     } else if (r && !strcmp(r, "ipdom")) {
         o.reconvergence = PTXEMU_RECONVERGENCE_IPDOM;
+    }
+    /* PTXEMU_TEST_THREADS=N (tests/par_corpus.test): the CTAs of each
+     * launch run on N host threads; every result must stay the same */
+    const char *th = getenv("PTXEMU_TEST_THREADS");
+    if (th && *th) {
+        o.threads = (uint32_t)strtoul(th, NULL, 10);
+        o.verbose = getenv("PTXEMU_TEST_VERBOSE") != NULL;
     }
     ck_assert_msg(ptxemu_device_create(&o, &dev) == PTXEMU_SUCCESS,
                   "device: %s", ptxemu_device_create_error());

@@ -1,0 +1,172 @@
+/*
+ * tests/check_par.c: guest atomics stay exact when the CTAs of a launch
+ * run on several host threads (emu/pool.h).  64 CTAs of 128 threads hammer
+ * one word of each width, 8 times each: atom.add.u32 (the returned old
+ * values are a permutation of 0..N-1), red.add.u64, compare-and-swap
+ * increment loops of 16, 32 and 64 bits (the final count is N, mod 2^16
+ * for 16 bits), atom.exch.b32 and .b64 (every value put in comes out
+ * exactly once: the old values and the final one are a permutation).
+ * These are facts of the PTX ISA's atomicity ("atom": the
+ * read-modify-write is performed atomically), independent of order.
+ */
+#include <check.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runtime/ptxemu.h"
+
+#define CTAS 64
+#define TPB 128
+#define K 8
+#define N ((uint64_t)CTAS * TPB * K)
+
+static const char *ptx =
+    ".version 7.0\n.target sm_80\n.address_size 64\n"
+    ".visible .entry hammer(.param .u64 pc, .param .u64 pa, .param .u64 p32,"
+    " .param .u64 p64)\n{\n"
+    " .reg .pred %p<4>;\n .reg .b16 %h<4>;\n .reg .b32 %r<20>;\n"
+    " .reg .b64 %rd<20>;\n"
+    " ld.param.u64 %rd1, [pc];\n ld.param.u64 %rd2, [pa];\n"
+    " ld.param.u64 %rd3, [p32];\n ld.param.u64 %rd4, [p64];\n"
+    " mov.u32 %r2, %ctaid.x;\n mov.u32 %r3, %ntid.x;\n mov.u32 %r4, %tid.x;\n"
+    " mad.lo.u32 %r5, %r2, %r3, %r4;\n"      /* gid */
+    " mov.u32 %r6, 0;\n"                      /* iteration */
+    "LOOP:\n"
+    " mad.lo.u32 %r11, %r5, 8, %r6;\n"        /* slot = gid * K + it */
+    " mul.wide.u32 %rd5, %r11, 4;\n mul.wide.u32 %rd6, %r11, 8;\n"
+    " atom.global.add.u32 %r7, [%rd1], 1;\n"
+    " add.u64 %rd7, %rd2, %rd5;\n st.global.u32 [%rd7], %r7;\n"
+    " red.global.add.u64 [%rd1+8], 4294967297;\n"
+    /* 32-bit compare-and-swap increment, the guess from the last swap */
+    " mov.u32 %r8, 0;\n"
+    "C32:\n add.u32 %r9, %r8, 1;\n"
+    " atom.global.cas.b32 %r10, [%rd1+16], %r8, %r9;\n"
+    " setp.ne.u32 %p1, %r10, %r8;\n mov.u32 %r8, %r10;\n @%p1 bra C32;\n"
+    " mov.u64 %rd8, 0;\n"
+    "C64:\n add.u64 %rd9, %rd8, 1;\n"
+    " atom.global.cas.b64 %rd10, [%rd1+24], %rd8, %rd9;\n"
+    " setp.ne.u64 %p2, %rd10, %rd8;\n mov.u64 %rd8, %rd10;\n @%p2 bra C64;\n"
+    " mov.b16 %h1, 0;\n"
+    "C16:\n add.u16 %h2, %h1, 1;\n"
+    " atom.global.cas.b16 %h3, [%rd1+32], %h1, %h2;\n"
+    " setp.ne.u16 %p3, %h3, %h1;\n mov.b16 %h1, %h3;\n @%p3 bra C16;\n"
+    /* exchange slot + 1 in; the old value out */
+    " add.u32 %r12, %r11, 1;\n"
+    " atom.global.exch.b32 %r13, [%rd1+40], %r12;\n"
+    " add.u64 %rd11, %rd3, %rd5;\n st.global.u32 [%rd11], %r13;\n"
+    " cvt.u64.u32 %rd12, %r12;\n shl.b64 %rd12, %rd12, 32;\n"
+    " or.b64 %rd12, %rd12, 7;\n"
+    " atom.global.exch.b64 %rd13, [%rd1+48], %rd12;\n"
+    " add.u64 %rd14, %rd4, %rd6;\n st.global.u64 [%rd14], %rd13;\n"
+    " add.u32 %r6, %r6, 1;\n setp.lt.u32 %p1, %r6, 8;\n @%p1 bra LOOP;\n"
+    " ret;\n}\n";
+
+static int cmp32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static int cmp64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Run hammer on `threads` host threads and check every word exactly. */
+static void hammer(unsigned threads)
+{
+    ptxemu_device_options o;
+    ptxemu_device_options_default(&o);
+    o.threads = threads;
+    ptxemu_device *dev;
+    ck_assert_int_eq(ptxemu_device_create(&o, &dev), PTXEMU_SUCCESS);
+    ptxemu_module *mod;
+    ck_assert_msg(ptxemu_module_load_string(dev, "hammer.ptx", ptx, 0, &mod)
+                  == PTXEMU_SUCCESS, "%s", ptxemu_last_error_message(dev));
+    ptxemu_function *f;
+    ck_assert_int_eq(ptxemu_module_get_function(mod, "hammer", &f),
+                     PTXEMU_SUCCESS);
+    ptxemu_devptr c, a, x32, x64;
+    ck_assert_int_eq(ptxemu_malloc(dev, 64, &c), PTXEMU_SUCCESS);
+    ck_assert_int_eq(ptxemu_malloc(dev, N * 4, &a), PTXEMU_SUCCESS);
+    ck_assert_int_eq(ptxemu_malloc(dev, N * 4, &x32), PTXEMU_SUCCESS);
+    ck_assert_int_eq(ptxemu_malloc(dev, N * 8, &x64), PTXEMU_SUCCESS);
+    uint8_t zero[64] = {0};
+    ck_assert_int_eq(ptxemu_memcpy_htod(dev, c, zero, 64), PTXEMU_SUCCESS);
+    void *params[] = { &c, &a, &x32, &x64 };
+    unsigned grid[3] = { CTAS, 1, 1 }, block[3] = { TPB, 1, 1 };
+    ck_assert_msg(ptxemu_launch(f, grid, block, 0, params) ==
+                  PTXEMU_SUCCESS, "%s", ptxemu_last_error_message(dev));
+    uint8_t ctr[64];
+    uint32_t *va = malloc((N + 1) * 4), *v32 = malloc((N + 1) * 4);
+    uint64_t *v64 = malloc((N + 1) * 8);
+    ck_assert(va && v32 && v64);
+    ck_assert_int_eq(ptxemu_memcpy_dtoh(dev, ctr, c, 64), PTXEMU_SUCCESS);
+    ck_assert_int_eq(ptxemu_memcpy_dtoh(dev, va, a, N * 4), PTXEMU_SUCCESS);
+    ck_assert_int_eq(ptxemu_memcpy_dtoh(dev, v32, x32, N * 4),
+                     PTXEMU_SUCCESS);
+    ck_assert_int_eq(ptxemu_memcpy_dtoh(dev, v64, x64, N * 8),
+                     PTXEMU_SUCCESS);
+    uint32_t w32;
+    uint64_t w64;
+    uint16_t w16;
+    memcpy(&w32, ctr, 4);
+    ck_assert_uint_eq(w32, N);
+    memcpy(&w64, ctr + 8, 8);
+    ck_assert_uint_eq(w64, N * 0x100000001ull);
+    memcpy(&w32, ctr + 16, 4);
+    ck_assert_uint_eq(w32, N);
+    memcpy(&w64, ctr + 24, 8);
+    ck_assert_uint_eq(w64, N);
+    memcpy(&w16, ctr + 32, 2);
+    ck_assert_uint_eq(w16, N & 0xffff);
+    /* atom.add's old values: 0..N-1, each once */
+    qsort(va, N, 4, cmp32);
+    for (uint64_t k = 0; k < N; k++) {
+        ck_assert_uint_eq(va[k], k);
+    }
+    /* exch: the olds and the final value are 0 and 1..N, each once */
+    memcpy(&v32[N], ctr + 40, 4);
+    memcpy(&v64[N], ctr + 48, 8);
+    qsort(v32, N + 1, 4, cmp32);
+    qsort(v64, N + 1, 8, cmp64);
+    ck_assert_uint_eq(v64[0], 0);
+    for (uint64_t k = 0; k <= N; k++) {
+        ck_assert_uint_eq(v32[k], k);
+        if (k) {
+            ck_assert_uint_eq(v64[k], k << 32 | 7);
+        }
+    }
+    free(va);
+    free(v32);
+    free(v64);
+    ptxemu_module_unload(mod);
+    ptxemu_device_destroy(dev);
+}
+
+START_TEST(atomics_one_thread) { hammer(1); }
+END_TEST
+
+START_TEST(atomics_three_threads) { hammer(3); }
+END_TEST
+
+START_TEST(atomics_eight_threads) { hammer(8); }
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("par");
+    TCase *tc = tcase_create("atomics");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, atomics_one_thread);
+    tcase_add_test(tc, atomics_three_threads);
+    tcase_add_test(tc, atomics_eight_threads);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int nf = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return nf ? EXIT_FAILURE : EXIT_SUCCESS;
+}
