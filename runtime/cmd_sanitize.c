@@ -2,7 +2,8 @@
  * runtime/cmd_sanitize.c: `ptxemu sanitize [--tool TOOL[,TOOL]]
  * [--error-exitcode N] [--print-limit N] [--leak-check full|no]
  * [--racecheck-report hazard|analysis] [--format text|json]
- * [--log-file F] [exec options] -- PROG [ARGS]`: `ptxemu exec` with
+ * [--log-file F] [--check-api-errors yes|no] [exec options] -- PROG
+ * [ARGS]`: `ptxemu exec` with
  * checkers (runtime/sanitize.h).  The sanitizer's options (compute-sanitizer's names) become
  * the PTXEMU_SANITIZE* variables that the drop-in driver reads
  * (runtime/cuda/drv_sanitize.c); the rest go to cmd_exec unchanged.
@@ -38,6 +39,8 @@ static const struct {
      "compute-sanitizer's text (default) or JSON Lines"},
     {"--log-file", "PTXEMU_SANITIZE_LOG", "FILE",
      "reports to FILE instead of stderr"},
+    {"--check-api-errors", "PTXEMU_SANITIZE_CHECK_API_ERRORS", "yes|no",
+     "report CUDA API calls that return an error"},
 };
 #define NSOPTS (sizeof(sopts) / sizeof(sopts[0]))
 
@@ -80,6 +83,9 @@ static bool valid(size_t k, const char *v)
     }
     if (!strcmp(sopts[k].flag, "--format")) {
         return !strcmp(v, "text") || !strcmp(v, "json");
+    }
+    if (!strcmp(sopts[k].flag, "--check-api-errors")) {
+        return !strcmp(v, "yes") || !strcmp(v, "no");
     }
     if (!strcmp(sopts[k].flag, "--leak-check")) {
         return !strcmp(v, "full") || !strcmp(v, "no");

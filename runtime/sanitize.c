@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check/apierr.h"
 #include "check/initcheck.h"
 #include "check/memcheck.h"
 #include "check/racecheck.h"
@@ -116,6 +117,14 @@ void rt_sanitize_bad_free(RtSanitize *s, uint64_t addr)
 {
     if (s && s->mc) {
         san_memcheck_bad_free(s->mc, addr);
+    }
+}
+
+void rt_sanitize_api_error(RtSanitize *s, const char *api, int code,
+                           const char *name, const char *text)
+{
+    if (s && s->opt.api_errors) {
+        san_api_error(&s->out, api, code, name, text);
     }
 }
 

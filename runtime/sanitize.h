@@ -38,10 +38,21 @@ typedef struct RtSanOptions {
     uint64_t print_limit;         /* 0: all */
     bool leak_check;              /* memcheck: report leaks at the end */
     bool race_analysis;           /* racecheck: grouped report */
+    bool api_errors;              /* report CUDA API calls that fail */
     FILE *out;                    /* not closed */
 } RtSanOptions;
 
 typedef struct RtSanitize RtSanitize;
+
+/* The driver's private export table (cuGetExportTable) through which
+ * our runtime, libcudart.so.13, hands its failing calls to the session
+ * of the driver (runtime/cuda/drv_sanitize.c); our own UUID, no
+ * NVIDIA runtime asks for it.  Slot 0: the table's size; slot 1:
+ * void (*)(const char *api, int code, const char *name,
+ * const char *text), as rt_sanitize_api_error. */
+#define RT_SAN_TABLE_UUID \
+    {'p', 't', 'x', 'e', 'm', 'u', '-', 's', 'a', 'n', 'i', 't', 'i', \
+     'z', 'e', '1'}
 
 bool rt_sanitize_tools(const char *list, unsigned *mask);
 RtSanitize *rt_sanitize_start(ptxemu_device *d, const RtSanOptions *o,
@@ -50,5 +61,9 @@ uint64_t rt_sanitize_finish(RtSanitize *s);
 /* The host tried to free addr, which is not the start of a live device
  * allocation: memcheck (when on) reports a double or invalid free. */
 void rt_sanitize_bad_free(RtSanitize *s, uint64_t addr);
+/* A CUDA API call returned an error (check/apierr.h): reported and
+ * counted when the session was started with api_errors. */
+void rt_sanitize_api_error(RtSanitize *s, const char *api, int code,
+                           const char *name, const char *text);
 
 #endif

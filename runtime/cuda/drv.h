@@ -13,6 +13,7 @@
 #define PTXEMU_CUDA_DRV_H
 
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "emu/gpuspec.h"
@@ -178,5 +179,15 @@ void drv_sanitize_exit(void);
 /* cuMemFree refused p (not the start of a live allocation): memcheck
  * reports a double or invalid free (runtime/cuda/drv_sanitize.c). */
 void drv_sanitize_bad_free(CUdeviceptr p);
+/* `--check-api-errors yes` (PTXEMU_SANITIZE_CHECK_API_ERRORS): set
+ * while a session reports failing API calls. */
+extern bool drv_sanitize_api;
+/* A call of our runtime failed (its export-table slot, see
+ * runtime/sanitize.h RT_SAN_TABLE_UUID). */
+void drv_sanitize_api_error(const char *api, int code, const char *name,
+                            const char *text);
+/* Driver entry point `name` returns r, an error (drv_trace): reported
+ * unless our runtime made the call (it reports its own). */
+void drv_sanitize_driver_error(CUresult r, const char *name);
 
 #endif

@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "runtime/cuda/drv_export.h"
+#include "runtime/sanitize.h"
 
 enum { MAX_SLOTS = 16 };
 
@@ -69,10 +70,10 @@ static uintptr_t unimplemented(unsigned t, unsigned slot, uintptr_t a0,
      stub_##t##_8, stub_##t##_9, stub_##t##_10, stub_##t##_11, \
      stub_##t##_12, stub_##t##_13, stub_##t##_14, stub_##t##_15}
 
-STUBS(0) STUBS(1) STUBS(2) STUBS(3) STUBS(4) STUBS(5)
+STUBS(0) STUBS(1) STUBS(2) STUBS(3) STUBS(4) STUBS(5) STUBS(6)
 static const SlotFn stubs[ETBL_COUNT][MAX_SLOTS] = {
     STUB_ROW(0), STUB_ROW(1), STUB_ROW(2), STUB_ROW(3), STUB_ROW(4),
-    STUB_ROW(5)
+    STUB_ROW(5), STUB_ROW(6)
 };
 
 /* ------------------------------------------------------------ CUDART */
@@ -183,6 +184,8 @@ static const TableDesc descs[ETBL_COUNT] = {
         {0xd4, 0x08, 0x20, 0x55, 0xbd, 0xe6, 0x70, 0x4b,
          0x8d, 0x34, 0xba, 0x12, 0x3c, 0x66, 0xe1, 0xf2}, 3, 1,
         {{1, FN(integrity_slot)}}},
+    [ETBL_SANITIZE] = {"PTXEMU_SANITIZE", RT_SAN_TABLE_UUID, 2, 1,
+        {{1, FN(drv_sanitize_api_error)}}},
 };
 
 /* Asked for before cuInit; refused, the runtime goes on without it

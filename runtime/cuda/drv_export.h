@@ -37,6 +37,8 @@ typedef enum DrvTable {
     ETBL_CLS,               /* context-local storage */
     ETBL_CTX_CHECK,         /* per-context checks */
     ETBL_INTEGRITY,         /* the runtime's validity check */
+    ETBL_SANITIZE,          /* ours: API errors of our libcudart
+                               (runtime/sanitize.h) */
     ETBL_COUNT
 } DrvTable;
 

@@ -22,6 +22,9 @@ DrvState drv = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
 CUresult drv_trace(CUresult r, const char *name, const char *fmt, ...)
 {
+    if (r != CUDA_SUCCESS && drv_sanitize_api) {
+        drv_sanitize_driver_error(r, name);
+    }
     if (!drv.trace) {
         return r;
     }

@@ -45,8 +45,10 @@ static pthread_mutex_t sticky_lock = PTHREAD_MUTEX_INITIALIZER;
 
 cudaError_t rt_err(cudaError_t e)
 {
-    if (e != cudaSuccess)
+    if (e != cudaSuccess) {
         last_error = e;
+        rt_api_error(e);
+    }
     return e;
 }
 

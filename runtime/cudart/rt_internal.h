@@ -25,6 +25,9 @@
 /* Records e as the calling thread's last error when it is one, and
  * returns it (CUDA: every failing call sets the last error). */
 cudaError_t rt_err(cudaError_t e);
+/* `ptxemu sanitize --check-api-errors yes`: e, an error returned by the
+ * entry point on the stack, is reported (rt_apierr.c). */
+void rt_api_error(cudaError_t e);
 /* The runtime error for a driver result (a table), recorded as above;
  * faults of a kernel become sticky. */
 cudaError_t rt_cu(CUresult r);
