@@ -773,11 +773,11 @@ static bool decode_insn(Dec *d, uint32_t pc, EmuInsn *ei)
         || emu_select_tex(im, d->f, in, ei)
         || emu_select_wgmma(im, d->f, in, ei)) {
         if (ei->fn && in->op == PTX_OP_BRA && ei->target <= pc &&
-            d->m->dev->cfg.reconvergence == EMU_RECONV_ITS) {
+            d->m->reconv == EMU_RECONV_ITS) {
             ei->fn = emu_op_bra_yield;      /* a loop back edge */
         }
         if (ei->fn && in->op == PTX_OP_BAR_WARP_SYNC && ei->nopnd >= 1 &&
-            d->m->dev->cfg.reconvergence == EMU_RECONV_ITS) {
+            d->m->reconv == EMU_RECONV_ITS) {
             ei->fn = emu_op_warpsync_its;
         }
         return ei->fn != NULL;

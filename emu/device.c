@@ -68,6 +68,7 @@ EmuDevice *emu_device_new(const EmuConfig *cfg)
     d->gpu = emu_gpu_for(d->cfg.arch ? d->cfg.arch
                                      : EMU_GPU_DEFAULT_ARCH);
     d->gpu.sms = d->cfg.num_sms;
+    d->reconv_forced = d->cfg.reconvergence != EMU_RECONV_DEFAULT;
     if (d->cfg.reconvergence == EMU_RECONV_DEFAULT) {
         d->cfg.reconvergence = d->gpu.arch >= EMU_ITS_MIN_ARCH
             ? EMU_RECONV_ITS : EMU_RECONV_IPDOM;

@@ -96,7 +96,8 @@ typedef struct EmuConfig {
      * allocation fault */
     EmuAccessMode access;
     /* Appended (its.h): the reconvergence mode; emu_device_new resolves
-     * EMU_RECONV_DEFAULT, so dev->cfg holds IPDOM or ITS */
+     * EMU_RECONV_DEFAULT by the arch, so dev->cfg holds IPDOM or ITS;
+     * each module then follows its .target too (EmuModule.reconv) */
     EmuReconvergence reconvergence;
     /* Appended (rtrace.h): where the reconvergence trace goes; NULL: off */
     FILE *trace_reconv;
@@ -157,6 +158,10 @@ struct EmuDevice {
     void *tolerated_ctx;
     /* Appended (client.h): attached clients, NULL when none. */
     struct EmuClients *clients;
+    /* Appended (its.h): cfg.reconvergence was given (not
+     * EMU_RECONV_DEFAULT), so it holds for every module whatever its
+     * .target (emu_its_module_mode). */
+    bool reconv_forced;
 };
 
 EmuDevice *emu_device_new(const EmuConfig *cfg);
@@ -181,6 +186,10 @@ struct EmuModule {
      * (EMU_ERR_UNSUPPORTED, EMU_ERR_INVALID_PTX); NULL / EMU_OK else. */
     char **load_error;
     EmuStatus *load_status;
+    /* Appended (its.h): how this module's divergent warps run, from the
+     * device and the module's .target (emu_its_module_mode); every
+     * launch of its kernels uses it. */
+    EmuReconvergence reconv;
 };
 
 /* Takes ownership of ir (also on failure).  On failure returns NULL and,

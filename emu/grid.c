@@ -159,7 +159,7 @@ static EmuStatus report(EmuLaunch *l, EmuCta *const *ctas, uint32_t n,
                 o += k > 0 ? (size_t)k : 0;
                 uint32_t rpc, waiters = reconv_waiters(w, &rpc);
                 if (livelock && waiters && !wait[0] && rpc < f->ninsns) {
-                    bool ipdom = l->dev->cfg.reconvergence ==
+                    bool ipdom = l->mod->reconv ==
                                  EMU_RECONV_IPDOM;
                     char rsrc[96], rsrcs[104] = "";
                     if (*emu_src_pos(l->mod->ir, f, rpc, rsrc,
@@ -329,7 +329,7 @@ EmuStatus emu_watch_round(EmuWatch *w, EmuLaunch *l, EmuCta *const *ctas,
         w->budget = 0;
         return EMU_OK;
     }
-    if (l->dev->cfg.reconvergence == EMU_RECONV_ITS &&
+    if (l->mod->reconv == EMU_RECONV_ITS &&
         w->quiet + 1 >= EMU_ITS_QUIET) {
         /* independent thread scheduling: lanes waiting for a path that
          * spins go on without it (emu/its.h) */

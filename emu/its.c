@@ -40,12 +40,30 @@
  */
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "emu/exec.h"
 #include "emu/its.h"
 #include "emu/rtrace.h"
 #include "ptx/opcode.h"
+
+EmuReconvergence emu_its_module_mode(const EmuDevice *d,
+                                     const IrModule *ir)
+{
+    if (d->reconv_forced || d->cfg.reconvergence != EMU_RECONV_ITS) {
+        return d->cfg.reconvergence;
+    }
+    for (uint32_t k = 0; k < ir->ntargets; k++) {
+        const char *t = ir->targets[k];
+        if (t && !strncmp(t, "sm_", 3) && t[3] >= '0' && t[3] <= '9') {
+            unsigned long sm = strtoul(t + 3, NULL, 10);
+            return sm >= EMU_ITS_MIN_ARCH ? EMU_RECONV_ITS
+                                          : EMU_RECONV_IPDOM;
+        }
+    }
+    return EMU_RECONV_ITS;
+}
 
 /* FNV-1a over 64-bit words. */
 static uint64_t mix(uint64_t h, uint64_t v)

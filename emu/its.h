@@ -25,6 +25,25 @@
  * Scheduling"); EMU_RECONV_DEFAULT picks ITS from it on. */
 #define EMU_ITS_MIN_ARCH 70u
 
+/* The mode of a module's launches.  An explicit mode (--reconvergence,
+ * EmuDevice.reconv_forced) holds for every module.  Otherwise ITS needs
+ * both the device's arch and the module's .target to be sm_70 or newer:
+ *  - a device before sm_70 has no independent thread scheduling, so
+ *    IPDOM whatever the PTX targets;
+ *  - PTX for .target sm_6x or older runs IPDOM on a newer device too:
+ *    CUDA's opt-in to Pascal's scheduling on Volta is compiling for
+ *    compute_60 and running on sm_70 (Volta Tuning Guide, "Independent
+ *    Thread Scheduling"), and the PTX ISA gives sm_6x targets the
+ *    converged semantics of the .sync operations ("For .target sm_6x or
+ *    below, all threads in membermask must execute the same
+ *    bar.warp.sync instruction in convergence", likewise shfl.sync,
+ *    vote.sync);
+ *  - a module without an sm_XX .target follows the device.
+ * The target is the first sm_XX of the .target list (suffixes such as
+ * sm_90a count as their number). */
+EmuReconvergence emu_its_module_mode(const EmuDevice *d,
+                                     const IrModule *ir);
+
 /* Scheduler rounds without progress before emu_its_release. */
 #define EMU_ITS_QUIET 16
 

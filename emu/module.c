@@ -17,6 +17,7 @@
 
 #include "emu/decode.h"
 #include "emu/exec.h"
+#include "emu/its.h"
 #include "emu/shlayout.h"
 #include "ptx/ptx.h"
 
@@ -155,6 +156,7 @@ EmuModule *emu_module_load(EmuDevice *d, IrModule *ir, EmuStatus *st,
     }
     m->dev = d;
     m->ir = ir;
+    m->reconv = emu_its_module_mode(d, ir);
     m->nfuncs = ir->nfuncs;
     m->funcs = calloc(ir->nfuncs + 1, sizeof(*m->funcs));
     m->global_addr = calloc(ir->nglobals + 1, sizeof(uint64_t));

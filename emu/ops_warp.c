@@ -29,7 +29,7 @@
  * pre-Volta GPU. */
 #define ITS_GATE(k)                                                       \
     do {                                                                  \
-        if (x->dev->cfg.reconvergence == EMU_RECONV_ITS &&                \
+        if (x->launch->mod->reconv == EMU_RECONV_ITS &&                  \
             !emu_its_sync(x, &i->o[k], mask)) {                           \
             return;                                                       \
         }                                                                 \

@@ -32,7 +32,7 @@ static void on_event(void *ctx, const EmuEvent *e)
     fprintf(o, "# launch %" PRIu64 " kernel %s grid %u,%u,%u block %u,%u,%u "
             "mode %s\n", l->gridid, l->kernel->ir->name, l->grid[0],
             l->grid[1], l->grid[2], l->block[0], l->block[1], l->block[2],
-            l->dev->cfg.reconvergence == EMU_RECONV_ITS ? "its" : "ipdom");
+            l->mod->reconv == EMU_RECONV_ITS ? "its" : "ipdom");
 }
 
 int emu_simttrace_attach(EmuDevice *d, FILE *out, char *why, size_t n)

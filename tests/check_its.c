@@ -403,6 +403,60 @@ START_TEST(default_by_arch)
 }
 END_TEST
 
+/* The module's .target counts too (emu/its.h, emu_its_module_mode):
+ * ITS needs an sm_70+ device and an sm_70+ target (CUDA runs code
+ * compiled for compute_60 with Pascal's scheduling on Volta: Volta
+ * Tuning Guide); an explicit --reconvergence holds whatever the target. */
+START_TEST(mode_by_target)
+{
+    static const struct {
+        unsigned arch;
+        ptxemu_reconvergence forced;
+        const char *target;
+        bool its;
+    } cases[] = {
+        { 0, PTXEMU_RECONVERGENCE_DEFAULT, "sm_60", false },
+        { 0, PTXEMU_RECONVERGENCE_DEFAULT, "sm_70", true },
+        { 0, PTXEMU_RECONVERGENCE_DEFAULT, "sm_90a", true },
+        { 90, PTXEMU_RECONVERGENCE_DEFAULT, "sm_61", false },
+        { 60, PTXEMU_RECONVERGENCE_DEFAULT, "sm_80", false },
+        { 0, PTXEMU_RECONVERGENCE_ITS, "sm_60", true },
+        { 60, PTXEMU_RECONVERGENCE_ITS, "sm_52", true },
+        { 0, PTXEMU_RECONVERGENCE_IPDOM, "sm_80", false },
+    };
+    for (unsigned k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+        char src[sizeof(spin_src) + 8];
+        const char *t = strstr(spin_src, "sm_80");
+        ck_assert(t != NULL);
+        snprintf(src, sizeof(src), "%.*s%s%s", (int)(t - spin_src),
+                 spin_src, cases[k].target, t + 5);
+        ptxemu_device_options o;
+        ptxemu_device_options_default(&o);
+        o.watchdog_rounds = 50;
+        o.arch = cases[k].arch;
+        o.reconvergence = cases[k].forced;
+        ck_assert_int_eq(ptxemu_device_create(&o, &dev), PTXEMU_SUCCESS);
+        ck_assert_int_eq(ptxemu_module_load_string(dev, "spin", src, 0,
+                                                   &mod), PTXEMU_SUCCESS);
+        ptxemu_devptr m = dbuf(NULL, 4), c = dbuf(NULL, 4);
+        ptxemu_devptr ord = dbuf(NULL, 128);
+        void *params[] = { &m, &c, &ord };
+        if (cases[k].its) {
+            launch("spinlock", 1, 32, 0, params);
+            uint32_t cnt;
+            dget(&cnt, c, 4);
+            EQ_I("lock entries, case", k, cnt, 32);
+        } else {
+            const char *msg = e2e_launch_fail("spinlock", 1, 32, params,
+                                              PTXEMU_ERROR_DEADLOCK);
+            ck_assert_msg(strstr(msg, "SIMT deadlock"), "case %u: %s", k,
+                          msg);
+        }
+        close_ptx();
+    }
+}
+END_TEST
+
 START_TEST(bad_mode_rejected)
 {
     ptxemu_device_options o;
@@ -795,6 +849,7 @@ static Suite *its_suite(void)
     tcase_add_test(tc, ipdom_spinlock_diagnosed);
     tcase_add_test(tc, ipdom_deadlock_names_cuda_lines);
     tcase_add_test(tc, default_by_arch);
+    tcase_add_test(tc, mode_by_target);
     tcase_add_test(tc, bad_mode_rejected);
     tcase_add_test(tc, its_producer_consumer);
     tcase_add_test(tc, ipdom_producer_consumer_diagnosed);

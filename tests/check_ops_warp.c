@@ -41,6 +41,9 @@ static EmuCtx ctx;
  * the .sync forms run with the lanes given (under ITS they first wait
  * for their membermask: emu/its.h, tests/check_its.c). */
 static EmuDevice ipdom_dev = { .cfg = { .reconvergence = EMU_RECONV_IPDOM } };
+static EmuModule ipdom_mod = { .dev = &ipdom_dev,
+                               .reconv = EMU_RECONV_IPDOM };
+static EmuLaunch ipdom_launch = { .dev = &ipdom_dev, .mod = &ipdom_mod };
 
 static void lower(const IrOperand *o, EmuOpnd *e)
 {
@@ -96,6 +99,7 @@ static void load(const char *insn)
     ctx.regs = regs;
     ctx.warp = &warp;
     ctx.dev = &ipdom_dev;
+    ctx.launch = &ipdom_launch;
 }
 
 static void unload(void)
