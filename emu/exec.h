@@ -335,6 +335,10 @@ struct EmuCta {
      * (emu_warp_set_state), so that a driver tells barrier releases and
      * exits by comparing a number instead of every warp's state. */
     uint32_t wstate_gen;
+    /* Appended (simt.c barrier_release): CTA barrier releases so far,
+     * also those no warp waited for (a lone warp arriving), which change
+     * no warp's state; with it a driver tells every release. */
+    uint32_t bar_releases;
 };
 
 /* Every change of a warp's state goes through here. */

@@ -428,6 +428,8 @@ static void barrier_release(EmuCta *cta, unsigned id)
     cta->bar_arrived[id] = 0;
     cta->bar_expected[id] = 0;
     cta->bar_red[id] = 0;
+    cta->bar_releases++;
+    cta->wstate_gen++;
     cta->launch->progress++;
     EmuEvent ev = { EMU_EV_BARRIER, cta->launch, cta, NULL, 0, 0, id };
     emu_client_event(cta->launch->dev, &ev);

@@ -600,6 +600,30 @@ START_TEST(barrier_latency)
 }
 END_TEST
 
+/* A CTA of one warp: bar.sync, bar.sync, exit.  The warp arrives alone
+ * and goes on at once, with no release event (no other warp changed
+ * state), and the barrier's latency holds it all the same (Wong et al.
+ * IV-D: 20 cycles per __syncthreads() for one warp): bar@1, bar@21,
+ * exit@41, retire 42; barrier stalls 2..20 and 22..40 = 38. */
+START_TEST(barrier_latency_one_warp)
+{
+    gpu_base(1);
+    mock_set(&M, "bar.latency=20");
+    const ptxemu_tm_insn *bar = insn(U(SYNC), PTXEMU_TM_I_BARRIER,
+                                     PTXEMU_TM_WAIT_BARRIER, 0, NONE, NONE);
+    mock_op(&M, 0, bar)->bar = 1;
+    mock_op(&M, 0, bar)->bar = 1;
+    mock_exit(&M, 0);
+    ck_assert_uint_eq(mock_time(&M), 42);
+    ck_assert_uint_eq(ISSUE(0, 0, 0), 1);
+    ck_assert_uint_eq(ISSUE(0, 0, 1), 21);
+    ck_assert_uint_eq(ISSUE(0, 0, 2), 41);
+    ck_assert_uint_eq(stall("barrier"), 38);
+    check_accounting(1);
+    mock_fini(&M);
+}
+END_TEST
+
 /* An async copy (token 7: 32 lanes x 4 bytes of global, one line)
  * issues at 1, is sent at 2 and answered at 3 + 100 = 103; an
  * independent add at 2; the wait (listing token 7) at 3; the add after
@@ -933,6 +957,7 @@ static Suite *suite(void)
     tcase_add_test(tc, two_level_pool_on_long_latency);
     tcase_add_test(tc, unknown_policy_refused);
     tcase_add_test(tc, barrier_latency);
+    tcase_add_test(tc, barrier_latency_one_warp);
     tcase_add_test(tc, async_wait_for_token);
     tcase_add_test(tc, shared_bank_conflicts);
     tcase_add_test(tc, cta_waves_per_limit);

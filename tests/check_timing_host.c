@@ -401,6 +401,34 @@ END_TEST
 
 /* Divergence, reconvergence and a call: peek must name exactly what the
  * next step executes, with the same masks. */
+/* The same kernel with CTAs of one warp: each warp arrives alone, and
+ * the barrier releases at its own arrival with no warp changing state;
+ * the model still hears one release per CTA (ptxemu_timing.h). */
+START_TEST(barrier_events_one_warp)
+{
+    EmuDevice *d = dev_new(EMU_TAKEN_FIRST);
+    EmuModule *m = mod_load(d, bar_ptx);
+    TmSession *s = open_serial(d, NULL, 0);
+    uint64_t out = dev_alloc(d, 256 * 4);
+    void *args[] = {&out};
+    ck_assert_int_eq(run_timed(s, m, "bar", 4, 32, args), EMU_OK);
+    ck_assert_uint_eq(last_model->issued, 36);
+    ck_assert_uint_eq(last_model->releases, 4);
+    ck_assert_uint_eq(last_model->exits, 4);
+    ck_assert_uint_eq(last_model->ctas_done, 4);
+    uint32_t v[256];
+    emu_mem_read(d->mem, out, v, sizeof(v));
+    for (uint32_t i = 0; i < 256; i++) {
+        if (i % 64 < 32) {
+            ck_assert_uint_eq(v[i], i);
+        }
+    }
+    tm_session_close(s);
+    emu_module_free(m);
+    emu_device_free(d);
+}
+END_TEST
+
 static const char *div_ptx =
     ".version 8.0\n.target sm_80\n.address_size 64\n"
     ".func (.param .b32 r) twice(.param .b32 a)\n{\n"
@@ -649,6 +677,7 @@ static Suite *suite(void)
     tcase_add_test(tc, clock_follows_model);
     tcase_add_test(tc, globaltimer_is_simulated_time);
     tcase_add_test(tc, barrier_events_and_waves);
+    tcase_add_test(tc, barrier_events_one_warp);
     tcase_add_test(tc, peek_agrees_with_step);
     tcase_add_test(tc, deadlock_is_reported);
     tcase_add_test(tc, model_errors_fail_the_launch);

@@ -56,6 +56,7 @@ struct ptxemu_tm_cta {
     struct ptxemu_tm_warp **ptrs;
     uint32_t nlive;               /* warps not exited */
     uint32_t seen_gen;            /* cta->wstate_gen at the last scan */
+    uint32_t seen_rel;            /* cta->bar_releases at the last scan */
     bool done_told;
     struct ptxemu_tm_cta *next;   /* the session's live list */
 };
@@ -352,6 +353,7 @@ static int h_cta_next(ptxemu_tm_host *h, uint32_t sm, ptxemu_tm_cta **out)
     }
     tc->cta = cta;
     tc->seen_gen = cta->wstate_gen;
+    tc->seen_rel = cta->bar_releases;
     for (uint32_t k = 0; k < cta->nwarps; k++) {
         tc->warps[k].w = &cta->warps[k];
         tc->warps[k].tc = tc;
@@ -428,7 +430,10 @@ static void events(TmSession *s, struct ptxemu_tm_warp *stepped)
         return;                   /* no warp of the CTA changed state */
     }
     tc->seen_gen = tc->cta->wstate_gen;
-    bool released = false;
+    /* a release no warp waited for (a CTA of one warp) changes no
+     * state, and is an event all the same (ptxemu_timing.h) */
+    bool released = tc->cta->bar_releases != tc->seen_rel;
+    tc->seen_rel = tc->cta->bar_releases;
     for (uint32_t k = 0; k < tc->cta->nwarps; k++) {
         struct ptxemu_tm_warp *tw = &tc->warps[k];
         uint32_t now = tw->w->state;
