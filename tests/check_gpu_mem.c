@@ -640,6 +640,75 @@ START_TEST(dram_write_turnaround)
 }
 END_TEST
 
+/* The four-activate window, and the per-bank counts.  8 banks in 2
+ * groups (bank b in group b % 2), tRRD 2, tFAW 10; reads R1..R5 at 0 to
+ * banks 0..4, row 1 each (every bank closed):
+ *  c0 ACT b0; c2 ACT b1 (tRRD); c3 RD b0 (column commands first);
+ *  c4 ACT b2; c5 RD b1; c6 ACT b3 (the fourth ACT in the window
+ *  [0, 10)); c7 RD b2; c8 nothing may issue: R4's column waits for tRCD
+ *  (9) and R5's ACT, allowed by tRRD at 8, is the fifth: tFAW after the
+ *  first, at 0 + 10; c9 RD b3; c10 ACT b4; c13 RD b4 (tRCD).
+ * Data back CL 4 + burst 2 after each RD: 9, 11, 13, 15, 19.  With
+ * tFAW 0 the ACT issues at 8, its RD at 11 (tRCD), back at 17.
+ * Then R6 (b0 row 1, a row hit) and R7 (b0 row 2, a conflict) at 20:
+ * bank 0 ends with 2 ACTs, a hit, a miss and a conflict; banks 1..4
+ * one ACT and one miss each; banks 5..7 nothing. */
+START_TEST(dram_faw_and_bank_stats)
+{
+    DramCfg c = dcfg();
+    c.banks = 8;
+    c.t[DT_FAW] = 10;
+    DramRun r;
+    drun_init(&r, &c);
+    for (uint32_t k = 0; k < 5; k++) {
+        drun_read(&r, k + 1, k, 1, 0);
+    }
+    drun(&r, 19);
+    ck_assert_uint_eq(r.nlog, 10);
+    expect_cmd(&r, 0, 0, DC_ACT, 0, 1);
+    expect_cmd(&r, 1, 2, DC_ACT, 1, 1);
+    expect_cmd(&r, 2, 3, DC_RD, 0, 1);
+    expect_cmd(&r, 3, 4, DC_ACT, 2, 1);
+    expect_cmd(&r, 4, 5, DC_RD, 1, 1);
+    expect_cmd(&r, 5, 6, DC_ACT, 3, 1);
+    expect_cmd(&r, 6, 7, DC_RD, 2, 1);
+    expect_cmd(&r, 7, 9, DC_RD, 3, 1);
+    expect_cmd(&r, 8, 10, DC_ACT, 4, 1);
+    expect_cmd(&r, 9, 13, DC_RD, 4, 1);
+    static const uint64_t want[] = {0, 9, 11, 13, 15, 19};
+    for (uint32_t k = 1; k <= 5; k++) {
+        ck_assert_uint_eq(r.done[k], want[k]);
+    }
+    drun_read(&r, 6, 0, 1, 20);
+    drun_read(&r, 7, 0, 2, 20);
+    drun(&r, 1000);
+    const DramBankStats *b = dram_bank_stats(r.d);
+    ck_assert_uint_eq(b[0].act, 2);
+    ck_assert_uint_eq(b[0].row_hit, 1);
+    ck_assert_uint_eq(b[0].row_miss, 1);
+    ck_assert_uint_eq(b[0].row_conflict, 1);
+    for (uint32_t k = 1; k < 8; k++) {
+        ck_assert_uint_eq(b[k].act, k <= 4);
+        ck_assert_uint_eq(b[k].row_miss, k <= 4);
+        ck_assert_uint_eq(b[k].row_hit + b[k].row_conflict, 0);
+    }
+    ck_assert_uint_eq(r.st.act, 6);
+    dram_free(r.d);
+
+    c.t[DT_FAW] = 0;
+    drun_init(&r, &c);
+    for (uint32_t k = 0; k < 5; k++) {
+        drun_read(&r, k + 1, k, 1, 0);
+    }
+    drun(&r, 1000);
+    expect_cmd(&r, 7, 8, DC_ACT, 4, 1);
+    expect_cmd(&r, 8, 9, DC_RD, 3, 1);
+    expect_cmd(&r, 9, 11, DC_RD, 4, 1);
+    ck_assert_uint_eq(r.done[5], 17);
+    dram_free(r.d);
+}
+END_TEST
+
 START_TEST(dram_presets_sane)
 {
     /* every preset can build a channel, and names resolve */
@@ -1041,6 +1110,61 @@ START_TEST(hier_refused_retry)
 }
 END_TEST
 
+/* Traffic per level, counted by hand on hier_latencies' trace plus a
+ * write: SM0 writes 0x100 at 500 (partition 1: bytes 256..511).  Every
+ * access touches one 32-byte sector.
+ *  l1d: SM0 reads 0x000, 0x004, 0x020 and writes 0x100 (4 x 32 = 128);
+ *       SM1 reads 0x000 and its atomic (64); 192 in all, 6 requests.
+ *       Latencies: 47, 20, 4, 35, 21 (hier_latencies), and the write:
+ *       through the L1 (leaves at 501), 8 + 32 bytes = 2 flits (arrive
+ *       at 504), written into the write-back L2 (answered at 514), a
+ *       1-flit acknowledgement (516), passed up at once: 16.  Sum 143.
+ *  l2:  partition 0: the cold read, SM1's read, the sector miss and the
+ *       atomic (4 accesses, 128 bytes); partition 1: the write (1, 32).
+ *  dram: partition 0 reads two sectors, one 32-byte burst each (64);
+ *       partition 1 nothing (the write stays in the write-back L2).
+ *  Bank 0 of partition 0 (0x000 and 0x020 share row 0): one ACT, a row
+ *  miss and then a row hit. */
+START_TEST(hier_bytes_per_level)
+{
+    static const char *const x[] = {"dram.bank_stats=true"};
+    MemRun r;
+    mem_open(&r, x, 1);
+    ck_assert_msg(r.m, "%s", r.h.err);
+    mem_send(&r, 0, 0x000, GPU_MEM_READ, PTXEMU_TM_SPACE_GLOBAL, 1, 0);
+    mem_send(&r, 1, 0x000, GPU_MEM_READ, PTXEMU_TM_SPACE_GLOBAL, 2, 100);
+    mem_send(&r, 0, 0x004, GPU_MEM_READ, PTXEMU_TM_SPACE_GLOBAL, 3, 200);
+    mem_send(&r, 0, 0x020, GPU_MEM_READ, PTXEMU_TM_SPACE_GLOBAL, 4, 300);
+    mem_send(&r, 1, 0x000, GPU_MEM_ATOMIC, PTXEMU_TM_SPACE_GLOBAL, 5, 400);
+    mem_send(&r, 0, 0x100, GPU_MEM_WRITE, PTXEMU_TM_SPACE_GLOBAL, 6, 500);
+    mem_drain(&r);
+    ck_assert_uint_eq(r.done[6], 516);
+    static const struct {
+        const char *name;
+        uint64_t v;
+    } want[] = {
+        {"mem.l1d.bytes", 192},        {"mem.l1d.sm0.bytes", 128},
+        {"mem.l1d.sm1.bytes", 64},     {"mem.l1d.requests", 6},
+        {"mem.l1d.latency", 143},      {"mem.l1d.access", 6},
+        {"mem.l1d.hit", 1},            {"mem.l2.bytes", 160},
+        {"mem.l2.p0.bytes", 128},      {"mem.l2.p1.bytes", 32},
+        {"mem.l2.p0.access", 4},       {"mem.l2.p1.access", 1},
+        {"mem.l2.p0.hit", 2},          {"mem.l2.p1.miss", 1},
+        {"mem.dram.bytes", 64},        {"mem.dram.p0.bytes", 64},
+        {"mem.dram.p1.bytes", 0},      {"mem.dram.p0.reads", 2},
+        {"mem.dram.p0.bank0.act", 1},  {"mem.dram.p0.bank0.row_miss", 1},
+        {"mem.dram.p0.bank0.row_hit", 1},
+        {"mem.dram.p0.bank1.act", 0},
+    };
+    for (size_t k = 0; k < sizeof want / sizeof want[0]; k++) {
+        uint64_t v = mem_stat(&r, want[k].name);
+        ck_assert_msg(v == want[k].v, "%s: %llu, want %llu", want[k].name,
+                      (unsigned long long)v, (unsigned long long)want[k].v);
+    }
+    mem_close(&r);
+}
+END_TEST
+
 /* GT200 keeps no global data in its partitions (l2.bypass=global): the
  * DRAM access of hier_latencies without the L2's lookup (1) and hit
  * latency (10): the request reaches the partition at 3 and the channel
@@ -1242,6 +1366,7 @@ static Suite *suite(void)
     tcase_add_test(tc, dram_refresh);
     tcase_add_test(tc, dram_write_turnaround);
     tcase_add_test(tc, dram_presets_sane);
+    tcase_add_test(tc, dram_faw_and_bank_stats);
     suite_add_tcase(s, tc);
     tc = tcase_create("xbar");
     tcase_add_test(tc, xbar_two_source_conflict);
@@ -1257,6 +1382,7 @@ static Suite *suite(void)
     tcase_add_test(tc, hier_tlb);
     tcase_add_test(tc, hier_l2_bypass);
     tcase_add_test(tc, hier_refused_retry);
+    tcase_add_test(tc, hier_bytes_per_level);
     tcase_add_test(tc, hier_stress_deterministic);
     tcase_add_test(tc, hier_bad_config);
     suite_add_tcase(s, tc);

@@ -39,6 +39,7 @@ typedef struct Mshr {
 struct Cache {
     CacheCfg cfg;
     CacheStats *st;
+    CacheStats *sum;            /* also counted here (NULL: no) */
     CLine *lines;               /* sets * ways */
     Mshr *mshr;
     Waiter *wait;               /* mshrs * merge */
@@ -53,6 +54,8 @@ struct Cache {
     uint64_t set_mask, bank_mask; /* sets - 1, banks - 1 when powers of
                                      two (no division on the hot path) */
 };
+
+#define COUNT(c, f, v) MEM_COUNT((c)->st, (c)->sum, f, v)
 
 static bool pow2(uint32_t v)
 {
@@ -296,7 +299,7 @@ static void install(Cache *c, CLine *l, uint64_t la, const MemMsg *m,
                     uint64_t now)
 {
     if (l->used && l->dirty && c->cfg.write_back) {
-        c->st->writeback++;
+        COUNT(c, writeback, 1);
         send_down(c, m, l->addr, l->dirty & l->valid, -1, GPU_MEM_WRITE,
                   MEM_F_NOREPLY, now);
     }
@@ -466,7 +469,7 @@ CacheOutcome cache_access(Cache *c, const MemMsg *m, uint64_t now)
                                    ? n & c->bank_mask
                                    : n % c->cfg.banks);
     if (c->bank_used[bank] == now + 1) {
-        c->st->bank_conflict++;
+        COUNT(c, bank_conflict, 1);
         return CACHE_FAIL_BANK;
     }
     CacheOutcome r;
@@ -486,11 +489,12 @@ CacheOutcome cache_access(Cache *c, const MemMsg *m, uint64_t now)
         r = access_read(c, m, la, mask, now);
     }
     if (r >= CACHE_FAIL_BANK) {
-        c->st->resfail++;
+        COUNT(c, resfail, 1);
         return r;
     }
     c->bank_used[bank] = now + 1;
-    c->st->access++;
+    COUNT(c, access, 1);
+    COUNT(c, bytes, (uint64_t)mem_sector_count(mask) * GPU_SECTOR);
     static const size_t ctr[] = {
         [CACHE_HIT] = offsetof(CacheStats, hit),
         [CACHE_MISS] = offsetof(CacheStats, miss),
@@ -498,12 +502,20 @@ CacheOutcome cache_access(Cache *c, const MemMsg *m, uint64_t now)
         [CACHE_MERGE] = offsetof(CacheStats, mshr_merge),
     };
     (*(uint64_t *)((char *)c->st + ctr[r]))++;
+    if (c->sum) {
+        (*(uint64_t *)((char *)c->sum + ctr[r]))++;
+    }
     return r;
 }
 
-uint64_t *cache_resfail_ctr(Cache *c)
+void cache_set_sum(Cache *c, CacheStats *sum)
 {
-    return &c->st->resfail;
+    c->sum = sum;
+}
+
+void cache_count_resfail(Cache *c)
+{
+    COUNT(c, resfail, 1);
 }
 
 void cache_fill(Cache *c, const MemMsg *m, uint64_t now)

@@ -68,6 +68,8 @@ typedef struct CacheCfg {
 typedef struct CacheStats {
     uint64_t access, hit, miss, sector_miss, mshr_merge;
     uint64_t resfail, bank_conflict, writeback;
+    uint64_t bytes;             /* 32 per sector of each access taken: the
+                                   data it returned up or took in */
 } CacheStats;
 
 typedef enum CacheOutcome {
@@ -90,11 +92,14 @@ void cache_free(Cache *c);
 void cache_invalidate(Cache *c);
 /* Offer a request at cycle now; accepted unless >= CACHE_FAIL_BANK. */
 CacheOutcome cache_access(Cache *c, const MemMsg *m, uint64_t now);
-/* The reservation-failure counter: an owner that knows an access
- * refused with CACHE_FAIL_RES would be refused again (nothing in this
- * cache changed since) counts it there without the lookup, keeping the
- * counts what the lookup would have made them. */
-uint64_t *cache_resfail_ctr(Cache *c);
+/* Count everything into *sum as well (the sum over several caches,
+ * such as every L2 slice; NULL: stop). */
+void cache_set_sum(Cache *c, CacheStats *sum);
+/* Count a reservation failure without the lookup: an owner that knows
+ * an access refused with CACHE_FAIL_RES would be refused again (nothing
+ * in this cache changed since) keeps the counts what the lookup would
+ * have made them. */
+void cache_count_resfail(Cache *c);
 /* A reply from below at cycle now: a fill of this cache's (m->mshr >=
  * 0) or the acknowledgement of a message it passed on.  Never refused
  * (its room was reserved). */

@@ -24,6 +24,9 @@ typedef struct Bank {
 
 typedef struct Rank {
     uint64_t nact;              /* tRRD */
+    uint64_t faw[4];            /* its last four ACTs' cycles (tFAW), a
+                                   ring from faw_at; 0: none yet */
+    uint32_t faw_at, nfaw;
     uint64_t ref_due;           /* MEM_NEVER: no refresh */
 } Rank;
 
@@ -39,7 +42,8 @@ typedef struct Req {
 
 struct Dram {
     DramCfg c;
-    DramStats *st;
+    DramStats *st, *sum;
+    DramBankStats *bst;         /* per bank */
     Bank *bank;                 /* ranks x banks */
     Rank *rank;
     uint64_t *bg_ncas;          /* ranks x bankgroups: tCCDL */
@@ -57,6 +61,8 @@ struct Dram {
 };
 
 #define T(d, x) ((uint64_t)(d)->c.t[DT_##x])
+
+#define COUNT(d, f, v) MEM_COUNT((d)->st, (d)->sum, f, v)
 
 static uint64_t max64(uint64_t a, uint64_t b)
 {
@@ -94,9 +100,10 @@ Dram *dram_new(const DramCfg *cfg, DramStats *st, char *err, size_t errlen)
     d->rank = calloc(cfg->ranks, sizeof *d->rank);
     d->bg_ncas = calloc((size_t)cfg->ranks * cfg->bankgroups,
                         sizeof *d->bg_ncas);
+    d->bst = calloc((size_t)cfg->ranks * cfg->banks, sizeof *d->bst);
     d->q = calloc((size_t)cfg->rdq + cfg->wrq, sizeof *d->q);
     d->qm = calloc((size_t)cfg->rdq + cfg->wrq, sizeof *d->qm);
-    if (!d->bank || !d->rank || !d->bg_ncas || !d->q || !d->qm ||
+    if (!d->bank || !d->rank || !d->bg_ncas || !d->q || !d->qm || !d->bst ||
         memq_init(&d->out, cfg->rdq + cfg->wrq)) {
         dram_free(d);
         return NULL;
@@ -117,8 +124,19 @@ void dram_free(Dram *d)
     free(d->bg_ncas);
     free(d->q);
     free(d->qm);
+    free(d->bst);
     memq_fini(&d->out);
     free(d);
+}
+
+void dram_set_sum(Dram *d, DramStats *sum)
+{
+    d->sum = sum;
+}
+
+const DramBankStats *dram_bank_stats(const Dram *d)
+{
+    return d->bst;
 }
 
 void dram_set_log(Dram *d, DramCmd *log, uint32_t cap, uint32_t *n)
@@ -143,7 +161,7 @@ bool dram_accept(Dram *d, const MemMsg *m, uint32_t bankid, uint64_t row,
     bool write = m->kind == GPU_MEM_WRITE;
     EMU_ASSERT(bankid < d->c.ranks * d->c.banks);
     if (write ? d->nwr_held >= d->c.wrq : d->nrd_held >= d->c.rdq) {
-        d->st->refused++;
+        COUNT(d, refused, 1);
         return false;
     }
     uint32_t bytes = mem_sector_count(m->sectors) * GPU_SECTOR;
@@ -164,10 +182,10 @@ bool dram_accept(Dram *d, const MemMsg *m, uint32_t bankid, uint64_t row,
     }
     if (write) {
         d->nwr_held++;
-        d->st->writes++;
+        COUNT(d, writes, 1);
     } else {
         d->nrd_held++;
-        d->st->reads++;
+        COUNT(d, reads, 1);
     }
     return true;
 }
@@ -211,6 +229,19 @@ static uint64_t ref_action(const Dram *d, uint32_t rk)
     return max64(d->rank[rk].ref_due, pre != MEM_NEVER ? pre : ready);
 }
 
+/* The earliest ACT of rank rk as the rank allows: tRRD after its last
+ * ACT, and tFAW after the fourth-last (at most four ACTs in any window
+ * of tFAW cycles; tFAW 0: no such limit). */
+static uint64_t act_window(const Dram *d, uint32_t rk)
+{
+    const Rank *k = &d->rank[rk];
+    uint64_t t = k->nact;
+    if (T(d, FAW) && k->nfaw == 4) {
+        t = max64(t, k->faw[k->faw_at] + T(d, FAW));
+    }
+    return t;
+}
+
 static Next next_cmd(const Dram *d, const Req *r)
 {
     const Bank *b = &d->bank[r->bank];
@@ -228,7 +259,7 @@ static uint64_t earliest(const Dram *d, const Req *r)
     switch (next_cmd(d, r)) {
     case N_ACT: {
         uint32_t rk = r->rank;
-        uint64_t t = max64(b->nact, d->rank[rk].nact);
+        uint64_t t = max64(b->nact, act_window(d, rk));
         /* a refresh due first holds every ACT of the rank back */
         return d->rank[rk].ref_due <= t ? max64(t, ref_action(d, rk) + 1)
                                         : t;
@@ -255,8 +286,13 @@ static void do_act(Dram *d, uint32_t bi, uint64_t row, uint64_t now)
     b->ncas = now + T(d, RCD);
     b->npre = now + T(d, RAS);
     b->nact = now + T(d, RC);
-    d->rank[rank_of(d, bi)].nact = now + T(d, RRD);
-    d->st->act++;
+    Rank *k = &d->rank[rank_of(d, bi)];
+    k->nact = now + T(d, RRD);
+    k->faw[k->faw_at] = now;
+    k->faw_at = (k->faw_at + 1) % 4;
+    k->nfaw += k->nfaw < 4;
+    COUNT(d, act, 1);
+    d->bst[bi].act++;
     log_cmd(d, now, DC_ACT, bi, row);
 }
 
@@ -272,7 +308,7 @@ static void do_pre(Dram *d, uint32_t bi, uint64_t now)
     Bank *b = &d->bank[bi];
     log_cmd(d, now, DC_PRE, bi, b->row);
     close_bank(d, b, now);
-    d->st->pre++;
+    COUNT(d, pre, 1);
 }
 
 /* Column command of q[i]; a finished request leaves the queue. */
@@ -282,24 +318,26 @@ static void do_cas(Dram *d, uint32_t i, uint64_t now)
     Bank *b = &d->bank[r->bank];
     d->bg_ncas[r->bg] = now + T(d, CCDL);
     d->ncas = now + T(d, CCDS);
-    d->st->data_cycles += T(d, BURST);
+    COUNT(d, data_cycles, T(d, BURST));
+    COUNT(d, bytes, d->c.burst_bytes);
     uint64_t done;
     if (r->write) {
         b->npre = max64(b->npre, now + T(d, WL) + T(d, BURST) + T(d, WR));
         d->nrd = max64(d->nrd, now + T(d, WL) + T(d, BURST) + T(d, WTR));
         done = now + T(d, WL) + T(d, BURST);
-        d->st->wr++;
+        COUNT(d, wr, 1);
         log_cmd(d, now, DC_WR, r->bank, r->row);
     } else {
         b->npre = max64(b->npre, now + T(d, RTP));
         d->nwr = max64(d->nwr, now + T(d, RTW));
         done = now + T(d, CL) + T(d, BURST);
-        d->st->rd++;
+        COUNT(d, rd, 1);
         log_cmd(d, now, DC_RD, r->bank, r->row);
     }
     if (!r->started) {
         r->started = true;
-        d->st->row_hit++;
+        COUNT(d, row_hit, 1);
+        d->bst[r->bank].row_hit++;
     }
     if (--r->ncas) {
         return;
@@ -340,9 +378,11 @@ static void issue(Dram *d, uint32_t i, Next n, uint64_t now)
     if (!r->started) {
         r->started = true;
         if (n == N_ACT) {
-            d->st->row_miss++;
+            COUNT(d, row_miss, 1);
+            d->bst[r->bank].row_miss++;
         } else {
-            d->st->row_conflict++;
+            COUNT(d, row_conflict, 1);
+            d->bst[r->bank].row_conflict++;
         }
     }
     if (n == N_ACT) {
@@ -359,7 +399,7 @@ static void do_ref(Dram *d, uint32_t rk, uint64_t now)
         b[k].nact = max64(b[k].nact, now + T(d, RFC));
     }
     d->rank[rk].ref_due += T(d, REFI);
-    d->st->ref++;
+    COUNT(d, ref, 1);
     log_cmd(d, now, DC_REF, rk * d->c.banks, 0);
 }
 
@@ -427,7 +467,7 @@ void dram_tick(Dram *d, uint64_t now)
 {
     d->last = now + 1;
     d->stale = true;
-    d->st->queue_sum += d->nq;
+    COUNT(d, queue_sum, d->nq);
     /* refresh too waits for a request (catch_up) when nothing is queued */
     if (!d->nq || refresh(d, now)) {
         return;

@@ -13,8 +13,11 @@
  *
  * Commands and the constraints they obey (all in command-clock cycles):
  *  ACT  bank closed; >= tRC after the bank's last ACT, >= tRP after its
- *       last PRE; >= tRRD after any ACT of the rank; not while the rank
- *       waits for a refresh.
+ *       last PRE; >= tRRD after any ACT of the rank, >= tFAW after the
+ *       fourth-last ACT of the rank (no more than four activates in a
+ *       rolling window of tFAW cycles: the four-activate window of
+ *       JEDEC's JESD79-3 DDR3 standard and its successors; tFAW 0: not
+ *       enforced); not while the rank waits for a refresh.
  *  PRE  >= tRAS after the bank's ACT, >= tRTP after its last read,
  *       >= WL + tBURST + tWR after its last write.
  *  RD   the row open; >= tRCD after the ACT; >= tCCDL after any column
@@ -63,7 +66,7 @@ typedef enum DramSched { DRAM_FRFCFS = 0, DRAM_FIFO } DramSched;
 typedef enum DramT {
     DT_RCD = 0, DT_RP, DT_RAS, DT_RC, DT_CL, DT_WL, DT_CCDS, DT_CCDL,
     DT_RRD, DT_WR, DT_WTR, DT_RTW, DT_RTP, DT_BURST, DT_RFC, DT_REFI,
-    DT_COUNT
+    DT_FAW, DT_COUNT
 } DramT;
 
 typedef struct DramCfg {
@@ -83,7 +86,14 @@ typedef struct DramStats {
     uint64_t queue_sum;                 /* queued requests summed over the
                                            cycles commands were looked
                                            for (occupancy) */
+    uint64_t bytes;                     /* burst_bytes per column command:
+                                           data moved on the bus */
 } DramStats;
+
+/* Per bank: its ACTs and how its requests found it. */
+typedef struct DramBankStats {
+    uint64_t act, row_hit, row_miss, row_conflict;
+} DramBankStats;
 
 /* A command, for tests and traces. */
 typedef enum DramCmdKind { DC_ACT = 0, DC_PRE, DC_RD, DC_WR, DC_REF } DramCmdKind;
@@ -108,6 +118,12 @@ void dram_tick(Dram *d, uint64_t now);
 uint64_t dram_next(const Dram *d);
 const MemMsg *dram_out_peek(const Dram *d, uint64_t now);
 void dram_out_pop(Dram *d);
+/* Count everything into *sum as well (every channel's sum; NULL:
+ * stop). */
+void dram_set_sum(Dram *d, DramStats *sum);
+/* The per-bank counts, ranks x banks of them, by bank index in the
+ * channel (valid while d lives). */
+const DramBankStats *dram_bank_stats(const Dram *d);
 /* Record every command into log[0..cap) (tests); *n counts them. */
 void dram_set_log(Dram *d, DramCmd *log, uint32_t cap, uint32_t *n);
 

@@ -2,7 +2,9 @@
  * timing/gpu/mem/dram_presets.c: DRAM presets, as data, each with where
  * its numbers come from.  Values are in command-clock cycles at `mhz`,
  * in DramT order: tRCD tRP tRAS tRC CL WL tCCDS tCCDL tRRD tWR tWTR tRTW
- * tRTP tBURST tRFC tREFI.
+ * tRTP tBURST tRFC tREFI tFAW.  No source below gives a four-activate
+ * window (GPGPU-Sim's timing options have none), so tFAW is left out (0:
+ * not enforced) and set with dram.tFAW.
  *
  * GPGPU-Sim's -gpgpu_dram_timing_opt names map as: CCD = tCCDS, CDLR
  * (last data-in to read) = tWTR, RTPL = tRTP; its configs do not model
@@ -25,6 +27,7 @@ const char *const dram_t_names[DT_COUNT] = {
     [DT_CCDL] = "tCCDL", [DT_RRD] = "tRRD", [DT_WR] = "tWR",
     [DT_WTR] = "tWTR", [DT_RTW] = "tRTW", [DT_RTP] = "tRTP",
     [DT_BURST] = "tBURST", [DT_RFC] = "tRFC", [DT_REFI] = "tREFI",
+    [DT_FAW] = "tFAW",
 };
 
 const DramPreset dram_presets[] = {

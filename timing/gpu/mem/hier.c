@@ -54,15 +54,24 @@ typedef struct HeapEnt {
  * as the lookup would have moved it). */
 typedef struct Memo {
     uint64_t gen, addr;
-    uint64_t *resfail;          /* the counter the lookup moved, or NULL */
+    Cache *resfail;             /* the cache whose lookup counted a
+                                   reservation failure, or NULL */
     uint8_t sectors, kind;
 } Memo;
 
 /* One request of the SM's: its pieces still out. */
 typedef struct Slot {
     uint64_t cookie;
+    uint64_t sent;              /* the core cycle it was taken */
     uint32_t sm, left, next_free;
+    uint8_t unit;
 } Slot;
+
+/* Per first level (MemUnit): the SMs' requests it took and their
+ * latencies summed (taken to answered, core cycles). */
+typedef struct ReqStats {
+    uint64_t requests, latency;
+} ReqStats;
 
 typedef struct Sm {
     uint64_t gen;               /* bumped whenever its state may change */
@@ -91,8 +100,12 @@ typedef struct Hier {
     Part *part;
     Xbar *req, *rep;
     CacheStats st_l1[MEM_UNIT_DIRECT], st_l2;
+    CacheStats *st_l2p;         /* per partition (st_l2: their sum) */
+    ReqStats st_req_unit[MEM_UNIT_COUNT];
+    uint64_t st_direct_bytes;
     TlbStats st_tlb;
     DramStats st_dram;
+    DramStats *st_dramp;        /* per partition (st_dram: their sum) */
     uint64_t dram_peak;         /* channels x DRAM cycles elapsed */
     XbarStats st_req, st_rep;
     Agent *ag;
@@ -293,6 +306,7 @@ static void deliver(Hier *H, const MemMsg *m, uint64_t now)
     Slot *s = &H->slot[m->tag];
     EMU_ASSERT(s->left > 0);
     if (--s->left == 0) {
+        H->st_req_unit[s->unit].latency += now - s->sent;
         H->done(H->ctx, s->sm, s->cookie, now);
         slot_free(H, m->tag);
     }
@@ -642,7 +656,7 @@ static bool hier_send(void *mm, const GpuMemReq *r, uint64_t now)
     if (!queue && mo->gen == S->gen && mo->addr == m.addr &&
         mo->sectors == m.sectors && mo->kind == m.kind) {
         if (mo->resfail) {
-            ++*mo->resfail;
+            cache_count_resfail(mo->resfail);
         }
         return false;
     }
@@ -651,7 +665,8 @@ static bool hier_send(void *mm, const GpuMemReq *r, uint64_t now)
         return false;
     }
     m.tag = k;
-    H->slot[k] = (Slot){.cookie = r->cookie, .sm = r->sm, .left = 1};
+    H->slot[k] = (Slot){.cookie = r->cookie, .sm = r->sm, .left = 1,
+                        .sent = now, .unit = (uint8_t)u};
     if (queue) {
         memq_push(&S->tlbq, &m, now + extra);
     } else {
@@ -660,15 +675,18 @@ static bool hier_send(void *mm, const GpuMemReq *r, uint64_t now)
             if (e != REFUSED_BANK) {
                 *mo = (Memo){.gen = S->gen, .addr = m.addr,
                              .sectors = m.sectors, .kind = m.kind,
-                             .resfail = e == REFUSED_RES
-                                            ? cache_resfail_ctr(S->c[u])
-                                            : NULL};
+                             .resfail = e == REFUSED_RES ? S->c[u]
+                                                         : NULL};
             }
             slot_free(H, k);
             return false;
         }
     }
     S->gen++;
+    H->st_req_unit[u].requests++;
+    if (u == MEM_UNIT_DIRECT) {
+        H->st_direct_bytes += mem_sector_count(m.sectors) * GPU_SECTOR;
+    }
     /* the SM's agent runs no earlier than the cycle of the request */
     Agent *a = &H->ag[id_sm(H, r->sm)];
     if (a->last < now) {
@@ -702,6 +720,8 @@ static void hier_destroy(void *m)
     xbar_free(H->rep);
     free(H->sm);
     free(H->part);
+    free(H->st_l2p);
+    free(H->st_dramp);
     free(H->ag);
     free(H->heap);
     free(H->touched);
@@ -731,6 +751,8 @@ static const struct {
     const char *name, *help;
     size_t off;
 } cache_ctr[] = {
+    {"bytes", "32 per sector of each access taken (bandwidth over cycles)",
+     offsetof(CacheStats, bytes)},
     {"access", "accesses accepted", offsetof(CacheStats, access)},
     {"hit", "hits", offsetof(CacheStats, hit)},
     {"miss", "misses (line absent)", offsetof(CacheStats, miss)},
@@ -765,6 +787,21 @@ static const struct {
     {"refused", "requests refused: queue full", offsetof(DramStats, refused)},
     {"queue_sum", "queued requests summed over scheduling cycles",
      offsetof(DramStats, queue_sum)},
+    {"bytes", "bytes moved on the data bus (burst bytes per column "
+              "command)", offsetof(DramStats, bytes)},
+};
+
+static const struct {
+    const char *name, *help;
+    size_t off;
+} bank_ctr[] = {
+    {"act", "ACT commands to the bank", offsetof(DramBankStats, act)},
+    {"row_hit", "requests that found their row open",
+     offsetof(DramBankStats, row_hit)},
+    {"row_miss", "requests that found the bank closed",
+     offsetof(DramBankStats, row_miss)},
+    {"row_conflict", "requests that found another row open",
+     offsetof(DramBankStats, row_conflict)},
 };
 
 static const struct {
@@ -792,31 +829,80 @@ static int reg(const ptxemu_tm_host_api *api, ptxemu_tm_host *h,
                      help);
 }
 
+/* A cache's counters under prefix (write-backs only for write-back
+ * caches). */
+static int reg_cache(const ptxemu_tm_host_api *api, ptxemu_tm_host *h,
+                     const char *prefix, const CacheStats *st, bool wb)
+{
+    int rc = 0;
+    for (size_t k = 0; k < NCTR(cache_ctr); k++) {
+        if (wb || cache_ctr[k].off != offsetof(CacheStats, writeback)) {
+            rc |= reg(api, h, prefix, cache_ctr[k].name, st,
+                      cache_ctr[k].off, cache_ctr[k].help);
+        }
+    }
+    return rc;
+}
+
+static int reg_dram(const ptxemu_tm_host_api *api, ptxemu_tm_host *h,
+                    const char *prefix, const DramStats *st)
+{
+    int rc = 0;
+    for (size_t k = 0; k < NCTR(dram_ctr); k++) {
+        rc |= reg(api, h, prefix, dram_ctr[k].name, st, dram_ctr[k].off,
+                  dram_ctr[k].help);
+    }
+    return rc;
+}
+
 static int register_stats(Hier *H, const ptxemu_tm_host_api *api,
                           ptxemu_tm_host *h)
 {
-    char prefix[64];
+    char prefix[96];
     int rc = 0;
+    static const char *const name[MEM_UNIT_COUNT] = {
+        [MEM_UNIT_L1D] = "mem.l1d", [MEM_UNIT_L1C] = "mem.l1c",
+        [MEM_UNIT_L1T] = "mem.l1t", [MEM_UNIT_L1I] = "mem.l1i",
+        [MEM_UNIT_DIRECT] = "mem.direct",
+    };
     for (uint32_t s = 0; H->cfg.l1d_on && s < H->nsms; s++) {
         snprintf(prefix, sizeof prefix, "mem.l1d.sm%u", s);
-        for (size_t k = 0; k < NCTR(cache_ctr) - 1; k++) {
-            rc |= reg(api, h, prefix, cache_ctr[k].name, &H->sm[s].l1d_st,
-                      cache_ctr[k].off, cache_ctr[k].help);
-        }
+        rc |= reg_cache(api, h, prefix, &H->sm[s].l1d_st, false);
     }
-    static const char *const name[MEM_UNIT_DIRECT] = {
-        [MEM_UNIT_L1C] = "mem.l1c", [MEM_UNIT_L1T] = "mem.l1t",
-        [MEM_UNIT_L1I] = "mem.l1i",
-    };
-    for (int u = MEM_UNIT_L1C; u < MEM_UNIT_DIRECT; u++) {
-        for (size_t k = 0; k < NCTR(cache_ctr) - 1; k++) {
-            rc |= reg(api, h, name[u], cache_ctr[k].name, &H->st_l1[u],
-                      cache_ctr[k].off, cache_ctr[k].help);
+    for (int u = 0; u < MEM_UNIT_COUNT; u++) {
+        if (u == MEM_UNIT_L1D ? !H->cfg.l1d_on
+                              : u == MEM_UNIT_DIRECT && H->cfg.l1d_on) {
+            continue;
         }
+        if (u == MEM_UNIT_DIRECT) {
+            rc |= api->stat(h, "mem.direct.bytes", &H->st_direct_bytes,
+                            "32 per sector of each request sent without "
+                            "an L1");
+        } else {
+            rc |= reg_cache(api, h, name[u], &H->st_l1[u], false);
+        }
+        rc |= reg(api, h, name[u], "requests", &H->st_req_unit[u],
+                  offsetof(ReqStats, requests), "the SMs' requests taken");
+        rc |= reg(api, h, name[u], "latency", &H->st_req_unit[u],
+                  offsetof(ReqStats, latency),
+                  "their latencies summed, taken to answered (core "
+                  "cycles): over requests, the mean latency");
     }
-    for (size_t k = 0; k < NCTR(cache_ctr); k++) {
-        rc |= reg(api, h, "mem.l2", cache_ctr[k].name, &H->st_l2,
-                  cache_ctr[k].off, cache_ctr[k].help);
+    rc |= reg_cache(api, h, "mem.l2", &H->st_l2, true);
+    for (uint32_t p = 0; p < H->cfg.parts; p++) {
+        snprintf(prefix, sizeof prefix, "mem.l2.p%u", p);
+        rc |= reg_cache(api, h, prefix, &H->st_l2p[p], true);
+        snprintf(prefix, sizeof prefix, "mem.dram.p%u", p);
+        rc |= reg_dram(api, h, prefix, &H->st_dramp[p]);
+        const DramBankStats *b = dram_bank_stats(H->part[p].dram);
+        uint32_t nb = H->cfg.dram.ranks * H->cfg.dram.banks;
+        for (uint32_t k = 0; H->cfg.bank_stats && k < nb; k++) {
+            snprintf(prefix, sizeof prefix, "mem.dram.p%u.bank%u", p, k);
+            for (size_t j = 0; j < NCTR(bank_ctr); j++) {
+                rc |= reg(api, h, prefix, bank_ctr[j].name, &b[k],
+                          bank_ctr[j].off, bank_ctr[j].help);
+            }
+        }
     }
     static const struct {
         const char *name, *help;
@@ -832,10 +918,7 @@ static int register_stats(Hier *H, const ptxemu_tm_host_api *api,
         rc |= reg(api, h, "mem.tlb", tlb_ctr[k].name, &H->st_tlb,
                   tlb_ctr[k].off, tlb_ctr[k].help);
     }
-    for (size_t k = 0; k < NCTR(dram_ctr); k++) {
-        rc |= reg(api, h, "mem.dram", dram_ctr[k].name, &H->st_dram,
-                  dram_ctr[k].off, dram_ctr[k].help);
-    }
+    rc |= reg_dram(api, h, "mem.dram", &H->st_dram);
     rc |= api->stat(h, "mem.dram.peak_cycles", &H->dram_peak,
                     "channels x DRAM cycles elapsed: data_cycles / "
                     "peak_cycles is the bandwidth used of the peak");
@@ -865,7 +948,9 @@ static bool build(Hier *H, const ptxemu_tm_host_api *api, ptxemu_tm_host *h)
                                                         "l1i"};
     H->sm = calloc(H->nsms, sizeof *H->sm);
     H->part = calloc(c->parts, sizeof *H->part);
-    if (!H->sm || !H->part) {
+    H->st_l2p = calloc(c->parts, sizeof *H->st_l2p);
+    H->st_dramp = calloc(c->parts, sizeof *H->st_dramp);
+    if (!H->sm || !H->part || !H->st_l2p || !H->st_dramp) {
         return fail(api, h, "mem", err);
     }
     for (uint32_t s = 0; s < H->nsms; s++) {
@@ -886,18 +971,23 @@ static bool build(Hier *H, const ptxemu_tm_host_api *api, ptxemu_tm_host *h)
             if (!(S->c[u] = cache_new(&c->l1[u], st, err, sizeof err))) {
                 return fail(api, h, l1name[u], err);
             }
+            if (u == MEM_UNIT_L1D) {
+                cache_set_sum(S->c[u], &H->st_l1[u]);
+            }
         }
     }
     for (uint32_t p = 0; p < c->parts; p++) {
-        Cache *l2 = cache_new(&c->l2, &H->st_l2, err, sizeof err);
+        Cache *l2 = cache_new(&c->l2, &H->st_l2p[p], err, sizeof err);
         if (!l2) {
             return fail(api, h, "l2", err);
         }
-        Dram *d = dram_new(&c->dram, &H->st_dram, err, sizeof err);
+        cache_set_sum(l2, &H->st_l2);
+        Dram *d = dram_new(&c->dram, &H->st_dramp[p], err, sizeof err);
         if (!d) {
             cache_free(l2);
             return fail(api, h, "dram", err);
         }
+        dram_set_sum(d, &H->st_dram);
         if (part_init(&H->part[p], l2, d, &H->cfg.map, H->cfg.l2_bypass,
                       c->atom_lat,
                       c->l2.outq + c->l2.mshrs * c->l2.merge)) {

@@ -41,6 +41,7 @@ typedef struct HierCfg {
     uint32_t tlb_q;
     AddrMapCfg map;
     DramCfg dram;
+    bool bank_stats;                    /* mem.dram.pN.bankB.* */
     double mhz[DOM_COUNT];
 } HierCfg;
 

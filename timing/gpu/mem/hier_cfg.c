@@ -56,6 +56,9 @@ static const ptxemu_tm_param general[] = {
     {"dram.sched", S, "frfcfs", "scheduler: frfcfs or fifo"},
     {"dram.rdq", U, "32", "read queue depth per channel"},
     {"dram.wrq", U, "32", "write queue depth per channel"},
+    {"dram.bank_stats", B, "false", "count ACTs and row hits, misses and "
+                                    "conflicts per bank "
+                                    "(mem.dram.pN.bankB.*)"},
     {"tlb.on", B, "false", "translate global and local addresses through "
                           "a TLB per SM"},
     {"tlb.page", U, "512k", "bytes per TLB entry's page"},
@@ -76,6 +79,7 @@ static const ptxemu_tm_param timings[DT_COUNT] = {
     T_("tRCD"), T_("tRP"), T_("tRAS"), T_("tRC"), T_("CL"), T_("WL"),
     T_("tCCDS"), T_("tCCDL"), T_("tRRD"), T_("tWR"), T_("tWTR"),
     T_("tRTW"), T_("tRTP"), T_("tBURST"), T_("tRFC"), T_("tREFI"),
+    T_("tFAW"),
 #undef T_
 };
 
@@ -309,6 +313,7 @@ int hier_read(const ptxemu_tm_host_api *api, ptxemu_tm_host *h,
     d->sched = (DramSched)choose(api, h, "dram.sched", sch, 2, &ok);
     d->rdq = u32(api, h, "dram.rdq", &ok);
     d->wrq = u32(api, h, "dram.wrq", &ok);
+    c->bank_stats = api->param_bool(h, "dram.bank_stats");
     for (int k = 0; k < DT_COUNT; k++) {
         d->t[k] = from_preset(api, h, timings[k].name, pr->t[k], &ok);
     }

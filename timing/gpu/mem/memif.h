@@ -110,6 +110,17 @@ static inline uint64_t memq_next(const MemQ *q)
     return q->n ? q->it[q->head].due : MEM_NEVER;
 }
 
+/* Count v in field f of the statistics *st and, unless sum is NULL, of
+ * *sum (a component's own counts and their sum over every component of
+ * its kind, such as all L2 slices). */
+#define MEM_COUNT(st, sum, f, v)                                           \
+    do {                                                                   \
+        (st)->f += (v);                                                    \
+        if (sum) {                                                         \
+            (sum)->f += (v);                                               \
+        }                                                                  \
+    } while (0)
+
 static inline uint64_t mem_min(uint64_t a, uint64_t b)
 {
     return a < b ? a : b;
