@@ -667,6 +667,32 @@ static int h_opcoll(Ctx *c, const GsimOpt *o, const Row *r)
     return 0;
 }
 
+/* -gpgpu_dram_partition_queues icnt_to_L2:L2_to_dram:dram_to_L2:
+ * L2_to_icnt: the second is the L2 slice's miss queue, the fourth its
+ * reply queue. */
+static int h_part_queues(Ctx *c, const GsimOpt *o, const Row *r)
+{
+    (void)r;
+    char buf[128];
+    snprintf(buf, sizeof buf, "%s", o->value);
+    char *f[8];
+    int64_t q[4];
+    if (split(buf, ':', f, 8) != 4) {
+        return bad(c, o, "four queue sizes a:b:c:d");
+    }
+    for (int i = 0; i < 4; i++) {
+        if (!to_i64(f[i], &q[i]) || q[i] < 1 || q[i] > (1 << 20)) {
+            return bad(c, o, "four queue sizes a:b:c:d");
+        }
+    }
+    set(c, "l2.missq", o, "%lld", (long long)q[1]);
+    set(c, "l2.outq", o, "%lld", (long long)q[3]);
+    leave_out(c, "the interconnect-to-L2 and DRAM-to-L2 queues (%lld, "
+                 "%lld): the slice takes requests and fills as they come",
+              (long long)q[0], (long long)q[2]);
+    return 0;
+}
+
 /* The burst options: resolved after every row (resolve_burst). */
 static int h_burst(Ctx *c, const GsimOpt *o, const Row *r)
 {
@@ -747,6 +773,7 @@ static const Row rows[] = {
     {"-gpgpu_memory_partition_indexing", h_enum, "map.hash=linear,xor,poly",
      0, 0},
     {"-gpgpu_dram_timing_opt", h_dram_timing, NULL, 0, 0},
+    {"-gpgpu_dram_partition_queues", h_part_queues, NULL, 0, 0},
     {"-gpgpu_dram_scheduler", h_enum, "dram.sched=fifo,frfcfs", 0, 0},
     {"-gpgpu_frfcfs_dram_sched_queue_size", h_int, "dram.rdq", 1, 1 << 20},
     {"-gpgpu_clock_domains", h_clocks, NULL, 0, 0},
@@ -781,6 +808,26 @@ static const struct {
      "by its commands"},
     {"-gpgpu_gmem_skip_L1D", "global-only L1 bypass: mem.l1d = false "
      "bypasses local memory too"},
+    {"-gpgpu_adaptive_cache_config", "the L1/shared carve-out is fixed: "
+     "occ.shared and the L1's sets x ways"},
+    {"-gpgpu_shmem_size", "the L1/shared carve-out is fixed: occ.shared"},
+    {"-gpgpu_tensor_core_avail", "the gpu model always has tensor units"},
+    {"-gpgpu_enable_specialized_operand_collector", "the gpu model's "
+     "collectors are generic"},
+    {"-gpgpu_operand_collector_num_", "collector ports: the gpu model's "
+     "collectors read oc.collector_reads operands a cycle"},
+    {"-icnt_subnets", "the crossbar has a request and a reply network"},
+    {"-icnt_arbiter_algo", "the crossbar arbitrates round robin"},
+    {"-gpgpu_mem_addr_mapping", "an address bit map: the gpu model maps by "
+     "map.hash, map.gran and map.row_bytes"},
+    {"-gpgpu_mem_address_mask", "an address bit map: the gpu model maps by "
+     "map.hash, map.gran and map.row_bytes"},
+    {"-dram_bnk", "bank indexing: the gpu model interleaves banks by "
+     "permutation (addrmap.c)"},
+    {"-dram_dual_bus_interface", "the DRAM channel has one command bus"},
+    {"-gpgpu_clock_gated_lanes", "power modelling"},
+    {"-gpgpu_TB_launch_latency", "per-CTA launch latency: the gpu model "
+     "times the kernel's launch (launch.latency)"},
 };
 
 /* ------------------------------------------------------- after the rows */
