@@ -14,6 +14,9 @@
  *  - memory:    when <m>.mem.<level>.bytes counters exist, bytes per
  *               cycle per level; with .requests and .latency, the mean
  *               latency per level.
+ * In these pictures over device cycles a dashed vertical line marks
+ * where each launch begins, labelled with its kernel's name (the first
+ * PLOT_KERNEL_LABELS; lines for the first PLOT_KERNEL_LINES launches).
  * Each picture is drawn by gnuplot (Debian package gnuplot-nox; the
  * pngcairo and svg terminals) from data files and a script written to a
  * temporary directory; --gnuplot PATH names another gnuplot.  Without
@@ -34,6 +37,8 @@
 int cmd_plot(int argc, char **argv);
 
 #define PLOT_SM_LINES 16
+#define PLOT_KERNEL_LINES 256
+#define PLOT_KERNEL_LABELS 24
 
 static void plot_usage(FILE *out)
 {
@@ -126,7 +131,52 @@ typedef struct Plot {
     FILE *gp;                     /* the script */
     char **written;               /* output files, for the report */
     size_t nwritten;
+    char *marks;                  /* gnuplot lines: kernel boundaries */
 } Plot;
+
+/* The gnuplot commands that mark each launch's first cycle in c: a
+ * dashed line and, for the first ones, the kernel's name along it.
+ * NULL when out of memory (the pictures go without). */
+static char *kernel_marks(const StatCsv *c)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *o = open_memstream(&buf, &len);
+    if (!o) {
+        return NULL;
+    }
+    size_t n = 0;
+    if (c->nrows) { /* from the first kernel's start to the last's end */
+        fprintf(o, "set xrange [%llu:%llu]\n",
+                (unsigned long long)c->cycle[0],
+                (unsigned long long)(c->cycle[c->nrows - 1] +
+                                     c->cycles[c->nrows - 1]));
+    }
+    for (size_t r = 0; r < c->nrows && n < PLOT_KERNEL_LINES; r++) {
+        if (r && c->launch[r] == c->launch[r - 1]) {
+            continue;
+        }
+        n++;
+        fprintf(o, "set arrow from %llu, graph 0 to %llu, graph 1 nohead "
+                "dt 2 lc rgb 'gray40' front\n",
+                (unsigned long long)c->cycle[r],
+                (unsigned long long)c->cycle[r]);
+        if (n <= PLOT_KERNEL_LABELS && c->kernel && c->kernel[r]) {
+            char name[48];
+            snprintf(name, sizeof name, "%.40s", c->kernel[r]);
+            fprintf(o, "set label ");
+            gp_quote(o, name);
+            fprintf(o, " at %llu, graph 0.98 rotate by 90 right offset "
+                    "char 1,0 tc rgb 'gray30' font ',9' front\n",
+                    (unsigned long long)c->cycle[r]);
+        }
+    }
+    if (fclose(o) != 0) {
+        free(buf);
+        return NULL;
+    }
+    return buf;
+}
 
 static FILE *data_file(const Plot *p, const char *name)
 {
@@ -155,10 +205,13 @@ static void picture(Plot *p, const char *name, const char *setup,
         gp_quote(p->gp, out);
         fprintf(p->gp, "\ncd ");
         gp_quote(p->gp, p->dir);
+        /* every picture but the per-kernel bars runs over device
+         * cycles: mark the kernels' boundaries */
+        const char *marks = strcmp(name, "kernels") && p->marks ? p->marks
+                                                                : "";
         fprintf(p->gp, "\nset grid\nset key outside right\n"
-                "set xlabel 'device cycle'\nset autoscale xfix\n%s\n%s\n"
-                "unset output\n", setup,
-                body);
+                "set xlabel 'device cycle'\nset autoscale xfix\n%s%s\n"
+                "%s\nunset output\n", marks, setup, body);
         char **w = realloc(p->written, (p->nwritten + 1) * sizeof(*w));
         if (w) {
             p->written = w;
@@ -695,6 +748,7 @@ int cmd_plot(int argc, char **argv)
     }
     int rc = 0;
     if (csv) {
+        p.marks = kernel_marks(&data);
         rc = plot_ipc(&p, m) | plot_stalls(&p, m) | plot_occupancy(&p, m) |
              plot_memory(&p, m);
     }
@@ -718,6 +772,7 @@ out:
         free(p.written[k]);
     }
     free(p.written);
+    free(p.marks);
     if (have_dir) {
         clean(dir);
     }

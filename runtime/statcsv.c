@@ -218,6 +218,13 @@ static int pass(const char *path, char *text, size_t len, StatCsv *c,
                     }
                     if (k == 1) {
                         c->launch[row] = v;
+                        /* the name once per launch, on its first row */
+                        if ((!row || c->launch[row - 1] != v) &&
+                            !(c->kernel[row] = strdup(f[0]))) {
+                            snprintf(err, errlen, "%s: out of memory", path);
+                            free(copy);
+                            goto out;
+                        }
                     } else if (k == 2) {
                         c->cycle[row] = v;
                     } else if (k == 3) {
@@ -279,9 +286,10 @@ int statcsv_read(const char *path, StatCsv *c, char *err, size_t errlen)
     c->launch = calloc(rows, sizeof(uint64_t));
     c->cycle = calloc(rows, sizeof(uint64_t));
     c->cycles = calloc(rows, sizeof(uint64_t));
+    c->kernel = calloc(rows, sizeof(char *));
     c->val = c->ncols ? calloc(rows * c->ncols, sizeof(uint64_t))
                       : calloc(1, sizeof(uint64_t));
-    if (!c->launch || !c->cycle || !c->cycles || !c->val) {
+    if (!c->launch || !c->cycle || !c->cycles || !c->kernel || !c->val) {
         snprintf(err, errlen, "%s: out of memory", path);
         goto out;
     }

@@ -24,7 +24,9 @@ typedef struct StatCsv {
     size_t nrows;
     uint64_t *launch, *cycle, *cycles; /* per row */
     uint64_t *val;                /* nrows x ncols, row-major */
-    char **kernel;                /* per row, or NULL (the CSV's rows) */
+    char **kernel;                /* per row (the JSON's), or on the
+                                     first row of each launch (the
+                                     CSV's; NULL on the others) */
 } StatCsv;
 
 /* 0, or -1 with the message in err. */
