@@ -9,57 +9,21 @@
  * <set_index_fn>,<mshr>:<N>:<merge>,<mq>:<fifo_entry>", one L2 per
  * memory sub-partition, -gpgpu_clock_domains "<Core>:<Interconnect>:
  * <L2>:<DRAM>", the DRAM timing names) and from GPGPU-Sim's manual.
- * The mapping is one row per option; options consumed together (the
- * DRAM burst) are resolved after every row has run.
+ * The mapping is one row per option (the memory system's handlers are
+ * in gsim_mem.c); options consumed together (the DRAM burst, the SM
+ * count) are resolved after every row has run.
  */
-#include "runtime/gsim_import.h"
+#include "runtime/gsim_ctx.h"
 
 #include <errno.h>
-#include <math.h>
 #include <stdarg.h>
-#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_ENT 192
-#define MAX_COMMENT 64
-
-typedef struct Ent {
-    char key[40];
-    char val[48];
-    char why[160];
-} Ent;
-
-typedef struct Ctx {
-    const GsimFile *f;
-    const char *file;
-    FILE *notes;
-    char *err;
-    size_t errlen;
-    Ent ent[MAX_ENT];
-    size_t nent;
-    char comment[MAX_COMMENT][200];
-    size_t ncomment;
-    char why[200];      /* a handler's reason for not mapping */
-    char left[400];     /* what a handler left out of a mapped option */
-    unsigned mapped, partial, unmapped, superseded;
-} Ctx;
-
-typedef struct Row Row;
-/* 0: mapped; 1: not mapped (reason in c->why); -1: an error (c->err) */
-typedef int (*Handler)(Ctx *c, const GsimOpt *o, const Row *r);
-struct Row {
-    const char *opt;
-    Handler h;
-    const char *key;
-    int64_t lo, hi;
-};
-
 /* ------------------------------------------------------------ helpers */
 
-__attribute__((format(printf, 4, 5)))
-static void set(Ctx *c, const char *key, const GsimOpt *o, const char *fmt,
-                ...)
+void gsim_set(Ctx *c, const char *key, const GsimOpt *o, const char *fmt,
+              ...)
 {
     size_t i = 0;
     while (i < c->nent && strcmp(c->ent[i].key, key)) {
@@ -80,8 +44,7 @@ static void set(Ctx *c, const char *key, const GsimOpt *o, const char *fmt,
     snprintf(e->why, sizeof e->why, "%s, line %u", o->name, o->line);
 }
 
-__attribute__((format(printf, 2, 3)))
-static void comment(Ctx *c, const char *fmt, ...)
+void gsim_comment(Ctx *c, const char *fmt, ...)
 {
     if (c->ncomment == MAX_COMMENT) {
         return;
@@ -92,8 +55,7 @@ static void comment(Ctx *c, const char *fmt, ...)
     va_end(ap);
 }
 
-__attribute__((format(printf, 2, 3)))
-static void leave_out(Ctx *c, const char *fmt, ...)
+void gsim_leave_out(Ctx *c, const char *fmt, ...)
 {
     size_t n = strlen(c->left);
     if (n + 4 >= sizeof c->left) {
@@ -109,8 +71,7 @@ static void leave_out(Ctx *c, const char *fmt, ...)
     va_end(ap);
 }
 
-__attribute__((format(printf, 2, 3)))
-static int unmapped(Ctx *c, const char *fmt, ...)
+int gsim_unmapped(Ctx *c, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -119,7 +80,7 @@ static int unmapped(Ctx *c, const char *fmt, ...)
     return 1;
 }
 
-static int bad(Ctx *c, const GsimOpt *o, const char *expect)
+int gsim_bad(Ctx *c, const GsimOpt *o, const char *expect)
 {
     snprintf(c->err, c->errlen, "%s:%u: %s: '%.60s' is not %s", c->file,
              o->line, o->name, o->value, expect);
@@ -127,7 +88,7 @@ static int bad(Ctx *c, const GsimOpt *o, const char *expect)
 }
 
 /* A decimal integer, blanks around it allowed. */
-static bool to_i64(const char *s, int64_t *v)
+bool gsim_i64(const char *s, int64_t *v)
 {
     while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r') {
         s++;
@@ -148,7 +109,7 @@ static bool to_i64(const char *s, int64_t *v)
     return !*end;
 }
 
-static const GsimOpt *last(const Ctx *c, const char *name)
+const GsimOpt *gsim_last(const Ctx *c, const char *name)
 {
     for (size_t i = c->f->n; i-- > 0;) {
         if (!strcmp(c->f->opt[i].name, name)) {
@@ -159,21 +120,21 @@ static const GsimOpt *last(const Ctx *c, const char *name)
 }
 
 /* The last value of an integer option, or dflt when absent or bad. */
-static int64_t int_opt(const Ctx *c, const char *name, int64_t dflt)
+int64_t gsim_int_opt(const Ctx *c, const char *name, int64_t dflt)
 {
-    const GsimOpt *o = last(c, name);
+    const GsimOpt *o = gsim_last(c, name);
     int64_t v;
-    return o && to_i64(o->value, &v) ? v : dflt;
+    return o && gsim_i64(o->value, &v) ? v : dflt;
 }
 
-static int64_t scheds(const Ctx *c)
+int64_t gsim_scheds(const Ctx *c)
 {
-    int64_t s = int_opt(c, "-gpgpu_num_sched_per_core", 1);
+    int64_t s = gsim_int_opt(c, "-gpgpu_num_sched_per_core", 1);
     return s >= 1 && s <= 64 ? s : 1;
 }
 
 /* Split s at sep into at most max fields (s is modified). */
-static int split(char *s, char sep, char **field, int max)
+int gsim_split(char *s, char sep, char **field, int max)
 {
     int n = 0;
     for (;;) {
@@ -190,7 +151,7 @@ static int split(char *s, char sep, char **field, int max)
     }
 }
 
-static char *trim(char *s)
+char *gsim_trim(char *s)
 {
     while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r') {
         s++;
@@ -208,13 +169,13 @@ static char *trim(char *s)
 static int h_int(Ctx *c, const GsimOpt *o, const Row *r)
 {
     int64_t v;
-    if (!to_i64(o->value, &v) || v < r->lo || v > r->hi) {
+    if (!gsim_i64(o->value, &v) || v < r->lo || v > r->hi) {
         char what[64];
         snprintf(what, sizeof what, "an integer in [%lld, %lld]",
                  (long long)r->lo, (long long)r->hi);
-        return bad(c, o, what);
+        return gsim_bad(c, o, what);
     }
-    set(c, r->key, o, "%lld", (long long)v);
+    gsim_set(c, r->key, o, "%lld", (long long)v);
     return 0;
 }
 
@@ -222,10 +183,10 @@ static int h_int(Ctx *c, const GsimOpt *o, const Row *r)
 static int h_note(Ctx *c, const GsimOpt *o, const Row *r)
 {
     int64_t v;
-    if (!to_i64(o->value, &v) || v < r->lo || v > r->hi) {
-        return bad(c, o, "an integer in range");
+    if (!gsim_i64(o->value, &v) || v < r->lo || v > r->hi) {
+        return gsim_bad(c, o, "an integer in range");
     }
-    comment(c, "%s %lld (line %u): %s", o->name, (long long)v, o->line,
+    gsim_comment(c, "%s %lld (line %u): %s", o->name, (long long)v, o->line,
             r->key);
     return 0;
 }
@@ -236,215 +197,26 @@ static int h_sched(Ctx *c, const GsimOpt *o, const Row *r)
     char buf[128];
     snprintf(buf, sizeof buf, "%s", o->value);
     char *f[8];
-    int n = split(buf, ':', f, 8);
+    int n = gsim_split(buf, ':', f, 8);
     if (n < 1) {
-        return bad(c, o, "a scheduler");
+        return gsim_bad(c, o, "a scheduler");
     }
     if (!strcmp(f[0], "lrr") || !strcmp(f[0], "gto")) {
-        set(c, "sched.policy", o, "%s", f[0]);
+        gsim_set(c, "sched.policy", o, "%s", f[0]);
     } else if (!strcmp(f[0], "two_level_active")) {
         int64_t pool;
-        if (n < 2 || !to_i64(f[1], &pool) || pool < 1 || pool > 1024) {
-            return bad(c, o, "two_level_active:<active warps>:...");
+        if (n < 2 || !gsim_i64(f[1], &pool) || pool < 1 || pool > 1024) {
+            return gsim_bad(c, o, "two_level_active:<active warps>:...");
         }
-        set(c, "sched.policy", o, "two-level");
-        set(c, "sched.pool", o, "%lld", (long long)pool);
+        gsim_set(c, "sched.policy", o, "two-level");
+        gsim_set(c, "sched.pool", o, "%lld", (long long)pool);
         if (n > 2) {
-            leave_out(c, "the inner and outer policies after the pool size "
+            gsim_leave_out(c, "the inner and outer policies after the pool size "
                          "(the gpu model's two-level is round robin)");
         }
     } else {
-        return unmapped(c, "the gpu model's policies are lrr, gto, oldest "
+        return gsim_unmapped(c, "the gpu model's policies are lrr, gto, oldest "
                            "and two-level");
-    }
-    return 0;
-}
-
-/* -gpgpu_cache:* ; r->key is our prefix (l1d, l2, l1i, l1c, l1t). */
-static int h_cache(Ctx *c, const GsimOpt *o, const Row *r)
-{
-    const char *p = r->key;
-    char k[48];
-    if (!strcmp(o->value, "none")) {
-        if (!strcmp(p, "l1d")) {
-            set(c, "mem.l1d", o, "false");
-            return 0;
-        }
-        if (!strcmp(p, "l2")) {
-            set(c, "l2.bypass", o, "global,const,tex,inst");
-            return 0;
-        }
-        return unmapped(c, "the gpu model's hier memory always has this "
-                           "cache");
-    }
-    char buf[256];
-    snprintf(buf, sizeof buf, "%s", o->value);
-    char *grp[8];
-    int ng = split(buf, ',', grp, 8);
-    char *f[8];
-    int nf = ng > 0 ? split(grp[0], ':', f, 8) : -1;
-    int base = nf > 0 && (!strcmp(f[0], "S") || !strcmp(f[0], "N"));
-    int64_t sets, line, ways;
-    if (nf != base + 3 || !to_i64(f[base], &sets) ||
-        !to_i64(f[base + 1], &line) || !to_i64(f[base + 2], &ways) ||
-        sets < 1 || line < 1 || ways < 1 || sets > (1 << 24) ||
-        ways > (1 << 24) || line > (1 << 20)) {
-        return bad(c, o, "a GPGPU-Sim cache description "
-                         "([S|N:]sets:line:ways,...)");
-    }
-    if (line < 32 || line > 1024 || (line & (line - 1))) {
-        return unmapped(c, "%lld-byte lines: the gpu model's caches take "
-                           "powers of two from 32 to 1024",
-                        (long long)line);
-    }
-    if (!strcmp(p, "l2")) {
-        int64_t sub = int_opt(c, "-gpgpu_n_sub_partition_per_mchannel", 1);
-        if (sub >= 1 && sub <= 64) {
-            sets *= sub; /* one slice per channel holds its sub-partitions */
-        }
-    }
-    if (!strcmp(p, "l1d")) {
-        set(c, "mem.l1d", o, "true");
-    }
-    if (base && !strcmp(f[0], "N")) {
-        leave_out(c, "N (whole-line fills: the model's lines are always "
-                     "sectored)");
-    }
-    snprintf(k, sizeof k, "%s.sets", p);
-    set(c, k, o, "%lld", (long long)sets);
-    snprintf(k, sizeof k, "%s.line", p);
-    set(c, k, o, "%lld", (long long)line);
-    snprintf(k, sizeof k, "%s.ways", p);
-    set(c, k, o, "%lld", (long long)ways);
-    if (ng > 1) { /* rep:wr:alloc:wr_alloc[:set_index] */
-        nf = split(grp[1], ':', f, 8);
-        if (nf < 4 || nf > 5) {
-            return bad(c, o, "a cache description (rep:wr:alloc:wr_alloc)");
-        }
-        snprintf(k, sizeof k, "%s.repl", p);
-        if (!strcmp(f[0], "L")) {
-            set(c, k, o, "lru");
-        } else if (!strcmp(f[0], "F")) {
-            set(c, k, o, "fifo");
-        } else {
-            leave_out(c, "replacement '%s'", f[0]);
-        }
-        snprintf(k, sizeof k, "%s.write", p);
-        if (!strcmp(f[1], "B")) {
-            set(c, k, o, "back");
-        } else if (!strcmp(f[1], "T") || !strcmp(f[1], "R")) {
-            set(c, k, o, "through");
-        } else {
-            set(c, k, o, "through");
-            leave_out(c, "write policy '%s' (taken as write-through)", f[1]);
-        }
-        if (strcmp(f[2], "m")) {
-            leave_out(c, "allocation '%s' (the model allocates on a miss)",
-                      f[2]);
-        }
-        snprintf(k, sizeof k, "%s.alloc", p);
-        if (!strcmp(f[3], "N")) {
-            set(c, k, o, "false");
-        } else {
-            set(c, k, o, "true");
-            if (strcmp(f[3], "W")) {
-                leave_out(c, "write-allocate kind '%s' (taken as allocate "
-                             "on write)", f[3]);
-            }
-        }
-        if (nf == 5 && strcmp(f[4], "L")) {
-            leave_out(c, "set-index function '%s' (the model indexes "
-                         "linearly)", f[4]);
-        }
-    }
-    if (ng > 2) { /* mshr type:entries:merge */
-        int64_t n, merge;
-        nf = split(grp[2], ':', f, 8);
-        if (nf != 3 || !to_i64(f[1], &n) || !to_i64(f[2], &merge) ||
-            n < 1 || n > (1 << 20) || merge < 1 || merge > (1 << 20)) {
-            return bad(c, o, "a cache description (mshr:N:merge)");
-        }
-        snprintf(k, sizeof k, "%s.mshrs", p);
-        set(c, k, o, "%lld", (long long)n);
-        snprintf(k, sizeof k, "%s.merge", p);
-        set(c, k, o, "%lld", (long long)merge);
-        if (strcmp(f[0], "A") && strcmp(f[0], "S")) {
-            leave_out(c, "MSHR kind '%s' (the model's are associative)",
-                      f[0]);
-        }
-    }
-    if (ng > 3) { /* miss queue[:fifo] */
-        int64_t mq, fifo = 0;
-        nf = split(grp[3], ':', f, 8);
-        if (nf < 1 || nf > 2 || !to_i64(f[0], &mq) || mq < 1 ||
-            mq > (1 << 20) || (nf == 2 && !to_i64(f[1], &fifo))) {
-            return bad(c, o, "a cache description (mq[:fifo])");
-        }
-        snprintf(k, sizeof k, "%s.missq", p);
-        set(c, k, o, "%lld", (long long)mq);
-        if (fifo) {
-            leave_out(c, "fill FIFO of %lld", (long long)fifo);
-        }
-    }
-    if (ng > 4) {
-        leave_out(c, "the fields after the miss queue (',%s...')", grp[4]);
-    }
-    return 0;
-}
-
-/* -gpgpu_dram_timing_opt: "nbk=16:CCD=2:..." or the older positional
- * "nbk:CCD:RRD:RCD:RAS:RP:RC:CL:WL:CDLR:WR:nbkgrp:CCDL:RTPL". */
-static int h_dram_timing(Ctx *c, const GsimOpt *o, const Row *r)
-{
-    (void)r;
-    static const struct {
-        const char *gs, *ours;
-    } names[] = {
-        {"nbk", "dram.banks"},      {"CCD", "dram.tCCDS"},
-        {"RRD", "dram.tRRD"},       {"RCD", "dram.tRCD"},
-        {"RAS", "dram.tRAS"},       {"RP", "dram.tRP"},
-        {"RC", "dram.tRC"},         {"CL", "dram.CL"},
-        {"WL", "dram.WL"},          {"CDLR", "dram.tWTR"},
-        {"WR", "dram.tWR"},         {"nbkgrp", "dram.bankgroups"},
-        {"CCDL", "dram.tCCDL"},     {"RTPL", "dram.tRTP"},
-    };
-    const int nn = (int)(sizeof names / sizeof names[0]);
-    char buf[1024];
-    snprintf(buf, sizeof buf, "%s", o->value);
-    char *f[32];
-    int n = split(buf, ':', f, 32);
-    bool named = strchr(o->value, '=') != NULL;
-    if (n < 1 || (!named && n > nn)) {
-        return bad(c, o, "a DRAM timing list");
-    }
-    for (int i = 0; i < n; i++) {
-        char *key = NULL, *val = trim(f[i]);
-        if (named) {
-            char *eq = strchr(val, '=');
-            if (!eq) {
-                return bad(c, o, "a list of NAME=VALUE");
-            }
-            *eq = 0;
-            key = trim(val);
-            val = trim(eq + 1);
-        } else {
-            key = (char *)names[i].gs;
-        }
-        int64_t v;
-        if (!to_i64(val, &v) || v < 0 || v > 1000000) {
-            return bad(c, o, "a DRAM timing list of integers");
-        }
-        int k = 0;
-        while (k < nn && strcmp(names[k].gs, key)) {
-            k++;
-        }
-        if (k == nn) {
-            leave_out(c, "%s=%lld", key, (long long)v);
-        } else if (v == 0) {
-            leave_out(c, "%s=0 (kept the preset's)", key);
-        } else {
-            set(c, names[k].ours, o, "%lld", (long long)v);
-        }
     }
     return 0;
 }
@@ -457,16 +229,16 @@ static int h_clocks(Ctx *c, const GsimOpt *o, const Row *r)
     char buf[256];
     snprintf(buf, sizeof buf, "%s", o->value);
     char *f[8];
-    if (split(buf, ':', f, 8) != 4) {
-        return bad(c, o, "<core>:<interconnect>:<L2>:<DRAM> in MHz");
+    if (gsim_split(buf, ':', f, 8) != 4) {
+        return gsim_bad(c, o, "<core>:<interconnect>:<L2>:<DRAM> in MHz");
     }
     for (int i = 0; i < 4; i++) {
         char *end;
-        double v = strtod(trim(f[i]), &end);
+        double v = strtod(gsim_trim(f[i]), &end);
         if (end == f[i] || *end || !(v > 0 && v <= 1e6)) {
-            return bad(c, o, "<core>:<interconnect>:<L2>:<DRAM> in MHz");
+            return gsim_bad(c, o, "<core>:<interconnect>:<L2>:<DRAM> in MHz");
         }
-        set(c, key[i], o, "%g", v);
+        gsim_set(c, key[i], o, "%g", v);
     }
     return 0;
 }
@@ -479,14 +251,14 @@ static int h_pipeline(Ctx *c, const GsimOpt *o, const Row *r)
     snprintf(buf, sizeof buf, "%s", o->value);
     char *f[4];
     int64_t t, w;
-    if (split(buf, ':', f, 4) != 2 || !to_i64(f[0], &t) ||
-        !to_i64(f[1], &w) || t < 32 || t > (1 << 20) || w < 1 || w > 64) {
-        return bad(c, o, "<threads per SM>:<warp size>");
+    if (gsim_split(buf, ':', f, 4) != 2 || !gsim_i64(f[0], &t) ||
+        !gsim_i64(f[1], &w) || t < 32 || t > (1 << 20) || w < 1 || w > 64) {
+        return gsim_bad(c, o, "<threads per SM>:<warp size>");
     }
-    set(c, "occ.max_threads", o, "%lld", (long long)t);
-    set(c, "occ.max_warps", o, "%lld", (long long)(t / 32));
+    gsim_set(c, "occ.max_threads", o, "%lld", (long long)t);
+    gsim_set(c, "occ.max_warps", o, "%lld", (long long)(t / 32));
     if (w != 32) {
-        leave_out(c, "warp size %lld (ptxemu's warps are 32 threads)",
+        gsim_leave_out(c, "warp size %lld (ptxemu's warps are 32 threads)",
                   (long long)w);
     }
     return 0;
@@ -499,26 +271,26 @@ static int h_oplat(Ctx *c, const GsimOpt *o, const Row *r)
     char buf[256];
     snprintf(buf, sizeof buf, "%s", o->value);
     char *f[16];
-    int n = split(buf, ',', f, 16);
+    int n = gsim_split(buf, ',', f, 16);
     int64_t v;
-    if (n < 1 || !to_i64(f[0], &v) || v < 1 || v > (1 << 20)) {
-        return bad(c, o, "a list of cycle counts");
+    if (n < 1 || !gsim_i64(f[0], &v) || v < 1 || v > (1 << 20)) {
+        return gsim_bad(c, o, "a list of cycle counts");
     }
     for (int i = 1; i < n; i++) {
         int64_t x;
-        if (!to_i64(f[i], &x)) {
-            return bad(c, o, "a list of cycle counts");
+        if (!gsim_i64(f[i], &x)) {
+            return gsim_bad(c, o, "a list of cycle counts");
         }
     }
-    set(c, r->key, o, "%lld", (long long)v);
+    gsim_set(c, r->key, o, "%lld", (long long)v);
     const char *dot = strrchr(r->key, '.');
     if (dot && !strcmp(dot, ".ii")) {
         char k[48];
         snprintf(k, sizeof k, "%.*s.lanes", (int)(dot - r->key), r->key);
-        set(c, k, o, "32"); /* a whole warp per initiation interval */
+        gsim_set(c, k, o, "32"); /* a whole warp per initiation interval */
     }
     if (n > 1) {
-        leave_out(c, "the entries after the first (MAX, MUL, MAD, DIV...: "
+        gsim_leave_out(c, "the entries after the first (MAX, MUL, MAD, DIV...: "
                      "the gpu model times a unit class, and multi-"
                      "instruction operations by its expansion tables)");
     }
@@ -529,20 +301,20 @@ static int h_oplat(Ctx *c, const GsimOpt *o, const Row *r)
 static int h_units(Ctx *c, const GsimOpt *o, const Row *r)
 {
     int64_t v;
-    if (!to_i64(o->value, &v) || v < 0 || v > 1024) {
-        return bad(c, o, "a unit count");
+    if (!gsim_i64(o->value, &v) || v < 0 || v > 1024) {
+        return gsim_bad(c, o, "a unit count");
     }
     if (v == 0) {
-        return unmapped(c, "no units: the gpu model has every unit class");
+        return gsim_unmapped(c, "no units: the gpu model has every unit class");
     }
-    int64_t s = scheds(c);
+    int64_t s = gsim_scheds(c);
     char k[48];
     snprintf(k, sizeof k, "%s.count", r->key);
-    set(c, k, o, "%lld", (long long)((v + s - 1) / s));
+    gsim_set(c, k, o, "%lld", (long long)((v + s - 1) / s));
     snprintf(k, sizeof k, "%s.lanes", r->key);
-    set(c, k, o, "32");
+    gsim_set(c, k, o, "32");
     if (v % s) {
-        leave_out(c, "%lld units over %lld schedulers (rounded up)",
+        gsim_leave_out(c, "%lld units over %lld schedulers (rounded up)",
                   (long long)v, (long long)s);
     }
     return 0;
@@ -552,17 +324,17 @@ static int h_coalesce(Ctx *c, const GsimOpt *o, const Row *r)
 {
     (void)r;
     int64_t v;
-    if (!to_i64(o->value, &v)) {
-        return bad(c, o, "a compute capability such as 13 or 60");
+    if (!gsim_i64(o->value, &v)) {
+        return gsim_bad(c, o, "a compute capability such as 13 or 60");
     }
     if (v >= 10 && v < 20) {
-        set(c, "lsu.coalesce", o, "cc13");
+        gsim_set(c, "lsu.coalesce", o, "cc13");
     } else if (v >= 20 && v < 50) {
-        set(c, "lsu.coalesce", o, "line128");
+        gsim_set(c, "lsu.coalesce", o, "line128");
     } else if (v >= 50 && v < 200) {
-        set(c, "lsu.coalesce", o, "sector32");
+        gsim_set(c, "lsu.coalesce", o, "sector32");
     } else {
-        return unmapped(c, "no coalescing rule for %lld", (long long)v);
+        return gsim_unmapped(c, "no coalescing rule for %lld", (long long)v);
     }
     return 0;
 }
@@ -575,11 +347,11 @@ static int expand_for(Ctx *c, const GsimOpt *o, int64_t major)
         [8] = "ampere", [9] = "hopper",
     };
     if (major < 0 || major > 9 || !arch[major]) {
-        return unmapped(c, "no expansion table for compute capability %lld"
+        return gsim_unmapped(c, "no expansion table for compute capability %lld"
                            ".x",
                         (long long)major);
     }
-    set(c, "expand.arch", o, "%s", arch[major]);
+    gsim_set(c, "expand.arch", o, "%s", arch[major]);
     return 0;
 }
 
@@ -587,8 +359,8 @@ static int h_cap_major(Ctx *c, const GsimOpt *o, const Row *r)
 {
     (void)r;
     int64_t v;
-    if (!to_i64(o->value, &v) || v < 0 || v > 20) {
-        return bad(c, o, "a compute capability major version");
+    if (!gsim_i64(o->value, &v) || v < 0 || v > 20) {
+        return gsim_bad(c, o, "a compute capability major version");
     }
     return expand_for(c, o, v);
 }
@@ -597,8 +369,8 @@ static int h_cap_max(Ctx *c, const GsimOpt *o, const Row *r)
 {
     (void)r;
     int64_t v;
-    if (!to_i64(o->value, &v) || v < 0 || v > 200) {
-        return bad(c, o, "a compute capability such as 70");
+    if (!gsim_i64(o->value, &v) || v < 0 || v > 200) {
+        return gsim_bad(c, o, "a compute capability such as 70");
     }
     return expand_for(c, o, v / 10);
 }
@@ -607,10 +379,10 @@ static int h_warp_parts(Ctx *c, const GsimOpt *o, const Row *r)
 {
     (void)r;
     int64_t v;
-    if (!to_i64(o->value, &v) || v < 1 || v > 32 || (32 % v)) {
-        return bad(c, o, "a divisor of 32");
+    if (!gsim_i64(o->value, &v) || v < 1 || v > 32 || (32 % v)) {
+        return gsim_bad(c, o, "a divisor of 32");
     }
-    set(c, "smem.group", o, "%lld", (long long)(32 / v));
+    gsim_set(c, "smem.group", o, "%lld", (long long)(32 / v));
     return 0;
 }
 
@@ -619,19 +391,19 @@ static int h_warp_parts(Ctx *c, const GsimOpt *o, const Row *r)
 static int h_enum(Ctx *c, const GsimOpt *o, const Row *r)
 {
     int64_t v;
-    if (!to_i64(o->value, &v)) {
-        return bad(c, o, "an integer");
+    if (!gsim_i64(o->value, &v)) {
+        return gsim_bad(c, o, "an integer");
     }
     char buf[128];
     snprintf(buf, sizeof buf, "%s", r->key);
     char *eq = strchr(buf, '=');
     char *f[8];
-    int n = eq ? split(eq + 1, ',', f, 8) : 0;
+    int n = eq ? gsim_split(eq + 1, ',', f, 8) : 0;
     if (!eq || v < 0 || v >= n || !*f[v]) {
-        return unmapped(c, "value %lld has no equivalent", (long long)v);
+        return gsim_unmapped(c, "value %lld has no equivalent", (long long)v);
     }
     *eq = 0;
-    set(c, buf, o, "%s", f[v]);
+    gsim_set(c, buf, o, "%s", f[v]);
     return 0;
 }
 
@@ -639,14 +411,14 @@ static int h_dual_diff(Ctx *c, const GsimOpt *o, const Row *r)
 {
     (void)r;
     int64_t v;
-    if (!to_i64(o->value, &v) || v < 0 || v > 1) {
-        return bad(c, o, "0 or 1");
+    if (!gsim_i64(o->value, &v) || v < 0 || v > 1) {
+        return gsim_bad(c, o, "0 or 1");
     }
     if (!v) {
-        return unmapped(c, "dual issue to one unit: the gpu model's unit "
+        return gsim_unmapped(c, "dual issue to one unit: the gpu model's unit "
                            "refuses a second instruction while busy");
     }
-    comment(c, "%s 1 (line %u): as the gpu model, whose busy unit refuses "
+    gsim_comment(c, "%s 1 (line %u): as the gpu model, whose busy unit refuses "
                "a second instruction",
             o->name, o->line);
     return 0;
@@ -657,50 +429,14 @@ static int h_dual_diff(Ctx *c, const GsimOpt *o, const Row *r)
 static int h_opcoll(Ctx *c, const GsimOpt *o, const Row *r)
 {
     int64_t v;
-    if (!to_i64(o->value, &v) || v < 1 || v > 1024) {
-        return bad(c, o, "a count of at least 1");
+    if (!gsim_i64(o->value, &v) || v < 1 || v > 1024) {
+        return gsim_bad(c, o, "a count of at least 1");
     }
-    int64_t s = int_opt(c, "-gpgpu_sub_core_model", 0) ? scheds(c) : 1;
+    int64_t s = gsim_int_opt(c, "-gpgpu_sub_core_model", 0) ? gsim_scheds(c) : 1;
     int64_t per = v / s ? v / s : 1;
-    set(c, r->key, o, "%lld", (long long)(per > r->hi ? r->hi : per));
-    set(c, "oc.enabled", o, "true");
+    gsim_set(c, r->key, o, "%lld", (long long)(per > r->hi ? r->hi : per));
+    gsim_set(c, "oc.enabled", o, "true");
     return 0;
-}
-
-/* -gpgpu_dram_partition_queues icnt_to_L2:L2_to_dram:dram_to_L2:
- * L2_to_icnt: the second is the L2 slice's miss queue, the fourth its
- * reply queue. */
-static int h_part_queues(Ctx *c, const GsimOpt *o, const Row *r)
-{
-    (void)r;
-    char buf[128];
-    snprintf(buf, sizeof buf, "%s", o->value);
-    char *f[8];
-    int64_t q[4];
-    if (split(buf, ':', f, 8) != 4) {
-        return bad(c, o, "four queue sizes a:b:c:d");
-    }
-    for (int i = 0; i < 4; i++) {
-        if (!to_i64(f[i], &q[i]) || q[i] < 1 || q[i] > (1 << 20)) {
-            return bad(c, o, "four queue sizes a:b:c:d");
-        }
-    }
-    set(c, "l2.missq", o, "%lld", (long long)q[1]);
-    set(c, "l2.outq", o, "%lld", (long long)q[3]);
-    leave_out(c, "the interconnect-to-L2 and DRAM-to-L2 queues (%lld, "
-                 "%lld): the slice takes requests and fills as they come",
-              (long long)q[0], (long long)q[2]);
-    return 0;
-}
-
-/* The burst options: resolved after every row (resolve_burst). */
-static int h_burst(Ctx *c, const GsimOpt *o, const Row *r)
-{
-    int64_t v;
-    if (!to_i64(o->value, &v) || v < r->lo || v > r->hi) {
-        return bad(c, o, "a positive integer");
-    }
-    return 2;
 }
 
 /* -gpgpu_n_clusters x -gpgpu_n_cores_per_cluster: the SM count, which
@@ -709,8 +445,8 @@ static int h_sms(Ctx *c, const GsimOpt *o, const Row *r)
 {
     (void)r;
     int64_t v;
-    if (!to_i64(o->value, &v) || v < 1 || v > 4096) {
-        return bad(c, o, "a count from 1 to 4096");
+    if (!gsim_i64(o->value, &v) || v < 1 || v > 4096) {
+        return gsim_bad(c, o, "a count from 1 to 4096");
     }
     return 2;
 }
@@ -759,11 +495,11 @@ static const Row rows[] = {
      "(--arch sm_XY)", 0, 9},
     {"-gpgpu_ptx_force_max_capability", h_cap_max, NULL, 0, 0},
     {"-gpgpu_kernel_launch_latency", h_int, "launch.latency", 0, 1ll << 32},
-    {"-gpgpu_cache:dl1", h_cache, "l1d", 0, 0},
-    {"-gpgpu_cache:dl2", h_cache, "l2", 0, 0},
-    {"-gpgpu_cache:il1", h_cache, "l1i", 0, 0},
-    {"-gpgpu_const_cache:l1", h_cache, "l1c", 0, 0},
-    {"-gpgpu_tex_cache:l1", h_cache, "l1t", 0, 0},
+    {"-gpgpu_cache:dl1", gsim_h_cache, "l1d", 0, 0},
+    {"-gpgpu_cache:dl2", gsim_h_cache, "l2", 0, 0},
+    {"-gpgpu_cache:il1", gsim_h_cache, "l1i", 0, 0},
+    {"-gpgpu_const_cache:l1", gsim_h_cache, "l1c", 0, 0},
+    {"-gpgpu_tex_cache:l1", gsim_h_cache, "l1t", 0, 0},
     {"-gpgpu_l1_latency", h_int, "l1d.lat", 1, 1 << 20},
     {"-gpgpu_l1_banks", h_int, "l1d.banks", 1, 64},
     {"-gpgpu_l2_rop_latency", h_int, "l2.lat", 1, 1 << 20},
@@ -772,15 +508,15 @@ static const Row rows[] = {
      "sets: one slice per channel", 1, 64},
     {"-gpgpu_memory_partition_indexing", h_enum, "map.hash=linear,xor,poly",
      0, 0},
-    {"-gpgpu_dram_timing_opt", h_dram_timing, NULL, 0, 0},
-    {"-gpgpu_dram_partition_queues", h_part_queues, NULL, 0, 0},
+    {"-gpgpu_dram_timing_opt", gsim_h_dram_timing, NULL, 0, 0},
+    {"-gpgpu_dram_partition_queues", gsim_h_part_queues, NULL, 0, 0},
     {"-gpgpu_dram_scheduler", h_enum, "dram.sched=fifo,frfcfs", 0, 0},
     {"-gpgpu_frfcfs_dram_sched_queue_size", h_int, "dram.rdq", 1, 1 << 20},
     {"-gpgpu_clock_domains", h_clocks, NULL, 0, 0},
-    {"-gpgpu_dram_buswidth", h_burst, NULL, 1, 1024},
-    {"-gpgpu_dram_burst_length", h_burst, NULL, 1, 1024},
-    {"-dram_data_command_freq_ratio", h_burst, NULL, 1, 64},
-    {"-gpgpu_n_mem_per_ctrlr", h_burst, NULL, 1, 64},
+    {"-gpgpu_dram_buswidth", gsim_h_burst, NULL, 1, 1024},
+    {"-gpgpu_dram_burst_length", gsim_h_burst, NULL, 1, 1024},
+    {"-dram_data_command_freq_ratio", gsim_h_burst, NULL, 1, 64},
+    {"-gpgpu_n_mem_per_ctrlr", gsim_h_burst, NULL, 1, 64},
     {"-network_mode", h_enum, "icnt.model=,crossbar,crossbar", 0, 0},
     {"-icnt_flit_size", h_int, "icnt.flit", 1, 1 << 16},
     {"-icnt_in_buffer_limit", h_int, "icnt.inbuf", 1, 1 << 20},
@@ -832,65 +568,19 @@ static const struct {
 
 /* ------------------------------------------------------- after the rows */
 
-/* An option resolve_burst could not use: listed as unmapped. */
-static void unused(Ctx *c, const GsimOpt *o, const char *why)
-{
-    if (o) {
-        fprintf(c->notes, "%s:%u: unmapped: %s %.60s (%s)\n", c->file,
-                o->line, o->name, o->value, why);
-        c->mapped--;
-        c->unmapped++;
-    }
-}
-
-static void resolve_burst(Ctx *c)
-{
-    const GsimOpt *bw = last(c, "-gpgpu_dram_buswidth");
-    const GsimOpt *bl = last(c, "-gpgpu_dram_burst_length");
-    const GsimOpt *ratio = last(c, "-dram_data_command_freq_ratio");
-    const GsimOpt *per = last(c, "-gpgpu_n_mem_per_ctrlr");
-    int64_t w = int_opt(c, "-gpgpu_dram_buswidth", 0);
-    int64_t l = int_opt(c, "-gpgpu_dram_burst_length", 0);
-    int64_t q = int_opt(c, "-dram_data_command_freq_ratio", 0);
-    int64_t m = int_opt(c, "-gpgpu_n_mem_per_ctrlr", 1);
-    if (bl && ratio) { /* beats / (beats per command cycle) */
-        set(c, "dram.tBURST", ratio, "%lld", (long long)((l + q - 1) / q));
-        comment(c, "dram.tBURST: %s %lld (line %u) / %s %lld", bl->name,
-                (long long)l, bl->line, ratio->name, (long long)q);
-    }
-    if (!bl) {
-        unused(c, bw, "needs -gpgpu_dram_burst_length");
-        unused(c, ratio, "needs -gpgpu_dram_burst_length");
-    } else if (!ratio && !bw) {
-        unused(c, bl, "needs -dram_data_command_freq_ratio or "
-                      "-gpgpu_dram_buswidth");
-    }
-    if (!(bw && bl)) {
-        unused(c, per, "needs -gpgpu_dram_buswidth and "
-                       "-gpgpu_dram_burst_length");
-    }
-    if (bw && bl) { /* GPGPU-Sim's "atom": bus bytes x burst x chips */
-        set(c, "dram.burst_bytes", bw, "%lld", (long long)(w * l * m));
-        comment(c, "dram.burst_bytes: %s %lld (line %u) x %s %lld x %s "
-                   "%lld",
-                bw->name, (long long)w, bw->line, bl->name, (long long)l,
-                per ? per->name : "chips per controller", (long long)m);
-    }
-}
-
 static void resolve_sms(Ctx *c)
 {
-    const GsimOpt *cl = last(c, "-gpgpu_n_clusters");
-    const GsimOpt *co = last(c, "-gpgpu_n_cores_per_cluster");
+    const GsimOpt *cl = gsim_last(c, "-gpgpu_n_clusters");
+    const GsimOpt *co = gsim_last(c, "-gpgpu_n_cores_per_cluster");
     if (cl && co) {
-        long long n = (long long)(int_opt(c, cl->name, 1) *
-                                  int_opt(c, co->name, 1));
-        comment(c, "SMs: %s x %s (lines %u, %u) = %lld, the device's "
+        long long n = (long long)(gsim_int_opt(c, cl->name, 1) *
+                                  gsim_int_opt(c, co->name, 1));
+        gsim_comment(c, "SMs: %s x %s (lines %u, %u) = %lld, the device's "
                    "option: run with --sms %lld",
                 cl->name, co->name, cl->line, co->line, n, n);
     } else if (cl || co) {
         const GsimOpt *o = cl ? cl : co;
-        comment(c, "SMs: %s %s (line %u) without %s: run with --sms N",
+        gsim_comment(c, "SMs: %s %s (line %u) without %s: run with --sms N",
                 o->name, o->value, o->line,
                 cl ? "-gpgpu_n_cores_per_cluster" : "-gpgpu_n_clusters");
     }
@@ -899,7 +589,7 @@ static void resolve_sms(Ctx *c)
 /* Whether a later option of the same name replaces the one at i. */
 static bool superseded(const Ctx *c, size_t i)
 {
-    return last(c, c->f->opt[i].name) != &c->f->opt[i];
+    return gsim_last(c, c->f->opt[i].name) != &c->f->opt[i];
 }
 
 int gsim_convert(const GsimFile *f, const char *file, FILE *out,
@@ -918,7 +608,7 @@ int gsim_convert(const GsimFile *f, const char *file, FILE *out,
         const GsimOpt *o = &f->opt[i];
         if (superseded(c, i)) {
             fprintf(notes, "%s:%u: %s: superseded by line %u\n", file,
-                    o->line, o->name, last(c, o->name)->line);
+                    o->line, o->name, gsim_last(c, o->name)->line);
             c->superseded++;
             continue;
         }
@@ -957,7 +647,7 @@ int gsim_convert(const GsimFile *f, const char *file, FILE *out,
         }
     }
     if (!rc) {
-        resolve_burst(c);
+        gsim_resolve_burst(c);
         resolve_sms(c);
         fprintf(out,
                 "# A ptxemu timing configuration for the `gpu` model, "
