@@ -267,11 +267,122 @@ static bool histo_run(const BenchIo *io)
            check_u32("histo (global)", got16, want16, 16);
 }
 
+/* vecadd: c = a + b (one rounding each: the host's sum is the same) */
+static uint32_t vec_n(void) { return scaled(8u << 20, 1024); }
+
+static bool vecadd_run(const BenchIo *io)
+{
+    uint32_t n = vec_n();
+    float *a = malloc((size_t)n * 4), *b = malloc((size_t)n * 4);
+    float *got = malloc((size_t)n * 4);
+    if (!a || !b || !got) {
+        abort();
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        a[i] = (float)(rng() & 0xffff) * (1.0f / 64.0f);
+        b[i] = (float)(rng() & 0xffff) * (1.0f / 1024.0f) - 30.0f;
+    }
+    uint64_t dc = dalloc(io, (size_t)n * 4, NULL);
+    uint64_t da = dalloc(io, (size_t)n * 4, a);
+    uint64_t db = dalloc(io, (size_t)n * 4, b);
+    int ni = (int)n;
+    void *params[] = {&dc, &da, &db, &ni};
+    io->launch(io->ctx, (n + 255) / 256, 256, params);
+    dget(io, got, dc, (size_t)n * 4);
+    for (uint32_t i = 0; i < n; i++) {
+        a[i] = a[i] + b[i];
+    }
+    bool ok = check_f32("vecadd", got, a, n);
+    free(a);
+    free(b);
+    free(got);
+    return ok;
+}
+
+/* reduce: per-CTA partial sums (u32, exact) of a grid-stride share */
+#define RED_CTAS 128u
+#define RED_BLOCK 256u
+static uint32_t red_n(void) { return scaled(8u << 20, 1024); }
+
+static bool reduce_run(const BenchIo *io)
+{
+    uint32_t n = red_n();
+    uint32_t *in = malloc((size_t)n * 4);
+    uint32_t got[RED_CTAS], want[RED_CTAS] = {0};
+    if (!in) {
+        abort();
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        in[i] = rng();
+        want[i / RED_BLOCK % RED_CTAS] += in[i]; /* i's CTA, grid-stride */
+    }
+    uint64_t dp = dalloc(io, sizeof got, NULL);
+    uint64_t din = dalloc(io, (size_t)n * 4, in);
+    int ni = (int)n;
+    void *params[] = {&dp, &din, &ni};
+    io->launch(io->ctx, RED_CTAS, RED_BLOCK, params);
+    dget(io, got, dp, sizeof got);
+    free(in);
+    return check_u32("reduce", got, want, RED_CTAS);
+}
+
+/* matmul: n x n, n a multiple of 16 growing with the cube root of the
+ * scale; entries k/4 for small k, so every product and sum is exact and
+ * any order of the additions gives the host's value */
+static uint32_t mm_n(void)
+{
+    double v = 512.0 * cbrt(bench_scale);
+    uint32_t n = (uint32_t)(v / 16.0 + 0.5) * 16u;
+    return n < 16 ? 16 : n > 2048 ? 2048 : n;
+}
+
+static bool matmul_run(const BenchIo *io)
+{
+    uint32_t n = mm_n();
+    size_t nn = (size_t)n * n;
+    float *a = malloc(nn * 4), *b = malloc(nn * 4), *got = malloc(nn * 4);
+    float *want = malloc(nn * 4);
+    if (!a || !b || !got || !want) {
+        abort();
+    }
+    for (size_t i = 0; i < nn; i++) {
+        a[i] = (float)(rng() & 7) * 0.25f;
+        b[i] = (float)(rng() & 7) * 0.25f - 1.0f;
+    }
+    uint64_t dc = dalloc(io, nn * 4, NULL);
+    uint64_t da = dalloc(io, nn * 4, a);
+    uint64_t db = dalloc(io, nn * 4, b);
+    int ni = (int)n;
+    void *params[] = {&dc, &da, &db, &ni};
+    io->launch(io->ctx, (n / 16) * (n / 16), 256, params);
+    dget(io, got, dc, nn * 4);
+    for (uint32_t r = 0; r < n; r++) {
+        for (uint32_t c = 0; c < n; c++) {
+            float sum = 0.0f;
+            for (uint32_t k = 0; k < n; k++) {
+                sum = fmaf(a[(size_t)r * n + k], b[(size_t)k * n + c], sum);
+            }
+            want[(size_t)r * n + c] = sum;
+        }
+    }
+    bool ok = check_f32("matmul", got, want, nn);
+    free(a);
+    free(b);
+    free(got);
+    free(want);
+    return ok;
+}
+
 const Bench bench_kernels[] = {
     {"alu", "alu.ptx", "alu", "ALU-bound: int+float loop", alu_run},
     {"mem", "mem.ptx", "saxpy", "memory-bound: saxpy", mem_run},
     {"diverge", "diverge.ptx", "diverge", "divergent branches", div_run},
     {"atomic", "atomic.ptx", "histo", "atomics: histogram", histo_run},
+    {"vecadd", "vecadd.ptx", "vecadd", "streaming: c = a + b", vecadd_run},
+    {"reduce", "reduce.ptx", "reduce", "shared-memory tree reduction",
+     reduce_run},
+    {"matmul", "matmul.ptx", "matmul", "16x16-tiled matrix multiply",
+     matmul_run},
 };
 const size_t bench_nkernels = sizeof(bench_kernels) / sizeof(bench_kernels[0]);
 

@@ -7,6 +7,10 @@
  *   mem      a grid-stride saxpy over a large buffer (memory-bound)
  *   diverge  data-dependent branches that split every warp (divergent)
  *   atomic   a histogram with shared and global atom.add (atomic-heavy)
+ *   vecadd   c = a + b, one thread per element (streaming)
+ *   reduce   per-CTA sums: a grid-stride loop, then a shared-memory
+ *            tree with barriers
+ *   matmul   a 16x16-tiled single-precision matrix multiply
  * Each Bench.run makes its inputs, launches its kernel through a
  * BenchIo and checks the result against a host-computed reference.
  */
