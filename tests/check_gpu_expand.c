@@ -8,7 +8,8 @@
  *  - table: every built-in row is well formed (1..GPU_EXPAND_MAX parts,
  *    known units, non-zero latency and ii, nothing past n, a source).
  *  - gt200: Wong et al.'s figures: 32-bit mul.lo is 4 SP instructions,
- *    96 cycles; mad.lo 5, 120 cycles; sin/cos/ex2 two dependent parts.
+ *    96 cycles; mad.lo 5, 120 cycles; sin/cos/ex2 two dependent parts;
+ *    a clock read a move and a shift (an operand-prefix modifier).
  *  - sass: facts read by hand off the SASS listings for sm_70/80/90 (not
  *    off the generator): div.rn.f32 is MUFU.RCP, FCHK and five FFMAs
  *    around its slow-path test; sin.approx is FMUL.RZ then MUFU.SIN;
@@ -194,6 +195,19 @@ START_TEST(gt200_wong)
     ck_assert_uint_eq(on_unit(e, PTXEMU_TM_UNIT_SFU), 2);
     /* lg2 is one SFU instruction (Wong et al.): no row */
     ck_assert_ptr_null(look(G, "lg2", 4, "lg2.approx.f32 %f1, %f2;"));
+    /* a clock read is a move and a dependent shift (28 cycles before an
+     * independent instruction): the row names its operand, %clock or
+     * %clock64, and no other move matches it */
+    e = look(G, "mov", 8, "mov.u64 %rd4, %clock64;");
+    ck_assert_ptr_nonnull(e);
+    ck_assert_uint_eq(e->n, 2);
+    ck_assert_uint_eq(e->part[0].latency + e->part[1].ii, 28);
+    ck_assert_ptr_eq(look(G, "mov", 4, "mov.u32 %r1,%clock;"), e);
+    ck_assert_ptr_null(look(G, "mov", 4, "mov.u32 %r1, %r2;"));
+    ck_assert_ptr_null(look(G, "mov", 4, "mov.u32 %clockx, %r2;"));
+    ck_assert_ptr_null(look(G, "mov", 4, "mov.u32 %r1, %clock_hi;"));
+    ck_assert_ptr_null(look(GPU_EXPAND_AMPERE, "mov", 8,
+                            "mov.u64 %rd4, %clock64;"));
 }
 END_TEST
 

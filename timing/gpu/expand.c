@@ -81,8 +81,27 @@ static bool has_mod(const char *w, size_t wlen, const char *m, size_t mlen)
     return false;
 }
 
-/* How many modifiers row needs (all present in the word), -1 when one
- * is missing. */
+/* Whether an operand of the instruction (the text after the opcode
+ * word, `ops`) is `m` (m_len bytes) or `m` and digits: "%clock" matches
+ * %clock and %clock64, not %clock_hi or a register named %clockx. */
+static bool has_operand(const char *ops, const char *m, size_t mlen)
+{
+    for (const char *p = ops; (p = strchr(p, m[0])) != NULL; p++) {
+        if (strncmp(p, m, mlen) != 0 ||
+            (p > ops && !strchr(" \t,{[", p[-1]))) {
+            continue;
+        }
+        const char *e = p + mlen;
+        e += strspn(e, "0123456789");
+        if (!*e || strchr(" \t,;}]", *e)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* How many modifiers row needs (all present in the word; one that begins
+ * with '%' is an operand prefix instead), -1 when one is missing. */
 static int mods_matched(const char *mods, const char *w, size_t wlen)
 {
     int count = 0;
@@ -91,7 +110,9 @@ static int mods_matched(const char *mods, const char *w, size_t wlen)
         m += *m == '.';
         size_t mlen = strcspn(m, ".");
         if (mlen) {
-            if (!w || !has_mod(w, wlen, m, mlen)) {
+            bool ok = w && (*m == '%' ? has_operand(w + wlen, m, mlen)
+                                      : has_mod(w, wlen, m, mlen));
+            if (!ok) {
                 return -1;
             }
             count++;

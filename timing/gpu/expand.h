@@ -10,7 +10,8 @@
  * info) with the unit's configured latency.
  *
  * Rows match on the opcode name, the type (bits), and modifiers that
- * must appear in the instruction's text (".rn", ".approx", ".full" ...);
+ * must appear in the instruction's text (".rn", ".approx", ".full" ...;
+ * one that begins with '%' must begin an operand instead: "%clock");
  * the most specific matching row wins (the most modifiers; then the
  * first in the table).  Every row cites where its numbers come from (a
  * disassembly of nvcc's output for that architecture, or a published
