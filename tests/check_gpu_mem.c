@@ -1165,6 +1165,45 @@ START_TEST(hier_bytes_per_level)
 }
 END_TEST
 
+/* TLB walks through the memory system: tlb.walk_levels = 2, the page
+ * table at 0x100 (partition 1: bytes 256..511 of each 512).  SM0 reads
+ * 0x000 at 0 (page 0): the TLB misses; the walker reads
+ *  level 0 at 0x100 (partition 1, local address 0: bank 0, row 0): sent
+ *    at 0, a 1-flit request arrives at 2, the L2 misses (leaves at 3),
+ *    ACT @3, RD @15, data at 29, L2 fill + 10 = 39, a 2-flit reply
+ *    arrives at 42;
+ *  level 1 at 0x100 + 2^32 (chunk 2^24 + 1: partition 1, local 2^31:
+ *    bank 0, row 2^16, another row of the same bank): sent at 42,
+ *    arrives 44, L2 miss at 45; PRE @45 (tRAS from 3 and tRTP from 15
+ *    long past), ACT @57 (tRP 12), RD @69, data 83, L2 93, back at 96.
+ * The translation is installed at 96 and the read enters the L1: the
+ * cold path of hier_latencies (47): 143.  A second read of the page at
+ * 200 (0x020, a sector miss, a DRAM row hit in partition 0): no walk,
+ * 35 -> 235. */
+START_TEST(hier_tlb_walk)
+{
+    static const char *const x[] = {"tlb.on=true", "tlb.walk_levels=2",
+                                    "tlb.pt_base=0x100"};
+    MemRun r;
+    mem_open(&r, x, 3);
+    ck_assert_msg(r.m, "%s", r.h.err);
+    mem_send(&r, 0, 0x000, GPU_MEM_READ, PTXEMU_TM_SPACE_GLOBAL, 1, 0);
+    mem_drain(&r);
+    ck_assert_uint_eq(r.done[1], 143);
+    mem_send(&r, 0, 0x020, GPU_MEM_READ, PTXEMU_TM_SPACE_GLOBAL, 2, 200);
+    mem_drain(&r);
+    ck_assert_uint_eq(r.done[2], 235);
+    ck_assert_uint_eq(mem_stat(&r, "mem.tlb.miss"), 1);
+    ck_assert_uint_eq(mem_stat(&r, "mem.tlb.walks"), 1);
+    ck_assert_uint_eq(mem_stat(&r, "mem.tlb.l1_hit"), 1);
+    ck_assert_uint_eq(mem_stat(&r, "mem.walk.requests"), 2);
+    ck_assert_uint_eq(mem_stat(&r, "mem.walk.latency"), 42 + 54);
+    ck_assert_uint_eq(mem_stat(&r, "mem.l2.p1.miss"), 2);
+    ck_assert_uint_eq(mem_stat(&r, "mem.dram.p1.row_conflict"), 1);
+    mem_close(&r);
+}
+END_TEST
+
 /* GT200 keeps no global data in its partitions (l2.bypass=global): the
  * DRAM access of hier_latencies without the L2's lookup (1) and hit
  * latency (10): the request reaches the partition at 3 and the channel
@@ -1295,17 +1334,23 @@ static void stress_run(const char *const *set, size_t nset, bool jump,
 
 START_TEST(hier_stress_deterministic)
 {
-    static const char *const cfgs[][3] = {
-        {"icnt.model=crossbar", "dram.sched=frfcfs", "tlb.on=false"},
-        {"icnt.model=ideal", "dram.sched=fifo", "dram.policy=closed"},
-        {"mem.l1d=false", "tlb.on=true", "map.hash=poly"},
-        {"l2.repl=fifo", "l1d.write=back", "l1d.alloc=true"},
-        {"l2.bypass=global,tex", "mem.l1d=false", "dram.policy=closed"},
+    static const char *const cfgs[][4] = {
+        {"icnt.model=crossbar", "dram.sched=frfcfs", "tlb.on=false",
+         "tlb.queue=2"},
+        {"icnt.model=ideal", "dram.sched=fifo", "dram.policy=closed",
+         "tlb.queue=2"},
+        {"mem.l1d=false", "tlb.on=true", "map.hash=poly", "tlb.queue=2"},
+        {"l2.repl=fifo", "l1d.write=back", "l1d.alloc=true", "tlb.queue=2"},
+        {"l2.bypass=global,tex", "mem.l1d=false", "dram.policy=closed",
+         "tlb.queue=2"},
+        /* walks through memory: 1 KB pages, a 2-entry first level */
+        {"tlb.on=true", "tlb.walk_levels=3", "tlb.page=1k",
+         "tlb.l1.ways=2"},
     };
     static Stress a, b;
     for (size_t k = 0; k < sizeof cfgs / sizeof cfgs[0]; k++) {
-        stress_run(cfgs[k], 3, false, &a);
-        stress_run(cfgs[k], 3, true, &b);
+        stress_run(cfgs[k], 4, false, &a);
+        stress_run(cfgs[k], 4, true, &b);
         ck_assert_uint_eq(a.ndone, STRESS_N);
         for (uint32_t i = 0; i < STRESS_N; i++) {
             ck_assert_msg(a.done[i] == b.done[i],
@@ -1380,6 +1425,7 @@ static Suite *suite(void)
     tcase_add_test(tc, hier_clock_domains);
     tcase_add_test(tc, hier_no_l1);
     tcase_add_test(tc, hier_tlb);
+    tcase_add_test(tc, hier_tlb_walk);
     tcase_add_test(tc, hier_l2_bypass);
     tcase_add_test(tc, hier_refused_retry);
     tcase_add_test(tc, hier_bytes_per_level);

@@ -80,6 +80,13 @@ typedef struct Sm {
     MemQ direct;                /* no L1: waiting for the network */
     Tlb *tlb;                   /* NULL: no TLB */
     MemQ tlbq;                  /* held back by a TLB miss */
+    MemQ walkq;                 /* waiting for a page walk through memory,
+                                   in order (tlb.walk_levels) */
+    bool walking;               /* the walk of walkq's head is under way */
+    bool walk_send;             /* walk_msg waits for the network */
+    uint32_t walk_level;        /* the page-table level being read */
+    uint64_t walk_sent;         /* core cycle walk_msg was issued */
+    MemMsg walk_msg;
     MemMsg pend[4];             /* pieces of a split request */
     uint32_t npend;
     uint8_t pend_unit;
@@ -102,7 +109,7 @@ typedef struct Hier {
     CacheStats st_l1[MEM_UNIT_DIRECT], st_l2;
     CacheStats *st_l2p;         /* per partition (st_l2: their sum) */
     ReqStats st_req_unit[MEM_UNIT_COUNT];
-    uint64_t st_direct_bytes;
+    uint64_t st_direct_bytes, st_walk_bytes;
     TlbStats st_tlb;
     DramStats st_dram;
     DramStats *st_dramp;        /* per partition (st_dram: their sum) */
@@ -222,6 +229,12 @@ static uint64_t agent_next(const Hier *H, uint32_t id)
         }
         if (!S->npend) {
             t = mem_min(t, memq_next(&S->tlbq));
+            if (!S->walking) {
+                t = mem_min(t, memq_next(&S->walkq));
+            }
+        }
+        if (S->walk_send && !S->blocked) {
+            t = mem_min(t, a->last);
         }
         return S->npend && !S->pend_blocked ? mem_min(t, a->last) : t;
     }
@@ -396,6 +409,60 @@ static bool to_icnt(Hier *H, uint32_t s, const MemMsg *m)
     return true;
 }
 
+/* Read level S->walk_level's page-table entry of walkq's head: it
+ * goes to the request network at the SM's next run. */
+static void walk_read(Hier *H, Sm *S, uint32_t s, uint64_t now)
+{
+    const MemMsg *h = &S->walkq.it[S->walkq.head].m;
+    uint64_t pte = tlb_pte(S->tlb, h->addr, S->walk_level);
+    S->walk_msg = (MemMsg){.addr = pte & ~(uint64_t)(GPU_LINE - 1),
+                           .sectors = (uint8_t)(1u << (pte % GPU_LINE /
+                                                       GPU_SECTOR)),
+                           .kind = GPU_MEM_READ, .unit = MEM_UNIT_WALK,
+                           .sm = (uint16_t)s, .mshr = -1};
+    S->walk_send = true;
+    S->walk_sent = now;
+    H->st_req_unit[MEM_UNIT_WALK].requests++;
+    H->st_walk_bytes += GPU_SECTOR;
+}
+
+/* Requests waiting for a walk enter their first level in order once
+ * their page is translated; the first whose page is not starts a walk
+ * (the pages of those behind it may come with it). */
+static void run_walkq(Hier *H, Sm *S, uint32_t s, uint64_t now)
+{
+    const MemMsg *m;
+    while (!S->walking && (m = memq_peek(&S->walkq, now))) {
+        if (!tlb_present(S->tlb, m->addr)) {
+            S->walking = true;
+            S->walk_level = 0;
+            walk_read(H, S, s, now);
+            return;
+        }
+        if (enter(H, S, m, now) != ENTERED) {
+            return;
+        }
+        memq_pop(&S->walkq);
+    }
+}
+
+/* A page-table read of SM s is back at core cycle now: read the next
+ * level, or install the translation. */
+static void walk_reply(Hier *H, uint32_t s, uint64_t now)
+{
+    Sm *S = &H->sm[s];
+    EMU_ASSERT(S->walking && S->walkq.n);
+    H->st_req_unit[MEM_UNIT_WALK].latency += now - S->walk_sent;
+    if (++S->walk_level < H->cfg.tlb.walk_levels) {
+        walk_read(H, S, s, now);
+    } else {
+        tlb_fill(S->tlb, S->walkq.it[S->walkq.head].m.addr);
+        S->walking = false;
+    }
+    S->gen++;
+    touch(H, id_sm(H, s));
+}
+
 static void run_sm(Hier *H, uint32_t s, uint64_t now)
 {
     Sm *S = &H->sm[s];
@@ -414,6 +481,10 @@ static void run_sm(Hier *H, uint32_t s, uint64_t now)
                to_icnt(H, s, m)) {
             cache_down_pop(c);
         }
+    }
+    run_walkq(H, S, s, now);
+    if (S->walk_send && !S->blocked && to_icnt(H, s, &S->walk_msg)) {
+        S->walk_send = false;
     }
     while (!S->blocked && (m = memq_peek(&S->direct, now)) &&
            to_icnt(H, s, m)) {
@@ -488,6 +559,8 @@ static void run_rep(Hier *H, uint64_t now)
         while ((m = xbar_peek(H->rep, s, now))) {
             if (m->unit == MEM_UNIT_DIRECT) {
                 deliver(H, m, cyc(H, DOM_CORE));
+            } else if (m->unit == MEM_UNIT_WALK) {
+                walk_reply(H, s, cyc(H, DOM_CORE));
             } else {
                 cache_fill(H->sm[s].c[m->unit], m, cyc(H, DOM_CORE));
                 H->sm[s].gen++;
@@ -640,7 +713,7 @@ static bool hier_send(void *mm, const GpuMemReq *r, uint64_t now)
                 .kind = r->kind == GPU_MEM_FETCH ? GPU_MEM_READ : r->kind,
                 .unit = (uint8_t)u, .sm = (uint16_t)r->sm, .mshr = -1};
     bool translate = S->tlb && (u == MEM_UNIT_L1D || u == MEM_UNIT_DIRECT);
-    if (translate && memq_full(&S->tlbq)) {
+    if (translate && (memq_full(&S->tlbq) || memq_full(&S->walkq))) {
         return false;
     }
     uint32_t extra = 0;
@@ -649,11 +722,12 @@ static bool hier_send(void *mm, const GpuMemReq *r, uint64_t now)
          * later finds its page in the L1 TLB */
         extra = tlb_lookup(S->tlb, r->addr);
     }
-    bool queue = translate && (extra || S->tlbq.n);
+    bool walk = extra == TLB_WALK;
+    bool queue = translate && !walk && (extra || S->tlbq.n);
     /* the LSU offers a refused request again every cycle until it is
      * taken: answered from the memo while nothing changed */
     Memo *mo = &S->memo[u];
-    if (!queue && mo->gen == S->gen && mo->addr == m.addr &&
+    if (!queue && !walk && mo->gen == S->gen && mo->addr == m.addr &&
         mo->sectors == m.sectors && mo->kind == m.kind) {
         if (mo->resfail) {
             cache_count_resfail(mo->resfail);
@@ -667,7 +741,9 @@ static bool hier_send(void *mm, const GpuMemReq *r, uint64_t now)
     m.tag = k;
     H->slot[k] = (Slot){.cookie = r->cookie, .sm = r->sm, .left = 1,
                         .sent = now, .unit = (uint8_t)u};
-    if (queue) {
+    if (walk) {
+        memq_push(&S->walkq, &m, now);
+    } else if (queue) {
         memq_push(&S->tlbq, &m, now + extra);
     } else {
         Entered e = enter(H, S, &m, now);
@@ -711,6 +787,7 @@ static void hier_destroy(void *m)
         }
         memq_fini(&H->sm[s].direct);
         memq_fini(&H->sm[s].tlbq);
+        memq_fini(&H->sm[s].walkq);
         tlb_free(H->sm[s].tlb);
     }
     for (uint32_t p = 0; H->part && p < H->cfg.parts; p++) {
@@ -863,7 +940,7 @@ static int register_stats(Hier *H, const ptxemu_tm_host_api *api,
     static const char *const name[MEM_UNIT_COUNT] = {
         [MEM_UNIT_L1D] = "mem.l1d", [MEM_UNIT_L1C] = "mem.l1c",
         [MEM_UNIT_L1T] = "mem.l1t", [MEM_UNIT_L1I] = "mem.l1i",
-        [MEM_UNIT_DIRECT] = "mem.direct",
+        [MEM_UNIT_DIRECT] = "mem.direct", [MEM_UNIT_WALK] = "mem.walk",
     };
     for (uint32_t s = 0; H->cfg.l1d_on && s < H->nsms; s++) {
         snprintf(prefix, sizeof prefix, "mem.l1d.sm%u", s);
@@ -871,13 +948,18 @@ static int register_stats(Hier *H, const ptxemu_tm_host_api *api,
     }
     for (int u = 0; u < MEM_UNIT_COUNT; u++) {
         if (u == MEM_UNIT_L1D ? !H->cfg.l1d_on
-                              : u == MEM_UNIT_DIRECT && H->cfg.l1d_on) {
+            : u == MEM_UNIT_DIRECT ? H->cfg.l1d_on
+            : u == MEM_UNIT_WALK && !(H->cfg.tlb_on &&
+                                      H->cfg.tlb.walk_levels)) {
             continue;
         }
         if (u == MEM_UNIT_DIRECT) {
             rc |= api->stat(h, "mem.direct.bytes", &H->st_direct_bytes,
                             "32 per sector of each request sent without "
                             "an L1");
+        } else if (u == MEM_UNIT_WALK) {
+            rc |= api->stat(h, "mem.walk.bytes", &H->st_walk_bytes,
+                            "32 per page-table read of the TLB walkers");
         } else {
             rc |= reg_cache(api, h, name[u], &H->st_l1[u], false);
         }
@@ -912,7 +994,10 @@ static int register_stats(Hier *H, const ptxemu_tm_host_api *api,
          offsetof(TlbStats, l1_hit)},
         {"l2_hit", "translations found in the second level",
          offsetof(TlbStats, l2_hit)},
-        {"miss", "page walks", offsetof(TlbStats, miss)},
+        {"miss", "translations found in neither level",
+         offsetof(TlbStats, miss)},
+        {"walks", "page walks through memory (tlb.walk_levels)",
+         offsetof(TlbStats, walks)},
     };
     for (size_t k = 0; H->cfg.tlb_on && k < NCTR(tlb_ctr); k++) {
         rc |= reg(api, h, "mem.tlb", tlb_ctr[k].name, &H->st_tlb,
@@ -956,7 +1041,7 @@ static bool build(Hier *H, const ptxemu_tm_host_api *api, ptxemu_tm_host *h)
     for (uint32_t s = 0; s < H->nsms; s++) {
         Sm *S = &H->sm[s];
         if (memq_init(&S->direct, c->direct_q) ||
-            memq_init(&S->tlbq, c->tlb_q)) {
+            memq_init(&S->tlbq, c->tlb_q) || memq_init(&S->walkq, c->tlb_q)) {
             return fail(api, h, "mem", err);
         }
         if (c->tlb_on &&

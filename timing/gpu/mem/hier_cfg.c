@@ -69,7 +69,13 @@ static const ptxemu_tm_param general[] = {
     {"tlb.l2.ways", U, "8", "second-level TLB ways (GT200: 8)"},
     {"tlb.l2.lat", U, "47", "extra cycles of a second-level hit (GT200: "
                            "487 - 440)"},
-    {"tlb.walk", U, "258", "extra cycles of a miss (GT200: 698 - 440)"},
+    {"tlb.walk", U, "258", "extra cycles of a miss (GT200: 698 - 440) "
+                           "when tlb.walk_levels is 0"},
+    {"tlb.walk_levels", U, "0", "0: a miss costs tlb.walk cycles; 1 to 7: "
+                                "it reads that many page-table levels "
+                                "through the memory system"},
+    {"tlb.pt_base", U, "0x4000000000", "the page table's address (its "
+                                       "reads go where this maps)"},
     {"tlb.queue", U, "8", "requests an SM may hold waiting on its TLB"},
 };
 
@@ -325,6 +331,8 @@ int hier_read(const ptxemu_tm_host_api *api, ptxemu_tm_host *h,
     c->tlb.l2_ways = u32(api, h, "tlb.l2.ways", &ok);
     c->tlb.l2_lat = u32(api, h, "tlb.l2.lat", &ok);
     c->tlb.walk_lat = u32(api, h, "tlb.walk", &ok);
+    c->tlb.walk_levels = u32(api, h, "tlb.walk_levels", &ok);
+    c->tlb.pt_base = api->param_uint(h, "tlb.pt_base");
     c->tlb_q = u32(api, h, "tlb.queue", &ok);
     c->map.ranks = d->ranks;
     c->map.banks = d->banks;

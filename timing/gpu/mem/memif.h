@@ -48,6 +48,7 @@ typedef enum MemUnit {
     MEM_UNIT_L1T,       /* texture */
     MEM_UNIT_L1I,       /* instruction fetch */
     MEM_UNIT_DIRECT,    /* no L1 in the way (GT200's global memory) */
+    MEM_UNIT_WALK,      /* a page-table read of the SM's TLB walker */
     MEM_UNIT_COUNT
 } MemUnit;
 

@@ -38,11 +38,13 @@ Tlb *tlb_new(const TlbCfg *cfg, TlbStats *st, char *err, size_t errlen)
 {
     if (!cfg->l1_sets || !cfg->l1_ways || !cfg->l2_sets || !cfg->l2_ways ||
         !cfg->page || (cfg->page & (cfg->page - 1)) ||
+        cfg->walk_levels > 7 ||
         (uint64_t)cfg->l1_sets * cfg->l1_ways > (1u << 20) ||
         (uint64_t)cfg->l2_sets * cfg->l2_ways > (1u << 20)) {
         if (err && errlen) {
-            snprintf(err, errlen, "sets and ways must be 1 to 2^20 entries "
-                                  "and the page a power of two");
+            snprintf(err, errlen, "sets and ways must be 1 to 2^20 entries, "
+                                  "the page a power of two and the walk "
+                                  "0 to 7 levels");
         }
         return NULL;
     }
@@ -115,9 +117,40 @@ uint32_t tlb_lookup(Tlb *t, uint64_t addr)
         lat = t->c.l2_lat;
     } else {
         t->st->miss++;
+        if (t->c.walk_levels) {
+            return TLB_WALK;
+        }
         fill(t, &t->l2, vpn);
         lat = t->c.walk_lat;
     }
     fill(t, &t->l1, vpn);
     return lat;
+}
+
+bool tlb_present(const Tlb *t, uint64_t addr)
+{
+    uint64_t vpn = addr >> t->shift;
+    const Entry *s = &t->l1.e[(vpn % t->l1.sets) * t->l1.ways];
+    for (uint32_t w = 0; w < t->l1.ways; w++) {
+        if (s[w].stamp && s[w].vpn == vpn) {
+            return true;
+        }
+    }
+    return false;
+}
+
+uint64_t tlb_pte(const Tlb *t, uint64_t addr, uint32_t l)
+{
+    uint64_t vpn = addr >> t->shift;
+    uint32_t down = 9 * (t->c.walk_levels - 1 - l);
+    uint64_t idx = down < 64 ? vpn >> down : 0;
+    return t->c.pt_base + ((uint64_t)l << 32) + idx * 8;
+}
+
+void tlb_fill(Tlb *t, uint64_t addr)
+{
+    uint64_t vpn = addr >> t->shift;
+    t->st->walks++;
+    fill(t, &t->l2, vpn);
+    fill(t, &t->l1, vpn);
 }
