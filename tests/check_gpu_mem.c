@@ -1204,6 +1204,31 @@ START_TEST(hier_tlb_walk)
 }
 END_TEST
 
+/* Latency by position: icnt.hop_lat = 3, one SM per port: ports 0 and
+ * 1 (SM0, SM1), partitions at 0 x 2 / 2 = 0 and 1 x 2 / 2 = 1.  SM0's
+ * cold read of 0x000 (partition 0, distance 0): 47 as in
+ * hier_latencies.  SM1 reads 0x000 at 100 (distance 1): the L2 hit's
+ * 20 plus 3 each way: 126.  SM0 reads 0x100 at 200 (partition 1,
+ * distance 1, its own channel cold): 47 + 6 -> 253. */
+START_TEST(hier_position_latency)
+{
+    static const char *const x[] = {"icnt.hop_lat=3"};
+    MemRun r;
+    mem_open(&r, x, 1);
+    ck_assert_msg(r.m, "%s", r.h.err);
+    mem_send(&r, 0, 0x000, GPU_MEM_READ, PTXEMU_TM_SPACE_GLOBAL, 1, 0);
+    mem_drain(&r);
+    mem_send(&r, 1, 0x000, GPU_MEM_READ, PTXEMU_TM_SPACE_GLOBAL, 2, 100);
+    mem_drain(&r);
+    mem_send(&r, 0, 0x100, GPU_MEM_READ, PTXEMU_TM_SPACE_GLOBAL, 3, 200);
+    mem_drain(&r);
+    ck_assert_uint_eq(r.done[1], 47);
+    ck_assert_uint_eq(r.done[2], 126);
+    ck_assert_uint_eq(r.done[3], 253);
+    mem_close(&r);
+}
+END_TEST
+
 /* GT200 keeps no global data in its partitions (l2.bypass=global): the
  * DRAM access of hier_latencies without the L2's lookup (1) and hit
  * latency (10): the request reaches the partition at 3 and the channel
@@ -1343,6 +1368,10 @@ START_TEST(hier_stress_deterministic)
         {"l2.repl=fifo", "l1d.write=back", "l1d.alloc=true", "tlb.queue=2"},
         {"l2.bypass=global,tex", "mem.l1d=false", "dram.policy=closed",
          "tlb.queue=2"},
+        {"icnt.hop_lat=5", "icnt.group=3", "icnt.model=crossbar",
+         "tlb.queue=2"},
+        {"icnt.hop_lat=4", "icnt.group=2", "icnt.model=ideal",
+         "tlb.queue=2"},
         /* walks through memory: 1 KB pages, a 2-entry first level */
         {"tlb.on=true", "tlb.walk_levels=3", "tlb.page=1k",
          "tlb.l1.ways=2"},
@@ -1426,6 +1455,7 @@ static Suite *suite(void)
     tcase_add_test(tc, hier_no_l1);
     tcase_add_test(tc, hier_tlb);
     tcase_add_test(tc, hier_tlb_walk);
+    tcase_add_test(tc, hier_position_latency);
     tcase_add_test(tc, hier_l2_bypass);
     tcase_add_test(tc, hier_refused_retry);
     tcase_add_test(tc, hier_bytes_per_level);

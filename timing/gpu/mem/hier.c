@@ -1080,14 +1080,38 @@ static bool build(Hier *H, const ptxemu_tm_host_api *api, ptxemu_tm_host *h)
         }
     }
     XbarCfg x = c->icnt;
+    uint32_t *req_x = NULL, *rep_x = NULL;
+    if (c->icnt_hop) {
+        req_x = calloc((size_t)H->nsms * c->parts, sizeof *req_x);
+        rep_x = calloc((size_t)H->nsms * c->parts, sizeof *rep_x);
+        if (!req_x || !rep_x) {
+            free(req_x);
+            free(rep_x);
+            return fail(api, h, "icnt", err);
+        }
+        uint32_t ports = (H->nsms + c->icnt_group - 1) / c->icnt_group;
+        for (uint32_t s = 0; s < H->nsms; s++) {
+            for (uint32_t p = 0; p < c->parts; p++) {
+                uint64_t g = s / c->icnt_group;
+                uint64_t at = (uint64_t)p * ports / c->parts;
+                uint64_t d = g > at ? g - at : at - g;
+                uint32_t e = (uint32_t)(d * c->icnt_hop);
+                req_x[(size_t)s * c->parts + p] = e;
+                rep_x[(size_t)p * H->nsms + s] = e;
+            }
+        }
+    }
     x.nsrc = H->nsms;
     x.ndst = c->parts;
-    if (!(H->req = xbar_new(&x, &H->st_req, err, sizeof err))) {
-        return fail(api, h, "icnt", err);
-    }
+    x.extra = req_x;
+    H->req = xbar_new(&x, &H->st_req, err, sizeof err);
     x.nsrc = c->parts;
     x.ndst = H->nsms;
-    if (!(H->rep = xbar_new(&x, &H->st_rep, err, sizeof err))) {
+    x.extra = rep_x;
+    H->rep = H->req ? xbar_new(&x, &H->st_rep, err, sizeof err) : NULL;
+    free(req_x);
+    free(rep_x);
+    if (!H->req || !H->rep) {
         return fail(api, h, "icnt", err);
     }
     H->nag = H->nsms + 2 + 2 * c->parts;

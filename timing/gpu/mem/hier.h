@@ -15,7 +15,12 @@
  * the request back by the TLB's extra latency (in a queue of tlb.queue
  * requests) before it enters the L1.  Four clock domains: the core (the SM's clock,
  * given at create), icnt.mhz, l2.mhz and dram.mhz (0: the core clock;
- * dram.mhz 0: the preset's).
+ * dram.mhz 0: the preset's).  Position: the network's ports (icnt.group
+ * SMs each, GT200's TPCs) and the partitions lie along one line, port g
+ * at g and partition p at p x ports / parts (rounded down); each step
+ * of distance between them adds icnt.hop_lat cycles each way (Wong et
+ * al. find the latencies past GT200's interconnect depend on the TPC
+ * that asks).
  */
 #ifndef PTXEMU_TIMING_GPU_MEM_HIER_H
 #define PTXEMU_TIMING_GPU_MEM_HIER_H
@@ -36,6 +41,7 @@ typedef struct HierCfg {
     uint8_t l2_bypass[MEM_UNIT_COUNT];  /* units that skip the L2 */
     uint32_t parts, direct_q, atom_lat, ctrl_bytes;
     XbarCfg icnt;                       /* nsrc/ndst set per direction */
+    uint32_t icnt_group, icnt_hop;      /* SMs per port; cycles per step */
     bool tlb_on;
     TlbCfg tlb;
     uint32_t tlb_q;

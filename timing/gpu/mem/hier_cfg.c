@@ -39,6 +39,10 @@ static const ptxemu_tm_param general[] = {
     {"icnt.outbuf", U, "16", "flits an output buffer holds"},
     {"icnt.lat", U, "2", "cycles through the network (per hop)"},
     {"icnt.ctrl_bytes", U, "8", "bytes of a packet's header"},
+    {"icnt.group", U, "1", "SMs per network port (GT200: 3, a TPC)"},
+    {"icnt.hop_lat", U, "0", "extra cycles each way per step of "
+                             "distance between a port and a partition "
+                             "(0: every position alike)"},
     {"l2.mhz", D, "0", "L2 clock (0: the core clock)"},
     {"l2.bypass", S, "", "comma-separated accesses that skip the L2: "
                          "global, const, tex, inst (GT200: global)"},
@@ -291,6 +295,8 @@ int hier_read(const ptxemu_tm_host_api *api, ptxemu_tm_host *h,
     c->icnt.inbuf = u32(api, h, "icnt.inbuf", &ok);
     c->icnt.outbuf = u32(api, h, "icnt.outbuf", &ok);
     c->icnt.lat = u32(api, h, "icnt.lat", &ok);
+    c->icnt_group = u32(api, h, "icnt.group", &ok);
+    c->icnt_hop = u32(api, h, "icnt.hop_lat", &ok);
     static const char *const hash[] = {"linear", "xor", "poly"};
     c->map.hash = (AddrHash)choose(api, h, "map.hash", hash, 3, &ok);
     c->map.gran = u32(api, h, "map.gran", &ok);
@@ -342,9 +348,11 @@ int hier_read(const ptxemu_tm_host_api *api, ptxemu_tm_host *h,
     c->mhz[DOM_ICNT] = mhz(api, h, "icnt.mhz", c->mhz[DOM_CORE], &ok);
     c->mhz[DOM_L2] = mhz(api, h, "l2.mhz", c->mhz[DOM_CORE], &ok);
     c->mhz[DOM_DRAM] = mhz(api, h, "dram.mhz", pr->mhz, &ok);
-    if (ok && (!c->parts || c->parts > 1024 || !c->direct_q || !c->tlb_q)) {
-        api->error(h, "mem.parts must be 1 to 1024, mem.direct_q and "
-                      "tlb.queue at least 1");
+    if (ok && (!c->parts || c->parts > 1024 || !c->direct_q || !c->tlb_q ||
+               !c->icnt_group || c->icnt_hop > 10000)) {
+        api->error(h, "mem.parts must be 1 to 1024, mem.direct_q, "
+                      "tlb.queue and icnt.group at least 1, icnt.hop_lat "
+                      "at most 10000");
         ok = false;
     }
     const char *bad = ok ? addrmap_check(&c->map) : NULL;

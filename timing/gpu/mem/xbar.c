@@ -26,6 +26,7 @@ typedef struct Out {
     uint32_t *flits;            /* per slot of q, to free on pop */
     uint32_t used;              /* flits in the buffer and arriving */
     uint64_t busy;
+    uint64_t last_due;          /* the latest arrival queued */
     uint32_t rr;                /* round-robin pointer */
 } Out;
 
@@ -39,6 +40,7 @@ struct Xbar {
     uint32_t *granted;          /* sources granted */
     uint32_t ngranted;
     uint32_t queued;            /* packets in input buffers */
+    uint32_t *extra;            /* by position, or NULL */
     uint64_t last;              /* last tick + 1 */
 };
 
@@ -86,8 +88,16 @@ Xbar *xbar_new(const XbarCfg *cfg, XbarStats *st, char *err, size_t errlen)
     x->touched = calloc(cfg->ndst, sizeof(uint32_t));
     x->cand_next = calloc(cfg->nsrc, sizeof(uint32_t));
     x->granted = calloc(cfg->nsrc, sizeof(uint32_t));
+    if (cfg->extra) {
+        size_t n = (size_t)cfg->nsrc * cfg->ndst;
+        if ((x->extra = malloc(n * sizeof *x->extra))) {
+            memcpy(x->extra, cfg->extra, n * sizeof *x->extra);
+        }
+    }
+    x->c.extra = NULL;
     bool ok = x->in && x->out && x->cand_first && x->cand_last &&
-              x->touched && x->cand_next && x->granted;
+              x->touched && x->cand_next && x->granted &&
+              (!cfg->extra || x->extra);
     for (uint32_t s = 0; ok && s < cfg->nsrc; s++) {
         ok = (x->in[s].q = calloc(cfg->inbuf, sizeof(Pkt))) != NULL;
     }
@@ -124,6 +134,7 @@ void xbar_free(Xbar *x)
     free(x->touched);
     free(x->cand_next);
     free(x->granted);
+    free(x->extra);
     free(x);
 }
 
@@ -141,11 +152,19 @@ static bool fits(const Xbar *x, const Out *o, uint32_t flits)
            (!o->used || o->used + flits <= x->c.outbuf);
 }
 
-/* Into dst's buffer, arriving at `due`. */
-static void deliver(Xbar *x, uint32_t dst, const MemMsg *m, uint32_t flits,
-                    uint64_t due)
+/* Into dst's buffer from src, arriving at `due` plus the cycles of the
+ * ports' distance, never before the packets queued there. */
+static void deliver(Xbar *x, uint32_t src, uint32_t dst, const MemMsg *m,
+                    uint32_t flits, uint64_t due)
 {
     Out *o = &x->out[dst];
+    if (x->extra) {
+        due += x->extra[(size_t)src * x->c.ndst + dst];
+    }
+    if (due < o->last_due) {
+        due = o->last_due;
+    }
+    o->last_due = due;
     /* flits[] parallels the ring: arrivals come in due order per output
      * (grants move forward in time, latency is fixed) */
     EMU_ASSERT(!o->q.n || o->q.it[(o->q.head + o->q.n - 1) % o->q.cap].due
@@ -168,7 +187,7 @@ bool xbar_push(Xbar *x, uint32_t src, uint32_t dst, const MemMsg *m,
             x->st->refused++;
             return false;
         }
-        deliver(x, dst, m, f, now + x->c.lat);
+        deliver(x, src, dst, m, f, now + x->c.lat);
         return true;
     }
     In *in = &x->in[src];
@@ -246,7 +265,7 @@ void xbar_tick(Xbar *x, uint64_t now)
         o->busy = now + p.flits;
         o->rr = (winner + 1) % x->c.nsrc;
         x->granted[x->ngranted++] = winner;
-        deliver(x, d, &p.m, p.flits, now + x->c.lat + p.flits - 1);
+        deliver(x, winner, d, &p.m, p.flits, now + x->c.lat + p.flits - 1);
     }
 }
 

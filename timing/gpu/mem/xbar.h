@@ -23,6 +23,11 @@
  * ideal: no contention and no serialisation: a packet arrives `lat`
  * cycles after it was pushed; the output buffers still bound what is in
  * flight (push refuses when the destination's buffer is full).
+ *
+ * Position (both kinds): a packet from src to dst takes extra[src x ndst
+ * + dst] cycles more (the wires between distant ports are longer), and
+ * an output hands packets on in the order they arrive at it: one that
+ * would overtake an earlier packet at that output arrives with it.
  */
 #ifndef PTXEMU_TIMING_GPU_MEM_XBAR_H
 #define PTXEMU_TIMING_GPU_MEM_XBAR_H
@@ -39,6 +44,8 @@ typedef struct XbarCfg {
     uint32_t inbuf, outbuf;     /* flits */
     uint32_t lat;               /* cycles */
     XbarKind kind;
+    const uint32_t *extra;      /* nsrc x ndst extra cycles by position
+                                   (src x ndst + dst), copied; NULL: 0 */
 } XbarCfg;
 
 typedef struct XbarStats {
