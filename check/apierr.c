@@ -15,7 +15,7 @@ void san_api_error(SanOut *o, const char *api, int code, const char *name,
     if (!san_out_count(o)) {
         return;
     }
-    if (o->fmt == SAN_FMT_JSON) {
+    if (o->fmt != SAN_FMT_TEXT) {
         fputs("{\"tool\":\"api\",\"kind\":\"api-error\",\"api\":", o->out);
         san_json_str(o->out, or_q(api));
         fputs(",\"error\":", o->out);

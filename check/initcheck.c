@@ -230,7 +230,7 @@ static void report(SanInitcheck *c, const EmuCtx *x, const EmuAccess *a,
     uint32_t tid[3] = { x->warp->tid[0][a->lane], x->warp->tid[1][a->lane],
                         x->warp->tid[2][a->lane] };
     FILE *o = c->out->out;
-    if (c->out->fmt == SAN_FMT_JSON) {
+    if (c->out->fmt != SAN_FMT_TEXT) {
         fprintf(o, "{\"tool\":\"initcheck\",\"kind\":\"uninitialized-read\","
                 "\"space\":\"%s\",\"size\":%u,\"unwritten\":%u,\"address\":%"
                 PRIu64 ",", ptx_space_name((PtxSpace)a->space), a->size,

@@ -51,7 +51,7 @@ static bool count_error(SanMemcheck *m)
 
 static bool json(const SanMemcheck *m)
 {
-    return m->o->fmt == SAN_FMT_JSON;
+    return m->o->fmt != SAN_FMT_TEXT;
 }
 
 /* "and is N bytes after the nearest allocation at 0x... of size M

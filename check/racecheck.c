@@ -207,7 +207,7 @@ static void print_thread(SanRacecheck *r, const EmuLaunch *l, bool write,
     SanLoc loc;
     san_loc_of(&loc, r->sites[site].f, r->sites[site].pc);
     FILE *o = r->out->out;
-    if (r->out->fmt == SAN_FMT_JSON) {
+    if (r->out->fmt != SAN_FMT_TEXT) {
         fprintf(o, "{\"access\":\"%s\",", write ? "write" : "read");
         san_json_dim3(o, "thread", tid);
         fputc(',', o);
@@ -263,7 +263,7 @@ static void report(SanRacecheck *r, const EmuLaunch *l, Hazard kind,
     const char *kern = l->kernel && l->kernel->ir ? l->kernel->ir->name : "?";
     FILE *o = r->out->out;
     bool sh = space == PTX_SPACE_SHARED;
-    if (r->out->fmt == SAN_FMT_JSON) {
+    if (r->out->fmt != SAN_FMT_TEXT) {
         fprintf(o, "{\"tool\":\"racecheck\",\"kind\":\"%s\",\"space\":\"%s\","
                 "\"address\":%" PRIu64 ",\"kernel\":", hz_name[kind],
                 sh ? "shared" : "global", addr);
@@ -588,7 +588,7 @@ void san_racecheck_finish(SanRacecheck *r)
         SanLoc a, b;
         san_loc_of(&a, r->sites[p->s1].f, r->sites[p->s1].pc);
         san_loc_of(&b, r->sites[p->s2].f, r->sites[p->s2].pc);
-        if (r->out->fmt == SAN_FMT_JSON) {
+        if (r->out->fmt != SAN_FMT_TEXT) {
             fprintf(o, "{\"tool\":\"racecheck\",\"kind\":\"%s\",\"space\":"
                     "\"%s\",\"hazards\":%" PRIu64 ",", hz_name[p->kind],
                     p->space == PTX_SPACE_SHARED ? "shared" : "global",

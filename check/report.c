@@ -2,18 +2,59 @@
  * check/report.c: the checkers' shared reporting (see report.h).
  */
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "check/report.h"
+#include "check/xmlout.h"
 #include "timing/tm.h"
 
 void san_out_init(SanOut *o, FILE *out, SanFormat fmt, uint64_t limit)
 {
     *o = (SanOut){ .out = out, .fmt = fmt, .limit = limit };
+    if (fmt == SAN_FMT_XML) {
+        o->dest = out;
+        if (!(o->out = open_memstream(&o->xbuf, &o->xlen))) {
+            o->out = out;             /* out of memory: JSON Lines */
+            o->fmt = SAN_FMT_JSON;
+            return;
+        }
+    }
+}
+
+/* XML: the records written so far become elements, and the buffer
+ * starts again (a partial line, never left by the tools, is kept).
+ * Unless forced, only once it holds XML_CHUNK bytes: a report that
+ * small comes out in one piece at the summary, not cut by other text
+ * on the same stream (`ptxemu run` prints a kernel's fault on stderr). */
+#define XML_CHUNK (1u << 20)
+static void xml_drain(SanOut *o, bool force)
+{
+    if (o->fmt != SAN_FMT_XML || fflush(o->out) ||
+        (!force && o->xlen < XML_CHUNK)) {
+        return;
+    }
+    if (!o->xml_begun) {
+        san_xml_begin(o->dest);
+        o->xml_begun = true;
+    }
+    size_t used = san_xml_records(o->dest, o->xbuf, o->xlen);
+    size_t rest = o->xlen - used;
+    char *tail = rest ? malloc(rest) : NULL;
+    if (tail) {
+        memcpy(tail, o->xbuf + used, rest);
+    }
+    fseeko(o->out, 0, SEEK_SET);
+    if (tail) {
+        fwrite(tail, 1, rest, o->out);
+        free(tail);
+    }
+    fflush(o->out);
 }
 
 bool san_out_count(SanOut *o)
 {
+    xml_drain(o, false);
     o->errors++;
     if (o->limit && o->printed >= o->limit) {
         o->dropped++;
@@ -28,12 +69,21 @@ void san_out_add(SanOut *o, uint64_t n)
     o->errors += n;
 }
 
-void san_out_summary(const SanOut *o)
+void san_out_summary(SanOut *o)
 {
-    if (o->fmt == SAN_FMT_JSON) {
+    if (o->fmt != SAN_FMT_TEXT) {
         fprintf(o->out, "{\"summary\":{\"errors\":%" PRIu64 ",\"printed\":%"
                 PRIu64 "}}\n", o->errors, o->printed);
         fflush(o->out);
+        if (o->fmt == SAN_FMT_XML) {
+            xml_drain(o, true);
+            san_xml_end(o->dest);
+            fclose(o->out);
+            free(o->xbuf);
+            o->out = o->dest;
+            o->xbuf = NULL;
+            o->fmt = SAN_FMT_JSON;    /* the document is closed */
+        }
         return;
     }
     fprintf(o->out, SAN_P "ERROR SUMMARY: %" PRIu64 " error%s\n", o->errors,

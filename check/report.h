@@ -13,6 +13,11 @@
  *  - JSON reports are JSON Lines: one object per error, each with a
  *    "tool" and a "kind" member, and a last object {"summary": ...}
  *    written by san_out_summary().
+ *  - XML reports (check/xmlout.h): the tools write the JSON records
+ *    (their test: fmt != SAN_FMT_TEXT) into a buffer that SanOut turns
+ *    into XML elements on `dest` at the summary, which ends the
+ *    document and frees the buffer (or at a san_out_count() once it
+ *    holds 1 MiB).
  */
 #ifndef PTXEMU_CHECK_REPORT_H
 #define PTXEMU_CHECK_REPORT_H
@@ -29,13 +34,18 @@
 typedef enum SanFormat {
     SAN_FMT_TEXT = 0,
     SAN_FMT_JSON,
+    SAN_FMT_XML,
 } SanFormat;
 
 typedef struct SanOut {
-    FILE *out;                    /* not closed */
+    FILE *out;                    /* not closed (XML: the JSON buffer) */
     SanFormat fmt;
     uint64_t limit, errors, printed;
     uint64_t dropped;             /* not printed because of the limit */
+    FILE *dest;                   /* XML: where the document goes */
+    char *xbuf;                   /* XML: out's memory */
+    size_t xlen;
+    bool xml_begun;               /* XML: the header is written */
 } SanOut;
 
 void san_out_init(SanOut *o, FILE *out, SanFormat fmt, uint64_t limit);
@@ -45,7 +55,7 @@ bool san_out_count(SanOut *o);
 void san_out_add(SanOut *o, uint64_t n);
 /* "ERROR SUMMARY: N errors" (and how many were not printed), or the
  * JSON summary object. */
-void san_out_summary(const SanOut *o);
+void san_out_summary(SanOut *o);
 
 /* Where an instruction is. */
 typedef struct SanLoc {

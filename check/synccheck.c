@@ -82,7 +82,7 @@ static void report(SanSynccheck *s, const EmuCta *cta, const EmuWarp *w,
     char detail[160];
     snprintf(detail, sizeof(detail), fmt_detail, a, b);
     FILE *o = s->out->out;
-    if (s->out->fmt == SAN_FMT_JSON) {
+    if (s->out->fmt != SAN_FMT_TEXT) {
         fprintf(o, "{\"tool\":\"synccheck\",\"kind\":\"%s\",\"detail\":",
                 kind_name[k]);
         san_json_str(o, detail);

@@ -99,9 +99,10 @@ static void run_usage(FILE *out)
         "                      separated list of memcheck, racecheck, "
         "initcheck,\n"
         "                      synccheck; the report goes to stderr\n"
-        "  --format text|json  the report: compute-sanitizer's text "
-        "(default) or\n"
-        "                      JSON Lines\n"
+        "  --format text|json|xml\n"
+        "                      the report: compute-sanitizer's text "
+        "(default),\n"
+        "                      JSON Lines or XML\n"
         "  --racecheck-report hazard|analysis\n"
         "                      racecheck: each hazard (default) or pairs "
         "grouped\n"
@@ -538,12 +539,14 @@ int cmd_run(int argc, char **argv)
             }
             break;
         case OPT_FORMAT:
-            if (strcmp(optarg, "text") && strcmp(optarg, "json")) {
-                fprintf(stderr, "ptxemu run: --format '%s': expected text "
-                        "or json\n", optarg);
+            if (strcmp(optarg, "text") && strcmp(optarg, "json") &&
+                strcmp(optarg, "xml")) {
+                fprintf(stderr, "ptxemu run: --format '%s': expected text, "
+                        "json or xml\n", optarg);
                 goto done;
             }
             sopt.json = !strcmp(optarg, "json");
+            sopt.xml = !strcmp(optarg, "xml");
             break;
         case OPT_RACE_REPORT:
             if (strcmp(optarg, "hazard") && strcmp(optarg, "analysis")) {

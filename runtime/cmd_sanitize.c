@@ -1,7 +1,7 @@
 /*
  * runtime/cmd_sanitize.c: `ptxemu sanitize [--tool TOOL[,TOOL]]
  * [--error-exitcode N] [--print-limit N] [--leak-check full|no]
- * [--racecheck-report hazard|analysis] [--format text|json]
+ * [--racecheck-report hazard|analysis] [--format text|json|xml]
  * [--log-file F] [--check-api-errors yes|no] [exec options] -- PROG
  * [ARGS]`: `ptxemu exec` with
  * checkers (runtime/sanitize.h).  The sanitizer's options (compute-sanitizer's names) become
@@ -35,8 +35,8 @@ static const struct {
      "full: report allocations live at exit"},
     {"--racecheck-report", "PTXEMU_SANITIZE_RACECHECK_REPORT",
      "hazard|analysis", "racecheck: each hazard or grouped pairs"},
-    {"--format", "PTXEMU_SANITIZE_FORMAT", "text|json",
-     "compute-sanitizer's text (default) or JSON Lines"},
+    {"--format", "PTXEMU_SANITIZE_FORMAT", "text|json|xml",
+     "the report: text (default), JSON Lines, XML"},
     {"--log-file", "PTXEMU_SANITIZE_LOG", "FILE",
      "reports to FILE instead of stderr"},
     {"--check-api-errors", "PTXEMU_SANITIZE_CHECK_API_ERRORS", "yes|no",
@@ -82,7 +82,7 @@ static bool valid(size_t k, const char *v)
         return !strcmp(v, "hazard") || !strcmp(v, "analysis");
     }
     if (!strcmp(sopts[k].flag, "--format")) {
-        return !strcmp(v, "text") || !strcmp(v, "json");
+        return !strcmp(v, "text") || !strcmp(v, "json") || !strcmp(v, "xml");
     }
     if (!strcmp(sopts[k].flag, "--check-api-errors")) {
         return !strcmp(v, "yes") || !strcmp(v, "no");

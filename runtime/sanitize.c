@@ -82,8 +82,8 @@ RtSanitize *rt_sanitize_start(ptxemu_device *d, const RtSanOptions *o,
     }
     s->dev = d;
     s->opt = *o;
-    san_out_init(&s->out, o->out, o->json ? SAN_FMT_JSON : SAN_FMT_TEXT,
-                 o->print_limit);
+    san_out_init(&s->out, o->out, o->xml ? SAN_FMT_XML
+                 : o->json ? SAN_FMT_JSON : SAN_FMT_TEXT, o->print_limit);
     EmuDevice *e = rt_device_emu(d);
     const char *failed = NULL;
     if (o->tools >> RT_SAN_MEMCHECK & 1u &&

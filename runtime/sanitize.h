@@ -35,6 +35,7 @@ typedef enum RtSanTool {
 typedef struct RtSanOptions {
     unsigned tools;               /* 1u << RtSanTool */
     bool json;                    /* JSON Lines instead of text */
+    bool xml;                     /* XML (check/xmlout.h), over json */
     uint64_t print_limit;         /* 0: all */
     bool leak_check;              /* memcheck: report leaks at the end */
     bool race_analysis;           /* racecheck: grouped report */

@@ -4,7 +4,7 @@
  *   PTXEMU_SANITIZE=TOOL[,TOOL]       memcheck, racecheck, initcheck,
  *                                     synccheck (runtime/sanitize.h)
  *   PTXEMU_SANITIZE_LOG=FILE          reports there instead of stderr
- *   PTXEMU_SANITIZE_FORMAT=json       JSON Lines instead of text
+ *   PTXEMU_SANITIZE_FORMAT=json|xml   JSON Lines or XML instead of text
  *   PTXEMU_SANITIZE_PRINT_LIMIT=N     at most N errors printed
  *   PTXEMU_SANITIZE_LEAK_CHECK=full   report allocations live at exit
  *   PTXEMU_SANITIZE_RACECHECK_REPORT=analysis  hazards grouped by
@@ -89,6 +89,7 @@ void drv_sanitize_init(void)
     }
     o.out = log_fp;
     o.json = env_is("PTXEMU_SANITIZE_FORMAT", "json");
+    o.xml = env_is("PTXEMU_SANITIZE_FORMAT", "xml");
     o.print_limit = env_ulong("PTXEMU_SANITIZE_PRINT_LIMIT", 0);
     o.leak_check = env_is("PTXEMU_SANITIZE_LEAK_CHECK", "full");
     o.race_analysis = env_is("PTXEMU_SANITIZE_RACECHECK_REPORT", "analysis");
