@@ -50,6 +50,7 @@ static void gpu_base(uint32_t nsms)
         "unit.sync.lat=1", "unit.ldst.lanes=32", "unit.ldst.lat=1",
         "mem.ideal.global_latency=100", "mem.ideal.bytes_per_cycle=10000",
         "lsu.txn_per_cycle=1", "issue.width=1", "fetch.per_cycle=0",
+        "lsu.replay=0",
     };
     for (size_t i = 0; i < sizeof base / sizeof base[0]; i++) {
         mock_set(&M, base[i]);
@@ -247,6 +248,43 @@ START_TEST(lsu_queue_throttles)
     ck_assert_uint_eq(ISSUE(0, 0, 2), 5);
     ck_assert_uint_eq(ISSUE(0, 0, 3), 6);
     ck_assert_uint_eq(stall("lg_throttle"), 2);
+    ck_assert_uint_eq(mock_stat(&M, "gpu.mem_requests"), 6);
+    check_accounting(1);
+    mock_fini(&M);
+}
+END_TEST
+
+/* The same loads with lsu.replay 3: a load issued while the queue is
+ * full is refused and may issue again 3 cycles later.  ld0 issues at 1
+ * (sent 2, 3; out of the queue at 3); ld1 is issued at 2 and refused
+ * (replay), held until 5 (lg_throttle 3-4), issues at 5 (sent 6, 7);
+ * ld2 is refused at 6, held until 9 (lg_throttle 7-8), issues at 9 (sent
+ * 10, 11); the exit at 10.  Replies at send + 1 + 100: the last at 112,
+ * when the CTA retires.  Scheduler cycles: selected 6 (3 loads, 2
+ * replays, the exit), no_instruction 1 (cycle 0), lg_throttle 4, idle
+ * 11-111 (101). */
+START_TEST(lsu_refusal_replays)
+{
+    gpu_base(1);
+    mock_set(&M, "lsu.queue=1");
+    mock_set(&M, "lsu.replay=3");
+    for (uint32_t k = 0; k < 3; k++) {
+        MockOp *op = load(0, (int)k, 0x1000 * (k + 1), k);
+        op->acc = lanes((int)k, PTXEMU_TM_SPACE_GLOBAL, PTXEMU_TM_READ,
+                        0x1000 * (k + 1), 8, 4);
+    }
+    mock_exit(&M, 0);
+    ck_assert_uint_eq(mock_time(&M), 112);
+    ck_assert_uint_eq(ISSUE(0, 0, 0), 1);
+    ck_assert_uint_eq(ISSUE(0, 0, 1), 5);
+    ck_assert_uint_eq(ISSUE(0, 0, 2), 9);
+    ck_assert_uint_eq(ISSUE(0, 0, 3), 10);
+    ck_assert_uint_eq(mock_stat(&M, "gpu.replays"), 2);
+    ck_assert_uint_eq(mock_stat(&M, "gpu.issued"), 4);
+    ck_assert_uint_eq(stall("selected"), 6);
+    ck_assert_uint_eq(stall("no_instruction"), 1);
+    ck_assert_uint_eq(stall("lg_throttle"), 4);
+    ck_assert_uint_eq(stall("idle"), 101);
     ck_assert_uint_eq(mock_stat(&M, "gpu.mem_requests"), 6);
     check_accounting(1);
     mock_fini(&M);
@@ -947,6 +985,7 @@ static Suite *suite(void)
     tcase_add_test(tc, load_waits_long_scoreboard);
     tcase_add_test(tc, ideal_memory_bandwidth);
     tcase_add_test(tc, lsu_queue_throttles);
+    tcase_add_test(tc, lsu_refusal_replays);
     tcase_add_test(tc, fence_waits_for_stores);
     tcase_add_test(tc, fetch_through_memory);
     tcase_add_test(tc, fetch_port_competition);

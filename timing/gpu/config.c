@@ -31,6 +31,11 @@
  *    whitepaper, 2017, "Volta SM"; the A100 whitepaper keeps it);
  *  - greedy-then-oldest scheduling, as Accel-Sim's Turing configuration
  *    (Khairy et al., ISCA 2020);
+ *  - a memory instruction the LSU cannot take is replayed from the
+ *    instruction buffer instead of stalling issue (AFR section 4.1: the
+ *    replay of accesses that cannot complete, from Fermi on); the 4
+ *    cycles before it may issue again are an estimate.  gt200 waits
+ *    instead (lsu.replay 0);
  *  - two register-file banks per sub-core: Jia et al. (2018) for Volta;
  *  - the rest (SFU, FP64, tensor, lane-exchange and control latencies,
  *    fetch/branch/barrier/fence latencies, queue depths, collector
@@ -119,6 +124,10 @@ static const char *const preset_name[P_COUNT] = {"ampere", "gt200"};
       "memory instructions an SM's LSU holds before sending")                  \
     X("lsu.txn_per_cycle", lsu_txn_per_cycle, Y(1, 1), 1, 64,                  \
       "transactions the LSU sends per cycle")                                  \
+    X("lsu.replay", lsu_replay, Y(4, 0), 0, 1u << 20,                          \
+      "a memory instruction issued while the LSU queue is full is refused "   \
+      "and replayed from the I-buffer this many cycles later (0: it waits "   \
+      "to issue)")                                                             \
     X("lsu.mio_queue", mio_queue, Y(8, 8), 0, 1u << 20,                        \
       "cycles of shared-memory work the MIO pipe queues")                      \
     X("smem.latency", smem_latency, Y(23, 38), 1, 1u << 20,                    \

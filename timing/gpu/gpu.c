@@ -132,6 +132,10 @@ static int register_stats(Gpu *g)
     rc |= stat(g, "gpu.machine_parts", &g->st_parts,
                "machine instructions of expanded PTX instructions "
                "(expand.arch)");
+    rc |= stat(g, "gpu.replays", &g->st_replays,
+               "memory instructions issued while the LSU queue was full, "
+               "refused and replayed (lsu.replay; Nsight: inst_issued - "
+               "inst_executed)");
     rc |= stat(g, "gpu.not_selected", &g->st_not_selected,
                "warp cycles eligible to issue while the scheduler issued "
                "another warp (Nsight's not_selected; per warp, not among "

@@ -39,7 +39,10 @@
  *    accesses are coalesced (coalesce.h) into GpuMemReq transactions in
  *    a per-SM queue of lsu.queue instructions (`lg_throttle` when full),
  *    sent lsu.txn_per_cycle a cycle with back-pressure; an instruction's
- *    results are ready when its last reply comes;
+ *    results are ready when its last reply comes; with lsu.replay, a
+ *    memory instruction issued while the queue is full is refused: it
+ *    is not executed, stays in the I-buffer and may issue again
+ *    lsu.replay cycles later (`lg_throttle` until then; gpu.replays);
  *  - asynchronous operations (async.c): an instruction that starts one
  *    (step->async_token) completes with its last memory reply (or after
  *    its unit latency when it has none); the instruction after a wait
@@ -132,7 +135,7 @@ typedef struct GpuConfig {
     bool perfect_icache;
     uint64_t branch_latency, bar_latency, fence_latency, oc_latency;
     GpuUnitCfg unit[PTXEMU_TM_UNIT_COUNT];
-    uint64_t lsu_queue, lsu_txn_per_cycle, mio_queue;
+    uint64_t lsu_queue, lsu_txn_per_cycle, mio_queue, lsu_replay;
     uint64_t smem_latency, dsmem_latency;
     GpuBanks banks;
     GpuCoalesceRule coalesce;
@@ -333,6 +336,7 @@ typedef struct Gpu {
     uint64_t st_txn, st_wavefronts, st_fetches;
     uint64_t st_oc_reads, st_oc_conflicts, st_parts;
     uint64_t st_not_selected;   /* warps eligible, another issued */
+    uint64_t st_replays;        /* memory instructions refused, replayed */
 } Gpu;
 
 /* ---- policies (sched.c) ---- */

@@ -1,6 +1,7 @@
 /*
  * timing/gpu/issue.c: what issuing a warp instruction costs (gpu.h):
- * the functional step (at issue, as GPGPU-Sim and Accel-Sim execute),
+ * the functional step (at issue, as GPGPU-Sim and Accel-Sim execute;
+ * a memory instruction the full LSU refuses replays instead, lsu.replay),
  * the I-buffer entry it frees, its unit, its memory accesses, the
  * scoreboard entries of its results, asynchronous tokens it starts or
  * waits for, and the latency a branch, fence or barrier adds.
@@ -105,6 +106,14 @@ int gpu_issue(Gpu *g, GpuSm *sm, GpuSched *sc, GpuWarp *w, uint64_t now)
 {
     if (w->xp) { /* the next machine part of an expanded instruction */
         gpu_unit_part(g, sc, w, now);
+        return 0;
+    }
+    if (g->c.lsu_replay && w->next && gpu_lsu_needs_queue(w->next) &&
+        sm->qlen >= g->c.lsu_queue) {
+        /* The LSU refuses it: not executed, still in the I-buffer, issued
+         * again later (the issue slot is spent). */
+        g->st_replays++;
+        hold(w, now + g->c.lsu_replay, GPU_ST_LG);
         return 0;
     }
     if (w->next) {

@@ -295,7 +295,8 @@ uint64_t gpu_warp_ready(Gpu *g, GpuSm *sm, GpuSched *sc, GpuWarp *w,
     if (gpu_lsu_needs_mio(in) && sm->mio_free > g->c.mio_queue) {
         later(&t, why, sm->mio_free - g->c.mio_queue, GPU_ST_MIO);
     }
-    if (gpu_lsu_needs_queue(in) && sm->qlen >= g->c.lsu_queue) {
+    if (gpu_lsu_needs_queue(in) && sm->qlen >= g->c.lsu_queue &&
+        !g->c.lsu_replay) { /* (with replay it issues and is refused) */
         *why = GPU_ST_LG;
         return GPU_NEVER;
     }
