@@ -234,12 +234,15 @@ static void run_cta(Par *p, Worker *w, uint64_t k)
         return;
     }
     bool stuck = false;
-    st = emu_sched_resident(s, &cta, 1, k + 1 < p->total && p->cap > 1,
-                            &stuck);
+    /* any CTA may spin on another: one not started, or one running on
+     * another worker (whose progress this worker's watchdog does not
+     * see), so even the last CTA parks rather than report a deadlock;
+     * a real one is reported when the parked CTAs resume on one thread */
+    st = emu_sched_resident(s, &cta, 1, p->total > 1, &stuck);
     keep_printf(w, k);
     if (st == EMU_ERR_DEADLOCK && stuck) {
-        /* its warps wait for a CTA not started: the rest of the launch
-         * runs on one thread, with this CTA resident */
+        /* its warps wait for another CTA: the rest of the launch runs
+         * on one thread, with this CTA resident */
         if (grow((void **)&w->parked, &w->capparked, w->nparked,
                  sizeof(*w->parked))) {
             w->parked[w->nparked++] = cta;
@@ -368,7 +371,7 @@ static EmuStatus finish_serial(Par *p, unsigned n)
     qsort(order, o, sizeof(*order), by_u32);
     if (l->dev->cfg.par_log) {
         fprintf(l->dev->cfg.par_log, "ptxemu: kernel '%s': %u CTA(s) wait "
-                "for CTAs not started; the launch goes on on one host "
+                "for other CTAs; the launch goes on on one host "
                 "thread\n", l->kernel->ir->name, a);
     }
     EmuGrid *g;

@@ -399,8 +399,6 @@ START_TEST(barrier_events_and_waves)
 }
 END_TEST
 
-/* Divergence, reconvergence and a call: peek must name exactly what the
- * next step executes, with the same masks. */
 /* The same kernel with CTAs of one warp: each warp arrives alone, and
  * the barrier releases at its own arrival with no warp changing state;
  * the model still hears one release per CTA (ptxemu_timing.h). */
@@ -429,6 +427,8 @@ START_TEST(barrier_events_one_warp)
 }
 END_TEST
 
+/* Divergence, reconvergence and a call: peek must name exactly what the
+ * next step executes, with the same masks. */
 static const char *div_ptx =
     ".version 8.0\n.target sm_80\n.address_size 64\n"
     ".func (.param .b32 r) twice(.param .b32 a)\n{\n"
