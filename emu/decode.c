@@ -772,9 +772,10 @@ static bool decode_insn(Dec *d, uint32_t pc, EmuInsn *ei)
         || emu_select_bulk(im, d->f, in, ei)
         || emu_select_tex(im, d->f, in, ei)
         || emu_select_wgmma(im, d->f, in, ei)) {
-        if (ei->fn && in->op == PTX_OP_BRA && ei->target <= pc &&
-            d->m->reconv == EMU_RECONV_ITS) {
-            ei->fn = emu_op_bra_yield;      /* a loop back edge */
+        if (ei->fn && in->op == PTX_OP_BRA && ei->target <= pc) {
+            /* a loop back edge: YIELD under ITS, and in both modes the
+             * spin detector that the watchdog consults (emu/its.h) */
+            ei->fn = emu_op_bra_yield;
         }
         if (ei->fn && in->op == PTX_OP_BAR_WARP_SYNC && ei->nopnd >= 1 &&
             d->m->reconv == EMU_RECONV_ITS) {

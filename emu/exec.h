@@ -294,6 +294,15 @@ struct EmuWarp {
      * waiting for it go on (emu_its_release): a loop that computes
      * without writing memory leaves the grid quiet too. */
     uint32_t its_spin_mask, its_spin_depth;
+    /* Appended (its.c): the constant-step detector of a spin whose
+     * registers change (a retry counter): where the TOS path last took a
+     * back edge (its_step_pc, EMU_NOPC: none; its_step_key: the launch's
+     * progress, the path's pc, mask and depth there), a linear hash of
+     * its registers then, the change of that hash over the previous
+     * round trip, and how many round trips in a row changed it by the
+     * same non-zero amount. */
+    uint32_t its_step_pc, its_steady;
+    uint64_t its_step_key, its_lin, its_dlin;
 };
 
 struct EmuCta {

@@ -230,8 +230,9 @@ static EmuStatus report(EmuLaunch *l, EmuCta *const *ctas, uint32_t n,
         livelock && polling
             ? "mbarrier deadlock (the warps poll for a phase that cannot "
               "complete)"
-        : livelock ? "SIMT deadlock (the warps repeat the same state "
-                     "without progress)"
+        : livelock ? "SIMT deadlock (the warps repeat the same state, or "
+                     "poll memory with only counters changing, without "
+                     "progress)"
                    : "deadlock (warps wait at barriers that cannot "
                      "complete)";
     emu_fault(&x, EMU_ERR_DEADLOCK, lane, 0, 0, PTX_SPACE_NONE,
@@ -262,6 +263,31 @@ static void mbar_mark(EmuCta *const *ctas, uint32_t n)
             w->mbar_mark = w->mbar_fails;
         }
     }
+}
+
+/* Every warp that can run spins: its running path was last seen taking
+ * a back edge of a loop that polls memory with nothing changed but
+ * registers that step by constant amounts (emu/its.c: a retry counter),
+ * which no state hash sees repeat. */
+static bool spin_all_stuck(EmuCta *const *ctas, uint32_t n)
+{
+    bool spinning = false;
+    for (uint32_t c = 0; c < n; c++) {
+        for (uint32_t wi = 0; wi < ctas[c]->nwarps; wi++) {
+            const EmuWarp *w = &ctas[c]->warps[wi];
+            if (w->state == EMU_WARP_EXITED ||
+                w->state == EMU_WARP_AT_BARRIER) {
+                continue;
+            }
+            if (!w->depth || !w->its_spin_mask ||
+                w->its_spin_depth != w->depth ||
+                w->stack[w->depth - 1].mask != w->its_spin_mask) {
+                return false;
+            }
+            spinning = true;
+        }
+    }
+    return spinning;
 }
 
 static bool mbar_all_stuck(EmuCta *const *ctas, uint32_t n,
@@ -354,7 +380,8 @@ EmuStatus emu_watch_round(EmuWatch *w, EmuLaunch *l, EmuCta *const *ctas,
     if (w->quiet == w->limit) {
         mbar_mark(ctas, n);
     } else if (w->quiet == 2ull * w->limit &&
-               mbar_all_stuck(ctas, n, w->limit)) {
+               (mbar_all_stuck(ctas, n, w->limit) ||
+                spin_all_stuck(ctas, n))) {
         return livelock(w, l, ctas, n);
     }
     /* Brent's steps run from one sample to the next round boundary that

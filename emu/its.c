@@ -34,9 +34,16 @@
  *    sync), and barriers here count warps (Wong et al.), so lanes let go
  *    early would arrive at a bar.sync without the spinning lane.
  *
- * A spin that changes registers on every iteration (a counter, %clock)
- * is not seen as spinning; the watchdog and the instruction limit bound
- * such loops as before.
+ * A spin that changes registers on every iteration (a retry counter, a
+ * count-down) is seen as spinning too when, with no progress, the
+ * registers change by the same steps on three round trips in a row in a
+ * loop that polls memory (steady_steps): a linear hash of the registers
+ * then changes by a constant.  A loop that computes changes them by
+ * varying amounts, writes memory, or polls nothing (a counting loop
+ * without loads reconverges as under IPDOM).  Under IPDOM the back edge
+ * only records what it saw, so that the watchdog (grid.c) reports warps
+ * that all spin that way, which no state hash sees repeat, as SIMT
+ * deadlock in bounded time instead of running to the time limit.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -44,6 +51,7 @@
 #include <string.h>
 
 #include "emu/exec.h"
+#include "emu/insninfo.h"
 #include "emu/its.h"
 #include "emu/rtrace.h"
 #include "ptx/opcode.h"
@@ -75,22 +83,76 @@ static uint64_t mix(uint64_t h, uint64_t v)
     return h;
 }
 
-/* What the spinning path's next iteration depends on. */
-static uint64_t path_state(const EmuCtx *x, const EmuSimtEntry *t)
+/* Where the path takes its back edge: the launch's progress counter,
+ * the path's pc and mask, its SIMT depth and frames. */
+static uint64_t place_state(const EmuCtx *x, const EmuSimtEntry *t)
 {
     const EmuWarp *w = x->warp;
     uint64_t h = 0xcbf29ce484222325ull;
     h = mix(h, x->launch->progress);
     h = mix(h, ((uint64_t)t->npc << 32) | t->mask);
-    h = mix(h, ((uint64_t)w->depth << 32) | w->nframes);
+    return mix(h, ((uint64_t)w->depth << 32) | w->nframes);
+}
+
+/* What the spinning path's next iteration depends on: its place and its
+ * lanes' registers (*lin: a linear hash of the registers, sum of
+ * value * an odd weight per register and lane mod 2^64, so that
+ * registers that all change by constant steps from one round trip to
+ * the next change it by a constant step too). */
+static uint64_t path_state(const EmuCtx *x, const EmuSimtEntry *t,
+                           uint64_t place, uint64_t *lin)
+{
+    uint64_t h = place, l = 0;
     const uint32_t nreg = x->func->nregslots;
     for (uint32_t s = 0; s < nreg; s++) {
         const uint64_t *r = &x->regs[(size_t)s * EMU_WARP_SIZE];
         EMU_FOR_LANES(t->mask, lane) {
             h = mix(h, r[lane]);
+            l += r[lane] * ((((uint64_t)s * EMU_WARP_SIZE + lane) * 2 + 1) *
+                            0x9e3779b97f4a7c15ull);
         }
     }
+    *lin = l;
     return h;
+}
+
+/* Whether the loop from `top` to the back edge at `pc` reads memory
+ * that another thread can write (a load or atomic of the global, shared
+ * or generic space, an mbarrier wait): what a spin waits on. */
+static bool loop_polls(const EmuFunc *f, uint32_t top, uint32_t pc)
+{
+    for (uint32_t k = top; k <= pc && k < f->ncode; k++) {
+        const EmuInsnInfo *in = emu_insn_info(f, k);
+        bool shared = in->space == PTX_SPACE_GLOBAL ||
+                      in->space == PTX_SPACE_SHARED ||
+                      in->space == PTX_SPACE_SHARED_CLUSTER ||
+                      in->space == PTX_SPACE_GENERIC;
+        if ((shared && (in->op == PTX_OP_LD || in->op == PTX_OP_ATOM)) ||
+            in->wait == EMU_WAIT_MBARRIER) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* A spin whose registers change: the third round trip in a row through
+ * the same back edge at the same place (no progress) in which the
+ * registers changed by the same non-zero steps as in the previous one
+ * (a retry counter, a timeout count-down), in a loop that polls memory.
+ * A loop that computes changes them by varying amounts, writes memory
+ * or reads none that others write (a counting loop with no loads is
+ * left alone, so that it reconverges as under IPDOM). */
+static bool steady_steps(EmuWarp *w, uint32_t pc, uint64_t key,
+                         uint64_t lin)
+{
+    uint64_t d = lin - w->its_lin;
+    bool same = w->its_step_pc == pc && w->its_step_key == key;
+    w->its_steady = same && d && d == w->its_dlin ? w->its_steady + 1 : 0;
+    w->its_dlin = same ? d : 0;
+    w->its_step_pc = pc;
+    w->its_step_key = key;
+    w->its_lin = lin;
+    return w->its_steady >= 1;
 }
 
 static uint32_t frame_base(const EmuWarp *w)
@@ -165,12 +227,16 @@ void emu_simt_backedge(EmuCtx *x)
     if (x->branched || w->depth < frame_base(w) + 2) {
         /* diverged here, or a converged frame: nothing to yield to */
         w->its_pc = EMU_NOPC;
+        w->its_step_pc = EMU_NOPC;
         return;
     }
     EmuSimtEntry *t = &w->stack[w->depth - 1];
     t->npc = x->next_pc;
-    uint64_t h = path_state(x, t);
-    if (w->its_pc != x->pc || w->its_hash != h) {
+    uint64_t lin, place = place_state(x, t);
+    uint64_t h = path_state(x, t, place, &lin);
+    bool steady = steady_steps(w, x->pc, place, lin) &&
+                  loop_polls(x->func, x->next_pc, x->pc);
+    if (!steady && (w->its_pc != x->pc || w->its_hash != h)) {
         /* a spin seen on the previous round trip stays seen until this
          * path takes a back edge in another state */
         if (w->its_pc != EMU_NOPC || t->mask != w->its_spin_mask) {
@@ -184,6 +250,9 @@ void emu_simt_backedge(EmuCtx *x)
     const uint32_t spin = t->mask;
     w->its_spin_mask = spin;
     w->its_spin_depth = w->depth;
+    if (x->launch->mod->reconv != EMU_RECONV_ITS) {
+        return;             /* IPDOM: seen (for the watchdog), no YIELD */
+    }
     if (swap_sibling(w)) {
         w->its_yields++;
         if (x->dev->cfg.trace_reconv) {

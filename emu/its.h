@@ -4,10 +4,15 @@
  *
  * Contract:
  *  - emu_simt_backedge(x) runs after a bra to an earlier pc (a loop back
- *    edge, where ptxas places YIELD) has been executed under ITS.  When
- *    the TOS path took the same back edge before with nothing changed
- *    (its registers, its pc and mask, the launch's progress), it gives
- *    way to a sibling path not yet at their reconvergence point, if any.
+ *    edge, where ptxas places YIELD) has been executed.  The TOS path
+ *    spins when it took the same back edge before with nothing changed
+ *    (its registers, its pc and mask, the launch's progress), or, in a
+ *    loop that polls memory, on the third round trip in a row in which
+ *    only its registers changed, by the same steps each time (a retry
+ *    counter).  A spinning path is recorded (EmuWarp.its_spin_mask: the
+ *    watchdog reports a grid whose warps all spin, in both modes) and,
+ *    under ITS only, gives way to a sibling path not yet at their
+ *    reconvergence point, if any.
  *  - emu_its_sync(), emu_its_warpsync(): below.
  *  - emu_its_release(w): the grid has been quiet for EMU_ITS_QUIET
  *    rounds; if w's running path has no sibling left and other lanes

@@ -131,6 +131,7 @@ EmuStatus emu_cta_init(EmuLaunch *l, uint32_t linear, EmuCta *cta)
         w->id = wi;
         w->red_dst = EMU_NOREG;
         w->its_pc = EMU_NOPC;
+        w->its_step_pc = EMU_NOPC;
         for (unsigned lane = 0; lane < EMU_WARP_SIZE; lane++) {
             uint32_t t = wi * EMU_WARP_SIZE + lane;
             if (t >= nt) {

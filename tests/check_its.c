@@ -491,6 +491,127 @@ START_TEST(its_producer_consumer)
 }
 END_TEST
 
+/* Spins whose registers change (emu/its.c, steady_steps): the consumers
+ * count their polls.  Prologue to the branch: 7.  The consumers (taken)
+ * poll three times (12): the counter changes every time, by the same
+ * step from the second round trip on, so the third yields to the
+ * producers (6 to JOIN, where they wait); one more poll sees the flag
+ * (4) and loads the data (1); all 32 lanes run JOIN (4): 34. */
+START_TEST(its_counting_consumer)
+{
+    char src[sizeof(prodcons_src) + 128];
+    const char *cons = strstr(prodcons_src, "CONS:\n");
+    const char *cmp = strstr(prodcons_src, "  setp.eq.u32 w");
+    const char *br = strstr(prodcons_src, "  setp.lt.u32 p");
+    ck_assert(cons && cmp && br);
+    snprintf(src, sizeof(src), "%.*s  mov.u32 r5, 0;\n%.*s"
+             "  add.u32 r5, r5, 1;\n%s", (int)(br - prodcons_src),
+             prodcons_src, (int)(cmp - br), br, cmp);
+    for (unsigned k = 0; k < 2; k++) {
+        open_mode("pc", src, k ? PTXEMU_RECONVERGENCE_ITS
+                               : PTXEMU_RECONVERGENCE_IPDOM,
+                  PTXEMU_DIVERGE_TAKEN_FIRST);
+        ptxemu_devptr f = dbuf(NULL, 4), d = dbuf(NULL, 4);
+        ptxemu_devptr o = dbuf(NULL, 128);
+        void *params[] = { &f, &d, &o };
+        if (!k) {
+            /* IPDOM: diagnosed, in bounded time, not a live-lock */
+            const char *msg = e2e_launch_fail("prodcons", 1, 32, params,
+                                              PTXEMU_ERROR_DEADLOCK);
+            ck_assert_msg(strstr(msg, "SIMT deadlock"), "%s", msg);
+            close_ptx();
+            continue;
+        }
+        launch("prodcons", 1, 32, 0, params);
+        uint32_t out[32];
+        dget(out, o, sizeof(out));
+        for (unsigned i = 0; i < 32; i++) {
+            EQ_I("out", i, out[i], i < 16 ? 42 : 100 + i);
+        }
+        ck_assert_uint_eq(warp_insns(), 34);
+        close_ptx();
+    }
+}
+END_TEST
+
+/* The spin lock with a retry counter in the loop: the lanes waiting for
+ * the spinners still go on once the grid is quiet (no live-lock), and
+ * every lane enters once, in lane order. */
+START_TEST(its_spinlock_retry_counter)
+{
+    char src[sizeof(spin_src) + 64];
+    const char *loop = strstr(spin_src, "LOOP:\n");
+    ck_assert(loop != NULL);
+    loop += strlen("LOOP:\n");
+    snprintf(src, sizeof(src), "%.*s  add.u32 r5, r5, 3;\n%s",
+             (int)(loop - spin_src), spin_src, loop);
+    open_mode("spin", src, PTXEMU_RECONVERGENCE_ITS,
+              PTXEMU_DIVERGE_TAKEN_FIRST);
+    ptxemu_devptr m = dbuf(NULL, 4), c = dbuf(NULL, 4), o = dbuf(NULL, 128);
+    void *params[] = { &m, &c, &o };
+    launch("spinlock", 1, 32, 0, params);
+    uint32_t cnt, order[32];
+    dget(&cnt, c, 4);
+    dget(order, o, sizeof(order));
+    ck_assert_uint_eq(cnt, 32);
+    for (unsigned i = 0; i < 32; i++) {
+        EQ_I("order", i, order[i], i);
+    }
+    close_ptx();
+}
+END_TEST
+
+/* A divergent counting loop that reads no memory changes its registers
+ * by constant steps too, but polls nothing: it is not taken for a spin,
+ * so lanes that left it wait at its exit as under IPDOM, and both modes
+ * run the same warp instructions.  out[tid] = 5 * 2000 * (tid & 3). */
+static const char count_src[] = HEAD
+    ".visible .entry count(.param .u64 out)\n"
+    "{\n"
+    "  .reg .pred p;\n  .reg .b32 r<6>;\n  .reg .b64 rd<4>;\n"
+    "  ld.param.u64 rd1, [out];\n"
+    "  mov.u32 r1, %tid.x;\n"
+    "  and.b32 r2, r1, 3;\n"
+    "  mul.lo.u32 r2, r2, 2000;\n"
+    "  mov.u32 r3, 0;\n"
+    "  mov.u32 r4, 0;\n"
+    "  setp.ge.u32 p, r3, r2;\n"
+    "  @p bra DONE;\n"
+    "TOP:\n"
+    "  add.u32 r4, r4, 5;\n"
+    "  add.u32 r3, r3, 1;\n"
+    "  setp.lt.u32 p, r3, r2;\n"
+    "  @p bra TOP;\n"
+    "DONE:\n"
+    "  mul.wide.u32 rd2, r1, 4;\n"
+    "  add.u64 rd3, rd1, rd2;\n"
+    "  st.global.u32 [rd3], r4;\n"
+    "  ret;\n"
+    "}\n";
+
+START_TEST(counting_loop_same_in_both_modes)
+{
+    uint64_t n[2];
+    for (unsigned k = 0; k < 2; k++) {
+        open_mode("count", count_src,
+                  k ? PTXEMU_RECONVERGENCE_ITS : PTXEMU_RECONVERGENCE_IPDOM,
+                  PTXEMU_DIVERGE_TAKEN_FIRST);
+        ptxemu_devptr o = dbuf(NULL, 4 * 32);
+        void *params[] = { &o };
+        launch("count", 1, 32, 0, params);
+        uint32_t out[32];
+        dget(out, o, sizeof(out));
+        for (unsigned t = 0; t < 32; t++) {
+            EQ_I("out", t, out[t], 5 * 2000 * (t & 3));
+        }
+        n[k] = warp_insns();
+        close_ptx();
+    }
+    /* IPDOM's count is the reference: no lanes were let go early */
+    ck_assert_uint_eq(n[0], n[1]);
+}
+END_TEST
+
 START_TEST(ipdom_producer_consumer_diagnosed)
 {
     open_mode("pc", prodcons_src, PTXEMU_RECONVERGENCE_IPDOM,
@@ -853,6 +974,9 @@ static Suite *its_suite(void)
     tcase_add_test(tc, bad_mode_rejected);
     tcase_add_test(tc, its_producer_consumer);
     tcase_add_test(tc, ipdom_producer_consumer_diagnosed);
+    tcase_add_test(tc, its_counting_consumer);
+    tcase_add_test(tc, its_spinlock_retry_counter);
+    tcase_add_test(tc, counting_loop_same_in_both_modes);
     tcase_add_test(tc, structured_same_in_both_modes);
     tcase_add_test(tc, long_quiet_loop_same_in_both_modes);
     tcase_add_test(tc, path_order_policy);
