@@ -262,6 +262,120 @@ START_TEST(cache_wb_fifo_trace)
 }
 END_TEST
 
+/* Cache operators as hints (gpu_cache_hint), from the PTX ISA's cache
+ * operator tables: only the instruction's first word counts. */
+START_TEST(cache_hint_table)
+{
+    static const struct {
+        const char *text;
+        uint8_t hint;
+    } t[] = {
+        {"ld.global.cs.f32 %f1, [%rd1];",
+         GPU_HINT_L1_EVICT_FIRST | GPU_HINT_L2_EVICT_FIRST},
+        {"@%p1 ld.global.lu.v4.f32 {%f1, %f2, %f3, %f4}, [%rd2];",
+         GPU_HINT_L1_EVICT_FIRST | GPU_HINT_L2_EVICT_FIRST},
+        {"st.global.cs.f32 [%rd1], %f1;",
+         GPU_HINT_L1_EVICT_FIRST | GPU_HINT_L2_EVICT_FIRST},
+        {"ld.global.cg.u32 %r1, [%rd1];", GPU_HINT_L1_NO_ALLOC},
+        {"ld.global.cv.u32 %r1, [%rd1];",
+         GPU_HINT_L1_NO_ALLOC | GPU_HINT_L2_NO_ALLOC},
+        {"ld.global.L1::evict_first.f32 %f1, [%rd1];",
+         GPU_HINT_L1_EVICT_FIRST},
+        {"ld.global.L1::no_allocate.b32 %r1, [%rd1];", GPU_HINT_L1_NO_ALLOC},
+        {"ld.global.L1::evict_last.f32 %f1, [%rd1];", 0},
+        {"ld.global.ca.f32 %f1, [%rd1];", 0},
+        {"ld.global.nc.f32 %f1, [%rd1];", 0},
+        {"st.global.wb.u32 [%rd1], %r1;", 0},
+        {"ld.global.f32 %f1, [cs.cs];", 0},
+        {"", 0},
+    };
+    for (size_t k = 0; k < sizeof t / sizeof t[0]; k++) {
+        ck_assert_msg(gpu_cache_hint(t[k].text) == t[k].hint, "%s: %u",
+                      t[k].text, gpu_cache_hint(t[k].text));
+    }
+    ck_assert_uint_eq(gpu_cache_hint(NULL), 0);
+}
+END_TEST
+
+/* Streaming and no-allocate accesses in a 1-set, 2-way LRU cache (hit
+ * latency 2):
+ *  c0  A (0x000) misses (MSHR 0), fill at 5, answered 7;
+ *  c10 B (0x080) evict-first misses: installed as the set's next victim;
+ *      its fill goes down with the next level's hint; answered 17;
+ *  c20 B evict-first hits (answered 22) and stays the next victim;
+ *  c21 C (0x100) misses: B goes, though A is the least recently used
+ *      (plain LRU would have taken A); answered 27;
+ *  c30 B misses again (it was evicted): this time A goes; answered 37;
+ *  c40 C hits (42).
+ *  c50 D (0x180) no-allocate: passed down as it is (MSHR -1), its reply
+ *      passed up at once (55); c60 D again, plain: a miss (nothing was
+ *      allocated). */
+START_TEST(cache_stream_and_no_alloc)
+{
+    static const CacheCfg cfg = {
+        .sets = 1, .ways = 2, .line = 128, .banks = 1, .hit_lat = 2,
+        .mshrs = 2, .merge = 2, .missq = 4, .outq = 4, .repl = CACHE_LRU,
+    };
+    CacheStats st = {0};
+    Cache *c = cache_new(&cfg, &st, NULL, 0);
+    ck_assert_ptr_nonnull(c);
+    MemMsg m = msg(0x000, 0x1, GPU_MEM_READ, 1), f;
+    ck_assert_int_eq(cache_access(c, &m, 0), CACHE_MISS);
+    expect_down(c, 1, 0x000, 0x1, 0, GPU_MEM_READ);
+    f = msg(0x000, 0x1, GPU_MEM_READ, 0);
+    f.mshr = 0;
+    cache_fill(c, &f, 5);
+    expect_up(c, 7, 1);
+
+    m = msg(0x080, 0x1, GPU_MEM_READ, 2);
+    m.flags = MEM_F_EVICT_FIRST | MEM_F_NEXT_EVICT_FIRST;
+    ck_assert_int_eq(cache_access(c, &m, 10), CACHE_MISS);
+    const MemMsg *d = cache_down_peek(c, 11);
+    ck_assert_ptr_nonnull(d);
+    ck_assert_uint_eq(d->flags, MEM_F_NEXT_EVICT_FIRST);
+    ck_assert_uint_eq(mem_hint_down(d->flags), MEM_F_EVICT_FIRST);
+    expect_down(c, 11, 0x080, 0x1, 0, GPU_MEM_READ);
+    f = msg(0x080, 0x1, GPU_MEM_READ, 0);
+    f.mshr = 0;
+    cache_fill(c, &f, 15);
+    expect_up(c, 17, 2);
+    m.tag = 3;
+    ck_assert_int_eq(cache_access(c, &m, 20), CACHE_HIT);
+    expect_up(c, 22, 3);
+
+    m = msg(0x100, 0x1, GPU_MEM_READ, 4);
+    ck_assert_int_eq(cache_access(c, &m, 21), CACHE_MISS);
+    expect_down(c, 22, 0x100, 0x1, 0, GPU_MEM_READ);
+    f = msg(0x100, 0x1, GPU_MEM_READ, 0);
+    f.mshr = 0;
+    cache_fill(c, &f, 25);
+    expect_up(c, 27, 4);
+
+    m = msg(0x080, 0x1, GPU_MEM_READ, 5);
+    ck_assert_int_eq(cache_access(c, &m, 30), CACHE_MISS);
+    expect_down(c, 31, 0x080, 0x1, 0, GPU_MEM_READ);
+    f = msg(0x080, 0x1, GPU_MEM_READ, 0);
+    f.mshr = 0;
+    cache_fill(c, &f, 35);
+    expect_up(c, 37, 5);
+    m = msg(0x100, 0x1, GPU_MEM_READ, 6);
+    ck_assert_int_eq(cache_access(c, &m, 40), CACHE_HIT);
+    expect_up(c, 42, 6);
+
+    m = msg(0x180, 0x1, GPU_MEM_READ, 7);
+    m.flags = MEM_F_NO_ALLOC;
+    ck_assert_int_eq(cache_access(c, &m, 50), CACHE_MISS);
+    expect_down(c, 51, 0x180, 0x1, -1, GPU_MEM_READ);
+    cache_fill(c, &m, 55);
+    expect_up(c, 55, 7);
+    m = msg(0x180, 0x1, GPU_MEM_READ, 8);
+    ck_assert_int_eq(cache_access(c, &m, 60), CACHE_MISS);
+    ck_assert_uint_eq(st.miss, 6);
+    ck_assert_uint_eq(st.hit, 2);
+    cache_free(c);
+}
+END_TEST
+
 START_TEST(cache_split_and_bad_geometry)
 {
     /* a 32-byte-line cache takes one sector per access: 0xB (sectors
@@ -1229,6 +1343,33 @@ START_TEST(hier_position_latency)
 }
 END_TEST
 
+/* ld.global.cv (no allocation in the L1 nor the L2): SM0 reads 0x000 at
+ * 0 around both: the DRAM path of hier_latencies without either hit
+ * latency (the replies pass up as they come): 47 - 10 - 4 = 33.  A
+ * plain read of it at 100 misses both again (nothing was allocated):
+ * the DRAM row is open: 35 -> 135. */
+START_TEST(hier_no_alloc_read)
+{
+    MemRun r;
+    mem_open(&r, NULL, 0);
+    ck_assert_msg(r.m, "%s", r.h.err);
+    GpuMemReq q = {.addr = 0x000, .size = 4, .kind = GPU_MEM_READ,
+                   .space = PTXEMU_TM_SPACE_GLOBAL, .sm = 0, .cookie = 1,
+                   .hint = gpu_cache_hint("ld.global.cv.u32 %r1, [%rd1];")};
+    r.ops->advance(r.m, 0);
+    ck_assert(r.ops->send(r.m, &q, 0));
+    mem_drain(&r);
+    ck_assert_uint_eq(r.done[1], 33);
+    mem_send(&r, 0, 0x000, GPU_MEM_READ, PTXEMU_TM_SPACE_GLOBAL, 2, 100);
+    mem_drain(&r);
+    ck_assert_uint_eq(r.done[2], 135);
+    ck_assert_uint_eq(mem_stat(&r, "mem.l2.miss"), 2);
+    ck_assert_uint_eq(mem_stat(&r, "mem.l1d.miss"), 2);
+    ck_assert_uint_eq(mem_stat(&r, "mem.dram.row_hit"), 1);
+    mem_close(&r);
+}
+END_TEST
+
 /* GT200 keeps no global data in its partitions (l2.bypass=global): the
  * DRAM access of hier_latencies without the L2's lookup (1) and hit
  * latency (10): the request reaches the partition at 3 and the channel
@@ -1428,6 +1569,8 @@ static Suite *suite(void)
     tcase_add_test(tc, cache_l1_trace);
     tcase_add_test(tc, cache_wb_fifo_trace);
     tcase_add_test(tc, cache_split_and_bad_geometry);
+    tcase_add_test(tc, cache_hint_table);
+    tcase_add_test(tc, cache_stream_and_no_alloc);
     suite_add_tcase(s, tc);
     tc = tcase_create("addrmap");
     tcase_add_test(tc, addrmap_linear);
@@ -1456,6 +1599,7 @@ static Suite *suite(void)
     tcase_add_test(tc, hier_tlb);
     tcase_add_test(tc, hier_tlb_walk);
     tcase_add_test(tc, hier_position_latency);
+    tcase_add_test(tc, hier_no_alloc_read);
     tcase_add_test(tc, hier_l2_bypass);
     tcase_add_test(tc, hier_refused_retry);
     tcase_add_test(tc, hier_bytes_per_level);

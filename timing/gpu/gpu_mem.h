@@ -18,7 +18,10 @@
  * global-like and distinct per thread by the sender), CONST to the
  * constant cache, TEX to the texture cache, kind FETCH to the
  * instruction cache.  Shared memory never reaches the memory system (the
- * SM's load/store unit times it).
+ * SM's load/store unit times it).  A global or local request carries
+ * the hints of its instruction's cache operator (`hint`: .cs streams,
+ * .cg and .cv do not allocate, gpu_cache_hint); a memory system may
+ * ignore them.
  *
  * Back-pressure everywhere: send() may refuse (false) when the first
  * structure the request meets is full (no MSHR, a full miss queue); the
@@ -64,13 +67,27 @@ typedef enum GpuMemKind {
     GPU_MEM_KIND_COUNT
 } GpuMemKind;
 
+/* GpuMemReq.hint: what the instruction's cache operator asks of the
+ * L1 and the L2 (gpu_cache_hint, timing/gpu/mem/cacheop.c). */
+enum {
+    GPU_HINT_L1_EVICT_FIRST = 1u << 0,  /* allocate as the next victim */
+    GPU_HINT_L1_NO_ALLOC = 1u << 1,     /* go around, allocate nothing */
+    GPU_HINT_L2_EVICT_FIRST = 1u << 2,
+    GPU_HINT_L2_NO_ALLOC = 1u << 3,
+};
+
+/* The hint bits of a PTX memory instruction (its text: "ld.global.cs.f32
+ * ..."); 0 for the default operators or no text. */
+uint8_t gpu_cache_hint(const char *text);
+
 typedef struct GpuMemReq {
     uint64_t addr;      /* first byte */
     uint32_t size;      /* bytes, within one 128-byte line */
     uint32_t sectors;   /* sectors of the line touched, bits 0..3 */
     uint8_t kind;       /* GpuMemKind */
     uint8_t space;      /* ptxemu_tm_space (FETCH: PTXEMU_TM_SPACE_NONE) */
-    uint16_t pad;
+    uint8_t hint;       /* GPU_HINT_* (global and local accesses) */
+    uint8_t pad;
     uint32_t sm;        /* the sending SM */
     uint64_t cookie;    /* the sender's, given back with the reply */
 } GpuMemReq;

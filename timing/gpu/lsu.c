@@ -107,7 +107,7 @@ static int64_t gather(Gpu *g, const GpuWarp *w, const ptxemu_tm_step *st,
 }
 
 static int add_reqs(Gpu *g, GpuLsuOp *op, const GpuSm *sm, unsigned space,
-                    uint8_t kind, uint32_t nacc)
+                    uint8_t kind, uint8_t hint, uint32_t nacc)
 {
     size_t nt = gpu_coalesce(g->c.coalesce, g->acc, nacc, &g->txn,
                              &g->txncap);
@@ -133,6 +133,7 @@ static int add_reqs(Gpu *g, GpuLsuOp *op, const GpuSm *sm, unsigned space,
         r->space = (uint8_t)(space == PTXEMU_TM_SPACE_LOCAL
                                  ? PTXEMU_TM_SPACE_LOCAL : space);
         r->sm = sm->id;
+        r->hint = hint;
         r->cookie = (uint64_t)(uintptr_t)op;
     }
     g->st_txn += nt;
@@ -149,11 +150,17 @@ static const uint8_t lsu_kinds[] = {GPU_MEM_READ, GPU_MEM_WRITE,
 static int build(Gpu *g, GpuSm *sm, GpuWarp *w, const ptxemu_tm_step *st,
                  bool async, GpuLsuOp *op)
 {
+    /* the cache operator (.cs, .cg ...) of a global or local access */
+    uint8_t hint = gpu_cache_hint(st->insn ? st->insn->text : NULL);
     for (size_t s = 0; s < sizeof lsu_spaces / sizeof lsu_spaces[0]; s++) {
         for (size_t k = 0; k < sizeof lsu_kinds / sizeof lsu_kinds[0]; k++) {
             int64_t n = gather(g, w, st, lsu_spaces[s], lsu_kinds[k], async);
+            uint8_t h = lsu_spaces[s] == PTXEMU_TM_SPACE_GLOBAL ||
+                                lsu_spaces[s] == PTXEMU_TM_SPACE_LOCAL
+                            ? hint
+                            : 0;
             if (n < 0 || (n > 0 && add_reqs(g, op, sm, lsu_spaces[s],
-                                            lsu_kinds[k], (uint32_t)n))) {
+                                            lsu_kinds[k], h, (uint32_t)n))) {
                 return -1;
             }
             if (n > 0 && lsu_spaces[s] == PTXEMU_TM_SPACE_CONST &&

@@ -279,9 +279,11 @@ static bool up_room(const Cache *c)
     return c->up.n + c->uprsv < c->up.cap;
 }
 
-static void touch(Cache *c, CLine *l)
+/* A use of l by m: LRU moves it last, unless m streams (evict-first
+ * leaves a line where it is). */
+static void touch(Cache *c, CLine *l, const MemMsg *m)
 {
-    if (c->cfg.repl == CACHE_LRU) {
+    if (c->cfg.repl == CACHE_LRU && !(m->flags & MEM_F_EVICT_FIRST)) {
         l->stamp = ++c->clock;
     }
 }
@@ -307,7 +309,9 @@ static void install(Cache *c, CLine *l, uint64_t la, const MemMsg *m,
     l->addr = la;
     l->valid = l->pending = l->dirty = 0;
     l->mshr = -1;
-    l->stamp = ++c->clock;
+    /* evict-first (PTX .cs, .lu, .L1::evict_first): first in line to
+     * go, whatever the replacement order */
+    l->stamp = m->flags & MEM_F_EVICT_FIRST ? 0 : ++c->clock;
 }
 
 /* Down-queue messages an eviction of l would write back. */
@@ -341,7 +345,7 @@ static CacheOutcome access_read(Cache *c, const MemMsg *m, uint64_t la,
         if (!up_room(c)) {
             return CACHE_FAIL_RES;
         }
-        touch(c, l);
+        touch(c, l, m);
         if (atomic) {
             l->dirty |= mask;
         }
@@ -368,7 +372,7 @@ static CacheOutcome access_read(Cache *c, const MemMsg *m, uint64_t la,
             c->mshr[l->mshr] = (Mshr){.line = (uint32_t)(l - c->lines),
                                       .busy = true};
         }
-        touch(c, l);
+        touch(c, l, m);
         if (atomic) {
             l->dirty |= mask;
         }
@@ -378,7 +382,8 @@ static CacheOutcome access_read(Cache *c, const MemMsg *m, uint64_t la,
         }
         l->pending |= fetch;
         c->mshr[l->mshr].fills +=
-            send_down(c, m, la, fetch, l->mshr, GPU_MEM_READ, 0, now);
+            send_down(c, m, la, fetch, l->mshr, GPU_MEM_READ,
+                      m->flags & MEM_F_NEXT_HINTS, now);
         return CACHE_SECTOR_MISS;
     }
     if (!c->nfree || memq_full(&c->down)) {
@@ -398,7 +403,8 @@ static CacheOutcome access_read(Cache *c, const MemMsg *m, uint64_t la,
     add_waiter(c, v, m, mask);
     v->pending = mask;
     c->mshr[v->mshr].fills +=
-        send_down(c, m, la, mask, v->mshr, GPU_MEM_READ, 0, now);
+        send_down(c, m, la, mask, v->mshr, GPU_MEM_READ,
+                  m->flags & MEM_F_NEXT_HINTS, now);
     return CACHE_MISS;
 }
 
@@ -420,9 +426,10 @@ static CacheOutcome access_write(Cache *c, const MemMsg *m, uint64_t la,
                                  uint32_t mask, uint64_t now)
 {
     bool wants = !(m->flags & MEM_F_NOREPLY);
+    bool alloc = c->cfg.write_alloc && !(m->flags & MEM_F_NO_ALLOC);
     CLine *l = find(c, la);
     if (c->cfg.write_back) {
-        if (l || c->cfg.write_alloc) {
+        if (l || alloc) {
             CLine *v = l ? l : victim(c, la);
             if (!v || (wants && !up_room(c)) ||
                 (!l && memq_room(&c->down) < wb_pieces(c, v))) {
@@ -431,7 +438,7 @@ static CacheOutcome access_write(Cache *c, const MemMsg *m, uint64_t la,
             if (!l) {
                 install(c, v, la, m, now);
             }
-            touch(c, v);
+            touch(c, v, m);
             v->valid |= mask;
             v->dirty |= mask;
             reply(c, m, now + c->cfg.hit_lat);
@@ -441,7 +448,7 @@ static CacheOutcome access_write(Cache *c, const MemMsg *m, uint64_t la,
     }
     /* write-through: update or allocate, then pass it on */
     CLine *v = l;
-    if (!l && c->cfg.write_alloc) {
+    if (!l && alloc) {
         v = victim(c, la);
         if (!v) {
             return CACHE_FAIL_RES;
@@ -454,7 +461,7 @@ static CacheOutcome access_write(Cache *c, const MemMsg *m, uint64_t la,
         if (!l) {
             install(c, v, la, m, now);
         }
-        touch(c, v);
+        touch(c, v, m);
         v->valid |= mask;
     }
     return l ? CACHE_HIT : CACHE_MISS;
@@ -485,6 +492,10 @@ CacheOutcome cache_access(Cache *c, const MemMsg *m, uint64_t now)
                 l->valid &= ~(mask & ~l->pending);
             }
         }
+    } else if (m->flags & MEM_F_NO_ALLOC) {
+        /* around this cache (PTX .cg, .cv, .L1::no_allocate): nothing
+         * allocated, the reply passed up as it comes */
+        r = pass_down(c, m, now) ? CACHE_MISS : CACHE_FAIL_RES;
     } else {
         r = access_read(c, m, la, mask, now);
     }

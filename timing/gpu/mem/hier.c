@@ -56,7 +56,7 @@ typedef struct Memo {
     uint64_t gen, addr;
     Cache *resfail;             /* the cache whose lookup counted a
                                    reservation failure, or NULL */
-    uint8_t sectors, kind;
+    uint8_t sectors, kind, flags;
 } Memo;
 
 /* One request of the SM's: its pieces still out. */
@@ -668,6 +668,12 @@ static uint64_t hier_next(const void *m)
 
 /* ------------------------------------------------------------ sending */
 
+_Static_assert(GPU_HINT_L1_EVICT_FIRST << 2 == MEM_F_EVICT_FIRST &&
+                   GPU_HINT_L1_NO_ALLOC << 2 == MEM_F_NO_ALLOC &&
+                   GPU_HINT_L2_EVICT_FIRST << 2 == MEM_F_NEXT_EVICT_FIRST &&
+                   GPU_HINT_L2_NO_ALLOC << 2 == MEM_F_NEXT_NO_ALLOC,
+               "hint bits shift into message flags");
+
 static MemUnit unit_of(const Hier *H, const GpuMemReq *r)
 {
     if (r->kind == GPU_MEM_FETCH) {
@@ -708,10 +714,19 @@ static bool hier_send(void *mm, const GpuMemReq *r, uint64_t now)
     EMU_ASSERT(r->sm < H->nsms && r->kind < GPU_MEM_KIND_COUNT);
     Sm *S = &H->sm[r->sm];
     MemUnit u = unit_of(H, r);
+    /* the cache operator's hints: the L1's for the L1 (none without
+     * one), the L2's for the level below it */
+    uint8_t hint = u == MEM_UNIT_L1D ? r->hint
+                   : u == MEM_UNIT_DIRECT
+                       ? r->hint & (GPU_HINT_L2_EVICT_FIRST |
+                                    GPU_HINT_L2_NO_ALLOC)
+                       : 0;
     MemMsg m = {.addr = r->addr & ~(uint64_t)(GPU_LINE - 1),
                 .sectors = sectors_of(r),
                 .kind = r->kind == GPU_MEM_FETCH ? GPU_MEM_READ : r->kind,
-                .unit = (uint8_t)u, .sm = (uint16_t)r->sm, .mshr = -1};
+                .unit = (uint8_t)u, .sm = (uint16_t)r->sm, .mshr = -1,
+                /* GPU_HINT_L1_* -> MEM_F_*, GPU_HINT_L2_* -> MEM_F_NEXT_* */
+                .flags = (uint8_t)(hint << 2)};
     bool translate = S->tlb && (u == MEM_UNIT_L1D || u == MEM_UNIT_DIRECT);
     if (translate && (memq_full(&S->tlbq) || memq_full(&S->walkq))) {
         return false;
@@ -728,7 +743,8 @@ static bool hier_send(void *mm, const GpuMemReq *r, uint64_t now)
      * taken: answered from the memo while nothing changed */
     Memo *mo = &S->memo[u];
     if (!queue && !walk && mo->gen == S->gen && mo->addr == m.addr &&
-        mo->sectors == m.sectors && mo->kind == m.kind) {
+        mo->sectors == m.sectors && mo->kind == m.kind &&
+        mo->flags == m.flags) {
         if (mo->resfail) {
             cache_count_resfail(mo->resfail);
         }
@@ -751,6 +767,7 @@ static bool hier_send(void *mm, const GpuMemReq *r, uint64_t now)
             if (e != REFUSED_BANK) {
                 *mo = (Memo){.gen = S->gen, .addr = m.addr,
                              .sectors = m.sectors, .kind = m.kind,
+                             .flags = m.flags,
                              .resfail = e == REFUSED_RES ? S->c[u]
                                                          : NULL};
             }

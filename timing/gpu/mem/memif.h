@@ -56,7 +56,23 @@ typedef enum MemUnit {
 enum {
     MEM_F_NOREPLY = 1u << 0,    /* a write-back: nobody waits for it */
     MEM_F_BYPASS = 1u << 1,     /* went around the L2 slice (l2.bypass) */
+    /* cache operators (GPU_HINT_*): for the cache the message enters, */
+    MEM_F_EVICT_FIRST = 1u << 2,
+    MEM_F_NO_ALLOC = 1u << 3,
+    /* and for the one below it (mem_hint_down moves them up) */
+    MEM_F_NEXT_EVICT_FIRST = 1u << 4,
+    MEM_F_NEXT_NO_ALLOC = 1u << 5,
 };
+#define MEM_F_HINTS (MEM_F_EVICT_FIRST | MEM_F_NO_ALLOC)
+#define MEM_F_NEXT_HINTS (MEM_F_NEXT_EVICT_FIRST | MEM_F_NEXT_NO_ALLOC)
+
+/* The flags of a message going one level down: the next level's hints
+ * become its own. */
+static inline uint8_t mem_hint_down(uint8_t f)
+{
+    return (uint8_t)((f & ~(MEM_F_HINTS | MEM_F_NEXT_HINTS)) |
+                     ((f & MEM_F_NEXT_HINTS) >> 2));
+}
 
 typedef struct MemMsg {
     uint64_t addr;      /* the 128-byte line, aligned */

@@ -49,7 +49,9 @@ CacheOutcome part_accept(Part *p, const MemMsg *m, uint64_t now_l2,
                          uint64_t now_dram)
 {
     if (!p->bypass[m->unit] || m->kind == GPU_MEM_ATOMIC) {
-        return cache_access(p->l2, m, now_l2);
+        MemMsg x = *m;
+        x.flags = mem_hint_down(m->flags);
+        return cache_access(p->l2, &x, now_l2);
     }
     bool reply = !(m->flags & MEM_F_NOREPLY);
     MemMsg b = *m;
