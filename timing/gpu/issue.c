@@ -70,10 +70,7 @@ static int account(Gpu *g, GpuSm *sm, GpuSched *sc, GpuWarp *w,
         ready = memory_unit(gpu_unit(in)) || mready == GPU_NEVER ||
                         ready == GPU_NEVER
                     ? mready : gpu_max(ready, mready);
-        kind = mkind;
-        if (w->xp && w->xin == in) {
-            w->xtag = 0; /* its memory replies give its results */
-        }
+        kind = mkind; /* (an expansion's tag then releases nothing) */
     } else if (ctag) {
         tag = ctag;
     } else if (xtag) {

@@ -318,6 +318,9 @@ static uint64_t eligible(Gpu *g, GpuSm *sm, GpuSched *sc, uint32_t i0,
     for (uint32_t i = i0; i < n; i++) {
         GpuWarp *w = sc->order[i];
         GpuStall r;
+        if ((w->xp ? w->xnext : w->not_before) > now) {
+            continue; /* a lower bound of its issue cycle, cheaply */
+        }
         if (!w->exited && w->cta->kern == g->kern &&
             gpu_warp_ready(g, sm, sc, w, now, &r) <= now && !w->exited) {
             k++;
