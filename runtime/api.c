@@ -24,6 +24,7 @@
 
 #include "emu/builtins.h"
 #include "emu/client.h"
+#include "emu/pool.h"
 #include "emu/cluster.h"
 #include "emu/exec.h"
 #include "emu/memory.h"
@@ -331,7 +332,7 @@ ptxemu_status ptxemu_device_create(const ptxemu_device_options *opts,
         ? EMU_RECONV_ITS : o.reconvergence == PTXEMU_RECONVERGENCE_IPDOM
         ? EMU_RECONV_IPDOM : EMU_RECONV_DEFAULT;
     c.trace_reconv = o.trace_reconvergence ? stderr : NULL;
-    c.threads = o.threads ? o.threads : 1;
+    c.threads = o.threads ? o.threads : emu_host_cores();
     c.par_log = o.verbose ? stderr : NULL;
 #define OVERRIDE(f) do { if (o.f) { c.f = o.f; } } while (0)
     OVERRIDE(watchdog_rounds);

@@ -15,8 +15,8 @@ const ptxemu_env_option ptxemu_env_options[] = {
     {"PTXEMU_SMS", "--sms", "N",
      "number of streaming multiprocessors reported (default 108)", 0},
     {"PTXEMU_THREADS", "--threads", "N",
-     "host threads that run the CTAs of a kernel (default 1; see the "
-     "README, \"Parallel simulation\")", 0},
+     "host threads that run the CTAs of a kernel (default: the cores "
+     "available; see the README, \"Parallel simulation\")", 0},
     {"PTXEMU_VERBOSE", "--verbose", NULL,
      "say on stderr why a kernel runs on one host thread", 0},
     {"PTXEMU_INSN_LIMIT", "--insn-limit", "N",

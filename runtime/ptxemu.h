@@ -217,7 +217,8 @@ typedef struct ptxemu_device_options {
      * ptxemu_device_destroy.  NULL: off (the default). */
     const char *trace_simt;
     uint32_t threads;                   /* host threads that run the CTAs
-                                           of a launch; 0 = default (1) */
+                                           of a launch; 0 = default (the
+                                           host's online cores) */
     int verbose;                        /* non-zero: say on stderr why a
                                            launch runs on one thread */
 } ptxemu_device_options;
