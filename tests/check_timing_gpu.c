@@ -423,6 +423,40 @@ START_TEST(narrow_unit_occupancy)
 }
 END_TEST
 
+/* GT200's SFUs take FP32 multiplies while the SPs are busy
+ * (unit.sfu.mul_ii 8: 8 cycles a warp): 8 independent mul.f32 on an
+ * 8-lane FP32 unit (4 cycles a warp).  mul0@1 FP32 (busy to 5); mul1@2
+ * SFU (to 10); mul2@5 FP32 (to 9); mul3@9 FP32 (to 13); mul4@10 SFU (to
+ * 18); mul5@13 FP32 (to 17); mul6@17 FP32 (to 21); mul7@18 SFU; exit@19;
+ * latency 24 on either: the last result at 42.  Without it: 1, 5, ...,
+ * 29, results to 53; and an add (not a multiply) never goes to the
+ * SFUs. */
+START_TEST(sfu_takes_multiplies)
+{
+    static const uint64_t with[] = {1, 2, 5, 9, 10, 13, 17, 18};
+    for (int on = 0; on < 3; on++) {
+        gpu_base(1);
+        mock_set(&M, "unit.fp32.lanes=8");
+        mock_set(&M, "unit.fp32.lat=24");
+        mock_set(&M, "unit.fp32.ii=1");
+        mock_set(&M, "unit.sfu.lanes=2");
+        mock_set(&M, on ? "unit.sfu.mul_ii=8" : "unit.sfu.mul_ii=0");
+        for (uint32_t k = 0; k < 8; k++) {
+            mock_op(&M, 0, insn(U(FP32), 0, 0, 0, NONE, k));
+            M.insn[M.ninsn - 1].in.opname = on == 2 ? "add" : "mul";
+        }
+        mock_exit(&M, 0);
+        ck_assert_uint_eq(mock_time(&M), (on == 1 ? 42 : 53));
+        for (uint32_t k = 0; k < 8; k++) {
+            ck_assert_uint_eq(ISSUE(0, 0, k),
+                              (on == 1 ? with[k] : 1 + 4 * k));
+        }
+        check_accounting(1);
+        mock_fini(&M);
+    }
+}
+END_TEST
+
 /* Dual issue: 8 independent adds and an exit.  issue.width 2 with two
  * INT units: two a cycle from 1 (each issue of a block's first
  * instruction prefetches the next block, decoded the next cycle): adds
@@ -1004,6 +1038,7 @@ static Suite *suite(void)
     tcase_add_test(tc, clusters_on_one_gpc);
     tcase_add_test(tc, gt200_preset);
     tcase_add_test(tc, expansion_gt200_mul);
+    tcase_add_test(tc, sfu_takes_multiplies);
     tcase_add_test(tc, expansion_parts_occupy_units);
     tcase_add_test(tc, fault_without_kernel_end);
     tcase_add_test(tc, deterministic);

@@ -110,6 +110,9 @@ static const char *const preset_name[P_COUNT] = {"ampere", "gt200"};
       "cycles before a warp issues after a branch, call or return")            \
     X("bar.latency", bar_latency, Y(20, 20), 0, 1u << 20,                      \
       "cycles from a barrier's release to its warps' next issue")              \
+    X("unit.sfu.mul_ii", sfu_mul_ii, Y(0, 10), 0, 1u << 20,                    \
+      "cycles the SFUs take for a warp's FP32 multiply while the FP32 "     \
+      "unit is busy (GT200's SP+SFU dual issue); 0: never")                 \
     X("fence.latency", fence_latency, Y(8, 8), 0, 1u << 20,                    \
       "cycles after a fence (once earlier memory completed)")                  \
     X("oc.latency", oc_latency, Y(0, 0), 0, 1u << 20,                          \

@@ -135,6 +135,7 @@ typedef struct GpuConfig {
     bool perfect_icache;
     uint64_t branch_latency, bar_latency, fence_latency, oc_latency;
     GpuUnitCfg unit[PTXEMU_TM_UNIT_COUNT];
+    uint64_t sfu_mul_ii;        /* GT200: FP32 multiplies on the SFUs */
     uint64_t lsu_queue, lsu_txn_per_cycle, mio_queue, lsu_replay;
     uint64_t smem_latency, dsmem_latency;
     GpuBanks banks;
@@ -471,6 +472,11 @@ int gpu_issue(Gpu *g, GpuSm *sm, GpuSched *sc, GpuWarp *w, uint64_t now);
 static inline uint64_t gpu_max(uint64_t a, uint64_t b)
 {
     return a > b ? a : b;
+}
+
+static inline uint64_t gpu_min(uint64_t a, uint64_t b)
+{
+    return a < b ? a : b;
 }
 
 #endif
