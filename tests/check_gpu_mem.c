@@ -1370,6 +1370,51 @@ START_TEST(hier_no_alloc_read)
 }
 END_TEST
 
+/* The carve-out: a 2 KB array shared by a 2-way L1 of 128-byte lines
+ * and shared memory of 0 or 1 KB.  SM0 reads 0x000 (cold: 47), 0x200
+ * at 100 and 0x400 at 200 (both partition 0, bank 0, row 0: row hits,
+ * 35 each), then 0x000 again at 300.  With 8 sets (no shared memory)
+ * 0x000 and 0x400 share set 0 and 0x200 is in set 4: an L1 hit, 304.
+ * With 4 sets (1 KB of shared memory) all three are in set 0 and the
+ * LRU one, 0x000, went: an L2 hit, 320.  The shared part is 1 KB when
+ * the kernel's CTAs hold 512 bytes (the smallest capacity that holds
+ * them), when they would hold more than any capacity (the largest),
+ * and when 100% is preferred; 0 otherwise. */
+START_TEST(hier_carveout)
+{
+    static const struct {
+        const char *pref;
+        uint64_t shared, want;
+    } t[] = {
+        {"l1d.carveout=-1", 0, 304},   {"l1d.carveout=-1", 512, 320},
+        {"l1d.carveout=-1", 4096, 320}, {"l1d.carveout=100", 0, 320},
+        {"l1d.carveout=0", 0, 304},
+    };
+    for (size_t k = 0; k < sizeof t / sizeof t[0]; k++) {
+        const char *const x[] = {"l1d.ways=2", "l1d.unified=2k",
+                                 "l1d.carveouts=0,1", t[k].pref};
+        MemRun r;
+        mem_open(&r, x, 4);
+        ck_assert_msg(r.m, "%s", r.h.err);
+        r.ops->kernel_begin(r.m, 0, t[k].shared);
+        mem_send(&r, 0, 0x000, GPU_MEM_READ, PTXEMU_TM_SPACE_GLOBAL, 1, 0);
+        mem_send(&r, 0, 0x200, GPU_MEM_READ, PTXEMU_TM_SPACE_GLOBAL, 2,
+                 100);
+        mem_send(&r, 0, 0x400, GPU_MEM_READ, PTXEMU_TM_SPACE_GLOBAL, 3,
+                 200);
+        mem_send(&r, 0, 0x000, GPU_MEM_READ, PTXEMU_TM_SPACE_GLOBAL, 4,
+                 300);
+        mem_drain(&r);
+        ck_assert_uint_eq(r.done[1], 47);
+        ck_assert_uint_eq(r.done[2], 135);
+        ck_assert_uint_eq(r.done[3], 235);
+        ck_assert_msg(r.done[4] == t[k].want, "case %zu: %llu", k,
+                      (unsigned long long)r.done[4]);
+        mem_close(&r);
+    }
+}
+END_TEST
+
 /* GT200 keeps no global data in its partitions (l2.bypass=global): the
  * DRAM access of hier_latencies without the L2's lookup (1) and hit
  * latency (10): the request reaches the partition at 3 and the channel
@@ -1446,7 +1491,7 @@ static void stress_run(const char *const *set, size_t nset, bool jump,
     void *m = ops->create(&tm_reghost_api, &h, STRESS_SMS, 1000.0,
                           stress_done, st);
     ck_assert_msg(m, "%s", h.err);
-    ops->kernel_begin(m, 0);
+    ops->kernel_begin(m, 0, 0);
     uint32_t next[STRESS_SMS] = {0, 1, 2, 3};   /* request index */
     uint64_t rng = 12345, t = 0;
     GpuMemReq q[STRESS_N];
@@ -1545,6 +1590,11 @@ START_TEST(hier_bad_config)
         {"l2.bypass=global,data", "l2.bypass: 'data' is not one of"},
         {"map.hash=poly", NULL},        /* 2 partitions: fine */
         {"mem.parts=3", NULL},          /* linear: any count */
+        {"l1d.unified=128k", "l1d.unified needs l1d.carveouts"},
+        {"l1d.carveouts=0,8,x", "l1d.carveouts: up to 16"},
+        {"l1d.carveout=101", "l1d.carveout: a percentage"},
+        {"icnt.group=0", "icnt.group at least 1"},
+        {"tlb.walk_levels=8", "tlb.walk_levels at most 7"},
     };
     for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
         MemRun r;
@@ -1600,6 +1650,7 @@ static Suite *suite(void)
     tcase_add_test(tc, hier_tlb_walk);
     tcase_add_test(tc, hier_position_latency);
     tcase_add_test(tc, hier_no_alloc_read);
+    tcase_add_test(tc, hier_carveout);
     tcase_add_test(tc, hier_l2_bypass);
     tcase_add_test(tc, hier_refused_retry);
     tcase_add_test(tc, hier_bytes_per_level);

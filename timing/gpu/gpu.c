@@ -197,7 +197,10 @@ static int reset_sms(Gpu *g, uint64_t start)
         }
     }
     gpu_tokens_clear(g);
-    g->c.mem->kernel_begin(g->mem, start);
+    const TmOccUse none = {0};
+    g->c.mem->kernel_begin(g->mem, start,
+                           g->kern->need.shared *
+                               tm_occ_room(&g->c.occ, &none, &g->kern->need));
     return gpu_collect_reset(g);
 }
 

@@ -110,8 +110,11 @@ typedef struct GpuMemOps {
                     void *ctx);
     void (*destroy)(void *m);
     /* A kernel begins at core cycle now (L1s are not coherent across
-     * kernels: they start clean, as CUDA invalidates them at launch). */
-    void (*kernel_begin)(void *m, uint64_t now);
+     * kernels: they start clean, as CUDA invalidates them at launch).
+     * `shared`: the bytes of shared memory its CTAs hold on an SM that
+     * has as many as fit (one CTA's need times the CTAs that fit), for
+     * a memory system whose L1 shares its array with shared memory. */
+    void (*kernel_begin)(void *m, uint64_t now, uint64_t shared);
     /* Offer a request at core cycle now: true taken, false refused. */
     bool (*send)(void *m, const GpuMemReq *r, uint64_t now);
     /* Run up to and including core cycle now; deliver replies due. */

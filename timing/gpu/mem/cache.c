@@ -50,6 +50,7 @@ struct Cache {
     uint32_t uprsv;             /* up slots promised, not yet queued */
     uint64_t clock;             /* stamps */
     uint32_t spl;               /* sectors per line */
+    uint32_t maxsets;           /* sets of lines[] (cache_set_sets) */
     uint32_t lshift;            /* log2(line) */
     uint64_t set_mask, bank_mask; /* sets - 1, banks - 1 when powers of
                                      two (no division on the hot path) */
@@ -91,6 +92,7 @@ Cache *cache_new(const CacheCfg *cfg, CacheStats *st, char *err,
     c->cfg = *cfg;
     c->st = st;
     c->spl = cfg->line / GPU_SECTOR;
+    c->maxsets = cfg->sets;
     c->lshift = (uint32_t)__builtin_ctz(cfg->line);
     c->set_mask = pow2(cfg->sets) ? cfg->sets - 1 : 0;
     c->bank_mask = pow2(cfg->banks) ? cfg->banks - 1 : 0;
@@ -141,6 +143,22 @@ void cache_invalidate(Cache *c)
             l->used = false;
             l->valid = l->dirty = 0;
         }
+    }
+}
+
+bool cache_idle(const Cache *c)
+{
+    return c->nfree == c->cfg.mshrs && !c->up.n && !c->down.n && !c->uprsv;
+}
+
+void cache_set_sets(Cache *c, uint32_t sets)
+{
+    EMU_ASSERT(cache_idle(c) && sets >= 1 && sets <= c->maxsets);
+    c->cfg.sets = sets;
+    c->set_mask = pow2(sets) ? sets - 1 : 0;
+    size_t nl = (size_t)c->maxsets * c->cfg.ways;
+    for (size_t i = 0; i < nl; i++) {
+        c->lines[i] = (CLine){.mshr = -1};
     }
 }
 

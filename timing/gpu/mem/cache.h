@@ -90,6 +90,12 @@ Cache *cache_new(const CacheCfg *cfg, CacheStats *st, char *err,
 void cache_free(Cache *c);
 /* Invalidate every line that is not being filled (kernel launch). */
 void cache_invalidate(Cache *c);
+/* Nothing in flight: no MSHR busy, nothing queued or promised. */
+bool cache_idle(const Cache *c);
+/* Use `sets` sets (1 to those it was made with; the L1's share of an
+ * array it shares with shared memory), every line invalid.  Only when
+ * idle. */
+void cache_set_sets(Cache *c, uint32_t sets);
 /* Offer a request at cycle now; accepted unless >= CACHE_FAIL_BANK. */
 CacheOutcome cache_access(Cache *c, const MemMsg *m, uint64_t now);
 /* Count everything into *sum as well (the sum over several caches,

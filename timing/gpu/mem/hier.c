@@ -825,11 +825,44 @@ static void hier_destroy(void *m)
     free(H);
 }
 
-static void hier_kernel_begin(void *m, uint64_t now)
+/* The L1's sets under the kernel's carve-out (hier.h). */
+static uint32_t carve_sets(const HierCfg *c, uint64_t shared)
+{
+    uint64_t most = 0;
+    for (uint32_t k = 0; k < c->ncarve; k++) {
+        most = c->carve_kb[k] > most ? c->carve_kb[k] : most;
+    }
+    uint64_t want = shared;
+    if (c->carve_pref >= 0) {
+        uint64_t p = (most * 1024 * (uint64_t)c->carve_pref + 99) / 100;
+        want = p > want ? p : want;
+    }
+    uint64_t pick = most * 1024;
+    for (uint32_t k = 0; k < c->ncarve; k++) {
+        uint64_t b = (uint64_t)c->carve_kb[k] * 1024;
+        if (b >= want && b < pick) {
+            pick = b;
+        }
+    }
+    uint64_t way = (uint64_t)c->l1[MEM_UNIT_L1D].ways *
+                   c->l1[MEM_UNIT_L1D].line;
+    uint64_t sets = (c->unified - pick) / way;
+    return sets ? (uint32_t)sets : 1;
+}
+
+static void hier_kernel_begin(void *m, uint64_t now, uint64_t shared)
 {
     Hier *H = m;
     (void)now;
+    uint32_t sets = H->cfg.unified && H->cfg.l1d_on
+                        ? carve_sets(&H->cfg, shared)
+                        : 0;
     for (uint32_t s = 0; s < H->nsms; s++) {
+        Cache *l1 = H->sm[s].c[MEM_UNIT_L1D];
+        if (sets && cache_idle(l1)) {
+            /* a cache with something in flight keeps its size */
+            cache_set_sets(l1, sets);
+        }
         H->sm[s].gen++;
         for (int u = 0; u < MEM_UNIT_DIRECT; u++) {
             if (H->sm[s].c[u]) {
@@ -1070,7 +1103,14 @@ static bool build(Hier *H, const ptxemu_tm_host_api *api, ptxemu_tm_host *h)
                 continue;
             }
             CacheStats *st = u == MEM_UNIT_L1D ? &S->l1d_st : &H->st_l1[u];
-            if (!(S->c[u] = cache_new(&c->l1[u], st, err, sizeof err))) {
+            CacheCfg cc = c->l1[u];
+            uint64_t way = (uint64_t)cc.ways * cc.line;
+            if (u == MEM_UNIT_L1D && c->unified && way) {
+                /* room for the largest L1 the carve-out allows */
+                cc.sets = (uint32_t)(c->unified / way);
+                cc.sets = cc.sets ? cc.sets : 1;
+            }
+            if (!(S->c[u] = cache_new(&cc, st, err, sizeof err))) {
                 return fail(api, h, l1name[u], err);
             }
             if (u == MEM_UNIT_L1D) {

@@ -15,7 +15,14 @@
  * the request back by the TLB's extra latency (in a queue of tlb.queue
  * requests) before it enters the L1.  Four clock domains: the core (the SM's clock,
  * given at create), icnt.mhz, l2.mhz and dram.mhz (0: the core clock;
- * dram.mhz 0: the preset's).  Position: the network's ports (icnt.group
+ * dram.mhz 0: the preset's).  Carve-out (Volta onward): with l1d.unified
+ * bytes, the L1 data cache shares its array with shared memory; at each
+ * kernel the shared part is the smallest of l1d.carveouts (KB) that
+ * holds both the kernel's shared memory on a full SM and the preferred
+ * share (l1d.carveout percent of the largest capacity, as
+ * cudaFuncAttributePreferredSharedMemoryCarveout; -1: none), the largest
+ * when none does, and the L1 keeps the rest (l1d.ways and l1d.line
+ * fixed, its sets follow).  Position: the network's ports (icnt.group
  * SMs each, GT200's TPCs) and the partitions lie along one line, port g
  * at g and partition p at p x ports / parts (rounded down); each step
  * of distance between them adds icnt.hop_lat cycles each way (Wong et
@@ -48,6 +55,11 @@ typedef struct HierCfg {
     AddrMapCfg map;
     DramCfg dram;
     bool bank_stats;                    /* mem.dram.pN.bankB.* */
+    /* the L1/shared-memory carve-out (l1d.unified, l1d.carveouts,
+     * l1d.carveout): 0 bytes: none */
+    uint64_t unified;
+    uint32_t ncarve, carve_kb[16];
+    int32_t carve_pref;                 /* percent; -1: none */
     double mhz[DOM_COUNT];
 } HierCfg;
 

@@ -16,6 +16,7 @@
 #include "timing/gpu/mem/hier.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define U PTXEMU_TM_P_UINT
@@ -60,6 +61,14 @@ static const ptxemu_tm_param general[] = {
     {"dram.sched", S, "frfcfs", "scheduler: frfcfs or fifo"},
     {"dram.rdq", U, "32", "read queue depth per channel"},
     {"dram.wrq", U, "32", "write queue depth per channel"},
+    {"l1d.unified", U, "0", "bytes of the array L1 and shared memory "
+                            "share (Volta: 128k, A100: 192k; 0: no "
+                            "carve-out, the L1 is l1d.sets x ways x line)"},
+    {"l1d.carveouts", S, "", "the shared-memory capacities in KB an SM "
+                             "may be set to (Volta: 0,8,16,32,64,96; "
+                             "A100: 0,8,16,32,64,100,132,164)"},
+    {"l1d.carveout", I, "-1", "preferred shared-memory share, percent of "
+                              "the largest capacity (-1: none)"},
     {"dram.bank_stats", B, "false", "count ACTs and row hits, misses and "
                                     "conflicts per bank "
                                     "(mem.dram.pN.bankB.*)"},
@@ -274,6 +283,43 @@ static void read_bypass(const ptxemu_tm_host_api *api, ptxemu_tm_host *h,
     }
 }
 
+/* l1d.unified, l1d.carveouts ("0,8,16" KB), l1d.carveout. */
+static void read_carveout(const ptxemu_tm_host_api *api, ptxemu_tm_host *h,
+                          HierCfg *c, bool *ok)
+{
+    c->unified = api->param_uint(h, "l1d.unified");
+    int64_t pref = api->param_int(h, "l1d.carveout");
+    const char *v = api->param_string(h, "l1d.carveouts");
+    const char *bad = NULL;
+    while (*v && !bad) {
+        char *end;
+        unsigned long kb = strtoul(v, &end, 10);
+        if (end == v || (*end && *end != ',') || c->ncarve == 16 ||
+            (uint64_t)kb * 1024 > c->unified) {
+            bad = "l1d.carveouts: up to 16 comma-separated capacities in "
+                  "KB, none above l1d.unified";
+            break;
+        }
+        c->carve_kb[c->ncarve++] = (uint32_t)kb;
+        v = end + (*end == ',');
+    }
+    uint64_t way = (uint64_t)c->l1[MEM_UNIT_L1D].ways *
+                   c->l1[MEM_UNIT_L1D].line;
+    if (!bad && c->unified && (!c->ncarve || c->unified > (1ull << 30))) {
+        bad = "l1d.unified needs l1d.carveouts, and at most 1G";
+    } else if (!bad && c->unified && way &&
+               c->unified / way > (1u << 24)) {
+        bad = "l1d.unified: too many L1 sets";
+    } else if (!bad && (pref < -1 || pref > 100)) {
+        bad = "l1d.carveout: a percentage 0 to 100, or -1";
+    }
+    if (bad) {
+        api->error(h, bad);
+        *ok = false;
+    }
+    c->carve_pref = (int32_t)pref;
+}
+
 int hier_read(const ptxemu_tm_host_api *api, ptxemu_tm_host *h,
               double core_mhz, HierCfg *c)
 {
@@ -326,6 +372,7 @@ int hier_read(const ptxemu_tm_host_api *api, ptxemu_tm_host *h,
     d->rdq = u32(api, h, "dram.rdq", &ok);
     d->wrq = u32(api, h, "dram.wrq", &ok);
     c->bank_stats = api->param_bool(h, "dram.bank_stats");
+    read_carveout(api, h, c, &ok);
     for (int k = 0; k < DT_COUNT; k++) {
         d->t[k] = from_preset(api, h, timings[k].name, pr->t[k], &ok);
     }
@@ -349,10 +396,11 @@ int hier_read(const ptxemu_tm_host_api *api, ptxemu_tm_host *h,
     c->mhz[DOM_L2] = mhz(api, h, "l2.mhz", c->mhz[DOM_CORE], &ok);
     c->mhz[DOM_DRAM] = mhz(api, h, "dram.mhz", pr->mhz, &ok);
     if (ok && (!c->parts || c->parts > 1024 || !c->direct_q || !c->tlb_q ||
-               !c->icnt_group || c->icnt_hop > 10000)) {
+               !c->icnt_group || c->icnt_hop > 10000 ||
+               c->tlb.walk_levels > 7)) {
         api->error(h, "mem.parts must be 1 to 1024, mem.direct_q, "
                       "tlb.queue and icnt.group at least 1, icnt.hop_lat "
-                      "at most 10000");
+                      "at most 10000, tlb.walk_levels at most 7");
         ok = false;
     }
     const char *bad = ok ? addrmap_check(&c->map) : NULL;

@@ -203,10 +203,11 @@ static void *ideal_create(const ptxemu_tm_host_api *api, ptxemu_tm_host *h,
     return m;
 }
 
-static void ideal_kernel_begin(void *p, uint64_t now)
+static void ideal_kernel_begin(void *p, uint64_t now, uint64_t shared)
 {
     (void)p;
     (void)now;
+    (void)shared;
 }
 
 static bool through_port(const GpuMemReq *r)
