@@ -49,6 +49,11 @@ const ptxemu_env_option ptxemu_env_options[] = {
      "write execution statistics to FILE.json at exit", 0},
     {"PTXEMU_TRACE", "--trace-api", NULL,
      "print every CUDA API call and its result on stderr", 0},
+    {"PTXEMU_SYNC_STREAMS", "--sync-streams", NULL,
+     "run stream work (kernels, asynchronous copies, host functions) "
+     "inside the call that enqueues it, as before asynchronous streams: "
+     "for debugging (default: on a device worker thread, overlapping the "
+     "host)", 0},
     {"PTXEMU_ACCESS", "--access", "gpu|strict",
      "accesses outside every allocation: fault only where a GPU would "
      "(gpu, with a warning; default) or always (strict)", 0},

@@ -698,6 +698,7 @@ static void launch_fresh(cudaGraphExec_t x, world *w, float *dev[3])
     fill_input(1.0f);
     world_init(w, 0, dev);
     ck_assert_int_eq(cudaGraphLaunch(x, 0), cudaSuccess);
+    ck_assert_int_eq(cudaStreamSynchronize(0), cudaSuccess);
     ck_assert_int_eq(cudaDeviceSynchronize(), cudaSuccess);
 }
 
@@ -882,13 +883,16 @@ START_TEST(test_cycle_and_bad_edges)
         cudaGraphInstantiateFlagDeviceLaunch;
     ck_assert_int_eq(cudaGraphInstantiate(&x, g2, dev_launch),
                      cudaErrorNotSupported);
-    /* A kernel node whose launch fails: the launch reports it. */
+    /* A kernel node whose launch fails: the graph runs on the stream,
+     * so the failure comes at the next synchronisation. */
     kp.kernelParams = args;
     kp.blockDim = d3(4096);
     ck_assert_int_eq(cudaGraphAddKernelNode(&n, g2, NULL, 0, &kp),
                      cudaSuccess);
     ck_assert_int_eq(cudaGraphInstantiate(&x, g2, 0), cudaSuccess);
-    ck_assert_int_eq(cudaGraphLaunch(x, 0), cudaErrorInvalidConfiguration);
+    ck_assert_int_eq(cudaGraphLaunch(x, 0), cudaSuccess);
+    ck_assert_int_eq(cudaStreamSynchronize(0),
+                     cudaErrorInvalidConfiguration);
     ck_assert_int_eq(cudaGraphExecDestroy(x), cudaSuccess);
     (void)cudaGetLastError();
     cudaGraphDestroy(g);
@@ -1393,6 +1397,7 @@ START_TEST(test_node_params)
     memset(out2, 0, sizeof out2);
     ck_assert_int_eq(cudaMemset(d, 0xee, sizeof out), cudaSuccess);
     ck_assert_int_eq(cudaGraphLaunch(x, 0), cudaSuccess);
+    ck_assert_int_eq(cudaStreamSynchronize(0), cudaSuccess);
     for (int i = 0; i < M; i++) {
         ck_assert_uint_eq(out[i], 0);
         /* M two-byte elements cover the first M / 2 words. */
@@ -1415,6 +1420,7 @@ START_TEST(test_node_params)
     cudaGraphExec_t x2;
     ck_assert_int_eq(cudaGraphInstantiate(&x2, g, 0), cudaSuccess);
     ck_assert_int_eq(cudaGraphLaunch(x2, 0), cudaSuccess);
+    ck_assert_int_eq(cudaStreamSynchronize(0), cudaSuccess);
     for (int i = 0; i < M; i++)
         ck_assert_uint_eq(out2[i], 0xa5a5a5a5u);
     ck_assert_int_eq(acc[0], 1);
@@ -1514,11 +1520,13 @@ START_TEST(test_edges_and_destroy)
                      cudaSuccess);
     tag_len = 0;
     ck_assert_int_eq(cudaGraphLaunch(x, 0), cudaSuccess);
+    ck_assert_int_eq(cudaStreamSynchronize(0), cudaSuccess);
     ck_assert_str_eq(tag_log, "abC");
     cudaGraphExec_t x2;
     ck_assert_int_eq(cudaGraphInstantiate(&x2, g, 0), cudaSuccess);
     tag_len = 0;
     ck_assert_int_eq(cudaGraphLaunch(x2, 0), cudaSuccess);
+    ck_assert_int_eq(cudaStreamSynchronize(0), cudaSuccess);
     ck_assert_str_eq(tag_log, "ac");
     cudaGraphExecDestroy(x);
     cudaGraphExecDestroy(x2);
@@ -1580,6 +1588,7 @@ START_TEST(test_edges_and_destroy)
     ck_assert_int_eq(cudaGraphInstantiate(&x, g, 0), cudaSuccess);
     tag_len = 0;
     ck_assert_int_eq(cudaGraphLaunch(x, 0), cudaSuccess);
+    ck_assert_int_eq(cudaStreamSynchronize(0), cudaSuccess);
     /* Roots 1 and 2 by creation; 3 after both; 4 after 1, created
      * last. */
     ck_assert_str_eq(tag_log, "1234");
@@ -1652,6 +1661,7 @@ START_TEST(test_event_nodes)
     ck_assert_uint_eq(got_flags, flags);
     tag_len = 0;
     ck_assert_int_eq(cudaGraphLaunch(x, 0), cudaSuccess);
+    ck_assert_int_eq(cudaStreamSynchronize(0), cudaSuccess);
     ck_assert_str_eq(tag_log, "a");
     ck_assert_int_eq(cudaEventSynchronize(stop), cudaSuccess);
     ck_assert_int_eq(cudaEventElapsedTime(&ms, start, stop), cudaSuccess);
@@ -1667,6 +1677,7 @@ START_TEST(test_event_nodes)
     ck_assert_int_ne(cudaEventElapsedTime(&ms, start, other), cudaSuccess);
     (void)cudaGetLastError();
     ck_assert_int_eq(cudaGraphLaunch(x, 0), cudaSuccess);
+    ck_assert_int_eq(cudaStreamSynchronize(0), cudaSuccess);
     ck_assert_int_eq(cudaEventElapsedTime(&ms, start, other), cudaSuccess);
     cudaGraphExecDestroy(x);
     cudaGraphDestroy(g);
@@ -1711,6 +1722,7 @@ START_TEST(test_symbols_and_child_set)
     ck_assert_int_eq(cudaGraphInstantiate(&x, g, 0), cudaSuccess);
     memset(out, 0, sizeof out);
     ck_assert_int_eq(cudaGraphLaunch(x, 0), cudaSuccess);
+    ck_assert_int_eq(cudaStreamSynchronize(0), cudaSuccess);
     for (int i = 0; i < 8; i++)
         ck_assert_uint_eq(out[i], in[i]);
     /* The executable graph reads words 4..7 into out2 instead. */
@@ -1724,6 +1736,7 @@ START_TEST(test_symbols_and_child_set)
     in[5] = 7;
     memset(out, 0, sizeof out);
     ck_assert_int_eq(cudaGraphLaunch(x, 0), cudaSuccess);
+    ck_assert_int_eq(cudaStreamSynchronize(0), cudaSuccess);
     ck_assert_uint_eq(out[0], 0);
     ck_assert_uint_eq(out2[0], 104);
     ck_assert_uint_eq(out2[1], 7);
@@ -1738,6 +1751,7 @@ START_TEST(test_symbols_and_child_set)
     ck_assert_int_eq(cudaGraphInstantiate(&x2, g, 0), cudaSuccess);
     in[0] = 55;
     ck_assert_int_eq(cudaGraphLaunch(x2, 0), cudaSuccess);
+    ck_assert_int_eq(cudaStreamSynchronize(0), cudaSuccess);
     ck_assert_uint_eq(out[2], 55);
     ck_assert_uint_eq(out[5], 7);
     ck_assert_uint_eq(gvar[0], 0);      /* the shadow is not the device's */
@@ -1762,6 +1776,7 @@ START_TEST(test_symbols_and_child_set)
     ck_assert_int_eq(cudaGraphInstantiate(&x, parent, 0), cudaSuccess);
     tag_len = 0;
     ck_assert_int_eq(cudaGraphLaunch(x, 0), cudaSuccess);
+    ck_assert_int_eq(cudaStreamSynchronize(0), cudaSuccess);
     ck_assert_str_eq(tag_log, "pab");
     ck_assert_int_eq(cudaGraphExecChildGraphNodeSetParams(x, cn, child2),
                      cudaSuccess);
@@ -1772,6 +1787,7 @@ START_TEST(test_symbols_and_child_set)
     (void)cudaGetLastError();
     tag_len = 0;
     ck_assert_int_eq(cudaGraphLaunch(x, 0), cudaSuccess);
+    ck_assert_int_eq(cudaStreamSynchronize(0), cudaSuccess);
     ck_assert_str_eq(tag_log, "pxy");
     cudaGraphExecDestroy(x);
     cudaGraphDestroy(parent);
@@ -1991,6 +2007,7 @@ START_TEST(test_kernel_node_attributes)
     cudaGraphExec_t x;
     ck_assert_int_eq(cudaGraphInstantiate(&x, g, 0), cudaSuccess);
     ck_assert_int_eq(cudaGraphLaunch(x, 0), cudaSuccess);
+    ck_assert_int_eq(cudaStreamSynchronize(0), cudaSuccess);
     ck_assert_int_eq(cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost),
                      cudaSuccess);
     for (int i = 0; i < M; i++) {
@@ -2076,6 +2093,7 @@ START_TEST(test_destroy_forked_stream)
         cudaGraphExec_t x;
         ck_assert_int_eq(cudaGraphInstantiate(&x, g, 0), cudaSuccess);
         ck_assert_int_eq(cudaGraphLaunch(x, s), cudaSuccess);
+        ck_assert_int_eq(cudaStreamSynchronize(s), cudaSuccess);
         ck_assert_int_eq(cudaMemcpy(h, d, 8, cudaMemcpyDeviceToHost),
                          cudaSuccess);
         for (int i = 0; i < 8; i++)

@@ -249,6 +249,7 @@ START_TEST(events_time_simulated)
     OK(cuEventRecord(ev[2], NULL));
     ck_assert_int_eq(run_vadd(f, 1000, 1), 0);
     OK(cuEventRecord(ev[3], NULL));
+    OK(cuEventSynchronize(ev[3]));
     float ms[3];
     for (int k = 0; k < 3; k++) {
         OK(cuEventElapsedTime(&ms[k], ev[k], ev[k + 1]));
@@ -475,6 +476,9 @@ START_TEST(memory_kinds)
     OK(cuMemHostGetDevicePointer_v2(&rp, reg, 0));
     ck_assert_uint_eq(rp, (uintptr_t)reg);
     OK(cuMemcpyDtoD_v2(rp, m, 64));
+    /* A device-to-device copy does not wait for its completion (CUDA
+     * Driver API, "API synchronization behavior"). */
+    OK(cuCtxSynchronize());
     ck_assert_uint_eq(reg[15], 105);
     OK(cuMemHostUnregister(reg));
     ck_assert_int_eq(cuMemHostUnregister(reg), 713);
@@ -739,12 +743,14 @@ START_TEST(fault_is_sticky)
     OK(cuModuleGetFunction(&v, mod, "vadd"));
     CUdeviceptr bad = 0x10, p;
     void *params[] = {&bad};
-    /* CUDA_ERROR_ILLEGAL_ADDRESS (700), then every call needing the
-     * context gives it back. */
+    /* The launch succeeds (the kernel runs later, on the device
+     * worker); its CUDA_ERROR_ILLEGAL_ADDRESS (700) comes at the next
+     * synchronisation, then every call needing the context gives it
+     * back (CUDA Programming Guide, "Error Checking"). */
     char buf[8192];
     capture_start();
-    ck_assert_int_eq(cuLaunchKernel(f, 1, 1, 1, 32, 1, 1, 0, NULL, params,
-                                    NULL), 700);
+    OK(cuLaunchKernel(f, 1, 1, 1, 32, 1, 1, 0, NULL, params, NULL));
+    ck_assert_int_eq(cuStreamSynchronize(NULL), 700);
     ck_assert_int_eq(cuLaunchKernel(f, 1, 1, 1, 32, 1, 1, 0, NULL, params,
                                     NULL), 700);
     capture_end(buf, sizeof(buf));

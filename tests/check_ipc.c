@@ -80,6 +80,7 @@ START_TEST(test_event_handles)
     OK(cudaIpcGetEventHandle(&eh, ev));
     OK(cudaIpcOpenEventHandle(&opened, eh));
     ck_assert_ptr_ne(opened, ev);
+    OK(cudaEventSynchronize(ev));   /* the record is reached */
     OK(cudaEventQuery(opened));
     OK(cudaStreamWaitEvent(0, opened, 0));
     OK(cudaEventSynchronize(opened));

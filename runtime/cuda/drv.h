@@ -33,6 +33,7 @@ struct CUctx_st {
     int primary;
     unsigned long long id;
     _Atomic CUresult sticky;            /* set by a kernel fault */
+    CUresult async_err;                 /* drv_queue.h: a failed item */
     size_t limits[CU_LIMIT_MAX];
     CUfunc_cache cache;
 };
@@ -64,12 +65,12 @@ struct CUstream_st {
      * and which were set */
     CUlaunchAttributeValue attr[DRV_NSTREAM_ATTR];
     unsigned attr_set;
+    struct DrvQueue *q;                 /* its work (drv_queue.h) */
 };
 
 struct CUevent_st {
     unsigned flags;
-    int recorded;
-    uint64_t ns;                        /* CLOCK_MONOTONIC at record */
+    struct DrvItem *rec;                /* its last record (drv_queue.h) */
 };
 
 struct CUarray_st {
@@ -130,6 +131,9 @@ void drv_mem_release_owned(CUcontext ctx);
 
 /* The calling thread's current context, or NULL. */
 CUcontext drv_current(void);
+/* Makes ctx the only current context of the calling thread (the
+ * device worker's, for the item it runs). */
+void drv_ctx_set_thread(CUcontext ctx);
 /* Common entry check of calls that need a usable context: initialised,
  * a current context, no sticky fault.  Sets *ctx when not NULL. */
 CUresult drv_ready(CUcontext *ctx);
@@ -140,9 +144,13 @@ CUresult drv_ready_stream(CUstream s);
 CUresult drv_fault(CUcontext ctx, ptxemu_status st);
 /* Map an emulator status of a non-launch call. */
 CUresult drv_status(ptxemu_status st);
-/* A synchronisation point: flush device printf (ptxemu_synchronize);
- * returns the sticky error of the current context, if any. */
+/* A synchronisation point: waits for all work of the current context
+ * (drv_queue.h), flushes device printf (ptxemu_synchronize); returns
+ * the sticky error of the context or the error of a failed item, if
+ * any. */
 CUresult drv_sync(void);
+/* As drv_sync once the waiting is done (a stream's or an event's). */
+CUresult drv_synced(CUcontext ctx);
 
 /* The emulated GPU's attribute answer (drv_init.c). */
 int drv_attribute(CUdevice_attribute a, int *out);

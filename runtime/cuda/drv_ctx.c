@@ -20,6 +20,7 @@
 #include "runtime/cuda/drv.h"
 #include "runtime/cuda/drv_capture.h"
 #include "runtime/cuda/drv_export.h"
+#include "runtime/cuda/drv_queue.h"
 
 enum { STACK_MAX = 64 };
 
@@ -48,6 +49,12 @@ static void init_limits(CUcontext c)
     if (h && *h) {
         c->limits[CU_LIMIT_MALLOC_HEAP_SIZE] = strtoull(h, NULL, 0);
     }
+}
+
+void drv_ctx_set_thread(CUcontext ctx)
+{
+    stack[0] = ctx;
+    depth = ctx ? 1 : 0;
 }
 
 static CUresult push(CUcontext c)
@@ -99,6 +106,12 @@ static CUresult primary_release(CUdevice dev)
         return CUDA_ERROR_INVALID_DEVICE;
     }
     CUresult r = CUDA_SUCCESS;
+    pthread_mutex_lock(&drv.lock);
+    int last = drv.primary_refs == 1;
+    pthread_mutex_unlock(&drv.lock);
+    if (last) {
+        drv_queue_ctx_gone(&drv.primary);   /* its work finishes first */
+    }
     pthread_mutex_lock(&drv.lock);
     if (drv.primary_refs == 0) {
         r = CUDA_ERROR_INVALID_CONTEXT;
@@ -157,6 +170,7 @@ static CUresult primary_reset(CUdevice dev)
     if (dev != 0) {
         return CUDA_ERROR_INVALID_DEVICE;
     }
+    drv_queue_ctx_gone(&drv.primary);   /* its work finishes first */
     pthread_mutex_lock(&drv.lock);
     drv.primary.sticky = CUDA_SUCCESS;
     init_limits(&drv.primary);
@@ -295,6 +309,7 @@ static CUresult ctx_destroy(CUcontext ctx)
     if (depth > 0 && stack[depth - 1] == ctx) {
         depth--;
     }
+    drv_queue_ctx_gone(ctx);            /* its work finishes first */
     (void)ptxemu_synchronize(drv.dev);
     drv_export_ctx_gone(ctx);           /* while ctx is still valid */
     drv_handle_remove(DRV_CTX, ctx);
@@ -501,8 +516,9 @@ CUresult cuCtxSynchronize_v2(CUcontext ctx)
     CUcontext c;
     CUresult r = ctx_or_current(ctx, &c);
     if (!r) {
+        drv_queue_sync_ctx(c);
         (void)ptxemu_synchronize(drv.dev);
-        r = c->sticky;
+        r = c->sticky ? c->sticky : drv_queue_take_error(c);
     }
     return drv_trace(r, "cuCtxSynchronize_v2", "%p", (void *)ctx);
 }

@@ -28,6 +28,7 @@
 
 #include "runtime/cuda/drv_export.h"
 #include "runtime/sanitize.h"
+#include "runtime/cuda/drv_queue.h"
 
 enum { MAX_SLOTS = 16 };
 
@@ -70,10 +71,10 @@ static uintptr_t unimplemented(unsigned t, unsigned slot, uintptr_t a0,
      stub_##t##_8, stub_##t##_9, stub_##t##_10, stub_##t##_11, \
      stub_##t##_12, stub_##t##_13, stub_##t##_14, stub_##t##_15}
 
-STUBS(0) STUBS(1) STUBS(2) STUBS(3) STUBS(4) STUBS(5) STUBS(6)
+STUBS(0) STUBS(1) STUBS(2) STUBS(3) STUBS(4) STUBS(5) STUBS(6) STUBS(7)
 static const SlotFn stubs[ETBL_COUNT][MAX_SLOTS] = {
     STUB_ROW(0), STUB_ROW(1), STUB_ROW(2), STUB_ROW(3), STUB_ROW(4),
-    STUB_ROW(5), STUB_ROW(6)
+    STUB_ROW(5), STUB_ROW(6), STUB_ROW(7)
 };
 
 /* ------------------------------------------------------------ CUDART */
@@ -159,6 +160,13 @@ static CUresult integrity_slot(unsigned version, uint64_t secs,
 
 #define FN(f) ((const void *)(uintptr_t)(f))
 
+/* PTXEMU_QUEUE[1] */
+static CUresult queue_enqueue(CUstream s, CUresult (*fn)(void *), void *arg,
+                              void (*fr)(void *))
+{
+    return drv_enqueue(s, fn, arg, 0, fr);
+}
+
 static const TableDesc descs[ETBL_COUNT] = {
     [ETBL_CUDART] = {"CUDART_INTERFACE",
         {0x6b, 0xd5, 0xfb, 0x6c, 0x5b, 0xf4, 0xe7, 0x4a,
@@ -186,6 +194,9 @@ static const TableDesc descs[ETBL_COUNT] = {
         {{1, FN(integrity_slot)}}},
     [ETBL_SANITIZE] = {"PTXEMU_SANITIZE", RT_SAN_TABLE_UUID, 2, 1,
         {{1, FN(drv_sanitize_api_error)}}},
+    [ETBL_PTXEMU_QUEUE] = {"PTXEMU_QUEUE", DRV_PTXEMU_QUEUE_UUID, 4, 1,
+        {{1, FN(queue_enqueue)}, {2, FN(drv_dev_lock)},
+         {3, FN(drv_dev_unlock)}}},
 };
 
 /* Asked for before cuInit; refused, the runtime goes on without it

@@ -28,6 +28,7 @@
 #include <stdint.h>
 
 #include "runtime/cuda/drv.h"
+#include "runtime/cuda/queue_table.h"
 
 /* The tables we serve, in the order of drv_export.c's registry. */
 typedef enum DrvTable {
@@ -39,6 +40,7 @@ typedef enum DrvTable {
     ETBL_INTEGRITY,         /* the runtime's validity check */
     ETBL_SANITIZE,          /* ours: API errors of our libcudart
                                (runtime/sanitize.h) */
+    ETBL_PTXEMU_QUEUE,      /* ours: stream work for our libcudart */
     ETBL_COUNT
 } DrvTable;
 

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "runtime/cuda/drv_capture.h"
+#include "runtime/cuda/drv_queue.h"
 #include "runtime/graph/gattr.h"
 #include "runtime/graph/gcond.h"
 #include "runtime/graph/gmem.h"
@@ -654,6 +655,10 @@ CUresult cuGraphInstantiateWithParams_ptsz(CUgraphExec *phGraphExec,
 
 CUresult cuGraphExecDestroy(CUgraphExec hGraphExec)
 {
+    /* Its launches still queued run first. */
+    if (drv.initialized) {
+        drv_queue_sync_ctx(NULL);
+    }
     return drv_trace((CUresult)gph_exec_destroy(hGraphExec),
                      "cuGraphExecDestroy", "%p", (void *)hGraphExec);
 }
@@ -728,6 +733,27 @@ static int run_node(CUgraphNode n, void *arg)
     }
 }
 
+/* A graph launch as stream work: its nodes run in order on the device
+ * worker, each call there running at once (drv_queue.h). */
+typedef struct GraphItem {
+    CUgraphExec x;
+    CUstream s;
+    CUresult *out;                      /* the launcher waits for it */
+} GraphItem;
+
+static CUresult graph_run(void *p)
+{
+    const GraphItem *gi = p;
+    gmem_auto_free(gi->x);
+    gcond_launch(gi->x->g);
+    CUresult r = (CUresult)gph_run(gi->x->g, run_node, gi->s);
+    if (gi->out) {
+        *gi->out = r;
+        return CUDA_SUCCESS;
+    }
+    return r;
+}
+
 static CUresult launch(CUgraphExec x, CUstream s, int ptsz)
 {
     if (ptsz && !s) {
@@ -748,9 +774,19 @@ static CUresult launch(CUgraphExec x, CUstream s, int ptsz)
     if (taken) {
         return r;
     }
-    gmem_auto_free(x);
-    gcond_launch(x->g);
-    return (CUresult)gph_run(x->g, run_node, s);
+    GraphItem gi = {x, s, NULL};
+    if (!gmem_graph_has_mem(x->g)) {
+        return drv_enqueue(s, graph_run, &gi, sizeof(gi), NULL);
+    }
+    /* Memory nodes: the launch waits for its graph, so that a failure
+     * of theirs (an allocation still live) is the launch's. */
+    CUresult res = CUDA_SUCCESS;
+    gi.out = &res;
+    r = drv_enqueue(s, graph_run, &gi, sizeof(gi), NULL);
+    if (!r) {
+        drv_queue_sync_stream(s);
+    }
+    return r ? r : res;
 }
 
 CUresult cuGraphLaunch(CUgraphExec hGraphExec, CUstream hStream)

@@ -14,6 +14,7 @@
 #include <strings.h>
 
 #include "runtime/cuda/drv.h"
+#include "runtime/cuda/drv_queue.h"
 #include "runtime/envopts.h"
 
 DrvState drv = {.lock = PTHREAD_MUTEX_INITIALIZER};
@@ -266,11 +267,18 @@ CUresult drv_sync(void)
     if (r) {
         return r;
     }
-    /* Launch errors were returned by the launches themselves; what is
-     * left to do here is to flush device printf. */
+    drv_queue_sync_ctx(ctx);
+    return drv_synced(ctx);
+}
+
+CUresult drv_synced(CUcontext ctx)
+{
+    /* What the waited-for work left: device printf to flush, pool
+     * memory to release, and the error of an item (a kernel fault,
+     * sticky, or another failure, returned once). */
     (void)ptxemu_synchronize(drv.dev);
     drv_pool_sync();
-    return ctx->sticky;
+    return ctx->sticky ? ctx->sticky : drv_queue_take_error(ctx);
 }
 
 /* ------------------------------------------------------------ init */

@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "runtime/cuda/drv.h"
+#include "runtime/cuda/drv_queue.h"
 
 typedef struct IpcData {
     char magic[8];
@@ -232,8 +233,7 @@ static CUresult open_event(CUevent *out, const CUipcEventHandle *h)
         r = cuEventCreate(out, src->flags);
     }
     if (!r) {
-        (*out)->recorded = src->recorded;
-        (*out)->ns = src->ns;
+        drv_queue_event_share(*out, src);
     }
     return r;
 }

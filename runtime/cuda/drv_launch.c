@@ -4,8 +4,11 @@
  * The configuration checks are those of the hardware's limits (block
  * at most 1024 threads and 1024 x 1024 x 64, grid at most
  * 2^31-1 x 65535 x 65535, shared memory within the kernel's allowance)
- * and give CUDA_ERROR_INVALID_VALUE, as the driver does.  A fault in
- * the kernel makes the context unusable (drv_fault).
+ * and give CUDA_ERROR_INVALID_VALUE, as the driver does, at the launch.
+ * The kernel itself runs later on the device worker (drv_queue.h), with
+ * a copy of its arguments taken at the launch; a fault in it makes the
+ * context unusable (drv_fault) and is reported by the next
+ * synchronisation, as on a GPU.
  */
 #include "config.h"
 
@@ -15,6 +18,7 @@
 
 #include "runtime/cuda/drv.h"
 #include "runtime/cuda/drv_capture.h"
+#include "runtime/cuda/drv_queue.h"
 
 typedef struct Launch {
     unsigned grid[3], block[3];
@@ -90,6 +94,75 @@ static CUresult params_from_extra(CUfunction f, void **extra, void ***out)
     }
     *out = v;
     return CUDA_SUCCESS;
+}
+
+/* A launch as the device worker runs it: the kernel's argument values
+ * copied into vals, argv[i] pointing at the i-th. */
+typedef struct LaunchItem {
+    CUfunction f;
+    CUcontext ctx;
+    ptxemu_launch_config cfg;
+    void **argv;
+    unsigned char *vals;
+} LaunchItem;
+
+static void launch_item_free(void *p)
+{
+    LaunchItem *li = p;
+    free(li->argv);
+    free(li->vals);
+    free(li);
+}
+
+static CUresult launch_run(void *p)
+{
+    LaunchItem *li = p;
+    ptxemu_status st = ptxemu_launch_ex(li->f->pf, &li->cfg, li->argv);
+    return st == PTXEMU_SUCCESS ? CUDA_SUCCESS : drv_fault(li->ctx, st);
+}
+
+/* Copies the argument values params[i] (the kernel's parameter sizes)
+ * into a new LaunchItem's argv; NULL on OOM. */
+static LaunchItem *launch_item(CUfunction f, CUcontext ctx,
+                               const ptxemu_launch_config *cfg,
+                               void **params)
+{
+    unsigned n = ptxemu_function_num_params(f->pf);
+    LaunchItem *li = calloc(1, sizeof(*li));
+    size_t total = 0;
+    if (li) {
+        li->argv = calloc(n ? n : 1, sizeof(*li->argv));
+    }
+    for (unsigned i = 0; li && i < n; i++) {
+        ptxemu_param_info pi;
+        ptxemu_function_param(f->pf, i, &pi);
+        total += (pi.size + 15) & ~(size_t)15;
+    }
+    if (li) {
+        li->vals = malloc(total ? total : 1);
+    }
+    if (!li || !li->argv || !li->vals) {
+        if (li) {
+            launch_item_free(li);
+        }
+        return NULL;
+    }
+    size_t off = 0;
+    for (unsigned i = 0; i < n; i++) {
+        ptxemu_param_info pi;
+        ptxemu_function_param(f->pf, i, &pi);
+        li->argv[i] = li->vals + off;
+        if (params[i]) {
+            memcpy(li->vals + off, params[i], pi.size);
+        } else {
+            li->argv[i] = NULL;         /* the emulator reports it */
+        }
+        off += (pi.size + 15) & ~(size_t)15;
+    }
+    li->f = f;
+    li->ctx = ctx;
+    li->cfg = *cfg;
+    return li;
 }
 
 static CUresult launch(CUfunction f, const Launch *l, void **params,
@@ -169,9 +242,23 @@ static CUresult launch(CUfunction f, const Launch *l, void **params,
     memcpy(cfg.cluster, l->cluster, sizeof(cfg.cluster));
     cfg.shared_bytes = l->smem;
     cfg.cooperative = l->cooperative;
-    ptxemu_status st = ptxemu_launch_ex(f->pf, &cfg, params);
+    LaunchItem *li = launch_item(f, ctx, &cfg, params);
     free(owned);
-    return st == PTXEMU_SUCCESS ? CUDA_SUCCESS : drv_fault(ctx, st);
+    if (!li) {
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    }
+    if (l->cluster[0] || l->cluster[1] || l->cluster[2]) {
+        /* The emulator checks cluster shapes against the kernel when it
+         * launches: such a launch waits for its stream and runs now, so
+         * that a refused shape is the launch's error. */
+        drv_queue_sync_stream(l->stream);
+        drv_dev_lock();
+        r = launch_run(li);
+        drv_dev_unlock();
+        launch_item_free(li);
+        return r == ctx->sticky ? CUDA_SUCCESS : r;
+    }
+    return drv_enqueue(l->stream, launch_run, li, 0, launch_item_free);
 }
 
 CUresult cuLaunchKernel(CUfunction f, unsigned int gridDimX,

@@ -5,8 +5,15 @@
  * Managed memory, page-locked host memory (cuMemAllocHost,
  * cuMemHostAlloc) and registered host memory are all host memory the
  * emulated device sees at the same address, so the host uses managed
- * memory directly and device pointer == host pointer.  All work is
- * synchronous: the Async variants complete before returning.
+ * memory directly and device pointer == host pointer.
+ *
+ * Copies and memsets are stream work (drv_queue.h): the Async variants
+ * and the device-to-device and memset ones without a stream (on the
+ * legacy stream) return at once and run in stream order; a copy from or
+ * to pageable host memory waits for its stream and runs on the calling
+ * thread (CUDA's "API synchronization behavior": such copies are
+ * synchronous), as does every blocking copy.  cuMemFree and
+ * cuMemFreeHost wait for the context's work first.
  */
 #include "config.h"
 
@@ -16,6 +23,7 @@
 
 #include "runtime/cuda/drv.h"
 #include "runtime/cuda/drv_capture.h"
+#include "runtime/cuda/drv_queue.h"
 #include "runtime/graph/gmem.h"
 
 /* ------------------------------------------------------------ alloc */
@@ -155,6 +163,10 @@ static CUresult any_free(CUdeviceptr p, CUstream s)
 CUresult cuMemFree_v2(CUdeviceptr dptr)
 {
     CUresult r = drv_capture_unsafe();
+    if (!r && drv_current()) {
+        /* CUDA: cuMemFree synchronises with the device first. */
+        drv_queue_sync_ctx(drv_current());
+    }
     if (!r && (r = any_free(dptr, NULL)) == CUDA_ERROR_INVALID_VALUE) {
         drv_sanitize_bad_free(dptr);
     }
@@ -214,6 +226,9 @@ CUresult cuMemHostAlloc(void **pp, size_t bytesize, unsigned int Flags)
 CUresult cuMemFreeHost(void *p)
 {
     CUresult r = drv_ready(NULL);
+    if (!r) {
+        drv_queue_sync_ctx(drv_current());
+    }
     if (!r) {
         ptxemu_mem_kind kind;
         ptxemu_devptr base;
@@ -383,6 +398,10 @@ CUresult cuMemFreeAsync(CUdeviceptr dptr, CUstream hStream)
         r = drv_capture_node(hStream, CU_GRAPH_NODE_TYPE_MEM_FREE, &p,
                              &taken);
     } else if (!r && st == CU_STREAM_CAPTURE_STATUS_NONE) {
+        /* The stream's earlier work may still use the memory: the free
+         * waits for it, so that a pool's reuse of the block, on any
+         * stream, is always safe (drv_pool.c). */
+        drv_queue_sync_stream(hStream);
         r = any_free(dptr, hStream);
     }
     return drv_trace(r, "cuMemFreeAsync", "0x%llx, %p", dptr,
@@ -626,12 +645,44 @@ static int side_ok(CUdeviceptr p, int must_be_dev, int *host)
     return !*host || (!must_be_dev && !ptxemu_is_device_address(drv.dev, p));
 }
 
-/* One copy between any two addresses: each side is device-visible
- * memory (per the emulator) or plain host memory, as `need` allows.
- * sync: a blocking copy, which is a synchronisation point (device
- * printf appears). */
-static CUresult copy(CUdeviceptr dst, CUdeviceptr src, size_t n, int sync,
-                     unsigned need)
+/* One copy, sides classified (dh, sh: plain host memory). */
+static CUresult copy_now(CUdeviceptr dst, CUdeviceptr src, size_t n, int dh,
+                         int sh)
+{
+    ptxemu_status st;
+    if (dh && sh) {
+        memmove((void *)(uintptr_t)dst, (const void *)(uintptr_t)src, n);
+        st = PTXEMU_SUCCESS;
+    } else if (sh) {
+        st = ptxemu_memcpy_htod(drv.dev, dst, (const void *)(uintptr_t)src,
+                                n);
+    } else if (dh) {
+        st = ptxemu_memcpy_dtoh(drv.dev, (void *)(uintptr_t)dst, src, n);
+    } else {
+        st = ptxemu_memcpy_dtod(drv.dev, dst, src, n);
+    }
+    return drv_status(st);
+}
+
+typedef struct CopyItem {
+    CUdeviceptr dst, src;
+    size_t n;
+} CopyItem;
+
+static CUresult copy_run(void *p)
+{
+    const CopyItem *c = p;
+    return copy_now(c->dst, c->src, c->n, 0, 0);
+}
+
+/* One copy between any two addresses on stream s: each side is
+ * device-visible memory (per the emulator) or plain host memory, as
+ * `need` allows.  sync: a blocking copy, which is a synchronisation
+ * point (device printf appears).  Between device-visible memory (device,
+ * managed, page-locked) a copy that is not blocking is put on s; else s
+ * is waited for and the copy made now. */
+static CUresult copy(CUstream s, CUdeviceptr dst, CUdeviceptr src, size_t n,
+                     int sync, unsigned need)
 {
     CUresult r = drv_ready(NULL);
     if (!r && sync) {
@@ -648,22 +699,18 @@ static CUresult copy(CUdeviceptr dst, CUdeviceptr src, size_t n, int sync,
         !side_ok(src, need & COPY_SRC_DEV, &sh)) {
         return CUDA_ERROR_INVALID_VALUE;
     }
+    if (!sync && !dh && !sh) {
+        CopyItem c = {dst, src, n};
+        return drv_enqueue(s, copy_run, &c, sizeof(c), NULL);
+    }
+    drv_queue_sync_stream(s);
     if (sync) {
         (void)ptxemu_synchronize(drv.dev);
     }
-    ptxemu_status st;
-    if (dh && sh) {
-        memmove((void *)(uintptr_t)dst, (const void *)(uintptr_t)src, n);
-        st = PTXEMU_SUCCESS;
-    } else if (sh) {
-        st = ptxemu_memcpy_htod(drv.dev, dst, (const void *)(uintptr_t)src,
-                                n);
-    } else if (dh) {
-        st = ptxemu_memcpy_dtoh(drv.dev, (void *)(uintptr_t)dst, src, n);
-    } else {
-        st = ptxemu_memcpy_dtod(drv.dev, dst, src, n);
-    }
-    return drv_status(st);
+    drv_dev_lock();
+    r = copy_now(dst, src, n, dh, sh);
+    drv_dev_unlock();
+    return r;
 }
 
 #define HP(p) ((CUdeviceptr)(uintptr_t)(p))
@@ -690,12 +737,12 @@ static CUresult copy_on(CUstream s, CUdeviceptr dst, CUdeviceptr src,
     p.memcpy.Depth = 1;
     int taken;
     r = drv_capture_node(s, CU_GRAPH_NODE_TYPE_MEMCPY, &p, &taken);
-    return taken ? r : copy(dst, src, n, 0, need);
+    return taken ? r : copy(s, dst, src, n, 0, need);
 }
 
 CUresult cuMemcpy(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount)
 {
-    return drv_trace(copy(dst, src, ByteCount, 1, 0), "cuMemcpy",
+    return drv_trace(copy(NULL, dst, src, ByteCount, 1, 0), "cuMemcpy",
                      "0x%llx, 0x%llx, %zu", dst, src, ByteCount);
 }
 
@@ -719,7 +766,7 @@ CUresult cuMemcpyPeer(CUdeviceptr dstDevice, CUcontext dstContext,
 {
     CUresult r = peer_ctx(dstContext, srcContext);
     if (!r) {
-        r = copy(dstDevice, srcDevice, ByteCount, 1,
+        r = copy(NULL, dstDevice, srcDevice, ByteCount, 1,
                  COPY_DST_DEV | COPY_SRC_DEV);
     }
     return drv_trace(r, "cuMemcpyPeer", "0x%llx, %p, 0x%llx, %p, %zu",
@@ -744,7 +791,7 @@ CUresult cuMemcpyPeerAsync(CUdeviceptr dstDevice, CUcontext dstContext,
 CUresult cuMemcpyHtoD_v2(CUdeviceptr dstDevice, const void *srcHost,
                          size_t ByteCount)
 {
-    return drv_trace(copy(dstDevice, HP(srcHost), ByteCount, 1,
+    return drv_trace(copy(NULL, dstDevice, HP(srcHost), ByteCount, 1,
                           COPY_DST_DEV),
                      "cuMemcpyHtoD_v2", "0x%llx, %p, %zu", dstDevice,
                      srcHost, ByteCount);
@@ -753,7 +800,7 @@ CUresult cuMemcpyHtoD_v2(CUdeviceptr dstDevice, const void *srcHost,
 CUresult cuMemcpyDtoH_v2(void *dstHost, CUdeviceptr srcDevice,
                          size_t ByteCount)
 {
-    return drv_trace(copy(HP(dstHost), srcDevice, ByteCount, 1,
+    return drv_trace(copy(NULL, HP(dstHost), srcDevice, ByteCount, 1,
                           COPY_SRC_DEV),
                      "cuMemcpyDtoH_v2", "%p, 0x%llx, %zu", dstHost,
                      srcDevice, ByteCount);
@@ -762,7 +809,7 @@ CUresult cuMemcpyDtoH_v2(void *dstHost, CUdeviceptr srcDevice,
 CUresult cuMemcpyDtoD_v2(CUdeviceptr dstDevice, CUdeviceptr srcDevice,
                          size_t ByteCount)
 {
-    return drv_trace(copy(dstDevice, srcDevice, ByteCount, 0,
+    return drv_trace(copy(NULL, dstDevice, srcDevice, ByteCount, 0,
                           COPY_DST_DEV | COPY_SRC_DEV),
                      "cuMemcpyDtoD_v2", "0x%llx, 0x%llx, %zu", dstDevice,
                      srcDevice, ByteCount);
@@ -825,7 +872,7 @@ typedef struct Copy3 {
     unsigned need;              /* COPY_DST_DEV | COPY_SRC_DEV */
 } Copy3;
 
-static CUresult copy3(const Copy3 *c, int sync)
+static CUresult copy3(const Copy3 *c, CUstream st, int sync)
 {
     if (c->width > c->src_pitch || c->width > c->dst_pitch ||
         c->height > c->src_height || c->height > c->dst_height) {
@@ -835,7 +882,7 @@ static CUresult copy3(const Copy3 *c, int sync)
         for (size_t y = 0; y < c->height; y++) {
             CUdeviceptr s = c->src + (z * c->src_height + y) * c->src_pitch;
             CUdeviceptr d = c->dst + (z * c->dst_height + y) * c->dst_pitch;
-            CUresult r = copy(d, s, c->width, sync && !z && !y, c->need);
+            CUresult r = copy(st, d, s, c->width, sync && !z && !y, c->need);
             if (r) {
                 return r;
             }
@@ -876,6 +923,16 @@ static CUresult capture3d(const CUDA_MEMCPY3D *q, CUstream s, int *taken)
     return drv_capture_node(s, CU_GRAPH_NODE_TYPE_MEMCPY, &p, taken);
 }
 
+/* A copy with an array side: after s's work, on the calling thread. */
+static CUresult array_copy_on(const CUDA_MEMCPY3D *p, CUstream s, int sync)
+{
+    drv_queue_sync_stream(s);
+    drv_dev_lock();
+    CUresult r = drv_array_copy(p, sync);
+    drv_dev_unlock();
+    return r;
+}
+
 static CUresult memcpy2d(const CUDA_MEMCPY2D *p, CUstream s, int sync)
 {
     CUresult r = drv_ready_stream(s);
@@ -898,7 +955,7 @@ static CUresult memcpy2d(const CUDA_MEMCPY2D *p, CUstream s, int sync)
         p->dstMemoryType == CU_MEMORYTYPE_ARRAY) {
         CUDA_MEMCPY3D q;
         to3d(p, &q);
-        return drv_array_copy(&q, sync);
+        return array_copy_on(&q, s, sync);
     }
     Copy3 c;
     r = side(p->srcMemoryType, p->srcHost, p->srcDevice, p->srcArray,
@@ -919,7 +976,7 @@ static CUresult memcpy2d(const CUDA_MEMCPY2D *p, CUstream s, int sync)
     c.src_height = c.dst_height = c.height = p->Height;
     c.width = p->WidthInBytes;
     c.depth = 1;
-    return copy3(&c, sync);
+    return copy3(&c, s, sync);
 }
 
 CUresult cuMemcpy2D_v2(const CUDA_MEMCPY2D *pCopy)
@@ -958,7 +1015,7 @@ static CUresult memcpy3d(const CUDA_MEMCPY3D *p, CUstream s, int sync)
     }
     if (p->srcMemoryType == CU_MEMORYTYPE_ARRAY ||
         p->dstMemoryType == CU_MEMORYTYPE_ARRAY) {
-        return drv_array_copy(p, sync);
+        return array_copy_on(p, s, sync);
     }
     Copy3 c;
     r = side(p->srcMemoryType, p->srcHost, p->srcDevice, p->srcArray,
@@ -983,7 +1040,7 @@ static CUresult memcpy3d(const CUDA_MEMCPY3D *p, CUstream s, int sync)
     c.width = p->WidthInBytes;
     c.height = p->Height;
     c.depth = p->Depth ? p->Depth : 1;
-    return copy3(&c, sync);
+    return copy3(&c, s, sync);
 }
 
 CUresult cuMemcpy3D_v2(const CUDA_MEMCPY3D *pCopy)
@@ -1000,8 +1057,55 @@ CUresult cuMemcpy3DAsync_v2(const CUDA_MEMCPY3D *pCopy, CUstream hStream)
 
 /* ------------------------------------------------------------ memset */
 
+/* A memset as stream work. */
+typedef struct FillItem {
+    CUdeviceptr dst;
+    size_t pitch;
+    unsigned value, size;
+    size_t width, height;
+} FillItem;
+
+static CUresult fill_run(void *p)
+{
+    const FillItem *f = p;
+    size_t row = f->width * f->size;
+    unsigned value = f->value;
+    if (f->size == 1 ||
+        ((value & 0xff) * 0x01010101u ==
+         (f->size == 2 ? (value & 0xffff) * 0x00010001u : value))) {
+        for (size_t y = 0; y < f->height; y++) {
+            ptxemu_status st = ptxemu_memset(drv.dev, f->dst + y * f->pitch,
+                                             (int)(value & 0xff), row);
+            if (st != PTXEMU_SUCCESS) {
+                return drv_status(st);
+            }
+        }
+        return CUDA_SUCCESS;
+    }
+    /* A multi-byte pattern: build one row on the host and copy it. */
+    unsigned char *buf = malloc(row);
+    if (!buf) {
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    }
+    for (size_t i = 0; i < f->width; i++) {
+        if (f->size == 2) {
+            uint16_t v = (uint16_t)value;
+            memcpy(buf + i * 2, &v, 2);
+        } else {
+            memcpy(buf + i * 4, &value, 4);
+        }
+    }
+    CUresult r = CUDA_SUCCESS;
+    for (size_t y = 0; y < f->height && !r; y++) {
+        r = drv_status(ptxemu_memcpy_htod(drv.dev, f->dst + y * f->pitch,
+                                          buf, row));
+    }
+    free(buf);
+    return r;
+}
+
 /* Fill n elements of `size` bytes (1, 2, 4) with `value`, in rows of
- * `width` elements `pitch` bytes apart (height rows). */
+ * `width` elements `pitch` bytes apart (height rows), on stream s. */
 static CUresult fill(CUdeviceptr dst, size_t pitch, unsigned value,
                      unsigned size, size_t width, size_t height, CUstream s)
 {
@@ -1026,36 +1130,18 @@ static CUresult fill(CUdeviceptr dst, size_t pitch, unsigned value,
     if (taken) {
         return r;
     }
-    size_t row = width * size;
-    if (size == 1 || ((value & 0xff) * 0x01010101u ==
-                      (size == 2 ? (value & 0xffff) * 0x00010001u : value))) {
-        for (size_t y = 0; y < height; y++) {
-            ptxemu_status st = ptxemu_memset(drv.dev, dst + y * pitch,
-                                             (int)(value & 0xff), row);
-            if (st != PTXEMU_SUCCESS) {
-                return drv_status(st);
-            }
-        }
-        return CUDA_SUCCESS;
+    /* The whole extent must lie in one device-visible allocation: a
+     * freed or unknown pointer fails here, not later on the stream. */
+    ptxemu_devptr base;
+    size_t asize;
+    size_t extent = (height - 1) * pitch + width * size;
+    if (kind_of(dst, &base, &asize) == PTXEMU_MEM_NONE ||
+        (height > 1 && (height - 1) > (SIZE_MAX - width * size) / pitch) ||
+        dst - base > asize || extent > asize - (dst - base)) {
+        return CUDA_ERROR_INVALID_VALUE;
     }
-    /* A multi-byte pattern: build one row on the host and copy it. */
-    unsigned char *buf = malloc(row);
-    if (!buf) {
-        return CUDA_ERROR_OUT_OF_MEMORY;
-    }
-    for (size_t i = 0; i < width; i++) {
-        if (size == 2) {
-            uint16_t v = (uint16_t)value;
-            memcpy(buf + i * 2, &v, 2);
-        } else {
-            memcpy(buf + i * 4, &value, 4);
-        }
-    }
-    for (size_t y = 0; y < height && !r; y++) {
-        r = copy(dst + y * pitch, HP(buf), row, 0, 0);
-    }
-    free(buf);
-    return r;
+    FillItem f = {dst, pitch, value, size, width, height};
+    return drv_enqueue(s, fill_run, &f, sizeof(f), NULL);
 }
 
 CUresult cuMemsetD8_v2(CUdeviceptr dstDevice, unsigned char uc, size_t N)

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "runtime/cuda/drv.h"
+#include "runtime/cuda/drv_queue.h"
 #include "ptx/readfile.h"
 #include "runtime/fatbin/fatbin.h"
 
@@ -319,6 +320,8 @@ static CUresult unload(CUmodule m)
     if (!drv_handle_valid(DRV_MOD, m)) {
         return CUDA_ERROR_INVALID_HANDLE;
     }
+    /* Queued launches of its kernels run first. */
+    drv_queue_sync_ctx(NULL);
     drv_handle_remove(DRV_MOD, m);
     for (unsigned i = 0; i < m->nfuncs; i++) {
         drv_handle_remove(DRV_FUNC, &m->funcs[i]);

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "runtime/cuda/drv.h"
+#include "runtime/cuda/drv_queue.h"
 #include "runtime/stats.h"
 
 static void write_stats(void);
@@ -22,6 +23,9 @@ void drv_at_exit(void)
     if (!drv.dev) {
         return;
     }
+    /* Work still queued finishes first, as the context's destruction
+     * at exit would have it. */
+    drv_queue_sync_ctx(NULL);
     (void)ptxemu_synchronize(drv.dev);
     fflush(stdout);
     write_stats();

@@ -1,11 +1,12 @@
 /*
  * runtime/cuda/drv_stream.c: streams and events.
  *
- * Every operation completes before its call returns, in call order, so
- * a stream is only a label: queries succeed at once, waits have nothing
- * to wait for, callbacks run immediately.  Events record the host's
- * monotonic clock, or the device's simulated time when a timing model
- * drives it.
+ * Work on a stream runs asynchronously, in stream order, on the device
+ * worker (drv_queue.h): queries answer CUDA_ERROR_NOT_READY while work
+ * is pending, synchronisations wait for it, host functions run on the
+ * callback thread.  Events record, when their record is reached, the
+ * host's monotonic clock, or the device's simulated time when a timing
+ * model drives it.
  */
 #include "config.h"
 
@@ -14,22 +15,7 @@
 
 #include "runtime/cuda/drv.h"
 #include "runtime/cuda/drv_capture.h"
-#include "runtime/rt_timing.h"
-#include "timing/session.h"
-
-/* An event's time stamp: under a timing model the device's simulated
- * time (cuEventElapsedTime then measures simulated time, as a GPU's
- * events do), else the host's monotonic clock. */
-static uint64_t now_ns(void)
-{
-    TmSession *tm = rt_device_timing(drv.dev);
-    if (tm) {
-        return tm_session_time_ns(tm);
-    }
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
+#include "runtime/cuda/drv_queue.h"
 
 /* ------------------------------------------------------------ streams */
 
@@ -52,7 +38,12 @@ static CUresult stream_create(CUstream *ph, unsigned flags, int priority)
     s->priority = priority > 0 ? 0 : priority < -5 ? -5 : priority;
     s->ctx = ctx;
     s->id = drv_new_id();
+    if (drv_queue_stream_new(s)) {
+        free(s);
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    }
     if (drv_handle_add(DRV_STREAM, s)) {
+        drv_queue_stream_gone(s);
         free(s);
         return CUDA_ERROR_OUT_OF_MEMORY;
     }
@@ -87,6 +78,7 @@ static CUresult stream_destroy(CUstream s)
         return r;
     }
     drv_handle_remove(DRV_STREAM, s);
+    drv_queue_stream_gone(s);           /* its work still runs */
     free(s);
     return CUDA_SUCCESS;
 }
@@ -110,7 +102,8 @@ CUresult cuStreamSynchronize(CUstream hStream)
         r = drv_capture_sync(hStream);
     }
     if (!r) {
-        r = drv_sync();
+        drv_queue_sync_stream(hStream);
+        r = drv_synced(drv_current());
     }
     return drv_trace(r, "cuStreamSynchronize", "%p", (void *)hStream);
 }
@@ -120,6 +113,9 @@ CUresult cuStreamQuery(CUstream hStream)
     CUresult r = drv_ready_stream(hStream);
     if (!r) {
         r = drv_capture_sync(hStream);
+    }
+    if (!r && !drv_queue_stream_idle(hStream)) {
+        r = CUDA_ERROR_NOT_READY;
     }
     return drv_trace(r, "cuStreamQuery", "%p", (void *)hStream);
 }
@@ -137,9 +133,28 @@ CUresult cuStreamWaitEvent(CUstream hStream, CUevent hEvent,
     if (!r) {
         int taken;
         r = drv_capture_wait(hStream, hEvent, &taken);
+        if (!r && !taken) {
+            r = drv_enqueue_wait(hStream, hEvent);
+        }
     }
     return drv_trace(r, "cuStreamWaitEvent", "%p, %p, 0x%x",
                      (void *)hStream, (void *)hEvent, Flags);
+}
+
+/* cuStreamAddCallback's callback, run as a host function: it gets its
+ * stream and a status (CUDA_SUCCESS: a failure of earlier work is
+ * reported by the next synchronisation). */
+typedef struct Callback {
+    CUstreamCallback fn;
+    CUstream stream;
+    void *data;
+} Callback;
+
+static void run_callback(void *p)
+{
+    Callback *cb = p;
+    cb->fn(cb->stream, CUDA_SUCCESS, cb->data);
+    free(cb);
 }
 
 CUresult cuStreamAddCallback(CUstream hStream, CUstreamCallback callback,
@@ -154,14 +169,22 @@ CUresult cuStreamAddCallback(CUstream hStream, CUstreamCallback callback,
          * cuLaunchHostFunc for captured host work). */
         r = drv_capture_sync(hStream);
     }
-    drv_trace(r, "cuStreamAddCallback", "%p, %p, %p, 0x%x",
-              (void *)hStream, (void *)(uintptr_t)callback, userData, flags);
-    if (!r) {
-        /* All earlier work is done: the callback runs now, with the
-         * stream's status. */
-        callback(hStream, CUDA_SUCCESS, userData);
+    Callback *cb = NULL;
+    if (!r && !(cb = malloc(sizeof(*cb)))) {
+        r = CUDA_ERROR_OUT_OF_MEMORY;
     }
-    return r;
+    if (!r) {
+        cb->fn = callback;
+        cb->stream = hStream;
+        cb->data = userData;
+        r = drv_enqueue_host(hStream, run_callback, cb);
+        if (r) {
+            free(cb);
+        }
+    }
+    return drv_trace(r, "cuStreamAddCallback", "%p, %p, %p, 0x%x",
+                     (void *)hStream, (void *)(uintptr_t)callback, userData,
+                     flags);
 }
 
 CUresult cuLaunchHostFunc(CUstream hStream, CUhostFn fn, void *userData)
@@ -177,12 +200,11 @@ CUresult cuLaunchHostFunc(CUstream hStream, CUhostFn fn, void *userData)
         p.host.userData = userData;
         r = drv_capture_node(hStream, CU_GRAPH_NODE_TYPE_HOST, &p, &taken);
     }
-    drv_trace(r, "cuLaunchHostFunc", "%p, %p, %p", (void *)hStream,
-              (void *)(uintptr_t)fn, userData);
     if (!r && !taken) {
-        fn(userData);
+        r = drv_enqueue_host(hStream, fn, userData);
     }
-    return r;
+    return drv_trace(r, "cuLaunchHostFunc", "%p, %p, %p", (void *)hStream,
+                     (void *)(uintptr_t)fn, userData);
 }
 
 /* The live stream s (NULL for the special ones). */
@@ -319,6 +341,7 @@ static CUresult event_destroy(CUevent e)
     }
     drv_handle_remove(DRV_EVENT, e);
     drv_capture_forget(e);
+    drv_queue_event_gone(e);            /* pending records still run */
     free(e);
     return CUDA_SUCCESS;
 }
@@ -352,9 +375,7 @@ static CUresult event_record(CUevent e, CUstream s, unsigned flags)
     if (taken) {
         return r;
     }
-    e->ns = now_ns();
-    e->recorded = 1;
-    return CUDA_SUCCESS;
+    return drv_enqueue_record(s, e);
 }
 
 CUresult cuEventRecord(CUevent hEvent, CUstream hStream)
@@ -380,6 +401,9 @@ CUresult cuEventQuery(CUevent hEvent)
     if (!r) {
         r = drv_capture_event_check(hEvent);
     }
+    if (!r && !drv_queue_event_done(hEvent)) {
+        r = CUDA_ERROR_NOT_READY;
+    }
     return drv_trace(r, "cuEventQuery", "%p", (void *)hEvent);
 }
 
@@ -393,7 +417,8 @@ CUresult cuEventSynchronize(CUevent hEvent)
         r = drv_capture_event_check(hEvent);
     }
     if (!r) {
-        r = drv_sync();
+        drv_queue_sync_event(hEvent);
+        r = drv_synced(drv_current());
     }
     return drv_trace(r, "cuEventSynchronize", "%p", (void *)hEvent);
 }
@@ -413,10 +438,15 @@ static CUresult elapsed(float *ms, CUevent a, CUevent b)
     if ((a->flags | b->flags) & CU_EVENT_DISABLE_TIMING) {
         return CUDA_ERROR_INVALID_HANDLE;
     }
-    if (!a->recorded || !b->recorded) {
+    if (!a->rec || !b->rec) {
         return CUDA_ERROR_INVALID_HANDLE;
     }
-    *ms = (float)(((double)b->ns - (double)a->ns) / 1e6);
+    /* Either record not reached yet: CUDA_ERROR_NOT_READY. */
+    uint64_t ta, tb;
+    if (drv_queue_event_ns(a, &ta) || drv_queue_event_ns(b, &tb)) {
+        return CUDA_ERROR_NOT_READY;
+    }
+    *ms = (float)(((double)tb - (double)ta) / 1e6);
     return CUDA_SUCCESS;
 }
 

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "runtime/cuda/queue_table.h"
 #include "runtime/cudart/rt_internal.h"
 #include "runtime/graph/gattr.h"
 #include "runtime/graph/gcond.h"
@@ -540,6 +541,11 @@ RT_API cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t *x,
 
 RT_API cudaError_t cudaGraphExecDestroy(cudaGraphExec_t x)
 {
+    /* Its launches still queued run first (the error of one is left to
+     * the next synchronisation). */
+    CUcontext c = NULL;
+    if (cuCtxGetCurrent(&c) == CUDA_SUCCESS && c)
+        (void)cuCtxSynchronize_v2(c);
     return rt_err((cudaError_t)gph_exec_destroy(x));
 }
 
@@ -579,6 +585,47 @@ static int run_node(cudaGraphNode_t n, void *arg)
     }
 }
 
+/* The driver's PTXEMU_QUEUE table (runtime/cuda/queue_table.h). */
+static const DrvQueueTable *queue_table(void)
+{
+    static const DrvQueueTable *_Atomic table;
+    const DrvQueueTable *t = table;
+    if (!t) {
+        CUuuid id = {DRV_PTXEMU_QUEUE_UUID};
+        const void *p = NULL;
+        if (cuGetExportTable(&p, &id) == CUDA_SUCCESS && p &&
+            ((const DrvQueueTable *)p)->size >= sizeof(DrvQueueTable))
+            t = table = p;
+    }
+    return t;
+}
+
+static cudaError_t done_cu(CUresult r)
+{
+    return r == CUDA_SUCCESS ? cudaSuccess : rt_cu(r);
+}
+
+/* A graph launch as stream work: its nodes run in order on the device
+ * worker, where every call runs at once. */
+typedef struct rt_graph_item {
+    cudaGraphExec_t x;
+    cudaStream_t s;
+    cudaError_t *out;           /* the launcher waits for it */
+} rt_graph_item;
+
+static CUresult graph_run(void *p)
+{
+    const rt_graph_item *gi = p;
+    gmem_auto_free(gi->x);
+    gcond_launch(gi->x->g);
+    int e = gph_run(gi->x->g, run_node, gi->s);
+    if (gi->out) {
+        *gi->out = (cudaError_t)e;
+        return CUDA_SUCCESS;
+    }
+    return (CUresult)e;
+}
+
 RT_API cudaError_t cudaGraphLaunch(cudaGraphExec_t x, cudaStream_t s)
 {
     if (!gph_exec_mine(x))
@@ -595,9 +642,24 @@ RT_API cudaError_t cudaGraphLaunch(cudaGraphExec_t x, cudaStream_t s)
     if ((e = rt_enter()) != cudaSuccess ||
         (e = rt_stream_check(s)) != cudaSuccess)
         return e;
-    gmem_auto_free(x);
-    gcond_launch(x->g);
-    return rt_err((cudaError_t)gph_run(x->g, run_node, s));
+    const DrvQueueTable *q = queue_table();
+    rt_graph_item *gi = calloc(1, sizeof *gi);
+    if (!q || !gi) {
+        free(gi);
+        return rt_err(q ? cudaErrorMemoryAllocation : cudaErrorUnknown);
+    }
+    gi->x = x;
+    gi->s = s;
+    if (!gmem_graph_has_mem(x->g))
+        return done_cu(q->enqueue(rt_stream(s), graph_run, gi, free));
+    /* Memory nodes: the launch waits for its graph, so that a failure
+     * of theirs (an allocation still live) is the launch's. */
+    cudaError_t res = cudaSuccess;
+    gi->out = &res;
+    CUresult r = q->enqueue(rt_stream(s), graph_run, gi, free);
+    if (r == CUDA_SUCCESS)
+        r = cuStreamSynchronize(rt_stream(s));
+    return r != CUDA_SUCCESS ? done_cu(r) : rt_err(res);
 }
 
 /* Nothing to upload: the emulated device reads the host's copy. */

@@ -170,16 +170,20 @@ static int is_known(const void *p)
 }
 
 /* One copy; `kind` already checked.  Unified-address kinds resolve from
- * the pointers, as cudaMemcpyDefault asks. */
-static CUresult copy(void *dst, const void *src, size_t n,
-                     enum cudaMemcpyKind kind)
+ * the pointers, as cudaMemcpyDefault asks.  async: on stream s (the
+ * driver's asynchronous copies, in stream order), else a blocking copy
+ * on the legacy stream. */
+static CUresult copy_on(void *dst, const void *src, size_t n,
+                        enum cudaMemcpyKind kind, cudaStream_t s, int async)
 {
     if (n == 0)
         return CUDA_SUCCESS;
+    CUstream cs = rt_stream(s);
     /* The driver's unified copy tells host memory from device memory,
      * and a freed device pointer from both. */
-    if (kind == cudaMemcpyDefault)
-        return cuMemcpyAsync(DP(dst), DP(src), n, NULL);
+    if (kind == cudaMemcpyDefault || (async && kind == cudaMemcpyHostToHost))
+        return async ? cuMemcpyAsync(DP(dst), DP(src), n, cs)
+                     : cuMemcpy(DP(dst), DP(src), n);
     int dst_dev = kind == cudaMemcpyHostToDevice
                   || kind == cudaMemcpyDeviceToDevice;
     int src_dev = kind == cudaMemcpyDeviceToHost
@@ -188,15 +192,24 @@ static CUresult copy(void *dst, const void *src, size_t n,
         return CUDA_ERROR_INVALID_VALUE;
     switch (kind) {
     case cudaMemcpyHostToDevice:
-        return cuMemcpyHtoD_v2(DP(dst), src, n);
+        return async ? cuMemcpyHtoDAsync_v2(DP(dst), src, n, cs)
+                     : cuMemcpyHtoD_v2(DP(dst), src, n);
     case cudaMemcpyDeviceToHost:
-        return cuMemcpyDtoH_v2(dst, DP(src), n);
+        return async ? cuMemcpyDtoHAsync_v2(dst, DP(src), n, cs)
+                     : cuMemcpyDtoH_v2(dst, DP(src), n);
     case cudaMemcpyDeviceToDevice:
-        return cuMemcpyDtoD_v2(DP(dst), DP(src), n);
+        return async ? cuMemcpyDtoDAsync_v2(DP(dst), DP(src), n, cs)
+                     : cuMemcpyDtoD_v2(DP(dst), DP(src), n);
     default:
         memmove(dst, src, n);
         return CUDA_SUCCESS;
     }
+}
+
+static CUresult copy(void *dst, const void *src, size_t n,
+                     enum cudaMemcpyKind kind)
+{
+    return copy_on(dst, src, n, kind, NULL, 0);
 }
 
 /* Work that a capturing stream takes as a graph node (rt_capture.c)
@@ -304,7 +317,7 @@ RT_API cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t n,
     if (e != cudaSuccess)
         return e;
     CAPTURED(capture_copy(s, dst, n, src, n, n, 1, kind, &taken_));
-    return done(copy(dst, src, n, kind));
+    return done(copy_on(dst, src, n, kind, s, 1));
 }
 
 RT_API cudaError_t cudaMemcpyPeer(void *dst, int ddev, const void *src,
@@ -337,8 +350,9 @@ static cudaError_t copy2d(void *dst, size_t dpitch, const void *src,
         CAPTURED(capture_copy(s, dst, dpitch, src, spitch, width, height,
                               kind, &taken_));
     for (size_t row = 0; row < height; row++) {
-        CUresult r = copy((char *)dst + row * dpitch,
-                          (const char *)src + row * spitch, width, kind);
+        CUresult r = copy_on((char *)dst + row * dpitch,
+                             (const char *)src + row * spitch, width, kind,
+                             s, !blocking);
         if (r != CUDA_SUCCESS)
             return rt_cu(r);
     }
@@ -394,7 +408,7 @@ static cudaError_t to_symbol(const void *symbol, const void *src, size_t n,
     if (!blocking)
         CAPTURED(capture_copy(s, (void *)(uintptr_t)a, n, src, n, n, 1,
                               kind, &taken_));
-    return done(copy((void *)(uintptr_t)a, src, n, kind));
+    return done(copy_on((void *)(uintptr_t)a, src, n, kind, s, !blocking));
 }
 
 static cudaError_t from_symbol(void *dst, const void *symbol, size_t n,
@@ -415,7 +429,8 @@ static cudaError_t from_symbol(void *dst, const void *symbol, size_t n,
     if (!blocking)
         CAPTURED(capture_copy(s, dst, n, (const void *)(uintptr_t)a, n, n,
                               1, kind, &taken_));
-    return done(copy(dst, (const void *)(uintptr_t)a, n, kind));
+    return done(copy_on(dst, (const void *)(uintptr_t)a, n, kind, s,
+                        !blocking));
 }
 
 RT_API cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src,
@@ -475,8 +490,9 @@ RT_API cudaError_t cudaGetSymbolSize(size_t *size, const void *symbol)
 
 /* ---------------------------------------------------------- memset */
 
-/* One memset of `height` rows of `width` elements (1, 2 or 4 bytes). */
-cudaError_t rt_memset_now(const struct cudaMemsetParams *p)
+/* One memset of `height` rows of `width` elements (1, 2 or 4 bytes),
+ * on stream s (the driver's, in stream order). */
+static cudaError_t memset_on(const struct cudaMemsetParams *p, CUstream s)
 {
     if (p->width == 0 || p->height == 0)
         return cudaSuccess;
@@ -485,20 +501,25 @@ cudaError_t rt_memset_now(const struct cudaMemsetParams *p)
     CUresult r;
     switch (p->elementSize) {
     case 1:
-        r = cuMemsetD2D8_v2(d, pitch, (unsigned char)p->value, p->width,
-                            p->height);
+        r = cuMemsetD2D8Async(d, pitch, (unsigned char)p->value, p->width,
+                              p->height, s);
         break;
     case 2:
-        r = cuMemsetD2D16_v2(d, pitch, (unsigned short)p->value, p->width,
-                             p->height);
+        r = cuMemsetD2D16Async(d, pitch, (unsigned short)p->value,
+                               p->width, p->height, s);
         break;
     case 4:
-        r = cuMemsetD2D32_v2(d, pitch, p->value, p->width, p->height);
+        r = cuMemsetD2D32Async(d, pitch, p->value, p->width, p->height, s);
         break;
     default:
         return cudaErrorInvalidValue;
     }
     return r == CUDA_SUCCESS ? cudaSuccess : rt_cu(r);
+}
+
+cudaError_t rt_memset_now(const struct cudaMemsetParams *p)
+{
+    return memset_on(p, NULL);
 }
 
 static cudaError_t memset2d(void *p, size_t pitch, int value, size_t width,
@@ -521,7 +542,12 @@ static cudaError_t memset2d(void *p, size_t pitch, int value, size_t width,
     mp.memset.height = height;
     if (!blocking)
         CAPTURED(rt_capture_node(s, cudaGraphNodeTypeMemset, &mp, &taken_));
-    return rt_err(rt_memset_now(&mp.memset));
+    e = rt_err(memset_on(&mp.memset, blocking ? NULL : rt_stream(s)));
+    /* The blocking form returns once done (CUDA: it is synchronous for
+     * host-visible targets; waiting always is the simple safe side). */
+    if (e == cudaSuccess && blocking)
+        e = done(cuStreamSynchronize(NULL));
+    return e;
 }
 
 RT_API cudaError_t cudaMemset(void *p, int value, size_t n)

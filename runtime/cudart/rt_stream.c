@@ -11,9 +11,10 @@
 
 CUstream rt_stream(cudaStream_t s)
 {
-    /* One device-wide order: both default streams are the NULL one. */
-    if (s == cudaStreamLegacy || s == cudaStreamPerThread)
+    if (s == cudaStreamLegacy)
         return NULL;
+    if (s == cudaStreamPerThread)
+        return CU_STREAM_PER_THREAD;
     return (CUstream)s;
 }
 
@@ -81,7 +82,7 @@ RT_API cudaError_t cudaStreamCreate(cudaStream_t *s)
 RT_API cudaError_t cudaStreamDestroy(cudaStream_t s)
 {
     ENTER();
-    if (!rt_stream(s))
+    if (!rt_stream(s) || s == cudaStreamPerThread)
         return rt_err(cudaErrorInvalidResourceHandle);
     cudaError_t e = rt_stream_check(s);
     if (e == cudaSuccess)

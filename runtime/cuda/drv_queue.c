@@ -1,0 +1,671 @@
+/*
+ * runtime/cuda/drv_queue.c: asynchronous streams (contract in
+ * drv_queue.h).
+ *
+ * Every stream (the legacy one of each context, each thread's
+ * per-thread stream, each created stream) has a queue of items.  One
+ * lock (qlock) guards every queue and item; the worker takes the
+ * earliest item that is at the head of its queue and whose
+ * dependencies are done, and runs it outside qlock.  Dependencies are
+ * items: the legacy stream's implicit synchronisation makes an item
+ * depend on the last item of each blocking stream (or of the legacy
+ * stream), and an event wait on the event's last record item.  Items
+ * are counted references, so that an event or a stream may go while
+ * work that names it is pending.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "runtime/cuda/drv_queue.h"
+#include "runtime/rt_timing.h"
+#include "timing/session.h"
+
+enum { ITEM_DEVICE, ITEM_HOST, ITEM_MARK };
+enum { PENDING, RUNNING, DONE };
+
+typedef struct DrvItem {
+    struct DrvItem *next;               /* in its queue */
+    struct DrvItem *cbnext;             /* in the callback list */
+    struct DrvQueue *q;
+    unsigned long long seq;             /* order of enqueueing */
+    int kind, state, refs;
+    int record;                         /* an event record: stamps ns */
+    CUcontext ctx;
+    struct DrvItem *deps[4];
+    struct DrvItem **more;              /* deps beyond the four */
+    unsigned ndeps;
+    DrvItemFn fn;
+    void (*host)(void *);
+    void *arg;
+    void (*fr)(void *);
+    uint64_t ns;
+    _Alignas(16) unsigned char inl[];   /* a copied argument */
+} DrvItem;
+
+typedef struct DrvQueue {
+    struct DrvQueue *next;              /* every queue */
+    DrvItem *head, *tail;               /* items not done, in order */
+    DrvItem *last;                      /* last item put there (ref) */
+    CUcontext ctx;
+    int legacy, blocking, dead;
+    pthread_t thread;                   /* a per-thread stream's */
+} DrvQueue;
+
+static pthread_mutex_t qlock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t work_cv = PTHREAD_COND_INITIALIZER;
+static pthread_cond_t done_cv = PTHREAD_COND_INITIALIZER;
+static pthread_cond_t cb_cv = PTHREAD_COND_INITIALIZER;
+static DrvQueue *queues;
+static DrvItem *cb_head, *cb_tail;      /* host functions to run */
+static unsigned long long next_seq;
+static pthread_once_t started = PTHREAD_ONCE_INIT;
+static int sync_mode;                   /* PTXEMU_SYNC_STREAMS=1 */
+
+static pthread_mutex_t devlock = PTHREAD_MUTEX_INITIALIZER;
+static __thread int dev_depth;
+static __thread int on_worker;
+
+void drv_dev_lock(void)
+{
+    if (dev_depth++ == 0) {
+        pthread_mutex_lock(&devlock);
+    }
+}
+
+void drv_dev_unlock(void)
+{
+    if (--dev_depth == 0) {
+        pthread_mutex_unlock(&devlock);
+    }
+}
+
+/* An event's time stamp: under a timing model the device's simulated
+ * time (cuEventElapsedTime then measures simulated time, as a GPU's
+ * events do), else the host's monotonic clock. */
+static uint64_t now_ns(void)
+{
+    TmSession *tm = drv.dev ? rt_device_timing(drv.dev) : NULL;
+    if (tm) {
+        return tm_session_time_ns(tm);
+    }
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* ------------------------------------------------------------ items */
+
+static DrvItem *item_new(int kind, size_t size)
+{
+    DrvItem *it = calloc(1, sizeof(*it) + size);
+    if (it) {
+        it->kind = kind;
+        it->refs = 1;
+        it->ctx = drv_current();
+    }
+    return it;
+}
+
+/* qlock held, or the item never shared. */
+static void item_unref(DrvItem *it)
+{
+    if (!it || --it->refs > 0) {
+        return;
+    }
+    for (unsigned i = 0; i < it->ndeps; i++) {
+        item_unref(i < 4 ? it->deps[i] : it->more[i - 4]);
+    }
+    free(it->more);
+    if (it->fr) {
+        it->fr(it->arg);
+    }
+    free(it);
+}
+
+static DrvItem *dep_at(const DrvItem *it, unsigned i)
+{
+    return i < 4 ? it->deps[i] : it->more[i - 4];
+}
+
+/* qlock held.  Adds d (not done) as a dependency of it; -1 on OOM. */
+static int add_dep(DrvItem *it, DrvItem *d)
+{
+    if (!d || d->state == DONE) {
+        return 0;
+    }
+    if (it->ndeps >= 4) {
+        unsigned k = it->ndeps - 4;
+        if ((k & (k - 1)) == 0) {
+            DrvItem **m = realloc(it->more, (k ? 2 * k : 4) * sizeof(*m));
+            if (!m) {
+                return -1;
+            }
+            it->more = m;
+        }
+        it->more[k] = d;
+    } else {
+        it->deps[it->ndeps] = d;
+    }
+    it->ndeps++;
+    d->refs++;
+    return 0;
+}
+
+/* qlock held. */
+static int ready(const DrvItem *it)
+{
+    for (unsigned i = 0; i < it->ndeps; i++) {
+        if (dep_at(it, i)->state != DONE) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* ------------------------------------------------------------ queues */
+
+static DrvQueue *queue_new(CUcontext ctx, int legacy, int blocking)
+{
+    DrvQueue *q = calloc(1, sizeof(*q));
+    if (q) {
+        q->ctx = ctx;
+        q->legacy = legacy;
+        q->blocking = blocking;
+        q->next = queues;
+        queues = q;
+    }
+    return q;
+}
+
+/* qlock held.  A dead queue with no work left goes. */
+static void queue_reap(DrvQueue *q)
+{
+    if (!q->dead || q->head) {
+        return;
+    }
+    for (DrvQueue **pp = &queues; *pp; pp = &(*pp)->next) {
+        if (*pp == q) {
+            *pp = q->next;
+            break;
+        }
+    }
+    item_unref(q->last);
+    free(q);
+}
+
+/* qlock held.  The queue behind a stream handle (made on first use for
+ * the legacy and per-thread streams), NULL on OOM. */
+static DrvQueue *queue_of(CUstream s, CUcontext ctx)
+{
+    if (s && s != CU_STREAM_LEGACY && s != CU_STREAM_PER_THREAD) {
+        return s->q;
+    }
+    int legacy = s != CU_STREAM_PER_THREAD;
+    pthread_t self = pthread_self();
+    for (DrvQueue *q = queues; q; q = q->next) {
+        if (q->ctx == ctx && !q->dead && q->legacy == legacy &&
+            (legacy || (!q->legacy && q->thread == self && q->blocking == 2))) {
+            return q;
+        }
+    }
+    DrvQueue *q = queue_new(ctx, legacy, legacy ? 0 : 2);
+    if (q) {
+        q->thread = self;
+    }
+    return q;
+}
+
+int drv_queue_stream_new(CUstream s)
+{
+    pthread_mutex_lock(&qlock);
+    s->q = queue_new(s->ctx, 0, !(s->flags & CU_STREAM_NON_BLOCKING));
+    pthread_mutex_unlock(&qlock);
+    return s->q ? 0 : -1;
+}
+
+void drv_queue_stream_gone(CUstream s)
+{
+    pthread_mutex_lock(&qlock);
+    if (s->q) {
+        s->q->dead = 1;
+        queue_reap(s->q);
+        s->q = NULL;
+    }
+    pthread_mutex_unlock(&qlock);
+}
+
+/* ------------------------------------------------------------ running */
+
+/* qlock held.  it (the head of its queue) is done. */
+static void complete(DrvItem *it)
+{
+    DrvQueue *q = it->q;
+    it->state = DONE;
+    if (it->record) {
+        it->ns = now_ns();
+    }
+    if (q) {
+        q->head = it->next;
+        if (!q->head) {
+            q->tail = NULL;
+        }
+        it->next = NULL;
+        it->q = NULL;
+    }
+    pthread_cond_broadcast(&done_cv);
+    pthread_cond_signal(&work_cv);
+    if (q) {
+        queue_reap(q);
+    }
+    item_unref(it);                     /* the queue's reference */
+}
+
+/* A failure the item's caller never sees: kept for the next
+ * synchronisation unless it is the context's sticky fault. */
+static void note_error(CUcontext ctx, CUresult r)
+{
+    if (r && ctx && r != ctx->sticky && !ctx->async_err) {
+        ctx->async_err = r;
+    }
+}
+
+static CUresult run_device(DrvItem *it)
+{
+    drv_dev_lock();
+    CUresult r = it->fn ? it->fn(it->arg) : CUDA_SUCCESS;
+    drv_dev_unlock();
+    return r;
+}
+
+/* qlock held.  The earliest ready item at the head of a queue. */
+static DrvItem *pick(void)
+{
+    DrvItem *best = NULL;
+    for (DrvQueue *q = queues; q; q = q->next) {
+        DrvItem *it = q->head;
+        if (it && it->state == PENDING && (!best || it->seq < best->seq) &&
+            ready(it)) {
+            best = it;
+        }
+    }
+    return best;
+}
+
+static void *worker(void *unused)
+{
+    (void)unused;
+    on_worker = 1;
+    pthread_mutex_lock(&qlock);
+    for (;;) {
+        DrvItem *it = pick();
+        if (!it) {
+            pthread_cond_wait(&work_cv, &qlock);
+            continue;
+        }
+        it->state = RUNNING;
+        if (it->kind == ITEM_HOST) {
+            /* To the callback thread; its stream waits meanwhile. */
+            if (cb_tail) {
+                cb_tail->cbnext = it;
+            } else {
+                cb_head = it;
+            }
+            cb_tail = it;
+            pthread_cond_signal(&cb_cv);
+            continue;
+        }
+        CUresult r = CUDA_SUCCESS;
+        if (it->kind == ITEM_DEVICE) {
+            pthread_mutex_unlock(&qlock);
+            drv_ctx_set_thread(it->ctx);
+            r = run_device(it);
+            pthread_mutex_lock(&qlock);
+        }
+        note_error(it->ctx, r);
+        complete(it);
+    }
+    return NULL;
+}
+
+static void *callbacks(void *unused)
+{
+    (void)unused;
+    /* CUDA forbids CUDA calls in host functions; one made anyway runs
+     * at once rather than waiting for its own stream. */
+    on_worker = 1;
+    pthread_mutex_lock(&qlock);
+    for (;;) {
+        DrvItem *it = cb_head;
+        if (!it) {
+            pthread_cond_wait(&cb_cv, &qlock);
+            continue;
+        }
+        cb_head = it->cbnext;
+        if (!cb_head) {
+            cb_tail = NULL;
+        }
+        pthread_mutex_unlock(&qlock);
+        it->host(it->arg);
+        pthread_mutex_lock(&qlock);
+        complete(it);
+    }
+    return NULL;
+}
+
+static void start(void)
+{
+    const char *e = getenv("PTXEMU_SYNC_STREAMS");
+    sync_mode = e && *e && strcmp(e, "0") != 0;
+    if (sync_mode) {
+        return;
+    }
+    pthread_t t;
+    pthread_attr_t a;
+    pthread_attr_init(&a);
+    pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED);
+    if (pthread_create(&t, &a, worker, NULL) != 0 ||
+        pthread_create(&t, &a, callbacks, NULL) != 0) {
+        sync_mode = 1;  /* no threads: the old synchronous behaviour */
+    }
+    pthread_attr_destroy(&a);
+}
+
+int drv_queue_immediate(void)
+{
+    pthread_once(&started, start);
+    return sync_mode || on_worker;
+}
+
+/* ------------------------------------------------------------ enqueueing */
+
+/* Runs it now, on the calling thread; returns its result. */
+static CUresult run_now(DrvItem *it)
+{
+    CUresult r = CUDA_SUCCESS;
+    if (it->kind == ITEM_DEVICE) {
+        r = run_device(it);
+    } else if (it->kind == ITEM_HOST) {
+        it->host(it->arg);
+    }
+    pthread_mutex_lock(&qlock);
+    complete(it);
+    pthread_mutex_unlock(&qlock);
+    return r;
+}
+
+/* qlock held.  Puts it on s's queue after its implicit dependencies;
+ * -1 on OOM (it is freed). */
+static int put(CUstream s, DrvItem *it)
+{
+    DrvQueue *q = queue_of(s, it->ctx);
+    if (!q) {
+        item_unref(it);
+        return -1;
+    }
+    for (DrvQueue *o = queues; o; o = o->next) {
+        if (o == q || o->ctx != q->ctx || !o->last) {
+            continue;
+        }
+        /* The legacy stream against the blocking streams. */
+        if ((q->legacy && o->blocking) || (q->blocking && o->legacy)) {
+            if (add_dep(it, o->last)) {
+                item_unref(it);
+                return -1;
+            }
+        }
+    }
+    it->q = q;
+    it->seq = ++next_seq;
+    if (q->tail) {
+        q->tail->next = it;
+    } else {
+        q->head = it;
+    }
+    q->tail = it;
+    it->refs++;                         /* q->last's */
+    item_unref(q->last);
+    q->last = it;
+    pthread_cond_signal(&work_cv);
+    return 0;
+}
+
+/* Puts it (with its explicit dependencies set) on s, or runs it now. */
+static CUresult submit(CUstream s, DrvItem *it)
+{
+    if (drv_queue_immediate()) {
+        CUresult r = run_now(it);
+        CUcontext ctx = drv_current();
+        return on_worker || !ctx || r != ctx->sticky ? r : CUDA_SUCCESS;
+    }
+    pthread_mutex_lock(&qlock);
+    int bad = put(s, it);
+    pthread_mutex_unlock(&qlock);
+    return bad ? CUDA_ERROR_OUT_OF_MEMORY : CUDA_SUCCESS;
+}
+
+CUresult drv_enqueue(CUstream s, DrvItemFn fn, const void *arg, size_t size,
+                     void (*fr)(void *))
+{
+    DrvItem *it = item_new(ITEM_DEVICE, size);
+    if (!it) {
+        if (fr) {
+            fr((void *)arg);
+        }
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    }
+    it->fn = fn;
+    if (size) {
+        memcpy(it->inl, arg, size);
+        it->arg = it->inl;
+    } else {
+        it->arg = (void *)arg;
+        it->fr = fr;
+    }
+    return submit(s, it);
+}
+
+CUresult drv_enqueue_host(CUstream s, void (*fn)(void *), void *data)
+{
+    DrvItem *it = item_new(ITEM_HOST, 0);
+    if (!it) {
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    }
+    it->host = fn;
+    it->arg = data;
+    return submit(s, it);
+}
+
+CUresult drv_enqueue_record(CUstream s, CUevent e)
+{
+    DrvItem *it = item_new(ITEM_MARK, 0);
+    if (!it) {
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    }
+    it->record = 1;
+    pthread_mutex_lock(&qlock);
+    it->refs++;                         /* the event's */
+    item_unref(e->rec);
+    e->rec = it;
+    pthread_mutex_unlock(&qlock);
+    return submit(s, it);
+}
+
+CUresult drv_enqueue_wait(CUstream s, CUevent e)
+{
+    if (drv_queue_immediate()) {
+        return CUDA_SUCCESS;            /* everything earlier is done */
+    }
+    DrvItem *it = item_new(ITEM_MARK, 0);
+    if (!it) {
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    }
+    int bad = 0;
+    pthread_mutex_lock(&qlock);
+    if (add_dep(it, e->rec)) {
+        item_unref(it);
+        bad = 1;
+    } else if (it->ndeps == 0) {
+        item_unref(it);                 /* nothing to wait for */
+    } else {
+        bad = put(s, it);
+    }
+    pthread_mutex_unlock(&qlock);
+    return bad ? CUDA_ERROR_OUT_OF_MEMORY : CUDA_SUCCESS;
+}
+
+/* ------------------------------------------------------------ waiting */
+
+/* qlock held.  Waits until it is done. */
+static void wait_item(DrvItem *it)
+{
+    if (!it) {
+        return;
+    }
+    it->refs++;
+    while (it->state != DONE) {
+        pthread_cond_wait(&done_cv, &qlock);
+    }
+    item_unref(it);
+}
+
+/* qlock held.  Waits until no queue of ctx (of any, ctx NULL) has
+ * work left. */
+static void sync_ctx_locked(CUcontext ctx)
+{
+    for (;;) {
+        DrvQueue *busy = NULL;
+        for (DrvQueue *q = queues; q && !busy; q = q->next) {
+            if ((!ctx || q->ctx == ctx) && q->head) {
+                busy = q;
+            }
+        }
+        if (!busy) {
+            return;
+        }
+        wait_item(busy->last);
+    }
+}
+
+void drv_queue_sync_stream(CUstream s)
+{
+    if (drv_queue_immediate()) {
+        return;
+    }
+    CUcontext ctx = drv_current();
+    pthread_mutex_lock(&qlock);
+    DrvQueue *q = queue_of(s, ctx);
+    if (q && q->legacy) {
+        /* A mark on the legacy stream: its work and, through the
+         * implicit synchronisation, every blocking stream's. */
+        DrvItem *it = item_new(ITEM_MARK, 0);
+        if (it && put(s, it) == 0) {
+            wait_item(it);
+        } else {
+            sync_ctx_locked(ctx);
+        }
+    } else if (q) {
+        wait_item(q->last);
+    }
+    pthread_mutex_unlock(&qlock);
+}
+
+void drv_queue_sync_ctx(CUcontext ctx)
+{
+    if (drv_queue_immediate()) {
+        return;
+    }
+    pthread_mutex_lock(&qlock);
+    sync_ctx_locked(ctx);
+    pthread_mutex_unlock(&qlock);
+}
+
+void drv_queue_sync_event(CUevent e)
+{
+    if (drv_queue_immediate()) {
+        return;
+    }
+    pthread_mutex_lock(&qlock);
+    wait_item(e->rec);
+    pthread_mutex_unlock(&qlock);
+}
+
+int drv_queue_stream_idle(CUstream s)
+{
+    if (drv_queue_immediate()) {
+        return 1;
+    }
+    pthread_mutex_lock(&qlock);
+    DrvQueue *q = queue_of(s, drv_current());
+    int idle = !q || !q->head;
+    pthread_mutex_unlock(&qlock);
+    return idle;
+}
+
+int drv_queue_event_done(CUevent e)
+{
+    pthread_mutex_lock(&qlock);
+    int done = !e->rec || e->rec->state == DONE;
+    pthread_mutex_unlock(&qlock);
+    return done;
+}
+
+int drv_queue_event_ns(CUevent e, uint64_t *ns)
+{
+    pthread_mutex_lock(&qlock);
+    int r = e->rec && e->rec->state == DONE ? 0 : -1;
+    if (!r) {
+        *ns = e->rec->ns;
+    }
+    pthread_mutex_unlock(&qlock);
+    return r;
+}
+
+void drv_queue_event_gone(CUevent e)
+{
+    pthread_mutex_lock(&qlock);
+    item_unref(e->rec);
+    e->rec = NULL;
+    pthread_mutex_unlock(&qlock);
+}
+
+CUresult drv_queue_take_error(CUcontext ctx)
+{
+    pthread_mutex_lock(&qlock);
+    CUresult r = ctx ? ctx->async_err : CUDA_SUCCESS;
+    if (ctx) {
+        ctx->async_err = CUDA_SUCCESS;
+    }
+    pthread_mutex_unlock(&qlock);
+    return r;
+}
+
+void drv_queue_ctx_gone(CUcontext ctx)
+{
+    pthread_mutex_lock(&qlock);
+    if (!sync_mode) {
+        sync_ctx_locked(ctx);
+    }
+    for (DrvQueue *q = queues, *n; q; q = n) {
+        n = q->next;
+        if (q->ctx == ctx && (q->legacy || q->blocking == 2)) {
+            q->dead = 1;
+            queue_reap(q);
+        }
+    }
+    ctx->async_err = CUDA_SUCCESS;
+    pthread_mutex_unlock(&qlock);
+}
+
+void drv_queue_event_share(CUevent dst, CUevent src)
+{
+    pthread_mutex_lock(&qlock);
+    if (src->rec) {
+        src->rec->refs++;
+    }
+    item_unref(dst->rec);
+    dst->rec = src->rec;
+    pthread_mutex_unlock(&qlock);
+}
