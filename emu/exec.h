@@ -402,6 +402,9 @@ struct EmuLaunch {
                                      exits and barrier releases: the
                                      scheduler's watchdog watches it */
     uint64_t local_stride;        /* local bytes per thread */
+    bool reads_host;              /* touched managed or registered host
+                                     memory, which the host may write
+                                     while the kernel runs (grid.c) */
     char fault_text[512];         /* the faulting instruction, printed */
     /* Cooperative launch (cudaLaunchCooperativeKernel): set after
      * emu_launch_begin.  All CTAs are then resident at once, and

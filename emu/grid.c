@@ -325,6 +325,15 @@ void emu_watch_init(EmuWatch *w, const EmuLaunch *l)
 static EmuStatus livelock(EmuWatch *w, EmuLaunch *l, EmuCta *const *ctas,
                           uint32_t n)
 {
+    /* A repeated state proves nothing when the warps read memory that
+     * the host may write while the kernel runs (managed or registered
+     * host memory, with asynchronous streams): a kernel polling a flag
+     * the host sets looks the same until the host sets it.  The time
+     * limit bounds such a loop. */
+    if (l->reads_host) {
+        w->have_saved = false;
+        return EMU_OK;
+    }
     if (w->can_grow) {
         w->stuck = true;
         return EMU_ERR_DEADLOCK;

@@ -618,6 +618,10 @@ uint8_t *emu_mem_guest(EmuCtx *x, unsigned lane, PtxSpace space,
                          write, "read-only");
             return NULL;
         }
+        if (x->launch &&
+            (e->kind == EMU_ALLOC_MANAGED || e->kind == EMU_ALLOC_HOST)) {
+            x->launch->reads_host = true;
+        }
         remember(x, e);
         return e->host + (addr - e->addr);
     }

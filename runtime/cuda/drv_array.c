@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "runtime/cuda/drv.h"
+#include "runtime/cuda/drv_queue.h"
 
 /* CUarray_format values (cuda.h, CUarray_format_enum) to element
  * channel bits and kind. */
@@ -168,7 +169,7 @@ CUresult cuArrayDestroy(CUarray hArray)
         r = CUDA_ERROR_INVALID_HANDLE;
     }
     if (!r) {
-        (void)ptxemu_synchronize(drv.dev);
+        drv_queue_idle();
         /* While a texture or surface object uses it, it is freed with
          * the last of them (CUDA returns success; their later use is
          * undefined). */
@@ -336,7 +337,7 @@ CUresult cuMipmappedArrayDestroy(CUmipmappedArray hMipmappedArray)
         r = CUDA_ERROR_INVALID_HANDLE;
     }
     if (!r) {
-        (void)ptxemu_synchronize(drv.dev);
+        drv_queue_idle();
         /* Freed with the last texture or surface object using a level,
          * as cuArrayDestroy. */
         r = drv_status(ptxemu_array_release(m->pa));
@@ -404,7 +405,7 @@ CUresult drv_array_copy(const CUDA_MEMCPY3D *p, int sync)
     if (!buf) {
         return CUDA_ERROR_OUT_OF_MEMORY;
     }
-    (void)ptxemu_synchronize(drv.dev);
+    drv_queue_idle();
     CUDA_MEMCPY3D q = *p;
     if (sa) {
         r = drv_status(ptxemu_array_copy_to_host(p->srcArray->pa, &sb, buf,
@@ -659,7 +660,7 @@ CUresult cuTexObjectDestroy(CUtexObject texObject)
 {
     CUresult r = drv_ready(NULL);
     if (!r) {
-        (void)ptxemu_synchronize(drv.dev);
+        drv_queue_idle();
         r = drv_status(ptxemu_texture_destroy(drv.dev, texObject));
     }
     if (!r) {
@@ -711,7 +712,7 @@ CUresult cuSurfObjectDestroy(CUsurfObject surfObject)
 {
     CUresult r = drv_ready(NULL);
     if (!r) {
-        (void)ptxemu_synchronize(drv.dev);
+        drv_queue_idle();
         r = drv_status(ptxemu_surface_destroy(drv.dev, surfObject));
     }
     return drv_trace(r, "cuSurfObjectDestroy", "0x%llx", surfObject);

@@ -175,7 +175,7 @@ static CUresult primary_reset(CUdevice dev)
     drv.primary.sticky = CUDA_SUCCESS;
     init_limits(&drv.primary);
     pthread_mutex_unlock(&drv.lock);
-    (void)ptxemu_synchronize(drv.dev);
+    drv_queue_flush();
     drv_export_ctx_gone(&drv.primary);
     release_owned(&drv.primary);
     drv_pool_reset();
@@ -310,7 +310,7 @@ static CUresult ctx_destroy(CUcontext ctx)
         depth--;
     }
     drv_queue_ctx_gone(ctx);            /* its work finishes first */
-    (void)ptxemu_synchronize(drv.dev);
+    drv_queue_flush();
     drv_export_ctx_gone(ctx);           /* while ctx is still valid */
     drv_handle_remove(DRV_CTX, ctx);
     free(ctx);
@@ -517,7 +517,7 @@ CUresult cuCtxSynchronize_v2(CUcontext ctx)
     CUresult r = ctx_or_current(ctx, &c);
     if (!r) {
         drv_queue_sync_ctx(c);
-        (void)ptxemu_synchronize(drv.dev);
+        drv_queue_flush();
         r = c->sticky ? c->sticky : drv_queue_take_error(c);
     }
     return drv_trace(r, "cuCtxSynchronize_v2", "%p", (void *)ctx);

@@ -276,7 +276,7 @@ CUresult drv_synced(CUcontext ctx)
     /* What the waited-for work left: device printf to flush, pool
      * memory to release, and the error of an item (a kernel fault,
      * sticky, or another failure, returned once). */
-    (void)ptxemu_synchronize(drv.dev);
+    drv_queue_flush();
     drv_pool_sync();
     return ctx->sticky ? ctx->sticky : drv_queue_take_error(ctx);
 }

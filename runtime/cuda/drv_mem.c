@@ -705,7 +705,7 @@ static CUresult copy(CUstream s, CUdeviceptr dst, CUdeviceptr src, size_t n,
     }
     drv_queue_sync_stream(s);
     if (sync) {
-        (void)ptxemu_synchronize(drv.dev);
+        drv_queue_flush();
     }
     drv_dev_lock();
     r = copy_now(dst, src, n, dh, sh);
@@ -923,14 +923,12 @@ static CUresult capture3d(const CUDA_MEMCPY3D *q, CUstream s, int *taken)
     return drv_capture_node(s, CU_GRAPH_NODE_TYPE_MEMCPY, &p, taken);
 }
 
-/* A copy with an array side: after s's work, on the calling thread. */
+/* A copy with an array side: after s's work (drv_array_copy waits for
+ * all work), on the calling thread. */
 static CUresult array_copy_on(const CUDA_MEMCPY3D *p, CUstream s, int sync)
 {
     drv_queue_sync_stream(s);
-    drv_dev_lock();
-    CUresult r = drv_array_copy(p, sync);
-    drv_dev_unlock();
-    return r;
+    return drv_array_copy(p, sync);
 }
 
 static CUresult memcpy2d(const CUDA_MEMCPY2D *p, CUstream s, int sync)

@@ -4,9 +4,11 @@
  *
  * Every stream (the legacy one of each context, each thread's
  * per-thread stream, each created stream) has a queue of items.  One
- * lock (qlock) guards every queue and item; the worker takes the
- * earliest item that is at the head of its queue and whose
- * dependencies are done, and runs it outside qlock.  Dependencies are
+ * lock (qlock) guards every queue and item.  The device worker takes
+ * the earliest device item that is at the head of its queue and whose
+ * dependencies are done, and runs it outside qlock; the callback thread
+ * does the same for host functions; marks (event records and waits),
+ * which do nothing, are completed by whoever changes the queues.  Dependencies are
  * items: the legacy stream's implicit synchronisation makes an item
  * depend on the last item of each blocking stream (or of the legacy
  * stream), and an event wait on the event's last record item.  Items
@@ -15,6 +17,7 @@
  */
 #include "config.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -28,7 +31,6 @@ enum { PENDING, RUNNING, DONE };
 
 typedef struct DrvItem {
     struct DrvItem *next;               /* in its queue */
-    struct DrvItem *cbnext;             /* in the callback list */
     struct DrvQueue *q;
     unsigned long long seq;             /* order of enqueueing */
     int kind, state, refs;
@@ -57,14 +59,13 @@ typedef struct DrvQueue {
 static pthread_mutex_t qlock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t work_cv = PTHREAD_COND_INITIALIZER;
 static pthread_cond_t done_cv = PTHREAD_COND_INITIALIZER;
-static pthread_cond_t cb_cv = PTHREAD_COND_INITIALIZER;
 static DrvQueue *queues;
-static DrvItem *cb_head, *cb_tail;      /* host functions to run */
 static unsigned long long next_seq;
 static pthread_once_t started = PTHREAD_ONCE_INIT;
 static int sync_mode;                   /* PTXEMU_SYNC_STREAMS=1 */
 
 static pthread_mutex_t devlock = PTHREAD_MUTEX_INITIALIZER;
+static _Atomic int flush_wanted;        /* device printf to flush */
 static __thread int dev_depth;
 static __thread int on_worker;
 
@@ -256,11 +257,32 @@ static void complete(DrvItem *it)
         it->q = NULL;
     }
     pthread_cond_broadcast(&done_cv);
-    pthread_cond_signal(&work_cv);
+    pthread_cond_broadcast(&work_cv);
     if (q) {
         queue_reap(q);
     }
     item_unref(it);                     /* the queue's reference */
+}
+
+/* qlock held.  Completes every mark (an event record, an event wait, a
+ * synchronisation's mark) that its queue and dependencies allow: they
+ * do nothing, so whoever changes the queues moves them on, and neither
+ * the worker in a long kernel nor a blocked host function holds them
+ * up. */
+static void settle(void)
+{
+    for (int again = 1; again;) {
+        again = 0;
+        for (DrvQueue *q = queues; q; q = q->next) {
+            DrvItem *it = q->head;
+            if (it && it->kind == ITEM_MARK && it->state == PENDING &&
+                ready(it)) {
+                complete(it);           /* may free q: start over */
+                again = 1;
+                break;
+            }
+        }
+    }
 }
 
 /* A failure the item's caller never sees: kept for the next
@@ -280,77 +302,53 @@ static CUresult run_device(DrvItem *it)
     return r;
 }
 
-/* qlock held.  The earliest ready item at the head of a queue. */
-static DrvItem *pick(void)
+/* qlock held.  The earliest ready item of `kind` at the head of a
+ * queue. */
+static DrvItem *pick(int kind)
 {
     DrvItem *best = NULL;
     for (DrvQueue *q = queues; q; q = q->next) {
         DrvItem *it = q->head;
-        if (it && it->state == PENDING && (!best || it->seq < best->seq) &&
-            ready(it)) {
+        if (it && it->kind == kind && it->state == PENDING &&
+            (!best || it->seq < best->seq) && ready(it)) {
             best = it;
         }
     }
     return best;
 }
 
-static void *worker(void *unused)
+/* The device worker runs device items; the callback thread host
+ * functions (CUDA runs them on a thread of its own, and a blocked one
+ * holds back only its stream). */
+static void *run_items(void *kindp)
 {
-    (void)unused;
-    on_worker = 1;
-    pthread_mutex_lock(&qlock);
-    for (;;) {
-        DrvItem *it = pick();
-        if (!it) {
-            pthread_cond_wait(&work_cv, &qlock);
-            continue;
-        }
-        it->state = RUNNING;
-        if (it->kind == ITEM_HOST) {
-            /* To the callback thread; its stream waits meanwhile. */
-            if (cb_tail) {
-                cb_tail->cbnext = it;
-            } else {
-                cb_head = it;
-            }
-            cb_tail = it;
-            pthread_cond_signal(&cb_cv);
-            continue;
-        }
-        CUresult r = CUDA_SUCCESS;
-        if (it->kind == ITEM_DEVICE) {
-            pthread_mutex_unlock(&qlock);
-            drv_ctx_set_thread(it->ctx);
-            r = run_device(it);
-            pthread_mutex_lock(&qlock);
-        }
-        note_error(it->ctx, r);
-        complete(it);
-    }
-    return NULL;
-}
-
-static void *callbacks(void *unused)
-{
-    (void)unused;
+    int kind = (int)(intptr_t)kindp;
     /* CUDA forbids CUDA calls in host functions; one made anyway runs
      * at once rather than waiting for its own stream. */
     on_worker = 1;
     pthread_mutex_lock(&qlock);
     for (;;) {
-        DrvItem *it = cb_head;
+        DrvItem *it = pick(kind);
         if (!it) {
-            pthread_cond_wait(&cb_cv, &qlock);
+            pthread_cond_wait(&work_cv, &qlock);
             continue;
         }
-        cb_head = it->cbnext;
-        if (!cb_head) {
-            cb_tail = NULL;
-        }
+        it->state = RUNNING;
         pthread_mutex_unlock(&qlock);
-        it->host(it->arg);
+        CUresult r = CUDA_SUCCESS;
+        if (kind == ITEM_DEVICE) {
+            drv_ctx_set_thread(it->ctx);
+            r = run_device(it);
+            if (atomic_exchange(&flush_wanted, 0)) {
+                (void)ptxemu_synchronize(drv.dev);
+            }
+        } else {
+            it->host(it->arg);
+        }
         pthread_mutex_lock(&qlock);
+        note_error(it->ctx, r);
         complete(it);
+        settle();
     }
     return NULL;
 }
@@ -366,8 +364,8 @@ static void start(void)
     pthread_attr_t a;
     pthread_attr_init(&a);
     pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED);
-    if (pthread_create(&t, &a, worker, NULL) != 0 ||
-        pthread_create(&t, &a, callbacks, NULL) != 0) {
+    if (pthread_create(&t, &a, run_items, (void *)(intptr_t)ITEM_DEVICE) ||
+        pthread_create(&t, &a, run_items, (void *)(intptr_t)ITEM_HOST)) {
         sync_mode = 1;  /* no threads: the old synchronous behaviour */
     }
     pthread_attr_destroy(&a);
@@ -392,6 +390,7 @@ static CUresult run_now(DrvItem *it)
     }
     pthread_mutex_lock(&qlock);
     complete(it);
+    settle();
     pthread_mutex_unlock(&qlock);
     return r;
 }
@@ -428,7 +427,8 @@ static int put(CUstream s, DrvItem *it)
     it->refs++;                         /* q->last's */
     item_unref(q->last);
     q->last = it;
-    pthread_cond_signal(&work_cv);
+    settle();
+    pthread_cond_broadcast(&work_cv);
     return 0;
 }
 
@@ -668,4 +668,27 @@ void drv_queue_event_share(CUevent dst, CUevent src)
     item_unref(dst->rec);
     dst->rec = src->rec;
     pthread_mutex_unlock(&qlock);
+}
+
+void drv_queue_flush(void)
+{
+    if (!drv.dev) {
+        return;
+    }
+    if (dev_depth > 0) {
+        (void)ptxemu_synchronize(drv.dev);
+    } else if (pthread_mutex_trylock(&devlock) == 0) {
+        dev_depth++;
+        (void)ptxemu_synchronize(drv.dev);
+        drv_dev_unlock();
+    } else {
+        /* The worker is in an item: it flushes when it is done. */
+        flush_wanted = 1;
+    }
+}
+
+void drv_queue_idle(void)
+{
+    drv_queue_sync_ctx(NULL);
+    drv_queue_flush();
 }

@@ -97,6 +97,15 @@ CUresult drv_queue_take_error(CUcontext ctx);
  * PTXEMU_SYNC_STREAMS=1). */
 int drv_queue_immediate(void);
 
+/* A synchronisation point's flush of device printf (the output of the
+ * kernels done so far): now, unless the worker is running an item (a
+ * kernel holds the emulator), then by the worker once that item is
+ * done; never waits for a kernel. */
+void drv_queue_flush(void);
+/* Waits for every context's work, then flushes (what a call that frees
+ * or changes device state, such as an array, does first). */
+void drv_queue_idle(void);
+
 /* The device lock (recursive for the thread that holds it). */
 void drv_dev_lock(void);
 void drv_dev_unlock(void);

@@ -257,7 +257,10 @@ RT_API cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start,
     if (!ms)
         return rt_err(cudaErrorInvalidValue);
     ENTER();
-    return done(cuEventElapsedTime_v2(ms, (CUevent)start, (CUevent)end));
+    /* cudaErrorNotReady while either record is pending: not an error
+     * either. */
+    return query_done(cuEventElapsedTime_v2(ms, (CUevent)start,
+                                            (CUevent)end));
 }
 
 /* Stream attributes (the access-policy window, synchronization policy,
