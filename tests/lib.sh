@@ -23,6 +23,16 @@ if [ -n "$_asan" ]; then
     UBSAN_OPTIONS="${UBSAN_OPTIONS:+$UBSAN_OPTIONS:}exitcode=86"
     export ASAN_OPTIONS UBSAN_OPTIONS
 fi
+# The same for an --enable-tsan build (ThreadSanitizer), with the
+# suppressions of tests/tsan.supp.
+_tsan=$(ldd "$top_builddir/.libs/libcuda.so.1" 2>/dev/null |
+        awk '/libtsan/ { print $3; exit }')
+if [ -n "$_tsan" ]; then
+    ASAN_ENV="env LD_PRELOAD=$_tsan"
+    TSAN_OPTIONS="${TSAN_OPTIONS:+$TSAN_OPTIONS:}exitcode=86"
+    TSAN_OPTIONS="$TSAN_OPTIONS:suppressions=$top_srcdir/tests/tsan.supp"
+    export TSAN_OPTIONS
+fi
 
 t_pass() { T_PASS=$((T_PASS + 1)); }
 t_fail() { T_FAIL=$((T_FAIL + 1)); echo "FAIL: $*"; }
