@@ -169,6 +169,8 @@ int main()
         CHECK(cudaMemcpy(dpasses, &zero, sizeof(int),
                          cudaMemcpyHostToDevice));
         CHECK(cudaGraphLaunch(x, s));
+        // s does not synchronise with the legacy stream of cudaMemcpy
+        CHECK(cudaStreamSynchronize(s));
         int passes = -1;
         CHECK(cudaMemcpy(&passes, dpasses, sizeof(int),
                          cudaMemcpyDeviceToHost));

@@ -353,6 +353,13 @@ static void *run_items(void *kindp)
     return NULL;
 }
 
+/* A forked child has no worker threads: its work runs synchronously
+ * (CUDA does not support using a context across fork at all). */
+static void forked_child(void)
+{
+    sync_mode = 1;
+}
+
 static void start(void)
 {
     const char *e = getenv("PTXEMU_SYNC_STREAMS");
@@ -360,6 +367,7 @@ static void start(void)
     if (sync_mode) {
         return;
     }
+    pthread_atfork(NULL, NULL, forked_child);
     pthread_t t;
     pthread_attr_t a;
     pthread_attr_init(&a);
