@@ -444,6 +444,7 @@ EmuStatus emu_par_run(EmuLaunch *l, unsigned threads)
         Worker *w = &p.w[i];
         l->insns += w->sh.insns;
         l->progress += w->sh.progress;
+        l->reads_host |= w->sh.reads_host;
         if (w->fk != UINT64_MAX && (!low || w->fk < low->fk)) {
             low = w;
         }
