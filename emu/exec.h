@@ -303,6 +303,10 @@ struct EmuWarp {
      * same non-zero amount. */
     uint32_t its_step_pc, its_steady;
     uint64_t its_step_key, its_lin, its_dlin;
+    /* Appended (its.c): lanes of sibling paths executing a .sync warp
+     * operation together with the running path (joint_sync), while it
+     * runs: they count as present. */
+    uint32_t its_joint;
 };
 
 struct EmuCta {

@@ -425,6 +425,180 @@ static uint32_t leaving_lanes(const EmuWarp *w)
     return out;
 }
 
+/* ------------------------- the same .sync operation at two places */
+
+/* "executed shfl.sync with the same qualifiers" (PTX ISA, shfl.sync;
+ * likewise vote.sync, match.sync, redux.sync): the opcode, its types
+ * and its modifiers. */
+static bool same_qualifiers(const IrInsn *a, const IrInsn *b)
+{
+    return a && b && a->op == b->op && a->ntypes == b->ntypes &&
+           a->nsfx == b->nsfx && a->nopnds == b->nopnds &&
+           !memcmp(a->types, b->types, a->ntypes * sizeof(a->types[0])) &&
+           !memcmp(a->sfx, b->sfx, a->nsfx * sizeof(a->sfx[0]));
+}
+
+/* Lanes of `lanes` that instruction i's guard lets execute. */
+static uint32_t guarded(const EmuCtx *x, const EmuInsn *i, uint32_t lanes)
+{
+    if (i->guard == EMU_NOREG) {
+        return lanes;
+    }
+    uint32_t on = 0;
+    EMU_FOR_LANES(lanes, lane) {
+        if (x->regs[(size_t)i->guard * EMU_WARP_SIZE + lane] & 1) {
+            on |= 1u << lane;
+        }
+    }
+    return i->guard_neg ? lanes & ~on : on;
+}
+
+/* The register slots operand o names (0, 1 or 2); false for a kind
+ * this does not handle. */
+static bool opnd_slots(const EmuOpnd *o, uint32_t *s, unsigned *n)
+{
+    if (o->kind == EO_REG && !o->neg && !o->sel) {
+        s[(*n)++] = o->reg;
+        return true;
+    }
+    if (o->kind == EO_PAIR) {
+        s[(*n)++] = o->reg;
+        s[(*n)++] = (uint32_t)o->imm;
+        return true;
+    }
+    return o->kind == EO_IMM;
+}
+
+/* The TOS path executes the .sync operation at x->pc while the missing
+ * members wait, parked by emu_its_sync, at another instruction of the
+ * same kind, qualifiers and membermask: on Volta+ that is the same
+ * synchronisation (the PTX ISA requires "the same instruction" only for
+ * .target sm_6x or below), so it executes once for all of them.  The
+ * handler of x->pc runs for the union, the parked lanes' source
+ * operands first copied into x->pc's source registers (their values
+ * saved), its destination then moved into theirs and the registers
+ * restored; the parked paths go on after their instruction.  false
+ * (nothing changed) when the missing lanes are not all parked so, or
+ * their operands cannot be expressed in x->pc's (an immediate where
+ * they differ, two sources in one register). */
+static bool joint_sync(EmuCtx *x, const EmuOpnd *mm, uint32_t exec,
+                       uint32_t members, uint32_t missing)
+{
+    EmuWarp *w = x->warp;
+    const EmuFunc *fn = x->func;
+    const EmuInsn *me = &fn->code[x->pc];
+    const unsigned mk = (unsigned)(mm - me->o), n = me->nopnd;
+    uint32_t base = frame_base(w), t = w->depth - 1;
+    const uint32_t r = w->stack[t].rpc;
+    uint32_t sib[EMU_WARP_SIZE], lanes[EMU_WARP_SIZE], got = 0, all = 0;
+    unsigned ns = 0;
+    if (mk >= n || n < 2) {
+        return false;
+    }
+    for (uint32_t j = t; j-- > base && w->stack[j].rpc == r;) {
+        const EmuSimtEntry *e = &w->stack[j];
+        if (!(e->mask & missing) || (e->mask & w->its_parked) != e->mask ||
+            e->npc == x->pc || e->npc >= fn->ncode ||
+            !same_qualifiers(fn->code[e->npc].ir, me->ir)) {
+            continue;
+        }
+        const EmuInsn *o = &fn->code[e->npc];
+        uint32_t l = guarded(x, o, e->mask);
+        EMU_FOR_LANES(l, lane) {
+            if ((uint32_t)emu_src(x, &o->o[mk], lane) != members) {
+                return false;           /* another membermask value */
+            }
+        }
+        sib[ns] = j;
+        lanes[ns++] = l;
+        got |= e->mask;
+        all |= l;
+    }
+    if (missing & ~got) {
+        return false;
+    }
+    /* the registers x->pc names, and their values in the parked lanes */
+    uint32_t slots[2 * EMU_MAX_OPNDS];
+    unsigned nsl = 0;
+    for (unsigned k = 0; k < n; k++) {
+        if (!opnd_slots(&me->o[k], slots, &nsl) ||
+            (k == 0 && me->o[0].kind == EO_IMM)) {
+            return false;
+        }
+    }
+    uint64_t save[2 * EMU_MAX_OPNDS][EMU_WARP_SIZE];
+    for (unsigned q = 0; q < nsl; q++) {
+        EMU_FOR_LANES(all, lane) {
+            save[q][lane] = x->regs[(size_t)slots[q] * EMU_WARP_SIZE + lane];
+        }
+    }
+    uint64_t want[EMU_MAX_OPNDS][EMU_WARP_SIZE];
+    bool ok = true;
+    for (unsigned s = 0; s < ns && ok; s++) {
+        const EmuInsn *o = &fn->code[w->stack[sib[s]].npc];
+        ok = o->o[0].kind == me->o[0].kind;
+        for (unsigned k = 1; k < n && ok; k++) {
+            EMU_FOR_LANES(lanes[s], lane) {
+                want[k][lane] = emu_src(x, &o->o[k], lane);
+            }
+        }
+    }
+    for (unsigned k = 1; k < n && ok; k++) {
+        if (me->o[k].kind == EO_REG) {
+            EMU_FOR_LANES(all, lane) {
+                x->regs[(size_t)me->o[k].reg * EMU_WARP_SIZE + lane] =
+                    want[k][lane];
+            }
+        }
+    }
+    /* every source now reads as the parked lane's (an immediate that
+     * differs, or one register for two sources, does not) */
+    for (unsigned k = 1; k < n && ok; k++) {
+        EMU_FOR_LANES(all, lane) {
+            ok = ok && emu_src(x, &me->o[k], lane) == want[k][lane];
+        }
+    }
+    uint64_t d0[EMU_WARP_SIZE], d1[EMU_WARP_SIZE];
+    if (ok) {
+        w->its_joint = all;
+        me->fn(x, me, exec | all);
+        w->its_joint = 0;
+        EMU_FOR_LANES(all, lane) {
+            d0[lane] = x->regs[(size_t)me->o[0].reg * EMU_WARP_SIZE + lane];
+            d1[lane] = me->o[0].kind == EO_PAIR
+                ? x->regs[(size_t)me->o[0].imm * EMU_WARP_SIZE + lane] : 0;
+        }
+    }
+    for (unsigned q = 0; q < nsl; q++) {
+        EMU_FOR_LANES(all, lane) {
+            x->regs[(size_t)slots[q] * EMU_WARP_SIZE + lane] = save[q][lane];
+        }
+    }
+    if (!ok) {
+        return false;
+    }
+    for (unsigned s = 0; s < ns; s++) {
+        EmuSimtEntry *e = &w->stack[sib[s]];
+        const EmuOpnd *d = &fn->code[e->npc].o[0];
+        EMU_FOR_LANES(lanes[s], lane) {
+            x->regs[(size_t)d->reg * EMU_WARP_SIZE + lane] = d0[lane];
+            if (d->kind == EO_PAIR) {
+                x->regs[(size_t)d->imm * EMU_WARP_SIZE + lane] = d1[lane];
+            }
+        }
+        if (x->dev->cfg.trace_reconv) {
+            emu_rtrace(w, "lanes 0x%08x at %s pc %u (line %u) execute it "
+                       "with lanes 0x%08x at pc %u", e->mask, op_name(x),
+                       e->npc, emu_rtrace_line(w, e->npc),
+                       w->stack[t].mask, x->pc);
+        }
+        w->its_parked &= ~e->mask;
+        e->npc++;
+    }
+    w->its_parked &= ~w->stack[t].mask;
+    return true;
+}
+
 bool emu_its_sync(EmuCtx *x, const EmuOpnd *mm, uint32_t exec)
 {
     EmuWarp *w = x->warp;
@@ -437,7 +611,8 @@ bool emu_its_sync(EmuCtx *x, const EmuOpnd *mm, uint32_t exec)
     }
     uint32_t base = frame_base(w), t = w->depth - 1;
     const uint32_t r = w->stack[t].rpc;
-    uint32_t missing = members & ~w->stack[t].mask & ~w->exited & w->valid;
+    uint32_t missing = members & ~w->stack[t].mask & ~w->exited & w->valid &
+                       ~w->its_joint;
     if (missing) {
         missing &= ~leaving_lanes(w);
     }
@@ -469,6 +644,11 @@ bool emu_its_sync(EmuCtx *x, const EmuOpnd *mm, uint32_t exec)
     if (joined && !missing) {
         w->stack[t].npc = x->pc;
         x->branched = true;
+        return false;
+    }
+    /* the missing members wait at another instruction of the same kind:
+     * all execute it now */
+    if (!joined && joint_sync(x, mm, exec, members, missing)) {
         return false;
     }
     /* the missing members run until they arrive, this path waits */

@@ -63,8 +63,13 @@ void emu_simt_backedge(EmuCtx *x);
  *  - Exited lanes and lanes that do not exist are not waited for.
  *  - emu_its_sync (shfl, vote, match, redux): when members are missing
  *    from the path, siblings waiting at the same instruction join it and
- *    the joined path executes it again; otherwise the path waits at the
- *    instruction (EmuWarp.its_parked) while a sibling that can run does.
+ *    the joined path executes it again; siblings waiting at another
+ *    instruction with the same opcode, qualifiers and membermask (the
+ *    ISA asks for the same instruction only of .target sm_6x) execute
+ *    it once with the path, each lane with its own operands; otherwise
+ *    the path waits at the instruction (EmuWarp.its_parked) while a
+ *    sibling that can run does.  Different operations never satisfy
+ *    each other.
  *    Returns true when the operation executes now for `exec`.
  *  - emu_its_warpsync (bar.warp.sync): as before, the path waits past
  *    the instruction while a sibling holding missing members runs until

@@ -22,6 +22,15 @@
 
 #define HEAD ".version 7.0\n.target sm_80\n.address_size 64\n"
 
+/* A kernel's end: label J, out[tid] = r3, ret. */
+#define J_STORE_R3                                                        \
+    "J:\n"                                                                \
+    "  mul.wide.u32 rd2, r1, 4;\n"                                        \
+    "  add.u64 rd3, rd1, rd2;\n"                                          \
+    "  st.global.u32 [rd3], r3;\n"                                        \
+    "  ret;\n"                                                            \
+    "}\n"
+
 /* while (atomicCAS(mutex, 0, 1)); order[(*counter)++] = tid;
  * atomicExch(mutex, 0); */
 static const char spin_src[] = HEAD
@@ -244,12 +253,7 @@ static const char half_fmt[] = HEAD
     "  @p %s;\n"
     ".loc 1 7 0\n"
     "  %s\n"
-    "J:\n"
-    "  mul.wide.u32 rd2, r1, 4;\n"
-    "  add.u64 rd3, rd1, rd2;\n"
-    "  st.global.u32 [rd3], r3;\n"
-    "  ret;\n"
-    "}\n";
+    J_STORE_R3;
 
 static void open_mode(const char *name, const char *src,
                       ptxemu_reconvergence mode, ptxemu_diverge_order order)
@@ -898,17 +902,130 @@ END_TEST
  * line 19): the membermask names lanes that never execute it.  Under ITS
  * a located error (PTX line 17, CUDA source k.cu:7), not a hang; under
  * IPDOM it runs with lanes 0-15 as before. */
+/* Kernel `name` of fmt (two %s filled with a and b) under ITS on 32
+ * threads with out[32]: it must stop with an illegal instruction; its
+ * message (valid until close_ptx). */
+static const char *its_illegal(const char *name, const char *fmt,
+                               const char *a, const char *b)
+{
+    char src[2048];
+    snprintf(src, sizeof(src), fmt, a, b);
+    open_mode(name, src, PTXEMU_RECONVERGENCE_ITS,
+              PTXEMU_DIVERGE_TAKEN_FIRST);
+    ptxemu_devptr o = dbuf(NULL, 128);
+    void *params[] = { &o };
+    return e2e_launch_fail(name, 1, 32, params,
+                           PTXEMU_ERROR_ILLEGAL_INSTRUCTION);
+}
+
+/* Two .sync operations at different instructions, one per side of a
+ * branch, both with membermask 0xffffffff: lanes 0-15 run OPA with their
+ * values in r2, lanes 16-31 run OPB with theirs in r4 (v = 10 * lane
+ * and 100 * lane); the result goes to r3 on both sides. */
+static const char two_fmt[] = HEAD
+    ".visible .entry two(.param .u64 out)\n"
+    "{\n"
+    "  .reg .pred p, q;\n  .reg .b32 r<8>;\n  .reg .b64 rd<4>;\n"
+    "  ld.param.u64 rd1, [out];\n"
+    "  mov.u32 r1, %%tid.x;\n"
+    "  xor.b32 r6, r1, 16;\n"
+    "  and.b32 r7, r1, 1;\n"
+    "  setp.eq.u32 q, r7, 1;\n"
+    "  setp.lt.u32 p, r1, 16;\n"
+    "  @p bra A;\n"
+    "  mul.lo.u32 r4, r1, 100;\n"
+    "  %s\n"
+    "  bra J;\n"
+    "A:\n"
+    "  mul.lo.u32 r2, r1, 10;\n"
+    "  %s\n"
+    J_STORE_R3;
+
+static void two_run(const char *opb, const char *opa, uint32_t *out)
+{
+    char src[2048];
+    snprintf(src, sizeof(src), two_fmt, opb, opa);
+    open_mode("two", src, PTXEMU_RECONVERGENCE_ITS,
+              PTXEMU_DIVERGE_TAKEN_FIRST);
+    ptxemu_devptr o = dbuf(NULL, 128);
+    void *params[] = { &o };
+    launch("two", 1, 32, 0, params);
+    dget(out, o, 128);
+    close_ptx();
+}
+
+/* PTX ISA, shfl.sync: the executing thread waits "until all non-exited
+ * threads corresponding to membermask have executed shfl.sync with the
+ * same qualifiers and same membermask value"; only "for .target sm_6x
+ * or below" must they "execute the same shfl.sync instruction in
+ * convergence" (match.sync, vote.sync and redux.sync say the same).  So
+ * on sm_70+ shuffles at two places exchange across the branch: lane l
+ * reads v of lane l ^ 16, whichever side it ran.  Likewise a ballot
+ * sees both sides' predicates (odd lanes): 0xaaaaaaaa everywhere. */
+START_TEST(its_sync_same_op_two_places)
+{
+    /* the shuffles: the same one with its operands in other registers,
+     * then with an immediate source lane on both sides; the ballot */
+    static const struct {
+        const char *opb, *opa;
+        bool ballot;
+    } cases[] = {
+        { "shfl.sync.idx.b32 r3, r4, r6, 31, 0xffffffff;",
+          "shfl.sync.idx.b32 r3, r2, r6, 31, 0xffffffff;", false },
+        { "shfl.sync.bfly.b32 r3, r4, 16, 31, 0xffffffff;",
+          "mov.u32 r5, r2;\n  shfl.sync.bfly.b32 r3, r5, 16, 31, "
+          "0xffffffff;", false },
+        { "vote.sync.ballot.b32 r3, q, 0xffffffff;",
+          "setp.ne.u32 p, r7, 0;\n  vote.sync.ballot.b32 r3, p, "
+          "0xffffffff;", true },
+    };
+    for (unsigned k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+        uint32_t out[32];
+        two_run(cases[k].opb, cases[k].opa, out);
+        for (unsigned l = 0; l < 32; l++) {
+            unsigned src = l ^ 16;
+            EQ_I(cases[k].opa, l, out[l], cases[k].ballot ? 0xaaaaaaaau
+                 : src < 16 ? 10 * src : 100 * src);
+        }
+    }
+}
+END_TEST
+
+/* Different operations do not wait for each other: bar.warp.sync waits
+ * until the members "have executed a bar.warp.sync with the same
+ * membermask value", shfl.sync for a shfl.sync with the same
+ * qualifiers (PTX ISA 9.7.13.2 and shfl.sync), so a bar.warp.sync on
+ * one side and a shfl.sync on the other, or two shuffles of different
+ * modes, never complete: the located error of members that never
+ * execute it, naming where the others wait. */
+START_TEST(its_sync_different_ops_never_meet)
+{
+    static const struct {
+        const char *opb, *opa, *want;
+    } cases[] = {
+        { "bar.warp.sync 0xffffffff;",
+          "shfl.sync.idx.b32 r3, r2, r6, 31, 0xffffffff;",
+          "lanes 0x0000ffff wait at shfl.sync" },
+        { "shfl.sync.down.b32 r3, r4, 16, 31, 0xffffffff;",
+          "shfl.sync.idx.b32 r3, r2, r6, 31, 0xffffffff;",
+          "lanes 0x0000ffff wait at shfl.sync" },
+    };
+    for (unsigned k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+        const char *msg = its_illegal("two", two_fmt, cases[k].opb,
+                                      cases[k].opa);
+        ck_assert_msg(strstr(msg, "never execute it") &&
+                      strstr(msg, cases[k].want), "case %u: %s", k, msg);
+        close_ptx();
+    }
+}
+END_TEST
+
 START_TEST(its_sync_members_never_arrive)
 {
     char src[2048];
     snprintf(src, sizeof(src), half_fmt, "bra J",
              "shfl.sync.bfly.b32 r3, r2, 1, 31, 0xffffffff;");
-    open_mode("half", src, PTXEMU_RECONVERGENCE_ITS,
-              PTXEMU_DIVERGE_TAKEN_FIRST);
-    ptxemu_devptr o = dbuf(NULL, 128);
-    void *params[] = { &o };
-    const char *msg = e2e_launch_fail("half", 1, 32, params,
-                                      PTXEMU_ERROR_ILLEGAL_INSTRUCTION);
+    const char *msg = its_illegal("half", "%s", src, "");
     ck_assert_msg(strstr(msg, "kernel 'half' failed") &&
                   strstr(msg, ":17:") && strstr(msg, "CTA (0,0,0)") &&
                   strstr(msg, "shfl.sync: lanes 0x0000ffff of warp 0 wait "
@@ -919,7 +1036,8 @@ START_TEST(its_sync_members_never_arrive)
     close_ptx();
     open_mode("half", src, PTXEMU_RECONVERGENCE_IPDOM,
               PTXEMU_DIVERGE_TAKEN_FIRST);
-    o = dbuf(NULL, 128);
+    ptxemu_devptr o = dbuf(NULL, 128);
+    void *params[] = { &o };
     launch("half", 1, 32, 0, params);
     close_ptx();
 }
@@ -984,6 +1102,8 @@ static Suite *its_suite(void)
     tcase_add_test(tc, its_sync_ops_in_divergent_code);
     tcase_add_test(tc, its_sync_exited_lanes_not_waited_for);
     tcase_add_test(tc, its_sync_leaving_lanes_not_waited_for);
+    tcase_add_test(tc, its_sync_same_op_two_places);
+    tcase_add_test(tc, its_sync_different_ops_never_meet);
     tcase_add_test(tc, its_sync_members_never_arrive);
     tcase_add_test(tc, its_sync_lane_not_in_own_mask);
     suite_add_tcase(s, tc);
