@@ -113,6 +113,14 @@ void san_loc_of(SanLoc *l, const EmuFunc *f, uint32_t pc)
         m->files[in->src.file]) {
         l->src = m->files[in->src.file];
         l->src_line = in->src.line;
+        /* inlined code: the call site is the program's line */
+        uint32_t cf = in->src.inl_file;
+        if (cf && cf < m->nfiles && m->files[cf]) {
+            l->inl_src = l->src;
+            l->inl_line = l->src_line;
+            l->src = m->files[cf];
+            l->src_line = in->src.inl_line;
+        }
     }
 }
 
@@ -152,6 +160,11 @@ void san_json_loc(FILE *o, const char *key, const SanLoc *l)
         fputs(",\"source\":", o);
         san_json_str(o, l->src);
         fprintf(o, ",\"source_line\":%u", l->src_line);
+        if (l->inl_src) {
+            fputs(",\"inlined_source\":", o);
+            san_json_str(o, l->inl_src);
+            fprintf(o, ",\"inlined_line\":%u", l->inl_line);
+        }
     }
     fputc('}', o);
 }

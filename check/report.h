@@ -65,6 +65,11 @@ typedef struct SanLoc {
     uint32_t line;                /* in it (0: unknown) */
     const char *src;              /* the .loc source file, or NULL */
     uint32_t src_line;
+    /* Code of an inlined function (.loc ... inlined_at, e.g. a CUDA
+     * intrinsic's header): src/src_line are the call site, these the
+     * inlined code's own place; else NULL. */
+    const char *inl_src;
+    uint32_t inl_line;
 } SanLoc;
 
 /* pc of f (both may be NULL / out of range: an unknown place). */
@@ -74,7 +79,7 @@ const EmuFunc *san_func_named(const EmuModule *m, const char *name);
 /* "at FUNC+0xPC in FILE:LINE" and, with a source line, " (SRC:LINE)". */
 void san_text_at(FILE *o, const SanLoc *l);
 /* "KEY":{"function":..,"pc":..,"file":..,"line":..[,"source":..,
- * "source_line":..]} */
+ * "source_line":..[,"inlined_source":..,"inlined_line":..]]} */
 void san_json_loc(FILE *o, const char *key, const SanLoc *l);
 /* "KEY":[x,y,z] */
 void san_json_dim3(FILE *o, const char *key, const uint32_t v[3]);

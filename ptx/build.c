@@ -849,7 +849,7 @@ void pb_func_body_begin(PtxParse *ps, PtxLoc loc)
     ps->cap_scopes = ps->cap_vars = 0;
     ps->nscope_refs = 0;
     ps->in_body = true;
-    ps->cur_src = (IrSrcPos){0, 0, 0};
+    ps->cur_src = (IrSrcPos){.file = 0};
     open_scope(ps, loc, 0);
     bind_params(ps, f->rets, f->nrets);
     bind_params(ps, f->params, f->nparams);
@@ -1081,9 +1081,25 @@ void pb_callproto(PtxParse *ps, PtxStr name, PtxLoc loc, PtxDeclList rets,
     lab->proto = p;
 }
 
+void pb_loc_inlined(PtxParse *ps, PtxStr word, uint64_t file,
+                    uint64_t line, PtxLoc loc)
+{
+    if (word.len != 10 || memcmp(word.s, "inlined_at", 10)) {
+        return;                 /* another attribute: not ours to read */
+    }
+    if (file > UINT32_MAX || line > UINT32_MAX) {
+        ptx_error(ps->diag, loc, ".loc inlined_at value out of range");
+        return;
+    }
+    ps->loc_inl.inl_file = (uint32_t)file;
+    ps->loc_inl.inl_line = (uint32_t)line;
+}
+
 void pb_loc(PtxParse *ps, uint64_t file, uint64_t line, uint64_t col,
             PtxLoc loc)
 {
+    IrSrcPos inl = ps->loc_inl;
+    ps->loc_inl = (IrSrcPos){.file = 0};
     if (file > UINT32_MAX || line > UINT32_MAX || col > UINT32_MAX) {
         ptx_error(ps->diag, loc, ".loc value out of range");
         return;
@@ -1091,4 +1107,6 @@ void pb_loc(PtxParse *ps, uint64_t file, uint64_t line, uint64_t col,
     ps->cur_src.file = (uint32_t)file;
     ps->cur_src.line = (uint32_t)line;
     ps->cur_src.col = (uint32_t)col;
+    ps->cur_src.inl_file = inl.inl_file;
+    ps->cur_src.inl_line = inl.inl_line;
 }

@@ -168,6 +168,7 @@ typedef struct PtxParse {
     uint32_t cap_globals, cap_funcs, cap_targets, cap_files, cap_sections;
     uint32_t cap_pragmas, cap_fpragmas, cap_aliases;
     IrSrcPos cur_src;       /* the last .loc */
+    IrSrcPos loc_inl;       /* inlined_at of the .loc being read */
     IrLinkage linkage;      /* of the function header being parsed */
     bool in_body;
     /* unresolved label references, one list per scope of func */
@@ -260,6 +261,10 @@ void pb_callproto(PtxParse *ps, PtxStr name, PtxLoc loc, PtxDeclList rets,
                   bool has_rets, PtxDeclList params, bool noreturn);
 void pb_insn(PtxParse *ps, PtxExpr *guard, bool guard_neg, PtxStr word,
              PtxLoc loc, PtxExprList opnds);
+/* ".loc ..., WORD F L C": for WORD inlined_at, the call site of the
+ * .loc being read (pb_loc takes it). */
+void pb_loc_inlined(PtxParse *ps, PtxStr word, uint64_t file,
+                    uint64_t line, PtxLoc loc);
 void pb_loc(PtxParse *ps, uint64_t file, uint64_t line, uint64_t col,
             PtxLoc loc);
 void pb_stmt_done(PtxParse *ps);

@@ -96,11 +96,15 @@ typedef struct PtxLoc {
     uint32_t col;   /* 1-based column */
 } PtxLoc;
 
-/* A .loc directive in effect for an instruction (file index from .file). */
+/* A .loc directive in effect for an instruction (file index from .file).
+ * With "inlined_at F L C" (PTX ISA, ".loc"): the code of an inlined
+ * function, called at file inl_file, line inl_line. */
 typedef struct IrSrcPos {
     uint32_t file;  /* 0 = none */
     uint32_t line;
     uint32_t col;
+    uint32_t inl_file;  /* 0 = not inlined */
+    uint32_t inl_line;
 } IrSrcPos;
 
 /* ---- registers ---- */

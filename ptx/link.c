@@ -201,6 +201,9 @@ static void renumber_files(IrFunc *f, uint32_t base)
         if (f->insns[pc].src.file) {
             f->insns[pc].src.file += base;
         }
+        if (f->insns[pc].src.inl_file) {
+            f->insns[pc].src.inl_file += base;
+        }
     }
 }
 

@@ -423,6 +423,7 @@ loc_extra
     : %empty
     | loc_extra ',' T_WORD T_WORD
     | loc_extra ',' T_WORD T_INT T_INT T_INT
+                            { pb_loc_inlined(ps, S($3), $4.v, $5.v, L(@3)); }
     ;
 
 /* ---- expressions and operands ---- */

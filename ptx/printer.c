@@ -904,7 +904,7 @@ static void put_body(Printer *p, const IrFunc *f)
             bx.child_head[par] = s;
         }
     }
-    p->prev = (IrSrcPos){0, 0, 0};
+    p->prev = (IrSrcPos){.file = 0};
     put_scope(p, f, &bx, 0);
     fputs("}\n", out);
 done:
@@ -1018,7 +1018,7 @@ static int64_t last_forward_ref(const Printer *p)
 
 void ptx_print_module(FILE *out, const IrModule *m)
 {
-    Printer p = {out, m, {0, 0, 0}, NULL, 0, NULL};
+    Printer p = {out, m, {.file = 0}, NULL, 0, NULL};
 
     fprintf(out, ".version %" PRIu32 ".%" PRIu32 "\n", m->version_major,
             m->version_minor);

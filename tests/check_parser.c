@@ -404,6 +404,7 @@ START_TEST(test_loc_and_callseq)
 {
     IrModule *m = parse_ok(PTX_HDR
         ".file 1 \"k.cu\"\n"
+        ".file 2 \"h.hpp\"\n"
         ".extern .func (.param .b32 func_retval0) vprintf\n"
         "(.param .b64 vprintf_param_0, .param .b64 vprintf_param_1);\n"
         ".entry k() {\n .reg .b64 %rd<2>;\n .reg .b32 %r;\n"
@@ -412,17 +413,26 @@ START_TEST(test_loc_and_callseq)
         " .param .b64 param0;\n st.param.b64 [param0], %rd0;\n"
         " .param .b64 param1;\n st.param.b64 [param1], %rd1;\n"
         " .param .b32 retval0;\n"
-        " .loc 1 11 5, function_name $L__info, inlined_at 1 10 3\n"
+        " .loc 2 11 5, function_name $L__info, inlined_at 1 10 3\n"
         " call.uni (retval0), vprintf, (param0, param1);\n"
+        " .loc 1 12 1\n"
         " ld.param.b32 %r, [retval0];\n"
         " }\n ret;\n}\n");
     const IrFunc *f = func(m, "k");
     ck_assert_uint_eq(f->nvars, 3);
     ck_assert_uint_eq(f->vars[0]->scope, 1);
     const IrInsn *call = &f->insns[2];
+    ck_assert_uint_eq(call->src.file, 2);
     ck_assert_uint_eq(call->src.line, 11);
     ck_assert_uint_eq(call->src.col, 5);
+    /* inlined_at: the call site (PTX ISA, ".loc") */
+    ck_assert_uint_eq(call->src.inl_file, 1);
+    ck_assert_uint_eq(call->src.inl_line, 10);
     ck_assert_uint_eq(f->insns[0].src.line, 10);
+    ck_assert_uint_eq(f->insns[0].src.inl_file, 0);
+    /* the .loc after the call's is not inlined */
+    ck_assert_uint_eq(f->insns[3].src.line, 12);
+    ck_assert_uint_eq(f->insns[3].src.inl_file, 0);
     ck_assert_int_eq(call->opnds[0].kind, IR_O_LIST);
     ck_assert_uint_eq(call->opnds[0].n, 1);
     ck_assert_int_eq(call->opnds[1].kind, IR_O_FUNC);

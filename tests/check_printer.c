@@ -511,25 +511,25 @@ static Build build_sample(void)
     in = insn(&b, k, PTX_OP_LD, (uint16_t[]){PTX_M_PARAM, TY(PTX_T_U64),
                                              END}, 2,
               (IrOperand[]){o_reg(rd), o_addr(-1, p0, 0)});
-    in->src = (IrSrcPos){1, 10, 3};
+    in->src = (IrSrcPos){.file = 1, .line = 10, .col = 3};
     in = insn(&b, k, PTX_OP_SETP, (uint16_t[]){PTX_M_LT, TY(PTX_T_S32),
                                                END}, 3,
               (IrOperand[]){o_reg(pr), o_reg(0), o_imm(42)});
-    in->src = (IrSrcPos){1, 10, 3};
+    in->src = (IrSrcPos){.file = 1, .line = 10, .col = 3};
     in = insn(&b, k, PTX_OP_ADD, (uint16_t[]){TY(PTX_T_S32), END}, 3,
               (IrOperand[]){o_reg(tmp), o_reg(1), o_imm(1)});
-    in->src = (IrSrcPos){1, 11, 5};
+    in->src = (IrSrcPos){.file = 1, .line = 11, .col = 5};
     in->scope = 1;
     in = insn(&b, k, PTX_OP_ST, (uint16_t[]){PTX_M_PARAM, TY(PTX_T_B32),
                                              END}, 2,
               (IrOperand[]){o_addr(-1, par, 0), o_reg(tmp)});
-    in->src = (IrSrcPos){1, 11, 5};
+    in->src = (IrSrcPos){.file = 1, .line = 11, .col = 5};
     in->scope = 1;
     in = insn(&b, k, PTX_OP_BRA, NULL, 1, (IrOperand[]){o_label(1)});
     in->guard = pr;
-    in->src = (IrSrcPos){1, 12, 1};
+    in->src = (IrSrcPos){.file = 1, .line = 12, .col = 1};
     in = insn(&b, k, PTX_OP_RET, NULL, 0, NULL);
-    in->src = (IrSrcPos){1, 12, 1};
+    in->src = (IrSrcPos){.file = 1, .line = 12, .col = 1};
     /* Scope 1: {insn 2, insn 3}; scope 2: empty, nested in scope 0 after
      * scope 1; scope 3: empty, nested in scope 2. */
     k->nscopes = 4;

@@ -16,7 +16,11 @@ if ! [ -x "$nvcc_bin" ]; then
     echo "regen.sh: nvcc not found: keeping the committed PTX"
     exit 0
 fi
-work=$(mktemp -d)
+# a fixed scratch path: nvcc hashes it into the names of internal
+# symbols (_INTERNAL_<hash>_...), which must not change between runs
+work=/tmp/ptxemu-seeded-regen
+rm -rf "$work"
+mkdir "$work"
 trap 'rm -rf "$work"' EXIT
 mkdir "$work/seeded"
 cp "$here"/*.cu "$work/seeded/"

@@ -78,6 +78,13 @@ extern "C" __global__ void y_any_mask(int *out)
         asm volatile("{ .reg .pred p, q; setp.eq.u32 p, %1, 3; vote.sync.any.pred q, p, %2; selp.u32 %0, 1, 0, q; }" : "=r"(a) : "r"(i), "r"(0xf0u));  // @y_any_mask
     out[i] = a;
 }
+// through the CUDA intrinsic: its code is inlined from the CUDA header
+// (.loc ... inlined_at), and the report names this line, the call site
+extern "C" __global__ void y_shfl_intrinsic(int *out)
+{
+    int i = threadIdx.x;
+    out[i] = __shfl_sync(0xfffffffeu, i, 1);  // @y_shfl_intrinsic
+}
 // ---- the twins
 extern "C" __global__ void y_bar_ok(int *out)
 {
