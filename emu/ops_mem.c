@@ -55,11 +55,38 @@ static inline uint32_t elem_slot(EmuCtx *x, const EmuOpnd *o, unsigned e)
     return EMU_NOREG;
 }
 
+/* Element reads and writes of 1, 2, 4 or 8 bytes are host relaxed
+ * atomics (a plain move on x86-64): the CTAs the pool runs at once
+ * (emu/pool.h) may read a word that another one updates with an atom,
+ * as the CUDA idiom `old = *p; do ... while (atomicCAS(p, ...))` does,
+ * and a GPU never tears such an aligned access.  Guest accesses are
+ * aligned to their size (the funnel faults otherwise). */
 static inline uint64_t rd_le(const uint8_t *p, unsigned n)
 {
-    uint64_t v = 0;
-    memcpy(&v, p, n);
-    return v;
+    switch (n) {
+    case 1: return __atomic_load_n(p, __ATOMIC_RELAXED);
+    case 2: return __atomic_load_n((const uint16_t *)p, __ATOMIC_RELAXED);
+    case 4: return __atomic_load_n((const uint32_t *)p, __ATOMIC_RELAXED);
+    case 8: return __atomic_load_n((const uint64_t *)p, __ATOMIC_RELAXED);
+    default: {
+        uint64_t v = 0;
+        memcpy(&v, p, n);
+        return v;
+    }
+    }
+}
+
+static inline void wr_le(uint8_t *p, unsigned n, uint64_t v)
+{
+    switch (n) {
+    case 1: __atomic_store_n(p, (uint8_t)v, __ATOMIC_RELAXED); break;
+    case 2: __atomic_store_n((uint16_t *)p, (uint16_t)v, __ATOMIC_RELAXED);
+        break;
+    case 4: __atomic_store_n((uint32_t *)p, (uint32_t)v, __ATOMIC_RELAXED);
+        break;
+    case 8: __atomic_store_n((uint64_t *)p, v, __ATOMIC_RELAXED); break;
+    default: memcpy(p, &v, n); break;
+    }
 }
 
 static inline uint64_t extend(uint64_t v, unsigned esz, unsigned aux)
@@ -146,9 +173,7 @@ ld32_lanes(EmuCtx *x, const EmuInsn *i, uint32_t mask,
         if (!p) {
             return;
         }
-        uint32_t v;
-        memcpy(&v, p, 4);
-        d[lane] = v;
+        d[lane] = (uint32_t)rd_le(p, 4);
     }
 }
 EMU_ACCESS_LANES_HANDLER(op_ld32, ld32_lanes)
@@ -179,10 +204,11 @@ st_lanes(EmuCtx *x, const EmuInsn *i, uint32_t mask,
             } else {
                 v = emu_src(x, b, lane);
             }
-            if (!changed && memcmp(p + e * esz, &v, esz) != 0) {
+            uint64_t m = esz >= 8 ? ~0ull : (1ull << (8 * esz)) - 1;
+            if (!changed && rd_le(p + e * esz, esz) != (v & m)) {
                 changed = true;
             }
-            memcpy(p + e * esz, &v, esz);
+            wr_le(p + e * esz, esz, v);
         }
     }
     if (changed) {
@@ -208,10 +234,9 @@ st32_lanes(EmuCtx *x, const EmuInsn *i, uint32_t mask,
         if (!p) {
             return;
         }
-        uint32_t v = (uint32_t)emu_src(x, b, lane), old;
-        memcpy(&old, p, 4);
-        changed |= old != v;
-        memcpy(p, &v, 4);
+        uint32_t v = (uint32_t)emu_src(x, b, lane);
+        changed |= (uint32_t)rd_le(p, 4) != v;
+        wr_le(p, 4, v);
     }
     if (changed) {
         x->launch->progress++;
