@@ -958,6 +958,51 @@ START_TEST(expansion_parts_occupy_units)
 }
 END_TEST
 
+/* An expanded instruction with operand collectors (2 banks of 1 port,
+ * one collector; bank = (slot + warp) % 2): mul.lo.u32 s1 <- s0 on
+ * gt200's table (4 INT parts, latency 24), add s2 <- s1, exit.  The mul
+ * issues at 1, reads s0 at 2 and is dispatched then: part 0 at 2, parts
+ * 1-3 in issue slots at 26, 50, 74; s1 is ready and written back (bank
+ * 1) at 98.  The add waits for s1 (the collector was freed at 2),
+ * issues at 98, reads s1 at 99 (bank 1 wrote at 98), is dispatched at
+ * 99: s2 at 103; the exit takes the collector freed at 99.  103 cycles.
+ * Without the table the mul is one INT instruction of 4: s1 at 6, the
+ * add at 6 (dispatched 7, s2 at 11), the exit at 7: 11 cycles. */
+START_TEST(expansion_with_collectors)
+{
+    static const struct {
+        const char *table;
+        uint64_t add, exit, cycles, parts;
+    } t[] = {{"expand.arch=gt200", 98, 99, 103, 4},
+             {"expand.arch=none", 6, 7, 11, 0}};
+    for (size_t i = 0; i < 2; i++) {
+        gpu_base(1);
+        mock_set(&M, t[i].table);
+        mock_set(&M, "unit.int.count=1");
+        mock_set(&M, "oc.enabled=true");
+        mock_set(&M, "oc.banks=2");
+        mock_set(&M, "oc.ports=1");
+        mock_set(&M, "oc.collectors=1");
+        mock_add(&M, 0, 0, 1);
+        MockInsn *x = &M.insn[M.ninsn - 1];
+        x->in.opname = "mul";
+        x->in.text = "mul.lo.u32 %r1, %r0, 3;";
+        x->in.type = 4;
+        mock_add(&M, 0, 1, 2);
+        mock_exit(&M, 0);
+        uint64_t cycles = mock_time(&M);
+        ck_assert_msg(cycles == t[i].cycles, "%s: %llu cycles", t[i].table,
+                      (unsigned long long)cycles);
+        ck_assert_uint_eq(ISSUE(0, 0, 0), 1);
+        ck_assert_uint_eq(ISSUE(0, 0, 1), t[i].add);
+        ck_assert_uint_eq(ISSUE(0, 0, 2), t[i].exit);
+        ck_assert_uint_eq(mock_stat(&M, "gpu.machine_parts"), t[i].parts);
+        check_accounting(1);
+        mock_fini(&M);
+    }
+}
+END_TEST
+
 /* A kernel stopped by a guest fault that the host never ends (no
  * kernel_end: timing/host.c skips it after a fault) must not hold the
  * SM or make the next kernel its child: the next launch times as on a
@@ -1040,6 +1085,7 @@ static Suite *suite(void)
     tcase_add_test(tc, expansion_gt200_mul);
     tcase_add_test(tc, sfu_takes_multiplies);
     tcase_add_test(tc, expansion_parts_occupy_units);
+    tcase_add_test(tc, expansion_with_collectors);
     tcase_add_test(tc, fault_without_kernel_end);
     tcase_add_test(tc, deterministic);
     suite_add_tcase(s, tc);
