@@ -31,8 +31,9 @@
  *   --threads N: instead of the table, the speed-up curve of the fast
  *   run on 1, 2, 4, ... and N host threads (emu/pool.h): wall seconds
  *   (best of --repeat), the speed-up over one thread, the parallel
- *   efficiency (speed-up / threads) and the CPU seconds of all the
- *   launch's threads; every run checked as above.
+ *   efficiency (speed-up / threads), the CPU seconds of all the
+ *   launch's threads and of the launching one; every run checked as
+ *   above.
  */
 #include "config.h"
 
@@ -162,7 +163,7 @@ static void usage(void)
  * `repeat` (*cpu: that run's CPU seconds over all threads); *ok false on
  * a wrong result. */
 static double wall_on(const Bench *k, unsigned t, int repeat, double *cpu,
-                      bool *ok)
+                      double *own, bool *ok)
 {
     double best = 0;
     for (int rep = 0; rep < repeat; rep++) {
@@ -180,6 +181,7 @@ static double wall_on(const Bench *k, unsigned t, int repeat, double *cpu,
         if (rep == 0 || r.secs < best) {
             best = r.secs;
             *cpu = r.pcpu;
+            *own = r.cpu;
         }
     }
     return best;
@@ -189,8 +191,8 @@ static double wall_on(const Bench *k, unsigned t, int repeat, double *cpu,
 static bool curve(unsigned max, int repeat, const char *only)
 {
     bool ok = true;
-    printf("%-8s %7s %9s %9s %10s %9s\n", "kernel", "threads", "wall-s",
-           "speed-up", "efficiency", "cpu-s");
+    printf("%-8s %7s %9s %9s %10s %9s %11s\n", "kernel", "threads",
+           "wall-s", "speed-up", "efficiency", "cpu-s", "caller-cpu-s");
     for (size_t b = 0; b < bench_nkernels; b++) {
         const Bench *k = &bench_kernels[b];
         if (only && strcmp(only, k->name)) {
@@ -199,20 +201,21 @@ static bool curve(unsigned max, int repeat, const char *only)
         double one = 0;
         for (unsigned t = 1; t <= max; t = t * 2 > max && t < max ? max
                                                                   : t * 2) {
-            double cpu = 0;
-            double w = wall_on(k, t, repeat, &cpu, &ok);
+            double cpu = 0, own = 0;
+            double w = wall_on(k, t, repeat, &cpu, &own, &ok);
             if (t == 1) {
                 one = w;
             }
             double up = w > 0 ? one / w : 0;
-            printf("%-8s %7u %9.3f %8.2fx %9.0f%% %9.3f\n", k->name, t, w,
-                   up, 100.0 * up / t, cpu);
+            printf("%-8s %7u %9.3f %8.2fx %9.0f%% %9.3f %11.3f\n", k->name,
+                   t, w, up, 100.0 * up / t, cpu, own);
             fflush(stdout);
         }
     }
     printf("wall seconds of the launch, best of %d; cpu-s: CPU seconds of "
-           "all its host threads (the parallel overhead); on a shared "
-           "machine the wall figures vary\n", repeat);
+           "all its host threads (the parallel overhead), caller-cpu-s: "
+           "those of the launching thread (its share of the work); on a "
+           "shared machine the wall figures vary\n", repeat);
     return ok;
 }
 
