@@ -1415,6 +1415,32 @@ START_TEST(hier_carveout)
 }
 END_TEST
 
+/* Constants in a cache of their own in the partitions (mem.ci_l3, GT200's
+ * L3; l3ci.lat 10 here), not the L2 slice.  SM0 reads the constant at
+ * 0x1000 at 0: the constant L1 misses (leaves at 1), a 1-flit request
+ * reaches partition 0 at 3, the L3 misses (leaves at 4), the channel
+ * (bank 1, closed): ACT @4, RD @16, data at 30, the L3 answers at 40, a
+ * 2-flit reply arrives at 43, the constant L1's hit latency 8: 51.  SM1
+ * reads it at 100: an L3 hit: 1 + 2 + 10 + 3 + 8 -> 124. */
+START_TEST(hier_ci_l3)
+{
+    static const char *const x[] = {"mem.ci_l3=true", "l3ci.lat=10"};
+    MemRun r;
+    mem_open(&r, x, 2);
+    ck_assert_msg(r.m, "%s", r.h.err);
+    mem_send(&r, 0, 0x1000, GPU_MEM_READ, PTXEMU_TM_SPACE_CONST, 1, 0);
+    mem_drain(&r);
+    mem_send(&r, 1, 0x1000, GPU_MEM_READ, PTXEMU_TM_SPACE_CONST, 2, 100);
+    mem_drain(&r);
+    ck_assert_uint_eq(r.done[1], 51);
+    ck_assert_uint_eq(r.done[2], 124);
+    ck_assert_uint_eq(mem_stat(&r, "mem.l3ci.miss"), 1);
+    ck_assert_uint_eq(mem_stat(&r, "mem.l3ci.hit"), 1);
+    ck_assert_uint_eq(mem_stat(&r, "mem.l2.access"), 0);
+    mem_close(&r);
+}
+END_TEST
+
 /* GT200 keeps no global data in its partitions (l2.bypass=global): the
  * DRAM access of hier_latencies without the L2's lookup (1) and hit
  * latency (10): the request reaches the partition at 3 and the channel
@@ -1558,6 +1584,8 @@ START_TEST(hier_stress_deterministic)
          "tlb.queue=2"},
         {"icnt.hop_lat=4", "icnt.group=2", "icnt.model=ideal",
          "tlb.queue=2"},
+        {"mem.ci_l3=true", "l3ci.mshrs=1", "l3ci.outq=1",
+         "tlb.queue=2"},
         /* walks through memory: 1 KB pages, a 2-entry first level */
         {"tlb.on=true", "tlb.walk_levels=3", "tlb.page=1k",
          "tlb.l1.ways=2"},
@@ -1651,6 +1679,7 @@ static Suite *suite(void)
     tcase_add_test(tc, hier_position_latency);
     tcase_add_test(tc, hier_no_alloc_read);
     tcase_add_test(tc, hier_carveout);
+    tcase_add_test(tc, hier_ci_l3);
     tcase_add_test(tc, hier_l2_bypass);
     tcase_add_test(tc, hier_refused_retry);
     tcase_add_test(tc, hier_bytes_per_level);

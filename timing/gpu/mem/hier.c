@@ -106,7 +106,7 @@ typedef struct Hier {
     Sm *sm;
     Part *part;
     Xbar *req, *rep;
-    CacheStats st_l1[MEM_UNIT_DIRECT], st_l2;
+    CacheStats st_l1[MEM_UNIT_DIRECT], st_l2, st_l3ci;
     CacheStats *st_l2p;         /* per partition (st_l2: their sum) */
     ReqStats st_req_unit[MEM_UNIT_COUNT];
     uint64_t st_direct_bytes, st_walk_bytes;
@@ -1021,6 +1021,9 @@ static int register_stats(Hier *H, const ptxemu_tm_host_api *api,
                   "cycles): over requests, the mean latency");
     }
     rc |= reg_cache(api, h, "mem.l2", &H->st_l2, true);
+    if (H->cfg.ci_on) {
+        rc |= reg_cache(api, h, "mem.l3ci", &H->st_l3ci, false);
+    }
     for (uint32_t p = 0; p < H->cfg.parts; p++) {
         snprintf(prefix, sizeof prefix, "mem.l2.p%u", p);
         rc |= reg_cache(api, h, prefix, &H->st_l2p[p], true);
@@ -1130,11 +1133,23 @@ static bool build(Hier *H, const ptxemu_tm_host_api *api, ptxemu_tm_host *h)
             return fail(api, h, "dram", err);
         }
         dram_set_sum(d, &H->st_dram);
+        Cache *ci = NULL;
+        if (c->ci_on &&
+            !(ci = cache_new(&c->l3ci, &H->st_l3ci, err, sizeof err))) {
+            cache_free(l2);
+            dram_free(d);
+            return fail(api, h, "l3ci", err);
+        }
+        uint32_t outq = c->l2.outq + c->l2.mshrs * c->l2.merge;
+        if (ci) {
+            outq += c->l3ci.outq + c->l3ci.mshrs * c->l3ci.merge;
+        }
         if (part_init(&H->part[p], l2, d, &H->cfg.map, H->cfg.l2_bypass,
-                      c->atom_lat,
-                      c->l2.outq + c->l2.mshrs * c->l2.merge)) {
+                      c->atom_lat, outq)) {
+            cache_free(ci);
             return fail(api, h, "mem", err);
         }
+        part_set_ci(&H->part[p], ci);
     }
     XbarCfg x = c->icnt;
     uint32_t *req_x = NULL, *rep_x = NULL;

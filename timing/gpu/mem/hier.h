@@ -45,6 +45,8 @@ typedef struct HierCfg {
     bool l1d_on;
     CacheCfg l1[MEM_UNIT_DIRECT];       /* by MemUnit */
     CacheCfg l2;
+    bool ci_on;                         /* mem.ci_l3 */
+    CacheCfg l3ci;
     uint8_t l2_bypass[MEM_UNIT_COUNT];  /* units that skip the L2 */
     uint32_t parts, direct_q, atom_lat, ctrl_bytes;
     XbarCfg icnt;                       /* nsrc/ndst set per direction */

@@ -30,6 +30,9 @@ static const ptxemu_tm_param general[] = {
                            "accesses (GT200: false)"},
     {"mem.parts", U, "8", "memory partitions (an L2 slice and a DRAM "
                           "channel each)"},
+    {"mem.ci_l3", B, "false", "constant and instruction reads use a cache "
+                              "of their own in each partition (l3ci.*; "
+                              "GT200's L3) instead of the L2 slice"},
     {"mem.direct_q", U, "8", "without an L1: requests an SM may queue "
                              "for the interconnect"},
     {"atom.lat", U, "4", "L2 cycles an atomic spends in the atomic unit"},
@@ -128,6 +131,11 @@ CACHE_TABLE(t_l1t, "l1t", "16", "4", "128", "1", "20", "16", "8", "8",
             "16", "through", "false");
 CACHE_TABLE(t_l1i, "l1i", "8", "4", "128", "1", "2", "4", "8", "4", "8",
             "through", "false");
+/* GT200's constant/instruction L3 per partition (mem.ci_l3): Wong et
+ * al.'s 32 KB, 8-way, 256-byte lines (16 sets) over 8 partitions
+ * interleaved a line apart: 2 sets each. */
+CACHE_TABLE(t_l3ci, "l3ci", "2", "8", "256", "1", "20", "8", "8", "4", "8",
+            "through", "false");
 CACHE_TABLE(t_l2, "l2", "128", "16", "128", "2", "20", "64", "8", "16",
             "32", "back", "true");
 
@@ -146,7 +154,7 @@ int hier_declare(const ptxemu_tm_host_api *api, ptxemu_tm_host *h)
     } all[] = {
         {general, N(general)}, {timings, N(timings)}, {t_l1d, N(t_l1d)},
         {t_l1c, N(t_l1c)},     {t_l1t, N(t_l1t)},     {t_l1i, N(t_l1i)},
-        {t_l2, N(t_l2)},
+        {t_l2, N(t_l2)},       {t_l3ci, N(t_l3ci)},
     };
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
         if (api->declare_params(h, all[i].t, all[i].n)) {
@@ -330,6 +338,8 @@ int hier_read(const ptxemu_tm_host_api *api, ptxemu_tm_host *h,
         read_cache(api, h, cache_prefix[u], &c->l1[u], &ok);
     }
     read_cache(api, h, "l2", &c->l2, &ok);
+    read_cache(api, h, "l3ci", &c->l3ci, &ok);
+    c->ci_on = api->param_bool(h, "mem.ci_l3");
     read_bypass(api, h, c, &ok);
     c->parts = u32(api, h, "mem.parts", &ok);
     c->direct_q = u32(api, h, "mem.direct_q", &ok);

@@ -21,9 +21,22 @@ int part_init(Part *p, Cache *l2, Dram *dram, const AddrMapCfg *map,
     return 0;
 }
 
+void part_set_ci(Part *p, Cache *ci)
+{
+    p->ci = ci;
+}
+
+/* The cache of the partition a message of this unit uses. */
+static Cache *cache_for(const Part *p, uint8_t unit)
+{
+    return p->ci && (unit == MEM_UNIT_L1C || unit == MEM_UNIT_L1I) ? p->ci
+                                                                   : p->l2;
+}
+
 void part_fini(Part *p)
 {
     cache_free(p->l2);
+    cache_free(p->ci);
     dram_free(p->dram);
     memq_fini(&p->out);
     memq_fini(&p->atom);
@@ -48,10 +61,11 @@ static bool to_dram(Part *p, const MemMsg *m, uint64_t now_dram)
 CacheOutcome part_accept(Part *p, const MemMsg *m, uint64_t now_l2,
                          uint64_t now_dram)
 {
-    if (!p->bypass[m->unit] || m->kind == GPU_MEM_ATOMIC) {
+    Cache *c = cache_for(p, m->unit);
+    if (!p->bypass[m->unit] || m->kind == GPU_MEM_ATOMIC || c != p->l2) {
         MemMsg x = *m;
         x.flags = mem_hint_down(m->flags);
-        return cache_access(p->l2, &x, now_l2);
+        return cache_access(c, &x, now_l2);
     }
     bool reply = !(m->flags & MEM_F_NOREPLY);
     MemMsg b = *m;
@@ -63,17 +77,32 @@ CacheOutcome part_accept(Part *p, const MemMsg *m, uint64_t now_l2,
     return CACHE_MISS;
 }
 
+/* c's misses into the channel; false when it refused one. */
+static bool drain_down(Part *p, Cache *c, uint64_t now_l2,
+                       uint64_t now_dram, bool *gave)
+{
+    const MemMsg *m;
+    while ((m = cache_down_peek(c, now_l2))) {
+        if (!to_dram(p, m, now_dram)) {
+            p->dram_blocked = true;
+            return false;
+        }
+        cache_down_pop(c);
+        *gave = true;
+    }
+    return true;
+}
+
 bool part_l2_tick(Part *p, uint64_t now_l2, uint64_t now_dram)
 {
     const MemMsg *m;
     bool gave = false;
-    while ((m = cache_down_peek(p->l2, now_l2))) {
-        if (!to_dram(p, m, now_dram)) {
-            p->dram_blocked = true;
-            break;
-        }
-        cache_down_pop(p->l2);
-        gave = true;
+    if (drain_down(p, p->l2, now_l2, now_dram, &gave) && p->ci) {
+        drain_down(p, p->ci, now_l2, now_dram, &gave);
+    }
+    while (p->ci && !out_full(p) && (m = cache_up_peek(p->ci, now_l2))) {
+        memq_push(&p->out, m, now_l2);
+        cache_up_pop(p->ci);
     }
     while ((m = cache_up_peek(p->l2, now_l2))) {
         if (m->kind == GPU_MEM_ATOMIC) {
@@ -112,6 +141,14 @@ uint64_t part_l2_next(const Part *p)
     if (!p->dram_blocked) {
         t = mem_min(t, cache_down_next(p->l2));
     }
+    if (p->ci) {
+        if (!out_full(p)) {
+            t = mem_min(t, cache_up_next(p->ci));
+        }
+        if (!p->dram_blocked) {
+            t = mem_min(t, cache_down_next(p->ci));
+        }
+    }
     return t;
 }
 
@@ -125,7 +162,7 @@ void part_dram_tick(Part *p, uint64_t now_dram, uint64_t now_l2)
             p->rsv--;
             memq_push(&p->out, m, now_l2);
         } else {
-            cache_fill(p->l2, m, now_l2);
+            cache_fill(cache_for(p, m->unit), m, now_l2);
         }
         dram_out_pop(p->dram);
     }

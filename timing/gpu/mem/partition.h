@@ -6,6 +6,8 @@
  * owner (hier.c) gives each call the current cycle of both.
  *
  * part_accept takes a request from the interconnect into the L2 slice
+ * (constant and instruction reads into the partition's `ci` cache when
+ * it has one)
  * (refused when the slice refuses), or, for a unit marked in `bypass`
  * (GT200 caches no global data in its partitions: l2.bypass = global),
  * straight into the channel, its reply then going out without the
@@ -27,6 +29,10 @@
 
 typedef struct Part {
     Cache *l2;
+    Cache *ci;                  /* constants and instructions, when they
+                                   have a cache of their own (GT200's L3
+                                   near the memory controllers); NULL:
+                                   they use the L2 slice */
     Dram *dram;
     const AddrMapCfg *map;
     MemQ out;                   /* replies going to the SMs */
@@ -45,6 +51,8 @@ typedef struct Part {
 int part_init(Part *p, Cache *l2, Dram *dram, const AddrMapCfg *map,
               const uint8_t *bypass, uint32_t atom_lat, uint32_t outq);
 void part_fini(Part *p);
+/* Give constant and instruction reads a cache of their own (owned). */
+void part_set_ci(Part *p, Cache *ci);
 CacheOutcome part_accept(Part *p, const MemMsg *m, uint64_t now_l2,
                          uint64_t now_dram);
 /* True when it handed the channel something. */
