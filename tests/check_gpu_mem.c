@@ -1216,7 +1216,11 @@ START_TEST(hier_refused_retry)
     ck_assert_uint_eq(mem_stat(&r, "mem.l1d.sm0.resfail"), 42);
     r.ops->advance(r.m, 43);
     ck_assert(r.ops->send(r.m, &q, 43));
+    /* requests count when answered (with their latency): none yet */
+    ck_assert_uint_eq(mem_stat(&r, "mem.l1d.requests"), 0);
     mem_drain(&r);
+    ck_assert_uint_eq(mem_stat(&r, "mem.l1d.requests"), 2);
+    ck_assert_uint_eq(mem_stat(&r, "mem.l1d.latency"), 47 + 47);
     ck_assert_uint_eq(r.done[1], 47);
     ck_assert_uint_eq(r.done[2], 90);
     ck_assert_uint_eq(mem_stat(&r, "mem.l1d.sm0.resfail"), 42);

@@ -67,7 +67,7 @@ typedef struct Slot {
     uint8_t unit;
 } Slot;
 
-/* Per first level (MemUnit): the SMs' requests it took and their
+/* Per first level (MemUnit): the SMs' requests it answered and their
  * latencies summed (taken to answered, core cycles). */
 typedef struct ReqStats {
     uint64_t requests, latency;
@@ -319,6 +319,9 @@ static void deliver(Hier *H, const MemMsg *m, uint64_t now)
     Slot *s = &H->slot[m->tag];
     EMU_ASSERT(s->left > 0);
     if (--s->left == 0) {
+        /* counted when answered, with their latency: per interval,
+         * latency / requests is the mean of those answered in it */
+        H->st_req_unit[s->unit].requests++;
         H->st_req_unit[s->unit].latency += now - s->sent;
         H->done(H->ctx, s->sm, s->cookie, now);
         slot_free(H, m->tag);
@@ -422,7 +425,6 @@ static void walk_read(Hier *H, Sm *S, uint32_t s, uint64_t now)
                            .sm = (uint16_t)s, .mshr = -1};
     S->walk_send = true;
     S->walk_sent = now;
-    H->st_req_unit[MEM_UNIT_WALK].requests++;
     H->st_walk_bytes += GPU_SECTOR;
 }
 
@@ -452,6 +454,7 @@ static void walk_reply(Hier *H, uint32_t s, uint64_t now)
 {
     Sm *S = &H->sm[s];
     EMU_ASSERT(S->walking && S->walkq.n);
+    H->st_req_unit[MEM_UNIT_WALK].requests++;
     H->st_req_unit[MEM_UNIT_WALK].latency += now - S->walk_sent;
     if (++S->walk_level < H->cfg.tlb.walk_levels) {
         walk_read(H, S, s, now);
@@ -776,7 +779,6 @@ static bool hier_send(void *mm, const GpuMemReq *r, uint64_t now)
         }
     }
     S->gen++;
-    H->st_req_unit[u].requests++;
     if (u == MEM_UNIT_DIRECT) {
         H->st_direct_bytes += mem_sector_count(m.sectors) * GPU_SECTOR;
     }
@@ -1014,7 +1016,7 @@ static int register_stats(Hier *H, const ptxemu_tm_host_api *api,
             rc |= reg_cache(api, h, name[u], &H->st_l1[u], false);
         }
         rc |= reg(api, h, name[u], "requests", &H->st_req_unit[u],
-                  offsetof(ReqStats, requests), "the SMs' requests taken");
+                  offsetof(ReqStats, requests), "the SMs' requests answered");
         rc |= reg(api, h, name[u], "latency", &H->st_req_unit[u],
                   offsetof(ReqStats, latency),
                   "their latencies summed, taken to answered (core "
