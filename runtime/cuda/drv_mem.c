@@ -1241,9 +1241,11 @@ CUresult cuMemsetD2D32Async(CUdeviceptr dstDevice, size_t dstPitch,
                      (void *)hStream);
 }
 
-/* The per-thread default stream variants (_ptds, _ptsz): every
- * stream behaves the same here (the forms that put work on a stream
- * are drv_ptsz.c's: a capture tells their 0 from the legacy one). */
+/* The per-thread default stream variants (_ptds, _ptsz) that behave as
+ * the plain ones: queries, stream-ordered allocation (whose free waits
+ * for its stream anyway) and the blocking copies and memsets, whose
+ * legacy stream also waits for the per-thread one.  The forms that put
+ * work on a stream are drv_ptsz.c's. */
 DRV_ALIAS(cuMemAllocAsync_ptsz, cuMemAllocAsync)
 DRV_ALIAS(cuMemFreeAsync_ptsz, cuMemFreeAsync)
 DRV_ALIAS(cuMemPrefetchAsync_ptsz, cuMemPrefetchAsync)

@@ -13,9 +13,9 @@
  * default pool, made on first use, and a current pool (the default one
  * until cuDeviceSetMemPool) that cuMemAllocAsync takes from.
  *
- * Ordering.  The emulator runs stream work to completion when it is
- * enqueued, so a free has always completed when cuMemFreeAsync returns
- * and any reuse of its block is safe.  Which reuses the pool makes still
+ * Ordering.  cuMemFreeAsync waits for its stream's earlier work before
+ * giving the block back (drv_mem.c), so a free has always completed
+ * when it returns and any reuse of its block is safe.  Which reuses the pool makes still
  * follows the pool's reuse attributes, as CUDA's allocator would: a
  * free block is given to an allocation on the stream that freed it; to
  * one on another stream only when one of the three reuse attributes is

@@ -466,9 +466,11 @@ CUresult cuEventElapsedTime_v2(float *pMilliseconds, CUevent hStart,
                      (void *)pMilliseconds, (void *)hStart, (void *)hEnd);
 }
 
-/* The per-thread default stream variants (_ptds, _ptsz): every
- * stream behaves the same here (the forms that put work on a stream
- * are drv_ptsz.c's: a capture tells their 0 from the legacy one). */
+/* The per-thread default stream variants (_ptds, _ptsz) that behave as
+ * the plain ones: queries, stream-ordered allocation (whose free waits
+ * for its stream anyway) and the blocking copies and memsets, whose
+ * legacy stream also waits for the per-thread one.  The forms that put
+ * work on a stream are drv_ptsz.c's. */
 DRV_ALIAS(cuStreamAttachMemAsync_ptsz, cuStreamAttachMemAsync)
 DRV_ALIAS(cuStreamGetCtx_ptsz, cuStreamGetCtx)
 DRV_ALIAS(cuStreamGetDevice_ptsz, cuStreamGetDevice)

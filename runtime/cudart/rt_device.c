@@ -461,7 +461,8 @@ RT_API cudaError_t cudaDeviceGetLimit(size_t *value, enum cudaLimit limit)
 RT_API cudaError_t cudaDeviceGetStreamPriorityRange(int *least,
                                                     int *greatest)
 {
-    /* Streams run in order on the emulator: one priority. */
+    /* One device worker runs the ready work oldest first: one
+     * priority. */
     if (least)
         *least = 0;
     if (greatest)

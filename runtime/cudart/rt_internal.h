@@ -16,8 +16,9 @@
 #define RT_API __attribute__((visibility("default")))
 /* Another exported name for an entry point of the same file: the
  * per-thread-default-stream forms (_ptsz, _ptds) that behave as the
- * plain ones, the emulator running every stream in one order.  The
- * _ptsz forms whose stream takes work or captures are rt_ptsz.c's. */
+ * plain ones (those that only query, and the _ptds blocking copies,
+ * whose legacy stream also waits for the per-thread one).  The _ptsz
+ * forms whose stream takes work or captures are rt_ptsz.c's. */
 #define RT_ALIAS(name, target) \
     extern __typeof__(target) name \
         __attribute__((alias(#target), visibility("default")))

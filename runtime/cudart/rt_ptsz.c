@@ -3,10 +3,10 @@
  * (_ptsz) of the calls that put work on a stream or wait for one.  A
  * program built with `nvcc --default-stream per-thread` calls these,
  * and passes 0 to mean its thread's per-thread default stream
- * (cudaStreamPerThread); each is the plain call with that stream.  The
- * emulator runs every stream in one order, so the difference shows in
- * stream capture (rt_capture.c): the per-thread stream is another
- * stream in each thread, and is not the legacy one.  The _ptsz forms of
+ * (cudaStreamPerThread); each is the plain call with that stream: the
+ * thread's own blocking stream (runtime/cuda/drv_queue.h), which in
+ * stream capture (rt_capture.c) is another stream in each thread, not
+ * the legacy one.  The _ptsz forms of
  * the launches are rt_launch.c's; the forms that only query a stream,
  * and the _ptds synchronous copies, stay aliases of the plain calls.
  */
