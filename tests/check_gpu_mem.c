@@ -1445,6 +1445,43 @@ START_TEST(hier_ci_l3)
 }
 END_TEST
 
+/* Constant misses through a cache shared by the SMs of a TPC
+ * (mem.tpc_ci, GT200's L2; l2ci.lat 5).  SM0 reads the constant at
+ * 0x1000 at 0: its L1 misses (the miss leaves at 1), the TPC's cache
+ * misses (leaves at 2), the request reaches partition 0 at 4, the L2
+ * misses (5), ACT @5, RD @17, data at 31, the L2 answers at 41, the
+ * reply reaches the TPC's cache at 44, which answers at 49, and the L1
+ * 8 later: 57.  SM1 reads it at 100: its L1 misses (101); in SM0's TPC
+ * (icnt.group 2) the shared cache hits: 106, the L1: 114.  In a TPC of
+ * its own (icnt.group 1) it misses there too (102), the L2 hits: 104 +
+ * 10, the reply 3, the TPC cache 5, the L1 8: 130. */
+START_TEST(hier_tpc_ci)
+{
+    static const struct {
+        const char *group;
+        uint64_t want;
+        uint64_t l2ci_hit;
+    } t[] = {{"icnt.group=2", 114, 1}, {"icnt.group=1", 130, 0}};
+    for (size_t k = 0; k < 2; k++) {
+        const char *const x[] = {"mem.tpc_ci=true", "l2ci.lat=5",
+                                 t[k].group};
+        MemRun r;
+        mem_open(&r, x, 3);
+        ck_assert_msg(r.m, "%s", r.h.err);
+        mem_send(&r, 0, 0x1000, GPU_MEM_READ, PTXEMU_TM_SPACE_CONST, 1, 0);
+        mem_drain(&r);
+        mem_send(&r, 1, 0x1000, GPU_MEM_READ, PTXEMU_TM_SPACE_CONST, 2,
+                 100);
+        mem_drain(&r);
+        ck_assert_uint_eq(r.done[1], 57);
+        ck_assert_uint_eq(r.done[2], t[k].want);
+        ck_assert_uint_eq(mem_stat(&r, "mem.l2ci.hit"), t[k].l2ci_hit);
+        ck_assert_uint_eq(mem_stat(&r, "mem.l2ci.miss"), 2 - t[k].l2ci_hit);
+        mem_close(&r);
+    }
+}
+END_TEST
+
 /* GT200 keeps no global data in its partitions (l2.bypass=global): the
  * DRAM access of hier_latencies without the L2's lookup (1) and hit
  * latency (10): the request reaches the partition at 3 and the channel
@@ -1590,6 +1627,8 @@ START_TEST(hier_stress_deterministic)
          "tlb.queue=2"},
         {"mem.ci_l3=true", "l3ci.mshrs=1", "l3ci.outq=1",
          "tlb.queue=2"},
+        {"mem.tpc_ci=true", "icnt.group=2", "l2ci.mshrs=1",
+         "l2ci.outq=1"},
         /* walks through memory: 1 KB pages, a 2-entry first level */
         {"tlb.on=true", "tlb.walk_levels=3", "tlb.page=1k",
          "tlb.l1.ways=2"},
@@ -1684,6 +1723,7 @@ static Suite *suite(void)
     tcase_add_test(tc, hier_no_alloc_read);
     tcase_add_test(tc, hier_carveout);
     tcase_add_test(tc, hier_ci_l3);
+    tcase_add_test(tc, hier_tpc_ci);
     tcase_add_test(tc, hier_l2_bypass);
     tcase_add_test(tc, hier_refused_retry);
     tcase_add_test(tc, hier_bytes_per_level);

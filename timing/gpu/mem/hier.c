@@ -106,7 +106,9 @@ typedef struct Hier {
     Sm *sm;
     Part *part;
     Xbar *req, *rep;
-    CacheStats st_l1[MEM_UNIT_DIRECT], st_l2, st_l3ci;
+    CacheStats st_l1[MEM_UNIT_DIRECT], st_l2, st_l3ci, st_l2ci;
+    Cache **tpc;                /* per TPC (mem.tpc_ci), or NULL */
+    uint32_t ntpc;
     CacheStats *st_l2p;         /* per partition (st_l2: their sum) */
     ReqStats st_req_unit[MEM_UNIT_COUNT];
     uint64_t st_direct_bytes, st_walk_bytes;
@@ -214,6 +216,12 @@ static uint64_t cyc(const Hier *H, int d)
     return (H->now_t + H->period[d] - 1) / H->period[d];
 }
 
+/* Does unit u's L1 send its misses to its TPC's shared cache? */
+static bool via_tpc(const Hier *H, int u)
+{
+    return H->tpc && (u == MEM_UNIT_L1C || u == MEM_UNIT_L1I);
+}
+
 static uint64_t agent_next(const Hier *H, uint32_t id)
 {
     const Agent *a = &H->ag[id];
@@ -223,9 +231,14 @@ static uint64_t agent_next(const Hier *H, uint32_t id)
         uint64_t t = S->blocked ? MEM_NEVER : memq_next(&S->direct);
         for (int u = 0; u < MEM_UNIT_DIRECT; u++) {
             if (S->c[u]) {
-                t = mem_min(t, S->blocked ? cache_up_next(S->c[u])
-                                          : cache_next(S->c[u]));
+                t = mem_min(t, S->blocked && !via_tpc(H, u)
+                                   ? cache_up_next(S->c[u])
+                                   : cache_next(S->c[u]));
             }
+        }
+        if (H->tpc && a->idx % H->cfg.icnt_group == 0) {
+            const Cache *c = H->tpc[a->idx / H->cfg.icnt_group];
+            t = mem_min(t, S->blocked ? cache_up_next(c) : cache_next(c));
         }
         if (!S->npend) {
             t = mem_min(t, memq_next(&S->tlbq));
@@ -466,6 +479,31 @@ static void walk_reply(Hier *H, uint32_t s, uint64_t now)
     touch(H, id_sm(H, s));
 }
 
+/* The TPC of SM s (its first SM, whose agent runs the TPC's cache):
+ * replies up into the L1s that asked, misses to the network through
+ * s's port, marked to come back to this cache. */
+static void run_tpc(Hier *H, uint32_t s, uint64_t now)
+{
+    Cache *c = H->tpc[s / H->cfg.icnt_group];
+    const MemMsg *m;
+    while ((m = cache_up_peek(c, now))) {
+        Sm *D = &H->sm[m->sm];
+        cache_fill(D->c[m->unit], m, now);
+        D->gen++;
+        D->pend_blocked = false;
+        touch(H, id_sm(H, m->sm));
+        cache_up_pop(c);
+    }
+    while (!H->sm[s].blocked && (m = cache_down_peek(c, now))) {
+        MemMsg x = *m;
+        x.flags |= MEM_F_TPC;
+        if (!to_icnt(H, s, &x)) {
+            break;
+        }
+        cache_down_pop(c);
+    }
+}
+
 static void run_sm(Hier *H, uint32_t s, uint64_t now)
 {
     Sm *S = &H->sm[s];
@@ -480,10 +518,21 @@ static void run_sm(Hier *H, uint32_t s, uint64_t now)
             deliver(H, m, now);
             cache_up_pop(c);
         }
-        while (!S->blocked && (m = cache_down_peek(c, now)) &&
-               to_icnt(H, s, m)) {
+        while ((m = cache_down_peek(c, now))) {
+            if (via_tpc(H, u)) {
+                uint32_t t = s / H->cfg.icnt_group;
+                if (cache_access(H->tpc[t], m, now) >= CACHE_FAIL_BANK) {
+                    break;
+                }
+                touch(H, id_sm(H, t * H->cfg.icnt_group));
+            } else if (S->blocked || !to_icnt(H, s, m)) {
+                break;
+            }
             cache_down_pop(c);
         }
+    }
+    if (H->tpc && s % H->cfg.icnt_group == 0) {
+        run_tpc(H, s, now);
     }
     run_walkq(H, S, s, now);
     if (S->walk_send && !S->blocked && to_icnt(H, s, &S->walk_msg)) {
@@ -564,6 +613,10 @@ static void run_rep(Hier *H, uint64_t now)
                 deliver(H, m, cyc(H, DOM_CORE));
             } else if (m->unit == MEM_UNIT_WALK) {
                 walk_reply(H, s, cyc(H, DOM_CORE));
+            } else if (m->flags & MEM_F_TPC) {
+                uint32_t t = s / H->cfg.icnt_group;
+                cache_fill(H->tpc[t], m, cyc(H, DOM_CORE));
+                touch(H, id_sm(H, t * H->cfg.icnt_group));
             } else {
                 cache_fill(H->sm[s].c[m->unit], m, cyc(H, DOM_CORE));
                 H->sm[s].gen++;
@@ -812,6 +865,10 @@ static void hier_destroy(void *m)
     for (uint32_t p = 0; H->part && p < H->cfg.parts; p++) {
         part_fini(&H->part[p]);
     }
+    for (uint32_t t = 0; H->tpc && t < H->ntpc; t++) {
+        cache_free(H->tpc[t]);
+    }
+    free(H->tpc);
     xbar_free(H->req);
     xbar_free(H->rep);
     free(H->sm);
@@ -859,6 +916,9 @@ static void hier_kernel_begin(void *m, uint64_t now, uint64_t shared)
     uint32_t sets = H->cfg.unified && H->cfg.l1d_on
                         ? carve_sets(&H->cfg, shared)
                         : 0;
+    for (uint32_t t = 0; H->tpc && t < H->ntpc; t++) {
+        cache_invalidate(H->tpc[t]);
+    }
     for (uint32_t s = 0; s < H->nsms; s++) {
         Cache *l1 = H->sm[s].c[MEM_UNIT_L1D];
         if (sets && cache_idle(l1)) {
@@ -1026,6 +1086,9 @@ static int register_stats(Hier *H, const ptxemu_tm_host_api *api,
     if (H->cfg.ci_on) {
         rc |= reg_cache(api, h, "mem.l3ci", &H->st_l3ci, false);
     }
+    if (H->tpc) {
+        rc |= reg_cache(api, h, "mem.l2ci", &H->st_l2ci, false);
+    }
     for (uint32_t p = 0; p < H->cfg.parts; p++) {
         snprintf(prefix, sizeof prefix, "mem.l2.p%u", p);
         rc |= reg_cache(api, h, prefix, &H->st_l2p[p], true);
@@ -1120,6 +1183,18 @@ static bool build(Hier *H, const ptxemu_tm_host_api *api, ptxemu_tm_host *h)
             }
             if (u == MEM_UNIT_L1D) {
                 cache_set_sum(S->c[u], &H->st_l1[u]);
+            }
+        }
+    }
+    if (c->tpc_ci) {
+        H->ntpc = (H->nsms + c->icnt_group - 1) / c->icnt_group;
+        if (!(H->tpc = calloc(H->ntpc, sizeof *H->tpc))) {
+            return fail(api, h, "mem", err);
+        }
+        for (uint32_t t = 0; t < H->ntpc; t++) {
+            if (!(H->tpc[t] = cache_new(&c->l2ci, &H->st_l2ci, err,
+                                        sizeof err))) {
+                return fail(api, h, "l2ci", err);
             }
         }
     }

@@ -13,7 +13,11 @@
  * reply crossbar back.  With tlb.on, global and local accesses are first
  * translated by the SM's TLB (tlb.h): a miss in its first level holds
  * the request back by the TLB's extra latency (in a queue of tlb.queue
- * requests) before it enters the L1.  Four clock domains: the core (the SM's clock,
+ * requests) before it enters the L1.  With mem.tpc_ci the constant and
+ * instruction L1s of each TPC's icnt.group SMs miss into a cache they
+ * share (l2ci.*), and with mem.ci_l3 constant and instruction reads use
+ * a cache of their own in each partition (l3ci.*): GT200's L2 and L3
+ * (Wong et al.).  Four clock domains: the core (the SM's clock,
  * given at create), icnt.mhz, l2.mhz and dram.mhz (0: the core clock;
  * dram.mhz 0: the preset's).  Carve-out (Volta onward): with l1d.unified
  * bytes, the L1 data cache shares its array with shared memory; at each
@@ -47,6 +51,8 @@ typedef struct HierCfg {
     CacheCfg l2;
     bool ci_on;                         /* mem.ci_l3 */
     CacheCfg l3ci;
+    bool tpc_ci;                        /* mem.tpc_ci */
+    CacheCfg l2ci;
     uint8_t l2_bypass[MEM_UNIT_COUNT];  /* units that skip the L2 */
     uint32_t parts, direct_q, atom_lat, ctrl_bytes;
     XbarCfg icnt;                       /* nsrc/ndst set per direction */

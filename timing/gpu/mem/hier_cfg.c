@@ -33,6 +33,9 @@ static const ptxemu_tm_param general[] = {
     {"mem.ci_l3", B, "false", "constant and instruction reads use a cache "
                               "of their own in each partition (l3ci.*; "
                               "GT200's L3) instead of the L2 slice"},
+    {"mem.tpc_ci", B, "false", "constant and instruction misses go "
+                               "through a cache shared by the icnt.group "
+                               "SMs of a TPC (l2ci.*; GT200's L2)"},
     {"mem.direct_q", U, "8", "without an L1: requests an SM may queue "
                              "for the interconnect"},
     {"atom.lat", U, "4", "L2 cycles an atomic spends in the atomic unit"},
@@ -136,6 +139,10 @@ CACHE_TABLE(t_l1i, "l1i", "8", "4", "128", "1", "2", "4", "8", "4", "8",
  * interleaved a line apart: 2 sets each. */
 CACHE_TABLE(t_l3ci, "l3ci", "2", "8", "256", "1", "20", "8", "8", "4", "8",
             "through", "false");
+/* GT200's constant/instruction L2 per TPC (mem.tpc_ci): Wong et al.'s
+ * 8 KB, 4-way, 256-byte lines. */
+CACHE_TABLE(t_l2ci, "l2ci", "8", "4", "256", "1", "10", "8", "8", "4", "8",
+            "through", "false");
 CACHE_TABLE(t_l2, "l2", "128", "16", "128", "2", "20", "64", "8", "16",
             "32", "back", "true");
 
@@ -154,7 +161,7 @@ int hier_declare(const ptxemu_tm_host_api *api, ptxemu_tm_host *h)
     } all[] = {
         {general, N(general)}, {timings, N(timings)}, {t_l1d, N(t_l1d)},
         {t_l1c, N(t_l1c)},     {t_l1t, N(t_l1t)},     {t_l1i, N(t_l1i)},
-        {t_l2, N(t_l2)},       {t_l3ci, N(t_l3ci)},
+        {t_l2, N(t_l2)},       {t_l3ci, N(t_l3ci)},   {t_l2ci, N(t_l2ci)},
     };
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
         if (api->declare_params(h, all[i].t, all[i].n)) {
@@ -340,6 +347,8 @@ int hier_read(const ptxemu_tm_host_api *api, ptxemu_tm_host *h,
     read_cache(api, h, "l2", &c->l2, &ok);
     read_cache(api, h, "l3ci", &c->l3ci, &ok);
     c->ci_on = api->param_bool(h, "mem.ci_l3");
+    read_cache(api, h, "l2ci", &c->l2ci, &ok);
+    c->tpc_ci = api->param_bool(h, "mem.tpc_ci");
     read_bypass(api, h, c, &ok);
     c->parts = u32(api, h, "mem.parts", &ok);
     c->direct_q = u32(api, h, "mem.direct_q", &ok);

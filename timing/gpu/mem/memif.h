@@ -62,6 +62,8 @@ enum {
     /* and for the one below it (mem_hint_down moves them up) */
     MEM_F_NEXT_EVICT_FIRST = 1u << 4,
     MEM_F_NEXT_NO_ALLOC = 1u << 5,
+    MEM_F_TPC = 1u << 6,        /* a miss of a TPC's shared cache: its
+                                   reply fills that cache */
 };
 #define MEM_F_HINTS (MEM_F_EVICT_FIRST | MEM_F_NO_ALLOC)
 #define MEM_F_NEXT_HINTS (MEM_F_NEXT_EVICT_FIRST | MEM_F_NEXT_NO_ALLOC)
