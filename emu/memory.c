@@ -14,14 +14,21 @@
  * device range gets, on first use, host bytes for the addresses between
  * its allocations (freed when the page is no longer mapped).
  *
+ * A device allocation exported for CUDA IPC (emu_mem_share) keeps its
+ * host bytes in a MAP_SHARED memfd instead of the heap, so that another
+ * process can map the same pages.
+ *
  * Shared and local memory are not in the table: they are windows of
  * generic addresses resolved against the current CTA (shared) or the
  * current thread (local), see emu/memory.h.
  */
+#define _GNU_SOURCE 1 /* memfd_create(2) */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "emu/memory.h"
 #include "emu/access.h"
@@ -88,16 +95,29 @@ static uint64_t host_span(uint64_t size)
     return (span + EMU_ALLOC_ALIGN - 1) & ~(uint64_t)(EMU_ALLOC_ALIGN - 1);
 }
 
+uint64_t emu_mem_host_span(uint64_t size)
+{
+    return host_span(size);
+}
+
+/* Frees the host bytes of e when they are ours. */
+static void drop_host(EmuAlloc *e)
+{
+    if (e->shared) {
+        munmap(e->host, host_span(e->size));
+        close(e->memfd);
+    } else if (e->kind != EMU_ALLOC_HOST && e->kind != EMU_ALLOC_VMM) {
+        free(e->host);
+    }
+}
+
 void emu_mem_free(EmuMemory *m)
 {
     if (!m) {
         return;
     }
     for (uint32_t i = 0; i < m->n; i++) {
-        if (m->a[i].kind != EMU_ALLOC_HOST &&
-            m->a[i].kind != EMU_ALLOC_VMM) {
-            free(m->a[i].host);
-        }
+        drop_host(&m->a[i]);
     }
     for (uint32_t i = 0; i < m->nslack; i++) {
         free(m->slack[i].host);
@@ -148,7 +168,7 @@ uint64_t emu_mem_alloc(EmuMemory *m, uint64_t size, EmuAllocKind kind,
         kind == EMU_ALLOC_HOST || kind == EMU_ALLOC_VMM) {
         return 0;
     }
-    EmuAlloc e = {0, size, NULL, kind, name};
+    EmuAlloc e = {0, size, NULL, kind, name, false, -1};
     uint64_t span = size ? size : 1;
     uint64_t padded = host_span(size);
     if (kind == EMU_ALLOC_MANAGED) {
@@ -183,7 +203,7 @@ EmuStatus emu_mem_map_host(EmuMemory *m, void *host, uint64_t size,
                            const char *name)
 {
     EmuAlloc e = {(uint64_t)(uintptr_t)host, size, host, EMU_ALLOC_HOST,
-                  name};
+                  name, false, -1};
     if (!host || !size || !mem_insert(m, &e)) {
         return EMU_ERR_INVALID_VALUE;
     }
@@ -208,13 +228,47 @@ uint64_t emu_mem_reserve(EmuMemory *m, uint64_t size, uint64_t align)
 EmuStatus emu_mem_map_at(EmuMemory *m, uint64_t addr, uint8_t *host,
                          uint64_t size)
 {
-    EmuAlloc e = {addr, size, host, EMU_ALLOC_VMM, NULL};
+    EmuAlloc e = {addr, size, host, EMU_ALLOC_VMM, NULL, false, -1};
     if (!host || !size || addr < EMU_GLOBAL_BASE || !mem_insert(m, &e)) {
         return EMU_ERR_INVALID_VALUE;
     }
     if (m->observe) {
         m->observe(m->observe_ctx, addr, size, EMU_ALLOC_VMM, true);
     }
+    return EMU_OK;
+}
+
+EmuStatus emu_mem_share(EmuMemory *m, uint64_t addr, int *fd,
+                        uint64_t *bytes)
+{
+    long i = mem_floor(m, addr);
+    if (i < 0 || m->a[i].addr != addr || m->a[i].kind != EMU_ALLOC_DEVICE) {
+        return EMU_ERR_INVALID_VALUE;
+    }
+    EmuAlloc *e = &m->a[i];
+    uint64_t span = host_span(e->size);
+    if (!e->shared) {
+        int f = memfd_create("ptxemu-ipc", MFD_CLOEXEC);
+        if (f < 0) {
+            return EMU_ERR_OUT_OF_MEMORY;
+        }
+        void *h = MAP_FAILED;
+        if (ftruncate(f, (off_t)span) == 0) {
+            h = mmap(NULL, span, PROT_READ | PROT_WRITE, MAP_SHARED, f, 0);
+        }
+        if (h == MAP_FAILED) {
+            close(f);
+            return EMU_ERR_OUT_OF_MEMORY;
+        }
+        memcpy(h, e->host, span);
+        free(e->host);
+        e->host = h;
+        e->shared = true;
+        e->memfd = f;
+        m->gen++;                       /* no cache keeps the old bytes */
+    }
+    *fd = e->memfd;
+    *bytes = span;
     return EMU_OK;
 }
 
@@ -244,9 +298,9 @@ EmuStatus emu_mem_release(EmuMemory *m, uint64_t addr)
         m->observe(m->observe_ctx, addr, m->a[i].size, m->a[i].kind, false);
     }
     if (m->a[i].kind != EMU_ALLOC_HOST && m->a[i].kind != EMU_ALLOC_VMM) {
-        free(m->a[i].host);
         m->used -= m->a[i].size;
     }
+    drop_host(&m->a[i]);
     memmove(&m->a[i], &m->a[i + 1], (m->n - (uint32_t)i - 1) * sizeof(*m->a));
     m->n--;
     m->gen++;

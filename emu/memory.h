@@ -66,6 +66,9 @@ typedef struct EmuAlloc {
     uint8_t *host;        /* backing bytes */
     EmuAllocKind kind;
     const char *name;     /* variable name, or NULL */
+    bool shared;          /* host is a MAP_SHARED memfd mapping
+                             (emu_mem_share), memfd its descriptor */
+    int memfd;
 } EmuAlloc;
 
 typedef struct EmuMemory EmuMemory;
@@ -98,6 +101,22 @@ EmuStatus emu_mem_map_host(EmuMemory *m, void *host, uint64_t size,
 uint64_t emu_mem_reserve(EmuMemory *m, uint64_t size, uint64_t align);
 EmuStatus emu_mem_map_at(EmuMemory *m, uint64_t addr, uint8_t *host,
                          uint64_t size);
+/* Cross-process sharing (CUDA IPC, runtime/cuda/drv_ipc.c): makes the
+ * EMU_ALLOC_DEVICE allocation that starts at addr live in a memfd
+ * (memfd_create(2), MAP_SHARED) that another process can map through
+ * /proc/<pid>/fd/<fd>; the bytes are copied over once and the old
+ * buffer freed, and the table's generation is bumped so that no access
+ * cache keeps the old buffer (the caller holds whatever lock excludes
+ * running kernels).  Later calls return the same descriptor.  *fd gets
+ * the descriptor (owned here: emu_mem_release closes it), *bytes the
+ * file's size (the allocation's padded host bytes).  Fails with
+ * EMU_ERR_INVALID_VALUE for any other address or kind, and
+ * EMU_ERR_OUT_OF_MEMORY when the memfd cannot be made. */
+EmuStatus emu_mem_share(EmuMemory *m, uint64_t addr, int *fd,
+                        uint64_t *bytes);
+/* The host bytes emu_mem_alloc gives an allocation of size bytes (size
+ * padded to 256): what an importer of a shared allocation maps. */
+uint64_t emu_mem_host_span(uint64_t size);
 const char *emu_alloc_kind_name(EmuAllocKind k);  /* "device allocation" */
 EmuStatus emu_mem_release(EmuMemory *m, uint64_t addr);
 

@@ -123,6 +123,15 @@ EmuDevice *rt_device_emu(ptxemu_device *d)
     return d->emu;
 }
 
+int rt_mem_share(ptxemu_device *d, ptxemu_devptr addr, int *fd,
+                 uint64_t *bytes)
+{
+    pthread_mutex_lock(&d->lock);
+    EmuStatus st = emu_mem_share(d->emu->mem, addr, fd, bytes);
+    pthread_mutex_unlock(&d->lock);
+    return st == EMU_OK ? 0 : -1;
+}
+
 void rt_set_fault_hook(ptxemu_device *d,
                        void (*hook)(void *ctx, const EmuFault *f,
                                     const EmuModule *m),

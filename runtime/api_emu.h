@@ -10,6 +10,11 @@
 #include "runtime/ptxemu.h"
 
 EmuDevice *rt_device_emu(ptxemu_device *d);
+/* emu_mem_share (emu/memory.h) of the device allocation at addr, under
+ * the device's lock, for CUDA IPC: 0, or -1 when it is not the base of
+ * a device allocation or no memfd can be made. */
+int rt_mem_share(ptxemu_device *d, ptxemu_devptr addr, int *fd,
+                 uint64_t *bytes);
 /* hook(ctx, fault) for every launch that stops on a guest fault, before
  * the launch's error is returned (`ptxemu sanitize`'s checkers); NULL
  * removes it. */

@@ -4,9 +4,14 @@
  * cudaIpcGetEventHandle, cudaIpcOpenEventHandle).  The emulator shares
  * handles within one process (runtime/cuda/drv_ipc.c): there an opened
  * memory handle gives the exported allocation (CUDA: repeated opens
- * count, each closed once), an opened event handle a usable event;
- * another process gets cudaErrorNotSupported, checked by running this
- * program again (`--open HEX`) on a handle made here.  Argument errors
+ * count, each closed once), an opened event handle a usable event.
+ * Memory handles also open in another process (this program run again,
+ * `--open HEX`, a fresh process that initialises CUDA itself): it reads
+ * the bytes written here and writes its own, which this process then
+ * reads; once the allocation is freed the handle no longer opens there
+ * (cudaErrorInvalidResourceHandle).  Event handles do not cross
+ * processes (cudaErrorNotSupported), and cudaDevAttrIpcEventSupport
+ * says so.  Argument errors
  * are the ones the CUDA runtime reference lists: the base of a device
  * allocation only, events made with cudaEventInterprocess only.
  */
@@ -25,7 +30,7 @@ START_TEST(test_mem_handles)
 {
     int v = -1;
     OK(cudaDeviceGetAttribute(&v, cudaDevAttrIpcEventSupport, 0));
-    ck_assert_int_eq(v, 0);             /* not across processes */
+    ck_assert_int_eq(v, 0);             /* events: not across processes */
     unsigned *p = NULL, h[16];
     OK(cudaMalloc((void **)&p, sizeof h));
     for (unsigned i = 0; i < 16; i++)
@@ -61,7 +66,7 @@ START_TEST(test_mem_handles)
     ck_assert_uint_eq(back[0], 100);
     OK(cudaFree(p));
     ck_assert_int_eq(cudaIpcOpenMemHandle((void **)&q, mh, 1),
-                     cudaErrorInvalidValue);    /* freed since */
+                     cudaErrorInvalidResourceHandle);    /* freed since */
     (void)cudaGetLastError();
 }
 END_TEST
@@ -100,47 +105,98 @@ END_TEST
 
 static char self[4096];
 
-/* Another process opening a handle of this one. */
-START_TEST(test_other_process)
+/* Runs this program again on handle mh; its printed numbers into out. */
+static int run_other(const char *what, const void *mh, int *out, int n)
 {
-    void *p;
-    OK(cudaMalloc(&p, 256));
-    cudaIpcMemHandle_t mh;
-    OK(cudaIpcGetMemHandle(&mh, p));
     char cmd[4096 + 200], hex[129];
     for (size_t i = 0; i < 64; i++)
-        sprintf(hex + 2 * i, "%02x", (unsigned char)mh.reserved[i]);
-    snprintf(cmd, sizeof cmd, "'%s' --open %s", self, hex);
+        sprintf(hex + 2 * i, "%02x", ((const unsigned char *)mh)[i]);
+    snprintf(cmd, sizeof cmd, "'%s' %s %s", self, what, hex);
     FILE *f = popen(cmd, "r");
     ck_assert_ptr_nonnull(f);
-    int got = -1;
-    ck_assert_int_eq(fscanf(f, "%d", &got), 1);
+    int got = 0;
+    while (got < n && fscanf(f, "%d", &out[got]) == 1)
+        got++;
     pclose(f);
-    ck_assert_int_eq(got, cudaErrorNotSupported);
+    return got;
+}
+
+/* Another process opening handles of this one. */
+START_TEST(test_other_process)
+{
+    unsigned *p, v[64];
+    OK(cudaMalloc((void **)&p, sizeof v));
+    for (unsigned i = 0; i < 64; i++)
+        v[i] = 11 * i;
+    OK(cudaMemcpy(p, v, sizeof v, cudaMemcpyHostToDevice));
+    cudaIpcMemHandle_t mh;
+    OK(cudaIpcGetMemHandle(&mh, p));
+    int r[3] = {-1, -1, -1};
+    ck_assert_int_eq(run_other("--open", &mh, r, 3), 3);
+    ck_assert_int_eq(r[0], cudaSuccess);        /* opened */
+    ck_assert_int_eq(r[1], 64);                 /* all values seen */
+    ck_assert_int_eq(r[2], cudaSuccess);        /* closed */
+    OK(cudaMemcpy(v, p, sizeof v, cudaMemcpyDeviceToHost));
+    for (unsigned i = 0; i < 64; i++)
+        ck_assert_uint_eq(v[i], 900 + i);       /* its writes */
     OK(cudaFree(p));
+    ck_assert_int_eq(run_other("--open", &mh, r, 1), 1);
+    ck_assert_int_eq(r[0], cudaErrorInvalidResourceHandle);
+
+    cudaEvent_t ev;
+    cudaIpcEventHandle_t eh;
+    OK(cudaEventCreateWithFlags(&ev, cudaEventInterprocess |
+                                         cudaEventDisableTiming));
+    OK(cudaIpcGetEventHandle(&eh, ev));
+    ck_assert_int_eq(run_other("--event", &eh, r, 1), 1);
+    ck_assert_int_eq(r[0], cudaErrorNotSupported);
+    OK(cudaEventDestroy(ev));
 }
 END_TEST
 
-/* The other process: open the handle given in hex, print the result. */
-static int open_other(const char *hex)
+/* The other process: open the handle given in hex; print the results
+ * (open, how many of the 64 values were 11i, then it writes 900+i, and
+ * close). */
+static int open_other(const char *what, const char *hex)
 {
-    cudaIpcMemHandle_t mh;
-    memset(&mh, 0, sizeof mh);
+    unsigned char b[64];
+    memset(b, 0, sizeof b);
     for (size_t i = 0; i < 64 && hex[2 * i] && hex[2 * i + 1]; i++) {
-        unsigned b;
-        if (sscanf(hex + 2 * i, "%2x", &b) != 1)
+        unsigned x;
+        if (sscanf(hex + 2 * i, "%2x", &x) != 1)
             return 2;
-        mh.reserved[i] = (char)b;
+        b[i] = (unsigned char)x;
     }
-    void *p = NULL;
-    printf("%d\n", (int)cudaIpcOpenMemHandle(&p, mh, 1));
+    if (strcmp(what, "--event") == 0) {
+        cudaIpcEventHandle_t eh;
+        cudaEvent_t ev;
+        memcpy(&eh, b, sizeof eh);
+        printf("%d\n", (int)cudaIpcOpenEventHandle(&ev, eh));
+        return 0;
+    }
+    cudaIpcMemHandle_t mh;
+    memcpy(&mh, b, sizeof mh);
+    unsigned *p = NULL, v[64];
+    cudaError_t e = cudaIpcOpenMemHandle((void **)&p, mh, 1);
+    printf("%d\n", (int)e);
+    if (e != cudaSuccess)
+        return 0;
+    int same = 0;
+    if (cudaMemcpy(v, p, sizeof v, cudaMemcpyDeviceToHost) == cudaSuccess)
+        for (unsigned i = 0; i < 64; i++)
+            same += v[i] == 11 * i;
+    for (unsigned i = 0; i < 64; i++)
+        v[i] = 900 + i;
+    if (cudaMemcpy(p, v, sizeof v, cudaMemcpyHostToDevice) != cudaSuccess)
+        same = -1;
+    printf("%d\n%d\n", same, (int)cudaIpcCloseMemHandle(p));
     return 0;
 }
 
 int main(int argc, char **argv)
 {
-    if (argc == 3 && strcmp(argv[1], "--open") == 0)
-        return open_other(argv[2]);
+    if (argc == 3 && strncmp(argv[1], "--", 2) == 0)
+        return open_other(argv[1], argv[2]);
     ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
     if (n <= 0)
         return EXIT_FAILURE;

@@ -3,40 +3,60 @@
  * Management": cuIpcGetMemHandle, cuIpcOpenMemHandle,
  * cuIpcCloseMemHandle, cuIpcGetEventHandle, cuIpcOpenEventHandle).
  *
- * Model: within one process only.  The emulated device's memory is this
- * process's own, so another process cannot map it: a handle names its
- * exporting process, and opening it in another one fails with
- * CUDA_ERROR_NOT_SUPPORTED (and the device reports
- * CU_DEVICE_ATTRIBUTE_IPC_EVENT_SUPPORTED 0, so programs that check
- * waive).  Opened in the exporting process, a memory handle gives the
- * allocation's own address, counted per open as CUDA counts repeated
- * opens in one context; cuIpcCloseMemHandle drops one count (the memory
- * stays the exporter's).  An event handle opens as a new event with the
- * exported one's flags and state: all work is complete when it is
- * enqueued, so the two answer queries, waits and synchronisation alike.
+ * Memory, between processes of one host.  The emulated device's memory
+ * is host memory of the process that allocated it, so exporting an
+ * allocation (cuIpcGetMemHandle) moves its bytes, once, into a memfd
+ * mapped MAP_SHARED (emu_mem_share, emu/memory.h; the device lock is
+ * held so that no kernel is running on it meanwhile).  The handle names
+ * the exporting pid, the memfd's descriptor number and its inode; another
+ * process opens /proc/<pid>/fd/<fd> (allowed between processes of one
+ * user, proc(5)), checks that the file is the same inode of the expected
+ * size, maps it MAP_SHARED and enters the mapping at a new device
+ * address of its own, so both processes' copies, kernels and memsets see
+ * one set of bytes, as two contexts on one GPU do.  Repeated opens of one
+ * handle in a process give one address, counted; the last
+ * cuIpcCloseMemHandle unmaps it.  A handle whose allocation was freed
+ * (its memfd closed), whose exporter has exited, or whose descriptor now
+ * names another file, fails to open with CUDA_ERROR_INVALID_HANDLE
+ * (cudaErrorInvalidResourceHandle), never a crash; a handle that is not
+ * ours at all (wrong magic) is CUDA_ERROR_INVALID_VALUE.  Opened in the
+ * exporting process, a memory handle gives the allocation's own address,
+ * counted the same way (the memory stays the exporter's).  As in CUDA,
+ * ordering between the processes is the program's business (events,
+ * or synchronising before signalling the other process).
+ *
+ * Events: within one process only.  An event handle opens in the
+ * exporting process as a new event with the exported one's flags and
+ * state; in another process it fails with CUDA_ERROR_NOT_SUPPORTED, and
+ * the device reports CU_DEVICE_ATTRIBUTE_IPC_EVENT_SUPPORTED 0 so that
+ * programs that check waive.
  *
  * Handle layout (64 bytes, ours): "PTXEMUIP" or "PTXEMUEV", the pid,
- * then the allocation's address and size or the event's handle; opening
- * checks that the allocation (same address and size) or event is still
- * live, so a stale or forged handle is CUDA_ERROR_INVALID_VALUE /
- * INVALID_HANDLE and never dereferenced.
+ * the memfd's descriptor, then the allocation's address and size (or
+ * the event's handle), the memfd's inode, device and size.
  */
 #include "config.h"
 
+#include <fcntl.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include "runtime/api_emu.h"
 #include "runtime/cuda/drv.h"
 #include "runtime/cuda/drv_queue.h"
 
 typedef struct IpcData {
     char magic[8];
     uint32_t pid;
-    uint32_t pad;
+    int32_t fd;                         /* the exporter's memfd */
     uint64_t addr;                      /* allocation, or CUevent */
     uint64_t size;
+    uint64_t ino, dev, bytes;           /* the memfd: inode, size */
 } IpcData;
 
 _Static_assert(sizeof(IpcData) <= sizeof(CUipcMemHandle) &&
@@ -45,9 +65,15 @@ _Static_assert(sizeof(IpcData) <= sizeof(CUipcMemHandle) &&
 
 static const char mem_magic[8] = "PTXEMUIP", ev_magic[8] = "PTXEMUEV";
 
-/* Opened memory handles: address and open count. */
+/* Opened memory handles: the exporter's pid and allocation, the address
+ * here, the open count, and (another process's memory) the mapping. */
 typedef struct Open {
+    uint32_t pid;
+    uint64_t src;                       /* the exporter's address */
+    uint64_t ino;
     CUdeviceptr addr;
+    void *host;                         /* NULL: our own allocation */
+    uint64_t bytes;
     unsigned refs;
     struct Open *next;
 } Open;
@@ -65,14 +91,12 @@ static size_t device_alloc(CUdeviceptr p)
     return kind == PTXEMU_MEM_DEVICE && base == p ? size : 0;
 }
 
+/* The handle's data; CUDA_ERROR_INVALID_VALUE when it is not ours. */
 static CUresult decode(const void *h, const char *magic, IpcData *d)
 {
     memcpy(d, h, sizeof(*d));
-    if (memcmp(d->magic, magic, sizeof(d->magic)) != 0) {
-        return CUDA_ERROR_INVALID_VALUE;
-    }
-    return d->pid == (uint32_t)getpid() ? CUDA_SUCCESS
-                                        : CUDA_ERROR_NOT_SUPPORTED;
+    return memcmp(d->magic, magic, sizeof(d->magic)) == 0
+               ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
 }
 
 static CUresult get_mem(CUipcMemHandle *h, CUdeviceptr p)
@@ -85,13 +109,29 @@ static CUresult get_mem(CUipcMemHandle *h, CUdeviceptr p)
     if (!size) {
         return CUDA_ERROR_INVALID_VALUE;
     }
+    int fd = -1;
+    uint64_t bytes = 0;
+    struct stat st;
+    drv_dev_lock();                     /* no kernel runs on the bytes */
+    int bad = rt_mem_share(drv.dev, p, &fd, &bytes);
+    drv_dev_unlock();
+    if (bad) {
+        return CUDA_ERROR_INVALID_VALUE;  /* a VMM mapping, an import */
+    }
+    if (fstat(fd, &st) != 0) {
+        return CUDA_ERROR_OPERATING_SYSTEM;
+    }
     IpcData d;
     memset(h, 0, sizeof(*h));
     memset(&d, 0, sizeof(d));
     memcpy(d.magic, mem_magic, sizeof(d.magic));
     d.pid = (uint32_t)getpid();
+    d.fd = fd;
     d.addr = p;
     d.size = size;
+    d.ino = (uint64_t)st.st_ino;
+    d.dev = (uint64_t)st.st_dev;
+    d.bytes = bytes;
     memcpy(h, &d, sizeof(d));
     return CUDA_SUCCESS;
 }
@@ -100,6 +140,48 @@ CUresult cuIpcGetMemHandle(CUipcMemHandle *pHandle, CUdeviceptr dptr)
 {
     return drv_trace(get_mem(pHandle, dptr), "cuIpcGetMemHandle",
                      "%p, 0x%llx", (void *)pHandle, dptr);
+}
+
+/* Maps another process's exported allocation here: its address in *out
+ * and the mapping in *host. */
+static CUresult import(const IpcData *d, CUdeviceptr *out, void **host)
+{
+    char path[64];
+    if (d->fd < 0 || !d->size ||
+        d->bytes != emu_mem_host_span(d->size)) {
+        return CUDA_ERROR_INVALID_HANDLE;   /* not a handle we made */
+    }
+    snprintf(path, sizeof(path), "/proc/%u/fd/%d", d->pid, d->fd);
+    int fd = open(path, O_RDWR | O_CLOEXEC);
+    if (fd < 0) {
+        return CUDA_ERROR_INVALID_HANDLE;   /* freed, or the exporter gone */
+    }
+    struct stat st;
+    void *h = MAP_FAILED;
+    if (fstat(fd, &st) == 0 && (uint64_t)st.st_ino == d->ino &&
+        (uint64_t)st.st_dev == d->dev && S_ISREG(st.st_mode) &&
+        (uint64_t)st.st_size == d->bytes) {
+        h = mmap(NULL, d->bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    }
+    close(fd);                          /* the mapping keeps the file */
+    if (h == MAP_FAILED) {
+        return CUDA_ERROR_INVALID_HANDLE;   /* another file by now */
+    }
+    ptxemu_devptr a = 0;
+    CUresult r = CUDA_ERROR_OUT_OF_MEMORY;
+    drv_dev_lock();
+    if (ptxemu_va_reserve(drv.dev, d->bytes, 256, &a) == PTXEMU_SUCCESS &&
+        ptxemu_va_map(drv.dev, a, h, d->size) == PTXEMU_SUCCESS) {
+        r = CUDA_SUCCESS;
+    }
+    drv_dev_unlock();
+    if (r) {
+        munmap(h, d->bytes);
+        return r;
+    }
+    *out = a;
+    *host = h;
+    return CUDA_SUCCESS;
 }
 
 static CUresult open_mem(CUdeviceptr *out, const CUipcMemHandle *h,
@@ -114,28 +196,42 @@ static CUresult open_mem(CUdeviceptr *out, const CUipcMemHandle *h,
     if (!r) {
         r = decode(h, mem_magic, &d);
     }
-    if (!r && device_alloc(d.addr) != d.size) {
-        r = CUDA_ERROR_INVALID_VALUE;   /* freed since it was exported */
+    int own = d.pid == (uint32_t)getpid();
+    if (!r && own && device_alloc(d.addr) != d.size) {
+        r = CUDA_ERROR_INVALID_HANDLE;  /* freed since it was exported */
     }
     if (r) {
         return r;
     }
     pthread_mutex_lock(&ipc_lock);
     Open *o = opens;
-    while (o && o->addr != d.addr) {
+    while (o && !(o->pid == d.pid && o->src == d.addr &&
+                  (own || o->ino == d.ino))) {
         o = o->next;
     }
     if (!o && (o = calloc(1, sizeof(*o)))) {
+        o->pid = d.pid;
+        o->src = d.addr;
+        o->ino = d.ino;
         o->addr = d.addr;
-        o->next = opens;
-        opens = o;
+        o->bytes = d.bytes;
+        r = own ? CUDA_SUCCESS : import(&d, &o->addr, &o->host);
+        if (r) {
+            free(o);
+            o = NULL;
+        } else {
+            o->next = opens;
+            opens = o;
+        }
+    } else if (!o) {
+        r = CUDA_ERROR_OUT_OF_MEMORY;
     }
     if (o) {
         o->refs++;
-        *out = d.addr;
+        *out = o->addr;
     }
     pthread_mutex_unlock(&ipc_lock);
-    return o ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
+    return r;
 }
 
 CUresult cuIpcOpenMemHandle(CUdeviceptr *pdptr, CUipcMemHandle handle,
@@ -166,6 +262,13 @@ static CUresult close_mem(CUdeviceptr p)
             Open *o = *l;
             if (--o->refs == 0) {
                 *l = o->next;
+                if (o->host) {
+                    /* under the device lock: no kernel is reading it */
+                    drv_dev_lock();
+                    ptxemu_va_unmap(drv.dev, o->addr);
+                    drv_dev_unlock();
+                    munmap(o->host, o->bytes);
+                }
                 free(o);
             }
             r = CUDA_SUCCESS;
@@ -224,6 +327,9 @@ static CUresult open_event(CUevent *out, const CUipcEventHandle *h)
     }
     if (!r) {
         r = decode(h, ev_magic, &d);
+    }
+    if (!r && d.pid != (uint32_t)getpid()) {
+        r = CUDA_ERROR_NOT_SUPPORTED;   /* events: one process only */
     }
     CUevent src = (CUevent)(uintptr_t)d.addr;
     if (!r && !drv_handle_valid(DRV_EVENT, src)) {

@@ -2,9 +2,8 @@
  * runtime/cudart/rt_ipc.c: CUDA IPC (cudaIpcGetMemHandle,
  * cudaIpcOpenMemHandle, cudaIpcCloseMemHandle, cudaIpcGetEventHandle,
  * cudaIpcOpenEventHandle) over the driver's (runtime/cuda/drv_ipc.c:
- * within one process; another process's handle is
- * cudaErrorNotSupported).  The runtime's handles are the driver's 64
- * bytes.
+ * memory between processes, events within one process).  The runtime's
+ * handles are the driver's 64 bytes.
  */
 #include <stdint.h>
 #include <string.h>
