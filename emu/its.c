@@ -560,7 +560,9 @@ static bool joint_sync(EmuCtx *x, const EmuOpnd *mm, uint32_t exec,
     }
     uint64_t d0[EMU_WARP_SIZE], d1[EMU_WARP_SIZE];
     if (ok) {
-        w->its_joint = all;
+        /* every lane of those paths counts as present, also one whose
+         * guard leaves it out (it does not take part) */
+        w->its_joint = got;
         me->fn(x, me, exec | all);
         w->its_joint = 0;
         EMU_FOR_LANES(all, lane) {
