@@ -79,11 +79,11 @@ static void release(int *flag)
 int main()
 {
     int *flags, *dflags, *out;
-    CU(cudaHostAlloc(&flags, 4 * sizeof(int), cudaHostAllocMapped));
-    memset(flags, 0, 4 * sizeof(int));
+    CU(cudaHostAlloc(&flags, 8 * sizeof(int), cudaHostAllocMapped));
+    memset(flags, 0, 8 * sizeof(int));
     CU(cudaHostGetDevicePointer(&dflags, flags, 0));
-    CU(cudaMalloc(&out, 4 * sizeof(int)));
-    CU(cudaMemset(out, 0, 4 * sizeof(int)));
+    CU(cudaMalloc(&out, 8 * sizeof(int)));
+    CU(cudaMemset(out, 0, 8 * sizeof(int)));
     cudaStream_t s1, s2, s3;
     CU(cudaStreamCreateWithFlags(&s1, cudaStreamNonBlocking));
     CU(cudaStreamCreateWithFlags(&s2, cudaStreamNonBlocking));
@@ -199,6 +199,45 @@ int main()
     CU(cudaStreamSynchronize(s1));
     CU(cudaMemcpy(&v, out + 3, sizeof v, cudaMemcpyDeviceToHost));
     CHECK("copy-after-kernel", v == 7, "out %d (the kernel's 42 after)", v);
+
+    // 6. A stream destroyed with work pending: cudaStreamDestroy returns
+    //    at once and the work still runs (CUDA Runtime API,
+    //    cudaStreamDestroy).
+    static const char D = 'D', P = 'P', Q = 'Q';
+    cudaStream_t sd;
+    CU(cudaStreamCreate(&sd));
+    norder = 0;
+    spin<<<1, 1, 0, sd>>>(dflags + 4, out + 4);
+    CU(cudaLaunchHostFunc(sd, tag, (void *)&D));
+    CU(cudaStreamDestroy(sd));
+    order_get(got);
+    CHECK("destroy-returns-at-once", strcmp(got, "") == 0, "order '%s'",
+          got);
+    release(&flags[4]);
+    CU(cudaDeviceSynchronize());
+    CU(cudaMemcpy(&v, out + 4, sizeof v, cudaMemcpyDeviceToHost));
+    order_get(got);
+    CHECK("destroyed-stream-work-runs", v == 42 && strcmp(got, "D") == 0,
+          "out %d, order '%s'", v, got);
+
+    // 7. cudaStreamPerThread is a blocking stream: the legacy stream
+    //    waits for it, a non-blocking stream does not.
+    norder = 0;
+    spin<<<1, 1, 0, cudaStreamPerThread>>>(dflags + 5, out + 5);
+    CU(cudaLaunchHostFunc(cudaStreamLegacy, tag, (void *)&P));
+    CU(cudaLaunchHostFunc(s2, tag, (void *)&Q));
+    CU(cudaStreamSynchronize(s2));
+    q = cudaStreamQuery(cudaStreamPerThread);
+    CHECK("per-thread-not-ready", q == cudaErrorNotReady, "%s",
+          cudaGetErrorName(q));
+    order_get(got);
+    CHECK("legacy-waits-for-per-thread", strcmp(got, "Q") == 0,
+          "order '%s'", got);
+    release(&flags[5]);
+    CU(cudaStreamSynchronize(cudaStreamLegacy));
+    order_get(got);
+    CHECK("per-thread-then-legacy", strcmp(got, "QP") == 0, "order '%s'",
+          got);
 
     CU(cudaFreeHost(hin));
     CU(cudaFree(bout));
