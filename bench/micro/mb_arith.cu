@@ -8,15 +8,18 @@
  * (255 * latency + c) / 256, c the cost of the clock reads.
  * Throughput: one block of W warps, every thread running 4 independent
  * chains; thread 0 times the whole block between two __syncthreads();
- * operations per clock per SM = W * 32 * 4 * n * 16 / cycles.  The sweep
- * over W shows how many warps fill the pipeline (Wong et al. Fig. 6: on
- * GT200 more than 6-7 warps for a 24-cycle dependent add).
+ * operations per clock per SM = W * 32 * 4 * n * 16 / cycles.
+ * Throughput1: the same with one chain per thread, so only other warps
+ * hide an operation's latency: the sweep over W shows how many warps fill
+ * the pipeline (Wong et al. Fig. 6: on GT200 more than 6-7 warps for a
+ * 24-cycle dependent add).
  *
  *   mb_arith [--quick] [--op NAME] [--iters N]
  *
  * CSV (bench,op,warps,value):
  *      latency,OP,0,CYCLES_PER_OP       (one thread: warps 0)
  *      throughput,OP,WARPS,OPS_PER_CLK  (thread operations per clock)
+ *      throughput1,OP,WARPS,OPS_PER_CLK (one chain per thread)
  */
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
@@ -143,6 +146,27 @@ __device__ __forceinline__ unsigned long long a_mul64(unsigned long long x,
         if (threadIdx.x == 0) {                                            \
             *cyc = t1 - t0;                                                \
         }                                                                  \
+    }                                                                      \
+    __global__ void tput1_##name(T *out, long long *cyc, T a, T b, int n)  \
+    {                                                                      \
+        T x = a;                                                           \
+        long long t0 = 0, t1 = 0;                                          \
+        for (int rep = 0; rep < 2; rep++) {                                \
+            __syncthreads();                                               \
+            t0 = clock64();                                                \
+            for (int i = 0; i < n; i++) {                                  \
+                _Pragma("unroll") for (int k = 0; k < 64; k++)             \
+                {                                                          \
+                    x = step;                                              \
+                }                                                          \
+            }                                                              \
+            __syncthreads();                                               \
+            t1 = clock64();                                                \
+        }                                                                  \
+        out[threadIdx.x] = x;                                              \
+        if (threadIdx.x == 0) {                                            \
+            *cyc = t1 - t0;                                                \
+        }                                                                  \
     }
 MB_OPS(MB_KERNELS)
 
@@ -160,7 +184,8 @@ static long long *dcyc;
 
 template <class T>
 static void run(const char *name, void (*lat)(T *, long long *, T, T, int),
-                void (*tput)(T *, long long *, T, T, int), int iters,
+                void (*tput)(T *, long long *, T, T, int),
+                void (*tput1)(T *, long long *, T, T, int), int iters,
                 const int *warps, int nwarps, int maxthreads)
 {
     long long cyc;
@@ -178,6 +203,18 @@ static void run(const char *name, void (*lat)(T *, long long *, T, T, int),
         MB_CHECK(cudaMemcpy(&cyc, dcyc, 8, cudaMemcpyDeviceToHost));
         double ops = (double)threads * 4 * iters * 16;
         std::printf("throughput,%s,%d,%.3f\n", name, warps[k],
+                    cyc > 0 ? ops / (double)cyc : 0.0);
+    }
+    for (int k = 0; k < nwarps; k++) {
+        int threads = warps[k] * 32;
+        if (threads > maxthreads) {
+            continue;
+        }
+        tput1<<<1, threads>>>((T *)dout, dcyc, mb_a<T>(), mb_b<T>(), iters);
+        MB_CHECK(cudaGetLastError());
+        MB_CHECK(cudaMemcpy(&cyc, dcyc, 8, cudaMemcpyDeviceToHost));
+        double ops = (double)threads * iters * 64;
+        std::printf("throughput1,%s,%d,%.3f\n", name, warps[k],
                     cyc > 0 ? ops / (double)cyc : 0.0);
     }
 }
@@ -198,8 +235,8 @@ int main(int argc, char **argv)
     std::printf("bench,op,warps,value\n");
 #define MB_RUN(name, T, step)                                              \
     if (!only || !std::strcmp(only, #name)) {                              \
-        run<T>(#name, lat_##name, tput_##name, iters, warps, nwarps,       \
-               prop.maxThreadsPerBlock);                                   \
+        run<T>(#name, lat_##name, tput_##name, tput1_##name, iters, warps, \
+               nwarps, prop.maxThreadsPerBlock);                           \
     }
     MB_OPS(MB_RUN)
     cudaFree(dout);
