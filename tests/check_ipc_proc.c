@@ -180,6 +180,16 @@ START_TEST(test_bad_handles)
         forged.reserved[i] = (char)(i * 37 + 11);
     }
     ck_assert_int_eq(in_child(child_open, &forged), BAD_HANDLE);
+    /* Another file of the exporter's: a pipe (opening it must neither
+     * block nor succeed). */
+    int fds[2];
+    ck_assert_int_eq(pipe(fds), 0);
+    memcpy(&forged, &h, sizeof(h));
+    int32_t fd = fds[0];
+    memcpy(&forged.reserved[12], &fd, sizeof(fd));  /* bytes 12..15 */
+    ck_assert_int_eq(in_child(child_open, &forged), BAD_HANDLE);
+    close(fds[0]);
+    close(fds[1]);
     /* Not a handle at all. */
     memset(&forged, 0xa5, sizeof(forged));
     ck_assert_int_eq(in_child(child_open, &forged), BAD_VALUE);

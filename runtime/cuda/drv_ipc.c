@@ -152,7 +152,16 @@ static CUresult import(const IpcData *d, CUdeviceptr *out, void **host)
         return CUDA_ERROR_INVALID_HANDLE;   /* not a handle we made */
     }
     snprintf(path, sizeof(path), "/proc/%u/fd/%d", d->pid, d->fd);
-    int fd = open(path, O_RDWR | O_CLOEXEC);
+    /* Only our memfds are opened (a forged handle could name any file
+     * the other process holds: a FIFO, a device), and never blocking. */
+    char target[64];
+    static const char name[] = "/memfd:ptxemu-ipc ";
+    ssize_t n = readlink(path, target, sizeof(target) - 1);
+    if (n < (ssize_t)sizeof(name) - 1 ||
+        memcmp(target, name, sizeof(name) - 1) != 0) {
+        return CUDA_ERROR_INVALID_HANDLE;   /* freed, or the exporter gone */
+    }
+    int fd = open(path, O_RDWR | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
     if (fd < 0) {
         return CUDA_ERROR_INVALID_HANDLE;   /* freed, or the exporter gone */
     }
