@@ -102,6 +102,9 @@ static int child_exchange(void *arg)
     if (cuIpcGetMemHandle(&again, d) != CUDA_ERROR_INVALID_VALUE) {
         return 7;
     }
+    if (cuMemFree_v2(d) == CUDA_SUCCESS) {
+        return 11;
+    }
     if (cuIpcCloseMemHandle(d) || cuIpcCloseMemHandle(d)) {
         return 8;
     }
