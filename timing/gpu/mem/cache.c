@@ -570,7 +570,8 @@ void cache_fill(Cache *c, const MemMsg *m, uint64_t now)
     for (uint32_t i = 0; i < e->nwait; i++) {
         if (!(w[i].need & ~l->valid)) {
             c->uprsv--;
-            reply(c, &w[i].m, now + c->cfg.hit_lat);
+            reply(c, &w[i].m, now + (c->cfg.fill_lat ? c->cfg.fill_lat
+                                                     : c->cfg.hit_lat));
         } else {
             w[keep++] = w[i];
         }

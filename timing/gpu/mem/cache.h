@@ -27,7 +27,8 @@
  *    holds dirty sectors, and the line installed with the asked sectors
  *    pending; a fill goes down; the request waits in a new MSHR.
  * A waiting request is answered at (the cycle its last sector arrived)
- * + hit_lat.  Everything going down (fills, write-backs, writes passed
+ * + fill_lat (a hardware cache forwards a fill without a second full
+ * lookup: fill_lat may be below hit_lat; 0 means hit_lat).  Everything going down (fills, write-backs, writes passed
  * on) leaves at now + 1 (the tag lookup) through the miss queue.
  * Writes: write-back caches mark the sectors valid and dirty and answer
  * at now + hit_lat (allocating on a miss when write_alloc, with no fetch:
@@ -58,6 +59,9 @@ typedef struct CacheCfg {
     uint32_t sets, ways, line;  /* line in bytes */
     uint32_t banks;
     uint32_t hit_lat;           /* cycles */
+    uint32_t fill_lat;          /* cycles from a fill to the replies of
+                                   the requests that waited for it (0:
+                                   hit_lat) */
     uint32_t mshrs, merge;      /* MSHR entries; requests per entry */
     uint32_t missq;             /* messages waiting to go down */
     uint32_t outq;              /* replies waiting to go up */

@@ -334,6 +334,9 @@ static void do_cas(Dram *d, uint32_t i, uint64_t now)
         COUNT(d, rd, 1);
         log_cmd(d, now, DC_RD, r->bank, r->row);
     }
+    /* the way to the devices and back, which no DRAM timing covers
+     * (GPGPU-Sim's -dram_latency plays this part) */
+    done += d->c.path_lat;
     if (!r->started) {
         r->started = true;
         COUNT(d, row_hit, 1);

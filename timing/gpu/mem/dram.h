@@ -73,6 +73,9 @@ typedef struct DramCfg {
     uint32_t ranks, bankgroups, banks;  /* banks per rank */
     uint32_t burst_bytes;               /* bytes one column command moves */
     uint32_t rdq, wrq;                  /* queue depths */
+    uint32_t path_lat;                  /* cycles added to every column
+                                           command's data: the controller,
+                                           PHY and board there and back */
     DramPolicy policy;
     DramSched sched;
     uint32_t t[DT_COUNT];

@@ -67,6 +67,9 @@ static const ptxemu_tm_param general[] = {
     {"dram.sched", S, "frfcfs", "scheduler: frfcfs or fifo"},
     {"dram.rdq", U, "32", "read queue depth per channel"},
     {"dram.wrq", U, "32", "write queue depth per channel"},
+    {"dram.path_lat", U, "0", "DRAM cycles added to every read's and "
+                              "write's data: the controller, PHY and board "
+                              "there and back, which no DRAM timing covers"},
     {"l1d.unified", U, "0", "bytes of the array L1 and shared memory "
                             "share (Volta: 128k, A100: 192k; 0: no "
                             "carve-out, the L1 is l1d.sets x ways x line)"},
@@ -117,6 +120,9 @@ static const ptxemu_tm_param timings[DT_COUNT] = {
         {p ".line", U, line, "line bytes (32-byte sectors)"},              \
         {p ".banks", U, banks, "banks (one access each per cycle)"},       \
         {p ".lat", U, lat, "hit latency in cycles"},                       \
+        {p ".fill_lat", I, "-1", "cycles from a fill to the replies of "   \
+                                 "the requests waiting for it (-1 or 0: "  \
+                                 "lat)"},                                  \
         {p ".mshrs", U, mshrs, "MSHR entries"},                            \
         {p ".merge", U, merge, "requests merged per MSHR"},                \
         {p ".missq", U, missq, "miss queue depth"},                        \
@@ -219,6 +225,14 @@ static void read_cache(const ptxemu_tm_host_api *api, ptxemu_tm_host *h,
     RD(line, "line");
     RD(banks, "banks");
     RD(hit_lat, "lat");
+    snprintf(n, sizeof n, "%s.fill_lat", p);
+    int64_t fl = api->param_int(h, n);
+    if (fl < -1 || fl > UINT32_MAX) {
+        api->error(h, "a cache's fill_lat is out of range (-1 or 0 to "
+                      "2^32-1)");
+        *ok = false;
+    }
+    c->fill_lat = fl <= 0 ? c->hit_lat : (uint32_t)fl;
     RD(mshrs, "mshrs");
     RD(merge, "merge");
     RD(missq, "missq");
@@ -390,6 +404,7 @@ int hier_read(const ptxemu_tm_host_api *api, ptxemu_tm_host *h,
     d->sched = (DramSched)choose(api, h, "dram.sched", sch, 2, &ok);
     d->rdq = u32(api, h, "dram.rdq", &ok);
     d->wrq = u32(api, h, "dram.wrq", &ok);
+    d->path_lat = u32(api, h, "dram.path_lat", &ok);
     c->bank_stats = api->param_bool(h, "dram.bank_stats");
     read_carveout(api, h, c, &ok);
     for (int k = 0; k < DT_COUNT; k++) {
