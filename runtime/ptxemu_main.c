@@ -109,6 +109,7 @@ int cmd_sanitize(int argc, char **argv);  /* runtime/cmd_sanitize.c */
 int cmd_sweep(int argc, char **argv);     /* runtime/cmd_sweep.c */
 int cmd_plot(int argc, char **argv);  /* runtime/cmd_plot.c */
 int cmd_config(int argc, char **argv);  /* runtime/cmd_config.c */
+int cmd_tracediff(int argc, char **argv);  /* runtime/cmd_tracediff.c */
 
 typedef struct Command {
     const char *name;
@@ -128,6 +129,8 @@ static const Command commands[] = {
     {"plot", cmd_plot, "draw the statistics of a timed run (PNG, SVG)"},
     {"config", cmd_config, "import a GPGPU-Sim configuration "
      "(gpgpusim.config)"},
+    {"trace-diff", cmd_tracediff, "compare two SIMT traces warp by warp "
+     "(Hanoi's error)"},
 };
 
 static void usage(FILE *out)
