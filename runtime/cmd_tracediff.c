@@ -25,12 +25,16 @@
  *    with the totals and error = total distance / total reference steps;
  *    a human summary on stderr.  Exit status 0 whatever the distance.
  *  - Guards: a file of more than --max-steps steps (default
- *    TD_MAX_STEPS) or a warp whose reference x trace steps exceed
- *    --max-cells (default TD_MAX_CELLS: the O(n m) time) is refused with
- *    a message before the memory or the time is spent.  Malformed input:
+ *    TD_MAX_STEPS), more than --max-warps warps in the two files
+ *    (default TD_MAX_WARPS) or a warp whose reference x trace steps
+ *    exceed --max-cells (default TD_MAX_CELLS: the O(n m) time) is
+ *    refused with a message before the memory or the time is spent.  Malformed input:
  *    "ptxemu trace-diff: FILE:LINE: what", exit status 1; bad usage 2.
- *  - Memory: the steps (12 bytes each) and one row of min(n, m) + 1
- *    distances per comparison.
+ *  - Memory: the steps (12 bytes each, at most twice that while arrays
+ *    grow), the warp table (72 bytes a slot, at most 4 slots a warp) and
+ *    one row of min(n, m) + 1 distances per comparison, and distinct
+ *    function names up to TD_MAX_NAME_BYTES: with the defaults under
+ *    1 GiB however hostile the input.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -43,7 +47,12 @@
 
 int cmd_tracediff(int argc, char **argv);
 
-#define TD_MAX_STEPS (UINT64_C(1) << 24)     /* 16 Mi steps, 192 MiB */
+#define TD_MAX_STEPS (UINT64_C(1) << 23)     /* 8 Mi steps a file */
+#define TD_MAX_WARPS (UINT64_C(1) << 20)     /* 1 Mi warps */
+/* Distinct function names: their bytes and TD_NAME_COST each (malloc's
+ * overhead, an array and a table entry) are held under this. */
+#define TD_MAX_NAME_BYTES ((size_t)64 << 20)
+#define TD_NAME_COST 48
 #define TD_MAX_CELLS UINT64_C(4000000000)    /* a few seconds */
 #define TD_LINE 4096
 #define TD_ME "ptxemu trace-diff"
@@ -70,8 +79,8 @@ typedef struct Diff {
     size_t nw, capw;
     char **names;           /* nn of them, room for capn */
     uint32_t *slots;        /* capn */
-    size_t nn, capn;
-    uint64_t max_steps, max_cells;
+    size_t nn, capn, name_bytes;
+    uint64_t max_steps, max_warps, max_cells;
 } Diff;
 
 static uint64_t mix(uint64_t h)
@@ -108,7 +117,7 @@ static Warp *warp_slot(Warp *t, size_t cap, uint64_t g, uint32_t c,
 
 static Warp *warp_get(Diff *d, uint64_t g, uint32_t c, uint32_t w)
 {
-    if (2 * (d->nw + 1) > d->capw) {
+    if (2 * (d->nw + 1) > d->capw) {     /* at most half full */
         Warp *old = d->w;
         size_t oc = d->capw;
         if (!grow((void **)&d->w, &d->capw, sizeof(Warp))) {
@@ -140,7 +149,8 @@ static uint64_t str_hash(const char *s)
 }
 
 /* The index of name (interned: names[i], found through slots[], which
- * hold index + 1, 0 when free), or UINT32_MAX without memory. */
+ * hold index + 1, 0 when free), UINT32_MAX without memory, UINT32_MAX - 1
+ * past TD_MAX_NAME_BYTES. */
 static uint32_t name_id(Diff *d, const char *name)
 {
     if (2 * (d->nn + 1) > d->capn) {
@@ -171,6 +181,10 @@ static uint32_t name_id(Diff *d, const char *name)
         j = (j + 1) & (d->capn - 1);
     }
     if (!d->slots[j]) {
+        d->name_bytes += strlen(name) + TD_NAME_COST;
+        if (d->name_bytes > TD_MAX_NAME_BYTES) {
+            return UINT32_MAX - 1;
+        }
         if (!(d->names[d->nn] = strdup(name))) {
             return UINT32_MAX;
         }
@@ -270,11 +284,21 @@ static bool parse_step(Diff *d, int k, char *line, uint64_t *nsteps,
         return false;
     }
     uint32_t fn = name_id(d, f[3]);
+    if (fn == UINT32_MAX - 1) {
+        snprintf(why, n, "the distinct function names exceed %zu MiB",
+                 TD_MAX_NAME_BYTES >> 20);
+        return false;
+    }
     Warp *w = fn == UINT32_MAX ? NULL
             : warp_get(d, v[0], (uint32_t)v[1], (uint32_t)v[2]);
+    if (w && d->nw > d->max_warps) {
+        snprintf(why, n, "more than %" PRIu64 " warps in the two files "
+                 "(--max-warps)", d->max_warps);
+        return false;
+    }
     Seq *q = w ? &w->seq[k] : NULL;
     if (q && q->n == q->cap) {
-        size_t nc = q->cap ? q->cap * 2 : 16;
+        size_t nc = q->cap ? q->cap * 2 : 4;
         Step *s = realloc(q->s, nc * sizeof(Step));
         if (s) {
             q->s = s;
@@ -414,8 +438,9 @@ static int warp_cmp(const void *pa, const void *pb)
 static void td_usage(FILE *out)
 {
     fprintf(out,
-        "usage: ptxemu trace-diff [--max-steps N] [--max-cells N] "
-        "REFERENCE TRACE\n"
+        "usage: ptxemu trace-diff [--max-steps N] [--max-warps N] "
+        "[--max-cells N]\n"
+        "                         REFERENCE TRACE\n"
         "\n"
         "Compare two SIMT traces (--trace-simt's format; README, "
         "\"Comparing SIMT\ntraces\") warp by warp, warps matched by "
@@ -425,10 +450,12 @@ static void td_usage(FILE *out)
         "on\nstderr.\n"
         "  --max-steps N   refuse a file of more than N steps "
         "(default %" PRIu64 ")\n"
+        "  --max-warps N   refuse more than N warps in the two files "
+        "(default %" PRIu64 ")\n"
         "  --max-cells N   refuse a warp whose reference x trace steps "
         "exceed N\n"
         "                  (default %" PRIu64 ")\n",
-        TD_MAX_STEPS, TD_MAX_CELLS);
+        TD_MAX_STEPS, TD_MAX_WARPS, TD_MAX_CELLS);
 }
 
 static void td_free(Diff *d)
@@ -527,22 +554,26 @@ int cmd_tracediff(int argc, char **argv)
 {
     static const struct option opts[] = {
         {"max-steps", required_argument, NULL, 's'},
+        {"max-warps", required_argument, NULL, 'w'},
         {"max-cells", required_argument, NULL, 'c'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
-    Diff d = { .max_steps = TD_MAX_STEPS, .max_cells = TD_MAX_CELLS };
+    Diff d = { .max_steps = TD_MAX_STEPS, .max_warps = TD_MAX_WARPS,
+               .max_cells = TD_MAX_CELLS };
     int c;
     optind = 1;
     while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-        uint64_t *lim = c == 's' ? &d.max_steps : &d.max_cells;
+        uint64_t *lim = c == 's' ? &d.max_steps : c == 'w' ? &d.max_warps
+                      : &d.max_cells;
         switch (c) {
         case 's':
+        case 'w':
         case 'c':
             if (!parse_dec(optarg, UINT64_MAX, lim) || !*lim) {
                 fprintf(stderr, TD_ME ": --%s '%s': expected a positive "
-                        "number\n", c == 's' ? "max-steps" : "max-cells",
-                        optarg);
+                        "number\n", c == 's' ? "max-steps" : c == 'w'
+                        ? "max-warps" : "max-cells", optarg);
                 return 2;
             }
             break;
