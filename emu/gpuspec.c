@@ -126,7 +126,8 @@ int emu_gpu_attribute(const EmuGpu *g, int attr, int *out)
     /* Capabilities the emulator really has: unified addressing, mapped
      * and registered host memory, managed memory the host uses
      * directly, cooperative launches, concurrent managed access (all
-     * work is synchronous), stream priorities (accepted). */
+     * work is synchronous), stream priorities (accepted), interprocess
+ * events (runtime/cuda/drv_ipcev.c). */
     case CU_DEVICE_ATTRIBUTE_CAN_MAP_HOST_MEMORY:
     case CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING:
     case CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY:
@@ -144,6 +145,7 @@ int emu_gpu_attribute(const EmuGpu *g, int attr, int *out)
     case CU_DEVICE_ATTRIBUTE_COMPUTE_PREEMPTION_SUPPORTED:
     case CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED:
     case CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED:
+    case CU_DEVICE_ATTRIBUTE_IPC_EVENT_SUPPORTED:
         v = 1; break;
     default:
         if ((int)a <= 0 || (int)a >= CU_DEVICE_ATTRIBUTE_MAX) {

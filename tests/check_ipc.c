@@ -9,9 +9,10 @@
  * `--open HEX`, a fresh process that initialises CUDA itself): it reads
  * the bytes written here and writes its own, which this process then
  * reads; once the allocation is freed the handle no longer opens there
- * (cudaErrorInvalidResourceHandle).  Event handles do not cross
- * processes (cudaErrorNotSupported), and cudaDevAttrIpcEventSupport
- * says so.  Argument errors
+ * (cudaErrorInvalidResourceHandle).  Event handles open there too
+ * (cudaDevAttrIpcEventSupport 1): the other process sees this one's
+ * record done, records the event itself, and this process then sees
+ * that record as the event's last.  Argument errors
  * are the ones the CUDA runtime reference lists: the base of a device
  * allocation only, events made with cudaEventInterprocess only.
  */
@@ -30,7 +31,7 @@ START_TEST(test_mem_handles)
 {
     int v = -1;
     OK(cudaDeviceGetAttribute(&v, cudaDevAttrIpcEventSupport, 0));
-    ck_assert_int_eq(v, 0);             /* events: not across processes */
+    ck_assert_int_eq(v, 1);             /* events: across processes too */
     unsigned *p = NULL, h[16];
     OK(cudaMalloc((void **)&p, sizeof h));
     for (unsigned i = 0; i < 16; i++)
@@ -148,9 +149,18 @@ START_TEST(test_other_process)
     OK(cudaEventCreateWithFlags(&ev, cudaEventInterprocess |
                                          cudaEventDisableTiming));
     OK(cudaIpcGetEventHandle(&eh, ev));
-    ck_assert_int_eq(run_other("--event", &eh, r, 1), 1);
-    ck_assert_int_eq(r[0], cudaErrorNotSupported);
+    OK(cudaEventRecord(ev, 0));
+    OK(cudaEventSynchronize(ev));
+    ck_assert_int_eq(run_other("--event", &eh, r, 3), 3);
+    ck_assert_int_eq(r[0], cudaSuccess);        /* opened */
+    ck_assert_int_eq(r[1], cudaSuccess);        /* our record: done */
+    ck_assert_int_eq(r[2], cudaSuccess);        /* its record, synced */
+    OK(cudaEventQuery(ev));
+    OK(cudaStreamWaitEvent(0, ev, 0));
+    OK(cudaDeviceSynchronize());
     OK(cudaEventDestroy(ev));
+    ck_assert_int_eq(run_other("--event", &eh, r, 1), 1);
+    ck_assert_int_eq(r[0], cudaErrorInvalidResourceHandle);  /* gone */
 }
 END_TEST
 
@@ -171,7 +181,14 @@ static int open_other(const char *what, const char *hex)
         cudaIpcEventHandle_t eh;
         cudaEvent_t ev;
         memcpy(&eh, b, sizeof eh);
-        printf("%d\n", (int)cudaIpcOpenEventHandle(&ev, eh));
+        cudaError_t e = cudaIpcOpenEventHandle(&ev, eh);
+        printf("%d\n", (int)e);
+        if (e == cudaSuccess) {
+            printf("%d\n", (int)cudaEventQuery(ev));
+            e = cudaEventRecord(ev, 0);
+            printf("%d\n", (int)(e ? e : cudaEventSynchronize(ev)));
+            cudaEventDestroy(ev);
+        }
         return 0;
     }
     cudaIpcMemHandle_t mh;

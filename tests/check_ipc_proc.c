@@ -9,9 +9,25 @@
  * exited, and forged ones fail with CUDA_ERROR_INVALID_HANDLE (a handle
  * that is not one at all, CUDA_ERROR_INVALID_VALUE) and the process lives
  * on.
+ *
+ * Events (CU_EVENT_INTERPROCESS): the parent records an event after a
+ * kernel that spins until a flag is set (the parent sets it from the
+ * host, through mapped memory, only once the child has looked); the
+ * child sees the record pending (CUDA_ERROR_NOT_READY) and the
+ * parent's results absent, then its cuStreamWaitEvent holds its copy
+ * back until the parent's kernels are done, so the copy reads them;
+ * then cuEventQuery/cuEventSynchronize succeed.  A record made in the
+ * importer is the event's last record in the exporter too.  A fresh
+ * process (this program run again: it has a stream worker of its own,
+ * where a forked child runs its work synchronously) waits on its stream
+ * without blocking its host thread, and is itself the one that releases
+ * the parent's kernel.  Event handles destroyed, forged or of an exited
+ * exporter fail as memory handles do; an event opened before its
+ * exporter exited stays readable.
  */
 #include <check.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -35,9 +51,18 @@ static const char kernels[] =
     " mad.lo.s32 %r6, %r5, 3, 1;\n"
     " mul.wide.u32 %rd2, %r5, 4; add.s64 %rd3, %rd1, %rd2;\n"
     " st.global.u32 [%rd3], %r6;\n"
-    "DONE:\n ret;\n}\n";
+    "DONE:\n ret;\n}\n"
+    /* Spins until *flag != 0 (the counter keeps the loop's state
+     * changing, so the emulator's livelock watchdog lets it run). */
+    ".visible .entry spin(.param .u64 flag)\n{\n"
+    " .reg .pred %p<2>; .reg .b32 %r<4>; .reg .b64 %rd<2>;\n"
+    " ld.param.u64 %rd1, [flag]; mov.u32 %r3, 0;\n"
+    "WAIT:\n add.u32 %r3, %r3, 1;\n"
+    " ld.volatile.global.u32 %r2, [%rd1];\n"
+    " setp.eq.u32 %p1, %r2, 0;\n"
+    " @%p1 bra WAIT;\n ret;\n}\n";
 
-static CUfunction fill;
+static CUfunction fill, spin;
 
 static void setup(void)
 {
@@ -47,6 +72,7 @@ static void setup(void)
     OK(cuCtxCreate_v2(&ctx, 0, 0));
     OK(cuModuleLoadData(&mod, kernels));
     OK(cuModuleGetFunction(&fill, mod, "fill"));
+    OK(cuModuleGetFunction(&spin, mod, "spin"));
 }
 
 /* Runs fn(arg) in a forked child; returns its exit status (0: passed,
@@ -238,7 +264,285 @@ START_TEST(test_exporter_gone)
 }
 END_TEST
 
+/* ------------------------------------------------------------ events */
+
+#define EV_FLAGS (CU_EVENT_INTERPROCESS | CU_EVENT_DISABLE_TIMING)
+
+/* On s: spin until *flag, then fill d with 3i+1 (N), then record ev. */
+static void pending_work(CUstream s, CUdeviceptr flag, CUdeviceptr d,
+                         CUevent ev)
+{
+    unsigned n = N;
+    void *sa[] = { &flag };
+    void *fa[] = { &d, &n };
+    OK(cuLaunchKernel(spin, 1, 1, 1, 1, 1, 1, 0, s, sa, NULL));
+    OK(cuLaunchKernel(fill, (N + 63) / 64, 1, 1, 64, 1, 1, 0, s, fa,
+                      NULL));
+    OK(cuEventRecord(ev, s));
+}
+
+typedef struct EvShare {
+    CUipcMemHandle mh;
+    CUipcEventHandle eh;
+    int up[2], down[2];                 /* child -> parent, parent -> child */
+} EvShare;
+
+static int child_event_wait(void *arg)
+{
+    EvShare *sh = arg;
+    CUdeviceptr d = 0;
+    CUevent ev = NULL;
+    static unsigned v[N];
+    char c = 0;
+    if (cuIpcOpenMemHandle(&d, sh->mh, 0) || cuIpcOpenEventHandle(&ev, sh->eh)) {
+        return 1;
+    }
+    if (cuEventQuery(ev) != CUDA_SUCCESS) {
+        return 2;                       /* never recorded: done */
+    }
+    if (write(sh->up[1], "r", 1) != 1 || read(sh->down[0], &c, 1) != 1) {
+        return 3;
+    }
+    if (cuEventQuery(ev) != CUDA_ERROR_NOT_READY) {
+        return 4;                       /* the parent's record is pending */
+    }
+    if (cuMemcpyDtoH_v2(v, d, sizeof(v)) || v[1] != 0) {
+        return 5;                       /* and its results are not there */
+    }
+    if (write(sh->up[1], "q", 1) != 1) {
+        return 3;
+    }
+    /* The parent releases its kernel only now. */
+    if (cuStreamWaitEvent(0, ev, 0) || cuMemcpyDtoH_v2(v, d, sizeof(v))) {
+        return 6;
+    }
+    for (unsigned i = 0; i < N; i++) {
+        if (v[i] != 3 * i + 1) {
+            return 7;
+        }
+    }
+    if (cuEventQuery(ev) || cuEventSynchronize(ev)) {
+        return 8;
+    }
+    if (cuEventDestroy_v2(ev) || cuIpcCloseMemHandle(d)) {
+        return 9;
+    }
+    return 0;
+}
+
+START_TEST(test_event_wait)
+{
+    setup();
+    int attr = -1;
+    OK(cuDeviceGetAttribute(&attr, CU_DEVICE_ATTRIBUTE_IPC_EVENT_SUPPORTED,
+                            0));
+    ck_assert_int_eq(attr, 1);
+    static EvShare sh;
+    CUdeviceptr d;
+    CUevent ev, plain;
+    CUstream s;
+    volatile unsigned *flag;
+    CUdeviceptr dflag;
+    OK(cuMemAlloc_v2(&d, N * 4));
+    OK(cuMemsetD32_v2(d, 0, N));
+    OK(cuIpcGetMemHandle(&sh.mh, d));
+    OK(cuEventCreate(&plain, CU_EVENT_DISABLE_TIMING));
+    ck_assert_int_eq(cuIpcGetEventHandle(&sh.eh, plain),
+                     CUDA_ERROR_INVALID_HANDLE);  /* not INTERPROCESS */
+    ck_assert_int_eq(cuEventCreate(&ev, CU_EVENT_INTERPROCESS),
+                     CUDA_ERROR_INVALID_VALUE);   /* timing not allowed */
+    OK(cuEventCreate(&ev, EV_FLAGS));
+    OK(cuIpcGetEventHandle(&sh.eh, ev));
+    OK(cuMemHostAlloc((void **)&flag, 4, CU_MEMHOSTALLOC_DEVICEMAP));
+    *flag = 0;
+    OK(cuMemHostGetDevicePointer_v2(&dflag, (void *)flag, 0));
+    OK(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
+    OK(cuCtxSynchronize());             /* nothing running at the fork */
+    ck_assert_int_eq(pipe(sh.up), 0);
+    ck_assert_int_eq(pipe(sh.down), 0);
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        _exit(child_event_wait(&sh));
+    }
+    char c = 0;
+    ck_assert_int_eq(read(sh.up[0], &c, 1), 1);
+    pending_work(s, dflag, d, ev);
+    ck_assert_int_eq(cuEventQuery(ev), CUDA_ERROR_NOT_READY);
+    ck_assert_int_eq(write(sh.down[1], "g", 1), 1);
+    ck_assert_int_eq(read(sh.up[0], &c, 1), 1);
+    usleep(100 * 1000);                 /* the child is waiting by now */
+    ck_assert_int_eq(cuEventQuery(ev), CUDA_ERROR_NOT_READY);
+    *flag = 1;
+    int st = 0;
+    ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+    ck_assert(WIFEXITED(st));
+    ck_assert_int_eq(WEXITSTATUS(st), 0);
+    OK(cuEventSynchronize(ev));
+    OK(cuEventQuery(ev));
+    for (int i = 0; i < 2; i++) {
+        close(sh.up[i]);
+        close(sh.down[i]);
+    }
+    OK(cuStreamDestroy_v2(s));
+    OK(cuEventDestroy_v2(ev));
+    OK(cuEventDestroy_v2(plain));
+    OK(cuMemFreeHost((void *)flag));
+    OK(cuMemFree_v2(d));
+}
+END_TEST
+
+/* The importer records: query results, then its record. */
+static int child_record(void *arg)
+{
+    CUevent ev = NULL;
+    if (cuIpcOpenEventHandle(&ev, *(const CUipcEventHandle *)arg)) {
+        return 1;
+    }
+    if (cuEventQuery(ev) != CUDA_ERROR_NOT_READY) {
+        return 2;
+    }
+    if (cuEventRecord(ev, 0) || cuEventQuery(ev)) {
+        return 3;
+    }
+    return 0;
+}
+
+/* A host function holding the stream until *arg is set. */
+static void hold(void *arg)
+{
+    while (!__atomic_load_n((int *)arg, __ATOMIC_ACQUIRE)) {
+        usleep(1000);
+    }
+}
+
+START_TEST(test_event_importer_records)
+{
+    setup();
+    CUevent ev;
+    CUstream s;
+    CUipcEventHandle eh;
+    static int go;
+    OK(cuEventCreate(&ev, EV_FLAGS));
+    OK(cuIpcGetEventHandle(&eh, ev));
+    OK(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
+    /* Pending behind a host function (no kernel holds the device at
+     * the fork). */
+    __atomic_store_n(&go, 0, __ATOMIC_RELEASE);
+    OK(cuLaunchHostFunc(s, hold, &go));
+    OK(cuEventRecord(ev, s));
+    ck_assert_int_eq(cuEventQuery(ev), CUDA_ERROR_NOT_READY);
+    ck_assert_int_eq(in_child(child_record, &eh), 0);
+    /* The child's record, done, is the event's last one here too. */
+    OK(cuEventQuery(ev));
+    OK(cuEventSynchronize(ev));
+    ck_assert_int_eq(cuStreamQuery(s), CUDA_ERROR_NOT_READY);
+    __atomic_store_n(&go, 1, __ATOMIC_RELEASE);
+    OK(cuStreamSynchronize(s));
+    OK(cuEventQuery(ev));
+    OK(cuStreamDestroy_v2(s));
+    OK(cuEventDestroy_v2(ev));
+}
+END_TEST
+
+static int child_open_event(void *arg)
+{
+    CUevent ev = NULL;
+    CUresult r = cuIpcOpenEventHandle(&ev, *(const CUipcEventHandle *)arg);
+    return r == CUDA_SUCCESS ? OPENED
+           : r == CUDA_ERROR_INVALID_HANDLE ? BAD_HANDLE
+           : r == CUDA_ERROR_INVALID_VALUE ? BAD_VALUE : OTHER;
+}
+
+START_TEST(test_event_bad_handles)
+{
+    setup();
+    CUevent ev, ev2;
+    CUipcEventHandle h, forged;
+    OK(cuEventCreate(&ev, EV_FLAGS));
+    OK(cuIpcGetEventHandle(&h, ev));
+    memcpy(&forged, &h, sizeof(h));
+    forged.reserved[32] ^= 1;           /* the inode */
+    ck_assert_int_eq(in_child(child_open_event, &forged), BAD_HANDLE);
+    int fds[2];
+    ck_assert_int_eq(pipe(fds), 0);
+    memcpy(&forged, &h, sizeof(h));
+    int32_t fd = fds[0];
+    memcpy(&forged.reserved[12], &fd, sizeof(fd));  /* a pipe */
+    ck_assert_int_eq(in_child(child_open_event, &forged), BAD_HANDLE);
+    close(fds[0]);
+    close(fds[1]);
+    /* A memory handle's memfd dressed as an event's. */
+    CUdeviceptr d;
+    CUipcMemHandle mh;
+    OK(cuMemAlloc_v2(&d, 4096));
+    OK(cuIpcGetMemHandle(&mh, d));
+    memcpy(&forged, &mh, sizeof(mh));
+    memcpy(forged.reserved, &h, 8);     /* the event magic */
+    ck_assert_int_eq(in_child(child_open_event, &forged), BAD_HANDLE);
+    OK(cuMemFree_v2(d));
+    memset(&forged, 0xa5, sizeof(forged));
+    ck_assert_int_eq(in_child(child_open_event, &forged), BAD_VALUE);
+    ck_assert_int_eq(in_child(child_open_event, &h), OPENED);
+    /* In the exporter: a second event on the same state. */
+    OK(cuIpcOpenEventHandle(&ev2, h));
+    OK(cuEventDestroy_v2(ev2));
+    OK(cuEventDestroy_v2(ev));
+    ck_assert_int_eq(in_child(child_open_event, &h), BAD_HANDLE);
+    ck_assert_int_eq(cuIpcOpenEventHandle(&ev2, h),
+                     CUDA_ERROR_INVALID_HANDLE);
+}
+END_TEST
+
+/* An exporter that records its event and exits once the parent has
+ * opened it: the parent's copy keeps the last state. */
+START_TEST(test_event_exporter_gone)
+{
+    setup();
+    int up[2], down[2];
+    ck_assert_int_eq(pipe(up), 0);
+    ck_assert_int_eq(pipe(down), 0);
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        CUevent ev;
+        CUipcEventHandle h;
+        char c;
+        memset(&h, 0, sizeof(h));
+        if (cuEventCreate(&ev, EV_FLAGS) || cuIpcGetEventHandle(&h, ev) ||
+            write(up[1], &h, sizeof(h)) != (ssize_t)sizeof(h) ||
+            read(down[0], &c, 1) != 1 || cuEventRecord(ev, 0)) {
+            _exit(1);
+        }
+        _exit(0);
+    }
+    CUipcEventHandle h;
+    CUevent ev;
+    ck_assert_int_eq(read(up[0], &h, sizeof(h)), (ssize_t)sizeof(h));
+    OK(cuIpcOpenEventHandle(&ev, h));
+    ck_assert_int_eq(write(down[1], "o", 1), 1);
+    int st = 0;
+    ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+    ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    OK(cuEventQuery(ev));
+    OK(cuEventSynchronize(ev));
+    OK(cuStreamWaitEvent(0, ev, 0));
+    OK(cuCtxSynchronize());
+    OK(cuEventRecord(ev, 0));           /* still usable here */
+    OK(cuEventSynchronize(ev));
+    OK(cuEventDestroy_v2(ev));
+    CUevent again;
+    ck_assert_int_eq(cuIpcOpenEventHandle(&again, h),
+                     CUDA_ERROR_INVALID_HANDLE);
+    for (int i = 0; i < 2; i++) {
+        close(up[i]);
+        close(down[i]);
+    }
+}
+END_TEST
+
 int main(void)
+
 {
     Suite *s = suite_create("ipc_proc");
     TCase *tc = tcase_create("ipc_proc");
@@ -246,6 +550,10 @@ int main(void)
     tcase_add_test(tc, test_exchange);
     tcase_add_test(tc, test_bad_handles);
     tcase_add_test(tc, test_exporter_gone);
+    tcase_add_test(tc, test_event_wait);
+    tcase_add_test(tc, test_event_importer_records);
+    tcase_add_test(tc, test_event_bad_handles);
+    tcase_add_test(tc, test_event_exporter_gone);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

@@ -71,6 +71,7 @@ struct CUstream_st {
 struct CUevent_st {
     unsigned flags;
     struct DrvItem *rec;                /* its last record (drv_queue.h) */
+    struct DrvIpcEv *ipc;               /* INTERPROCESS: the shared page */
 };
 
 struct CUarray_st {

@@ -48,6 +48,7 @@
 
 #include "runtime/api_emu.h"
 #include "runtime/cuda/drv.h"
+#include "runtime/cuda/drv_ipcev.h"
 #include "runtime/cuda/drv_queue.h"
 
 typedef struct IpcData {
@@ -142,28 +143,27 @@ CUresult cuIpcGetMemHandle(CUipcMemHandle *pHandle, CUdeviceptr dptr)
                      "%p, 0x%llx", (void *)pHandle, dptr);
 }
 
-/* Maps another process's exported allocation here: its address in *out
- * and the mapping in *host. */
-static CUresult import(const IpcData *d, CUdeviceptr *out, void **host)
+/* Maps the exporter's memfd named by d, when it is still one of ours
+ * called `name` ("/memfd:NAME "), the same inode, of d->bytes bytes;
+ * NULL otherwise (freed, the exporter gone, a forged handle). */
+static void *map_exported(const IpcData *d, const char *name)
 {
     char path[64];
-    if (d->fd < 0 || !d->size ||
-        d->bytes != emu_mem_host_span(d->size)) {
-        return CUDA_ERROR_INVALID_HANDLE;   /* not a handle we made */
+    if (d->fd < 0 || !d->bytes) {
+        return NULL;
     }
     snprintf(path, sizeof(path), "/proc/%u/fd/%d", d->pid, d->fd);
     /* Only our memfds are opened (a forged handle could name any file
      * the other process holds: a FIFO, a device), and never blocking. */
     char target[64];
-    static const char name[] = "/memfd:ptxemu-ipc ";
+    size_t len = strlen(name);
     ssize_t n = readlink(path, target, sizeof(target) - 1);
-    if (n < (ssize_t)sizeof(name) - 1 ||
-        memcmp(target, name, sizeof(name) - 1) != 0) {
-        return CUDA_ERROR_INVALID_HANDLE;   /* freed, or the exporter gone */
+    if (n < (ssize_t)len || memcmp(target, name, len) != 0) {
+        return NULL;
     }
     int fd = open(path, O_RDWR | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
     if (fd < 0) {
-        return CUDA_ERROR_INVALID_HANDLE;   /* freed, or the exporter gone */
+        return NULL;
     }
     struct stat st;
     void *h = MAP_FAILED;
@@ -173,8 +173,19 @@ static CUresult import(const IpcData *d, CUdeviceptr *out, void **host)
         h = mmap(NULL, d->bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     }
     close(fd);                          /* the mapping keeps the file */
-    if (h == MAP_FAILED) {
-        return CUDA_ERROR_INVALID_HANDLE;   /* another file by now */
+    return h == MAP_FAILED ? NULL : h;
+}
+
+/* Maps another process's exported allocation here: its address in *out
+ * and the mapping in *host. */
+static CUresult import(const IpcData *d, CUdeviceptr *out, void **host)
+{
+    if (!d->size || d->bytes != emu_mem_host_span(d->size)) {
+        return CUDA_ERROR_INVALID_HANDLE;   /* not a handle we made */
+    }
+    void *h = map_exported(d, "/memfd:ptxemu-ipc ");
+    if (!h) {
+        return CUDA_ERROR_INVALID_HANDLE;
     }
     ptxemu_devptr a = 0;
     CUresult r = CUDA_ERROR_OUT_OF_MEMORY;
@@ -308,13 +319,21 @@ static CUresult get_event(CUipcEventHandle *h, CUevent e)
     if (!r && !(e->flags & CU_EVENT_INTERPROCESS)) {
         r = CUDA_ERROR_INVALID_HANDLE;
     }
+    struct stat st;
+    if (!r && fstat(drv_ipcev_fd(e->ipc), &st) != 0) {
+        r = CUDA_ERROR_OPERATING_SYSTEM;
+    }
     if (!r) {
         IpcData d;
         memset(h, 0, sizeof(*h));
         memset(&d, 0, sizeof(d));
         memcpy(d.magic, ev_magic, sizeof(d.magic));
         d.pid = (uint32_t)getpid();
+        d.fd = drv_ipcev_fd(e->ipc);
         d.addr = (uint64_t)(uintptr_t)e;
+        d.ino = (uint64_t)st.st_ino;
+        d.dev = (uint64_t)st.st_dev;
+        d.bytes = DRV_IPCEV_BYTES;
         memcpy(h, &d, sizeof(d));
     }
     return r;
@@ -337,18 +356,21 @@ static CUresult open_event(CUevent *out, const CUipcEventHandle *h)
     if (!r) {
         r = decode(h, ev_magic, &d);
     }
-    if (!r && d.pid != (uint32_t)getpid()) {
-        r = CUDA_ERROR_NOT_SUPPORTED;   /* events: one process only */
+    DrvIpcEv *v = NULL;
+    if (!r && d.bytes == DRV_IPCEV_BYTES) {
+        v = drv_ipcev_adopt(map_exported(&d, "/memfd:ptxemu-ipcev "));
     }
-    CUevent src = (CUevent)(uintptr_t)d.addr;
-    if (!r && !drv_handle_valid(DRV_EVENT, src)) {
-        r = CUDA_ERROR_INVALID_HANDLE;  /* destroyed since */
-    }
-    if (!r) {
-        r = cuEventCreate(out, src->flags);
+    if (!r && !v) {
+        r = CUDA_ERROR_INVALID_HANDLE;  /* destroyed, exporter gone, forged */
     }
     if (!r) {
-        drv_queue_event_share(*out, src);
+        r = cuEventCreate(out, CU_EVENT_DISABLE_TIMING);
+    }
+    if (!r) {
+        (*out)->flags |= CU_EVENT_INTERPROCESS;
+        (*out)->ipc = v;
+    } else {
+        drv_ipcev_unref(v);
     }
     return r;
 }

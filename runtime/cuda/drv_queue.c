@@ -22,6 +22,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "runtime/cuda/drv_ipcev.h"
 #include "runtime/cuda/drv_queue.h"
 #include "runtime/rt_timing.h"
 #include "timing/session.h"
@@ -44,6 +45,10 @@ typedef struct DrvItem {
     void *arg;
     void (*fr)(void *);
     uint64_t ns;
+    struct DrvIpcEv *ipc;               /* an interprocess event's page */
+    uint32_t gen;                       /* record: its generation; wait:
+                                         * the one waited for */
+    int ipc_wait;                       /* waiting for gen (a mark) */
     _Alignas(16) unsigned char inl[];   /* a copied argument */
 } DrvItem;
 
@@ -120,6 +125,7 @@ static void item_unref(DrvItem *it)
         item_unref(i < 4 ? it->deps[i] : it->more[i - 4]);
     }
     free(it->more);
+    drv_ipcev_unref(it->ipc);
     if (it->fr) {
         it->fr(it->arg);
     }
@@ -158,6 +164,9 @@ static int add_dep(DrvItem *it, DrvItem *d)
 /* qlock held. */
 static int ready(const DrvItem *it)
 {
+    if (it->ipc_wait) {
+        return 0;
+    }
     for (unsigned i = 0; i < it->ndeps; i++) {
         if (dep_at(it, i)->state != DONE) {
             return 0;
@@ -247,6 +256,9 @@ static void complete(DrvItem *it)
     it->state = DONE;
     if (it->record) {
         it->ns = now_ns();
+        if (it->ipc) {
+            drv_ipcev_complete(it->ipc, it->gen);
+        }
     }
     if (q) {
         q->head = it->next;
@@ -494,6 +506,11 @@ CUresult drv_enqueue_record(CUstream s, CUevent e)
     }
     it->record = 1;
     pthread_mutex_lock(&qlock);
+    if (e->ipc) {
+        drv_ipcev_ref(e->ipc);
+        it->ipc = e->ipc;
+        it->gen = drv_ipcev_record(e->ipc);
+    }
     it->refs++;                         /* the event's */
     item_unref(e->rec);
     e->rec = it;
@@ -501,17 +518,96 @@ CUresult drv_enqueue_record(CUstream s, CUevent e)
     return submit(s, it);
 }
 
-CUresult drv_enqueue_wait(CUstream s, CUevent e)
+/* What a wait on e waits for: its local last record (LOCAL), another
+ * process's or another opened copy's record of an interprocess event,
+ * generation *gen, still pending (FOREIGN) or done (NONE). */
+enum { LOCAL, FOREIGN, NONE };
+
+/* qlock held. */
+static int last_record(CUevent e, uint32_t *gen)
 {
-    if (drv_queue_immediate()) {
-        return CUDA_SUCCESS;            /* everything earlier is done */
+    if (!e->ipc) {
+        return LOCAL;
     }
+    *gen = drv_ipcev_last(e->ipc);
+    if (e->rec && e->rec->ipc && e->rec->gen == *gen) {
+        return LOCAL;
+    }
+    return drv_ipcev_done(e->ipc, *gen) ? NONE : FOREIGN;
+}
+
+/* A thread of its own per pending wait on another process's record
+ * (nothing here signals its completion): it holds back only the
+ * waiting stream, not the worker. */
+static void *ipc_waiter(void *arg)
+{
+    DrvItem *it = arg;
+    drv_ipcev_wait(it->ipc, it->gen);
+    pthread_mutex_lock(&qlock);
+    it->ipc_wait = 0;
+    settle();
+    pthread_cond_broadcast(&work_cv);
+    pthread_cond_broadcast(&done_cv);
+    item_unref(it);
+    pthread_mutex_unlock(&qlock);
+    return NULL;
+}
+
+/* qlock held.  Puts a mark on s that waits for e's generation gen. */
+static int put_ipc_wait(CUstream s, CUevent e, uint32_t gen)
+{
     DrvItem *it = item_new(ITEM_MARK, 0);
     if (!it) {
-        return CUDA_ERROR_OUT_OF_MEMORY;
+        return -1;
+    }
+    drv_ipcev_ref(e->ipc);
+    it->ipc = e->ipc;
+    it->gen = gen;
+    it->ipc_wait = 1;
+    it->refs++;                         /* the waiter's */
+    pthread_t t;
+    pthread_attr_t a;
+    pthread_attr_init(&a);
+    pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED);
+    if (pthread_create(&t, &a, ipc_waiter, it)) {
+        /* No thread: wait here (the host blocks, the order holds). */
+        pthread_mutex_unlock(&qlock);
+        drv_ipcev_wait(e->ipc, gen);
+        pthread_mutex_lock(&qlock);
+        it->ipc_wait = 0;
+        item_unref(it);
+    }
+    pthread_attr_destroy(&a);
+    return put(s, it);
+}
+
+CUresult drv_enqueue_wait(CUstream s, CUevent e)
+{
+    uint32_t gen = 0;
+    if (drv_queue_immediate()) {
+        /* Everything earlier here is done; another process's record
+         * may not be. */
+        pthread_mutex_lock(&qlock);
+        int what = last_record(e, &gen);
+        pthread_mutex_unlock(&qlock);
+        if (what == FOREIGN) {
+            drv_ipcev_wait(e->ipc, gen);
+        }
+        return CUDA_SUCCESS;
     }
     int bad = 0;
     pthread_mutex_lock(&qlock);
+    int what = last_record(e, &gen);
+    if (what != LOCAL) {
+        bad = what == FOREIGN ? put_ipc_wait(s, e, gen) : 0;
+        pthread_mutex_unlock(&qlock);
+        return bad ? CUDA_ERROR_OUT_OF_MEMORY : CUDA_SUCCESS;
+    }
+    DrvItem *it = item_new(ITEM_MARK, 0);
+    if (!it) {
+        pthread_mutex_unlock(&qlock);
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    }
     if (add_dep(it, e->rec)) {
         item_unref(it);
         bad = 1;
@@ -592,12 +688,16 @@ void drv_queue_sync_ctx(CUcontext ctx)
 
 void drv_queue_sync_event(CUevent e)
 {
-    if (drv_queue_immediate()) {
-        return;
-    }
+    uint32_t gen = 0;
     pthread_mutex_lock(&qlock);
-    wait_item(e->rec);
+    int what = last_record(e, &gen);
+    if (what == LOCAL && !drv_queue_immediate()) {
+        wait_item(e->rec);
+    }
     pthread_mutex_unlock(&qlock);
+    if (what == FOREIGN) {
+        drv_ipcev_wait(e->ipc, gen);
+    }
 }
 
 int drv_queue_stream_idle(CUstream s)
@@ -614,6 +714,10 @@ int drv_queue_stream_idle(CUstream s)
 
 int drv_queue_event_done(CUevent e)
 {
+    if (e->ipc) {
+        /* The shared page: every process's records complete there. */
+        return drv_ipcev_done(e->ipc, drv_ipcev_last(e->ipc));
+    }
     pthread_mutex_lock(&qlock);
     int done = !e->rec || e->rec->state == DONE;
     pthread_mutex_unlock(&qlock);
@@ -636,6 +740,9 @@ void drv_queue_event_gone(CUevent e)
     pthread_mutex_lock(&qlock);
     item_unref(e->rec);
     e->rec = NULL;
+    drv_ipcev_unexport(e->ipc);
+    drv_ipcev_unref(e->ipc);
+    e->ipc = NULL;
     pthread_mutex_unlock(&qlock);
 }
 
@@ -664,17 +771,6 @@ void drv_queue_ctx_gone(CUcontext ctx)
         }
     }
     ctx->async_err = CUDA_SUCCESS;
-    pthread_mutex_unlock(&qlock);
-}
-
-void drv_queue_event_share(CUevent dst, CUevent src)
-{
-    pthread_mutex_lock(&qlock);
-    if (src->rec) {
-        src->rec->refs++;
-    }
-    item_unref(dst->rec);
-    dst->rec = src->rec;
     pthread_mutex_unlock(&qlock);
 }
 

@@ -73,11 +73,13 @@ int drv_queue_stream_idle(CUstream s);
 int drv_queue_event_done(CUevent e);
 /* e's last record's time stamp, when done (returns 0), else -1. */
 int drv_queue_event_ns(CUevent e, uint64_t *ns);
-/* cuEventDestroy: forgets e's record (pending work is not touched). */
+/* cuEventDestroy: forgets e's record and lets go of its shared page
+ * (pending work is not touched).  An interprocess event (e->ipc,
+ * drv_ipcev.h) records, completes, is queried and waited for through
+ * its shared page too, so that records made by another process count:
+ * a wait on one (cuStreamWaitEvent) holds back the stream, not the
+ * worker. */
 void drv_queue_event_gone(CUevent e);
-
-/* An event opened from an IPC handle: dst stands for src's last record. */
-void drv_queue_event_share(CUevent dst, CUevent src);
 
 /* Stream life: the queue behind a new stream; a destroyed stream's
  * queue goes once its work is done (CUDA: cuStreamDestroy returns at

@@ -15,6 +15,7 @@
 
 #include "runtime/cuda/drv.h"
 #include "runtime/cuda/drv_capture.h"
+#include "runtime/cuda/drv_ipcev.h"
 #include "runtime/cuda/drv_queue.h"
 
 /* ------------------------------------------------------------ streams */
@@ -319,9 +320,15 @@ CUresult cuEventCreate(CUevent *phEvent, unsigned int Flags)
     if (!r && !(e = calloc(1, sizeof(*e)))) {
         r = CUDA_ERROR_OUT_OF_MEMORY;
     }
+    if (!r && (Flags & CU_EVENT_INTERPROCESS) &&
+        !(e->ipc = drv_ipcev_new())) {
+        free(e);
+        r = CUDA_ERROR_OUT_OF_MEMORY;   /* no memfd for its shared state */
+    }
     if (!r) {
         e->flags = Flags;
         if (drv_handle_add(DRV_EVENT, e)) {
+            drv_ipcev_unref(e->ipc);
             free(e);
             r = CUDA_ERROR_OUT_OF_MEMORY;
         } else {
