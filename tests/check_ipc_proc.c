@@ -17,13 +17,12 @@
  * parent's results absent, then its cuStreamWaitEvent holds its copy
  * back until the parent's kernels are done, so the copy reads them;
  * then cuEventQuery/cuEventSynchronize succeed.  A record made in the
- * importer is the event's last record in the exporter too.  A fresh
- * process (this program run again: it has a stream worker of its own,
- * where a forked child runs its work synchronously) waits on its stream
- * without blocking its host thread, and is itself the one that releases
- * the parent's kernel.  Event handles destroyed, forged or of an exited
+ * importer is the event's last record in the exporter too.  Event
+ * handles destroyed, forged or of an exited
  * exporter fail as memory handles do; an event opened before its
- * exporter exited stays readable.
+ * exporter exited stays readable.  In a process with a stream worker,
+ * a stream waiting on another copy's pending record is held back while
+ * the host thread goes on.
  */
 #include <check.h>
 #include <stdint.h>
@@ -445,6 +444,52 @@ START_TEST(test_event_importer_records)
 }
 END_TEST
 
+/* A stream waiting on another copy's record (what an importer with a
+ * stream worker does with the exporter's) is held back, the host is
+ * not: the wait runs beside the worker. */
+START_TEST(test_event_stream_waits)
+{
+    setup();
+    CUevent ev, copy;
+    CUstream s, t;
+    CUipcEventHandle eh;
+    CUdeviceptr d, d2;
+    static int go;
+    unsigned v = 0;
+    OK(cuMemAlloc_v2(&d, 4));
+    OK(cuMemAlloc_v2(&d2, 4));
+    OK(cuMemsetD32_v2(d, 5, 1));
+    OK(cuMemsetD32_v2(d2, 0, 1));
+    OK(cuEventCreate(&ev, EV_FLAGS));
+    OK(cuIpcGetEventHandle(&eh, ev));
+    OK(cuIpcOpenEventHandle(&copy, eh));
+    OK(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
+    OK(cuStreamCreate(&t, CU_STREAM_NON_BLOCKING));
+    __atomic_store_n(&go, 0, __ATOMIC_RELEASE);
+    OK(cuLaunchHostFunc(s, hold, &go));
+    OK(cuMemsetD32Async(d, 9, 1, s));
+    OK(cuEventRecord(ev, s));
+    OK(cuStreamWaitEvent(t, copy, 0));
+    OK(cuMemcpyDtoDAsync_v2(d2, d, 4, t));
+    ck_assert_int_eq(cuEventQuery(copy), CUDA_ERROR_NOT_READY);
+    usleep(50 * 1000);
+    ck_assert_int_eq(cuStreamQuery(t), CUDA_ERROR_NOT_READY);
+    OK(cuMemcpyDtoH_v2(&v, d2, 4));     /* legacy: not behind t */
+    ck_assert_uint_eq(v, 0);            /* the copy has not run */
+    __atomic_store_n(&go, 1, __ATOMIC_RELEASE);
+    OK(cuStreamSynchronize(t));
+    OK(cuMemcpyDtoH_v2(&v, d2, 4));
+    ck_assert_uint_eq(v, 9);            /* after s's memset */
+    OK(cuEventQuery(copy));
+    OK(cuStreamDestroy_v2(s));
+    OK(cuStreamDestroy_v2(t));
+    OK(cuEventDestroy_v2(copy));
+    OK(cuEventDestroy_v2(ev));
+    OK(cuMemFree_v2(d));
+    OK(cuMemFree_v2(d2));
+}
+END_TEST
+
 static int child_open_event(void *arg)
 {
     CUevent ev = NULL;
@@ -552,6 +597,7 @@ int main(void)
     tcase_add_test(tc, test_exporter_gone);
     tcase_add_test(tc, test_event_wait);
     tcase_add_test(tc, test_event_importer_records);
+    tcase_add_test(tc, test_event_stream_waits);
     tcase_add_test(tc, test_event_bad_handles);
     tcase_add_test(tc, test_event_exporter_gone);
     suite_add_tcase(s, tc);

@@ -25,15 +25,22 @@
  * ordering between the processes is the program's business (events,
  * or synchronising before signalling the other process).
  *
- * Events: within one process only.  An event handle opens in the
- * exporting process as a new event with the exported one's flags and
- * state; in another process it fails with CUDA_ERROR_NOT_SUPPORTED, and
- * the device reports CU_DEVICE_ATTRIBUTE_IPC_EVENT_SUPPORTED 0 so that
- * programs that check waive.
+ * Events, between processes too (CU_DEVICE_ATTRIBUTE_IPC_EVENT_SUPPORTED
+ * is 1).  An event made with CU_EVENT_INTERPROCESS keeps its completion
+ * state in a one-page memfd of its own (drv_ipcev.h); its handle names
+ * that memfd as a memory handle names an allocation's, and opening it
+ * (in any process, the exporter included) maps the page under a new
+ * event with the flags INTERPROCESS | DISABLE_TIMING, as CUDA's opened
+ * events have.  Records made in either process count, and queries,
+ * synchronisations and stream waits read the page (drv_queue.c).  A
+ * destroyed event's handle, an exited exporter's, or a forged one fails
+ * with CUDA_ERROR_INVALID_HANDLE; an event already opened keeps its
+ * mapping, so its last state stays readable after the exporter exits.
  *
  * Handle layout (64 bytes, ours): "PTXEMUIP" or "PTXEMUEV", the pid,
  * the memfd's descriptor, then the allocation's address and size (or
- * the event's handle), the memfd's inode, device and size.
+ * the event's handle, for tracing only), the memfd's inode, device and
+ * size.
  */
 #include "config.h"
 

@@ -2,7 +2,7 @@
  * runtime/cudart/rt_ipc.c: CUDA IPC (cudaIpcGetMemHandle,
  * cudaIpcOpenMemHandle, cudaIpcCloseMemHandle, cudaIpcGetEventHandle,
  * cudaIpcOpenEventHandle) over the driver's (runtime/cuda/drv_ipc.c:
- * memory between processes, events within one process).  The runtime's
+ * memory and events, between processes).  The runtime's
  * handles are the driver's 64 bytes.
  */
 #include <stdint.h>
