@@ -12,7 +12,11 @@
  * (cudaErrorInvalidResourceHandle).  Event handles open there too
  * (cudaDevAttrIpcEventSupport 1): the other process sees this one's
  * record done, records the event itself, and this process then sees
- * that record as the event's last.  Argument errors
+ * that record as the event's last; with this process's record pending
+ * (behind a host function waiting on a pipe), the other process's
+ * cudaStreamWaitEvent holds its stream back (cudaErrorNotReady) but
+ * not its host thread, which then releases us through the pipe, and its
+ * stream completes.  Argument errors
  * are the ones the CUDA runtime reference lists: the base of a device
  * allocation only, events made with cudaEventInterprocess only.
  */
@@ -106,6 +110,14 @@ END_TEST
 
 static char self[4096];
 
+/* A host function: waits for a byte on the pipe *arg. */
+static void hold(void *arg)
+{
+    char c;
+    if (read(*(int *)arg, &c, 1) != 1)
+        abort();
+}
+
 /* Runs this program again on handle mh; its printed numbers into out. */
 static int run_other(const char *what, const void *mh, int *out, int n)
 {
@@ -158,6 +170,28 @@ START_TEST(test_other_process)
     OK(cudaEventQuery(ev));
     OK(cudaStreamWaitEvent(0, ev, 0));
     OK(cudaDeviceSynchronize());
+    /* Our record pending (behind a host function that waits for a byte
+     * on a pipe the other process inherits): its stream waits, its host
+     * thread does not, and it is the one that lets our stream go. */
+    int rel[2];
+    ck_assert_int_eq(pipe(rel), 0);
+    char fdarg[16];
+    snprintf(fdarg, sizeof fdarg, "%d", rel[1]);
+    ck_assert_int_eq(setenv("CHECK_IPC_RELEASE_FD", fdarg, 1), 0);
+    cudaStream_t s;
+    OK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+    OK(cudaLaunchHostFunc(s, hold, &rel[0]));
+    OK(cudaEventRecord(ev, s));
+    ck_assert_int_eq(cudaEventQuery(ev), cudaErrorNotReady);
+    ck_assert_int_eq(run_other("--wait", &eh, r, 3), 3);
+    ck_assert_int_eq(r[0], cudaErrorNotReady);  /* its query */
+    ck_assert_int_eq(r[1], cudaErrorNotReady);  /* its stream, held */
+    ck_assert_int_eq(r[2], cudaSuccess);        /* released: synced */
+    OK(cudaStreamSynchronize(s));
+    OK(cudaEventQuery(ev));
+    OK(cudaStreamDestroy(s));
+    close(rel[0]);
+    close(rel[1]);
     OK(cudaEventDestroy(ev));
     ck_assert_int_eq(run_other("--event", &eh, r, 1), 1);
     ck_assert_int_eq(r[0], cudaErrorInvalidResourceHandle);  /* gone */
@@ -176,6 +210,31 @@ static int open_other(const char *what, const char *hex)
         if (sscanf(hex + 2 * i, "%2x", &x) != 1)
             return 2;
         b[i] = (unsigned char)x;
+    }
+    if (strcmp(what, "--wait") == 0) {
+        /* The other process's record is pending: query it, hold a
+         * stream of ours on it, then release it (a byte on the pipe). */
+        cudaIpcEventHandle_t eh;
+        cudaEvent_t ev;
+        cudaStream_t t;
+        const char *fd = getenv("CHECK_IPC_RELEASE_FD");
+        memcpy(&eh, b, sizeof eh);
+        if (!fd || cudaIpcOpenEventHandle(&ev, eh) ||
+            cudaStreamCreateWithFlags(&t, cudaStreamNonBlocking))
+            return 3;
+        printf("%d\n", (int)cudaEventQuery(ev));
+        if (cudaStreamWaitEvent(t, ev, 0))
+            return 4;
+        usleep(50 * 1000);
+        printf("%d\n", (int)cudaStreamQuery(t));
+        fflush(stdout);
+        if (write(atoi(fd), "g", 1) != 1)
+            return 5;
+        cudaError_t e = cudaStreamSynchronize(t);
+        printf("%d\n", (int)(e ? e : cudaEventQuery(ev)));
+        cudaStreamDestroy(t);
+        cudaEventDestroy(ev);
+        return 0;
     }
     if (strcmp(what, "--event") == 0) {
         cudaIpcEventHandle_t eh;
