@@ -16,7 +16,8 @@
  * (behind a host function waiting on a pipe), the other process's
  * cudaStreamWaitEvent holds its stream back (cudaErrorNotReady) but
  * not its host thread, which then releases us through the pipe, and its
- * stream completes.  Argument errors
+ * stream completes.  A record left pending by a process that exited
+ * never completes: waiting on it returns instead of hanging.  Argument errors
  * are the ones the CUDA runtime reference lists: the base of a device
  * allocation only, events made with cudaEventInterprocess only.
  */
@@ -192,6 +193,15 @@ START_TEST(test_other_process)
     OK(cudaStreamDestroy(s));
     close(rel[0]);
     close(rel[1]);
+    /* The other process records behind work that never ends, then
+     * exits: that record never completes, and waiting on it here
+     * returns rather than hang. */
+    ck_assert_int_eq(run_other("--die", &eh, r, 1), 1);
+    ck_assert_int_eq(r[0], cudaErrorNotReady);  /* pending there */
+    OK(cudaEventQuery(ev));
+    OK(cudaEventSynchronize(ev));
+    OK(cudaStreamWaitEvent(0, ev, 0));
+    OK(cudaDeviceSynchronize());
     OK(cudaEventDestroy(ev));
     ck_assert_int_eq(run_other("--event", &eh, r, 1), 1);
     ck_assert_int_eq(r[0], cudaErrorInvalidResourceHandle);  /* gone */
@@ -210,6 +220,21 @@ static int open_other(const char *what, const char *hex)
         if (sscanf(hex + 2 * i, "%2x", &x) != 1)
             return 2;
         b[i] = (unsigned char)x;
+    }
+    if (strcmp(what, "--die") == 0) {
+        cudaIpcEventHandle_t eh;
+        cudaEvent_t ev;
+        cudaStream_t t;
+        static int never[2];
+        memcpy(&eh, b, sizeof eh);
+        if (pipe(never) || cudaIpcOpenEventHandle(&ev, eh) ||
+            cudaStreamCreateWithFlags(&t, cudaStreamNonBlocking) ||
+            cudaLaunchHostFunc(t, hold, &never[0]) ||
+            cudaEventRecord(ev, t))
+            return 3;
+        printf("%d\n", (int)cudaEventQuery(ev));
+        fflush(stdout);
+        _exit(0);                       /* the record still pending */
     }
     if (strcmp(what, "--wait") == 0) {
         /* The other process's record is pending: query it, hold a
