@@ -171,6 +171,12 @@ typedef struct GpuSbEntry {
 typedef struct GpuSb {
     GpuSbEntry *e;
     uint32_t n, cap;
+    /* gpu_sb_ready_insn's last answer, for `ckey` (NULL: none): a warp
+     * asks about the same instruction every cycle until it issues, and
+     * the answer changes only when the entries do. */
+    const ptxemu_tm_insn *ckey;
+    uint64_t cready;
+    uint8_t ckind;
 } GpuSb;
 
 void gpu_sb_free(GpuSb *sb);
@@ -178,6 +184,16 @@ void gpu_sb_free(GpuSb *sb);
  * kind of the entry that decides it. */
 uint64_t gpu_sb_ready(const GpuSb *sb, const uint32_t *slots, uint32_t n,
                       GpuSbKind *kind);
+/* gpu_sb_ready over an instruction's sources and destinations (RAW and
+ * WAW), the later of the two deciding (the sources' on a tie); cached
+ * until the entries change or gpu_sb_forget. */
+uint64_t gpu_sb_ready_insn(GpuSb *sb, const ptxemu_tm_insn *in,
+                           GpuSbKind *kind);
+/* The warp's next instruction changed: drop the cached answer. */
+static inline void gpu_sb_forget(GpuSb *sb)
+{
+    sb->ckey = NULL;
+}
 /* Slots will be written at `ready` (GPU_NEVER: when `tag` completes);
  * entries done by `now` are dropped.  0, or -1 when out of memory. */
 int gpu_sb_write(GpuSb *sb, const uint32_t *slots, uint32_t n, uint64_t ready,

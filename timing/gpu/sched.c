@@ -99,20 +99,24 @@ static uint32_t order_oldest(Gpu *g, GpuSched *sc, GpuWarp **out)
 static uint32_t order_gto(Gpu *g, GpuSched *sc, GpuWarp **out)
 {
     (void)g;
-    uint32_t k = 0;
-    int lastpos = -1;
-    for (uint32_t i = 0; sc->has_last && i < sc->nw; i++) {
-        if (sc->w[i]->age == sc->last_age) {
-            out[k++] = sc->w[i];
-            lastpos = (int)i;
+    uint32_t n = sc->nw, lastpos = n;
+    for (uint32_t i = 0; sc->has_last && i < n; i++) {
+        if (sc->w[i]->age == sc->last_age) { /* ages are unique */
+            lastpos = i;
+            break;
         }
     }
-    for (uint32_t i = 0; i < sc->nw; i++) {
-        if ((int)i != lastpos) {
-            out[k++] = sc->w[i];
+    if (lastpos == n) {
+        if (n) {    /* (sc->w is NULL before the first warp) */
+            memcpy(out, sc->w, n * sizeof *out);
         }
+        return n;
     }
-    return k;
+    out[0] = sc->w[lastpos];
+    memcpy(out + 1, sc->w, lastpos * sizeof *out);
+    memcpy(out + 1 + lastpos, sc->w + lastpos + 1,
+           (n - lastpos - 1) * sizeof *out);
+    return n;
 }
 
 static uint32_t order_two_level(Gpu *g, GpuSched *sc, GpuWarp **out)
@@ -218,6 +222,7 @@ void gpu_warp_refresh(Gpu *g, GpuWarp *w, uint64_t now)
     }
     uint32_t active = 0, exec = 0;
     w->next = g->api->warp_peek(g->h, w->h, &active, &exec);
+    gpu_sb_forget(&w->sb); /* (the peek may reuse its buffer) */
     w->nexp = gpu_unit_expansion(g, w->next);
     w->exec = exec;
     if (w->next) {
@@ -280,13 +285,8 @@ uint64_t gpu_warp_ready(Gpu *g, GpuSm *sm, GpuSched *sc, GpuWarp *w,
         return GPU_NEVER;
     }
     later(&t, why, gpu_fetch_ready(g, w, now), GPU_ST_NO_INSTRUCTION);
-    GpuSbKind k1, k2;
-    uint64_t a = gpu_sb_ready(&w->sb, in->src, in->nsrc, &k1);
-    uint64_t b = gpu_sb_ready(&w->sb, in->dst, in->ndst, &k2);
-    if (b > a) {
-        a = b;
-        k1 = k2;
-    }
+    GpuSbKind k1;
+    uint64_t a = gpu_sb_ready_insn(&w->sb, in, &k1);
     later(&t, why, a, sb_stall[k1]);
     if (t == GPU_NEVER) {
         return t;

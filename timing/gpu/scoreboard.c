@@ -21,6 +21,7 @@ void gpu_sb_free(GpuSb *sb)
     free(sb->e);
     sb->e = NULL;
     sb->n = sb->cap = 0;
+    gpu_sb_forget(sb);
 }
 
 uint64_t gpu_sb_ready(const GpuSb *sb, const uint32_t *slots, uint32_t n,
@@ -44,9 +45,25 @@ uint64_t gpu_sb_ready(const GpuSb *sb, const uint32_t *slots, uint32_t n,
     return t;
 }
 
+uint64_t gpu_sb_ready_insn(GpuSb *sb, const ptxemu_tm_insn *in,
+                           GpuSbKind *kind)
+{
+    if (sb->ckey != in) {
+        GpuSbKind k1, k2;
+        uint64_t a = gpu_sb_ready(sb, in->src, in->nsrc, &k1);
+        uint64_t b = gpu_sb_ready(sb, in->dst, in->ndst, &k2);
+        sb->ckey = in;
+        sb->cready = b > a ? b : a;
+        sb->ckind = (uint8_t)(b > a ? k2 : k1);
+    }
+    *kind = (GpuSbKind)sb->ckind;
+    return sb->cready;
+}
+
 int gpu_sb_write(GpuSb *sb, const uint32_t *slots, uint32_t n, uint64_t ready,
                  GpuSbKind kind, uint64_t tag, uint64_t now)
 {
+    gpu_sb_forget(sb);
     uint32_t k = 0; /* drop the entries done by now */
     for (uint32_t i = 0; i < sb->n; i++) {
         if (sb->e[i].ready > now) {
@@ -83,6 +100,7 @@ int gpu_sb_write(GpuSb *sb, const uint32_t *slots, uint32_t n, uint64_t ready,
 
 void gpu_sb_release(GpuSb *sb, uint64_t tag, uint64_t cycle)
 {
+    gpu_sb_forget(sb);
     for (uint32_t i = 0; i < sb->n; i++) {
         if (sb->e[i].ready == GPU_NEVER && sb->e[i].tag == tag) {
             sb->e[i].ready = cycle;
