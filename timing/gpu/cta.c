@@ -109,6 +109,9 @@ static void sched_del(GpuSched *sc, GpuWarp *w)
 
 static void cta_free(Gpu *g, GpuSm *sm, GpuCta *c)
 {
+    if (sm && c->nwarps && c->nexited == c->nwarps) {
+        sm->ndone--;
+    }
     for (uint32_t i = 0; i < c->nwarps; i++) {
         GpuWarp *w = &c->w[i];
         if (sm && tm_slots_give(&sm->slots, w->slot, w)) {
@@ -289,6 +292,9 @@ uint64_t gpu_cta_retire_at(const GpuCta *c)
 
 void gpu_sm_retire(Gpu *g, GpuSm *sm, uint64_t now, bool drop)
 {
+    if (!drop && !sm->ndone) {
+        return; /* every CTA has a live warp (gpu_cta_retire_at) */
+    }
     for (GpuCta **pp = &sm->ctas; *pp;) {
         GpuCta *c = *pp;
         if (c->kern != g->kern || (!drop && gpu_cta_retire_at(c) > now)) {

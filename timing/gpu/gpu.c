@@ -353,7 +353,7 @@ static int sm_cycle(Gpu *g, GpuSm *sm, uint64_t t,
             *next = gpu_oc_next(sm->sched[k].oc);
         }
     }
-    for (GpuCta *c = sm->ctas; c; c = c->next) {
+    for (GpuCta *c = sm->ndone ? sm->ctas : NULL; c; c = c->next) {
         uint64_t r = c->kern == g->kern ? gpu_cta_retire_at(c) : GPU_NEVER;
         if (r < *next) {
             *next = r;

@@ -221,17 +221,24 @@ typedef struct GpuIbuf {
 } GpuIbuf;
 
 typedef struct GpuWarp {
-    ptxemu_tm_warp *h;
+    /* first, on one cache line: what a scheduler reads of every
+     * candidate each cycle (sched.c's scan and eligible) */
     struct GpuCta *cta;
+    const GpuExpand *xp;        /* expanded instruction's parts (below);
+                                   NULL: none */
+    uint64_t xnext;             /* its next part may issue from
+                                   (GPU_NEVER: the first, until its
+                                   operands are read) */
+    uint64_t not_before;        /* released, branch resolved ... */
+    bool peeked, at_barrier, exited;
+    bool pooled;                /* two-level: in the active pool */
+    uint8_t nb_why;             /* GpuStall of not_before */
+    ptxemu_tm_warp *h;
     uint64_t age;               /* placement order: oldest first */
     uint32_t slot;              /* SM warp slot */
     const ptxemu_tm_insn *next; /* cached peek; NULL: blocked or exited */
     uint32_t exec;
-    bool peeked, at_barrier, exited;
-    bool pooled;                /* two-level: in the active pool */
     uint64_t pool_seq;          /* two-level: FIFO order of the rest */
-    uint64_t not_before;        /* released, branch resolved ... */
-    uint8_t nb_why;             /* GpuStall of not_before */
     GpuSb sb;
     GpuIbuf ib;
     uint32_t waits;             /* async tokens waited for, not done */
@@ -241,12 +248,10 @@ typedef struct GpuWarp {
     uint64_t drain;             /* last known completion */
     uint32_t nostep;
     const GpuExpand *nexp;      /* the expansion of next (NULL: none) */
-    /* an expanded instruction's machine parts being issued (units.c) */
-    const GpuExpand *xp;        /* NULL: none */
+    /* an expanded instruction's machine parts being issued (units.c;
+     * xp and xnext above) */
     const ptxemu_tm_insn *xin;
     uint32_t xk;                /* the next part */
-    uint64_t xnext;             /* it may issue from (GPU_NEVER: the
-                                   first, until its operands are read) */
     uint64_t xtag;              /* scoreboard tag of the results */
 } GpuWarp;
 
@@ -300,6 +305,8 @@ typedef struct GpuLsuOp {
 typedef struct GpuSm {
     uint32_t id;
     GpuCta *ctas;
+    uint32_t ndone;             /* CTAs whose warps all exited: only
+                                   they can retire (cta.c) */
     TmOccUse used;
     TmSlots slots;              /* warp slots (GpuWarp *) */
     GpuSched *sched;

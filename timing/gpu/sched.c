@@ -203,13 +203,14 @@ void gpu_poke_all(Gpu *g)
 
 void gpu_warp_exited(Gpu *g, GpuWarp *w, uint64_t now)
 {
-    (void)g;
     if (!w->exited) { /* an event and the state after a step both say so */
         GpuCta *c = w->cta;
         w->exited = w->peeked = true;
         w->at_barrier = false;
         w->next = NULL;
-        c->nexited++;
+        if (++c->nexited == c->nwarps) {
+            g->sm[c->sm]->ndone++;
+        }
         c->last_exit = gpu_max(c->last_exit, now);
     }
 }
