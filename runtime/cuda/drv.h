@@ -97,6 +97,10 @@ typedef enum DrvKind {
 typedef struct DrvState {
     pthread_mutex_t lock;
     _Atomic int initialized;            /* read without the lock */
+    /* A child forked while a driver lock was held (a kernel running,
+     * a queue being changed): the driver is unusable there, as CUDA's
+     * is after fork; every call returns CUDA_ERROR_NOT_INITIALIZED. */
+    _Atomic int forked_broken;
     ptxemu_device *dev;
     DrvGpu gpu;
     int trace;

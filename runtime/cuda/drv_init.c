@@ -289,6 +289,9 @@ CUresult cuInit(unsigned int Flags)
     if (Flags != 0) {
         return drv_trace(CUDA_ERROR_INVALID_VALUE, "cuInit", "%u", Flags);
     }
+    if (drv.forked_broken) {            /* drv.lock may be held forever */
+        return drv_trace(CUDA_ERROR_NOT_INITIALIZED, "cuInit", "%u", Flags);
+    }
     pthread_mutex_lock(&drv.lock);
     if (!drv.initialized) {
         trace_from_env();

@@ -365,11 +365,35 @@ static void *run_items(void *kindp)
     return NULL;
 }
 
+/* Whether m was held at the fork by a thread other than this one (the
+ * child's only thread): nobody in the child will ever unlock it. */
+static int held_elsewhere(pthread_mutex_t *m)
+{
+    if (pthread_mutex_trylock(m) != 0) {
+        return 1;
+    }
+    pthread_mutex_unlock(m);
+    return 0;
+}
+
 /* A forked child has no worker threads: its work runs synchronously
- * (CUDA does not support using a context across fork at all). */
+ * (CUDA does not support using a context across fork at all).  When a
+ * driver lock was held at the fork (the worker inside a kernel, a
+ * thread changing the queues), the child's driver is unusable instead:
+ * every call fails at once rather than waiting for that lock forever
+ * (fork itself does not wait: the kernel may be waiting for the
+ * parent).  The condition variables may count the parent's waiters,
+ * which do not exist here: they start afresh. */
 static void forked_child(void)
 {
     sync_mode = 1;
+    pthread_cond_init(&work_cv, NULL);
+    pthread_cond_init(&done_cv, NULL);
+    if ((dev_depth == 0 && held_elsewhere(&devlock)) ||
+        held_elsewhere(&qlock) || held_elsewhere(&drv.lock)) {
+        drv.forked_broken = 1;
+        drv.initialized = 0;
+    }
 }
 
 static void start(void)

@@ -20,7 +20,7 @@ static void write_stats(void);
 
 void drv_at_exit(void)
 {
-    if (!drv.dev) {
+    if (!drv.dev || drv.forked_broken) {
         return;
     }
     /* Work still queued finishes first, as the context's destruction
