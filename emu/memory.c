@@ -26,6 +26,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <pthread.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -44,6 +45,13 @@ struct EmuMemory {
     uint64_t used;
     uint64_t limit;               /* most bytes used at once */
     uint64_t gen;                 /* bumped on every table change */
+    /* Held by every change to a[], n and next, and by emu_mem_query:
+     * the host asks what a pointer is (cuPointerGetAttribute, the copy
+     * functions' classification) while a kernel runs on the device
+     * worker, possibly one that waits for what the host does next.  The
+     * steps' own lookups take no lock: the table changes only on the
+     * thread that runs the kernel (device malloc) or while none runs. */
+    pthread_mutex_t tab;
     /* the host bytes of mapped pages between allocations (slack) */
     struct { uint64_t page; uint8_t *host; } *slack;
     uint32_t nslack, capslack;
@@ -83,6 +91,7 @@ EmuMemory *emu_mem_new(void)
     if (m) {
         m->next = EMU_GLOBAL_BASE + EMU_CTX_BYTES;
         m->limit = EMU_MEM_LIMIT;
+        pthread_mutex_init(&m->tab, NULL);
     }
     return m;
 }
@@ -124,6 +133,7 @@ void emu_mem_free(EmuMemory *m)
     }
     free(m->slack);
     free(m->a);
+    pthread_mutex_destroy(&m->tab);
     free(m);
 }
 
@@ -133,7 +143,7 @@ static bool page_mapped(const EmuMemory *m, uint64_t page);
 
 /* Inserts an allocation, keeping the table sorted; fails (false) on
  * overlap or when the table cannot grow. */
-static bool mem_insert(EmuMemory *m, const EmuAlloc *e)
+static bool mem_insert_locked(EmuMemory *m, const EmuAlloc *e)
 {
     uint64_t span = e->size ? e->size : 1;
     if (e->addr + span < e->addr) {
@@ -159,6 +169,14 @@ static bool mem_insert(EmuMemory *m, const EmuAlloc *e)
     m->n++;
     m->gen++;
     return true;
+}
+
+static bool mem_insert(EmuMemory *m, const EmuAlloc *e)
+{
+    pthread_mutex_lock(&m->tab);
+    bool ok = mem_insert_locked(m, e);
+    pthread_mutex_unlock(&m->tab);
+    return ok;
 }
 
 uint64_t emu_mem_alloc(EmuMemory *m, uint64_t size, EmuAllocKind kind,
@@ -189,8 +207,10 @@ uint64_t emu_mem_alloc(EmuMemory *m, uint64_t size, EmuAllocKind kind,
         return 0;
     }
     if (kind != EMU_ALLOC_MANAGED) {
+        pthread_mutex_lock(&m->tab);
         m->next = (e.addr + span + EMU_ALLOC_GAP + EMU_ALLOC_ALIGN - 1) &
                   ~(uint64_t)(EMU_ALLOC_ALIGN - 1);
+        pthread_mutex_unlock(&m->tab);
     }
     m->used += size;
     if (m->observe) {
@@ -221,7 +241,9 @@ uint64_t emu_mem_reserve(EmuMemory *m, uint64_t size, uint64_t align)
         end < a || end > EMU_GLOBAL_BASE + (1ull << 46)) {
         return 0;
     }
+    pthread_mutex_lock(&m->tab);
     m->next = end;
+    pthread_mutex_unlock(&m->tab);
     return a;
 }
 
@@ -262,9 +284,11 @@ EmuStatus emu_mem_share(EmuMemory *m, uint64_t addr, int *fd,
         }
         memcpy(h, e->host, span);
         free(e->host);
+        pthread_mutex_lock(&m->tab);
         e->host = h;
         e->shared = true;
         e->memfd = f;
+        pthread_mutex_unlock(&m->tab);
         m->gen++;                       /* no cache keeps the old bytes */
     }
     *fd = e->memfd;
@@ -301,8 +325,10 @@ EmuStatus emu_mem_release(EmuMemory *m, uint64_t addr)
         m->used -= m->a[i].size;
     }
     drop_host(&m->a[i]);
+    pthread_mutex_lock(&m->tab);
     memmove(&m->a[i], &m->a[i + 1], (m->n - (uint32_t)i - 1) * sizeof(*m->a));
     m->n--;
+    pthread_mutex_unlock(&m->tab);
     m->gen++;
     /* pages no longer mapped lose their slack bytes */
     uint32_t k = 0;
@@ -465,6 +491,21 @@ void emu_mem_set_limit(EmuMemory *m, uint64_t bytes)
 bool emu_mem_in_device_range(const EmuMemory *m, uint64_t addr)
 {
     return addr >= EMU_GLOBAL_BASE && addr < m->next;
+}
+
+bool emu_mem_query(EmuMemory *m, uint64_t addr, EmuAlloc *out,
+                   bool *in_range)
+{
+    pthread_mutex_lock(&m->tab);
+    const EmuAlloc *e = emu_mem_find(m, addr, 0);
+    if (e) {
+        *out = *e;
+    }
+    if (in_range) {
+        *in_range = emu_mem_in_device_range(m, addr);
+    }
+    pthread_mutex_unlock(&m->tab);
+    return e != NULL;
 }
 
 

@@ -166,6 +166,11 @@ void emu_mem_set_limit(EmuMemory *m, uint64_t bytes);
  * no allocation holds is a freed or wild device pointer, never host
  * memory (addresses are never reused, see emu/memory.c). */
 bool emu_mem_in_device_range(const EmuMemory *m, uint64_t addr);
+/* For other threads, also while a kernel runs: emu_mem_find(m, addr, 0)
+ * copied into *out (false: none), and emu_mem_in_device_range into
+ * *in_range when not NULL, under the table's own lock. */
+bool emu_mem_query(EmuMemory *m, uint64_t addr, EmuAlloc *out,
+                   bool *in_range);
 
 /* Host bytes for a guest access [addr, addr+size) that is in no
  * allocation but that a GPU would not fault on: in the 256-byte padding

@@ -1204,14 +1204,18 @@ ptxemu_status ptxemu_va_unmap(ptxemu_device *dev, ptxemu_devptr addr)
     return st;
 }
 
+/* These two take the memory table's own lock (emu_mem_query), not
+ * dev->lock, which a launch holds while its kernel runs: a host thread
+ * classifying a pointer (an asynchronous copy's arguments) must not
+ * wait for a kernel that may be waiting for that thread. */
 int ptxemu_is_device_address(ptxemu_device *dev, ptxemu_devptr addr)
 {
     if (!dev) {
         return 0;
     }
-    pthread_mutex_lock(&dev->lock);
-    int in = emu_mem_in_device_range(dev->emu->mem, addr);
-    pthread_mutex_unlock(&dev->lock);
+    EmuAlloc a;
+    bool in = false;
+    emu_mem_query(dev->emu->mem, addr, &a, &in);
     return in;
 }
 
@@ -1222,8 +1226,9 @@ ptxemu_status ptxemu_pointer_info(ptxemu_device *dev, ptxemu_devptr addr,
     if (!dev) {
         return PTXEMU_ERROR_INVALID_VALUE;
     }
-    pthread_mutex_lock(&dev->lock);
-    const EmuAlloc *a = emu_mem_find(dev->emu->mem, addr, 0);
+    EmuAlloc buf;
+    const EmuAlloc *a = emu_mem_query(dev->emu->mem, addr, &buf, NULL)
+                        ? &buf : NULL;
     if (a && addr == a->addr + a->size && a->size) {
         a = NULL;                       /* one past the end */
     }
@@ -1248,7 +1253,6 @@ ptxemu_status ptxemu_pointer_info(ptxemu_device *dev, ptxemu_devptr addr,
     if (size) {
         *size = a ? (size_t)a->size : 0;
     }
-    pthread_mutex_unlock(&dev->lock);
     return PTXEMU_SUCCESS;
 }
 

@@ -40,6 +40,17 @@ __global__ void spin(volatile int *flag, int *out)
     *out = 42;
 }
 
+// The same, after setting *started: the host knows the kernel runs.
+__global__ void spin_started(volatile int *flag, volatile int *started,
+                             int *out)
+{
+    *started = 1;
+    __threadfence_system();
+    while (*flag == 0) {
+    }
+    *out = 42;
+}
+
 // Some work that takes a while: n iterations of a recurrence.
 __global__ void busy(unsigned *out, unsigned n)
 {
@@ -192,7 +203,12 @@ int main()
     int *hin;
     CU(cudaHostAlloc(&hin, sizeof(int), cudaHostAllocDefault));
     *hin = 7;
-    spin<<<1, 1, 0, s1>>>(dflags + 3, out + 3);
+    //    The copy is put on the stream while the kernel runs (it has
+    //    set flags[6]): classifying its pointers must not wait for the
+    //    kernel, which waits for the host.
+    spin_started<<<1, 1, 0, s1>>>(dflags + 3, dflags + 6, out + 3);
+    while (!__atomic_load_n(&flags[6], __ATOMIC_SEQ_CST)) {
+    }
     CU(cudaMemcpyAsync(out + 3, hin, sizeof(int), cudaMemcpyHostToDevice,
                        s1));
     release(&flags[3]);
