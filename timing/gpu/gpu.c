@@ -338,12 +338,14 @@ static int sm_cycle(Gpu *g, GpuSm *sm, uint64_t t,
         }
     }
     for (uint32_t k = 0; k < nsched; k++) {
-        uint32_t n;
-        GpuStall why;
-        uint64_t wake;
-        int rc = gpu_sched_cycle(g, sm, k, t, &n, &why, &wake);
-        if (rc < 0) {
-            return rc;
+        uint32_t n = 0;
+        GpuStall why = (GpuStall)sm->sched[k].why;
+        uint64_t wake = sm->sched[k].wake;
+        if (t >= wake) { /* (else asleep: what gpu_sched_cycle says) */
+            int rc = gpu_sched_cycle(g, sm, k, t, &n, &why, &wake);
+            if (rc < 0) {
+                return rc;
+            }
         }
         cnt[n ? GPU_ST_SELECTED : why]++;
         if (wake < *next) {
