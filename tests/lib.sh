@@ -30,7 +30,9 @@ _tsan=$(ldd "$top_builddir/.libs/libcuda.so.1" 2>/dev/null |
 if [ -n "$_tsan" ]; then
     ASAN_ENV="env LD_PRELOAD=$_tsan"
     TSAN_OPTIONS="${TSAN_OPTIONS:+$TSAN_OPTIONS:}exitcode=86"
-    TSAN_OPTIONS="$TSAN_OPTIONS:suppressions=$top_srcdir/tests/tsan.supp"
+    # absolute: the tests run programs from directories of their own
+    TSAN_OPTIONS="$TSAN_OPTIONS:suppressions=$(cd "$top_srcdir" &&
+                                               pwd)/tests/tsan.supp"
     export TSAN_OPTIONS
 fi
 
