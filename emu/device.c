@@ -19,7 +19,7 @@
 void emu_config_default(EmuConfig *c)
 {
     memset(c, 0, sizeof(*c));
-    c->diverge_order = EMU_TAKEN_FIRST;
+    c->diverge_order = EMU_DIVERGE_BY_MODE;
     c->watchdog_rounds = 1000;
     c->num_sms = 108;
     c->max_threads_per_block = 1024;

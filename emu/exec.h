@@ -52,6 +52,9 @@ typedef enum EmuDivergeOrder {
                                  path with fewer lanes runs first */
     EMU_MAJORITY_FIRST,       /* Hanoi (Turing): the path with more lanes
                                  runs first (taken on a tie) */
+    EMU_DIVERGE_BY_MODE,      /* the default: EMU_TAKEN_FIRST under IPDOM
+                                 (GT200), EMU_MAJORITY_FIRST under ITS
+                                 (Hanoi's Turing) */
 } EmuDivergeOrder;
 
 /* How the paths of a divergent warp make progress (emu/its.h). */

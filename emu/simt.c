@@ -67,6 +67,19 @@ static bool stack_push(EmuWarp *w, EmuSimtEntry e)
     return true;
 }
 
+/* The order policy in force for x's warp: EMU_DIVERGE_BY_MODE follows
+ * the launch's reconvergence mode. */
+static EmuDivergeOrder order_of(const EmuCtx *x)
+{
+    EmuDivergeOrder o = x->dev->cfg.diverge_order;
+    if (o == EMU_DIVERGE_BY_MODE) {
+        o = x->launch && x->launch->mod &&
+                    x->launch->mod->reconv == EMU_RECONV_ITS
+                ? EMU_MAJORITY_FIRST : EMU_TAKEN_FIRST;
+    }
+    return o;
+}
+
 void emu_simt_split(EmuCtx *x, uint32_t n, const uint32_t *pcs,
                     const uint32_t *masks, uint32_t reconv)
 {
@@ -77,7 +90,7 @@ void emu_simt_split(EmuCtx *x, uint32_t n, const uint32_t *pcs,
          * room on the stack.  Path 0 (taken) runs first, or under the
          * majority policy the path with fewer lanes (taken on a tie). */
         int d = __builtin_popcount(masks[0]) - __builtin_popcount(masks[1]);
-        EmuDivergeOrder o = x->dev->cfg.diverge_order;
+        EmuDivergeOrder o = order_of(x);
         unsigned first = (o == EMU_MAJORITY_LAST && d > 0) ||
                          (o == EMU_MAJORITY_FIRST && d < 0);
         x->branched = true;
@@ -112,7 +125,7 @@ void emu_simt_split(EmuCtx *x, uint32_t n, const uint32_t *pcs,
      * paths in "run first" order of the taken-first policy (callers put
      * the taken path first); majority-last runs the smaller paths first,
      * majority-first the larger ones (both stable on ties). */
-    EmuDivergeOrder o = x->dev->cfg.diverge_order;
+    EmuDivergeOrder o = order_of(x);
     if (o == EMU_MAJORITY_LAST || o == EMU_MAJORITY_FIRST) {
         int sign = o == EMU_MAJORITY_LAST ? 1 : -1;
         for (uint32_t a = 1; a < k; a++) {

@@ -61,6 +61,7 @@ SAME(PTXEMU_STATUS_COUNT, EMU_STATUS_COUNT);
 SAME(PTXEMU_DIVERGE_TAKEN_FIRST, EMU_TAKEN_FIRST);
 SAME(PTXEMU_DIVERGE_MAJORITY_LAST, EMU_MAJORITY_LAST);
 SAME(PTXEMU_DIVERGE_MAJORITY_FIRST, EMU_MAJORITY_FIRST);
+SAME(PTXEMU_DIVERGE_BY_MODE, EMU_DIVERGE_BY_MODE);
 #undef SAME
 
 struct ptxemu_function {
@@ -290,7 +291,7 @@ void ptxemu_device_options_default(ptxemu_device_options *o)
     }
     memset(o, 0, sizeof(*o));
     o->size = sizeof(*o);
-    o->diverge_order = PTXEMU_DIVERGE_TAKEN_FIRST;
+    o->diverge_order = PTXEMU_DIVERGE_BY_MODE;
     o->time_limit_ms = 600000;
 }
 
@@ -322,7 +323,8 @@ ptxemu_status ptxemu_device_create(const ptxemu_device_options *opts,
         memcpy(&o, opts, opts->size);
         if ((o.diverge_order != PTXEMU_DIVERGE_TAKEN_FIRST &&
              o.diverge_order != PTXEMU_DIVERGE_MAJORITY_LAST &&
-             o.diverge_order != PTXEMU_DIVERGE_MAJORITY_FIRST) ||
+             o.diverge_order != PTXEMU_DIVERGE_MAJORITY_FIRST &&
+             o.diverge_order != PTXEMU_DIVERGE_BY_MODE) ||
             (unsigned)o.reconvergence > PTXEMU_RECONVERGENCE_ITS ||
             (o.access != PTXEMU_ACCESS_STRICT &&
              o.access != PTXEMU_ACCESS_GPU)) {

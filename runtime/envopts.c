@@ -28,7 +28,8 @@ const ptxemu_env_option ptxemu_env_options[] = {
      "scheduler rounds without progress before a kernel is reported as "
      "deadlocked (default 1000)", 0},
     {"PTXEMU_DIVERGE", "--diverge", "taken-first|majority-last|majority-first",
-     "order of the two sides of a divergent branch (default taken-first)", 0},
+     "order of the two sides of a divergent branch (default: taken-first "
+     "under ipdom, majority-first under its)", 0},
     {"PTXEMU_RECONVERGENCE", "--reconvergence", "ipdom|its",
      "divergent warps: pre-Volta SIMT stack (ipdom) or independent "
      "thread scheduling (its: a path spinning without progress yields to "

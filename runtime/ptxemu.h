@@ -110,10 +110,13 @@ void ptxemu_clear_error(ptxemu_device *dev);
 /* ------------------------------------------------------------ device */
 
 typedef enum ptxemu_diverge_order {
-    PTXEMU_DIVERGE_TAKEN_FIRST = 0,     /* taken path runs first (default) */
+    PTXEMU_DIVERGE_TAKEN_FIRST = 0,     /* taken path runs first */
     PTXEMU_DIVERGE_MAJORITY_LAST,       /* path with fewer lanes first */
-    PTXEMU_DIVERGE_MAJORITY_FIRST       /* path with more lanes first
+    PTXEMU_DIVERGE_MAJORITY_FIRST,      /* path with more lanes first
                                            (Turing, Hanoi) */
+    PTXEMU_DIVERGE_BY_MODE              /* the default: taken first under
+                                           ipdom (GT200), majority first
+                                           under its (Hanoi) */
 } ptxemu_diverge_order;
 
 /* How the threads of a divergent warp make progress.  IPDOM: the
