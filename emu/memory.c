@@ -22,7 +22,8 @@
  * generic addresses resolved against the current CTA (shared) or the
  * current thread (local), see emu/memory.h.
  */
-#define _GNU_SOURCE 1 /* memfd_create(2) */
+#define _GNU_SOURCE 1 /* memfd_create(2), F_ADD_SEALS */
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -260,6 +261,27 @@ EmuStatus emu_mem_map_at(EmuMemory *m, uint64_t addr, uint8_t *host,
     return EMU_OK;
 }
 
+int emu_memfd_sealed(const char *name, uint64_t bytes)
+{
+    int f = memfd_create(name, MFD_CLOEXEC | MFD_ALLOW_SEALING);
+    if (f < 0) {
+        return -1;
+    }
+    if (bytes > (uint64_t)INT64_MAX || ftruncate(f, (off_t)bytes) != 0 ||
+        fcntl(f, F_ADD_SEALS,
+              F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL) != 0) {
+        close(f);
+        return -1;
+    }
+    return f;
+}
+
+bool emu_memfd_is_sealed(int fd)
+{
+    int s = fcntl(fd, F_GET_SEALS);
+    return s >= 0 && (s & F_SEAL_SHRINK) && (s & F_SEAL_GROW);
+}
+
 EmuStatus emu_mem_share(EmuMemory *m, uint64_t addr, int *fd,
                         uint64_t *bytes)
 {
@@ -270,14 +292,11 @@ EmuStatus emu_mem_share(EmuMemory *m, uint64_t addr, int *fd,
     EmuAlloc *e = &m->a[i];
     uint64_t span = host_span(e->size);
     if (!e->shared) {
-        int f = memfd_create("ptxemu-ipc", MFD_CLOEXEC);
+        int f = emu_memfd_sealed("ptxemu-ipc", span);
         if (f < 0) {
             return EMU_ERR_OUT_OF_MEMORY;
         }
-        void *h = MAP_FAILED;
-        if (ftruncate(f, (off_t)span) == 0) {
-            h = mmap(NULL, span, PROT_READ | PROT_WRITE, MAP_SHARED, f, 0);
-        }
+        void *h = mmap(NULL, span, PROT_READ | PROT_WRITE, MAP_SHARED, f, 0);
         if (h == MAP_FAILED) {
             close(f);
             return EMU_ERR_OUT_OF_MEMORY;

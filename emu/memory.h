@@ -114,6 +114,14 @@ EmuStatus emu_mem_map_at(EmuMemory *m, uint64_t addr, uint8_t *host,
  * EMU_ERR_OUT_OF_MEMORY when the memfd cannot be made. */
 EmuStatus emu_mem_share(EmuMemory *m, uint64_t addr, int *fd,
                         uint64_t *bytes);
+/* A memfd (memfd_create(2)) called name, of `bytes` zero bytes, sealed
+ * (F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL, fcntl(2) "File Sealing")
+ * so that no process that opens it through /proc can change its size:
+ * a mapping of it never meets SIGBUS.  Close-on-exec.  -1 on failure.
+ * emu_memfd_is_sealed tells whether fd carries F_SEAL_SHRINK (what an
+ * importer checks before mapping another process's memfd). */
+int emu_memfd_sealed(const char *name, uint64_t bytes);
+bool emu_memfd_is_sealed(int fd);
 /* The host bytes emu_mem_alloc gives an allocation of size bytes (size
  * padded to 256): what an importer of a shared allocation maps. */
 uint64_t emu_mem_host_span(uint64_t size);

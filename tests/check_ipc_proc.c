@@ -23,12 +23,22 @@
  * exporter exited stays readable.  In a process with a stream worker,
  * a stream waiting on another copy's pending record is held back while
  * the host thread goes on.
+ *
+ * Exported memfds are sealed against resizing (fcntl(2), "File
+ * Sealing"): another process that opens one through /proc cannot
+ * truncate or grow it, so the importer's next access reads on instead
+ * of dying of SIGBUS; a handle naming an unsealed memfd is refused.
  */
+#define _GNU_SOURCE 1 /* memfd_create(2) */
 #include <check.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -586,6 +596,112 @@ START_TEST(test_event_exporter_gone)
 }
 END_TEST
 
+/* Opens the memfd a handle names (bytes 8..11 the pid, 12..15 the
+ * descriptor) as any process of the user could. */
+static int open_named(const void *handle)
+{
+    uint32_t pid;
+    int32_t fd;
+    char path[64];
+    memcpy(&pid, (const char *)handle + 8, sizeof(pid));
+    memcpy(&fd, (const char *)handle + 12, sizeof(fd));
+    snprintf(path, sizeof(path), "/proc/%u/fd/%d", pid, fd);
+    return open(path, O_RDWR);
+}
+
+/* The child: opens the handle, reads 0x5a bytes, fails to shrink or
+ * grow the exporter's memfd, and reads them again (with the old
+ * unsealed memfd the second read died of SIGBUS). */
+static int child_resize(void *arg)
+{
+    const CUipcMemHandle *h = arg;
+    CUdeviceptr d = 0;
+    static unsigned char v[4096];
+    if (cuIpcOpenMemHandle(&d, *h, 0) || cuMemcpyDtoH_v2(v, d, sizeof(v))) {
+        return 1;
+    }
+    int f = open_named(h);
+    if (f < 0) {
+        return 2;
+    }
+    if (ftruncate(f, 0) == 0 || errno != EPERM) {
+        return 3;                       /* F_SEAL_SHRINK */
+    }
+    if (ftruncate(f, 1 << 20) == 0 || errno != EPERM) {
+        return 4;                       /* F_SEAL_GROW */
+    }
+    if (fcntl(f, F_GET_SEALS) < 0 ||
+        !(fcntl(f, F_GET_SEALS) & F_SEAL_SEAL)) {
+        return 5;                       /* the seals cannot be changed */
+    }
+    close(f);
+    memset(v, 0, sizeof(v));
+    if (cuMemcpyDtoH_v2(v, d, sizeof(v))) {
+        return 6;
+    }
+    for (unsigned i = 0; i < sizeof(v); i++) {
+        if (v[i] != 0x5a) {
+            return 7;
+        }
+    }
+    if (cuIpcCloseMemHandle(d)) {
+        return 8;
+    }
+    return 0;
+}
+
+/* Truncating the event's page fails the same way. */
+static int child_resize_event(void *arg)
+{
+    int f = open_named(arg);
+    if (f < 0) {
+        return 1;
+    }
+    int r = ftruncate(f, 0) == 0 || errno != EPERM ? 2 : 0;
+    close(f);
+    return r;
+}
+
+START_TEST(test_resize_refused)
+{
+    setup();
+    CUdeviceptr d;
+    OK(cuMemAlloc_v2(&d, 4096));
+    OK(cuMemsetD8_v2(d, 0x5a, 4096));
+    CUipcMemHandle h, forged;
+    OK(cuIpcGetMemHandle(&h, d));
+    ck_assert_int_eq(in_child(child_resize, &h), 0);
+    unsigned char v[4096];
+    OK(cuMemcpyDtoH_v2(v, d, sizeof(v)));   /* the exporter reads on */
+    ck_assert_uint_eq(v[4095], 0x5a);
+    /* An unsealed memfd of our name, size and inode: refused, since it
+     * could be truncated under the importer. */
+    int u = memfd_create("ptxemu-ipc", MFD_CLOEXEC);
+    ck_assert_int_ge(u, 0);
+    uint64_t bytes;
+    memcpy(&bytes, &h.reserved[48], sizeof(bytes));
+    ck_assert_int_eq(ftruncate(u, (off_t)bytes), 0);
+    struct stat st;
+    ck_assert_int_eq(fstat(u, &st), 0);
+    uint64_t ino = (uint64_t)st.st_ino, dev = (uint64_t)st.st_dev;
+    int32_t fd = u;
+    memcpy(&forged, &h, sizeof(h));
+    memcpy(&forged.reserved[12], &fd, sizeof(fd));
+    memcpy(&forged.reserved[32], &ino, sizeof(ino));
+    memcpy(&forged.reserved[40], &dev, sizeof(dev));
+    ck_assert_int_eq(in_child(child_open, &forged), BAD_HANDLE);
+    close(u);
+    OK(cuMemFree_v2(d));
+    CUevent ev;
+    CUipcEventHandle eh;
+    OK(cuEventCreate(&ev, EV_FLAGS));
+    OK(cuIpcGetEventHandle(&eh, ev));
+    ck_assert_int_eq(in_child(child_resize_event, &eh), 0);
+    OK(cuEventQuery(ev));
+    OK(cuEventDestroy_v2(ev));
+}
+END_TEST
+
 int main(void)
 
 {
@@ -595,6 +711,7 @@ int main(void)
     tcase_add_test(tc, test_exchange);
     tcase_add_test(tc, test_bad_handles);
     tcase_add_test(tc, test_exporter_gone);
+    tcase_add_test(tc, test_resize_refused);
     tcase_add_test(tc, test_event_wait);
     tcase_add_test(tc, test_event_importer_records);
     tcase_add_test(tc, test_event_stream_waits);

@@ -152,7 +152,9 @@ CUresult cuIpcGetMemHandle(CUipcMemHandle *pHandle, CUdeviceptr dptr)
 
 /* Maps the exporter's memfd named by d, when it is still one of ours
  * called `name` ("/memfd:NAME "), the same inode, of d->bytes bytes;
- * NULL otherwise (freed, the exporter gone, a forged handle). */
+ * NULL otherwise (freed, the exporter gone, a forged handle, or a
+ * memfd not sealed against resizing: another process could shrink it
+ * and the next access here would die of SIGBUS). */
 static void *map_exported(const IpcData *d, const char *name)
 {
     char path[64];
@@ -174,7 +176,8 @@ static void *map_exported(const IpcData *d, const char *name)
     }
     struct stat st;
     void *h = MAP_FAILED;
-    if (fstat(fd, &st) == 0 && (uint64_t)st.st_ino == d->ino &&
+    if (emu_memfd_is_sealed(fd) &&    /* its size can never change */
+        fstat(fd, &st) == 0 && (uint64_t)st.st_ino == d->ino &&
         (uint64_t)st.st_dev == d->dev && S_ISREG(st.st_mode) &&
         (uint64_t)st.st_size == d->bytes) {
         h = mmap(NULL, d->bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);

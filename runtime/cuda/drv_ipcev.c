@@ -11,7 +11,6 @@
  * without completing is noticed.  Generations wrap: compared by
  * difference.
  */
-#define _GNU_SOURCE 1 /* memfd_create(2) */
 #include "config.h"
 
 #include <errno.h>
@@ -26,6 +25,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "emu/memory.h"
 #include "runtime/cuda/drv_ipcev.h"
 
 #define PAGE_MAGIC 0x50544556u          /* "PTEV" */
@@ -63,15 +63,12 @@ static DrvIpcEv *wrap(void *map, int fd)
 
 DrvIpcEv *drv_ipcev_new(void)
 {
-    int fd = memfd_create("ptxemu-ipcev", MFD_CLOEXEC);
+    int fd = emu_memfd_sealed("ptxemu-ipcev", DRV_IPCEV_BYTES);
     if (fd < 0) {
         return NULL;
     }
-    void *m = MAP_FAILED;
-    if (ftruncate(fd, DRV_IPCEV_BYTES) == 0) {
-        m = mmap(NULL, DRV_IPCEV_BYTES, PROT_READ | PROT_WRITE, MAP_SHARED,
-                 fd, 0);
-    }
+    void *m = mmap(NULL, DRV_IPCEV_BYTES, PROT_READ | PROT_WRITE,
+                   MAP_SHARED, fd, 0);
     if (m == MAP_FAILED) {
         close(fd);
         return NULL;
