@@ -991,6 +991,27 @@ START_TEST(its_sync_same_op_two_places)
 }
 END_TEST
 
+/* The same shuffle at two places under a guard that leaves the even lanes
+ * out (q: odd lanes): the odd lanes of both sides exchange across the
+ * branch (lane l reads lane l ^ 16, odd too), the even lanes keep r3 =
+ * 7.  The guarded-off lanes still count as present while the joined
+ * shuffle runs (5ed17e7); counting only the lanes that execute parked
+ * the path midway. */
+START_TEST(its_sync_two_places_guarded)
+{
+    uint32_t out[32];
+    two_run("mov.u32 r3, 7;\n  @q shfl.sync.bfly.b32 r3, r4, 16, 31, "
+            "0xffffffff;",
+            "mov.u32 r3, 7;\n  @q shfl.sync.bfly.b32 r3, r2, 16, 31, "
+            "0xffffffff;", out);
+    for (unsigned l = 0; l < 32; l++) {
+        unsigned src = l ^ 16;
+        EQ_I("guarded bfly", l, out[l],
+             l % 2 == 0 ? 7u : src < 16 ? 10 * src : 100 * src);
+    }
+}
+END_TEST
+
 /* Different operations do not wait for each other: bar.warp.sync waits
  * until the members "have executed a bar.warp.sync with the same
  * membermask value", shfl.sync for a shfl.sync with the same
@@ -1103,6 +1124,7 @@ static Suite *its_suite(void)
     tcase_add_test(tc, its_sync_exited_lanes_not_waited_for);
     tcase_add_test(tc, its_sync_leaving_lanes_not_waited_for);
     tcase_add_test(tc, its_sync_same_op_two_places);
+    tcase_add_test(tc, its_sync_two_places_guarded);
     tcase_add_test(tc, its_sync_different_ops_never_meet);
     tcase_add_test(tc, its_sync_members_never_arrive);
     tcase_add_test(tc, its_sync_lane_not_in_own_mask);
