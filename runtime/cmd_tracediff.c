@@ -27,7 +27,10 @@
  *  - Guards: a file of more than --max-steps steps (default
  *    TD_MAX_STEPS), more than --max-warps warps in the two files
  *    (default TD_MAX_WARPS) or a warp whose reference x trace steps
- *    exceed --max-cells (default TD_MAX_CELLS: the O(n m) time) is
+ *    exceed --max-cells (default TD_MAX_CELLS: the O(n m) time), or
+ *    warps whose products add up to more than --max-total-cells
+ *    (default TD_MAX_TOTAL_CELLS: many warps each under the per-warp
+ *    limit would otherwise add up to minutes), is
  *    refused with a message before the memory or the time is spent.  Malformed input:
  *    "ptxemu trace-diff: FILE:LINE: what", exit status 1; bad usage 2.
  *  - Memory: the steps (12 bytes each, at most twice that while arrays
@@ -54,6 +57,7 @@ int cmd_tracediff(int argc, char **argv);
 #define TD_MAX_NAME_BYTES ((size_t)64 << 20)
 #define TD_NAME_COST 48
 #define TD_MAX_CELLS UINT64_C(4000000000)    /* a few seconds */
+#define TD_MAX_TOTAL_CELLS TD_MAX_CELLS      /* the same, for the run */
 #define TD_LINE 4096
 #define TD_ME "ptxemu trace-diff"
 
@@ -80,7 +84,7 @@ typedef struct Diff {
     char **names;           /* nn of them, room for capn */
     uint32_t *slots;        /* capn */
     size_t nn, capn, name_bytes;
-    uint64_t max_steps, max_warps, max_cells;
+    uint64_t max_steps, max_warps, max_cells, max_total;
 } Diff;
 
 static uint64_t mix(uint64_t h)
@@ -440,7 +444,7 @@ static void td_usage(FILE *out)
     fprintf(out,
         "usage: ptxemu trace-diff [--max-steps N] [--max-warps N] "
         "[--max-cells N]\n"
-        "                         REFERENCE TRACE\n"
+        "                         [--max-total-cells N] REFERENCE TRACE\n"
         "\n"
         "Compare two SIMT traces (--trace-simt's format; README, "
         "\"Comparing SIMT\ntraces\") warp by warp, warps matched by "
@@ -454,8 +458,11 @@ static void td_usage(FILE *out)
         "(default %" PRIu64 ")\n"
         "  --max-cells N   refuse a warp whose reference x trace steps "
         "exceed N\n"
-        "                  (default %" PRIu64 ")\n",
-        TD_MAX_STEPS, TD_MAX_WARPS, TD_MAX_CELLS);
+        "                  (default %" PRIu64 ")\n"
+        "  --max-total-cells N  refuse warps whose reference x trace "
+        "steps add up\n"
+        "                  to more than N (default %" PRIu64 ")\n",
+        TD_MAX_STEPS, TD_MAX_WARPS, TD_MAX_CELLS, TD_MAX_TOTAL_CELLS);
 }
 
 static void td_free(Diff *d)
@@ -495,6 +502,19 @@ static bool td_report(Diff *d, const char *ref, const char *trc)
                     d->max_cells);
             return false;
         }
+    }
+    uint64_t cells = 0;                 /* <= max_total: no overflow */
+    for (size_t i = 0; i < nw; i++) {
+        const Warp *w = &d->w[i];
+        if (w->seq[0].n && w->seq[1].n &&
+            (uint64_t)w->seq[0].n > (d->max_total - cells) / w->seq[1].n) {
+            fprintf(stderr, TD_ME ": the warps' reference x trace steps "
+                    "exceed --max-total-cells %" PRIu64 " (at launch %"
+                    PRIu64 " CTA %u warp %u)\n", d->max_total, w->grid,
+                    w->cta, w->warp);
+            return false;
+        }
+        cells += (uint64_t)w->seq[0].n * w->seq[1].n;
     }
     uint64_t tdist = 0, tref = 0, ttrc = 0, nboth = 0, nref = 0, ntrc = 0;
     double sum_err = 0, worst = -1;
@@ -556,24 +576,27 @@ int cmd_tracediff(int argc, char **argv)
         {"max-steps", required_argument, NULL, 's'},
         {"max-warps", required_argument, NULL, 'w'},
         {"max-cells", required_argument, NULL, 'c'},
+        {"max-total-cells", required_argument, NULL, 't'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     Diff d = { .max_steps = TD_MAX_STEPS, .max_warps = TD_MAX_WARPS,
-               .max_cells = TD_MAX_CELLS };
+               .max_cells = TD_MAX_CELLS, .max_total = TD_MAX_TOTAL_CELLS };
     int c;
     optind = 1;
     while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
         uint64_t *lim = c == 's' ? &d.max_steps : c == 'w' ? &d.max_warps
-                      : &d.max_cells;
+                      : c == 't' ? &d.max_total : &d.max_cells;
         switch (c) {
         case 's':
         case 'w':
         case 'c':
+        case 't':
             if (!parse_dec(optarg, UINT64_MAX, lim) || !*lim) {
                 fprintf(stderr, TD_ME ": --%s '%s': expected a positive "
                         "number\n", c == 's' ? "max-steps" : c == 'w'
-                        ? "max-warps" : "max-cells", optarg);
+                        ? "max-warps" : c == 't' ? "max-total-cells"
+                        : "max-cells", optarg);
                 return 2;
             }
             break;
