@@ -55,7 +55,10 @@ go icache.csv mb_icache
 go coalesce.csv mb_coalesce
 go chase-tex.csv mb_chase --space tex --min 4096 --max 8192 --step 8 \
     --stride 8
-go chase-const.csv mb_chase --space const --min 1024 --max 4096 --step 16 \
+# the constant L1 at a 16-byte stride, footprints a line (64 bytes)
+# apart: with GT200's 8 KB L2 close behind it each set's overflow adds
+# only a few cycles, and footprints that end inside a line blur them
+go chase-const.csv mb_chase --space const --min 1024 --max 4096 --step 64 \
     --stride 16
 go chase-shared.csv mb_chase --space shared --min 1024 --max 16384 \
     --step 1024 --stride 32
