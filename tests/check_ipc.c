@@ -304,6 +304,10 @@ int main(int argc, char **argv)
     self[n] = 0;
     Suite *s = suite_create("ipc");
     TCase *tc = tcase_create("ipc");
+    /* Check's default of 4 s: test_other_process starts a second
+     * process that runs kernels, which under ThreadSanitizer on a
+     * loaded machine takes longer (as tests/check_ipc_proc.c) */
+    tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_mem_handles);
     tcase_add_test(tc, test_event_handles);
     tcase_add_test(tc, test_other_process);
