@@ -280,37 +280,14 @@ static int run_slurm(const Sweep *s, const char *cfgpath,
     return WIFEXITED(ws) ? WEXITSTATUS(ws) : -1;
 }
 
-/* Whether the CSV's header names the column COL. */
-static bool has_column(const char *csv, const char *col)
-{
-    char line[8192];
-    FILE *f = fopen(csv, "r");
-    bool found = false;
-    if (f && fgets(line, sizeof line, f)) {
-        size_t n = strlen(col);
-        for (char *c = line; c && !found; c = strchr(c, ',')) {
-            c += *c == ',';
-            found = strncmp(c, col, n) == 0 &&
-                    (c[n] == ',' || c[n] == '\n' || c[n] == '\r' || !c[n]);
-        }
-    }
-    if (f) {
-        fclose(f);
-    }
-    return found;
-}
-
 /* Simulated cycles (timing.cycles) per command, one bar per
  * configuration, drawn from OUT/summary.gp (kept, so a user can edit and
  * redraw it); gnuplot reads the CSV by column name.  The picture is
- * optional: no gnuplot, or no timed run (no timing.cycles column), and
- * there is none, silently. */
+ * optional: without gnuplot there is none, silently (and the caller asks
+ * for it only when a run was timed). */
 static void draw(const char *out, const char *csv)
 {
     char script[PATH_MAX];
-    if (!has_column(csv, "timing.cycles")) {
-        return;
-    }
     snprintf(script, sizeof script, "%s/summary.gp", out);
     FILE *g = fopen(script, "w");
     if (!g) {
@@ -352,12 +329,16 @@ static int merge(const Sweep *s)
         fprintf(stderr, "ptxemu sweep: %s: %s\n", path, strerror(errno));
         return 1;
     }
-    int rc = sweep_merge(s->out, &s->cfg, &s->cmd, f, err, sizeof err);
+    bool timed = false;
+    int rc = sweep_merge(s->out, &s->cfg, &s->cmd, f, &timed, err,
+                         sizeof err);
     if (fclose(f) || rc) {
         fprintf(stderr, "ptxemu sweep: %s\n", rc ? err : strerror(errno));
         return 1;
     }
-    draw(s->out, path);
+    if (timed) {
+        draw(s->out, path);
+    }
     printf("ptxemu sweep: %zu runs, summary in %s\n", nruns(s), path);
     return 0;
 }

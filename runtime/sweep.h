@@ -19,6 +19,7 @@
 #ifndef PTXEMU_RUNTIME_SWEEP_H
 #define PTXEMU_RUNTIME_SWEEP_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -51,9 +52,11 @@ void sweep_run_name(const SweepItem *c, const SweepItem *k, char *buf,
  * reported, as a dotted path (nested objects flattened; the model's
  * counters of every timed kernel summed as timing.model.NAME), in the
  * order first seen; a run without a value leaves its cell empty.
+ * *timed: whether some run reported timing.cycles (a timed run).
  * 0, or -1 with a message in err. */
 int sweep_merge(const char *outdir, const SweepList *cfg,
-                const SweepList *cmd, FILE *out, char *err, size_t errlen);
+                const SweepList *cmd, FILE *out, bool *timed, char *err,
+                size_t errlen);
 
 /* A message into err[len] (nothing when err is NULL). */
 void sweep_seterr(char *err, size_t len, const char *fmt, ...)

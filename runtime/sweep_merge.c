@@ -115,7 +115,8 @@ static int flatten(json_object *obj, const char *prefix, Cols *c, Row *r,
 }
 
 int sweep_merge(const char *outdir, const SweepList *cfg,
-                const SweepList *cmd, FILE *out, char *err, size_t errlen)
+                const SweepList *cmd, FILE *out, bool *timed, char *err,
+                size_t errlen)
 {
     size_t nruns = cfg->n * cmd->n;
     Cols cols = {0};
@@ -155,8 +156,10 @@ int sweep_merge(const char *outdir, const SweepList *cfg,
         }
     }
     fprintf(out, "config,command,exit,wall_s");
+    *timed = false;
     for (size_t i = 0; i < cols.n; i++) {
         fprintf(out, ",%s", cols.name[i]);
+        *timed = *timed || !strcmp(cols.name[i], "timing.cycles");
     }
     fputc('\n', out);
     for (size_t r = 0; r < nruns; r++) {
