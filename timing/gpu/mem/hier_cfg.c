@@ -214,6 +214,23 @@ static int choose(const ptxemu_tm_host_api *api, ptxemu_tm_host *h,
     return 0;
 }
 
+/* An int parameter: the value set, else `preset` (the value -1: a dram.*
+ * timing's preset, a cache's fill_lat its hit latency). */
+static uint32_t from_preset(const ptxemu_tm_host_api *api, ptxemu_tm_host *h,
+                            const char *name, uint32_t preset, bool *ok)
+{
+    int64_t v = api->param_int(h, name);
+    if (v < -1 || v > UINT32_MAX) {
+        char msg[128];
+        snprintf(msg, sizeof msg, "%s: %lld is out of range", name,
+                 (long long)v);
+        api->error(h, msg);
+        *ok = false;
+        return 0;
+    }
+    return v == -1 ? preset : (uint32_t)v;
+}
+
 static void read_cache(const ptxemu_tm_host_api *api, ptxemu_tm_host *h,
                        const char *p, CacheCfg *c, bool *ok)
 {
@@ -226,13 +243,7 @@ static void read_cache(const ptxemu_tm_host_api *api, ptxemu_tm_host *h,
     RD(banks, "banks");
     RD(hit_lat, "lat");
     snprintf(n, sizeof n, "%s.fill_lat", p);
-    int64_t fl = api->param_int(h, n);
-    if (fl < -1 || fl > UINT32_MAX) {
-        api->error(h, "a cache's fill_lat is out of range (-1 or 0 to "
-                      "2^32-1)");
-        *ok = false;
-    }
-    c->fill_lat = fl <= 0 ? c->hit_lat : (uint32_t)fl;
+    c->fill_lat = from_preset(api, h, n, c->hit_lat, ok); /* 0: hit_lat */
     RD(mshrs, "mshrs");
     RD(merge, "merge");
     RD(missq, "missq");
@@ -259,22 +270,6 @@ static double mhz(const ptxemu_tm_host_api *api, ptxemu_tm_host *h,
         *ok = false;
     }
     return v > 0 ? v : dflt;
-}
-
-/* dram.<name>: the value set, else the preset's. */
-static uint32_t from_preset(const ptxemu_tm_host_api *api, ptxemu_tm_host *h,
-                            const char *name, uint32_t preset, bool *ok)
-{
-    int64_t v = api->param_int(h, name);
-    if (v < -1 || v > UINT32_MAX) {
-        char msg[128];
-        snprintf(msg, sizeof msg, "%s: %lld is out of range", name,
-                 (long long)v);
-        api->error(h, msg);
-        *ok = false;
-        return 0;
-    }
-    return v == -1 ? preset : (uint32_t)v;
 }
 
 /* l2.bypass: "global,tex" ... into c->l2_bypass. */
