@@ -715,6 +715,38 @@ START_TEST(launch_config_errors)
                                      cfg[i][6], NULL, params, NULL) == 1,
                       "configuration %zu", i);
     }
+    /* The same kernel loaded as a library (as CUDA's runtime loads its
+     * fat binaries): 9, the number of cudaErrorInvalidConfiguration,
+     * for every dimension error; the shared-memory one stays 1. */
+    CUlibrary lib;
+    CUkernel k;
+    OK(cuLibraryLoadData(&lib, kernels, NULL, NULL, 0, NULL, NULL, 0));
+    OK(cuLibraryGetKernel(&k, lib, "vadd"));
+    for (size_t i = 0; i < sizeof(cfg) / sizeof(cfg[0]); i++) {
+        int want = cfg[i][6] ? 1 : 9;
+        ck_assert_msg(cuLaunchKernel((CUfunction)k, cfg[i][0], cfg[i][1],
+                                     cfg[i][2], cfg[i][3], cfg[i][4],
+                                     cfg[i][5], cfg[i][6], NULL, params,
+                                     NULL) == (CUresult)want,
+                      "library configuration %zu", i);
+    }
+    /* Within the device's limits but over the kernel's own .maxntid:
+     * CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES (701), from either. */
+    static const char bounded[] =
+        ".version 7.0\n.target sm_80\n.address_size 64\n"
+        ".visible .entry small() .maxntid 64, 1, 1\n{\n ret;\n}\n";
+    CUmodule bm;
+    CUfunction small;
+    OK(cuModuleLoadData(&bm, bounded));
+    OK(cuModuleGetFunction(&small, bm, "small"));
+    OK(cuLaunchKernel(small, 1, 1, 1, 64, 1, 1, 0, NULL, NULL, NULL));
+    ck_assert_int_eq(cuLaunchKernel(small, 1, 1, 1, 65, 1, 1, 0, NULL,
+                                    NULL, NULL), 701);
+    ck_assert_int_eq(cuLaunchKernel(small, 1, 1, 1, 32, 4, 1, 0, NULL,
+                                    NULL, NULL), 701);
+    OK(cuCtxSynchronize());
+    OK(cuModuleUnload(bm));
+    OK(cuLibraryUnload(lib));
     /* Missing parameters, a bad handle, a bad stream. */
     ck_assert_int_eq(cuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, NULL, NULL,
                                     NULL), 1);

@@ -50,7 +50,14 @@ struct CUmod_st {
     ptxemu_module *pm;
     struct CUfunc_st *funcs;
     unsigned nfuncs;
+    int library;                        /* loaded by cuLibraryLoad* */
 };
+
+/* The code a launch of a library's kernel with a configuration beyond
+ * the device's limits gives: no CUresult of cuda.h, the number of
+ * cudaErrorInvalidConfiguration, which CUDA's runtime passes through
+ * (drv_launch.c says why). */
+#define DRV_ERROR_INVALID_CONFIG ((CUresult)9)
 
 /* Stream attribute ids are below this (CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN
  * is the last one a stream takes). */

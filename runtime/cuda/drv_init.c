@@ -35,6 +35,9 @@ CUresult drv_trace(CUresult r, const char *name, const char *fmt, ...)
     vsnprintf(args, sizeof(args), fmt, ap);
     va_end(ap);
     const char *rn = drv_result_name(r);
+    if (!rn && r == DRV_ERROR_INVALID_CONFIG) {
+        rn = "invalid configuration, for CUDA's runtime";
+    }
     fprintf(stderr, "ptxemu: %s(%s) = %s (%d)\n", name, args,
             rn ? rn : "?", (int)r);
     return r;

@@ -4,11 +4,29 @@
  * The configuration checks are those of the hardware's limits (block
  * at most 1024 threads and 1024 x 1024 x 64, grid at most
  * 2^31-1 x 65535 x 65535, shared memory within the kernel's allowance)
- * and give CUDA_ERROR_INVALID_VALUE, as the driver does, at the launch.
- * The kernel itself runs later on the device worker (drv_queue.h), with
- * a copy of its arguments taken at the launch; a fault in it makes the
- * context unusable (drv_fault) and is reported by the next
- * synchronisation, as on a GPU.
+ * and fail at the launch.  The kernel itself runs later on the device
+ * worker (drv_queue.h), with a copy of its arguments taken at the
+ * launch; a fault in it makes the context unusable (drv_fault) and is
+ * reported by the next synchronisation, as on a GPU.
+ *
+ * Which code a bad configuration gives depends on who launches:
+ * - A kernel of a module (cuModuleLoad*, cuModuleGetFunction): the
+ *   documented CUDA_ERROR_INVALID_VALUE, which driver-API programs on
+ *   GPUs report (numba/numba#1055, triton-lang/triton#580,
+ *   intel/llvm#2290).
+ * - A kernel of a library (cuLibraryLoad*, what CUDA 12+'s runtime
+ *   loads its fat binaries as): the code 9 (DRV_ERROR_INVALID_CONFIG).
+ *   CUDA's statically linked runtime does not check the configuration
+ *   itself; it passes cuLaunchKernel's code through unchanged (measured
+ *   here: each CUresult given back came out as the cudaError_t of the
+ *   same number), and on GPUs its programs see
+ *   cudaErrorInvalidConfiguration (9) with the error raised inside
+ *   libcuda.so.1 (compute-sanitizer's backtrace in NVIDIA/cccl#1894).
+ * - More threads than the kernel allows (its .maxntid/.reqntid, i.e.
+ *   CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK) but within the device's
+ *   limits: CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES, "the kernel launch
+ *   specifies too many threads for the kernel's register count" (CUDA
+ *   driver API reference, CUresult).
  */
 #include "config.h"
 
@@ -32,21 +50,23 @@ static CUresult check_config(CUfunction f, const Launch *l)
 {
     static const unsigned gmax[3] = {0x7fffffffu, 65535, 65535};
     static const unsigned bmax[3] = {1024, 1024, 64};
+    const CUresult bad = f->mod->library ? DRV_ERROR_INVALID_CONFIG
+                                         : CUDA_ERROR_INVALID_VALUE;
     unsigned long long threads = 1;
     for (int i = 0; i < 3; i++) {
         if (l->grid[i] == 0 || l->grid[i] > gmax[i] || l->block[i] == 0 ||
             l->block[i] > bmax[i]) {
-            return CUDA_ERROR_INVALID_VALUE;
+            return bad;
         }
         threads *= l->block[i];
     }
     if (threads > 1024) {
-        return CUDA_ERROR_INVALID_VALUE;
+        return bad;
     }
     int limit;
     if (drv_func_attr(&limit, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
                            f) == CUDA_SUCCESS && threads > (unsigned)limit) {
-        return CUDA_ERROR_INVALID_VALUE;
+        return CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES;
     }
     int dyn;
     if (drv_func_attr(&dyn,

@@ -472,6 +472,7 @@ static CUresult lib_load(CUlibrary *lib, const char *fname, const void *code,
                   : load_data_ex(&m, code, nj, jo, jv);
     }
     if (!r) {
+        m->library = 1;
         *lib = (CUlibrary)m;
     }
     return r;
