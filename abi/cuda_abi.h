@@ -642,7 +642,10 @@ typedef enum CUmemPool_attribute_enum {
     CU_MEMPOOL_ATTR_USED_MEM_HIGH = 8
 } CUmemPool_attribute;
 enum {
+    CU_MEM_LOCATION_TYPE_NONE = 0x0,
     CU_MEM_LOCATION_TYPE_HOST = 0x2,
+    CU_MEM_LOCATION_TYPE_HOST_NUMA = 0x3,
+    CU_MEM_LOCATION_TYPE_HOST_NUMA_CURRENT = 0x4,
     CU_MEM_ALLOCATION_TYPE_MANAGED = 0x2
 };
 typedef struct CUmemPoolProps_st {

@@ -413,12 +413,14 @@ START_TEST(test_memcpy_kinds)
     ck_assert_int_eq(cudaMemcpy(pinned, d1, N, cudaMemcpyDefault),
                      cudaSuccess);
     ck_assert_uint_eq(pinned[9], a[1]);
-    /* Pinned memory: CUDA says cudaMemoryTypeHost; the emulator's
-     * driver makes it managed memory, which is what it reports. */
+    /* Pinned memory is host memory to CUDA, not managed memory. */
     struct cudaPointerAttributes pa;
     ck_assert_int_eq(cudaPointerGetAttributes(&pa, pinned), cudaSuccess);
-    ck_assert(pa.type == cudaMemoryTypeHost
-              || pa.type == cudaMemoryTypeManaged);
+    ck_assert_int_eq(pa.type, cudaMemoryTypeHost);
+    ck_assert_int_eq(cudaPointerGetAttributes(&pa, pinned + 7),
+                     cudaSuccess);
+    ck_assert_int_eq(pa.type, cudaMemoryTypeHost);
+    ck_assert_int_eq(cudaPointerGetAttributes(&pa, pinned), cudaSuccess);
     ck_assert_ptr_eq(pa.hostPointer, pinned);
     ck_assert_ptr_eq(pa.devicePointer, pinned);
     ck_assert_int_eq(cudaPointerGetAttributes(&pa, d1), cudaSuccess);

@@ -439,6 +439,15 @@ START_TEST(memory_kinds)
     ck_assert_uint_eq(managed, 0);
     OK(cuPointerGetAttribute(&managed, CU_POINTER_ATTRIBUTE_IS_MANAGED, m));
     ck_assert_uint_eq(managed, 1);
+    /* Page-locked host memory is host memory, not managed. */
+    void *pinned;
+    OK(cuMemHostAlloc(&pinned, 64, 0));
+    CUdeviceptr pp = (CUdeviceptr)(uintptr_t)pinned;
+    OK(cuPointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, pp + 8));
+    ck_assert_uint_eq(type, CU_MEMORYTYPE_HOST);
+    OK(cuPointerGetAttribute(&managed, CU_POINTER_ATTRIBUTE_IS_MANAGED, pp));
+    ck_assert_uint_eq(managed, 0);
+    OK(cuMemFreeHost(pinned));
     OK(cuMemGetAddressRange_v2(&base, &size, d + 500));
     ck_assert_uint_eq(base, d);
     ck_assert_uint_eq(size, 1000);

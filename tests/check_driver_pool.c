@@ -154,6 +154,132 @@ START_TEST(test_pools)
 }
 END_TEST
 
+/* Host and managed pools (CUDA 12.6+/13): what the host writes the
+ * kernel reads and what the kernel writes the host reads directly, and
+ * each location and type has its own default and current pool. */
+START_TEST(test_host_managed_pools)
+{
+    enum { N = 100 };
+    int v = -1;
+    OK(cuDeviceGetAttribute(&v, CU_DEVICE_ATTRIBUTE_HOST_MEMORY_POOLS_SUPPORTED,
+                            0));
+    ck_assert_int_eq(v, 1);
+    static const struct {
+        int type, loc;
+    } kinds[] = {
+        {CU_MEM_ALLOCATION_TYPE_PINNED, CU_MEM_LOCATION_TYPE_HOST},
+        {CU_MEM_ALLOCATION_TYPE_MANAGED, CU_MEM_LOCATION_TYPE_NONE},
+        {CU_MEM_ALLOCATION_TYPE_MANAGED, CU_MEM_LOCATION_TYPE_DEVICE},
+        {CU_MEM_ALLOCATION_TYPE_MANAGED, CU_MEM_LOCATION_TYPE_HOST},
+    };
+    CUmemoryPool devdef, defs[4];
+    OK(cuDeviceGetDefaultMemPool(&devdef, 0));
+    for (int k = 0; k < 4; k++) {
+        CUmemLocation loc = { kinds[k].loc, 0 };
+        OK(cuMemGetDefaultMemPool(&defs[k], &loc, kinds[k].type));
+        ck_assert_ptr_ne(defs[k], devdef);
+        for (int j = 0; j < k; j++) {
+            ck_assert_ptr_ne(defs[k], defs[j]);
+        }
+        CUmemoryPool cur;
+        OK(cuMemGetMemPool(&cur, &loc, kinds[k].type));
+        ck_assert_ptr_eq(cur, defs[k]);
+        /* A pool of this kind, made current for its location. */
+        CUmemPoolProps pp;
+        memset(&pp, 0, sizeof(pp));
+        pp.allocType = kinds[k].type;
+        pp.location = loc;
+        CUmemoryPool p;
+        OK(cuMemPoolCreate(&p, &pp));
+        OK(cuMemSetMemPool(&loc, kinds[k].type, p));
+        OK(cuMemGetMemPool(&cur, &loc, kinds[k].type));
+        ck_assert_ptr_eq(cur, p);
+        /* ...but not the device's, nor another kind's. */
+        ck_assert_int_eq(cuDeviceSetMemPool(0, p), 1);
+        CUmemLocation dl = { CU_MEM_LOCATION_TYPE_DEVICE, 0 };
+        ck_assert_int_eq(cuMemSetMemPool(&dl, CU_MEM_ALLOCATION_TYPE_PINNED,
+                                         p), 1);
+        /* The kernel writes, the host reads the block directly. */
+        CUdeviceptr d = 0;
+        OK(cuMemAllocFromPoolAsync(&d, N * 4, p, NULL));
+        void *owner = NULL;
+        OK(cuPointerGetAttribute(&owner, CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE,
+                                 d + 8));
+        ck_assert_ptr_eq(owner, p);
+        /* A host pool's memory is host memory, a managed pool's managed. */
+        int host_pool = kinds[k].type == CU_MEM_ALLOCATION_TYPE_PINNED;
+        unsigned mt = 0, im = 9;
+        OK(cuPointerGetAttribute(&mt, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, d));
+        OK(cuPointerGetAttribute(&im, CU_POINTER_ATTRIBUTE_IS_MANAGED, d));
+        ck_assert_uint_eq(mt, host_pool ? CU_MEMORYTYPE_HOST
+                                        : CU_MEMORYTYPE_DEVICE);
+        ck_assert_uint_eq(im, !host_pool);
+        unsigned *h = (unsigned *)(uintptr_t)d;
+        h[N - 1] = 12345;
+        run_fill(d, N - 1, NULL);
+        OK(cuCtxSynchronize());
+        for (unsigned i = 0; i < N - 1; i++) {
+            ck_assert_uint_eq(h[i], 3 * i + 1);
+        }
+        ck_assert_uint_eq(h[N - 1], 12345);
+        ck_assert_uint_ge(attr(p, CU_MEMPOOL_ATTR_USED_MEM_CURRENT), N * 4);
+        OK(cuMemFreeAsync(d, NULL));
+        ck_assert_uint_eq(attr(p, CU_MEMPOOL_ATTR_USED_MEM_CURRENT), 0);
+        /* Access: the host reads and writes all of them; device 0 a
+         * managed pool always, a host pool once granted. */
+        int fl = -1;
+        CUmemLocation hl = { CU_MEM_LOCATION_TYPE_HOST, 0 };
+        OK(cuMemPoolGetAccess(&fl, p, &hl));
+        ck_assert_int_eq(fl, CU_MEM_ACCESS_FLAGS_PROT_READWRITE);
+        OK(cuMemPoolGetAccess(&fl, p, &dl));
+        ck_assert_int_eq(fl, host_pool ? CU_MEM_ACCESS_FLAGS_PROT_NONE
+                                       : CU_MEM_ACCESS_FLAGS_PROT_READWRITE);
+        CUmemAccessDesc ad = { dl, CU_MEM_ACCESS_FLAGS_PROT_READWRITE };
+        OK(cuMemPoolSetAccess(p, &ad, 1));
+        OK(cuMemPoolGetAccess(&fl, p, &dl));
+        ck_assert_int_eq(fl, CU_MEM_ACCESS_FLAGS_PROT_READWRITE);
+        /* Destroying the current pool makes the default current again. */
+        OK(cuMemPoolDestroy(p));
+        OK(cuMemGetMemPool(&cur, &loc, kinds[k].type));
+        ck_assert_ptr_eq(cur, defs[k]);
+    }
+    /* The device's current pool was never touched. */
+    CUmemoryPool cur;
+    OK(cuDeviceGetMemPool(&cur, 0));
+    ck_assert_ptr_eq(cur, devdef);
+    /* What CUDA refuses: a host pool with an IPC handle type (invalid
+     * value, cuMemPoolCreate's documentation), HOST_NUMA_CURRENT as a
+     * pool's location, a pinned pool with no location; and host NUMA
+     * nodes, which this emulated system does not have. */
+    CUmemPoolProps pp;
+    memset(&pp, 0, sizeof(pp));
+    pp.allocType = CU_MEM_ALLOCATION_TYPE_PINNED;
+    pp.location.type = CU_MEM_LOCATION_TYPE_HOST;
+    pp.handleTypes = CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR;
+    CUmemoryPool p;
+    ck_assert_int_eq(cuMemPoolCreate(&p, &pp), 1);
+    pp.handleTypes = 0;
+    pp.location.type = CU_MEM_LOCATION_TYPE_HOST_NUMA_CURRENT;
+    ck_assert_int_eq(cuMemPoolCreate(&p, &pp), 1);
+    pp.location.type = CU_MEM_LOCATION_TYPE_NONE;
+    ck_assert_int_eq(cuMemPoolCreate(&p, &pp), 1);
+    pp.location.type = CU_MEM_LOCATION_TYPE_HOST_NUMA;
+    ck_assert_int_eq(cuMemPoolCreate(&p, &pp), 801);
+    OK(cuDeviceGetAttribute(&v,
+                            CU_DEVICE_ATTRIBUTE_HOST_NUMA_MEMORY_POOLS_SUPPORTED,
+                            0));
+    ck_assert_int_eq(v, 0);
+    /* A device pool's allocation names its pool too. */
+    CUdeviceptr d = 0;
+    OK(cuMemAllocAsync(&d, 64, NULL));
+    void *owner = NULL;
+    OK(cuPointerGetAttribute(&owner, CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE, d));
+    ck_assert_ptr_eq(owner, devdef);
+    OK(cuMemFreeAsync(d, NULL));
+    OK(cuCtxSynchronize());
+}
+END_TEST
+
 /* An allocation node, a kernel node writing the memory, a copy out, a
  * free node; and the same work captured from a stream. */
 START_TEST(test_graph_nodes)
@@ -256,6 +382,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_attributes);
     tcase_add_test(tc, test_alloc_async);
     tcase_add_test(tc, test_pools);
+    tcase_add_test(tc, test_host_managed_pools);
     tcase_add_test(tc, test_graph_nodes);
     suite_add_tcase(s, tc);
     return s;

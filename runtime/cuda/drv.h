@@ -98,7 +98,8 @@ struct CUmipmappedArray_st {
 typedef enum DrvKind {
     DRV_CTX = 1, DRV_MOD, DRV_FUNC, DRV_STREAM, DRV_EVENT, DRV_LINK,
     DRV_ARRAY, DRV_MIPMAP,
-    DRV_MEM                             /* an allocation, by address */
+    DRV_MEM,                            /* an allocation, by address */
+    DRV_PINNED                          /* a page-locked host one */
 } DrvKind;
 
 typedef struct DrvState {
@@ -178,6 +179,12 @@ CUresult drv_pool_alloc(CUdeviceptr *dptr, size_t n, CUstream s);
 /* If a is a block of a pool in use, gives it back to its pool (freed on
  * stream s) and returns 1; else 0. */
 int drv_pool_free(CUdeviceptr a, CUstream s);
+/* The pool whose live allocation holds a, or NULL
+ * (CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE). */
+CUmemoryPool drv_pool_owner(CUdeviceptr a);
+/* Whether a lies in a live allocation of a host pool (pinned host
+ * memory, as cuMemAllocHost's). */
+int drv_pool_host(CUdeviceptr a);
 /* A stream, event or context synchronisation: pools release free
  * memory above their release thresholds. */
 void drv_pool_sync(void);

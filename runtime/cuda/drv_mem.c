@@ -71,17 +71,21 @@ static CUresult mem_alloc(CUdeviceptr *dptr, size_t n)
 static CUresult release(CUdeviceptr p)
 {
     drv_handle_remove(DRV_MEM, (const void *)(uintptr_t)p);
+    drv_handle_remove(DRV_PINNED, (const void *)(uintptr_t)p);
     return drv_status(ptxemu_free(drv.dev, p));
 }
 
 void drv_mem_release_owned(CUcontext ctx)
 {
-    const void **v;
-    size_t n = drv_handles_owned(ctx, DRV_MEM, &v);
-    for (size_t i = 0; i < n; i++) {
-        (void)release((CUdeviceptr)(uintptr_t)v[i]);
+    static const DrvKind kinds[] = {DRV_MEM, DRV_PINNED};
+    for (size_t k = 0; k < 2; k++) {
+        const void **v;
+        size_t n = drv_handles_owned(ctx, kinds[k], &v);
+        for (size_t i = 0; i < n; i++) {
+            (void)release((CUdeviceptr)(uintptr_t)v[i]);
+        }
+        free(v);
     }
-    free(v);
 }
 
 /* An allocation or free outside stream order, while a capture's mode
@@ -173,7 +177,10 @@ CUresult cuMemFree_v2(CUdeviceptr dptr)
     return drv_trace(r, "cuMemFree_v2", "0x%llx", dptr);
 }
 
-static CUresult alloc_shared(void **pp, size_t n)
+/* Memory the host and the device share: managed, or page-locked host
+ * memory (pinned: cuMemAllocHost, cuMemHostAlloc), which
+ * cuPointerGetAttribute tells apart. */
+static CUresult alloc_shared(void **pp, size_t n, int pinned)
 {
     CUresult r = drv_ready(NULL);
     if (r) {
@@ -183,7 +190,7 @@ static CUresult alloc_shared(void **pp, size_t n)
         return CUDA_ERROR_INVALID_VALUE;
     }
     r = drv_status(ptxemu_malloc_managed(drv.dev, n, pp));
-    if (!r && drv_handle_add(DRV_MEM, *pp)) {
+    if (!r && drv_handle_add(pinned ? DRV_PINNED : DRV_MEM, *pp)) {
         (void)ptxemu_free(drv.dev, (ptxemu_devptr)(uintptr_t)*pp);
         r = CUDA_ERROR_OUT_OF_MEMORY;
     }
@@ -200,7 +207,7 @@ CUresult cuMemAllocManaged(CUdeviceptr *dptr, size_t bytesize,
         r = CUDA_ERROR_INVALID_VALUE;
     }
     if (!r) {
-        r = alloc_shared(&p, bytesize);
+        r = alloc_shared(&p, bytesize, 0);
     }
     if (!r) {
         *dptr = (CUdeviceptr)(uintptr_t)p;
@@ -211,14 +218,14 @@ CUresult cuMemAllocManaged(CUdeviceptr *dptr, size_t bytesize,
 
 CUresult cuMemAllocHost_v2(void **pp, size_t bytesize)
 {
-    return drv_trace(alloc_shared(pp, bytesize), "cuMemAllocHost_v2",
+    return drv_trace(alloc_shared(pp, bytesize, 1), "cuMemAllocHost_v2",
                      "%p, %zu", (void *)pp, bytesize);
 }
 
 CUresult cuMemHostAlloc(void **pp, size_t bytesize, unsigned int Flags)
 {
     CUresult r = Flags & ~7u ? CUDA_ERROR_INVALID_VALUE
-                             : alloc_shared(pp, bytesize);
+                             : alloc_shared(pp, bytesize, 1);
     return drv_trace(r, "cuMemHostAlloc", "%p, %zu, 0x%x", (void *)pp,
                      bytesize, Flags);
 }
@@ -493,6 +500,12 @@ static CUresult pointer_attr(void *data, CUpointer_attribute a,
     size_t size = 0;
     ptxemu_mem_kind k = kind_of(p, &base, &size);
     int host = k == PTXEMU_MEM_HOST || k == PTXEMU_MEM_MANAGED;
+    /* Page-locked host memory is host memory, not managed, to CUDA. */
+    if (k == PTXEMU_MEM_MANAGED &&
+        (drv_handle_valid(DRV_PINNED, (const void *)(uintptr_t)base) ||
+         drv_pool_host(p))) {
+        k = PTXEMU_MEM_HOST;
+    }
     unsigned u;
     if (k == PTXEMU_MEM_NONE) {
         /* Unknown memory: CUDA answers only these two. */
@@ -556,7 +569,7 @@ static CUresult pointer_attr(void *data, CUpointer_attribute a,
         u = 0;
         break;
     case CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE:
-        *(void **)data = NULL;
+        *(CUmemoryPool *)data = drv_pool_owner(p);
         return CUDA_SUCCESS;
     default:
         return CUDA_ERROR_INVALID_VALUE;

@@ -31,10 +31,24 @@
  * cuMemPoolTrimTo does so down to its argument.  An allocation that
  * finds the device full releases every pool's free blocks and retries.
  *
- * Model limits: pools live on device 0 (pinned, device location); IPC
+ * Kinds.  A pool is of one of the slots below: pinned memory of device
+ * 0 (the default pool's kind), pinned host memory (location HOST:
+ * CUDA 12.6+, cuDeviceGetAttribute's HOST_MEMORY_POOLS_SUPPORTED), or
+ * managed memory with a preferred location of none, device 0 or the
+ * host (CUDA 13).  Host and managed blocks are the memory
+ * cuMemAllocHost and cuMemAllocManaged hand out (ptxemu_malloc_managed).
+ * Each slot has its default pool, made on first use, and its current
+ * pool (cuMemGetDefaultMemPool, cuMemGetMemPool, cuMemSetMemPool; for
+ * device memory also cuDeviceGetDefaultMemPool and friends);
+ * cuMemAllocAsync takes from the device slot's current pool.
+ *
+ * Model limits: one device and no host NUMA nodes (HOST_NUMA locations
+ * are not supported, as HOST_NUMA_MEMORY_POOLS_SUPPORTED = 0 says); IPC
  * (handle types, export and import) answers CUDA_ERROR_NOT_SUPPORTED,
  * as cuDeviceGetAttribute's MEMPOOL_SUPPORTED_HANDLE_TYPES (0) says;
- * access from the one device is always read-write.
+ * access is recorded and reported but not enforced: the device can read
+ * and write a host pool's blocks before cuMemPoolSetAccess grants it,
+ * where a GPU would fault.
  */
 #include "config.h"
 
@@ -56,9 +70,23 @@ typedef struct Block {
     struct Block *next;
 } Block;
 
+/* Which memory a pool holds: each slot has its own default and current
+ * pool (cuMemGetDefaultMemPool: "for a given location and allocation
+ * type"). */
+enum {
+    SLOT_DEVICE,                        /* pinned, device 0 */
+    SLOT_HOST,                          /* pinned, host */
+    SLOT_MANAGED_NONE,                  /* managed, no preferred location */
+    SLOT_MANAGED_DEVICE,                /* managed, prefers device 0 */
+    SLOT_MANAGED_HOST,                  /* managed, prefers the host */
+    NSLOTS
+};
+
 struct CUmemPoolHandle_st {
     CUmemPoolProps props;
+    int slot;
     bool is_default, destroyed;
+    bool device_access;                 /* a host pool's, by SetAccess */
     int reuse[3];                       /* the REUSE_* attributes */
     uint64_t threshold;
     uint64_t reserved, used, reserved_high, used_high;
@@ -68,7 +96,41 @@ struct CUmemPoolHandle_st {
 
 static pthread_mutex_t pool_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct CUmemPoolHandle_st *pools;        /* every live pool */
-static CUmemoryPool default_pool, current_pool;
+/* Per slot: the default pool once made, the current one when set to
+ * another than the default. */
+static CUmemoryPool default_pool[NSLOTS], current_pool[NSLOTS];
+
+/* The slot of memory of allocation type `type` at location l, as
+ * cuMemGetDefaultMemPool and cuMemPoolCreate accept them. */
+static CUresult slot_of(int type, const CUmemLocation *l, int *slot)
+{
+    if (!l) {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    if (l->type == CU_MEM_LOCATION_TYPE_DEVICE && l->id != 0) {
+        return CUDA_ERROR_INVALID_DEVICE;
+    }
+    if (l->type == CU_MEM_LOCATION_TYPE_HOST_NUMA) {
+        return CUDA_ERROR_NOT_SUPPORTED;
+    }
+    if (type == CU_MEM_ALLOCATION_TYPE_PINNED) {
+        switch (l->type) {
+        case CU_MEM_LOCATION_TYPE_DEVICE: *slot = SLOT_DEVICE; break;
+        case CU_MEM_LOCATION_TYPE_HOST: *slot = SLOT_HOST; break;
+        default: return CUDA_ERROR_INVALID_VALUE;
+        }
+    } else if (type == CU_MEM_ALLOCATION_TYPE_MANAGED) {
+        switch (l->type) {
+        case CU_MEM_LOCATION_TYPE_NONE: *slot = SLOT_MANAGED_NONE; break;
+        case CU_MEM_LOCATION_TYPE_DEVICE: *slot = SLOT_MANAGED_DEVICE; break;
+        case CU_MEM_LOCATION_TYPE_HOST: *slot = SLOT_MANAGED_HOST; break;
+        default: return CUDA_ERROR_INVALID_VALUE;
+        }
+    } else {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    return CUDA_SUCCESS;
+}
 
 /* A stream's identity for "freed on the same stream": its id (a handle
  * may be reused after cuStreamDestroy); the default streams apart. */
@@ -83,13 +145,15 @@ static unsigned long long stream_key(CUstream s)
     return s->id;
 }
 
-static CUmemoryPool pool_new(const CUmemPoolProps *props, bool is_default)
+static CUmemoryPool pool_new(const CUmemPoolProps *props, int slot,
+                             bool is_default)
 {
     CUmemoryPool p = calloc(1, sizeof(*p));
     if (!p) {
         return NULL;
     }
     p->props = *props;
+    p->slot = slot;
     p->is_default = is_default;
     p->reuse[0] = p->reuse[1] = p->reuse[2] = 1;       /* CUDA's defaults */
     p->next = pools;
@@ -108,22 +172,36 @@ static void pool_unlink(CUmemoryPool p)
     free(p);
 }
 
-/* The device's default pool, made on first use (pool_lock held). */
-static CUmemoryPool default_get(void)
+/* A slot's default pool, made on first use (pool_lock held). */
+static CUmemoryPool default_get(int slot)
 {
-    if (!default_pool) {
+    static const struct {
+        int type, loc;
+    } props_of[NSLOTS] = {
+        [SLOT_DEVICE] = {CU_MEM_ALLOCATION_TYPE_PINNED,
+                         CU_MEM_LOCATION_TYPE_DEVICE},
+        [SLOT_HOST] = {CU_MEM_ALLOCATION_TYPE_PINNED,
+                       CU_MEM_LOCATION_TYPE_HOST},
+        [SLOT_MANAGED_NONE] = {CU_MEM_ALLOCATION_TYPE_MANAGED,
+                               CU_MEM_LOCATION_TYPE_NONE},
+        [SLOT_MANAGED_DEVICE] = {CU_MEM_ALLOCATION_TYPE_MANAGED,
+                                 CU_MEM_LOCATION_TYPE_DEVICE},
+        [SLOT_MANAGED_HOST] = {CU_MEM_ALLOCATION_TYPE_MANAGED,
+                               CU_MEM_LOCATION_TYPE_HOST},
+    };
+    if (!default_pool[slot]) {
         CUmemPoolProps props;
         memset(&props, 0, sizeof(props));
-        props.allocType = CU_MEM_ALLOCATION_TYPE_PINNED;
-        props.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
-        default_pool = pool_new(&props, true);
+        props.allocType = props_of[slot].type;
+        props.location.type = props_of[slot].loc;
+        default_pool[slot] = pool_new(&props, slot, true);
     }
-    return default_pool;
+    return default_pool[slot];
 }
 
-static CUmemoryPool current_get(void)
+static CUmemoryPool current_get(int slot)
 {
-    return current_pool ? current_pool : default_get();
+    return current_pool[slot] ? current_pool[slot] : default_get(slot);
 }
 
 /* Whether p names a live pool (pool_lock held): forged and destroyed
@@ -143,7 +221,7 @@ static void block_release(CUmemoryPool p, Block **link)
     Block *b = *link;
     *link = b->next;
     p->reserved -= b->size;
-    (void)ptxemu_free(drv.dev, b->addr);
+    (void)ptxemu_free(drv.dev, (ptxemu_devptr)b->addr);
     free(b);
 }
 
@@ -194,7 +272,8 @@ void drv_pool_reset(void)
         }
         pool_unlink(p);
     }
-    default_pool = current_pool = NULL;
+    memset(default_pool, 0, sizeof(default_pool));
+    memset(current_pool, 0, sizeof(current_pool));
     pthread_mutex_unlock(&pool_lock);
 }
 
@@ -226,6 +305,21 @@ static void note_use(CUmemoryPool p, size_t n)
     }
 }
 
+/* A new block of n bytes of p's kind of memory. */
+static ptxemu_status block_alloc(CUmemoryPool p, size_t n, CUdeviceptr *out)
+{
+    if (p->slot == SLOT_DEVICE) {
+        ptxemu_devptr a = 0;
+        ptxemu_status st = ptxemu_malloc(drv.dev, n, &a);
+        *out = (CUdeviceptr)a;
+        return st;
+    }
+    void *h = NULL;
+    ptxemu_status st = ptxemu_malloc_managed(drv.dev, n, &h);
+    *out = (CUdeviceptr)(uintptr_t)h;
+    return st;
+}
+
 /* An allocation of bytes from p on stream s (pool_lock held). */
 static CUresult pool_alloc(CUmemoryPool p, size_t bytes, CUstream s,
                            CUdeviceptr *out)
@@ -251,11 +345,11 @@ static CUresult pool_alloc(CUmemoryPool p, size_t bytes, CUstream s,
     if (!b) {
         return CUDA_ERROR_OUT_OF_MEMORY;
     }
-    ptxemu_devptr a;
-    ptxemu_status st = ptxemu_malloc(drv.dev, n, &a);
+    CUdeviceptr a;
+    ptxemu_status st = block_alloc(p, n, &a);
     if (st != PTXEMU_SUCCESS) {
         trim_all();
-        st = ptxemu_malloc(drv.dev, n, &a);
+        st = block_alloc(p, n, &a);
     }
     if (st != PTXEMU_SUCCESS) {
         free(b);
@@ -273,6 +367,28 @@ static CUresult pool_alloc(CUmemoryPool p, size_t bytes, CUstream s,
     note_use(p, n);
     *out = a;
     return CUDA_SUCCESS;
+}
+
+CUmemoryPool drv_pool_owner(CUdeviceptr a)
+{
+    CUmemoryPool owner = NULL;
+    pthread_mutex_lock(&pool_lock);
+    for (CUmemoryPool p = pools; p && !owner; p = p->next) {
+        for (Block *b = p->blocks; b; b = b->next) {
+            if (b->in_use && a >= b->addr && a - b->addr < b->size) {
+                owner = p;
+                break;
+            }
+        }
+    }
+    pthread_mutex_unlock(&pool_lock);
+    return owner;
+}
+
+int drv_pool_host(CUdeviceptr a)
+{
+    CUmemoryPool p = drv_pool_owner(a);
+    return p && p->slot == SLOT_HOST;
 }
 
 int drv_pool_free(CUdeviceptr a, CUstream s)
@@ -323,7 +439,7 @@ static CUresult alloc_async(CUdeviceptr *dptr, size_t n, CUmemoryPool pool,
     }
     pthread_mutex_lock(&pool_lock);
     if (!pool) {
-        pool = current_get();
+        pool = current_get(SLOT_DEVICE);
     }
     if (!pool) {
         r = CUDA_ERROR_OUT_OF_MEMORY;
@@ -353,25 +469,22 @@ DRV_ALIAS(cuMemAllocFromPoolAsync_ptsz, cuMemAllocFromPoolAsync)
 
 /* ----------------------------------------------------------- pools */
 
-/* What a pool may be made with here: pinned device memory of device 0,
- * no IPC handle types (not supported), reserved bytes zero. */
-static CUresult check_props(const CUmemPoolProps *pp)
+/* What a pool may be made with here (cuMemPoolCreate): a slot's
+ * allocation type and location; no IPC handle types (not supported;
+ * for host pools CUDA documents CUDA_ERROR_INVALID_VALUE); reserved
+ * bytes zero. */
+static CUresult check_props(const CUmemPoolProps *pp, int *slot)
 {
-    if (!pp || pp->allocType != CU_MEM_ALLOCATION_TYPE_PINNED) {
-        return pp && pp->allocType == CU_MEM_ALLOCATION_TYPE_MANAGED
-                   ? CUDA_ERROR_NOT_SUPPORTED : CUDA_ERROR_INVALID_VALUE;
-    }
-    if (pp->location.type == CU_MEM_LOCATION_TYPE_HOST) {
-        return CUDA_ERROR_NOT_SUPPORTED;
-    }
-    if (pp->location.type != CU_MEM_LOCATION_TYPE_DEVICE) {
+    if (!pp) {
         return CUDA_ERROR_INVALID_VALUE;
     }
-    if (pp->location.id != 0) {
-        return CUDA_ERROR_INVALID_DEVICE;
+    CUresult r = slot_of(pp->allocType, &pp->location, slot);
+    if (r) {
+        return r;
     }
     if (pp->handleTypes != CU_MEM_HANDLE_TYPE_NONE) {
-        return CUDA_ERROR_NOT_SUPPORTED;
+        return *slot == SLOT_HOST ? CUDA_ERROR_INVALID_VALUE
+                                  : CUDA_ERROR_NOT_SUPPORTED;
     }
     for (size_t i = 0; i < sizeof(pp->reserved); i++) {
         if (pp->reserved[i]) {
@@ -387,14 +500,15 @@ static CUresult pool_create(CUmemoryPool *out, const CUmemPoolProps *pp)
     if (!r && !out) {
         r = CUDA_ERROR_INVALID_VALUE;
     }
+    int slot = SLOT_DEVICE;
     if (!r) {
-        r = check_props(pp);
+        r = check_props(pp, &slot);
     }
     if (r) {
         return r;
     }
     pthread_mutex_lock(&pool_lock);
-    CUmemoryPool p = pool_new(pp, false);
+    CUmemoryPool p = pool_new(pp, slot, false);
     pthread_mutex_unlock(&pool_lock);
     if (!p) {
         return CUDA_ERROR_OUT_OF_MEMORY;
@@ -422,8 +536,8 @@ static CUresult pool_destroy(CUmemoryPool p)
     if (!pool_valid(p) || p->is_default) {
         r = CUDA_ERROR_INVALID_VALUE;
     } else {
-        if (current_pool == p) {
-            current_pool = NULL;
+        if (current_pool[p->slot] == p) {
+            current_pool[p->slot] = NULL;
         }
         p->destroyed = true;
         pool_trim(p, 0);
@@ -535,9 +649,11 @@ static CUresult valid(CUmemoryPool p)
     return r;
 }
 
-/* Access: the one device is the pool's own, always read-write; CUDA
- * lets no one revoke a pool's access from its own device.  Host
- * locations cannot be given access to device pools. */
+/* Access (cuMemPoolSetAccess): a device pool's own device always
+ * reads and writes it, and CUDA lets no one revoke that; a host pool is
+ * the host's, and device 0 may be given read-write access or none;
+ * managed memory is everyone's.  Host locations cannot be given access
+ * to device pools. */
 static CUresult set_access(CUmemoryPool p, const CUmemAccessDesc *map,
                            size_t count)
 {
@@ -546,13 +662,24 @@ static CUresult set_access(CUmemoryPool p, const CUmemAccessDesc *map,
         r = CUDA_ERROR_INVALID_VALUE;
     }
     for (size_t i = 0; !r && i < count; i++) {
+        int f = map[i].flags;
         if (map[i].location.type != CU_MEM_LOCATION_TYPE_DEVICE) {
             r = CUDA_ERROR_INVALID_VALUE;
         } else if (map[i].location.id != 0) {
             r = CUDA_ERROR_INVALID_DEVICE;
-        } else if (map[i].flags != CU_MEM_ACCESS_FLAGS_PROT_READWRITE) {
+        } else if (f != CU_MEM_ACCESS_FLAGS_PROT_READWRITE &&
+                   (p->slot != SLOT_HOST ||
+                    f != CU_MEM_ACCESS_FLAGS_PROT_NONE)) {
             r = CUDA_ERROR_INVALID_VALUE;
         }
+    }
+    if (!r && p->slot == SLOT_HOST) {
+        pthread_mutex_lock(&pool_lock);
+        for (size_t i = 0; i < count; i++) {
+            p->device_access =
+                map[i].flags == CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
+        }
+        pthread_mutex_unlock(&pool_lock);
     }
     return r;
 }
@@ -570,17 +697,26 @@ static CUresult get_access(int *flags, CUmemoryPool p, const CUmemLocation *l)
     if (!r && (!flags || !l)) {
         r = CUDA_ERROR_INVALID_VALUE;
     }
-    if (!r) {
-        if (l->type == CU_MEM_LOCATION_TYPE_DEVICE) {
-            r = l->id == 0 ? CUDA_SUCCESS : CUDA_ERROR_INVALID_DEVICE;
-            *flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
-        } else if (l->type == CU_MEM_LOCATION_TYPE_HOST) {
-            *flags = CU_MEM_ACCESS_FLAGS_PROT_NONE;
-        } else {
-            r = CUDA_ERROR_INVALID_VALUE;
-        }
+    if (r) {
+        return r;
     }
-    return r;
+    bool host_pool = p->slot == SLOT_HOST, device_pool = p->slot == SLOT_DEVICE;
+    if (l->type == CU_MEM_LOCATION_TYPE_DEVICE) {
+        if (l->id != 0) {
+            return CUDA_ERROR_INVALID_DEVICE;
+        }
+        pthread_mutex_lock(&pool_lock);
+        bool rw = !host_pool || p->device_access;
+        pthread_mutex_unlock(&pool_lock);
+        *flags = rw ? CU_MEM_ACCESS_FLAGS_PROT_READWRITE
+                    : CU_MEM_ACCESS_FLAGS_PROT_NONE;
+    } else if (l->type == CU_MEM_LOCATION_TYPE_HOST) {
+        *flags = device_pool ? CU_MEM_ACCESS_FLAGS_PROT_NONE
+                             : CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
+    } else {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    return CUDA_SUCCESS;
 }
 
 CUresult cuMemPoolGetAccess(int *flags, CUmemoryPool pool,
@@ -595,86 +731,75 @@ CUresult cuMemPoolGetAccess(int *flags, CUmemoryPool pool,
 
 enum { GET_DEFAULT, GET_CURRENT };
 
-static CUresult dev_pool(CUmemoryPool *out, CUdevice dev, int which)
+static CUresult slot_pool(CUmemoryPool *out, int slot, int which)
 {
     CUresult r = ready();
     if (!r && !out) {
         r = CUDA_ERROR_INVALID_VALUE;
     }
-    if (!r && dev != 0) {
-        r = CUDA_ERROR_INVALID_DEVICE;
-    }
     if (r) {
         return r;
     }
     pthread_mutex_lock(&pool_lock);
-    *out = which == GET_DEFAULT ? default_get() : current_get();
+    *out = which == GET_DEFAULT ? default_get(slot) : current_get(slot);
     pthread_mutex_unlock(&pool_lock);
     return *out ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
 }
 
+/* Makes p the slot's current pool; p must be of that slot ("the
+ * location and allocation type specified must match those of the
+ * pool", cuMemSetMemPool). */
+static CUresult slot_set_pool(int slot, CUmemoryPool p)
+{
+    CUresult r = ready();
+    if (r) {
+        return r;
+    }
+    pthread_mutex_lock(&pool_lock);
+    if (!pool_valid(p) || p->slot != slot) {
+        r = CUDA_ERROR_INVALID_VALUE;
+    } else {
+        current_pool[slot] = p == default_pool[slot] ? NULL : p;
+    }
+    pthread_mutex_unlock(&pool_lock);
+    return r;
+}
+
+static CUresult dev_check(CUdevice dev)
+{
+    CUresult r = ready();
+    return r ? r : dev != 0 ? CUDA_ERROR_INVALID_DEVICE : CUDA_SUCCESS;
+}
+
 CUresult cuDeviceGetDefaultMemPool(CUmemoryPool *pool, CUdevice dev)
 {
-    return drv_trace(dev_pool(pool, dev, GET_DEFAULT),
+    CUresult r = dev_check(dev);
+    return drv_trace(r ? r : slot_pool(pool, SLOT_DEVICE, GET_DEFAULT),
                      "cuDeviceGetDefaultMemPool", "%p, %d", (void *)pool,
                      dev);
 }
 
 CUresult cuDeviceGetMemPool(CUmemoryPool *pool, CUdevice dev)
 {
-    return drv_trace(dev_pool(pool, dev, GET_CURRENT), "cuDeviceGetMemPool",
-                     "%p, %d", (void *)pool, dev);
-}
-
-static CUresult dev_set_pool(CUdevice dev, CUmemoryPool p)
-{
-    CUresult r = ready();
-    if (!r && dev != 0) {
-        r = CUDA_ERROR_INVALID_DEVICE;
-    }
-    if (r) {
-        return r;
-    }
-    pthread_mutex_lock(&pool_lock);
-    if (!pool_valid(p)) {
-        r = CUDA_ERROR_INVALID_VALUE;
-    } else {
-        current_pool = p == default_pool ? NULL : p;
-    }
-    pthread_mutex_unlock(&pool_lock);
-    return r;
+    CUresult r = dev_check(dev);
+    return drv_trace(r ? r : slot_pool(pool, SLOT_DEVICE, GET_CURRENT),
+                     "cuDeviceGetMemPool", "%p, %d", (void *)pool, dev);
 }
 
 CUresult cuDeviceSetMemPool(CUdevice dev, CUmemoryPool pool)
 {
-    return drv_trace(dev_set_pool(dev, pool), "cuDeviceSetMemPool", "%d, %p",
-                     dev, (void *)pool);
+    CUresult r = dev_check(dev);
+    return drv_trace(r ? r : slot_set_pool(SLOT_DEVICE, pool),
+                     "cuDeviceSetMemPool", "%d, %p", dev, (void *)pool);
 }
 
-/* The location-based forms (CUDA 13): pinned memory of device 0 is the
- * device's pools; managed and host pools are not modelled. */
-static CUresult loc_check(const CUmemLocation *l, int type)
-{
-    if (!l) {
-        return CUDA_ERROR_INVALID_VALUE;
-    }
-    if (type == CU_MEM_ALLOCATION_TYPE_MANAGED ||
-        (type == CU_MEM_ALLOCATION_TYPE_PINNED &&
-         l->type == CU_MEM_LOCATION_TYPE_HOST)) {
-        return CUDA_ERROR_NOT_SUPPORTED;
-    }
-    if (type != CU_MEM_ALLOCATION_TYPE_PINNED ||
-        l->type != CU_MEM_LOCATION_TYPE_DEVICE) {
-        return CUDA_ERROR_INVALID_VALUE;
-    }
-    return l->id == 0 ? CUDA_SUCCESS : CUDA_ERROR_INVALID_DEVICE;
-}
-
+/* The location-based forms (CUDA 13), for every slot. */
 CUresult cuMemGetDefaultMemPool(CUmemoryPool *pool, CUmemLocation *location,
                                 int type)
 {
-    CUresult r = loc_check(location, type);
-    return drv_trace(r ? r : dev_pool(pool, 0, GET_DEFAULT),
+    int slot = SLOT_DEVICE;
+    CUresult r = slot_of(type, location, &slot);
+    return drv_trace(r ? r : slot_pool(pool, slot, GET_DEFAULT),
                      "cuMemGetDefaultMemPool", "%p, %p, %d", (void *)pool,
                      (void *)location, type);
 }
@@ -682,8 +807,9 @@ CUresult cuMemGetDefaultMemPool(CUmemoryPool *pool, CUmemLocation *location,
 CUresult cuMemGetMemPool(CUmemoryPool *pool, CUmemLocation *location,
                          int type)
 {
-    CUresult r = loc_check(location, type);
-    return drv_trace(r ? r : dev_pool(pool, 0, GET_CURRENT),
+    int slot = SLOT_DEVICE;
+    CUresult r = slot_of(type, location, &slot);
+    return drv_trace(r ? r : slot_pool(pool, slot, GET_CURRENT),
                      "cuMemGetMemPool", "%p, %p, %d", (void *)pool,
                      (void *)location, type);
 }
@@ -691,8 +817,9 @@ CUresult cuMemGetMemPool(CUmemoryPool *pool, CUmemLocation *location,
 CUresult cuMemSetMemPool(CUmemLocation *location, int type,
                          CUmemoryPool pool)
 {
-    CUresult r = loc_check(location, type);
-    return drv_trace(r ? r : dev_set_pool(0, pool), "cuMemSetMemPool",
+    int slot = SLOT_DEVICE;
+    CUresult r = slot_of(type, location, &slot);
+    return drv_trace(r ? r : slot_set_pool(slot, pool), "cuMemSetMemPool",
                      "%p, %d, %p", (void *)location, type, (void *)pool);
 }
 
