@@ -86,6 +86,18 @@ static const char ptx[] =
     "  st.global.f32 [%rd4], %f5;\n"
     "DONE:\n"
     "  ret;\n"
+    "}\n"
+    /* wait_flag(f): spins until the word at f (host-mapped memory the
+     * host sets) is non-zero. */
+    ".visible .entry wait_flag(.param .u64 p_f)\n"
+    "{\n"
+    "  .reg .pred %p<2>; .reg .b32 %r<2>; .reg .b64 %rd<2>;\n"
+    "  ld.param.u64 %rd1, [p_f];\n"
+    "SPIN:\n"
+    "  ld.volatile.global.u32 %r1, [%rd1];\n"
+    "  setp.eq.u32 %p1, %r1, 0;\n"
+    "  @%p1 bra SPIN;\n"
+    "  ret;\n"
     "}\n";
 
 static const struct {
@@ -96,6 +108,7 @@ static const struct {
 
 static void scale_add_stub(void) {}
 static void mix_stub(void) {}
+static void wait_flag_stub(void) {}
 static unsigned gvar[8];        /* the host shadow of gvar */
 static void **handle;
 
@@ -109,6 +122,9 @@ static void setup(void)
     __cudaRegisterFunction(handle, (const char *)(uintptr_t)mix_stub,
                            (char *)"mix", "mix", -1, NULL, NULL, NULL,
                            NULL, NULL);
+    __cudaRegisterFunction(handle, (const char *)(uintptr_t)wait_flag_stub,
+                           (char *)"wait_flag", "wait_flag", -1, NULL, NULL,
+                           NULL, NULL, NULL);
     __cudaRegisterVar(handle, (char *)gvar, (char *)"gvar", "gvar", 0,
                       sizeof gvar, 0, 0);
     __cudaRegisterFatBinaryEnd(handle);
@@ -261,6 +277,19 @@ static dim3 d3(unsigned x)
 {
     dim3 d = { x, 1, 1 };
     return d;
+}
+
+/* A kernel node of stub's kernel on a 1-D grid. */
+static struct cudaKernelNodeParams knode(void (*stub)(void), unsigned grid,
+                                         unsigned block, void **args)
+{
+    struct cudaKernelNodeParams kp;
+    memset(&kp, 0, sizeof kp);
+    kp.func = (void *)(uintptr_t)stub;
+    kp.gridDim = d3(grid);
+    kp.blockDim = d3(block);
+    kp.kernelParams = args;
+    return kp;
 }
 
 /* Kernel node parameters for op k; the argument values live in *store
@@ -1914,12 +1943,7 @@ START_TEST(test_kernel_node_attributes)
     unsigned n = M;
     float a = 2.0f, b = -1.0f;
     void *args[] = { &d, &n, &a, &b };
-    struct cudaKernelNodeParams kp;
-    memset(&kp, 0, sizeof kp);
-    kp.func = (void *)(uintptr_t)scale_add_stub;
-    kp.gridDim = d3(2);
-    kp.blockDim = d3(32);
-    kp.kernelParams = args;
+    struct cudaKernelNodeParams kp = knode(scale_add_stub, 2, 32, args);
     cudaGraph_t g;
     cudaGraphNode_t k1, k2, ms;
     ck_assert_int_eq(cudaGraphCreate(&g, 0), cudaSuccess);
@@ -2115,6 +2139,144 @@ START_TEST(test_destroy_forked_stream)
 }
 END_TEST
 
+/* Sets the N floats of the device buffer d to v. */
+static void fill_floats(float *d, float v)
+{
+    float h[N];
+    for (int i = 0; i < N; i++)
+        h[i] = v;
+    ck_assert_int_eq(cudaMemcpy(d, h, sizeof h, cudaMemcpyHostToDevice),
+                     cudaSuccess);
+}
+
+/* Every float of the device buffer d (N of them) equals want. */
+static void check_floats(const float *d, float want, const char *what)
+{
+    float h[N];
+    ck_assert_int_eq(cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost),
+                     cudaSuccess);
+    for (int i = 0; i < N; i++)
+        ck_assert_msg(h[i] == want, "%s[%d] = %g, want %g", what, i,
+                      (double)h[i], (double)want);
+}
+
+/* CUDA runtime API, cudaGraphExecKernelNodeSetParams and the other
+ * cudaGraphExec*SetParams, cudaGraphExecUpdate: changes of an
+ * executable graph affect only launches made after them, not one
+ * already put on a stream; cudaGraphExecDestroy of a graph in flight
+ * frees it on completion.  The first node spins on a host-mapped flag,
+ * holding the launch back while the host changes a kernel (x * a + b),
+ * a memset and a copy that follow it. */
+START_TEST(test_update_spares_queued_launch)
+{
+    unsigned *flag, *dflag;
+    ck_assert_int_eq(cudaHostAlloc((void **)&flag, sizeof *flag,
+                                   cudaHostAllocMapped), cudaSuccess);
+    ck_assert_int_eq(cudaHostGetDevicePointer((void **)&dflag, flag, 0),
+                     cudaSuccess);
+    __atomic_store_n(flag, 0, __ATOMIC_SEQ_CST);
+    float *xb, *mb, *cb, *src1, *src2;
+    float **bufs[] = { &xb, &mb, &cb, &src1, &src2 };
+    for (int i = 0; i < 5; i++)
+        ck_assert_int_eq(cudaMalloc((void **)bufs[i], N * sizeof(float)),
+                         cudaSuccess);
+    fill_floats(xb, 7.0f);
+    fill_floats(src1, 11.0f);
+    fill_floats(src2, 22.0f);
+    cudaStream_t s;
+    ck_assert_int_eq(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking),
+                     cudaSuccess);
+
+    /* wait -> { x * 2 + 1, memset m to 0x3f800000 (1.0f), copy src1 to c } */
+    cudaGraph_t g;
+    cudaGraphNode_t w, k, m, c;
+    ck_assert_int_eq(cudaGraphCreate(&g, 0), cudaSuccess);
+    void *wargs[] = { &dflag };
+    struct cudaKernelNodeParams wp = knode(wait_flag_stub, 1, 1, wargs);
+    ck_assert_int_eq(cudaGraphAddKernelNode(&w, g, NULL, 0, &wp),
+                     cudaSuccess);
+    unsigned n = N;
+    float a = 2.0f, b = 1.0f;
+    void *sargs[] = { &xb, &n, &a, &b };
+    struct cudaKernelNodeParams kp =
+        knode(scale_add_stub, (N + TPB - 1) / TPB, TPB, sargs);
+    ck_assert_int_eq(cudaGraphAddKernelNode(&k, g, &w, 1, &kp), cudaSuccess);
+    struct cudaMemsetParams mp = { mb, 0, 0x3f800000u, 4, N, 1 };
+    ck_assert_int_eq(cudaGraphAddMemsetNode(&m, g, &w, 1, &mp), cudaSuccess);
+    ck_assert_int_eq(cudaGraphAddMemcpyNode1D(&c, g, &w, 1, cb, src1,
+                                              N * sizeof(float),
+                                              cudaMemcpyDeviceToDevice),
+                     cudaSuccess);
+    cudaGraphExec_t x;
+    ck_assert_int_eq(cudaGraphInstantiate(&x, g, 0), cudaSuccess);
+
+    /* Queued behind the wait, then changed: x * 3 + 4, memset 2.0f,
+     * copy src2. */
+    ck_assert_int_eq(cudaGraphLaunch(x, s), cudaSuccess);
+    ck_assert_int_eq(cudaStreamQuery(s), cudaErrorNotReady);
+    (void)cudaGetLastError();
+    a = 3.0f;
+    b = 4.0f;
+    ck_assert_int_eq(cudaGraphExecKernelNodeSetParams(x, k, &kp),
+                     cudaSuccess);
+    mp.value = 0x40000000u;
+    ck_assert_int_eq(cudaGraphExecMemsetNodeSetParams(x, m, &mp),
+                     cudaSuccess);
+    ck_assert_int_eq(cudaGraphExecMemcpyNodeSetParams1D(
+                         x, c, cb, src2, N * sizeof(float),
+                         cudaMemcpyDeviceToDevice), cudaSuccess);
+    __atomic_store_n(flag, 1, __ATOMIC_SEQ_CST);
+    ck_assert_int_eq(cudaStreamSynchronize(s), cudaSuccess);
+    check_floats(xb, 15.0f, "x (queued launch)");
+    check_floats(mb, 1.0f, "m (queued launch)");
+    check_floats(cb, 11.0f, "c (queued launch)");
+    ck_assert_int_eq(cudaGraphLaunch(x, s), cudaSuccess);
+    ck_assert_int_eq(cudaStreamSynchronize(s), cudaSuccess);
+    check_floats(xb, 49.0f, "x (later launch)");
+    check_floats(mb, 2.0f, "m (later launch)");
+    check_floats(cb, 22.0f, "c (later launch)");
+
+    /* cudaGraphExecUpdate (x * 5 + 6) between two queued launches, the
+     * executable graph destroyed while they are in flight. */
+    cudaGraph_t g2;
+    cudaGraphNode_t w2, k2, m2, c2;
+    ck_assert_int_eq(cudaGraphCreate(&g2, 0), cudaSuccess);
+    ck_assert_int_eq(cudaGraphAddKernelNode(&w2, g2, NULL, 0, &wp),
+                     cudaSuccess);
+    a = 5.0f;
+    b = 6.0f;
+    ck_assert_int_eq(cudaGraphAddKernelNode(&k2, g2, &w2, 1, &kp),
+                     cudaSuccess);
+    ck_assert_int_eq(cudaGraphAddMemsetNode(&m2, g2, &w2, 1, &mp),
+                     cudaSuccess);
+    ck_assert_int_eq(cudaGraphAddMemcpyNode1D(&c2, g2, &w2, 1, cb, src1,
+                                              N * sizeof(float),
+                                              cudaMemcpyDeviceToDevice),
+                     cudaSuccess);
+    fill_floats(xb, 7.0f);
+    __atomic_store_n(flag, 0, __ATOMIC_SEQ_CST);
+    ck_assert_int_eq(cudaGraphLaunch(x, s), cudaSuccess);
+    cudaGraphExecUpdateResultInfo info;
+    ck_assert_int_eq(cudaGraphExecUpdate(x, g2, &info), cudaSuccess);
+    ck_assert_int_eq(cudaGraphLaunch(x, s), cudaSuccess);
+    ck_assert_int_eq(cudaGraphExecDestroy(x), cudaSuccess);
+    ck_assert_int_eq(cudaStreamQuery(s), cudaErrorNotReady);
+    (void)cudaGetLastError();
+    __atomic_store_n(flag, 1, __ATOMIC_SEQ_CST);
+    ck_assert_int_eq(cudaStreamSynchronize(s), cudaSuccess);
+    /* (7 * 3 + 4) * 5 + 6; the new parameters twice would give 211. */
+    check_floats(xb, 131.0f, "x (old, then new)");
+    check_floats(cb, 11.0f, "c (new)");
+
+    cudaGraphDestroy(g);
+    cudaGraphDestroy(g2);
+    cudaStreamDestroy(s);
+    for (int i = 0; i < 5; i++)
+        cudaFree(*bufs[i]);
+    cudaFreeHost(flag);
+}
+END_TEST
+
 static Suite *graph_suite(void)
 {
     Suite *s = suite_create("cudart_graph");
@@ -2137,6 +2299,7 @@ static Suite *graph_suite(void)
     tcase_add_test(tc, test_symbols_and_child_set);
     tcase_add_test(tc, test_kernel_node_attributes);
     tcase_add_test(tc, test_destroy_forked_stream);
+    tcase_add_test(tc, test_update_spares_queued_launch);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -4,7 +4,8 @@
  * drv_capture.c).  Graphs built node by node (a diamond of memset,
  * kernel, memcpy, host and event nodes) and by capturing two streams
  * forked and joined with events are instantiated and launched twice;
- * a kernel node's parameters are changed in the executable graph.
+ * a kernel node's parameters are changed in the executable graph,
+ * also while a launch of it is queued (which keeps the old ones).
  * Every result is checked against the same computation on the host;
  * a graph of our libcudart's is refused;
  * the capture rules against the CUDA Driver API reference
@@ -46,10 +47,18 @@ static const char kernels[] =
     " mul.wide.u32 %rd2, %r5, 4; add.s64 %rd3, %rd1, %rd2;\n"
     " ld.global.u32 %r8, [%rd3]; mad.lo.s32 %r8, %r8, %r6, %r7;\n"
     " st.global.u32 [%rd3], %r8;\n"
-    "DONE:\n ret;\n}\n";
+    "DONE:\n ret;\n}\n"
+    /* Spins until the 32-bit word at pf (host-mapped memory the host
+     * sets) is non-zero: holds back the rest of its stream. */
+    ".visible .entry wait_flag(.param .u64 pf)\n{\n"
+    " .reg .pred %p<2>; .reg .b32 %r<2>; .reg .b64 %rd<2>;\n"
+    " ld.param.u64 %rd1, [pf];\n"
+    "SPIN:\n ld.volatile.global.u32 %r1, [%rd1];\n"
+    " setp.eq.u32 %p1, %r1, 0;\n"
+    " @%p1 bra SPIN;\n ret;\n}\n";
 
 static CUcontext ctx;
-static CUfunction axpb;
+static CUfunction axpb, wait_flag;
 
 static void setup(void)
 {
@@ -60,6 +69,7 @@ static void setup(void)
     OK(cuCtxCreate_v2(&ctx, 0, dev));
     OK(cuModuleLoadData(&mod, kernels));
     OK(cuModuleGetFunction(&axpb, mod, "axpb"));
+    OK(cuModuleGetFunction(&wait_flag, mod, "wait_flag"));
 }
 
 static void teardown(void)
@@ -504,6 +514,136 @@ START_TEST(per_thread_stream)
 }
 END_TEST
 
+/* Every element of the device buffer d (N words) equals want. */
+static void check_all(CUdeviceptr d, unsigned want, const char *what)
+{
+    unsigned h[N];
+    OK(cuMemcpyDtoH_v2(h, d, sizeof(h)));
+    for (unsigned i = 0; i < N; i++) {
+        ck_assert_msg(h[i] == want, "%s[%u] = %u, want %u", what, i, h[i],
+                      want);
+    }
+}
+
+/* CUDA Driver API, cuGraphExecKernelNodeSetParams and the other
+ * cuGraphExec*SetParams, cuGraphExecUpdate: changes of an executable
+ * graph affect only launches made after them, not one already put on
+ * a stream; cuGraphExecDestroy of a graph still in flight frees it on
+ * completion.  The graph's first node, a kernel, spins on a host-mapped
+ * flag, so its launch stays queued while the host changes the
+ * executable graph: a kernel (x = x * a + b), a memset and a copy, all
+ * after the wait. */
+START_TEST(update_spares_queued_launch)
+{
+    setup();
+    unsigned *flag;
+    CUdeviceptr dflag, xb, mb, cb, src1, src2;
+    OK(cuMemHostAlloc((void **)&flag, sizeof(*flag),
+                      CU_MEMHOSTALLOC_DEVICEMAP));
+    OK(cuMemHostGetDevicePointer_v2(&dflag, flag, 0));
+    __atomic_store_n(flag, 0, __ATOMIC_SEQ_CST);
+    CUdeviceptr *bufs[] = { &xb, &mb, &cb, &src1, &src2 };
+    for (unsigned i = 0; i < 5; i++) {
+        OK(cuMemAlloc_v2(bufs[i], N * 4));
+    }
+    OK(cuMemsetD32_v2(xb, 7, N));
+    OK(cuMemsetD32_v2(mb, 0, N));
+    OK(cuMemsetD32_v2(src1, 11, N));
+    OK(cuMemsetD32_v2(src2, 22, N));
+    CUstream s;
+    OK(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
+
+    /* wait -> { x * 2 + 1, memset m to 3, copy src1 to c } */
+    CUgraph g;
+    CUgraphNode w, k, m, c;
+    OK(cuGraphCreate(&g, 0));
+    void *wargs[] = { &dflag };
+    CUDA_KERNEL_NODE_PARAMS wp = kparams(wargs, 1);
+    wp.func = wait_flag;
+    OK(cuGraphAddKernelNode_v2(&w, g, NULL, 0, &wp));
+    unsigned n = N, a = 2, b = 1;
+    void *kargs[] = { &xb, &n, &a, &b };
+    CUDA_KERNEL_NODE_PARAMS kp = kparams(kargs, N);
+    OK(cuGraphAddKernelNode_v2(&k, g, &w, 1, &kp));
+    CUDA_MEMSET_NODE_PARAMS mp = { mb, 0, 3, 4, N, 1 };
+    OK(cuGraphAddMemsetNode(&m, g, &w, 1, &mp, ctx));
+    CUDA_MEMCPY3D cp;
+    memset(&cp, 0, sizeof(cp));
+    cp.srcMemoryType = cp.dstMemoryType = CU_MEMORYTYPE_DEVICE;
+    cp.srcDevice = src1;
+    cp.dstDevice = cb;
+    cp.WidthInBytes = N * 4;
+    cp.Height = cp.Depth = 1;
+    OK(cuGraphAddMemcpyNode(&c, g, &w, 1, &cp, ctx));
+    CUgraphExec x;
+    OK(cuGraphInstantiateWithFlags(&x, g, 0));
+
+    /* Launched, held back by the wait; then every changeable node of
+     * the executable graph changes: x * 3 + 4, memset 5, copy src2. */
+    OK(cuGraphLaunch(x, s));
+    ck_assert_int_eq(cuStreamQuery(s), CUDA_ERROR_NOT_READY);
+    a = 3;
+    b = 4;
+    OK(cuGraphExecKernelNodeSetParams_v2(x, k, &kp));
+    mp.value = 5;
+    OK(cuGraphExecMemsetNodeSetParams(x, m, &mp, ctx));
+    cp.srcDevice = src2;
+    OK(cuGraphExecMemcpyNodeSetParams(x, c, &cp, ctx));
+    ck_assert_int_eq(cuStreamQuery(s), CUDA_ERROR_NOT_READY);
+    __atomic_store_n(flag, 1, __ATOMIC_SEQ_CST);
+    OK(cuStreamSynchronize(s));
+    check_all(xb, 7 * 2 + 1, "x (queued launch)");
+    check_all(mb, 3, "m (queued launch)");
+    check_all(cb, 11, "c (queued launch)");
+    /* A launch made after the changes has them. */
+    OK(cuGraphLaunch(x, s));
+    OK(cuStreamSynchronize(s));
+    check_all(xb, 15 * 3 + 4, "x (later launch)");
+    check_all(mb, 5, "m (later launch)");
+    check_all(cb, 22, "c (later launch)");
+
+    /* cuGraphExecUpdate from a graph of the same shape (x * 5 + 6,
+     * memset 9, copy src1) between two queued launches: the first runs
+     * the old parameters, the second the new; the executable graph is
+     * destroyed while both are in flight. */
+    CUgraph g2;
+    CUgraphNode w2, k2, m2, c2;
+    OK(cuGraphCreate(&g2, 0));
+    OK(cuGraphAddKernelNode_v2(&w2, g2, NULL, 0, &wp));
+    a = 5;
+    b = 6;
+    OK(cuGraphAddKernelNode_v2(&k2, g2, &w2, 1, &kp));
+    mp.value = 9;
+    OK(cuGraphAddMemsetNode(&m2, g2, &w2, 1, &mp, ctx));
+    cp.srcDevice = src1;
+    OK(cuGraphAddMemcpyNode(&c2, g2, &w2, 1, &cp, ctx));
+    OK(cuMemsetD32_v2(xb, 7, N));
+    __atomic_store_n(flag, 0, __ATOMIC_SEQ_CST);
+    OK(cuGraphLaunch(x, s));
+    CUgraphExecUpdateResultInfo info;
+    OK(cuGraphExecUpdate_v2(x, g2, &info));
+    ck_assert_int_eq(info.result, CU_GRAPH_EXEC_UPDATE_SUCCESS);
+    OK(cuGraphLaunch(x, s));
+    OK(cuGraphExecDestroy(x));
+    ck_assert_int_eq(cuStreamQuery(s), CUDA_ERROR_NOT_READY);
+    __atomic_store_n(flag, 1, __ATOMIC_SEQ_CST);
+    OK(cuStreamSynchronize(s));
+    /* (7 * 3 + 4) * 5 + 6; the new parameters twice would give 211. */
+    check_all(xb, 131, "x (old, then new)");
+    check_all(mb, 9, "m (new)");
+    check_all(cb, 11, "c (new)");
+
+    OK(cuGraphDestroy(g));
+    OK(cuGraphDestroy(g2));
+    OK(cuStreamDestroy_v2(s));
+    for (unsigned i = 0; i < 5; i++) {
+        OK(cuMemFree_v2(*bufs[i]));
+    }
+    OK(cuMemFreeHost(flag));
+    teardown();
+}
+END_TEST
+
 /* A graph of the runtime's holds the runtime's node parameters: the
  * driver refuses it, and the runtime the driver's, instead of reading
  * one as the other (a program mixing cudaGraph* and cuGraph* calls). */
@@ -537,6 +677,7 @@ int main(void)
     tcase_add_test(tc, capture_rules);
     tcase_add_test(tc, per_thread_stream);
     tcase_add_test(tc, foreign_graph);
+    tcase_add_test(tc, update_spares_queued_launch);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

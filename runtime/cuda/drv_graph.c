@@ -17,6 +17,7 @@
 #include "runtime/cuda/drv_queue.h"
 #include "runtime/graph/gattr.h"
 #include "runtime/graph/gcond.h"
+#include "runtime/graph/glaunch.h"
 #include "runtime/graph/gmem.h"
 #include "runtime/graph/gph.h"
 
@@ -653,12 +654,9 @@ CUresult cuGraphInstantiateWithParams_ptsz(CUgraphExec *phGraphExec,
                      (void *)instantiateParams);
 }
 
+/* Launches still queued hold what they run (glaunch.h) and run it. */
 CUresult cuGraphExecDestroy(CUgraphExec hGraphExec)
 {
-    /* Its launches still queued run first. */
-    if (drv.initialized) {
-        drv_queue_sync_ctx(NULL);
-    }
     return drv_trace((CUresult)gph_exec_destroy(hGraphExec),
                      "cuGraphExecDestroy", "%p", (void *)hGraphExec);
 }
@@ -733,26 +731,14 @@ static int run_node(CUgraphNode n, void *arg)
     }
 }
 
-/* A graph launch as stream work: its nodes run in order on the device
- * worker, each call there running at once (drv_queue.h). */
-typedef struct GraphItem {
-    CUgraphExec x;
-    CUstream s;
-    CUresult *out;                      /* the launcher waits for it */
-} GraphItem;
-
-static CUresult graph_run(void *p)
+static int enqueue(void *s, CUresult (*fn)(void *), void *arg,
+                   void (*fr)(void *))
 {
-    const GraphItem *gi = p;
-    gmem_auto_free(gi->x);
-    gcond_launch(gi->x->g);
-    CUresult r = (CUresult)gph_run(gi->x->g, run_node, gi->s);
-    if (gi->out) {
-        *gi->out = r;
-        return CUDA_SUCCESS;
-    }
-    return r;
+    return drv_enqueue(s, fn, arg, 0, fr);
 }
+
+/* A graph launch as stream work (glaunch.h). */
+static const glaunch_ops launch_ops = { run_node, enqueue };
 
 static CUresult launch(CUgraphExec x, CUstream s, int ptsz)
 {
@@ -774,19 +760,20 @@ static CUresult launch(CUgraphExec x, CUstream s, int ptsz)
     if (taken) {
         return r;
     }
-    GraphItem gi = {x, s, NULL};
     if (!gmem_graph_has_mem(x->g)) {
-        return drv_enqueue(s, graph_run, &gi, sizeof(gi), NULL);
+        return (CUresult)glaunch_start(x, s, &launch_ops, 0, NULL);
     }
     /* Memory nodes: the launch waits for its graph, so that a failure
      * of theirs (an allocation still live) is the launch's. */
-    CUresult res = CUDA_SUCCESS;
-    gi.out = &res;
-    r = drv_enqueue(s, graph_run, &gi, sizeof(gi), NULL);
-    if (!r) {
-        drv_queue_sync_stream(s);
+    glaunch *l;
+    r = (CUresult)glaunch_start(x, s, &launch_ops, 1, &l);
+    if (r) {
+        return r;
     }
-    return r ? r : res;
+    drv_queue_sync_stream(s);
+    r = (CUresult)glaunch_result(l);
+    glaunch_put(l);
+    return r;
 }
 
 CUresult cuGraphLaunch(CUgraphExec hGraphExec, CUstream hStream)

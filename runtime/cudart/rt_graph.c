@@ -5,13 +5,13 @@
  * node names its kernel by its host stub) and entry points.
  */
 #include <stdint.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "runtime/cuda/queue_table.h"
 #include "runtime/cudart/rt_internal.h"
 #include "runtime/graph/gattr.h"
 #include "runtime/graph/gcond.h"
+#include "runtime/graph/glaunch.h"
 #include "runtime/graph/gmem.h"
 #include "runtime/graph/gph.h"
 
@@ -539,13 +539,9 @@ RT_API cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t *x,
     return rt_err((cudaError_t)gph_instantiate(x, g, flags));
 }
 
+/* Launches still queued hold what they run (glaunch.h) and run it. */
 RT_API cudaError_t cudaGraphExecDestroy(cudaGraphExec_t x)
 {
-    /* Its launches still queued run first (the error of one is left to
-     * the next synchronisation). */
-    CUcontext c = NULL;
-    if (cuCtxGetCurrent(&c) == CUDA_SUCCESS && c)
-        (void)cuCtxSynchronize_v2(c);
     return rt_err((cudaError_t)gph_exec_destroy(x));
 }
 
@@ -605,26 +601,20 @@ static cudaError_t done_cu(CUresult r)
     return r == CUDA_SUCCESS ? cudaSuccess : rt_cu(r);
 }
 
-/* A graph launch as stream work: its nodes run in order on the device
- * worker, where every call runs at once. */
-typedef struct rt_graph_item {
-    cudaGraphExec_t x;
-    cudaStream_t s;
-    cudaError_t *out;           /* the launcher waits for it */
-} rt_graph_item;
-
-static CUresult graph_run(void *p)
+/* Puts a graph launch's work on s (glaunch_ops.enqueue): the
+ * driver's answer as the runtime's error. */
+static int enqueue(void *s, CUresult (*fn)(void *), void *arg,
+                   void (*fr)(void *))
 {
-    const rt_graph_item *gi = p;
-    gmem_auto_free(gi->x);
-    gcond_launch(gi->x->g);
-    int e = gph_run(gi->x->g, run_node, gi->s);
-    if (gi->out) {
-        *gi->out = (cudaError_t)e;
-        return CUDA_SUCCESS;
+    const DrvQueueTable *q = queue_table();
+    if (!q) {
+        fr(arg);
+        return cudaErrorUnknown;
     }
-    return (CUresult)e;
+    return done_cu(q->enqueue(rt_stream(s), fn, arg, fr));
 }
+
+static const glaunch_ops launch_ops = { run_node, enqueue };
 
 RT_API cudaError_t cudaGraphLaunch(cudaGraphExec_t x, cudaStream_t s)
 {
@@ -642,24 +632,18 @@ RT_API cudaError_t cudaGraphLaunch(cudaGraphExec_t x, cudaStream_t s)
     if ((e = rt_enter()) != cudaSuccess ||
         (e = rt_stream_check(s)) != cudaSuccess)
         return e;
-    const DrvQueueTable *q = queue_table();
-    rt_graph_item *gi = calloc(1, sizeof *gi);
-    if (!q || !gi) {
-        free(gi);
-        return rt_err(q ? cudaErrorMemoryAllocation : cudaErrorUnknown);
-    }
-    gi->x = x;
-    gi->s = s;
     if (!gmem_graph_has_mem(x->g))
-        return done_cu(q->enqueue(rt_stream(s), graph_run, gi, free));
+        return rt_err((cudaError_t)glaunch_start(x, s, &launch_ops, 0, NULL));
     /* Memory nodes: the launch waits for its graph, so that a failure
      * of theirs (an allocation still live) is the launch's. */
-    cudaError_t res = cudaSuccess;
-    gi->out = &res;
-    CUresult r = q->enqueue(rt_stream(s), graph_run, gi, free);
-    if (r == CUDA_SUCCESS)
-        r = cuStreamSynchronize(rt_stream(s));
-    return r != CUDA_SUCCESS ? done_cu(r) : rt_err(res);
+    glaunch *l;
+    if ((e = (cudaError_t)glaunch_start(x, s, &launch_ops, 1, &l))
+        != cudaSuccess)
+        return rt_err(e);
+    CUresult r = cuStreamSynchronize(rt_stream(s));
+    e = r != CUDA_SUCCESS ? done_cu(r) : (cudaError_t)glaunch_result(l);
+    glaunch_put(l);
+    return rt_err(e);
 }
 
 /* Nothing to upload: the emulated device reads the host's copy. */

@@ -191,11 +191,9 @@ int gmem_graph_has_mem(CUgraph g)
     return 0;
 }
 
-void gmem_auto_free(CUgraphExec x)
+void gmem_auto_free(CUgraph g)
 {
-    if (!(x->flags & CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH))
-        return;
-    for (size_t i = 0; i < x->g->n; i++)
-        if (x->g->nodes[i]->type == CU_GRAPH_NODE_TYPE_MEM_ALLOC)
-            (void)gmem_free(node_addr(x->g->nodes[i]));
+    for (size_t i = 0; i < g->n; i++)
+        if (g->nodes[i]->type == CU_GRAPH_NODE_TYPE_MEM_ALLOC)
+            (void)gmem_free(node_addr(g->nodes[i]));
 }

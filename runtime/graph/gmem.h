@@ -53,8 +53,9 @@ int gmem_check(const CUmemPoolProps *pp, const CUmemAccessDesc *descs,
 int gmem_run(CUgraphNode n);
 /* Whether g (or a child graph of it) holds memory nodes. */
 int gmem_graph_has_mem(CUgraph g);
-/* Frees the live allocations of x's allocation nodes (a launch of a
- * graph instantiated with AUTO_FREE_ON_LAUNCH). */
-void gmem_auto_free(CUgraphExec x);
+/* Frees the live allocations of the allocation nodes of g, an
+ * executable copy (a launch of a graph instantiated with
+ * AUTO_FREE_ON_LAUNCH). */
+void gmem_auto_free(CUgraph g);
 
 #endif

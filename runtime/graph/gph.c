@@ -2,6 +2,7 @@
  * runtime/graph/gph.c: the graph both drop-in libraries share
  * (contract in gph.h).
  */
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -583,18 +584,47 @@ int gph_instantiate(CUgraphExec *x, CUgraph g, unsigned long long flags)
         free(ex);
         return e;
     }
+    atomic_init(&ex->g->refs, 1);
     ex->src = g;
     ex->flags = flags;
     *x = ex;
     return GPH_OK;
 }
 
+CUgraph gph_exec_hold(CUgraphExec x)
+{
+    atomic_fetch_add(&x->g->refs, 1);
+    return x->g;
+}
+
+void gph_release(CUgraph g)
+{
+    if (g && atomic_fetch_sub(&g->refs, 1) == 1)
+        graph_free(g);
+}
+
 int gph_exec_destroy(CUgraphExec x)
 {
     if (!gph_exec_mine(x))
         return GPH_EINVAL;
-    graph_free(x->g);
+    gph_release(x->g);
     free(x);
+    return GPH_OK;
+}
+
+/* Makes x's executable copy its own before a change: a fresh copy when
+ * a launch holds the current one (the launch keeps running the old). */
+static int exec_private(CUgraphExec x)
+{
+    if (atomic_load(&x->g->refs) == 1)
+        return GPH_OK;
+    CUgraph c;
+    int e = ordered_copy(&c, x->g);
+    if (e != GPH_OK)
+        return e;
+    atomic_init(&c->refs, 1);
+    gph_release(x->g);
+    x->g = c;
     return GPH_OK;
 }
 
@@ -602,7 +632,9 @@ CUgraphNode gph_exec_node(CUgraphExec x, CUgraphNode n, int type)
 {
     CUgraphNode c = gph_exec_mine(x) && n && n->graph == x->src
                         ? find_uid(x->g, n->uid) : NULL;
-    return c && c->type == type ? c : NULL;
+    if (!c || c->type != type || exec_private(x) != GPH_OK)
+        return NULL;
+    return find_uid(x->g, n->uid);
 }
 
 int gph_run(CUgraph g, int (*run)(CUgraphNode n, void *arg), void *arg)
@@ -701,7 +733,8 @@ int gph_exec_update(CUgraphExec x, CUgraph g,
         info->result = CU_GRAPH_EXEC_UPDATE_ERROR;
         return e == GPH_ENOMEM ? e : GPH_EUPDATE;
     }
-    graph_free(x->g);
+    atomic_init(&c->refs, 1);
+    gph_release(x->g);
     x->g = c;
     x->src = g;
     return GPH_OK;

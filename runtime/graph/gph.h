@@ -88,6 +88,10 @@ struct CUgraph_st {
     size_t n, cap;
     unsigned long long next_uid;
     size_t *order;              /* set in an executable copy */
+    /* An executable copy's counted references: its executable graph's
+     * (while it is the current copy) and one per launch not yet done
+     * (gph_exec_hold). */
+    _Atomic unsigned refs;
 };
 
 struct CUgraphExec_st {
@@ -175,9 +179,23 @@ int gph_precedes(CUgraph g, const CUgraphNode *nodes, size_t n,
 /* An executable copy of g (flags checked: device launch and node
  * priorities are not modelled, GPH_ENOTSUP). */
 int gph_instantiate(CUgraphExec *x, CUgraph g, unsigned long long flags);
+/* x goes; its executable copy goes once no launch holds it (CUDA:
+ * an executable graph destroyed while in flight is freed on
+ * completion). */
 int gph_exec_destroy(CUgraphExec x);
+
+/* Launches and updates.  CUDA: an update of an executable graph
+ * (cuGraphExec*SetParams, cuGraphExecUpdate) affects only launches made
+ * after it, never one already put on a stream.  A launch holds the
+ * executable copy it runs, as it was at the launch (gph_exec_hold; it
+ * lets go with gph_release, from any thread); the changes below make a
+ * fresh copy first when a launch holds the current one (copy on write),
+ * and change it in place otherwise. */
+CUgraph gph_exec_hold(CUgraphExec x);
+void gph_release(CUgraph g);
 /* The executable copy's node for n, a node of the graph x was made (or
- * last updated) from, if it is of type t; NULL otherwise. */
+ * last updated) from, if it is of type t, to be changed; NULL otherwise
+ * (or when the fresh copy could not be made). */
 CUgraphNode gph_exec_node(CUgraphExec x, CUgraphNode n, int type);
 /* Replaces the graph of a child graph node of x by a copy of child,
  * which must have the topology of the one it replaces. */
