@@ -18,12 +18,32 @@ typedef enum Kind {
     K_COUNT,
     K_BLOCK,
     K_MASK_LANE,
+    K_NEVER_BAR,
+    K_NEVER_WARP,
 } Kind;
 
 static const char *const kind_name[] = {
     "divergent-warp", "barrier-count", "divergent-block",
-    "mask-excludes-lane",
+    "mask-excludes-lane", "barrier-never-arrive", "warp-never-arrive",
 };
+
+static const char *const kind_head[] = {
+    [K_DIVERGENT_WARP] = "Barrier error detected. Divergent thread(s) in "
+                         "warp",
+    [K_COUNT] = "Barrier error detected. Invalid arguments",
+    [K_BLOCK] = "Barrier error detected. Divergent thread(s) in block",
+    [K_MASK_LANE] = "Warp synchronization error detected. Invalid member "
+                    "mask",
+    [K_NEVER_BAR] = "Barrier error detected. Threads never arrive",
+    [K_NEVER_WARP] = "Warp synchronization error detected. Threads never "
+                     "arrive",
+};
+
+/* Where a warp last did something the deadlock report names. */
+typedef struct Site {
+    const EmuFunc *f;
+    uint32_t pc;
+} Site;
 
 typedef struct CtaState {
     uint32_t count[EMU_MAX_BARRIERS];     /* this round's thread count, or
@@ -34,6 +54,15 @@ typedef struct CtaState {
     const EmuFunc *site_f[EMU_MAX_BARRIERS];
     uint32_t site_pc[EMU_MAX_BARRIERS];   /* the last such wait */
     uint32_t nwarps;
+    /* For the report of a deadlock: per warp, its last CTA barrier and
+     * its last bar.warp.sync (with that one's member mask); per thread
+     * ([warp * 32 + lane]), where it exited; per warp, the lanes whose
+     * exit is recorded. */
+    Site *bar_site, *ws_site, *exit_site;
+    uint32_t *ws_mask, *exit_seen;
+    bool deadlocked;              /* its counts mean nothing at the end */
+    bool count_bad[EMU_MAX_BARRIERS];     /* a K_COUNT error reported: a
+                                             deadlock there follows */
 } CtaState;
 
 struct SanSynccheck {
@@ -58,10 +87,11 @@ static bool opnd_val(const EmuWarp *w, const EmuOpnd *o, unsigned lane,
     return false;
 }
 
-/* One error; printed when it is the first of its site and kind. */
-static void report(SanSynccheck *s, const EmuCta *cta, const EmuWarp *w,
-                   const EmuFunc *f, uint32_t pc, unsigned lane, Kind k,
-                   const char *fmt_detail, uint64_t a, uint64_t b)
+/* One error; printed when it is the first of its site and kind.  detail:
+ * one or more lines (the JSON record joins them with "; "). */
+static void report_text(SanSynccheck *s, const EmuCta *cta,
+                        const EmuWarp *w, const EmuFunc *f, uint32_t pc,
+                        unsigned lane, Kind k, const char *detail)
 {
     uint64_t key = ((uint64_t)(uintptr_t)f * 31 + pc) * 8 + k;
     uint64_t *seen = san_map_get(&s->seen, key, true);
@@ -79,13 +109,22 @@ static void report(SanSynccheck *s, const EmuCta *cta, const EmuWarp *w,
     san_loc_of(&loc, f, pc);
     uint32_t tid[3] = { w ? w->tid[0][lane] : 0, w ? w->tid[1][lane] : 0,
                         w ? w->tid[2][lane] : 0 };
-    char detail[160];
-    snprintf(detail, sizeof(detail), fmt_detail, a, b);
     FILE *o = s->out->out;
     if (s->out->fmt != SAN_FMT_TEXT) {
+        char one[1024];
+        size_t n = 0;
+        for (const char *p = detail; *p && n + 3 < sizeof(one); p++) {
+            if (*p == '\n') {
+                one[n++] = ';';
+                one[n++] = ' ';
+            } else {
+                one[n++] = *p;
+            }
+        }
+        one[n] = 0;
         fprintf(o, "{\"tool\":\"synccheck\",\"kind\":\"%s\",\"detail\":",
                 kind_name[k]);
-        san_json_str(o, detail);
+        san_json_str(o, one);
         fputc(',', o);
         san_json_loc(o, "at", &loc);
         fputc(',', o);
@@ -95,17 +134,7 @@ static void report(SanSynccheck *s, const EmuCta *cta, const EmuWarp *w,
         fputs("}\n", o);
         return;
     }
-    const char *head = k == K_DIVERGENT_WARP
-                           ? "Barrier error detected. Divergent thread(s) "
-                             "in warp"
-                       : k == K_BLOCK
-                           ? "Barrier error detected. Divergent thread(s) "
-                             "in block"
-                       : k == K_COUNT
-                           ? "Barrier error detected. Invalid arguments"
-                           : "Warp synchronization error detected. Invalid "
-                             "member mask";
-    fprintf(o, SAN_P "%s\n" SAN_P "    ", head);
+    fprintf(o, SAN_P "%s\n" SAN_P "    ", kind_head[k]);
     san_text_at(o, &loc);
     fputc('\n', o);
     if (w) {
@@ -116,7 +145,32 @@ static void report(SanSynccheck *s, const EmuCta *cta, const EmuWarp *w,
         fprintf(o, SAN_P "    in block (%u,%u,%u)\n", cta->ctaid[0],
                 cta->ctaid[1], cta->ctaid[2]);
     }
-    fprintf(o, SAN_P "    %s\n" SAN_BLANK, detail);
+    for (const char *p = detail; *p;) {
+        size_t len = strcspn(p, "\n");
+        fprintf(o, SAN_P "    %.*s\n", (int)len, p);
+        p += len + (p[len] == '\n');
+    }
+    fputs(SAN_BLANK, o);
+}
+
+static void report(SanSynccheck *s, const EmuCta *cta, const EmuWarp *w,
+                   const EmuFunc *f, uint32_t pc, unsigned lane, Kind k,
+                   const char *fmt_detail, uint64_t a, uint64_t b)
+{
+    char detail[160];
+    snprintf(detail, sizeof(detail), fmt_detail, a, b);
+    report_text(s, cta, w, f, pc, lane, k, detail);
+}
+
+static void cta_state_free(CtaState *c)
+{
+    free(c->arrivals);
+    free(c->bar_site);
+    free(c->ws_site);
+    free(c->exit_site);
+    free(c->ws_mask);
+    free(c->exit_seen);
+    free(c);
 }
 
 static CtaState *cta_state(SanSynccheck *s, const EmuCta *cta)
@@ -127,13 +181,22 @@ static CtaState *cta_state(SanSynccheck *s, const EmuCta *cta)
     }
     if (!*slot) {
         CtaState *c = calloc(1, sizeof(*c));
-        if (!c || !(c->arrivals = calloc((size_t)cta->nwarps *
-                                         EMU_MAX_BARRIERS,
-                                         sizeof(uint32_t)))) {
-            free(c);
+        size_t nw = cta->nwarps;
+        if (!c) {
             return NULL;
         }
+        c->arrivals = calloc(nw * EMU_MAX_BARRIERS, sizeof(uint32_t));
+        c->bar_site = calloc(nw, sizeof(Site));
+        c->ws_site = calloc(nw, sizeof(Site));
+        c->exit_site = calloc(nw * EMU_WARP_SIZE, sizeof(Site));
+        c->ws_mask = calloc(nw, sizeof(uint32_t));
+        c->exit_seen = calloc(nw, sizeof(uint32_t));
         c->nwarps = cta->nwarps;
+        if (!c->arrivals || !c->bar_site || !c->ws_site || !c->exit_site ||
+            !c->ws_mask || !c->exit_seen) {
+            cta_state_free(c);
+            return NULL;
+        }
         *slot = c;
     }
     return *slot;
@@ -199,6 +262,9 @@ static void check_barrier(SanSynccheck *s, const EmuCta *cta,
     if (!c) {
         return;
     }
+    if (w->id < c->nwarps) {
+        c->bar_site[w->id] = (Site){ rec->func, rec->pc };
+    }
     bool counted = ib >= 0 && ib < i->nopnd && i->o[ib].kind != EO_NONE &&
                    opnd_val(w, &i->o[ib], lane, &cnt);
     if (counted) {
@@ -208,6 +274,7 @@ static void check_barrier(SanSynccheck *s, const EmuCta *cta,
         uint32_t other = waits && w->state != EMU_WARP_AT_BARRIER
                              ? c->prev[id] : c->count[id];
         if (other && other != cnt) {
+            c->count_bad[id] = true;
             report(s, cta, w, rec->func, rec->pc, lane, K_COUNT,
                    "thread count %" PRIu64 " differs from the %" PRIu64
                    " another warp gave for this barrier", cnt, other);
@@ -251,6 +318,251 @@ static void check_warp_sync(SanSynccheck *s, const EmuCta *cta,
     }
 }
 
+/* ---- what the deadlock report needs: exits and bar.warp.sync waits */
+
+static void note_exit(SanSynccheck *s, const EmuCta *cta, const EmuWarp *w,
+                      const EmuStepRecord *rec)
+{
+    CtaState *c = cta_state(s, cta);
+    if (!c || w->id >= c->nwarps) {
+        return;
+    }
+    uint32_t fresh = w->exited & ~c->exit_seen[w->id];
+    c->exit_seen[w->id] |= fresh;
+    for (uint32_t m = fresh; m; m &= m - 1) {
+        unsigned l = (unsigned)__builtin_ctz(m);
+        c->exit_site[(size_t)w->id * EMU_WARP_SIZE + l] =
+            (Site){ rec->func, rec->pc };
+    }
+}
+
+/* The member mask of the warp's last bar.warp.sync (that of its lowest
+ * executing lane; a lane with another mask is what check_warp_sync
+ * reports). */
+static void note_warpsync(SanSynccheck *s, const EmuCta *cta,
+                          const EmuWarp *w, const EmuStepRecord *rec,
+                          const EmuInsn *i)
+{
+    uint64_t m;
+    CtaState *c = cta_state(s, cta);
+    if (!c || w->id >= c->nwarps || !rec->exec || !i->nopnd ||
+        !opnd_val(w, &i->o[i->nopnd - 1],
+                  (unsigned)__builtin_ctz(rec->exec), &m)) {
+        return;
+    }
+    c->ws_site[w->id] = (Site){ rec->func, rec->pc };
+    c->ws_mask[w->id] = (uint32_t)m;
+}
+
+/* ---- the deadlock report: who waits where, who never arrives */
+
+/* A report's detail lines, written to memory. */
+typedef struct Text {
+    char *buf;
+    size_t len;
+    FILE *o;
+} Text;
+
+static bool text_open(Text *t)
+{
+    t->buf = NULL;
+    t->len = 0;
+    t->o = open_memstream(&t->buf, &t->len);
+    return t->o != NULL;
+}
+
+/* Close t and make its text the detail of one error. */
+static void text_report(SanSynccheck *s, const EmuCta *cta,
+                        const EmuWarp *w, const Site *at, unsigned lane,
+                        Kind k, Text *t)
+{
+    fclose(t->o);
+    report_text(s, cta, w, at->f, at->pc, lane, k, t->buf ? t->buf : "");
+    free(t->buf);
+}
+
+static void put_loc(FILE *o, const EmuFunc *f, uint32_t pc)
+{
+    SanLoc loc;
+    san_loc_of(&loc, f, pc);
+    san_text_at(o, &loc);
+}
+
+static void put_threads(FILE *o, const EmuWarp *w, uint32_t lanes)
+{
+    unsigned a = (unsigned)__builtin_ctz(lanes);
+    unsigned b = 31u - (unsigned)__builtin_clz(lanes);
+    fprintf(o, "threads (%u,%u,%u) to (%u,%u,%u)", w->tid[0][a],
+            w->tid[1][a], w->tid[2][a], w->tid[0][b], w->tid[1][b],
+            w->tid[2][b]);
+}
+
+/* Where lanes of w's current frame are: the deepest SIMT entry holding
+ * some of them (its next pc). */
+static uint32_t lanes_pc(const EmuWarp *w, uint32_t lanes)
+{
+    for (uint32_t d = w->depth; d-- > 0;) {
+        if (w->stack[d].mask & lanes) {
+            return w->stack[d].npc;
+        }
+    }
+    return UINT32_MAX;
+}
+
+/* What warp wi, which does not wait at barrier id, is doing instead. */
+static void warp_instead(FILE *o, const CtaState *c, const EmuWarp *w,
+                         unsigned id)
+{
+    const EmuFunc *f = w->nframes ? w->frames[w->nframes - 1].func : NULL;
+    if (w->state == EMU_WARP_EXITED) {
+        uint32_t l = (uint32_t)__builtin_ctz(w->valid | (1u << 31));
+        const Site *x = &c->exit_site[(size_t)w->id * EMU_WARP_SIZE + l];
+        fputs("exited ", o);
+        put_loc(o, x->f, x->pc);
+    } else if (w->state == EMU_WARP_AT_BARRIER &&
+               w->barrier_id < EMU_MAX_BARRIERS && w->barrier_id != id) {
+        fprintf(o, "wait for barrier %u ", w->barrier_id);
+        put_loc(o, c->bar_site[w->id].f, c->bar_site[w->id].pc);
+    } else {
+        fputs("still running, now ", o);
+        put_loc(o, f, lanes_pc(w, w->valid & ~w->exited));
+    }
+}
+
+/* Barrier id of the deadlocked CTA has waiting warps: one error naming
+ * them and every warp that does not arrive, consecutive warps alike
+ * merged into one line. */
+static void stuck_barrier(SanSynccheck *s, const EmuCta *cta,
+                          const CtaState *c, unsigned id)
+{
+    uint32_t first = UINT32_MAX, nwait = 0, live = 0;
+    for (uint32_t wi = 0; wi < cta->nwarps; wi++) {
+        const EmuWarp *w = &cta->warps[wi];
+        live += (uint32_t)__builtin_popcount(w->valid & ~w->exited);
+        if (w->state == EMU_WARP_AT_BARRIER && w->barrier_id == id) {
+            nwait += (uint32_t)__builtin_popcount(w->valid & ~w->exited);
+            first = first == UINT32_MAX ? wi : first;
+        }
+    }
+    if (first == UINT32_MAX || first >= c->nwarps || c->count_bad[id]) {
+        return;
+    }
+    Text t;
+    if (!text_open(&t)) {
+        return;
+    }
+    FILE *o = t.o;
+    if (c->count[id]) {
+        fprintf(o, "barrier %u waits for %u threads; %u wait here", id,
+                c->count[id], nwait);
+    } else {
+        fprintf(o, "barrier %u waits for all %u threads of the block that "
+                "have not exited; %u wait here", id, live, nwait);
+    }
+    /* groups of consecutive warps [g0, g1] alike */
+    char *prev = NULL;
+    uint32_t g0 = 0, g1 = 0, lines = 0, more = 0;
+    for (uint32_t wi = 0; wi <= cta->nwarps; wi++) {
+        char *d = NULL;
+        const EmuWarp *w = wi < cta->nwarps ? &cta->warps[wi] : NULL;
+        Text wt;
+        if (w && !(w->state == EMU_WARP_AT_BARRIER &&
+                   w->barrier_id == id) && wi < c->nwarps &&
+            text_open(&wt)) {
+            warp_instead(wt.o, c, w, id);
+            fclose(wt.o);
+            d = wt.buf;
+        }
+        if (prev && (!d || strcmp(d, prev) || wi != g1 + 1)) {
+            if (lines < 8) {
+                const EmuWarp *a = &cta->warps[g0], *b = &cta->warps[g1];
+                unsigned la = (unsigned)__builtin_ctz(a->valid);
+                unsigned lb = 31u - (unsigned)__builtin_clz(b->valid);
+                if (g0 == g1) {
+                    fprintf(o, "\nnever arrive: warp %u, ", g0);
+                    put_threads(o, a, a->valid);
+                } else {
+                    fprintf(o, "\nnever arrive: warps %u to %u, threads "
+                            "(%u,%u,%u) to (%u,%u,%u)", g0, g1,
+                            a->tid[0][la], a->tid[1][la], a->tid[2][la],
+                            b->tid[0][lb], b->tid[1][lb], b->tid[2][lb]);
+                }
+                fprintf(o, ": %s", prev);
+                lines++;
+            } else {
+                more += g1 - g0 + 1;
+            }
+            free(prev);
+            prev = NULL;
+        }
+        if (d && !prev) {
+            prev = d;
+            g0 = g1 = wi;
+        } else if (d) {
+            g1 = wi;
+            free(d);
+        }
+    }
+    if (more) {
+        fprintf(o, "\nand %u more warps that never arrive", more);
+    }
+    if (!lines && c->count[id] > live) {
+        fprintf(o, "\nno other thread can arrive: the block has %u that "
+                "have not exited", live);
+    }
+    text_report(s, cta, NULL, &c->bar_site[first], 0, K_NEVER_BAR, &t);
+}
+
+/* Lanes of warp w that executed a bar.warp.sync (under independent
+ * thread scheduling, emu/its.h) whose other members never come. */
+static void stuck_warpsync(SanSynccheck *s, const EmuCta *cta,
+                           const CtaState *c, const EmuWarp *w)
+{
+    /* the arrived lanes may have gone on (and exited): a path waiting
+     * past a bar.warp.sync runs again when the one it waits for yields
+     * (emu/its.h); on a GPU they would wait */
+    uint32_t waiting = w->ws_arrived;
+    if (!waiting || w->id >= c->nwarps || !c->ws_site[w->id].f) {
+        return;
+    }
+    uint32_t mask = c->ws_mask[w->id];
+    uint32_t missing = mask & ~w->ws_arrived & ~w->exited & w->valid;
+    if (!missing) {
+        return;
+    }
+    Text t;
+    if (!text_open(&t)) {
+        return;
+    }
+    FILE *o = t.o;
+    fprintf(o, "member mask 0x%08x; lanes 0x%08x arrived", mask, waiting);
+    const EmuFunc *f = w->nframes ? w->frames[w->nframes - 1].func : NULL;
+    for (uint32_t d = w->depth, left = missing; left && d-- > 0;) {
+        uint32_t l = w->stack[d].mask & left;
+        if (!l) {
+            continue;
+        }
+        left &= ~l;
+        fprintf(o, "\nnever arrive: lanes 0x%08x, ", l);
+        put_threads(o, w, l);
+        fputs(": still running, now ", o);
+        put_loc(o, f, w->stack[d].npc);
+    }
+    text_report(s, cta, w, &c->ws_site[w->id],
+                (unsigned)__builtin_ctz(waiting), K_NEVER_WARP, &t);
+}
+
+static void deadlock(SanSynccheck *s, const EmuCta *cta, CtaState *c)
+{
+    c->deadlocked = true;
+    for (unsigned id = 0; id < EMU_MAX_BARRIERS; id++) {
+        stuck_barrier(s, cta, c, id);
+    }
+    for (uint32_t wi = 0; wi < cta->nwarps; wi++) {
+        stuck_warpsync(s, cta, c, &cta->warps[wi]);
+    }
+}
+
 static void on_step(void *ctx, const EmuCta *cta, const EmuWarp *w,
                     const EmuStepRecord *rec)
 {
@@ -265,6 +577,11 @@ static void on_step(void *ctx, const EmuCta *cta, const EmuWarp *w,
         check_barrier(s, cta, w, rec, i, ia, ib, aligned, waits);
     } else if (is_warp_sync((PtxOpcode)i->op)) {
         check_warp_sync(s, cta, w, rec, i);
+        if (i->op == PTX_OP_BAR_WARP_SYNC) {
+            note_warpsync(s, cta, w, rec, i);
+        }
+    } else if (i->op == PTX_OP_EXIT || i->op == PTX_OP_RET) {
+        note_exit(s, cta, w, rec);
     }
 }
 
@@ -295,13 +612,16 @@ static void on_event(void *ctx, const EmuEvent *e)
     if (!c) {
         return;
     }
-    if (e->kind == EMU_EV_BARRIER && e->id < EMU_MAX_BARRIERS) {
+    if (e->kind == EMU_EV_DEADLOCK) {
+        deadlock(s, e->cta, c);
+    } else if (e->kind == EMU_EV_BARRIER && e->id < EMU_MAX_BARRIERS) {
         c->prev[e->id] = c->count[e->id]; /* the round is over */
         c->count[e->id] = 0;
     } else if (e->kind == EMU_EV_CTA_DONE) {
-        cta_done(s, e->cta, c);
-        free(c->arrivals);
-        free(c);
+        if (!c->deadlocked) {
+            cta_done(s, e->cta, c);
+        }
+        cta_state_free(c);
         *slot = NULL;
     }
 }
@@ -318,7 +638,8 @@ SanSynccheck *san_synccheck_new(EmuDevice *d, SanOut *out)
         .abi_version = EMU_CLIENT_ABI, .struct_size = sizeof(cl),
         .name = "synccheck", .ctx = s, .on_step = on_step,
         .on_event = on_event, .want_steps = true,
-        .events = 1u << EMU_EV_BARRIER | 1u << EMU_EV_CTA_DONE,
+        .events = 1u << EMU_EV_BARRIER | 1u << EMU_EV_CTA_DONE |
+                  1u << EMU_EV_DEADLOCK,
     };
     char why[128];
     s->client = emu_client_attach(d, &cl, why, sizeof(why));

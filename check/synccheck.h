@@ -19,8 +19,16 @@
  *    lanes that exit without executing the instruction, is allowed (CUDA
  *    C++ Programming Guide: "all non-exited threads named in mask must
  *    execute the same intrinsic"), and is not reported.
- *  - Not checked: live lanes named in a mask that never execute the
- *    instruction, barrier.cluster, mbarrier phases, named barriers' id
+ *  - Threads that never arrive: when the launch deadlocks
+ *    (EMU_EV_DEADLOCK), each CTA barrier with waiting warps is one error
+ *    naming its thread count, how many wait, and each warp that does not
+ *    arrive with where it is (exited there, waiting at another barrier
+ *    there, running there); and each warp with lanes that executed a
+ *    bar.warp.sync (under independent thread scheduling, emu/its.h)
+ *    whose other live members never come, with where those are.  A
+ *    barrier whose count was already reported as inconsistent is not
+ *    reported again.
+ *  - Not checked: barrier.cluster, mbarrier phases, named barriers' id
  *    reuse with different participant sets.
  *
  * Contract.

@@ -68,6 +68,12 @@ typedef enum EmuEventKind {
                                      fence (not fence.proxy) */
     EMU_EV_HOST_WRITE,            /* addr, size: the host wrote device
                                      memory (memcpy, memset) */
+    EMU_EV_DEADLOCK,              /* launch, cta: the watchdog found the
+                                     launch deadlocked or livelocked
+                                     (emu/grid.h); one event per resident
+                                     CTA with live warps, before the
+                                     fault is made, while the warps'
+                                     states say what each waits for */
     EMU_EV_COUNT
 } EmuEventKind;
 

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "emu/client.h"
 #include "emu/cluster.h"
 #include "emu/grid.h"
 #include "emu/its.h"
@@ -201,6 +202,13 @@ static EmuStatus report(EmuLaunch *l, EmuCta *const *ctas, uint32_t n,
     }
     if (!fw) {
         return EMU_OK;
+    }
+    /* the clients (synccheck) see the stuck CTAs before they go */
+    for (uint32_t c = 0; how != 2 && c < n; c++) {
+        if (!emu_cta_done(ctas[c])) {
+            EmuEvent ev = { EMU_EV_DEADLOCK, l, ctas[c], NULL, 0, 0, 0 };
+            emu_client_event(l->dev, &ev);
+        }
     }
     EmuCtx x;
     memset(&x, 0, sizeof(x));

@@ -106,3 +106,77 @@ extern "C" __global__ void y_syncwarp_ok(int *out)
     __syncwarp();
     out[i] += __ballot_sync(0xffffffffu, i & 1) != 0;
 }
+// ---- threads that never arrive: the launch deadlocks, and the report
+// names the barrier, how many wait, and where the others went
+// a counted barrier (64 threads) that warp 1 never reaches: it exited
+extern "C" __global__ void y_never_exit(int *out)
+{
+    int i = threadIdx.x;
+    if (i >= 32)
+        return;  // (nvcc branches to the ret at the closing brace)
+    asm volatile("bar.sync 1, 64;");  // @y_never_exit
+    out[i] = i;
+}  // @y_never_exit.gone
+// the two warps wait at different barriers (two errors: each barrier
+// waits for the warp at the other)
+extern "C" __global__ void y_never_other(int *out)
+{
+    int i = threadIdx.x;
+    if (i < 32)
+        asm volatile("bar.sync 1;");  // @y_never_other
+    else
+        asm volatile("bar.sync 2;");  // @y_never_other.b
+    out[i] = i;
+}
+// warp 1 spins on a flag that only threads past the barrier set
+extern "C" __global__ void y_never_spin(volatile int *out)
+{
+    int i = threadIdx.x;
+    if (i < 32) {
+        __syncthreads();  // @y_never_spin
+        out[0] = 1;
+    } else {
+        while (out[0] == 0)  // @y_never_spin.loop
+            ;
+    }
+}
+// __syncwarp() of the whole warp while half of it spins (independent
+// thread scheduling: the PTX targets sm_80)
+extern "C" __global__ void y_never_warp(volatile int *out)
+{
+    int i = threadIdx.x;
+    if (i % 32 < 16) {
+        __syncwarp();  // @y_never_warp
+        out[i] = 1;
+    } else {
+        while (out[40] != 12345)  // @y_never_warp.loop
+            ;
+    }
+}
+// a thread count larger than the block
+extern "C" __global__ void y_never_big(int *out)
+{
+    int i = threadIdx.x;
+    out[i] = i;
+    asm volatile("bar.sync 1, 96;" ::: "memory");  // @y_never_big
+    out[i] += 1;
+}
+// the twins: every thread a counted barrier counts arrives; a
+// __syncwarp() whose missing members have exited (allowed: "all
+// non-exited threads named in mask must execute the same intrinsic")
+extern "C" __global__ void y_count_ok(int *out)
+{
+    int i = threadIdx.x;
+    out[i] = i;
+    asm volatile("bar.sync 1, 64;" ::: "memory");
+    out[i] += out[63 - i];
+}
+extern "C" __global__ void y_warp_exit_ok(int *out)
+{
+    int i = threadIdx.x;
+    if (i % 32 >= 16)
+        return;
+    out[i] = i;
+    __syncwarp();
+    out[i] += 1;
+}
