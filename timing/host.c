@@ -83,6 +83,13 @@ struct TmSession {
     EmuDevice *dev;
     double mhz;
     uint64_t now;                 /* device cycle */
+    /* now in nanoseconds at mhz, published for other host threads:
+     * the drop-ins stamp CUDA events (tm_session_time_ns) on whichever
+     * thread completes the record, while the device worker runs a
+     * kernel and moves now.  Written by the thread that runs launches,
+     * read anywhere, always through __atomic (relaxed: a time stamp
+     * orders nothing). */
+    uint64_t now_ns;
     char err[512];
     /* the running launch */
     EmuLaunch *l;
@@ -571,16 +578,28 @@ static void h_set_time(ptxemu_tm_host *h, uint32_t sm, uint64_t cycle)
     }
 }
 
+static uint64_t cycles_to_ns(const TmSession *s, uint64_t c)
+{
+    return (uint64_t)((double)c * 1000.0 / s->mhz);
+}
+
+/* Simulated time is c: %globaltimer (EmuDevice.timer_ns, read by the
+ * launch's own steps) and the published now_ns. */
+static void set_now(TmSession *s, uint64_t c)
+{
+    s->now = c;
+    uint64_t ns = cycles_to_ns(s, c);
+    s->dev->timer_ns = ns;
+    __atomic_store_n(&s->now_ns, ns, __ATOMIC_RELAXED);
+}
+
 static void h_set_mhz(ptxemu_tm_host *h, double mhz)
 {
     if (mhz > 0 && mhz < 1e6) {
         h->s->mhz = mhz;
+        __atomic_store_n(&h->s->now_ns, cycles_to_ns(h->s, h->s->now),
+                         __ATOMIC_RELAXED);
     }
-}
-
-static uint64_t cycles_to_ns(const TmSession *s, uint64_t c)
-{
-    return (uint64_t)((double)c * 1000.0 / s->mhz);
 }
 
 /* -------------------------------------------------------- session */
@@ -838,7 +857,7 @@ EmuStatus tm_session_run(void *ctx, EmuLaunch *l)
     ptxemu_tm_kernel k;
     fill_kernel(s, l, &k);
     uint64_t begin = s->now;
-    s->dev->timer_ns = cycles_to_ns(s, s->now);
+    set_now(s, s->now);
     tm_stats_mark(s->stats);
     /* Observers (intervals.h, progress.h): they read, never change. */
     TmIvRun ivr;
@@ -859,8 +878,7 @@ EmuStatus tm_session_run(void *ctx, EmuLaunch *l)
         uint64_t now = s->now, runs = s->runs;
         r = ops->cycle(s->tm, &now);
         if (now > s->now) {
-            s->now = now;
-            s->dev->timer_ns = cycles_to_ns(s, now);
+            set_now(s, now);
         }
         if (s->iv) {
             if (runs != s->runs) {
@@ -935,8 +953,7 @@ EmuStatus tm_session_run(void *ctx, EmuLaunch *l)
             r = PTXEMU_TM_ERROR;
         }
         if (clean && end > s->now) {
-            s->now = end;
-            s->dev->timer_ns = cycles_to_ns(s, end);
+            set_now(s, end);
         }
     }
     if (st == EMU_OK) {
@@ -1006,7 +1023,7 @@ uint64_t tm_session_now(const TmSession *s)
 
 uint64_t tm_session_time_ns(const TmSession *s)
 {
-    return cycles_to_ns(s, s->now);
+    return __atomic_load_n(&s->now_ns, __ATOMIC_RELAXED);
 }
 
 double tm_session_mhz(const TmSession *s)

@@ -68,7 +68,8 @@ const char *tm_session_model(const TmSession *s);
 const TmParams *tm_session_params(const TmSession *s);
 uint64_t tm_session_now(const TmSession *s);   /* device cycles */
 /* The same time in nanoseconds at the model's clock (%globaltimer, CUDA
- * events). */
+ * events).  Any host thread may ask, also while another one runs a
+ * launch: it gets the time of the launch's latest cycle. */
 uint64_t tm_session_time_ns(const TmSession *s);
 double tm_session_mhz(const TmSession *s);
 
