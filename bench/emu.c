@@ -34,6 +34,10 @@
  *   efficiency (speed-up / threads), the CPU seconds of all the
  *   launch's threads and of the launching one; every run checked as
  *   above.
+ *   --launches N: the cost of a launch itself: N launches of vecadd on
+ *   a tiny grid (4 CTAs of 32 threads), on 1 host thread and on 2 (or
+ *   --threads), the microseconds per launch (best of --repeat) and the
+ *   result checked against the host's sum.
  */
 #include "config.h"
 
@@ -155,7 +159,7 @@ static void usage(void)
 {
     fprintf(stderr, "usage: bench/emu [--dir DIR] [--scale F] [--no-stats] "
             "[--only NAME] [--repeat N] [--noop-client] [--tool LIST] "
-            "[--threads N]\n");
+            "[--threads N] [--launches N]\n");
     exit(2);
 }
 
@@ -185,6 +189,67 @@ static double wall_on(const Bench *k, unsigned t, int repeat, double *cpu,
         }
     }
     return best;
+}
+
+/* --launches N: microseconds per launch of a tiny grid on t threads
+ * (the best of `repeat` batches); *ok false on a wrong sum. */
+#define TINY_CTAS 4u
+#define TINY_BLOCK 32u
+static double tiny_us(unsigned t, unsigned launches, int repeat, bool *ok)
+{
+    enum { N = TINY_CTAS * TINY_BLOCK };
+    float a[N], b[N], got[N];
+    for (unsigned i = 0; i < N; i++) {
+        a[i] = (float)i * 0.5f;
+        b[i] = 3.0f - (float)i;
+    }
+    ptxemu_device_options o;
+    ptxemu_device_options_default(&o);
+    o.threads = t;
+    Run r;
+    run_open(&r, "vecadd.ptx", "vecadd", &o);
+    uint64_t dc = io_alloc(&r, sizeof(got)), da = io_alloc(&r, sizeof(a));
+    uint64_t db = io_alloc(&r, sizeof(b));
+    io_htod(&r, da, a, sizeof(a));
+    io_htod(&r, db, b, sizeof(b));
+    int n = N;
+    void *params[] = {&dc, &da, &db, &n};
+    unsigned grid[3] = {TINY_CTAS, 1, 1}, block[3] = {TINY_BLOCK, 1, 1};
+    double best = 0;
+    for (int rep = 0; rep < repeat; rep++) {
+        double t0 = bench_clk(CLOCK_MONOTONIC);
+        for (unsigned k = 0; k < launches; k++) {
+            CK(r.dev, "launch", ptxemu_launch(r.fn, grid, block, 0, params));
+        }
+        CK(r.dev, "synchronize", ptxemu_synchronize(r.dev));
+        double us = (bench_clk(CLOCK_MONOTONIC) - t0) * 1e6 / launches;
+        if (rep == 0 || us < best) {
+            best = us;
+        }
+    }
+    io_dtoh(&r, got, dc, sizeof(got));
+    for (unsigned i = 0; i < N; i++) {
+        if (got[i] != a[i] + b[i]) {    /* one rounding: exact */
+            *ok = false;
+        }
+    }
+    run_close(&r);
+    return best;
+}
+
+static bool launch_cost(unsigned launches, unsigned threads, int repeat)
+{
+    bool ok = true;
+    printf("%7s %9s %12s\n", "threads", "launches", "us/launch");
+    unsigned ts[2] = {1, threads > 1 ? threads : 2};
+    for (int i = 0; i < 2; i++) {
+        double us = tiny_us(ts[i], launches, repeat, &ok);
+        printf("%7u %9u %12.1f\n", ts[i], launches, us);
+    }
+    printf("vecadd on %u CTAs of %u threads, best of %d batches; on a "
+           "shared machine the figures vary\n", TINY_CTAS, TINY_BLOCK,
+           repeat);
+    return ok;
 }
 
 /* --threads N: the speed-up curve of every kernel. */
@@ -226,7 +291,7 @@ int main(int argc, char **argv)
     RtSanOptions so = { .out = stderr };
     const char *only = NULL;
     int repeat = 1;
-    unsigned threads = 0;
+    unsigned threads = 0, launches = 0;
     for (int i = 1; i < argc; i++) {
         int c = bench_common_arg(argc, argv, &i, &kdir, &only);
         if (c < 0) {
@@ -247,6 +312,12 @@ int main(int argc, char **argv)
                 usage();
             }
             threads = (unsigned)t;
+        } else if (!strcmp(argv[i], "--launches") && i + 1 < argc) {
+            long n = atol(argv[++i]);
+            if (n < 1 || n > 10000000) {
+                usage();
+            }
+            launches = (unsigned)n;
         } else if (!strcmp(argv[i], "--repeat") && i + 1 < argc) {
             repeat = atoi(argv[++i]);
             if (repeat < 1) {
@@ -259,6 +330,14 @@ int main(int argc, char **argv)
     bench_prog = "bench/emu";
     if (!bench_find_kdir(argv[0], kdir)) {
         return 2;
+    }
+    if (launches) {
+        if (!launch_cost(launches, threads, repeat)) {
+            fprintf(stderr, "bench/emu: FAILED: wrong results\n");
+            return 1;
+        }
+        printf("all results match the host references\n");
+        return 0;
     }
     if (threads) {
         if (!curve(threads, repeat, only)) {

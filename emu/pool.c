@@ -1,13 +1,25 @@
 /*
- * emu/pool.c: host threads for one launch and the striped atomic locks
- * (see emu/pool.h for the contract).
+ * emu/pool.c: the host threads that run launches, kept for the life of
+ * the process, and the striped atomic locks (see emu/pool.h for the
+ * contract).
+ *
+ * One pool serves one job at a time: the threads wait on a condition
+ * variable for the next job's generation, run fn(ctx, k) for their k
+ * when k is below the job's width, and the last one to finish wakes the
+ * caller.  A second job that arrives while one runs (two devices
+ * launching from two host threads, or a job started from inside
+ * another) runs on threads created for it alone, as every job did
+ * before the pool was kept: it never waits for the first.
  */
 #include <pthread.h>
 #include <sched.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <unistd.h>
 
 #include "emu/pool.h"
+
+/* ------------------------------------------- threads for one job */
 
 typedef struct PoolArg {
     EmuPoolFn fn;
@@ -15,25 +27,21 @@ typedef struct PoolArg {
     unsigned k;
 } PoolArg;
 
-static void *pool_main(void *p)
+static void *once_main(void *p)
 {
     PoolArg *a = p;
     a->fn(a->ctx, a->k);
     return NULL;
 }
 
-unsigned emu_pool_run(unsigned n, EmuPoolFn fn, void *ctx)
+static unsigned run_once(unsigned n, EmuPoolFn fn, void *ctx)
 {
-    if (n <= 1) {
-        fn(ctx, 0);
-        return 1;
-    }
     pthread_t *t = calloc(n, sizeof(*t));
     PoolArg *a = calloc(n, sizeof(*a));
     unsigned started = 0;
     for (unsigned k = 1; t && a && k < n; k++) {
         a[k] = (PoolArg){ fn, ctx, k };
-        if (pthread_create(&t[k], NULL, pool_main, &a[k]) != 0) {
+        if (pthread_create(&t[k], NULL, once_main, &a[k]) != 0) {
             break;
         }
         started = k;
@@ -45,6 +53,121 @@ unsigned emu_pool_run(unsigned n, EmuPoolFn fn, void *ctx)
     free(t);
     free(a);
     return started + 1;
+}
+
+/* ------------------------------------------------ the kept pool */
+
+static struct {
+    pthread_mutex_t mu;
+    pthread_cond_t go;        /* a new generation */
+    pthread_cond_t done;      /* pending reached 0 */
+    bool busy;                /* a job holds the pool */
+    unsigned nthreads;        /* kept threads: workers 1..nthreads */
+    unsigned long gen;        /* the job's generation */
+    EmuPoolFn fn;
+    void *ctx;
+    unsigned width;           /* workers 0..width-1 run the job */
+    unsigned pending;         /* kept workers still running it */
+} pool = {
+    .mu = PTHREAD_MUTEX_INITIALIZER,
+    .go = PTHREAD_COND_INITIALIZER,
+    .done = PTHREAD_COND_INITIALIZER,
+};
+static pthread_once_t pool_once = PTHREAD_ONCE_INIT;
+
+static void *kept_main(void *p)
+{
+    unsigned k = (unsigned)(uintptr_t)p;
+    pthread_mutex_lock(&pool.mu);
+    /* a thread made for a job runs that job: it was counted in its width */
+    unsigned long seen = pool.gen - 1;
+    for (;;) {
+        while (pool.gen == seen) {
+            pthread_cond_wait(&pool.go, &pool.mu);
+        }
+        seen = pool.gen;
+        if (k >= pool.width) {
+            continue;
+        }
+        EmuPoolFn fn = pool.fn;
+        void *ctx = pool.ctx;
+        pthread_mutex_unlock(&pool.mu);
+        fn(ctx, k);
+        pthread_mutex_lock(&pool.mu);
+        if (--pool.pending == 0) {
+            pthread_cond_signal(&pool.done);
+        }
+    }
+    return NULL;
+}
+
+/* A forked child has none of the parent's threads, and a job the parent
+ * ran at the fork never ends there: the child starts with an empty
+ * pool.  (pthread_atfork(3): the child's handler runs in the only
+ * thread; the state is reset rather than unlocked.) */
+static void pool_forked(void)
+{
+    pthread_mutex_init(&pool.mu, NULL);
+    pthread_cond_init(&pool.go, NULL);
+    pthread_cond_init(&pool.done, NULL);
+    pool.busy = false;
+    pool.nthreads = 0;
+    pool.pending = 0;
+    pool.width = 0;
+}
+
+static void pool_init(void)
+{
+    pthread_atfork(NULL, NULL, pool_forked);
+}
+
+unsigned emu_pool_run(unsigned n, EmuPoolFn fn, void *ctx)
+{
+    if (n <= 1) {
+        fn(ctx, 0);
+        return 1;
+    }
+    pthread_once(&pool_once, pool_init);
+    pthread_mutex_lock(&pool.mu);
+    if (pool.busy) {
+        pthread_mutex_unlock(&pool.mu);
+        return run_once(n, fn, ctx);
+    }
+    pool.busy = true;
+    pool.gen++;
+    pool.fn = fn;
+    pool.ctx = ctx;
+    pool.width = n;
+    /* new threads start in this generation (kept_main) */
+    pthread_attr_t a;
+    pthread_attr_init(&a);
+    pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED);
+    while (pool.nthreads + 1 < n) {
+        pthread_t t;
+        if (pthread_create(&t, &a, kept_main,
+                           (void *)(uintptr_t)(pool.nthreads + 1)) != 0) {
+            break;
+        }
+        pool.nthreads++;
+    }
+    pthread_attr_destroy(&a);
+    if (pool.width > pool.nthreads + 1) {
+        pool.width = pool.nthreads + 1;   /* the host refused threads */
+    }
+    unsigned width = pool.width;
+    pool.pending = width - 1;
+    pthread_cond_broadcast(&pool.go);
+    pthread_mutex_unlock(&pool.mu);
+
+    fn(ctx, 0);
+
+    pthread_mutex_lock(&pool.mu);
+    while (pool.pending) {
+        pthread_cond_wait(&pool.done, &pool.mu);
+    }
+    pool.busy = false;
+    pthread_mutex_unlock(&pool.mu);
+    return width;
 }
 
 unsigned emu_host_cores(void)
