@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "abi/cuda_abi.h"
 #include "runtime/cudart/cudart_api.h"
@@ -2277,6 +2278,67 @@ START_TEST(test_update_spares_queued_launch)
 }
 END_TEST
 
+/* A host node that waits (at most 20 s) for *(float *)p, host-mapped
+ * memory a kernel of another stream sets, and counts whether it came. */
+static int saw_go;
+static void wait_for_go(void *p)
+{
+    const float *go = p;
+    struct timespec t0, t;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    do {
+        if (__atomic_load_n((const unsigned *)go, __ATOMIC_SEQ_CST)) {
+            saw_go = 1;
+            return;
+        }
+        clock_gettime(CLOCK_MONOTONIC, &t);
+    } while (t.tv_sec - t0.tv_sec < 20);
+}
+
+/* CUDA runtime API, cudaGraphAddHostNode: a host node runs as
+ * cudaLaunchHostFunc's functions do, on a thread of the runtime's, not
+ * on the device: one that waits for a kernel of another stream,
+ * launched after the graph, lets that kernel run. */
+START_TEST(test_host_node_off_device)
+{
+    float *go, *dgo;
+    ck_assert_int_eq(cudaHostAlloc((void **)&go, sizeof *go,
+                                   cudaHostAllocMapped), cudaSuccess);
+    ck_assert_int_eq(cudaHostGetDevicePointer((void **)&dgo, go, 0),
+                     cudaSuccess);
+    *go = 0.0f;
+    saw_go = 0;
+    cudaStream_t s1, s2;
+    ck_assert_int_eq(cudaStreamCreateWithFlags(&s1, cudaStreamNonBlocking),
+                     cudaSuccess);
+    ck_assert_int_eq(cudaStreamCreateWithFlags(&s2, cudaStreamNonBlocking),
+                     cudaSuccess);
+    cudaGraph_t g;
+    cudaGraphNode_t h;
+    ck_assert_int_eq(cudaGraphCreate(&g, 0), cudaSuccess);
+    struct cudaHostNodeParams hp = { wait_for_go, go };
+    ck_assert_int_eq(cudaGraphAddHostNode(&h, g, NULL, 0, &hp), cudaSuccess);
+    cudaGraphExec_t x;
+    ck_assert_int_eq(cudaGraphInstantiate(&x, g, 0), cudaSuccess);
+    ck_assert_int_eq(cudaGraphLaunch(x, s1), cudaSuccess);
+    /* go = go * 0 + 1 */
+    unsigned one = 1;
+    float zero = 0.0f, onef = 1.0f;
+    void *args[] = { &dgo, &one, &zero, &onef };
+    ck_assert_int_eq(cudaLaunchKernel((const void *)(uintptr_t)scale_add_stub,
+                                      d3(1), d3(1), args, 0, s2),
+                     cudaSuccess);
+    ck_assert_int_eq(cudaStreamSynchronize(s2), cudaSuccess);
+    ck_assert_int_eq(cudaStreamSynchronize(s1), cudaSuccess);
+    ck_assert_msg(saw_go, "the host node held up the other stream");
+    cudaGraphExecDestroy(x);
+    cudaGraphDestroy(g);
+    cudaStreamDestroy(s1);
+    cudaStreamDestroy(s2);
+    cudaFreeHost(go);
+}
+END_TEST
+
 static Suite *graph_suite(void)
 {
     Suite *s = suite_create("cudart_graph");
@@ -2300,6 +2362,7 @@ static Suite *graph_suite(void)
     tcase_add_test(tc, test_kernel_node_attributes);
     tcase_add_test(tc, test_destroy_forked_stream);
     tcase_add_test(tc, test_update_spares_queued_launch);
+    tcase_add_test(tc, test_host_node_off_device);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -16,6 +16,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "abi/cuda_abi.h"
 
@@ -644,6 +645,99 @@ START_TEST(update_spares_queued_launch)
 }
 END_TEST
 
+/* What the waiting host node saw. */
+typedef struct Waiter {
+    const unsigned *go;         /* host-mapped, set by a kernel */
+    const unsigned *xs;         /* host-mapped, the kernel before it */
+    unsigned *v;                /* host-mapped, read by the kernel after */
+    int saw_go;
+    unsigned long long sum;
+} Waiter;
+
+/* A host node that waits (at most 20 s) for a kernel of another
+ * stream, launched after the graph, to set *go. */
+static void wait_for_go(void *p)
+{
+    Waiter *w = p;
+    struct timespec t0, t;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    do {
+        if (__atomic_load_n(w->go, __ATOMIC_SEQ_CST)) {
+            w->saw_go = 1;
+            break;
+        }
+        clock_gettime(CLOCK_MONOTONIC, &t);
+    } while (t.tv_sec - t0.tv_sec < 20);
+    w->sum = 0;
+    for (unsigned i = 0; i < N; i++) {
+        w->sum += w->xs[i];
+    }
+    *w->v = 42;
+}
+
+/* Host-mapped memory of `bytes`, zeroed, and its device address. */
+static void *mapped(size_t bytes, CUdeviceptr *dev)
+{
+    void *h;
+    OK(cuMemHostAlloc(&h, bytes, CU_MEMHOSTALLOC_DEVICEMAP));
+    OK(cuMemHostGetDevicePointer_v2(dev, h, 0));
+    memset(h, 0, bytes);
+    return h;
+}
+
+/* CUDA Driver API, cuGraphAddHostNode: a host node runs as
+ * cuLaunchHostFunc's functions do, on a thread of the driver's, in the
+ * graph's order, not on the device: a host node that waits for a
+ * kernel of another stream lets that kernel run.  Graph: x = x * 2 + 1
+ * -> the host node (waits for go, sums x, sets v = 42) -> v = v * 2 + 0;
+ * then, on a second stream, go = go * 0 + 1. */
+START_TEST(host_node_off_device)
+{
+    setup();
+    CUdeviceptr dx, dgo, dv;
+    unsigned *xs = mapped(N * 4, &dx);
+    unsigned *go = mapped(4, &dgo);
+    unsigned *v = mapped(4, &dv);
+    for (unsigned i = 0; i < N; i++) {
+        xs[i] = 7;
+    }
+    Waiter w = { go, xs, v, 0, 0 };
+    CUstream s1, s2;
+    OK(cuStreamCreate(&s1, CU_STREAM_NON_BLOCKING));
+    OK(cuStreamCreate(&s2, CU_STREAM_NON_BLOCKING));
+    CUgraph g;
+    CUgraphNode k1, h, k2;
+    OK(cuGraphCreate(&g, 0));
+    unsigned n = N, one = 1, a = 2, b = 1, zero = 0;
+    void *args1[] = { &dx, &n, &a, &b };
+    CUDA_KERNEL_NODE_PARAMS kp1 = kparams(args1, N);
+    OK(cuGraphAddKernelNode_v2(&k1, g, NULL, 0, &kp1));
+    CUDA_HOST_NODE_PARAMS hp = { wait_for_go, &w };
+    OK(cuGraphAddHostNode(&h, g, &k1, 1, &hp));
+    void *args2[] = { &dv, &one, &a, &zero };
+    CUDA_KERNEL_NODE_PARAMS kp2 = kparams(args2, 1);
+    OK(cuGraphAddKernelNode_v2(&k2, g, &h, 1, &kp2));
+    CUgraphExec x;
+    OK(cuGraphInstantiateWithFlags(&x, g, 0));
+    OK(cuGraphLaunch(x, s1));
+    void *set_go[] = { &dgo, &one, &zero, &one };
+    OK(cuLaunchKernel(axpb, 1, 1, 1, 1, 1, 1, 0, s2, set_go, NULL));
+    OK(cuStreamSynchronize(s2));
+    OK(cuStreamSynchronize(s1));
+    ck_assert_msg(w.saw_go, "the host node held up the other stream");
+    ck_assert_uint_eq(w.sum, (unsigned long long)N * (7 * 2 + 1));
+    ck_assert_uint_eq(*v, 84);  /* the kernel after it saw its 42 */
+    OK(cuGraphExecDestroy(x));
+    OK(cuGraphDestroy(g));
+    OK(cuStreamDestroy_v2(s1));
+    OK(cuStreamDestroy_v2(s2));
+    OK(cuMemFreeHost(xs));
+    OK(cuMemFreeHost(go));
+    OK(cuMemFreeHost(v));
+    teardown();
+}
+END_TEST
+
 /* A graph of the runtime's holds the runtime's node parameters: the
  * driver refuses it, and the runtime the driver's, instead of reading
  * one as the other (a program mixing cudaGraph* and cuGraph* calls). */
@@ -678,6 +772,7 @@ int main(void)
     tcase_add_test(tc, per_thread_stream);
     tcase_add_test(tc, foreign_graph);
     tcase_add_test(tc, update_spares_queued_launch);
+    tcase_add_test(tc, host_node_off_device);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

@@ -160,13 +160,6 @@ static CUresult integrity_slot(unsigned version, uint64_t secs,
 
 #define FN(f) ((const void *)(uintptr_t)(f))
 
-/* PTXEMU_QUEUE[1] */
-static CUresult queue_enqueue(CUstream s, CUresult (*fn)(void *), void *arg,
-                              void (*fr)(void *))
-{
-    return drv_enqueue(s, fn, arg, 0, fr);
-}
-
 static const TableDesc descs[ETBL_COUNT] = {
     [ETBL_CUDART] = {"CUDART_INTERFACE",
         {0x6b, 0xd5, 0xfb, 0x6c, 0x5b, 0xf4, 0xe7, 0x4a,
@@ -195,7 +188,7 @@ static const TableDesc descs[ETBL_COUNT] = {
     [ETBL_SANITIZE] = {"PTXEMU_SANITIZE", RT_SAN_TABLE_UUID, 2, 1,
         {{1, FN(drv_sanitize_api_error)}}},
     [ETBL_PTXEMU_QUEUE] = {"PTXEMU_QUEUE", DRV_PTXEMU_QUEUE_UUID, 4, 1,
-        {{1, FN(queue_enqueue)}, {2, FN(drv_dev_lock)},
+        {{1, FN(drv_enqueue_seq)}, {2, FN(drv_dev_lock)},
          {3, FN(drv_dev_unlock)}}},
 };
 

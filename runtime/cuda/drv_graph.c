@@ -731,10 +731,9 @@ static int run_node(CUgraphNode n, void *arg)
     }
 }
 
-static int enqueue(void *s, CUresult (*fn)(void *), void *arg,
-                   void (*fr)(void *))
+static int enqueue(void *s, const DrvStep *steps, size_t n)
 {
-    return drv_enqueue(s, fn, arg, 0, fr);
+    return drv_enqueue_seq(s, steps, n);
 }
 
 /* A graph launch as stream work (glaunch.h). */

@@ -522,6 +522,57 @@ CUresult drv_enqueue_host(CUstream s, void (*fn)(void *), void *data)
     return submit(s, it);
 }
 
+CUresult drv_enqueue_seq(CUstream s, const DrvStep *steps, size_t n)
+{
+    DrvItem **its = calloc(n ? n : 1, sizeof(*its));
+    size_t made = 0;
+    while (its && made < n &&
+           (its[made] = item_new(steps[made].fn ? ITEM_DEVICE : ITEM_HOST,
+                                 0))) {
+        made++;
+    }
+    if (made < n) {
+        for (size_t i = 0; i < made; i++) {
+            item_unref(its[i]);         /* never shared; no fr yet */
+        }
+        for (size_t i = 0; i < n; i++) {
+            if (steps[i].fr) {
+                steps[i].fr(steps[i].arg);
+            }
+        }
+        free(its);
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    }
+    for (size_t i = 0; i < n; i++) {
+        its[i]->fn = steps[i].fn;
+        its[i]->host = steps[i].host;
+        its[i]->arg = steps[i].arg;
+        its[i]->fr = steps[i].fr;
+    }
+    CUresult r = CUDA_SUCCESS;
+    if (drv_queue_immediate()) {
+        for (size_t i = 0; i < n; i++) {
+            CUresult ri = submit(s, its[i]);
+            if (!r) {
+                r = ri;
+            }
+        }
+        free(its);
+        return r;
+    }
+    pthread_mutex_lock(&qlock);
+    for (size_t i = 0; i < n; i++) {
+        if (r) {
+            item_unref(its[i]);         /* dropped: its fr runs */
+        } else if (put(s, its[i])) {
+            r = CUDA_ERROR_OUT_OF_MEMORY;
+        }
+    }
+    pthread_mutex_unlock(&qlock);
+    free(its);
+    return r;
+}
+
 CUresult drv_enqueue_record(CUstream s, CUevent e)
 {
     DrvItem *it = item_new(ITEM_MARK, 0);

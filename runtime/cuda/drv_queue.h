@@ -40,6 +40,7 @@
 #include <stdint.h>
 
 #include "runtime/cuda/drv.h"
+#include "runtime/cuda/queue_table.h"
 
 /* One item's device work: runs with the device lock held and the
  * item's context current; returns its result. */
@@ -57,6 +58,12 @@ CUresult drv_enqueue(CUstream s, DrvItemFn fn, const void *arg, size_t size,
 /* Puts a host function on stream s: fn(data) runs on the callback
  * thread once every earlier item of s is done. */
 CUresult drv_enqueue_host(CUstream s, void (*fn)(void *), void *data);
+/* Puts steps[0..n) (queue_table.h) on stream s one after another, with
+ * no other work of s between them (a graph launch: its device work and
+ * its host nodes).  Returns as drv_enqueue does; run immediately, the
+ * first failing step's result.  On a failure to put them there, every
+ * step's fr is called (the steps already put still run). */
+CUresult drv_enqueue_seq(CUstream s, const DrvStep *steps, size_t n);
 /* Records event e on s (its time stamp is taken when the record is
  * reached), and makes later work of s wait for e's last record. */
 CUresult drv_enqueue_record(CUstream s, CUevent e);

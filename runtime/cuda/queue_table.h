@@ -3,7 +3,7 @@
  * our libcuda.so.1 (cuGetExportTable with the UUID below, one of ours)
  * for our libcudart.so.13: through it the runtime puts work of its own
  * on a stream (a graph launch, whose nodes then run on the device
- * worker) and takes the device lock (runtime/cuda/drv_queue.h).
+ * worker, its host nodes on the callback thread) and takes the device lock (runtime/cuda/drv_queue.h).
  */
 #ifndef PTXEMU_CUDA_QUEUE_TABLE_H
 #define PTXEMU_CUDA_QUEUE_TABLE_H
@@ -12,17 +12,26 @@
 
 #include "abi/cuda_abi.h"
 
-/* "ptxemu-queue-v1" */
+/* "ptxemu-queue-v2" */
 #define DRV_PTXEMU_QUEUE_UUID \
     {0x70, 0x74, 0x78, 0x65, 0x6d, 0x75, 0x2d, 0x71, \
-     0x75, 0x65, 0x75, 0x65, 0x2d, 0x76, 0x31, 0x00}
+     0x75, 0x65, 0x75, 0x65, 0x2d, 0x76, 0x32, 0x00}
+
+/* One step of a sequence of stream work (drv_enqueue_seq): device work
+ * fn(arg) on the device worker or, fn NULL, a host function host(arg)
+ * on the callback thread; fr(arg), when not NULL, once the step is done
+ * or dropped. */
+typedef struct DrvStep {
+    CUresult (*fn)(void *arg);
+    void (*host)(void *arg);
+    void *arg;
+    void (*fr)(void *arg);
+} DrvStep;
 
 typedef struct DrvQueueTable {
     size_t size;                        /* bytes of the table */
-    /* fn(arg) on stream s, in stream order; fr(arg) once done or
-     * dropped (drv_enqueue with a pointer argument) */
-    CUresult (*enqueue)(CUstream s, CUresult (*fn)(void *), void *arg,
-                        void (*fr)(void *));
+    /* steps[0..n) on stream s, one after another (drv_enqueue_seq) */
+    CUresult (*enqueue_seq)(CUstream s, const DrvStep *steps, size_t n);
     void (*dev_lock)(void);
     void (*dev_unlock)(void);
 } DrvQueueTable;

@@ -603,15 +603,15 @@ static cudaError_t done_cu(CUresult r)
 
 /* Puts a graph launch's work on s (glaunch_ops.enqueue): the
  * driver's answer as the runtime's error. */
-static int enqueue(void *s, CUresult (*fn)(void *), void *arg,
-                   void (*fr)(void *))
+static int enqueue(void *s, const DrvStep *steps, size_t n)
 {
     const DrvQueueTable *q = queue_table();
     if (!q) {
-        fr(arg);
+        for (size_t i = 0; i < n; i++)
+            steps[i].fr(steps[i].arg);
         return cudaErrorUnknown;
     }
-    return done_cu(q->enqueue(rt_stream(s), fn, arg, fr));
+    return done_cu(q->enqueue_seq(rt_stream(s), steps, n));
 }
 
 static const glaunch_ops launch_ops = { run_node, enqueue };

@@ -1,6 +1,16 @@
 /*
  * runtime/graph/glaunch.c: a graph launch as stream work (contract in
  * glaunch.h).
+ *
+ * The executable copy's nodes, child graphs inlined in their order
+ * (gph.h) and empty nodes left out, become a sequence of steps put on
+ * the stream at once: each run of nodes between host nodes is one
+ * device step, each host node a host step of its own, so that host
+ * nodes run on the callback thread as host functions do (a host node
+ * that waits for other device work does not hold up the device
+ * worker).  A conditional node runs whole within its device step, its
+ * bodies chosen then.  The steps share the launch: the first failure
+ * stops the later steps.
  */
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -9,6 +19,12 @@
 #include "runtime/graph/glaunch.h"
 #include "runtime/graph/gmem.h"
 
+/* One step: nodes flat[from..to) of its launch. */
+typedef struct gstep {
+    struct glaunch *l;
+    size_t from, to;
+} gstep;
+
 struct glaunch {
     CUgraph g;                          /* held (gph_exec_hold) */
     unsigned long long flags;           /* the executable graph's */
@@ -16,38 +32,125 @@ struct glaunch {
     void *s;
     int keep;
     _Atomic int err;
-    _Atomic unsigned refs;              /* the item's, the keeper's */
+    _Atomic unsigned refs;              /* each step's, the keeper's */
+    CUgraphNode *flat;                  /* the nodes to run, in order */
+    size_t n, cap;
+    gstep *steps;
 };
 
 void glaunch_put(glaunch *l)
 {
     if (l && atomic_fetch_sub(&l->refs, 1) == 1) {
         gph_release(l->g);
+        free(l->flat);
+        free(l->steps);
         free(l);
     }
 }
 
-static void item_gone(void *p)
+static void step_gone(void *p)
 {
-    glaunch_put(p);
+    glaunch_put(((gstep *)p)->l);
 }
 
-/* Frees what the graph's allocation nodes allocated, when it was
- * instantiated to free on launch. */
-static void auto_free(const glaunch *l)
+/* Appends g's nodes to l->flat in g's order, child graphs inlined,
+ * empty nodes left out; GPH_ENOMEM. */
+static int flatten(glaunch *l, CUgraph g)
 {
-    if (l->flags & CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH)
-        gmem_auto_free(l->g);
+    for (size_t i = 0; i < g->n; i++) {
+        CUgraphNode n = g->nodes[g->order[i]];
+        if (n->type == CU_GRAPH_NODE_TYPE_GRAPH) {
+            int e = flatten(l, gph_child(n));
+            if (e != GPH_OK)
+                return e;
+            continue;
+        }
+        if (n->type == CU_GRAPH_NODE_TYPE_EMPTY)
+            continue;
+        if (l->n == l->cap) {
+            size_t c = l->cap ? 2 * l->cap : 16;
+            CUgraphNode *p = realloc(l->flat, c * sizeof *p);
+            if (!p)
+                return GPH_ENOMEM;
+            l->flat = p;
+            l->cap = c;
+        }
+        l->flat[l->n++] = n;
+    }
+    return GPH_OK;
 }
 
-static CUresult run(void *p)
+static int is_host(CUgraphNode n)
 {
-    glaunch *l = p;
-    auto_free(l);
-    gcond_launch(l->g);
-    int e = gph_run(l->g, l->ops->run, l->s);
-    atomic_store(&l->err, e);
+    return n->type == CU_GRAPH_NODE_TYPE_HOST;
+}
+
+/* Records the launch's first failure. */
+static void failed(glaunch *l, int e)
+{
+    int none = GPH_OK;
+    atomic_compare_exchange_strong(&l->err, &none, e);
+}
+
+/* A device step: the first also frees what the graph allocated, when
+ * it was instantiated to free on launch, and gives the conditional
+ * handles their defaults. */
+static CUresult run_device(void *p)
+{
+    const gstep *st = p;
+    glaunch *l = st->l;
+    if (st == &l->steps[0]) {
+        if (l->flags & CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH)
+            gmem_auto_free(l->g);
+        gcond_launch(l->g);
+    }
+    int e = GPH_OK;
+    for (size_t i = st->from; i < st->to && e == GPH_OK; i++) {
+        if (atomic_load(&l->err) != GPH_OK)
+            return CUDA_SUCCESS;        /* an earlier step failed */
+        CUgraphNode n = l->flat[i];
+        e = n->type == CU_GRAPH_NODE_TYPE_CONDITIONAL
+                ? gcond_node_run(n, l->ops->run, l->s)
+                : l->ops->run(n, l->s);
+    }
+    if (e == GPH_OK)
+        return CUDA_SUCCESS;
+    failed(l, e);
     return l->keep ? CUDA_SUCCESS : (CUresult)e;
+}
+
+static void run_host(void *p)
+{
+    const gstep *st = p;
+    glaunch *l = st->l;
+    if (atomic_load(&l->err) == GPH_OK) {
+        int e = l->ops->run(l->flat[st->from], l->s);
+        if (e != GPH_OK)
+            failed(l, e);
+    }
+}
+
+/* Cuts l->flat into steps (the first a device step, which may run no
+ * node), as DrvSteps for the queue; their number. */
+static size_t cut(glaunch *l, DrvStep *ds)
+{
+    size_t k = 0, i = 0;
+    for (;;) {
+        size_t from = i;
+        while (i < l->n && !is_host(l->flat[i]))
+            i++;
+        if (from < i || k == 0) {
+            l->steps[k] = (gstep){ l, from, i };
+            ds[k] = (DrvStep){ run_device, NULL, &l->steps[k], step_gone };
+            k++;
+        }
+        if (i == l->n)
+            return k;
+        l->steps[k] = (gstep){ l, i, i + 1 };
+        ds[k] = (DrvStep){ NULL, run_host, &l->steps[k], step_gone };
+        k++;
+        i++;
+    }
 }
 
 int glaunch_start(CUgraphExec x, void *s, const glaunch_ops *ops, int keep,
@@ -62,8 +165,24 @@ int glaunch_start(CUgraphExec x, void *s, const glaunch_ops *ops, int keep,
     l->s = s;
     l->keep = keep;
     atomic_init(&l->err, GPH_OK);
-    atomic_init(&l->refs, keep ? 2 : 1);
-    int e = ops->enqueue(s, run, l, item_gone);
+    atomic_init(&l->refs, 1);
+    size_t hosts = 0;
+    int e = flatten(l, l->g);
+    for (size_t i = 0; e == GPH_OK && i < l->n; i++)
+        hosts += is_host(l->flat[i]);
+    /* At most a device step before and after each host node. */
+    size_t max = 2 * hosts + 1;
+    DrvStep *ds = e == GPH_OK ? calloc(max, sizeof *ds) : NULL;
+    l->steps = ds ? calloc(max, sizeof *l->steps) : NULL;
+    if (!l->steps) {
+        free(ds);
+        glaunch_put(l);
+        return GPH_ENOMEM;
+    }
+    size_t k = cut(l, ds);
+    atomic_init(&l->refs, (unsigned)k + (keep ? 1 : 0));
+    e = ops->enqueue(s, ds, k);
+    free(ds);
     if (keep) {
         if (e != GPH_OK)
             glaunch_put(l);

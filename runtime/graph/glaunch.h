@@ -7,10 +7,12 @@
  * A launch holds the executable copy as it is when launched
  * (gph_exec_hold: later updates of the executable graph change a copy
  * of their own, as CUDA says they affect only later launches) and runs
- * its nodes in their order (gph.h) on the device worker, through the
- * library's own calls made at once there (glaunch_ops.run); a graph
- * instantiated to free on launch first frees what its allocation nodes
- * allocated, and the conditional handles take their defaults (gcond.h).
+ * its nodes in their order (gph.h) through the library's own calls made
+ * at once (glaunch_ops.run): on the device worker, host nodes on the
+ * callback thread as host functions (CUDA runs both on a thread of its
+ * own, not the device's).  A graph instantiated to free on launch first
+ * frees what its allocation nodes allocated, and the conditional
+ * handles take their defaults (gcond.h).
  *
  * Errors are the library's (those of run and enqueue); a failing node
  * stops the launch.  Thread-safe: a launch is put on a stream by the
@@ -20,6 +22,7 @@
 #ifndef PTXEMU_GRAPH_GLAUNCH_H
 #define PTXEMU_GRAPH_GLAUNCH_H
 
+#include "runtime/cuda/queue_table.h"
 #include "runtime/graph/gph.h"
 
 typedef struct glaunch glaunch;
@@ -28,11 +31,10 @@ typedef struct glaunch_ops {
     /* Runs node n (not a child graph, conditional or empty node) now on
      * the launch's stream s, as the library's own call would. */
     int (*run)(CUgraphNode n, void *s);
-    /* Puts fn(arg) on stream s, in stream order (drv_enqueue with a
-     * pointer argument): fr(arg) once it is done or dropped, also when
-     * putting it there fails. */
-    int (*enqueue)(void *s, CUresult (*fn)(void *), void *arg,
-                   void (*fr)(void *));
+    /* Puts steps[0..n) on stream s one after another
+     * (drv_enqueue_seq): each step's fr once it is done or dropped,
+     * also when putting them there fails. */
+    int (*enqueue)(void *s, const DrvStep *steps, size_t n);
 } glaunch_ops;
 
 /* Puts a launch of x on stream s.  With `keep`, *out is the launch,
