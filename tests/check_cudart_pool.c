@@ -470,6 +470,12 @@ START_TEST(test_graph_alloc_outlives)
     OK(cudaGraphAddMemAllocNode(&an, g, NULL, 0, &ap));
     cudaGraphExec_t e, ea;
     OK(cudaGraphInstantiate(&e, g, 0));
+    /* cudaGraphAddMemAllocNode: "Only one instantiation of the graph
+     * may exist at any point in time." */
+    ck_assert_int_eq(cudaGraphInstantiate(&ea, g, 0), cudaErrorNotSupported);
+    ck_assert_int_eq(cudaGraphInstantiateWithFlags(&ea, g, 0),
+                     cudaErrorNotSupported);
+    (void)cudaGetLastError();
     OK(cudaGraphLaunch(e, 0));
     uint64_t used = 0;
     OK(cudaDeviceGetGraphMemAttribute(0, cudaGraphMemAttrUsedMemCurrent,

@@ -362,6 +362,20 @@ START_TEST(test_graph_nodes)
     OK(cuGraphNodeGetType(nodes[3], &t));
     ck_assert_int_eq(t, CU_GRAPH_NODE_TYPE_MEM_FREE);
     OK(cuGraphInstantiateWithFlags(&x, g, 0));
+    /* cuGraphInstantiate: with allocation or free nodes, "at most one
+     * executable graph in existence for that graph at a time"; a
+     * second instantiation before cuGraphExecDestroy of the first
+     * fails, every form of it; after, it works. */
+    CUgraphExec x2;
+    ck_assert_int_eq(cuGraphInstantiateWithFlags(&x2, g, 0),
+                     CUDA_ERROR_NOT_SUPPORTED);
+    ck_assert_int_eq(cuGraphInstantiate_v2(&x2, g, NULL, NULL, 0),
+                     CUDA_ERROR_NOT_SUPPORTED);
+    CUDA_GRAPH_INSTANTIATE_PARAMS ip;
+    memset(&ip, 0, sizeof(ip));
+    ck_assert_int_eq(cuGraphInstantiateWithParams(&x2, g, &ip),
+                     CUDA_ERROR_NOT_SUPPORTED);
+    ck_assert_int_eq(ip.result_out, CUDA_GRAPH_INSTANTIATE_ERROR);
     memset(h, 0, sizeof(h));
     OK(cuGraphLaunch(x, s));
     OK(cuStreamSynchronize(s));
@@ -369,7 +383,14 @@ START_TEST(test_graph_nodes)
         ck_assert_uint_eq(h[i], 3 * i + 1);
     }
     OK(cuGraphExecDestroy(x));
+    OK(cuGraphInstantiateWithFlags(&x2, g, 0));
+    /* The graph may go first; its executable graph still runs. */
     OK(cuGraphDestroy(g));
+    memset(h, 0, sizeof(h));
+    OK(cuGraphLaunch(x2, s));
+    OK(cuStreamSynchronize(s));
+    ck_assert_uint_eq(h[N - 1], 3 * (N - 1) + 1);
+    OK(cuGraphExecDestroy(x2));
     OK(cuStreamDestroy_v2(s));
 }
 END_TEST

@@ -4,9 +4,8 @@
  * "Graph Management") and the device's graph memory attributes, over
  * the shared graph memory (runtime/graph/gmem.h: an allocation's
  * address is reserved when its node is made and backed from the node's
- * run to the allocation's free).  Model limits: one device; "only one
- * instantiation of the graph may exist at any point in time" is not
- * enforced.
+ * run to the allocation's free; one executable graph of such a graph at
+ * a time, gph_instantiate).  Model limits: one device.
  */
 #include "config.h"
 

@@ -4,10 +4,10 @@
  * graph memory attributes, over the shared graph memory
  * (runtime/graph/gmem.h: an allocation's address is reserved when its
  * node is made and backed from the node's run to the allocation's
- * free).  Model limits: one device; pool properties as
+ * free; one executable graph of such a graph at a time,
+ * gph_instantiate).  Model limits: one device; pool properties as
  * cudaMemPoolCreate takes them (pinned device memory, no IPC handle
- * types); "only one instantiation of the graph may exist at any point
- * in time" is not enforced.
+ * types).
  */
 #include <stdint.h>
 #include <string.h>

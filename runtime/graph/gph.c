@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "runtime/graph/gcond.h"
+#include "runtime/graph/gmem.h"
 #include "runtime/graph/gph.h"
 
 /* What marks this library's graphs (gph_mine). */
@@ -58,6 +59,8 @@ int gph_destroy(CUgraph g)
 {
     if (!gph_mine(g))
         return GPH_EINVAL;
+    if (g->mem_exec)
+        g->mem_exec->src = NULL;    /* it lives on without its graph */
     graph_free(g);
     return GPH_OK;
 }
@@ -576,6 +579,9 @@ int gph_instantiate(CUgraphExec *x, CUgraph g, unsigned long long flags)
         return flags & (CUDA_GRAPH_INSTANTIATE_FLAG_DEVICE_LAUNCH
                         | CUDA_GRAPH_INSTANTIATE_FLAG_USE_NODE_PRIORITY)
                    ? GPH_ENOTSUP : GPH_EINVAL;
+    int mem = gmem_graph_has_mem(g);
+    if (mem && g->mem_exec)
+        return GPH_ENOTSUP;         /* one executable graph at a time */
     CUgraphExec ex = calloc(1, sizeof *ex);
     if (!ex)
         return GPH_ENOMEM;
@@ -587,6 +593,8 @@ int gph_instantiate(CUgraphExec *x, CUgraph g, unsigned long long flags)
     atomic_init(&ex->g->refs, 1);
     ex->src = g;
     ex->flags = flags;
+    if (mem)
+        g->mem_exec = ex;
     *x = ex;
     return GPH_OK;
 }
@@ -607,6 +615,8 @@ int gph_exec_destroy(CUgraphExec x)
 {
     if (!gph_exec_mine(x))
         return GPH_EINVAL;
+    if (x->src && x->src->mem_exec == x)
+        x->src->mem_exec = NULL;
     gph_release(x->g);
     free(x);
     return GPH_OK;
@@ -736,6 +746,10 @@ int gph_exec_update(CUgraphExec x, CUgraph g,
     atomic_init(&c->refs, 1);
     gph_release(x->g);
     x->g = c;
+    if (x->src && x->src->mem_exec == x)
+        x->src->mem_exec = NULL;
     x->src = g;
+    if (gmem_graph_has_mem(g) && !g->mem_exec)
+        g->mem_exec = x;
     return GPH_OK;
 }

@@ -92,10 +92,14 @@ struct CUgraph_st {
      * (while it is the current copy) and one per launch not yet done
      * (gph_exec_hold). */
     _Atomic unsigned refs;
+    /* A graph with memory nodes: its one executable graph (CUDA allows
+     * one at a time, gph_instantiate), NULL if none. */
+    struct CUgraphExec_st *mem_exec;
 };
 
 struct CUgraphExec_st {
-    CUgraph src;                /* whose node handles address it */
+    CUgraph src;                /* whose node handles address it (NULL
+                                 * once that graph is destroyed) */
     CUgraph g;                  /* the executable copy */
     unsigned long long flags;   /* as instantiated */
 };
@@ -177,7 +181,12 @@ int gph_precedes(CUgraph g, const CUgraphNode *nodes, size_t n,
                  const CUgraphNode *from, size_t nfrom);
 
 /* An executable copy of g (flags checked: device launch and node
- * priorities are not modelled, GPH_ENOTSUP). */
+ * priorities are not modelled, GPH_ENOTSUP).  A graph with memory
+ * nodes (gmem.h) has at most one executable graph at a time (CUDA
+ * Driver API, cuGraphInstantiate: "An attempt to instantiate a second
+ * executable graph before destroying the first with cuGraphExecDestroy
+ * will result in an error"; the error is not named there, GPH_ENOTSUP
+ * here, as for cloning such a graph). */
 int gph_instantiate(CUgraphExec *x, CUgraph g, unsigned long long flags);
 /* x goes; its executable copy goes once no launch holds it (CUDA:
  * an executable graph destroyed while in flight is freed on
