@@ -60,7 +60,7 @@ int gph_destroy(CUgraph g)
     if (!gph_mine(g))
         return GPH_EINVAL;
     if (g->mem_exec)
-        g->mem_exec->src = NULL;    /* it lives on without its graph */
+        g->mem_exec->mem = 0;       /* it lives on without its graph */
     graph_free(g);
     return GPH_OK;
 }
@@ -593,8 +593,10 @@ int gph_instantiate(CUgraphExec *x, CUgraph g, unsigned long long flags)
     atomic_init(&ex->g->refs, 1);
     ex->src = g;
     ex->flags = flags;
-    if (mem)
+    if (mem) {
         g->mem_exec = ex;
+        ex->mem = 1;
+    }
     *x = ex;
     return GPH_OK;
 }
@@ -615,7 +617,7 @@ int gph_exec_destroy(CUgraphExec x)
 {
     if (!gph_exec_mine(x))
         return GPH_EINVAL;
-    if (x->src && x->src->mem_exec == x)
+    if (x->mem)
         x->src->mem_exec = NULL;
     gph_release(x->g);
     free(x);
@@ -746,10 +748,11 @@ int gph_exec_update(CUgraphExec x, CUgraph g,
     atomic_init(&c->refs, 1);
     gph_release(x->g);
     x->g = c;
-    if (x->src && x->src->mem_exec == x)
+    if (x->mem)
         x->src->mem_exec = NULL;
     x->src = g;
-    if (gmem_graph_has_mem(g) && !g->mem_exec)
+    x->mem = gmem_graph_has_mem(g) && !g->mem_exec;
+    if (x->mem)
         g->mem_exec = x;
     return GPH_OK;
 }

@@ -98,10 +98,13 @@ struct CUgraph_st {
 };
 
 struct CUgraphExec_st {
-    CUgraph src;                /* whose node handles address it (NULL
-                                 * once that graph is destroyed) */
+    CUgraph src;                /* whose node handles address it (not
+                                 * read: it may be gone) */
     CUgraph g;                  /* the executable copy */
     unsigned long long flags;   /* as instantiated */
+    int mem;                    /* src->mem_exec is this one (src is
+                                 * then alive: its destruction clears
+                                 * this) */
 };
 
 /* A child graph node's graph. */
