@@ -668,6 +668,9 @@ START_TEST(test_resize_refused)
     CUdeviceptr d;
     OK(cuMemAlloc_v2(&d, 4096));
     OK(cuMemsetD8_v2(d, 0x5a, 4096));
+    /* cuMemsetD8 is asynchronous for device memory (CUDA Driver API
+     * reference): done before the child reads. */
+    OK(cuCtxSynchronize());
     CUipcMemHandle h, forged;
     OK(cuIpcGetMemHandle(&h, d));
     ck_assert_int_eq(in_child(child_resize, &h), 0);
