@@ -165,6 +165,16 @@ struct EmuDevice {
      * EMU_RECONV_DEFAULT), so it holds for every module whatever its
      * .target (emu_its_module_mode). */
     bool reconv_forced;
+    /* Appended (grid.c's watchdog): when set, host_stamp(host_stamp_arg)
+     * answers whether the host could write host-visible memory (managed
+     * or registered) right now: -1 when some host thread may run, else a
+     * stamp that changes whenever a host thread may have run since.  A
+     * kernel that reads such memory and repeats its state is a livelock
+     * only when the stamp was the same (and not -1) at both samples;
+     * without the hook it is never called one (the time limit bounds
+     * it).  The drop-in driver sets it (runtime/cuda/drv_queue.c). */
+    int64_t (*host_stamp)(void *arg);
+    void *host_stamp_arg;
 };
 
 EmuDevice *emu_device_new(const EmuConfig *cfg);

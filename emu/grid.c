@@ -324,24 +324,29 @@ void emu_watch_init(EmuWatch *w, const EmuLaunch *l)
     memset(w, 0, sizeof(*w));
     w->last = l->progress;
     w->power = 1;
+    w->mark_stamp = -1;
     w->limit = l->dev->cfg.watchdog_rounds ? l->dev->cfg.watchdog_rounds
                                            : 1000;
 }
 
+/* The host's stamp: -1 when a host thread may write host-visible
+ * memory now (or nobody can say), else a value that changes whenever
+ * one may have (EmuDevice.host_stamp). */
+static int64_t host_stamp(const EmuLaunch *l)
+{
+    const EmuDevice *d = l->dev;
+    return d->host_stamp ? d->host_stamp(d->host_stamp_arg) : -1;
+}
+
 /* Warps that keep issuing without progress: reported, unless the driver
- * can make more CTAs resident (one of them may be what they wait for). */
+ * can make more CTAs resident (one of them may be what they wait for).
+ * When the warps read memory the host may write while the kernel runs
+ * (managed or registered host memory, with asynchronous streams), a
+ * repeated state proves something only if no host thread could have
+ * written meanwhile: the callers check the host's stamp first. */
 static EmuStatus livelock(EmuWatch *w, EmuLaunch *l, EmuCta *const *ctas,
                           uint32_t n)
 {
-    /* A repeated state proves nothing when the warps read memory that
-     * the host may write while the kernel runs (managed or registered
-     * host memory, with asynchronous streams): a kernel polling a flag
-     * the host sets looks the same until the host sets it.  The time
-     * limit bounds such a loop. */
-    if (l->reads_host) {
-        w->have_saved = false;
-        return EMU_OK;
-    }
     if (w->can_grow) {
         w->stuck = true;
         return EMU_ERR_DEADLOCK;
@@ -396,9 +401,12 @@ EmuStatus emu_watch_round(EmuWatch *w, EmuLaunch *l, EmuCta *const *ctas,
     }
     if (w->quiet == w->limit) {
         mbar_mark(ctas, n);
+        w->mark_stamp = l->reads_host ? host_stamp(l) : -1;
     } else if (w->quiet == 2ull * w->limit &&
                (mbar_all_stuck(ctas, n, w->limit) ||
-                spin_all_stuck(ctas, n))) {
+                spin_all_stuck(ctas, n)) &&
+               (!l->reads_host ||
+                (w->mark_stamp >= 0 && host_stamp(l) == w->mark_stamp))) {
         return livelock(w, l, ctas, n);
     }
     /* Brent's steps run from one sample to the next round boundary that
@@ -418,6 +426,16 @@ EmuStatus emu_watch_round(EmuWatch *w, EmuLaunch *l, EmuCta *const *ctas,
     uint64_t h = hash_state(ctas, n, &words);
     w->sample_insns = l->insns;
     w->budget = 2 * words;
+    if (l->reads_host) {
+        /* the host's stamp is part of the state: equal hashes then also
+         * mean no host thread could have written in between */
+        int64_t stamp = host_stamp(l);
+        if (stamp < 0) {
+            w->have_saved = false;
+            return EMU_OK;
+        }
+        h ^= (uint64_t)stamp * 0x9e3779b97f4a7c15ull;
+    }
     if (w->have_saved && h == w->saved) {
         return livelock(w, l, ctas, n);
     }

@@ -106,6 +106,9 @@ typedef struct EmuWatch {
      * the driver admits more CTAs. */
     bool can_grow;
     bool stuck;
+    /* The host's stamp (EmuDevice.host_stamp) when the spinning warps
+     * were marked, -1 when none. */
+    int64_t mark_stamp;
 } EmuWatch;
 
 void emu_watch_init(EmuWatch *w, const EmuLaunch *l);

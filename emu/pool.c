@@ -27,11 +27,21 @@ typedef struct PoolArg {
     unsigned k;
 } PoolArg;
 
+/* Threads of ours now running or kept (emu_pool_threads). */
+static unsigned live;
+
 static void *once_main(void *p)
 {
     PoolArg *a = p;
+    __atomic_add_fetch(&live, 1, __ATOMIC_SEQ_CST);
     a->fn(a->ctx, a->k);
+    __atomic_sub_fetch(&live, 1, __ATOMIC_SEQ_CST);
     return NULL;
+}
+
+unsigned emu_pool_threads(void)
+{
+    return __atomic_load_n(&live, __ATOMIC_SEQ_CST);
 }
 
 static unsigned run_once(unsigned n, EmuPoolFn fn, void *ctx)
@@ -78,6 +88,7 @@ static pthread_once_t pool_once = PTHREAD_ONCE_INIT;
 static void *kept_main(void *p)
 {
     unsigned k = (unsigned)(uintptr_t)p;
+    __atomic_add_fetch(&live, 1, __ATOMIC_SEQ_CST);     /* for good */
     pthread_mutex_lock(&pool.mu);
     /* a thread made for a job runs that job: it was counted in its width */
     unsigned long seen = pool.gen - 1;
@@ -114,6 +125,7 @@ static void pool_forked(void)
     pool.nthreads = 0;
     pool.pending = 0;
     pool.width = 0;
+    __atomic_store_n(&live, 0, __ATOMIC_SEQ_CST);
 }
 
 static void pool_init(void)

@@ -73,6 +73,11 @@ unsigned emu_pool_run(unsigned n, EmuPoolFn fn, void *ctx);
 
 /* The host's online cores (at least 1). */
 unsigned emu_host_cores(void);
+/* How many threads of emu_pool_run's exist now (kept ones and those
+ * made for one job; not its callers): the emulator's own, which never
+ * run the host program's code (the drop-in driver's livelock rule
+ * counts the process's threads, runtime/cuda/drv_quiet.h). */
+unsigned emu_pool_threads(void);
 
 /* A lock striped by address, for host atomics wider than the host's
  * compare-and-swap (128-bit guest atomics). */

@@ -486,6 +486,19 @@ ptxemu_status ptxemu_set_pending_launch_limit(ptxemu_device *dev,
     return PTXEMU_SUCCESS;
 }
 
+ptxemu_status ptxemu_set_host_stamp(ptxemu_device *dev,
+                                    int64_t (*stamp)(void *arg), void *arg)
+{
+    if (!dev) {
+        return PTXEMU_ERROR_INVALID_VALUE;
+    }
+    pthread_mutex_lock(&dev->lock);
+    dev->emu->host_stamp = stamp;
+    dev->emu->host_stamp_arg = arg;
+    pthread_mutex_unlock(&dev->lock);
+    return PTXEMU_SUCCESS;
+}
+
 /* ------------------------------------------------------------ modules */
 
 static size_t align_up(size_t v, size_t a)

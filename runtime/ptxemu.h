@@ -265,6 +265,18 @@ ptxemu_status ptxemu_set_heap_bytes(ptxemu_device *dev, uint64_t bytes);
  * at least 1. */
 ptxemu_status ptxemu_set_pending_launch_limit(ptxemu_device *dev,
                                               uint64_t count);
+/* The watchdog's question to the host program, for kernels that read
+ * memory the host may write while they run (managed or registered host
+ * memory): stamp(arg) returns -1 when some host thread may write such
+ * memory now, else a value that changes whenever one may have since the
+ * last call.  A kernel that reads such memory and repeats its state is
+ * then reported as a livelock only when the stamp stayed the same (and
+ * not -1); with no stamp (the default, stamp NULL) it is never reported,
+ * and the time limit bounds it.  The drop-in driver answers from the
+ * process's threads: every one either the emulator's own or blocked in
+ * a synchronising CUDA call. */
+ptxemu_status ptxemu_set_host_stamp(ptxemu_device *dev,
+                                    int64_t (*stamp)(void *arg), void *arg);
 
 /* ------------------------------------------------------------ modules */
 

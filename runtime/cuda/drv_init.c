@@ -15,6 +15,7 @@
 
 #include "runtime/cuda/drv.h"
 #include "runtime/cuda/drv_queue.h"
+#include "runtime/cuda/drv_quiet.h"
 #include "runtime/envopts.h"
 
 DrvState drv = {.lock = PTHREAD_MUTEX_INITIALIZER};
@@ -338,6 +339,7 @@ CUresult cuInit(unsigned int Flags)
                 drv.primary.flags = 0;
                 drv.primary.primary = 1;
                 drv.primary.id = ++drv.next_id;
+                (void)ptxemu_set_host_stamp(drv.dev, drv_quiet_stamp, NULL);
                 drv.initialized = 1;
                 drv_sanitize_init();
                 atexit(drv_at_exit);

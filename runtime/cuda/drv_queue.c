@@ -24,6 +24,7 @@
 
 #include "runtime/cuda/drv_ipcev.h"
 #include "runtime/cuda/drv_queue.h"
+#include "runtime/cuda/drv_quiet.h"
 #include "runtime/rt_timing.h"
 #include "timing/session.h"
 
@@ -338,6 +339,7 @@ static void *run_items(void *kindp)
     /* CUDA forbids CUDA calls in host functions; one made anyway runs
      * at once rather than waiting for its own stream. */
     on_worker = 1;
+    drv_quiet_ours(1);
     pthread_mutex_lock(&qlock);
     for (;;) {
         DrvItem *it = pick(kind);
@@ -355,7 +357,10 @@ static void *run_items(void *kindp)
                 (void)ptxemu_synchronize(drv.dev);
             }
         } else {
+            /* the program's code: it may write host-visible memory */
+            drv_quiet_ours(-1);
             it->host(it->arg);
+            drv_quiet_ours(1);
         }
         pthread_mutex_lock(&qlock);
         note_error(it->ctx, r);
@@ -428,7 +433,15 @@ static CUresult run_now(DrvItem *it)
 {
     CUresult r = CUDA_SUCCESS;
     if (it->kind == ITEM_DEVICE) {
+        /* a host thread running device work writes nothing of its own
+         * meanwhile (the worker is counted already) */
+        if (!on_worker) {
+            drv_quiet_wait_begin();
+        }
         r = run_device(it);
+        if (!on_worker) {
+            drv_quiet_wait_end();
+        }
     } else if (it->kind == ITEM_HOST) {
         it->host(it->arg);
     }
@@ -617,6 +630,7 @@ static int last_record(CUevent e, uint32_t *gen)
 static void *ipc_waiter(void *arg)
 {
     DrvItem *it = arg;
+    drv_quiet_ours(1);
     drv_ipcev_wait(it->ipc, it->gen);
     pthread_mutex_lock(&qlock);
     it->ipc_wait = 0;
@@ -625,6 +639,7 @@ static void *ipc_waiter(void *arg)
     pthread_cond_broadcast(&done_cv);
     item_unref(it);
     pthread_mutex_unlock(&qlock);
+    drv_quiet_ours(-1);
     return NULL;
 }
 
@@ -704,8 +719,12 @@ static void wait_item(DrvItem *it)
         return;
     }
     it->refs++;
-    while (it->state != DONE) {
-        pthread_cond_wait(&done_cv, &qlock);
+    if (it->state != DONE) {
+        drv_quiet_wait_begin();
+        while (it->state != DONE) {
+            pthread_cond_wait(&done_cv, &qlock);
+        }
+        drv_quiet_wait_end();
     }
     item_unref(it);
 }

@@ -1,0 +1,64 @@
+/*
+ * runtime/cuda/drv_quiet.c: whether the host program could be writing
+ * host-visible memory while a kernel runs (see drv_quiet.h).
+ */
+#include "config.h"
+
+#include <dirent.h>
+#include <stdatomic.h>
+
+#include "emu/pool.h"
+#include "runtime/cuda/drv_quiet.h"
+
+static atomic_int ours;                 /* our threads outside user code */
+static atomic_int waiting;              /* host threads waiting in CUDA */
+static atomic_uint_fast64_t stamp;      /* bumped when one may run */
+
+void drv_quiet_ours(int delta)
+{
+    if (delta < 0) {
+        atomic_fetch_add(&stamp, 1);
+    }
+    atomic_fetch_add(&ours, delta);
+}
+
+void drv_quiet_wait_begin(void)
+{
+    atomic_fetch_add(&waiting, 1);
+}
+
+void drv_quiet_wait_end(void)
+{
+    atomic_fetch_add(&stamp, 1);
+    atomic_fetch_sub(&waiting, 1);
+}
+
+/* The process's threads now (Linux: one entry per thread in
+ * /proc/self/task), -1 when unknown. */
+static long count_threads(void)
+{
+    DIR *d = opendir("/proc/self/task");
+    if (!d) {
+        return -1;
+    }
+    long n = 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        n += e->d_name[0] != '.';
+    }
+    closedir(d);
+    return n;
+}
+
+int64_t drv_quiet_stamp(void *arg)
+{
+    (void)arg;
+    uint_fast64_t before = atomic_load(&stamp);
+    long n = count_threads();
+    long known = (long)atomic_load(&ours) + atomic_load(&waiting) +
+                 (long)emu_pool_threads();
+    if (n < 0 || n > known || atomic_load(&stamp) != before) {
+        return -1;
+    }
+    return (int64_t)(before & INT64_MAX);
+}

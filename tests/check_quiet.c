@@ -1,0 +1,187 @@
+/*
+ * tests/check_quiet.c: a kernel spinning on a flag in host-visible
+ * memory (managed, page-locked) under the drop-in driver
+ * (runtime/cuda/drv_quiet.h).  When every host thread is blocked in a
+ * synchronising CUDA call nobody can set the flag: the watchdog reports
+ * the livelock at once (not after the time limit).  While some host
+ * thread may still set it (the main thread before it synchronises, a
+ * thread that never calls CUDA, a host function on the callback
+ * thread), the kernel runs until the flag is set and succeeds.
+ *
+ * References: CUDA's rule that a fault or deadlock in a kernel is
+ * reported by the next synchronising call (not CUDA_SUCCESS), and the
+ * values the kernel writes (2 once released), worked by hand.
+ */
+#include <check.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "abi/cuda_abi.h"
+
+#define OK(call) ck_assert_int_eq((int)(call), CUDA_SUCCESS)
+
+/* Every thread waits until *f != 0 (its registers do not change while
+ * it waits), then thread 0 of CTA 0 stores 2 at *s. */
+static const char kernels[] =
+    ".version 7.0\n.target sm_80\n.address_size 64\n"
+    ".visible .entry spin(.param .u64 s, .param .u64 f)\n{\n"
+    " .reg .pred %p<3>; .reg .b32 %r<4>; .reg .b64 %rd<3>;\n"
+    " ld.param.u64 %rd1, [s]; ld.param.u64 %rd2, [f];\n"
+    "WAIT:\n ld.volatile.global.u32 %r2, [%rd2];\n"
+    " setp.eq.u32 %p1, %r2, 0;\n"
+    " @%p1 bra WAIT;\n"
+    " mov.u32 %r1, %tid.x; mov.u32 %r3, %ctaid.x; or.b32 %r1, %r1, %r3;\n"
+    " setp.ne.u32 %p2, %r1, 0;\n"
+    " @%p2 bra DONE;\n"
+    " mov.u32 %r1, 2; st.volatile.global.u32 [%rd1], %r1;\n"
+    "DONE:\n ret;\n}\n";
+
+static CUfunction spin;
+static volatile unsigned *flag, *status;
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* The driver with a time limit far above what a diagnosis takes, and
+ * the flag and status word in memory of the kind asked for. */
+static void setup_kind(int pinned)
+{
+    CUcontext ctx;
+    CUmodule mod;
+    setenv("PTXEMU_TIME_LIMIT", "60", 1);
+    OK(cuInit(0));
+    OK(cuCtxCreate_v2(&ctx, 0, 0));
+    OK(cuModuleLoadData(&mod, kernels));
+    OK(cuModuleGetFunction(&spin, mod, "spin"));
+    void *p;
+    if (pinned) {
+        OK(cuMemAllocHost_v2(&p, 64));
+    } else {
+        CUdeviceptr d;
+        OK(cuMemAllocManaged(&d, 64, CU_MEM_ATTACH_GLOBAL));
+        p = (void *)(uintptr_t)d;
+    }
+    flag = p;
+    status = flag + 1;
+    *flag = 0;
+    *status = 0;
+}
+
+static void launch(CUstream s)
+{
+    CUdeviceptr sp = (CUdeviceptr)(uintptr_t)status;
+    CUdeviceptr fp = (CUdeviceptr)(uintptr_t)flag;
+    void *args[] = { &sp, &fp };
+    OK(cuLaunchKernel(spin, 2, 1, 1, 64, 1, 1, 0, s, args, NULL));
+}
+
+static void nap(double s)
+{
+    struct timespec ts = { (time_t)s, (long)((s - (time_t)s) * 1e9) };
+    nanosleep(&ts, NULL);
+}
+
+/* Nobody can set the flag: diagnosed, well before the time limit. */
+static void never_set(int pinned)
+{
+    setup_kind(pinned);
+    double t0 = now_s();
+    launch(NULL);
+    CUresult r = cuCtxSynchronize();
+    double t = now_s() - t0;
+    ck_assert_msg(r != CUDA_SUCCESS, "the livelock went unreported");
+    ck_assert_msg(t < 20, "reported after %.1f s: the time limit, not "
+                  "the watchdog", t);
+    ck_assert_uint_eq(*status, 0);
+}
+
+START_TEST(never_set_managed) { never_set(0); }
+END_TEST
+
+START_TEST(never_set_pinned) { never_set(1); }
+END_TEST
+
+/* The main thread sets the flag before it synchronises. */
+START_TEST(set_by_main)
+{
+    setup_kind(0);
+    launch(NULL);
+    nap(0.3);
+    *flag = 1;
+    OK(cuCtxSynchronize());
+    ck_assert_uint_eq(*status, 2);
+}
+END_TEST
+
+static void *late_setter(void *arg)
+{
+    (void)arg;
+    nap(0.5);
+    *flag = 1;
+    return NULL;
+}
+
+/* A thread that never calls CUDA sets it while main waits. */
+START_TEST(set_by_other_thread)
+{
+    setup_kind(1);
+    pthread_t t;
+    ck_assert_int_eq(pthread_create(&t, NULL, late_setter, NULL), 0);
+    launch(NULL);
+    OK(cuCtxSynchronize());
+    pthread_join(t, NULL);
+    ck_assert_uint_eq(*status, 2);
+}
+END_TEST
+
+static void host_fn(void *arg)
+{
+    (void)arg;
+    nap(0.3);
+    *flag = 1;
+}
+
+/* A host function on another stream (the callback thread) sets it
+ * while the kernel runs and main waits. */
+START_TEST(set_by_host_function)
+{
+    setup_kind(0);
+    CUstream a, b;
+    OK(cuStreamCreate(&a, CU_STREAM_NON_BLOCKING));
+    OK(cuStreamCreate(&b, CU_STREAM_NON_BLOCKING));
+    launch(a);
+    OK(cuLaunchHostFunc(b, host_fn, NULL));
+    OK(cuCtxSynchronize());
+    ck_assert_uint_eq(*status, 2);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+    Suite *s = suite_create("quiet");
+    TCase *tc = tcase_create("core");
+    tcase_set_timeout(tc, 90);
+    tcase_add_test(tc, never_set_managed);
+    tcase_add_test(tc, never_set_pinned);
+    tcase_add_test(tc, set_by_main);
+    tcase_add_test(tc, set_by_other_thread);
+    tcase_add_test(tc, set_by_host_function);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *r = srunner_create(suite());
+    srunner_run_all(r, CK_NORMAL);
+    int failed = srunner_ntests_failed(r);
+    srunner_free(r);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
