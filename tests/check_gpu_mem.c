@@ -407,6 +407,61 @@ START_TEST(cache_split_and_bad_geometry)
 }
 END_TEST
 
+/* A slice of one of 4 partitions interleaved every 256 bytes (linear),
+ * with 2 sets x 1 way of 256-byte lines (8 sectors): partition 0 holds
+ * 0x000 (local 0: set 0) and 0x400 (chunk 4, up 1: local 256, set 1).
+ * Indexed by the whole address both would be line 0 and line 4, set 0,
+ * and the second would evict the first; indexed by the local address
+ * both stay.  A read of sectors 0 and 7 of the line at 0x400 (two
+ * 128-byte halves) fetches exactly those two sectors. */
+START_TEST(cache_partition_index)
+{
+    CacheCfg cfg = {
+        .sets = 2, .ways = 1, .line = 256, .banks = 1, .hit_lat = 2,
+        .mshrs = 2, .merge = 2, .missq = 4, .outq = 4, .repl = CACHE_LRU,
+        .idx_parts = 4, .idx_gran = 256,
+    };
+    for (int local = 1; local >= 0; local--) {
+        cfg.idx_parts = local ? 4 : 0;
+        CacheStats st = {0};
+        Cache *c = cache_new(&cfg, &st, NULL, 0);
+        ck_assert_ptr_nonnull(c);
+        MemMsg a = msg(0x000, 0x1, GPU_MEM_READ, 1), f;
+        ck_assert_int_eq(cache_access(c, &a, 0), CACHE_MISS);
+        expect_down(c, 1, 0x000, 0x1, 0, GPU_MEM_READ);
+        f = a;
+        f.mshr = 0;
+        cache_fill(c, &f, 5);
+        expect_up(c, 7, 1);
+        /* sector 0 of the first half, sector 3 of the second (byte
+         * 0x4E0 = sector 7 of the line) */
+        MemMsg b = msg(0x400, 0x1, GPU_MEM_READ, 2);
+        ck_assert_int_eq(cache_access(c, &b, 10), CACHE_MISS);
+        expect_down(c, 11, 0x400, 0x1, 0, GPU_MEM_READ);
+        f = b;
+        f.mshr = 0;
+        cache_fill(c, &f, 15);
+        expect_up(c, 17, 2);
+        MemMsg b2 = msg(0x480, 0x8, GPU_MEM_READ, 3);
+        ck_assert_int_eq(cache_access(c, &b2, 20), CACHE_SECTOR_MISS);
+        expect_down(c, 21, 0x480, 0x8, 0, GPU_MEM_READ);
+        /* set 0 still holds 0x000 when indexed locally; otherwise its
+         * only way holds 0x400, whose sector is being filled: refused */
+        a.tag = 4;
+        ck_assert_int_eq(cache_access(c, &a, 22),
+                         (local ? CACHE_HIT : CACHE_FAIL_RES));
+        cache_free(c);
+    }
+    /* the interleave must hold a whole line */
+    cfg.idx_parts = 4;
+    cfg.idx_gran = 128;
+    char err[128] = "";
+    CacheStats st = {0};
+    ck_assert_ptr_null(cache_new(&cfg, &st, err, sizeof err));
+    ck_assert_ptr_nonnull(strstr(err, "interleave"));
+}
+END_TEST
+
 
 /* ----------------------------------------------------------- addrmap */
 
@@ -1690,6 +1745,7 @@ static Suite *suite(void)
     tcase_add_test(tc, cache_l1_trace);
     tcase_add_test(tc, cache_wb_fifo_trace);
     tcase_add_test(tc, cache_split_and_bad_geometry);
+    tcase_add_test(tc, cache_partition_index);
     tcase_add_test(tc, cache_hint_table);
     tcase_add_test(tc, cache_stream_and_no_alloc);
     suite_add_tcase(s, tc);

@@ -9,7 +9,8 @@
 # GPU and its driver).  With it they run as `PATH exec EXEC_ARGS --
 # PROGRAM`, e.g. `--ptxemu ./ptxemu -- --timing gpu --timing-config
 # gt200`.  Sweeps (footprints and strides of the pointer chase) follow
-# Wong et al. 2010: the texture L1 at an 8-byte stride up to 8 KB, the
+# Wong et al. 2010: the texture L1 at an 8-byte stride up to 8 KB (and,
+# without --quick, the texture L2 at a 64-byte stride up to 384 KB), the
 # constant caches at 16- and 256-byte strides, global memory at 32 bytes
 # and, without --quick, the TLBs at 512 KB strides up to 40 MB and their
 # associativity (16 and 17 elements at strides up to 8 MB).  Infer
@@ -67,6 +68,14 @@ go chase-global.csv mb_chase --space global --min 1024 --max 65536 \
 if [ -z "$quick" ]; then
     go chase-const-l2.csv mb_chase --space const --min 1024 --max 65536 \
         --step 256 --stride 256
+    # the texture L2 (Wong et al. Figs. 10 and 12): 4 KB to 384 KB at a
+    # 64-byte stride (every load misses the 32-byte-line L1: past its
+    # 5 KB the L2's hits, past the L2's 256 KB DRAM), and one L2 line
+    # (256 bytes) apart across its overflow, 248 to 296 KB
+    go chase-tex-wide.csv mb_chase --space tex --min 4096 --max 393216 \
+        --step 4096 --stride 64
+    go chase-tex-l2.csv mb_chase --space tex --min 253952 --max 303104 \
+        --step 256 --stride 64
     go chase-tlb.csv mb_chase --space global --min 1048576 \
         --max 41943040 --step 1048576 --stride 524288
     # the L1 TLB's associativity (Wong et al. Fig. 14): 16 and 17

@@ -76,6 +76,10 @@ Cache *cache_new(const CacheCfg *cfg, CacheStats *st, char *err,
     } else if (cfg->missq < 2 * (cfg->line > GPU_LINE ? cfg->line / GPU_LINE
                                                         : 1)) {
         bad = "missq must hold a fill and a write-back of a whole line";
+    } else if (cfg->idx_parts > 1 &&
+               (!pow2(cfg->idx_gran) || cfg->idx_gran < cfg->line)) {
+        bad = "a partition's interleave must be a power of two of at "
+              "least a line";
     } else if ((uint64_t)cfg->sets * cfg->ways > (1u << 24)) {
         bad = "more than 16M lines";
     }
@@ -210,9 +214,19 @@ uint32_t cache_line_split(const MemMsg *m, uint32_t line, MemMsg out[4])
     return n;
 }
 
+/* The line number that picks la's set and bank (cache.h). */
+static uint64_t index_of(const Cache *c, uint64_t la)
+{
+    if (c->cfg.idx_parts > 1) {
+        uint64_t g = c->cfg.idx_gran;
+        la = la / (g * c->cfg.idx_parts) * g + (la & (g - 1));
+    }
+    return la >> c->lshift;
+}
+
 static CLine *set_of(Cache *c, uint64_t la)
 {
-    uint64_t n = la >> c->lshift;
+    uint64_t n = index_of(c, la);
     uint64_t set = c->set_mask || c->cfg.sets == 1 ? n & c->set_mask
                                                    : n % c->cfg.sets;
     return &c->lines[set * c->cfg.ways];
@@ -489,7 +503,7 @@ CacheOutcome cache_access(Cache *c, const MemMsg *m, uint64_t now)
 {
     uint64_t la = line_of(c, m);
     uint32_t mask = line_mask(c, m, la);
-    uint64_t n = la >> c->lshift;
+    uint64_t n = index_of(c, la);
     uint32_t bank = (uint32_t)(c->bank_mask || c->cfg.banks == 1
                                    ? n & c->bank_mask
                                    : n % c->cfg.banks);

@@ -8,8 +8,16 @@
  * Geometry: `sets` x `ways` lines of `line` bytes (a power of two, 32 to
  * 1024), each made of 32-byte sectors with their own valid, pending
  * (being filled) and dirty bits.  The set of a line is (addr / line) %
- * sets; its bank (addr / line) % banks.  A message lies within one line
- * (for lines under 128 bytes the sender splits: cache_line_split).
+ * sets; its bank (addr / line) % banks.  A cache that is the slice of
+ * one of idx_parts > 1 memory partitions uses, instead of addr, the
+ * address inside its partition, (addr / (idx_gran x idx_parts)) x
+ * idx_gran + addr % idx_gran (addrmap.h's `local`): the partition bits
+ * take no part in the index, or under a linear interleave a slice would
+ * use only 1/idx_parts of its sets (GPGPU-Sim indexes its L2 slices by
+ * the partition address too).  idx_gran is a power of two of at least
+ * a line.  A message lies within one line (for lines under 128 bytes
+ * the sender splits: cache_line_split; lines over 128 bytes take
+ * several messages, one per 128-byte piece).
  *
  * An access at cycle now (cache_access) first needs its bank: each bank
  * takes one access per cycle, a second one is refused (FAIL_BANK, a bank
@@ -58,6 +66,9 @@ typedef enum CacheRepl { CACHE_LRU = 0, CACHE_FIFO } CacheRepl;
 typedef struct CacheCfg {
     uint32_t sets, ways, line;  /* line in bytes */
     uint32_t banks;
+    uint32_t idx_parts;         /* partitions this cache is a slice of
+                                   (0 or 1: index by the whole address) */
+    uint32_t idx_gran;          /* their interleave, bytes */
     uint32_t hit_lat;           /* cycles */
     uint32_t fill_lat;          /* cycles from a fill to the replies of
                                    the requests that waited for it (0:

@@ -1198,8 +1198,12 @@ static bool build(Hier *H, const ptxemu_tm_host_api *api, ptxemu_tm_host *h)
             }
         }
     }
+    /* the slices in the partitions index by the address inside theirs */
+    CacheCfg l2c = c->l2, l3c = c->l3ci;
+    l2c.idx_parts = l3c.idx_parts = c->map.parts;
+    l2c.idx_gran = l3c.idx_gran = c->map.gran;
     for (uint32_t p = 0; p < c->parts; p++) {
-        Cache *l2 = cache_new(&c->l2, &H->st_l2p[p], err, sizeof err);
+        Cache *l2 = cache_new(&l2c, &H->st_l2p[p], err, sizeof err);
         if (!l2) {
             return fail(api, h, "l2", err);
         }
@@ -1212,7 +1216,7 @@ static bool build(Hier *H, const ptxemu_tm_host_api *api, ptxemu_tm_host *h)
         dram_set_sum(d, &H->st_dram);
         Cache *ci = NULL;
         if (c->ci_on &&
-            !(ci = cache_new(&c->l3ci, &H->st_l3ci, err, sizeof err))) {
+            !(ci = cache_new(&l3c, &H->st_l3ci, err, sizeof err))) {
             cache_free(l2);
             dram_free(d);
             return fail(api, h, "l3ci", err);
