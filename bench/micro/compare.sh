@@ -1,7 +1,7 @@
 #!/bin/sh
 # bench/micro/compare.sh: a model-versus-published table.
 #
-#   bench/micro/compare.sh DIR TABLE [--max-error PCT]
+#   bench/micro/compare.sh DIR TABLE [--max-error PCT] [--markdown]
 #
 # DIR holds the CSVs bench/micro/run.sh wrote; TABLE lists published
 # figures (bench/micro/published/*.csv: quantity, file, selector,
@@ -12,13 +12,21 @@
 # (measured "-" and error "-" when the run has no such figure), then a
 # summary line on stderr: how many are within 5% and 10%.  Exit status 1
 # when --max-error is given and some figure is further off or missing.
+# With --markdown the rows come as a Markdown table (docs/gt200.md).
 # Needs bench/micro/mbgeom (MBGEOM, default: beside this script) for
 # geometry selectors.
 dir=$1 table=$2
 [ -d "$dir" ] && [ -f "$table" ] || {
     echo "usage: $0 DIR TABLE [--max-error PCT]" >&2; exit 2; }
-max=
-[ "$3" = --max-error ] && max=$4
+max= md=
+shift 2
+while [ $# -gt 0 ]; do
+    case $1 in
+    --max-error) max=$2; shift 2 ;;
+    --markdown) md=1; shift ;;
+    *) echo "$0: unknown option $1" >&2; exit 2 ;;
+    esac
+done
 here=$(cd "$(dirname "$0")" && pwd)
 MBGEOM=${MBGEOM:-$here/mbgeom}
 
@@ -56,7 +64,15 @@ while IFS=, read -r q file sel pub unit src; do
             printf "%s,%s,%s,%.1f,%s,%s\n", q, p, m, e, u, s }'
     fi
 done >>"$out"
-cat "$out"
+if [ -n "$md" ]; then
+    awk -F, 'NR == 1 { print "| quantity | published | ptxemu | error % |" \
+                             " unit | source |"
+                       print "|---|---|---|---|---|---|"; next }
+             { printf "| %s | %s | %s | %s | %s | %s |\n",
+                      $1, $2, $3, $4, $5, $6 }' "$out"
+else
+    cat "$out"
+fi
 awk -F, -v max="$max" '
     NR == 1 { next }
     { n++ }

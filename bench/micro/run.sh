@@ -3,6 +3,7 @@
 # on the real GPU or under `ptxemu exec`, one CSV per program in OUT.
 #
 #   bench/micro/run.sh [--arch sm_XX] [--out DIR] [--quick]
+#                      [--sweeps gt200|volta]
 #                      [--ptxemu PATH [-- EXEC_ARGS...]]
 #
 # Without --ptxemu the programs run natively (a machine with an NVIDIA
@@ -13,20 +14,24 @@
 # without --quick, the texture L2 at a 64-byte stride up to 384 KB), the
 # constant caches at 16- and 256-byte strides, global memory at 32 bytes
 # and, without --quick, the TLBs at 512 KB strides up to 40 MB and their
-# associativity (16 and 17 elements at strides up to 8 MB).  Infer
+# associativity (16 and 17 elements at strides up to 8 MB).  With
+# --sweeps volta the last sweeps are a V100's instead (Jia et al. 2018,
+# Table 3.1): the L1 around its 128 KB and the L2 from 1 to 8 MB.  Infer
 # cache geometries from the chase CSVs with bench/micro/mbgeom.
 set -e
 here=$(cd "$(dirname "$0")" && pwd)
-arch=sm_80 out=micro-out quick= ptxemu=
+arch=sm_80 out=micro-out quick= ptxemu= sweeps=gt200
 while [ $# -gt 0 ]; do
     case $1 in
     --arch) arch=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
     --quick) quick=--quick; shift ;;
+    --sweeps) sweeps=$2; shift 2 ;;
     --ptxemu) ptxemu=$2; shift 2 ;;
     --) shift; break ;;
     *) echo "usage: $0 [--arch sm_XX] [--out DIR] [--quick]" \
-            "[--ptxemu PATH [-- EXEC_ARGS...]]" >&2; exit 2 ;;
+            "[--sweeps gt200|volta] [--ptxemu PATH [-- EXEC_ARGS...]]" >&2
+       exit 2 ;;
     esac
 done
 NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
@@ -68,6 +73,15 @@ go chase-global.csv mb_chase --space global --min 1024 --max 65536 \
 if [ -z "$quick" ]; then
     go chase-const-l2.csv mb_chase --space const --min 1024 --max 65536 \
         --step 256 --stride 256
+fi
+if [ -z "$quick" ] && [ "$sweeps" = volta ]; then
+    # the L1 of a kernel without shared memory (all 128 KB) a line at a
+    # time, and the L2 (6 MB) a MB at a time
+    go chase-l1.csv mb_chase --space global --min 122880 --max 147456 \
+        --step 128 --stride 128
+    go chase-global-l2.csv mb_chase --space global --min 1048576 \
+        --max 8388608 --step 1048576 --stride 128
+elif [ -z "$quick" ]; then
     # the texture L2 (Wong et al. Figs. 10 and 12): 4 KB to 384 KB at a
     # 64-byte stride (every load misses the 32-byte-line L1: past its
     # 5 KB the L2's hits, past the L2's 256 KB DRAM), and one L2 line
