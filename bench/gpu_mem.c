@@ -111,7 +111,8 @@ int main(int argc, char **argv)
             fprintf(stderr, "%s: %s\n", argv[0], m ? "out of memory" : h.err);
             return 1;
         }
-        ops->kernel_begin(m, 0, 0);
+        GpuMemKernel mk = {.carveout = -1};
+        ops->kernel_begin(m, 0, &mk);
         uint64_t sent = 0, t = 0;
         double t0 = now_s();
         while (r.done < nreq) {

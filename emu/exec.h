@@ -175,6 +175,12 @@ struct EmuDevice {
      * it).  The drop-in driver sets it (runtime/cuda/drv_queue.c). */
     int64_t (*host_stamp)(void *arg);
     void *host_stamp_arg;
+    /* Appended (runtime/api.c, for timing models): the L2 set aside for
+     * persisting accesses (cudaLimitPersistingL2CacheSize, bytes) and
+     * how many times its persisting lines were reset to normal
+     * (cudaCtxResetPersistingL2Cache). */
+    uint64_t l2_persist_bytes;
+    uint32_t l2_resets;
 };
 
 EmuDevice *emu_device_new(const EmuConfig *cfg);
@@ -401,6 +407,16 @@ typedef struct EmuCluster {
  * barriers use 0..EMU_MAX_BARRIERS-1). */
 #define EMU_CLUSTER_BARRIER 0xC1u
 
+/* An access-policy window (CUDA Programming Guide, "L2 Access
+ * Management"): accesses to [base, base + bytes) get hit_prop with
+ * probability hit_ratio and miss_prop otherwise; properties are CUDA's
+ * cudaAccessProperty values (0 normal, 1 streaming, 2 persisting). */
+typedef struct EmuAccessWindow {
+    uint64_t base, bytes;
+    float hit_ratio;
+    uint8_t hit_prop, miss_prop;
+} EmuAccessWindow;
+
 struct EmuLaunch {
     EmuDevice *dev;
     EmuModule *mod;
@@ -485,6 +501,14 @@ struct EmuLaunch {
      * device printf writes length-framed records that the driver merges
      * in CTA order. */
     bool worker;
+    /* Appended (timing hints, runtime/api.c): what a timing model's
+     * memory system is asked for this launch; no result depends on them.
+     * carveout: the preferred shared-memory carve-out in percent of the
+     * largest capacity (cudaFuncAttributePreferredSharedMemoryCarveout),
+     * -1 none (emu_launch_begin's default); apw: the access-policy
+     * window (cudaAccessPolicyWindow; bytes 0: none). */
+    int32_t carveout;
+    EmuAccessWindow apw;
 };
 
 /* What one step did: for schedulers, timing models and statistics. */

@@ -48,6 +48,7 @@ EmuStatus emu_launch_begin(EmuModule *m, const EmuFunc *kernel,
     memcpy(l->grid, grid, sizeof(l->grid));
     memcpy(l->block, block, sizeof(l->block));
     l->dyn_shared = dyn_shared;
+    l->carveout = -1;
     l->params = calloc(kernel->param_bytes + 1, 1);
     l->sm_clock = d->sm_clock;
     if (!l->params) {

@@ -22,6 +22,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "abi/cuda_abi.h"
 #include "emu/builtins.h"
 #include "emu/client.h"
 #include "emu/pool.h"
@@ -495,6 +496,46 @@ ptxemu_status ptxemu_set_host_stamp(ptxemu_device *dev,
     pthread_mutex_lock(&dev->lock);
     dev->emu->host_stamp = stamp;
     dev->emu->host_stamp_arg = arg;
+    pthread_mutex_unlock(&dev->lock);
+    return PTXEMU_SUCCESS;
+}
+
+/* The CUDA documentation of cuCtxSetLimit lets the driver clamp a limit
+ * to what the hardware allows: the persisting set-aside to the device's
+ * MAX_PERSISTING_L2_CACHE_SIZE. */
+ptxemu_status ptxemu_set_l2_persisting(ptxemu_device *dev, uint64_t bytes)
+{
+    if (!dev) {
+        return PTXEMU_ERROR_INVALID_VALUE;
+    }
+    int max = 0;
+    emu_gpu_attribute(&dev->emu->gpu,
+                      CU_DEVICE_ATTRIBUTE_MAX_PERSISTING_L2_CACHE_SIZE, &max);
+    pthread_mutex_lock(&dev->lock);
+    dev->emu->l2_persist_bytes = bytes < (uint64_t)max ? bytes
+                                                       : (uint64_t)max;
+    pthread_mutex_unlock(&dev->lock);
+    return PTXEMU_SUCCESS;
+}
+
+uint64_t ptxemu_l2_persisting(ptxemu_device *dev)
+{
+    if (!dev) {
+        return 0;
+    }
+    pthread_mutex_lock(&dev->lock);
+    uint64_t v = dev->emu->l2_persist_bytes;
+    pthread_mutex_unlock(&dev->lock);
+    return v;
+}
+
+ptxemu_status ptxemu_reset_l2_persisting(ptxemu_device *dev)
+{
+    if (!dev) {
+        return PTXEMU_ERROR_INVALID_VALUE;
+    }
+    pthread_mutex_lock(&dev->lock);
+    dev->emu->l2_resets++;
     pthread_mutex_unlock(&dev->lock);
     return PTXEMU_SUCCESS;
 }
@@ -1528,10 +1569,25 @@ static void on_step(void *ctx, const EmuCta *cta, const EmuWarp *w,
     rt_stats_step(sc->stats, rec);
 }
 
+/* The memory-system hints of a launch (hints NULL: none). */
+static void launch_hints(EmuLaunch *l, const ptxemu_launch_config *hints)
+{
+    if (!hints) {
+        return;
+    }
+    l->carveout = hints->carveout;
+    l->apw.base = hints->window.base;
+    l->apw.bytes = hints->window.num_bytes;
+    l->apw.hit_ratio = hints->window.hit_ratio;
+    l->apw.hit_prop = (uint8_t)hints->window.hit_prop;
+    l->apw.miss_prop = (uint8_t)hints->window.miss_prop;
+}
+
 static ptxemu_status launch(ptxemu_function *f, const unsigned grid[3],
                             const unsigned block[3], unsigned shared_bytes,
                             void **params, bool cooperative,
-                            const unsigned cluster[3], bool non_portable)
+                            const unsigned cluster[3], bool non_portable,
+                            const ptxemu_launch_config *hints)
 {
     if (!f) {
         return PTXEMU_ERROR_INVALID_VALUE;
@@ -1624,6 +1680,7 @@ static ptxemu_status launch(ptxemu_function *f, const unsigned grid[3],
         goto out;
     }
     l->cooperative = cooperative;
+    launch_hints(l, hints);
     char why[200];
     est = emu_launch_cluster(l, cluster, non_portable, why, sizeof(why));
     if (est != EMU_OK) {
@@ -1688,7 +1745,8 @@ ptxemu_status ptxemu_launch(ptxemu_function *f, const unsigned grid[3],
                             void **params)
 {
     static const unsigned none[3];
-    return launch(f, grid, block, shared_bytes, params, false, none, false);
+    return launch(f, grid, block, shared_bytes, params, false, none, false,
+                  NULL);
 }
 
 ptxemu_status ptxemu_launch_cooperative(ptxemu_function *f,
@@ -1698,7 +1756,8 @@ ptxemu_status ptxemu_launch_cooperative(ptxemu_function *f,
                                         void **params)
 {
     static const unsigned none[3];
-    return launch(f, grid, block, shared_bytes, params, true, none, false);
+    return launch(f, grid, block, shared_bytes, params, true, none, false,
+                  NULL);
 }
 
 void ptxemu_launch_config_default(ptxemu_launch_config *cfg)
@@ -1712,6 +1771,7 @@ void ptxemu_launch_config_default(ptxemu_launch_config *cfg)
         cfg->grid[i] = 1;
         cfg->block[i] = 1;
     }
+    cfg->carveout = -1;
 }
 
 ptxemu_status ptxemu_launch_ex(ptxemu_function *f,
@@ -1725,10 +1785,21 @@ ptxemu_status ptxemu_launch_ex(ptxemu_function *f,
     }
     ptxemu_launch_config c;
     memset(&c, 0, sizeof(c));
+    c.carveout = -1;                    /* a caller without the field */
     memcpy(&c, cfg, cfg->size < sizeof(c) ? cfg->size : sizeof(c));
+    if (cfg->size >= offsetof(ptxemu_launch_config, window) &&
+        (c.carveout < -1 || c.carveout > 100)) {
+        return PTXEMU_ERROR_INVALID_VALUE;
+    }
+    if (c.window.num_bytes &&
+        (!(c.window.hit_ratio >= 0.0f && c.window.hit_ratio <= 1.0f) ||
+         (unsigned)c.window.hit_prop > 2 ||
+         (unsigned)c.window.miss_prop > 2)) {
+        return PTXEMU_ERROR_INVALID_VALUE;
+    }
     return launch(f, c.grid, c.block, c.shared_bytes, params,
                   c.cooperative != 0, c.cluster,
-                  c.non_portable_cluster != 0);
+                  c.non_portable_cluster != 0, &c);
 }
 
 ptxemu_status ptxemu_synchronize(ptxemu_device *dev)

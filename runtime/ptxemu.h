@@ -277,6 +277,15 @@ ptxemu_status ptxemu_set_pending_launch_limit(ptxemu_device *dev,
  * a synchronising CUDA call. */
 ptxemu_status ptxemu_set_host_stamp(ptxemu_device *dev,
                                     int64_t (*stamp)(void *arg), void *arg);
+/* The L2 set aside for persisting accesses (cudaLimitPersistingL2-
+ * CacheSize), bytes, as a timing model sees it from the next launch on;
+ * at most the device's MAX_PERSISTING_L2_CACHE_SIZE attribute. */
+ptxemu_status ptxemu_set_l2_persisting(ptxemu_device *dev, uint64_t bytes);
+uint64_t ptxemu_l2_persisting(ptxemu_device *dev);
+/* Every persisting line of the L2 becomes normal
+ * (cudaCtxResetPersistingL2Cache), as a timing model sees it from the
+ * next launch on. */
+ptxemu_status ptxemu_reset_l2_persisting(ptxemu_device *dev);
 
 /* ------------------------------------------------------------ modules */
 
@@ -438,10 +447,23 @@ ptxemu_status ptxemu_launch_cooperative(ptxemu_function *f,
                                         const unsigned block[3],
                                         unsigned shared_bytes,
                                         void **params);
+/* An access-policy window (cudaAccessPolicyWindow; CUDA Programming
+ * Guide, "L2 Access Management"): of the accesses to [base, base +
+ * num_bytes), the fraction hit_ratio (0 to 1) gets the property hit_prop
+ * and the others miss_prop; properties are CUDA's cudaAccessProperty
+ * values (0 normal, 1 streaming, 2 persisting).  A hint for a timing
+ * model's L2: no result depends on it. */
+typedef struct ptxemu_access_window {
+    uint64_t base;
+    uint64_t num_bytes;                 /* 0: no window */
+    float hit_ratio;
+    int hit_prop, miss_prop;
+} ptxemu_access_window;
+
 /* A launch with every option (cuLaunchKernelEx).  Set size to
  * sizeof(ptxemu_launch_config) (ptxemu_launch_config_default does):
  * a caller built against an older, shorter version passes its own size
- * and the fields it lacks read as 0. */
+ * and the fields it lacks take their defaults (0, carveout -1). */
 typedef struct ptxemu_launch_config {
     uint32_t size;                      /* sizeof(ptxemu_launch_config) */
     unsigned grid[3];                   /* CTAs */
@@ -456,9 +478,16 @@ typedef struct ptxemu_launch_config {
      * (distributed shared memory). */
     unsigned cluster[3];
     int non_portable_cluster;
+    /* Hints for a timing model's memory system (README, "The gpu
+     * model's memory system"); no result depends on them.  carveout:
+     * the preferred shared-memory carve-out in percent (0 to 100) of the
+     * largest capacity, as cudaFuncAttributePreferredSharedMemoryCarveout,
+     * -1 for none; window: the access-policy window. */
+    int carveout;
+    ptxemu_access_window window;
 } ptxemu_launch_config;
 
-/* Size set, grid and block 1, everything else 0. */
+/* Size set, grid and block 1, carveout -1, everything else 0. */
 void ptxemu_launch_config_default(ptxemu_launch_config *cfg);
 ptxemu_status ptxemu_launch_ex(ptxemu_function *f,
                                const ptxemu_launch_config *cfg,

@@ -1455,7 +1455,8 @@ START_TEST(hier_carveout)
         MemRun r;
         mem_open(&r, x, 4);
         ck_assert_msg(r.m, "%s", r.h.err);
-        r.ops->kernel_begin(r.m, 0, t[k].shared);
+        GpuMemKernel mk = {.shared = t[k].shared, .carveout = -1};
+        r.ops->kernel_begin(r.m, 0, &mk);
         mem_send(&r, 0, 0x000, GPU_MEM_READ, PTXEMU_TM_SPACE_GLOBAL, 1, 0);
         mem_send(&r, 0, 0x200, GPU_MEM_READ, PTXEMU_TM_SPACE_GLOBAL, 2,
                  100);
@@ -1613,7 +1614,8 @@ static void stress_run(const char *const *set, size_t nset, bool jump,
     void *m = ops->create(&tm_reghost_api, &h, STRESS_SMS, 1000.0,
                           stress_done, st);
     ck_assert_msg(m, "%s", h.err);
-    ops->kernel_begin(m, 0, 0);
+    GpuMemKernel mk = {.carveout = -1};
+    ops->kernel_begin(m, 0, &mk);
     uint32_t next[STRESS_SMS] = {0, 1, 2, 3};   /* request index */
     uint64_t rng = 12345, t = 0;
     GpuMemReq q[STRESS_N];

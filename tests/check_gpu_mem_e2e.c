@@ -18,6 +18,7 @@
 
 #include "emu/exec.h"
 #include "tests/emutest.h"
+#include "tests/gpu_mem_kernels.h"
 #include "timing/session.h"
 
 /* One SM, one memory partition, the L1 data cache one set of two
@@ -135,7 +136,7 @@ static uint64_t hint_buf(Run *r)
     uint64_t a = dev_alloc(r->d, 4096);
     /* line-aligned, zero: the chains add 0 */
     ck_assert_uint_eq(a % 128, 0);
-    uint8_t z[512] = {0};
+    static const uint8_t z[4096];
     emu_mem_write(r->d->mem, a, z, sizeof z);
     return a;
 }
@@ -223,6 +224,166 @@ START_TEST(cg_goes_around_l1)
 }
 END_TEST
 
+/* ---- the access-policy window and the L2's persisting set-aside ---- */
+
+
+/* The L2 of these tests: one partition of one set of four 128-byte
+ * ways (LRU); no L1, so every load reaches it (mem.l1d = false). */
+static const char *const l2_1x4[] = {"mem.l1d=false", "l2.sets=1",
+                                     "l2.ways=4"};
+
+typedef struct ApwRun {
+    Run r;
+    uint64_t s, w;
+    uint32_t n;
+} ApwRun;
+
+static void apw_open(ApwRun *a)
+{
+    run_open(&a->r, apw_ptx, l2_1x4, 3);
+    a->n = 6;
+    a->s = hint_buf(&a->r);     /* 4 KB of zeros: 12 stream lines */
+    a->w = hint_buf(&a->r);
+}
+
+static void set_window(EmuLaunch *l, void *ctx)
+{
+    const EmuAccessWindow *w = ctx;
+    l->apw = *w;
+}
+
+static void apw_kernel(ApwRun *a, const EmuAccessWindow *w)
+{
+    void *args[] = {&a->s, &a->w, &a->n};
+    run_kernel_timed(&a->r, "sw", 1, 1, args, w ? set_window : NULL,
+                     (void *)w);
+}
+
+/* The window's two lines, persisting for every access (hitRatio 1). */
+static EmuAccessWindow window_of(const ApwRun *a)
+{
+    EmuAccessWindow w = {a->w, 256, 1.0f, 2 /* persisting */,
+                         1 /* streaming */};
+    return w;
+}
+
+/* Without a window, in a set of 4 LRU ways: the parameters' line (a
+ * constant read: normal) then P, S0, S1, W0, S2, S3, W1, S4, S5, W0 ...
+ * Between two reads of W0 come 5 other lines (S, S, W1, S, S), more
+ * than the 3 a 4-way LRU set keeps: every access misses, 1 + 3 x 6 =
+ * 19 accesses, 0 hits. */
+START_TEST(no_window_misses)
+{
+    ApwRun a;
+    apw_open(&a);
+    apw_kernel(&a, NULL);
+    ck_assert_uint_eq(stat_of(&a.r, 0, "mem.l2.access"), 19);
+    ck_assert_uint_eq(stat_of(&a.r, 0, "mem.l2.hit"), 0);
+    run_close(&a.r);
+}
+END_TEST
+
+/* cudaLimitPersistingL2CacheSize = 256 bytes: 256 / (1 partition x 1
+ * set x 128 bytes) = 2 ways of the set are set aside.  W0 and W1 are
+ * persisting: P, S0, S1 fill three ways and W0 the fourth; S2 and S3
+ * take their victims among the normal lines (P, then S0), W1 among the
+ * normal ones too (the set-aside holds 1 < 2): S1.  From then on the
+ * stream cycles through the two normal ways and W0, W1 stay: of the 6
+ * window reads the first two miss and 4 hit. */
+START_TEST(window_persists_in_setaside)
+{
+    ApwRun a;
+    apw_open(&a);
+    a.r.d->l2_persist_bytes = 256;
+    EmuAccessWindow w = window_of(&a);
+    apw_kernel(&a, &w);
+    ck_assert_uint_eq(stat_of(&a.r, 0, "mem.l2.access"), 19);
+    ck_assert_uint_eq(stat_of(&a.r, 0, "mem.l2.hit"), 4);
+    ck_assert_uint_eq(stat_of(&a.r, 0, "mem.l2.miss"), 15);
+    run_close(&a.r);
+}
+END_TEST
+
+/* No set-aside (the limit's default 0): persisting accesses are normal
+ * ones, and the window changes nothing; a set-aside smaller than one way
+ * (127 bytes) is none either. */
+START_TEST(window_without_setaside)
+{
+    static const uint64_t limit[] = {0, 127};
+    for (int k = 0; k < 2; k++) {
+        ApwRun a;
+        apw_open(&a);
+        a.r.d->l2_persist_bytes = limit[k];
+        EmuAccessWindow w = window_of(&a);
+        apw_kernel(&a, &w);
+        ck_assert_uint_eq(stat_of(&a.r, 0, "mem.l2.hit"), 0);
+        run_close(&a.r);
+    }
+}
+END_TEST
+
+/* Persisting lines outlive their kernel: a second kernel without a
+ * window finds W0 and W1 still there (normal accesses take victims among
+ * normal lines only): all 6 window reads hit.  After
+ * cudaCtxResetPersistingL2Cache (l2_resets changes) they are normal: the
+ * set ends kernel 2 as W0, S10, S11, W1 in LRU order, and kernel 3's P,
+ * S0, S1 and W0 misses evict W0 first: 0 hits again. */
+START_TEST(persisting_outlives_kernel_until_reset)
+{
+    ApwRun a;
+    apw_open(&a);
+    a.r.d->l2_persist_bytes = 256;
+    EmuAccessWindow w = window_of(&a);
+    apw_kernel(&a, &w);
+    apw_kernel(&a, NULL);
+    a.r.d->l2_resets++;
+    apw_kernel(&a, NULL);
+    ck_assert_uint_eq(stat_of(&a.r, 0, "mem.l2.hit"), 4);
+    ck_assert_uint_eq(stat_of(&a.r, 1, "mem.l2.hit"), 6);
+    ck_assert_uint_eq(stat_of(&a.r, 2, "mem.l2.hit"), 0);
+    run_close(&a.r);
+}
+END_TEST
+
+/* Whether line number x is among a hitRatio-0.5 window's hit_prop
+ * lines: the documented hash (SplitMix64's finaliser, top 32 bits)
+ * below 2^31, written out here as the reference. */
+static bool half_selects(uint64_t x)
+{
+    x ^= x >> 30;
+    x *= 0xbf58476d1ce4e5b9ull;
+    x ^= x >> 27;
+    x *= 0x94d049bb133111ebull;
+    x ^= x >> 31;
+    return (x >> 32) < (1ull << 31);
+}
+
+/* hitRatio selects lines by cache_window_hash (cache.h): with 0.5 the
+ * window lines whose hash is below 2^31 persist and the others get
+ * missProp (streaming: installed as the next victim).  The window is
+ * placed on two neighbouring lines of the buffer of which exactly one is
+ * selected: that line misses once and hits on its 2 later reads, the
+ * other misses every time (it is the victim of the next stream line):
+ * 2 hits. */
+START_TEST(hit_ratio_selects_lines_by_hash)
+{
+    ApwRun a;
+    apw_open(&a);
+    uint64_t line = a.w >> 7, k = 0;
+    while (k < 30 && half_selects(line + k) == half_selects(line + k + 1)) {
+        k++;
+    }
+    ck_assert_uint_lt(k, 30);   /* 31 pairs, none mixed: a broken hash */
+    a.w += k * 128;
+    a.r.d->l2_persist_bytes = 256;
+    EmuAccessWindow w = window_of(&a);
+    w.hit_ratio = 0.5f;
+    apw_kernel(&a, &w);
+    ck_assert_uint_eq(stat_of(&a.r, 0, "mem.l2.hit"), 2);
+    run_close(&a.r);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("gpu_mem_e2e");
@@ -230,6 +391,13 @@ int main(void)
     tcase_add_test(t, cs_evict_first_reaches_l1);
     tcase_add_test(t, cs_evict_first_reaches_l2);
     tcase_add_test(t, cg_goes_around_l1);
+    suite_add_tcase(s, t);
+    t = tcase_create("l2_window");
+    tcase_add_test(t, no_window_misses);
+    tcase_add_test(t, window_persists_in_setaside);
+    tcase_add_test(t, window_without_setaside);
+    tcase_add_test(t, persisting_outlives_kernel_until_reset);
+    tcase_add_test(t, hit_ratio_selects_lines_by_hash);
     suite_add_tcase(s, t);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

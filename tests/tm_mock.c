@@ -439,6 +439,7 @@ void mock_grid(MockHost *m, uint32_t nctas, uint32_t nwarps)
     m->k.nctas = nctas;
     m->k.threads_per_cta = 32 * nwarps;
     m->k.warps_per_cta = nwarps;
+    m->k.carveout = -1;                 /* no preference (ABI 2) */
 }
 
 const ptxemu_tm_insn *mock_insn(MockHost *m, unsigned unit, unsigned flags,

@@ -7,6 +7,7 @@
  *            size, and refuses (returns 5) otherwise
  *   NEWER    claims version PTXEMU_TM_ABI_VERSION + 1
  *   OLDER    claims version 0
+ *   V1       claims version 1 (older than the host's, still accepted)
  *   NOSYM    exports no ptxemu_timing_plugin_init
  *   REFUSE   init returns 3
  *   NULLCB   leaves the required `cycle` callback NULL
@@ -91,6 +92,9 @@ int ptxemu_timing_plugin_init(uint32_t host_abi_version, ptxemu_tm_ops *ops)
 #endif
 #ifdef TMPLUG_OLDER
     ops->abi_version = 0;
+#endif
+#ifdef TMPLUG_V1
+    ops->abi_version = 1;
 #endif
 #ifdef TMPLUG_SMALL
     ops->struct_size = 16;

@@ -789,6 +789,14 @@ static void fill_kernel(const TmSession *s, const EmuLaunch *l,
     k->depth = l->depth;
     k->cooperative = l->cooperative;
     k->start_cycle = s->now;
+    k->carveout = l->carveout;
+    k->l2_resets = l->dev->l2_resets;
+    k->l2_persist_bytes = l->dev->l2_persist_bytes;
+    k->apw_base = l->apw.base;
+    k->apw_bytes = l->apw.bytes;
+    k->apw_hit_ratio = l->apw.hit_ratio;
+    k->apw_hit_prop = l->apw.hit_prop;
+    k->apw_miss_prop = l->apw.miss_prop;
 }
 
 /* Record the kernel's cycles and the model's counters (deltas). */

@@ -85,8 +85,10 @@
 extern "C" {
 #endif
 
-/* ABI version history: 1 = first release. */
-#define PTXEMU_TM_ABI_VERSION 1u
+/* ABI version history: 1 = first release; 2 = ptxemu_tm_kernel's
+ * memory-system hints (carveout, the L2's persisting set-aside and the
+ * access-policy window). */
+#define PTXEMU_TM_ABI_VERSION 2u
 #define PTXEMU_TM_ABI_MIN 1u
 #define PTXEMU_TM_ENTRY "ptxemu_timing_plugin_init"
 
@@ -259,7 +261,18 @@ typedef struct ptxemu_tm_warp_info {
     uint32_t slot;                /* CTA-local slot: 0..nwarps-1 */
 } ptxemu_tm_warp_info;
 
-/* The kernel a model is about to time. */
+/* Access properties of an access-policy window (CUDA's
+ * cudaAccessProperty values). */
+typedef enum ptxemu_tm_access_prop {
+    PTXEMU_TM_PROP_NORMAL = 0,    /* resets a line's persisting status */
+    PTXEMU_TM_PROP_STREAMING = 1, /* less likely to stay in L2 */
+    PTXEMU_TM_PROP_PERSISTING = 2,/* more likely to stay (the set-aside) */
+} ptxemu_tm_access_prop;
+
+/* The kernel a model is about to time.  Fields after start_cycle came
+ * with ABI 2: the host fills every field it knows and sets struct_size
+ * to its sizeof; a model reads a field only when struct_size covers it
+ * (PTXEMU_TM_HAS(k, field)). */
 typedef struct ptxemu_tm_kernel {
     uint32_t struct_size;
     const char *name;
@@ -274,7 +287,31 @@ typedef struct ptxemu_tm_kernel {
     uint8_t cooperative;          /* every CTA must be co-resident */
     uint8_t pad[3];
     uint64_t start_cycle;         /* device time at the launch */
+    /* ABI 2: hints for the memory system (no result depends on them). */
+    int32_t carveout;             /* preferred shared-memory carve-out,
+                                     percent of the largest capacity
+                                     (cudaFuncAttributePreferredShared-
+                                     MemoryCarveout); -1: none */
+    uint32_t l2_resets;           /* cudaCtxResetPersistingL2Cache calls
+                                     so far: when it changed since the
+                                     last kernel, every persisting line
+                                     of the L2 is normal again */
+    uint64_t l2_persist_bytes;    /* L2 set aside for persisting accesses
+                                     (cudaLimitPersistingL2CacheSize) */
+    /* The access-policy window of the launch (its stream's, its graph
+     * node's or its own launch attribute): accesses to [apw_base,
+     * apw_base + apw_bytes) get apw_hit_prop with probability
+     * apw_hit_ratio, apw_miss_prop otherwise (ptxemu_tm_access_prop);
+     * apw_bytes 0: no window. */
+    uint64_t apw_base, apw_bytes;
+    float apw_hit_ratio;
+    uint8_t apw_hit_prop, apw_miss_prop;
+    uint8_t pad2[2];
 } ptxemu_tm_kernel;
+
+/* Does the host's ptxemu_tm_kernel *k hold field f? */
+#define PTXEMU_TM_HAS(k, f)                                                \
+    ((k)->struct_size >= offsetof(ptxemu_tm_kernel, f) + sizeof((k)->f))
 
 /* Typed parameter tables.  A model declares its parameters (and those of
  * the components it instantiates) as tables; the host parses

@@ -169,6 +169,11 @@ CUresult drv_synced(CUcontext ctx);
 int drv_attribute(CUdevice_attribute a, int *out);
 /* Blocks of `threads` threads with `smem` shared bytes per SM. */
 int drv_blocks_per_sm(CUfunction f, int threads, size_t dyn_smem);
+/* The access-policy window set on stream h (cuStreamSetAttribute; the
+ * legacy stream's for NULL): false when none was set. */
+bool drv_stream_window(CUstream h, CUaccessPolicyWindow *out);
+/* The device's MAX_ACCESS_POLICY_WINDOW_SIZE. */
+int drv_max_window(void);
 size_t drv_static_smem(CUfunction f);
 /* cuFuncGetAttribute without the trace line. */
 CUresult drv_func_attr(int *pi, CUfunction_attribute a, CUfunction f);

@@ -557,6 +557,11 @@ CUresult cuCtxSetLimit(CUlimit limit, size_t value)
         ptxemu_set_pending_launch_limit(drv.dev, value) != PTXEMU_SUCCESS) {
         r = CUDA_ERROR_INVALID_VALUE;
     }
+    if (!r && limit == CU_LIMIT_PERSISTING_L2_CACHE_SIZE) {
+        /* clamped to the device's maximum, as cuCtxSetLimit allows */
+        (void)ptxemu_set_l2_persisting(drv.dev, value);
+        value = (size_t)ptxemu_l2_persisting(drv.dev);
+    }
     if (!r) {
         c->limits[limit] = value;
     }
@@ -630,9 +635,14 @@ CUresult cuCtxGetStreamPriorityRange(int *leastPriority,
                      (void *)leastPriority, (void *)greatestPriority);
 }
 
+/* Every persisting line of the L2 becomes normal: a timing model's L2
+ * sees it from the next kernel on. */
 CUresult cuCtxResetPersistingL2Cache(void)
 {
     CUcontext c;
-    return drv_trace(ctx_or_current(NULL, &c), "cuCtxResetPersistingL2Cache",
-                     "%s", "");
+    CUresult r = ctx_or_current(NULL, &c);
+    if (!r) {
+        (void)ptxemu_reset_l2_persisting(drv.dev);
+    }
+    return drv_trace(r, "cuCtxResetPersistingL2Cache", "%s", "");
 }

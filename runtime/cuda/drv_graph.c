@@ -683,7 +683,7 @@ static int run_node(CUgraphNode n, void *arg)
     const CUDA_MEMSET_NODE_PARAMS *m = &p->memset;
     switch (n->type) {
     case CU_GRAPH_NODE_TYPE_KERNEL: {
-        CUlaunchAttribute at[2];
+        CUlaunchAttribute at[GATTR_LAUNCH_MAX];
         CUlaunchConfig c = {
             k->gridDimX, k->gridDimY, k->gridDimZ, k->blockDimX,
             k->blockDimY, k->blockDimZ, k->sharedMemBytes, s, at,

@@ -37,6 +37,7 @@
 #include "runtime/cuda/drv.h"
 #include "runtime/cuda/drv_capture.h"
 #include "runtime/cuda/drv_queue.h"
+#include "runtime/graph/gattr.h"
 
 typedef struct Launch {
     unsigned grid[3], block[3];
@@ -44,6 +45,9 @@ typedef struct Launch {
     CUstream stream;
     int cooperative;
     unsigned cluster[3];          /* 0,0,0: the kernel's, or none */
+    int has_window;               /* window: the launch's own
+                                     access-policy window attribute */
+    CUaccessPolicyWindow window;
 } Launch;
 
 static CUresult check_config(CUfunction f, const Launch *l)
@@ -234,9 +238,21 @@ static CUresult launch(CUfunction f, const Launch *l, void **params,
     np.kernel.blockDimZ = l->block[2];
     np.kernel.sharedMemBytes = l->smem;
     np.kernel.kernelParams = params;
+    /* The access-policy window: the launch's own, else its stream's
+     * (CUDA Programming Guide, "L2 Access Management": a stream's or a
+     * kernel's attribute). */
+    CUaccessPolicyWindow win;
+    memset(&win, 0, sizeof(win));
+    int has_win = l->has_window;
+    if (has_win) {
+        win = l->window;
+    } else {
+        has_win = drv_stream_window(l->stream, &win);
+    }
     /* A cooperative or cluster launch makes a node with that attribute
-     * (cuGraphKernelNodeSetAttribute), which launches the same way. */
-    CUlaunchAttribute at[2];
+     * (cuGraphKernelNodeSetAttribute), which launches the same way; the
+     * window goes with the node too. */
+    CUlaunchAttribute at[3];
     unsigned nat = 0;
     memset(at, 0, sizeof(at));
     if (l->cooperative) {
@@ -248,6 +264,10 @@ static CUresult launch(CUfunction f, const Launch *l, void **params,
         at[nat].value.clusterDim.x = l->cluster[0];
         at[nat].value.clusterDim.y = l->cluster[1];
         at[nat++].value.clusterDim.z = l->cluster[2];
+    }
+    if (has_win) {
+        at[nat].id = CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW;
+        at[nat++].value.accessPolicyWindow = win;
     }
     int taken;
     r = drv_capture_kernel(l->stream, &np, at, nat, &taken);
@@ -262,6 +282,14 @@ static CUresult launch(CUfunction f, const Launch *l, void **params,
     memcpy(cfg.cluster, l->cluster, sizeof(cfg.cluster));
     cfg.shared_bytes = l->smem;
     cfg.cooperative = l->cooperative;
+    cfg.carveout = f->carveout;
+    if (has_win) {
+        cfg.window.base = (uint64_t)(uintptr_t)win.base_ptr;
+        cfg.window.num_bytes = win.num_bytes;
+        cfg.window.hit_ratio = win.hitRatio;
+        cfg.window.hit_prop = (int)win.hitProp;
+        cfg.window.miss_prop = (int)win.missProp;
+    }
     LaunchItem *li = launch_item(f, ctx, &cfg, params);
     free(owned);
     if (!li) {
@@ -290,7 +318,7 @@ CUresult cuLaunchKernel(CUfunction f, unsigned int gridDimX,
 {
     Launch l = {{gridDimX, gridDimY, gridDimZ},
                 {blockDimX, blockDimY, blockDimZ}, sharedMemBytes, hStream,
-                0, {0, 0, 0}};
+                0, {0, 0, 0}, 0, {0}};
     return drv_trace(launch(f, &l, kernelParams, extra), "cuLaunchKernel",
                      "%p, (%u, %u, %u), (%u, %u, %u), %u, %p, %p, %p",
                      (void *)f, gridDimX, gridDimY, gridDimZ, blockDimX,
@@ -309,7 +337,7 @@ CUresult cuLaunchCooperativeKernel(CUfunction f, unsigned int gridDimX,
 {
     Launch l = {{gridDimX, gridDimY, gridDimZ},
                 {blockDimX, blockDimY, blockDimZ}, sharedMemBytes, hStream,
-                1, {0, 0, 0}};
+                1, {0, 0, 0}, 0, {0}};
     CUresult r = launch(f, &l, kernelParams, NULL);
     return drv_trace(r, "cuLaunchCooperativeKernel",
                      "%p, (%u, %u, %u), (%u, %u, %u), %u, %p, %p",
@@ -342,12 +370,20 @@ CUresult cuLaunchKernelEx(const CUlaunchConfig *config, CUfunction f,
         switch (a->id) {
         case CU_LAUNCH_ATTRIBUTE_IGNORE:
         case CU_LAUNCH_ATTRIBUTE_PRIORITY:
-        case CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW:
         case CU_LAUNCH_ATTRIBUTE_SYNCHRONIZATION_POLICY:
         case CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN_MAP:
         case CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN:
         case CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION:
             break;                      /* hints: nothing to do */
+        case CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW:
+            /* checked as a stream's (gattr_value_ok) */
+            if (gattr_value_ok(a->id, &a->value, drv_max_window()) !=
+                GPH_OK) {
+                r = CUDA_ERROR_INVALID_VALUE;
+            }
+            l.has_window = 1;
+            l.window = a->value.accessPolicyWindow;
+            break;
         case CU_LAUNCH_ATTRIBUTE_COOPERATIVE:
             l.cooperative = a->value.cooperative != 0;
             break;

@@ -15,7 +15,9 @@
  * set one answers the default (priority: the stream's own; sync policy:
  * auto; domain map: default 0, remote 1).  The emulator runs each stream
  * in order, so no value changes a result; the priority set here is the
- * one cuStreamGetPriority reports.
+ * one cuStreamGetPriority reports, and the access-policy window goes
+ * with each kernel launched on the stream to a timing model's L2
+ * (drv_stream_window).
  */
 #include <stdbool.h>
 #include <string.h>
@@ -44,8 +46,7 @@ static CUresult stream_of(CUstream h, CUstream *out)
     return r;
 }
 
-/* The device's MAX_ACCESS_POLICY_WINDOW_SIZE. */
-static int max_window(void)
+int drv_max_window(void)
 {
     int w = 0;
     emu_gpu_attribute(&drv.gpu,
@@ -61,7 +62,7 @@ static bool attr_ok(CUlaunchAttributeID id)
 /* A value CUDA would accept for attribute id (runtime/graph/gattr.h). */
 static bool value_ok(CUlaunchAttributeID id, const CUlaunchAttributeValue *v)
 {
-    return gattr_value_ok(id, v, max_window()) == GPH_OK;
+    return gattr_value_ok(id, v, drv_max_window()) == GPH_OK;
 }
 
 CUresult cuStreamSetAttribute(CUstream hStream, CUlaunchAttributeID attr,
@@ -128,6 +129,18 @@ CUresult cuStreamCopyAttributes(CUstream dst, CUstream src)
                      (void *)src);
 }
 
+bool drv_stream_window(CUstream h, CUaccessPolicyWindow *out)
+{
+    CUstream s = h && h != CU_STREAM_LEGACY && h != CU_STREAM_PER_THREAD
+                 ? h : &legacy;
+    if (!(s->attr_set >> CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW & 1)) {
+        return false;
+    }
+    *out = s->attr[CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW]
+               .accessPolicyWindow;
+    return true;
+}
+
 DRV_ALIAS(cuStreamSetAttribute_ptsz, cuStreamSetAttribute)
 DRV_ALIAS(cuStreamGetAttribute_ptsz, cuStreamGetAttribute)
 DRV_ALIAS(cuStreamCopyAttributes_ptsz, cuStreamCopyAttributes)
@@ -140,7 +153,7 @@ CUresult cuGraphKernelNodeSetAttribute(CUgraphNode hNode,
 {
     CUresult r = drv_ready(NULL);
     if (!r) {
-        r = (CUresult)gattr_node_set(hNode, attr, value, max_window());
+        r = (CUresult)gattr_node_set(hNode, attr, value, drv_max_window());
     }
     return drv_trace(r, "cuGraphKernelNodeSetAttribute", "%p, %d, %p",
                      (void *)hNode, (int)attr, (const void *)value);

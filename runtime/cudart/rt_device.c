@@ -549,8 +549,11 @@ RT_API cudaError_t cudaDeviceGetByPCIBusId(int *dev, const char *id)
     return r == CUDA_SUCCESS ? cudaSuccess : rt_cu(r);
 }
 
-/* No L2 cache is modelled: nothing persists to reset. */
 RT_API cudaError_t cudaCtxResetPersistingL2Cache(void)
 {
-    return rt_enter();
+    cudaError_t e = rt_enter();
+    if (e != cudaSuccess)
+        return e;
+    CUresult r = cuCtxResetPersistingL2Cache();
+    return r == CUDA_SUCCESS ? cudaSuccess : rt_cu(r);
 }

@@ -552,7 +552,7 @@ static int run_node(cudaGraphNode_t n, void *arg)
     cudaStream_t s = arg;
     const rt_node_params *p = P(n);
     const struct cudaKernelNodeParams *k = &p->kernel;
-    CUlaunchAttribute at[2];
+    CUlaunchAttribute at[GATTR_LAUNCH_MAX];
     CUresult r;
     switch (n->type) {
     case cudaGraphNodeTypeKernel:

@@ -113,13 +113,15 @@ int gattr_node_copy(CUgraphNode dst, CUgraphNode src)
     return GPH_OK;
 }
 
-unsigned gattr_node_launch(CUgraphNode n, CUlaunchAttribute out[2])
+unsigned gattr_node_launch(CUgraphNode n,
+                           CUlaunchAttribute out[GATTR_LAUNCH_MAX])
 {
-    static const int ids[2] = {
-        CU_LAUNCH_ATTRIBUTE_COOPERATIVE, CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION
+    static const int ids[GATTR_LAUNCH_MAX] = {
+        CU_LAUNCH_ATTRIBUTE_COOPERATIVE, CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION,
+        CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW
     };
     unsigned k = 0;
-    for (int i = 0; i < 2 && n->attrs; i++) {
+    for (int i = 0; i < GATTR_LAUNCH_MAX && n->attrs; i++) {
         if (n->attrs->set >> ids[i] & 1) {
             memset(&out[k], 0, sizeof out[k]);
             out[k].id = (CUlaunchAttributeID)ids[i];

@@ -11,7 +11,8 @@
  * states and recorded in the node (gph.h's attrs, kept by copies and
  * instantiation); an unset attribute reads as CUDA's default.  The
  * cooperative and cluster-dimension attributes change how the node's
- * kernel is launched (gattr_node_launch); the others are hints that
+ * kernel is launched (gattr_node_launch), the access-policy window goes
+ * with the launch to a timing model's L2; the others are hints that
  * change no result.  Errors are gph.h's.
  */
 #ifndef PTXEMU_GRAPH_GATTR_H
@@ -32,7 +33,10 @@ int gattr_node_set(CUgraphNode n, int id, const CUlaunchAttributeValue *v,
 int gattr_node_get(CUgraphNode n, int id, CUlaunchAttributeValue *out);
 int gattr_node_copy(CUgraphNode dst, CUgraphNode src);
 /* The attributes of n that its launch must honour (cooperative, cluster
- * dimension), as cuLaunchKernelEx takes them: their count in out[]. */
-unsigned gattr_node_launch(CUgraphNode n, CUlaunchAttribute out[2]);
+ * dimension, access-policy window), as cuLaunchKernelEx takes them:
+ * their count in out[]. */
+#define GATTR_LAUNCH_MAX 3
+unsigned gattr_node_launch(CUgraphNode n,
+                           CUlaunchAttribute out[GATTR_LAUNCH_MAX]);
 
 #endif

@@ -196,7 +196,7 @@ static int place_on(Gpu *g, GpuSm *sm)
 
 static uint64_t room(const Gpu *g, const GpuSm *sm)
 {
-    return tm_occ_room(&g->c.occ, &sm->used, &g->kern->need);
+    return tm_occ_room(&g->occ_k, &sm->used, &g->kern->need);
 }
 
 /* Place `group` CTAs on SMs [lo, hi), one per SM in turn from next_sm

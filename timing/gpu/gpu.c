@@ -198,9 +198,28 @@ static int reset_sms(Gpu *g, uint64_t start)
     }
     gpu_tokens_clear(g);
     const TmOccUse none = {0};
-    g->c.mem->kernel_begin(g->mem, start,
-                           g->kern->need.shared *
-                               tm_occ_room(&g->c.occ, &none, &g->kern->need));
+    const ptxemu_tm_kernel *k = &g->kern->k;
+    GpuMemKernel mk = {
+        .shared = g->kern->need.shared *
+                  tm_occ_room(&g->c.occ, &none, &g->kern->need),
+        .cta_shared = g->kern->need.shared,
+        .carveout = k->carveout,
+        .persist_bytes = k->l2_persist_bytes,
+        .resets = k->l2_resets,
+        .apw_base = k->apw_base,
+        .apw_bytes = k->apw_bytes,
+        .apw_hit_ratio = k->apw_hit_ratio,
+        .apw_hit_prop = k->apw_hit_prop,
+        .apw_miss_prop = k->apw_miss_prop,
+    };
+    /* the carve-out limits the kernel's residency (CUDA's occupancy
+     * calculator, cuda_occupancy.h: the shared memory per SM is the
+     * carve-out chosen) */
+    uint64_t cap = g->c.mem->kernel_begin(g->mem, start, &mk);
+    g->occ_k = g->c.occ;
+    if (cap < g->occ_k.shared) {
+        g->occ_k.shared = cap;
+    }
     return gpu_collect_reset(g);
 }
 

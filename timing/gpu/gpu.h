@@ -344,6 +344,9 @@ typedef struct Gpu {
     TmMap expand;               /* insn -> its GpuExpand (or none) */
     void *mem;                  /* the memory system */
     GpuKernel *kern;
+    TmOccLimits occ_k;          /* c.occ with the shared memory per SM
+                                   that the memory system's carve-out
+                                   leaves the kernel (reset_sms) */
     uint64_t next_age, next_tag, pool_seq;
     GpuLsuOp *ops_all;          /* every live GpuLsuOp */
     GpuTxn *txn;                /* coalescer scratch */

@@ -97,6 +97,23 @@ typedef struct GpuMemReq {
 typedef void (*GpuMemDone)(void *ctx, uint32_t sm, uint64_t cookie,
                            uint64_t cycle);
 
+/* What a memory system is told of a kernel at its beginning. */
+typedef struct GpuMemKernel {
+    /* the bytes of shared memory its CTAs hold on an SM that has as
+     * many as fit (one CTA's need times the CTAs that fit), and one
+     * CTA's, for a memory system whose L1 shares its array with shared
+     * memory */
+    uint64_t shared, cta_shared;
+    int32_t carveout;           /* preferred carve-out, percent; -1: none */
+    /* the L2 set aside for persisting accesses, the resets so far, and
+     * the access-policy window (ptxemu_tm_kernel's fields of ABI 2) */
+    uint64_t persist_bytes;
+    uint32_t resets;
+    uint64_t apw_base, apw_bytes;
+    float apw_hit_ratio;
+    uint8_t apw_hit_prop, apw_miss_prop;
+} GpuMemKernel;
+
 typedef struct GpuMemOps {
     const char *name;                   /* "ideal", "hier" */
     const char *help;                   /* one line */
@@ -111,10 +128,10 @@ typedef struct GpuMemOps {
     void (*destroy)(void *m);
     /* A kernel begins at core cycle now (L1s are not coherent across
      * kernels: they start clean, as CUDA invalidates them at launch).
-     * `shared`: the bytes of shared memory its CTAs hold on an SM that
-     * has as many as fit (one CTA's need times the CTAs that fit), for
-     * a memory system whose L1 shares its array with shared memory. */
-    void (*kernel_begin)(void *m, uint64_t now, uint64_t shared);
+     * Returns the shared memory an SM may give the kernel's CTAs (the
+     * carve-out chosen, which limits how many are resident), GPU_NEVER
+     * when the memory system does not limit it. */
+    uint64_t (*kernel_begin)(void *m, uint64_t now, const GpuMemKernel *k);
     /* Offer a request at core cycle now: true taken, false refused. */
     bool (*send)(void *m, const GpuMemReq *r, uint64_t now);
     /* Run up to and including core cycle now; deliver replies due. */

@@ -24,6 +24,7 @@ TmKern *tm_kern_begin(TmKern **cur, const ptxemu_tm_kernel *k,
         return NULL;
     }
     size_t n = k->struct_size < sizeof kn->k ? k->struct_size : sizeof kn->k;
+    kn->k.carveout = -1;        /* ABI 2's field, for an older host */
     memcpy(&kn->k, k, n);
     kn->k.struct_size = sizeof kn->k;
     *fresh = !parent;

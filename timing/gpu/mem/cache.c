@@ -23,6 +23,7 @@ typedef struct CLine {
     uint32_t valid, pending, dirty;
     int32_t mshr;               /* -1: none */
     bool used;
+    bool persist;               /* in the set-aside (cache.h) */
 } CLine;
 
 typedef struct Waiter {
@@ -54,6 +55,9 @@ struct Cache {
     uint32_t lshift;            /* log2(line) */
     uint64_t set_mask, bank_mask; /* sets - 1, banks - 1 when powers of
                                      two (no division on the hot path) */
+    uint32_t pways;             /* persisting set-aside, ways per set */
+    CacheWindow win;            /* the access-policy window */
+    CacheProp prop;             /* of the access being looked at */
 };
 
 #define COUNT(c, f, v) MEM_COUNT((c)->st, (c)->sum, f, v)
@@ -145,6 +149,7 @@ void cache_invalidate(Cache *c)
         CLine *l = &c->lines[i];
         if (!l->pending) {
             l->used = false;
+            l->persist = false;
             l->valid = l->dirty = 0;
         }
     }
@@ -243,20 +248,96 @@ static CLine *find(Cache *c, uint64_t la)
     return NULL;
 }
 
-/* An unused way, else the LRU/FIFO way with no pending sector. */
+/* Persisting lines of the set that starts at s. */
+static uint32_t set_persist(const Cache *c, const CLine *s)
+{
+    uint32_t n = 0;
+    for (uint32_t w = 0; w < c->cfg.ways; w++) {
+        n += s[w].used && s[w].persist;
+    }
+    return n;
+}
+
+/* An unused way, else the LRU/FIFO way with no pending sector, among
+ * the lines the access's property may replace (cache.h). */
 static CLine *victim(Cache *c, uint64_t la)
 {
     CLine *s = set_of(c, la);
     CLine *best = NULL;
+    uint32_t np = c->pways || c->win.bytes ? set_persist(c, s) : 0;
+    bool among_persist = c->prop == CACHE_PROP_PERSISTING && c->pways &&
+                         np >= c->pways;
+    bool any = np > c->pways;
     for (uint32_t w = 0; w < c->cfg.ways; w++) {
-        if (!s[w].used) {
-            return &s[w];
+        CLine *l = &s[w];
+        if (!l->used) {
+            if (!among_persist) {
+                return l;
+            }
+            continue;
         }
-        if (!s[w].pending && (!best || s[w].stamp < best->stamp)) {
-            best = &s[w];
+        bool cand = among_persist ? l->persist : any || !l->persist;
+        if (cand && !l->pending && (!best || l->stamp < best->stamp)) {
+            best = l;
         }
     }
     return best;
+}
+
+/* The window's property of an access to line la (cache.h). */
+static CacheProp prop_of(const Cache *c, const MemMsg *m, uint64_t la)
+{
+    const CacheWindow *w = &c->win;
+    uint64_t a = first_byte(m);
+    if (!w->bytes || !(w->units >> m->unit & 1) || a < w->base ||
+        a - w->base >= w->bytes) {
+        return CACHE_PROP_NONE;
+    }
+    return (CacheProp)(cache_window_hash(la >> c->lshift) < w->hit_below
+                           ? w->hit_prop
+                           : w->miss_prop);
+}
+
+uint32_t cache_window_hash(uint64_t x)
+{
+    x ^= x >> 30;
+    x *= 0xbf58476d1ce4e5b9ull;
+    x ^= x >> 27;
+    x *= 0x94d049bb133111ebull;
+    x ^= x >> 31;
+    return (uint32_t)(x >> 32);
+}
+
+void cache_set_persist_ways(Cache *c, uint32_t ways)
+{
+    c->pways = ways < c->cfg.ways ? ways : c->cfg.ways - 1;
+}
+
+void cache_reset_persist(Cache *c)
+{
+    size_t nl = (size_t)c->maxsets * c->cfg.ways;
+    for (size_t i = 0; i < nl; i++) {
+        c->lines[i].persist = false;
+    }
+}
+
+void cache_set_window(Cache *c, const CacheWindow *w)
+{
+    if (w && w->bytes) {
+        c->win = *w;
+    } else {
+        memset(&c->win, 0, sizeof c->win);
+    }
+}
+
+uint32_t cache_persist_lines(const Cache *c)
+{
+    uint32_t n = 0;
+    size_t nl = (size_t)c->maxsets * c->cfg.ways;
+    for (size_t i = 0; i < nl; i++) {
+        n += c->lines[i].used && c->lines[i].persist;
+    }
+    return n;
 }
 
 /* The messages that carry `mask` of line la down: one per 128-byte
@@ -311,12 +392,28 @@ static bool up_room(const Cache *c)
     return c->up.n + c->uprsv < c->up.cap;
 }
 
+/* m streams: its operator or its window says evict first. */
+static bool evict_first(const Cache *c, const MemMsg *m)
+{
+    return (m->flags & MEM_F_EVICT_FIRST) ||
+           c->prop == CACHE_PROP_STREAMING;
+}
+
 /* A use of l by m: LRU moves it last, unless m streams (evict-first
- * leaves a line where it is). */
+ * leaves a line where it is); its window's property makes it persisting
+ * (room in the set-aside) or normal. */
 static void touch(Cache *c, CLine *l, const MemMsg *m)
 {
-    if (c->cfg.repl == CACHE_LRU && !(m->flags & MEM_F_EVICT_FIRST)) {
+    if (c->cfg.repl == CACHE_LRU && !evict_first(c, m)) {
         l->stamp = ++c->clock;
+    }
+    if (c->prop == CACHE_PROP_PERSISTING) {
+        if (!l->persist && c->pways &&
+            set_persist(c, set_of(c, l->addr)) < c->pways) {
+            l->persist = true;
+        }
+    } else if (c->prop != CACHE_PROP_NONE) {
+        l->persist = false;
     }
 }
 
@@ -341,9 +438,12 @@ static void install(Cache *c, CLine *l, uint64_t la, const MemMsg *m,
     l->addr = la;
     l->valid = l->pending = l->dirty = 0;
     l->mshr = -1;
-    /* evict-first (PTX .cs, .lu, .L1::evict_first): first in line to
-     * go, whatever the replacement order */
-    l->stamp = m->flags & MEM_F_EVICT_FIRST ? 0 : ++c->clock;
+    /* victim() chose among the persisting lines when the set-aside is
+     * full, so this keeps the set within it */
+    l->persist = c->prop == CACHE_PROP_PERSISTING && c->pways;
+    /* evict-first (PTX .cs, .lu, .L1::evict_first, a streaming window):
+     * first in line to go, whatever the replacement order */
+    l->stamp = evict_first(c, m) ? 0 : ++c->clock;
 }
 
 /* Down-queue messages an eviction of l would write back. */
@@ -511,6 +611,7 @@ CacheOutcome cache_access(Cache *c, const MemMsg *m, uint64_t now)
         COUNT(c, bank_conflict, 1);
         return CACHE_FAIL_BANK;
     }
+    c->prop = c->win.bytes ? prop_of(c, m, la) : CACHE_PROP_NONE;
     CacheOutcome r;
     if (m->kind == GPU_MEM_WRITE) {
         r = access_write(c, m, la, mask, now);

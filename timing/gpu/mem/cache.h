@@ -49,6 +49,29 @@
  * leaves the sectors dirty.  Write-backs (MEM_F_NOREPLY) are answered to
  * nobody.
  *
+ * Persisting lines (CUDA's L2 set-aside, Programming Guide "L2 Access
+ * Management"; used for the L2 slices).  cache_set_persist_ways gives
+ * the set-aside as P ways of each set (at most ways - 1, so every set
+ * keeps a way for normal accesses).  An access-policy window
+ * (cache_set_window) gives each access of the units it names to a line
+ * in [base, base + bytes) a property: hit_prop when the line's hash
+ * (cache_window_hash: a fixed mix of the line number, the same on every
+ * host) is below hit_ratio x 2^32, miss_prop otherwise, so the fraction
+ * hit_ratio of the window's lines gets hit_prop, always the same lines.
+ *  - persisting (with P > 0): the line becomes persisting.  A miss then
+ *    takes its victim among the set's normal lines while the set holds
+ *    fewer than P persisting lines, else among the persisting ones (they
+ *    compete among themselves for the set-aside); a hit marks the line
+ *    persisting when the set holds fewer than P.
+ *  - streaming: evict-first (as MEM_F_EVICT_FIRST), and no longer
+ *    persisting; normal: no longer persisting (CUDA: "resets previously
+ *    applied persisting access property to a normal status").
+ * Every other access (outside the window, no window, another unit)
+ * takes its victim among the normal lines of the set, or among all when
+ * the set holds more than P persisting lines (the set-aside shrank) or
+ * no normal line is free to go.  cache_reset_persist makes every line
+ * normal (cudaCtxResetPersistingL2Cache).
+ *
  * Refusals (nothing changes, the sender retries): FAIL_BANK, or
  * FAIL_RES (a reservation failure): no free MSHR, an MSHR already
  * holding `merge` requests, no way of the set free of pending fills,
@@ -96,6 +119,21 @@ typedef enum CacheOutcome {
     CACHE_FAIL_RES,
 } CacheOutcome;
 
+/* Access properties (CUDA's cudaAccessProperty values). */
+typedef enum CacheProp {
+    CACHE_PROP_NORMAL = 0,
+    CACHE_PROP_STREAMING = 1,
+    CACHE_PROP_PERSISTING = 2,
+    CACHE_PROP_NONE = 3,                /* not in a window: default */
+} CacheProp;
+
+typedef struct CacheWindow {
+    uint64_t base, bytes;               /* bytes 0: no window */
+    uint64_t hit_below;                 /* hit_ratio x 2^32 */
+    uint8_t hit_prop, miss_prop;        /* CacheProp */
+    uint32_t units;                     /* bit u: MemUnit u's messages */
+} CacheWindow;
+
 typedef struct Cache Cache;
 
 /* NULL with a message in err (bad geometry) or out of memory.  Counts
@@ -135,6 +173,21 @@ uint64_t cache_next(const Cache *c);
 uint64_t cache_up_next(const Cache *c);
 uint64_t cache_down_next(const Cache *c);
 const CacheCfg *cache_cfg(const Cache *c);
+
+/* The set-aside for persisting lines: `ways` ways of each set (capped
+ * at the cache's ways - 1). */
+void cache_set_persist_ways(Cache *c, uint32_t ways);
+/* Every persisting line becomes normal. */
+void cache_reset_persist(Cache *c);
+/* The access-policy window (NULL or bytes 0: none). */
+void cache_set_window(Cache *c, const CacheWindow *w);
+/* The hash that picks a window's hit_prop lines: the line number
+ * (addr / line) mixed by SplitMix64's finaliser (Steele, Lea and Flood,
+ * "Fast splittable pseudorandom number generators", OOPSLA 2014), top
+ * 32 bits. */
+uint32_t cache_window_hash(uint64_t line_no);
+/* Persisting lines held (for tests). */
+uint32_t cache_persist_lines(const Cache *c);
 
 /* Split m into the pieces that each lie within one line of `line` bytes
  * (lines under 128 bytes); returns their number (1..4). */

@@ -102,6 +102,7 @@ typedef struct Hier {
     void *ctx;
     HierCfg cfg;
     uint32_t nsms;
+    uint32_t resets;            /* GpuMemKernel.resets last seen */
     uint64_t period[DOM_COUNT]; /* fs */
     Sm *sm;
     Part *part;
@@ -909,12 +910,47 @@ static uint32_t carve_sets(const HierCfg *c, uint64_t shared)
     return sets ? (uint32_t)sets : 1;
 }
 
-static void hier_kernel_begin(void *m, uint64_t now, uint64_t shared)
+/* The L2's persisting set-aside and access-policy window for kernel k
+ * (cache.h's rules in each slice).  The set-aside is whole ways of
+ * every set of every slice: persist_bytes over the bytes of one way
+ * across the L2 (parts x sets x line), rounded down. */
+static void l2_policy(Hier *H, const GpuMemKernel *k)
+{
+    const CacheCfg *l2 = &H->cfg.l2;
+    uint64_t way = (uint64_t)H->cfg.parts * l2->sets * l2->line;
+    uint64_t ways = way ? k->persist_bytes / way : 0;
+    CacheWindow w = {0};
+    if (k->apw_bytes) {
+        double r = k->apw_hit_ratio < 0 ? 0 : k->apw_hit_ratio;
+        w.base = k->apw_base;
+        w.bytes = k->apw_bytes;
+        w.hit_below = r >= 1.0 ? 1ull << 32 : (uint64_t)(r * 4294967296.0);
+        w.hit_prop = k->apw_hit_prop;
+        w.miss_prop = k->apw_miss_prop;
+        /* global and local data and texture reads: global memory */
+        w.units = 1u << MEM_UNIT_L1D | 1u << MEM_UNIT_DIRECT |
+                  1u << MEM_UNIT_L1T;
+    }
+    for (uint32_t p = 0; p < H->cfg.parts; p++) {
+        Cache *c = H->part[p].l2;
+        if (k->resets != H->resets) {
+            cache_reset_persist(c);
+        }
+        cache_set_persist_ways(c, ways > UINT32_MAX ? UINT32_MAX
+                                                    : (uint32_t)ways);
+        cache_set_window(c, &w);
+    }
+    H->resets = k->resets;
+}
+
+static uint64_t hier_kernel_begin(void *m, uint64_t now,
+                                  const GpuMemKernel *k)
 {
     Hier *H = m;
     (void)now;
+    l2_policy(H, k);
     uint32_t sets = H->cfg.unified && H->cfg.l1d_on
-                        ? carve_sets(&H->cfg, shared)
+                        ? carve_sets(&H->cfg, k->shared)
                         : 0;
     for (uint32_t t = 0; H->tpc && t < H->ntpc; t++) {
         cache_invalidate(H->tpc[t]);
@@ -932,6 +968,7 @@ static void hier_kernel_begin(void *m, uint64_t now, uint64_t shared)
             }
         }
     }
+    return GPU_NEVER;
 }
 
 /* ---- statistics ---- */

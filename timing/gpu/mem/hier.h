@@ -26,7 +26,13 @@
  * share (l1d.carveout percent of the largest capacity, as
  * cudaFuncAttributePreferredSharedMemoryCarveout; -1: none), the largest
  * when none does, and the L1 keeps the rest (l1d.ways and l1d.line
- * fixed, its sets follow).  Position: the network's ports (icnt.group
+ * fixed, its sets follow).  L2 access management (CUDA Programming
+ * Guide, "L2 Access Management"): at each kernel every L2 slice gets the
+ * persisting set-aside (GpuMemKernel.persist_bytes as whole ways: over
+ * parts x l2.sets x l2.line bytes, rounded down) and the kernel's
+ * access-policy window for global data (L1D, DIRECT and L1T messages),
+ * with cache.h's rules; a change of GpuMemKernel.resets makes every
+ * persisting line normal first.  Position: the network's ports (icnt.group
  * SMs each, GT200's TPCs) and the partitions lie along one line, port g
  * at g and partition p at p x ports / parts (rounded down); each step
  * of distance between them adds icnt.hop_lat cycles each way (Wong et

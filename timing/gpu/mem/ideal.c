@@ -203,11 +203,13 @@ static void *ideal_create(const ptxemu_tm_host_api *api, ptxemu_tm_host *h,
     return m;
 }
 
-static void ideal_kernel_begin(void *p, uint64_t now, uint64_t shared)
+static uint64_t ideal_kernel_begin(void *p, uint64_t now,
+                                   const GpuMemKernel *k)
 {
     (void)p;
     (void)now;
-    (void)shared;
+    (void)k;
+    return GPU_NEVER;
 }
 
 static bool through_port(const GpuMemReq *r)
