@@ -25,6 +25,9 @@
 #define BLANK SAN_BLANK
 
 #define NFREED 256
+/* The most bytes of freed managed memory kept from reuse (the default
+ * of AddressSanitizer's quarantine_size_mb) */
+#define QUARANTINE_BYTES (256ull << 20)
 
 typedef struct Live {
     uint64_t addr, size;
@@ -376,6 +379,9 @@ SanMemcheck *san_memcheck_new_out(EmuDevice *d, SanOut *out)
     }
     d->tolerated_hook = on_tolerated;
     d->tolerated_ctx = m;
+    /* a freed managed allocation's address is not handed out again
+     * while it is among the NFREED remembered (emu/memory.h) */
+    (void)emu_mem_set_quarantine(d->mem, NFREED, QUARANTINE_BYTES);
     return m;
 }
 
@@ -426,6 +432,7 @@ void san_memcheck_free(SanMemcheck *m)
         m->dev->tolerated_hook = NULL;
         m->dev->tolerated_ctx = NULL;
     }
+    (void)emu_mem_set_quarantine(m->dev->mem, 0, 0);
     free(m->live);
     free(m);
 }

@@ -21,7 +21,12 @@
  *    all are counted.
  *  - An out-of-bounds global access inside one of the last 256
  *    allocations freed (and not reallocated since) is reported as a use
- *    after free, with that allocation.
+ *    after free, with that allocation.  While attached it quarantines
+ *    freed managed memory (emu_mem_set_quarantine: 256 releases or 256
+ *    MiB), whose addresses the C library would otherwise hand to the
+ *    next managed allocation; device-range addresses are never reused.
+ *    (Memory pools keep no freed block under memcheck either:
+ *    runtime/cuda/drv_pool.c.)
  *  - Detach with san_memcheck_free() before freeing the device.
  */
 #ifndef PTXEMU_CHECK_MEMCHECK_H

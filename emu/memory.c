@@ -60,6 +60,11 @@ struct EmuMemory {
     void *observe_ctx;
     EmuMemWriteObserver wrote;    /* emu_mem_observe_writes */
     void *wrote_ctx;
+    /* emu_mem_set_quarantine: the host bytes of released managed
+     * allocations not yet freed, oldest first (a ring of qcap) */
+    struct { uint8_t *host; uint64_t bytes; } *q;
+    uint32_t qcap, qhead, qn;
+    uint64_t qbytes, qlimit;
 };
 
 void emu_mem_observe_writes(EmuMemory *m, EmuMemWriteObserver fn,
@@ -121,6 +126,63 @@ static void drop_host(EmuAlloc *e)
     }
 }
 
+/* Frees the oldest quarantined bytes until at most `count` allocations
+ * and `bytes` bytes remain. */
+static void quarantine_trim(EmuMemory *m, uint32_t count, uint64_t bytes)
+{
+    while (m->qn && (m->qn > count || m->qbytes > bytes)) {
+        free(m->q[m->qhead].host);
+        m->qbytes -= m->q[m->qhead].bytes;
+        m->qhead = (m->qhead + 1) % m->qcap;
+        m->qn--;
+    }
+}
+
+/* Releases e's host bytes, into the quarantine when e is managed (its
+ * address is the host pointer, which the C library would hand out
+ * again) and there is one. */
+static void retire_host(EmuMemory *m, EmuAlloc *e)
+{
+    if (e->kind != EMU_ALLOC_MANAGED || !m->qcap || e->shared) {
+        drop_host(e);
+        return;
+    }
+    uint64_t bytes = host_span(e->size);
+    if (bytes > m->qlimit) {
+        free(e->host);
+        return;
+    }
+    quarantine_trim(m, m->qcap - 1, m->qlimit - bytes);
+    m->q[(m->qhead + m->qn) % m->qcap].host = e->host;
+    m->q[(m->qhead + m->qn) % m->qcap].bytes = bytes;
+    m->qn++;
+    m->qbytes += bytes;
+}
+
+uint32_t emu_mem_quarantine_held(const EmuMemory *m, uint64_t *bytes)
+{
+    *bytes = m->qbytes;
+    return m->qn;
+}
+
+bool emu_mem_set_quarantine(EmuMemory *m, uint32_t count, uint64_t bytes)
+{
+    quarantine_trim(m, 0, 0);
+    free(m->q);
+    m->q = NULL;
+    m->qcap = m->qhead = 0;
+    m->qlimit = 0;
+    if (!count || !bytes) {
+        return true;
+    }
+    if (!(m->q = calloc(count, sizeof(*m->q)))) {
+        return false;
+    }
+    m->qcap = count;
+    m->qlimit = bytes;
+    return true;
+}
+
 void emu_mem_free(EmuMemory *m)
 {
     if (!m) {
@@ -129,6 +191,7 @@ void emu_mem_free(EmuMemory *m)
     for (uint32_t i = 0; i < m->n; i++) {
         drop_host(&m->a[i]);
     }
+    emu_mem_set_quarantine(m, 0, 0);
     for (uint32_t i = 0; i < m->nslack; i++) {
         free(m->slack[i].host);
     }
@@ -343,7 +406,7 @@ EmuStatus emu_mem_release(EmuMemory *m, uint64_t addr)
     if (m->a[i].kind != EMU_ALLOC_HOST && m->a[i].kind != EMU_ALLOC_VMM) {
         m->used -= m->a[i].size;
     }
-    drop_host(&m->a[i]);
+    retire_host(m, &m->a[i]);
     pthread_mutex_lock(&m->tab);
     memmove(&m->a[i], &m->a[i + 1], (m->n - (uint32_t)i - 1) * sizeof(*m->a));
     m->n--;

@@ -127,6 +127,22 @@ bool emu_memfd_is_sealed(int fd);
 uint64_t emu_mem_host_span(uint64_t size);
 const char *emu_alloc_kind_name(EmuAllocKind k);  /* "device allocation" */
 EmuStatus emu_mem_release(EmuMemory *m, uint64_t addr);
+/* Quarantine for `ptxemu sanitize` (check/memcheck.c).  Device-range
+ * addresses are never handed out twice (a released range stays unused),
+ * but a managed allocation lives at its host pointer, which the C
+ * library gives to the next allocation of that size: a stale pointer
+ * would then reach the new allocation and no checker could tell.  With
+ * a quarantine, a released managed allocation's host bytes are freed
+ * only once `count` later releases or `bytes` bytes of them have come
+ * after it (first in, first out, as AddressSanitizer's quarantine of
+ * freed heap memory), so that its address stays unused meanwhile and
+ * an access through it faults as a use after free.  count or bytes 0:
+ * none (the default); setting it frees what the previous one held.
+ * False when out of memory (then none). */
+bool emu_mem_set_quarantine(EmuMemory *m, uint32_t count, uint64_t bytes);
+/* The released allocations the quarantine holds now, and their host
+ * bytes in *bytes. */
+uint32_t emu_mem_quarantine_held(const EmuMemory *m, uint64_t *bytes);
 
 /* The allocation containing [addr, addr+size), or NULL. */
 const EmuAlloc *emu_mem_find(const EmuMemory *m, uint64_t addr,

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "check/memcheck.h"
+#include "emu/memory.h"
 #include "runtime/api_emu.h"
 #include "runtime/ptxemu.h"
 
@@ -213,6 +214,130 @@ START_TEST(clean)
 }
 END_TEST
 
+/* A managed allocation freed, then 16 more of the same size (the C
+ * library hands the freed address out again, glibc's malloc at once for
+ * 4 KiB: the quarantine keeps it unused), and the kernel writes through
+ * the stale pointer: thread 0 stops the launch with a use after free
+ * naming the freed allocation.  Without the quarantine one of the new
+ * allocations would be at that address and the write would land in it
+ * unseen. */
+START_TEST(managed_reused_address)
+{
+    Fixture fx;
+    setup(&fx, PTXEMU_ACCESS_GPU, 0);
+    void *old = NULL, *fresh[16];
+    ck_assert_int_eq(ptxemu_malloc_managed(fx.dev, 4096, &old),
+                     PTXEMU_SUCCESS);
+    ck_assert_int_eq(ptxemu_free(fx.dev, (ptxemu_devptr)(uintptr_t)old),
+                     PTXEMU_SUCCESS);
+    for (int k = 0; k < 16; k++) {
+        ck_assert_int_eq(ptxemu_malloc_managed(fx.dev, 4096, &fresh[k]),
+                         PTXEMU_SUCCESS);
+        ck_assert_ptr_ne(fresh[k], old);
+    }
+    ck_assert_int_ne(run_k(&fx, (ptxemu_devptr)(uintptr_t)old, 16),
+                     PTXEMU_SUCCESS);
+    for (int k = 0; k < 16; k++) {
+        ck_assert_int_eq(ptxemu_free(fx.dev,
+                                     (ptxemu_devptr)(uintptr_t)fresh[k]),
+                         PTXEMU_SUCCESS);
+    }
+    finish(&fx, true);
+    char want[800];
+    uint64_t a = (uint64_t)(uintptr_t)old;
+    snprintf(want, sizeof want,
+             "========= Invalid __global__ write of size 4 bytes\n"
+             "=========     at k+0x4 in k.ptx:11\n"
+             "=========     by thread (0,0,0) in block (0,0,0)\n"
+             "=========     Address 0x%" PRIx64 " is in freed memory (use "
+             "after free)\n"
+             "=========     of the allocation at 0x%" PRIx64 " of size 4096 "
+             "bytes, freed\n"
+             "=========\n"
+             "========= ERROR SUMMARY: 1 error\n", a, a);
+    ck_assert_str_eq(fx.text, want);
+    teardown(&fx);
+}
+END_TEST
+
+/* The twin: the same frees and allocations, the kernel writes through
+ * the new pointer: nothing to report. */
+START_TEST(managed_reuse_ok)
+{
+    Fixture fx;
+    setup(&fx, PTXEMU_ACCESS_GPU, 0);
+    void *old = NULL, *fresh = NULL;
+    ck_assert_int_eq(ptxemu_malloc_managed(fx.dev, 64, &old),
+                     PTXEMU_SUCCESS);
+    ck_assert_int_eq(ptxemu_free(fx.dev, (ptxemu_devptr)(uintptr_t)old),
+                     PTXEMU_SUCCESS);
+    ck_assert_int_eq(ptxemu_malloc_managed(fx.dev, 64, &fresh),
+                     PTXEMU_SUCCESS);
+    ck_assert_int_eq(run_k(&fx, (ptxemu_devptr)(uintptr_t)fresh, 16),
+                     PTXEMU_SUCCESS);
+    ck_assert_uint_eq(((uint32_t *)fresh)[15], 15);
+    ck_assert_int_eq(ptxemu_free(fx.dev, (ptxemu_devptr)(uintptr_t)fresh),
+                     PTXEMU_SUCCESS);
+    finish(&fx, true);
+    ck_assert_str_eq(fx.text, "========= ERROR SUMMARY: 0 errors\n");
+    teardown(&fx);
+}
+END_TEST
+
+/* The quarantine itself (emu/memory.h): what it holds, first in first
+ * out, within its count and its bytes; host spans are 4000 bytes padded
+ * to 256: 4096. */
+static uint64_t managed(EmuMemory *m, uint64_t size)
+{
+    uint64_t a = emu_mem_alloc(m, size, EMU_ALLOC_MANAGED, NULL);
+    ck_assert_uint_ne(a, 0);
+    return a;
+}
+
+START_TEST(quarantine_bounds)
+{
+    EmuMemory *m = emu_mem_new();
+    ck_assert_ptr_nonnull(m);
+    uint64_t bytes;
+    ck_assert(emu_mem_set_quarantine(m, 2, 1u << 20));
+    uint64_t a[3];
+    for (int k = 0; k < 3; k++) {
+        a[k] = managed(m, 4000);
+    }
+    for (int k = 0; k < 3; k++) {
+        ck_assert_int_eq(emu_mem_release(m, a[k]), EMU_OK);
+        /* released: out of the table at once */
+        ck_assert_ptr_null(emu_mem_find(m, a[k], 1));
+        ck_assert_uint_eq(emu_mem_quarantine_held(m, &bytes),
+                          k < 2 ? k + 1 : 2);
+        ck_assert_uint_eq(bytes, (k < 2 ? k + 1 : 2) * 4096u);
+    }
+    /* device-range allocations are not held: their addresses are never
+     * handed out again anyway */
+    uint64_t d = emu_mem_alloc(m, 4000, EMU_ALLOC_DEVICE, NULL);
+    ck_assert_int_eq(emu_mem_release(m, d), EMU_OK);
+    ck_assert_uint_eq(emu_mem_quarantine_held(m, &bytes), 2);
+    /* a byte bound of 6000: one 4096-byte span at a time; a span over
+     * the bound is not held at all */
+    ck_assert(emu_mem_set_quarantine(m, 8, 6000));
+    ck_assert_uint_eq(emu_mem_quarantine_held(m, &bytes), 0);
+    ck_assert_int_eq(emu_mem_release(m, managed(m, 4000)), EMU_OK);
+    ck_assert_int_eq(emu_mem_release(m, managed(m, 4000)), EMU_OK);
+    ck_assert_uint_eq(emu_mem_quarantine_held(m, &bytes), 1);
+    ck_assert_uint_eq(bytes, 4096);
+    ck_assert_int_eq(emu_mem_release(m, managed(m, 8000)), EMU_OK);
+    ck_assert_uint_eq(emu_mem_quarantine_held(m, &bytes), 1);
+    ck_assert_uint_eq(bytes, 4096);
+    /* none: released bytes are freed at once */
+    ck_assert(emu_mem_set_quarantine(m, 0, 0));
+    ck_assert_int_eq(emu_mem_release(m, managed(m, 4000)), EMU_OK);
+    ck_assert_uint_eq(emu_mem_quarantine_held(m, &bytes), 0);
+    ck_assert(emu_mem_set_quarantine(m, 4, 1u << 20));
+    ck_assert_int_eq(emu_mem_release(m, managed(m, 4000)), EMU_OK);
+    emu_mem_free(m);              /* frees what it holds (valgrind) */
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("memcheck");
@@ -222,6 +347,9 @@ int main(void)
     tcase_add_test(tc, shared_fault);
     tcase_add_test(tc, limit_and_leaks);
     tcase_add_test(tc, clean);
+    tcase_add_test(tc, managed_reused_address);
+    tcase_add_test(tc, managed_reuse_ok);
+    tcase_add_test(tc, quarantine_bounds);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

@@ -214,6 +214,12 @@ void drv_sanitize_bad_free(CUdeviceptr p);
 /* `--check-api-errors yes` (PTXEMU_SANITIZE_CHECK_API_ERRORS): set
  * while a session reports failing API calls. */
 extern bool drv_sanitize_api;
+/* Set while memcheck checks: memory pools then give a freed block back
+ * to the device at once instead of keeping it for reuse (drv_pool.c),
+ * so that an access through a pointer freed with cuMemFreeAsync is a
+ * use after free even after a later allocation of the same size (which
+ * the pool would have handed the same address). */
+extern bool drv_sanitize_memcheck;
 /* A call of our runtime failed (its export-table slot, see
  * runtime/sanitize.h RT_SAN_TABLE_UUID). */
 void drv_sanitize_api_error(const char *api, int code, const char *name,

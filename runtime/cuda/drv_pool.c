@@ -30,6 +30,8 @@
  * threshold (CU_MEMPOOL_ATTR_RELEASE_THRESHOLD, default 0);
  * cuMemPoolTrimTo does so down to its argument.  An allocation that
  * finds the device full releases every pool's free blocks and retries.
+ * Under memcheck (drv_sanitize_memcheck) a freed block goes back at
+ * once: no reuse, so that a stale pointer stays a use after free.
  *
  * Kinds.  A pool is of one of the slots below: pinned memory of device
  * 0 (the default pool's kind), pinned host memory (location HOST:
@@ -403,7 +405,7 @@ int drv_pool_free(CUdeviceptr a, CUstream s)
                 b->freed_on = stream_key(s);
                 p->used -= b->size;
                 found = 1;
-                if (p->destroyed) {
+                if (p->destroyed || drv_sanitize_memcheck) {
                     pool_trim(p, 0);
                 }
                 break;

@@ -40,6 +40,7 @@
 static RtSanitize *session;
 static FILE *log_fp;
 bool drv_sanitize_api;
+bool drv_sanitize_memcheck;
 /* API errors come from any host thread */
 static pthread_mutex_t api_lock = PTHREAD_MUTEX_INITIALIZER;
 
@@ -99,6 +100,7 @@ void drv_sanitize_init(void)
         fprintf(stderr, "ptxemu: sanitize: %s\n", why);
     }
     drv_sanitize_api = session && o.api_errors;
+    drv_sanitize_memcheck = session && (o.tools >> RT_SAN_MEMCHECK & 1u);
 }
 
 void drv_sanitize_api_error(const char *api, int code, const char *name,
