@@ -2278,21 +2278,25 @@ START_TEST(test_update_spares_queued_launch)
 }
 END_TEST
 
+/* Whether the word at p became non-zero within 20 s. */
+static int spin_until(const void *p)
+{
+    struct timespec t0, t;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    do {
+        if (__atomic_load_n((const unsigned *)p, __ATOMIC_SEQ_CST))
+            return 1;
+        clock_gettime(CLOCK_MONOTONIC, &t);
+    } while (t.tv_sec - t0.tv_sec < 20);
+    return 0;
+}
+
 /* A host node that waits (at most 20 s) for *(float *)p, host-mapped
  * memory a kernel of another stream sets, and counts whether it came. */
 static int saw_go;
 static void wait_for_go(void *p)
 {
-    const float *go = p;
-    struct timespec t0, t;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
-    do {
-        if (__atomic_load_n((const unsigned *)go, __ATOMIC_SEQ_CST)) {
-            saw_go = 1;
-            return;
-        }
-        clock_gettime(CLOCK_MONOTONIC, &t);
-    } while (t.tv_sec - t0.tv_sec < 20);
+    saw_go = spin_until(p);
 }
 
 /* CUDA runtime API, cudaGraphAddHostNode: a host node runs as
@@ -2339,6 +2343,116 @@ START_TEST(test_host_node_off_device)
 }
 END_TEST
 
+/* A host function that returns once *(unsigned *)p is set (by the
+ * test's thread; at most 20 s). */
+static void hold_until(void *p)
+{
+    (void)spin_until(p);
+}
+
+/* Runs x on s1 after another stream's held work and event record:
+ * x's kernel (x = x * 2 + 1 on xs, host-mapped) must wait for the
+ * record; xs holds `before` until the host lets the work go. */
+static void check_held(cudaGraphExec_t x, cudaStream_t s1, cudaStream_t s2,
+                       cudaEvent_t ev, const float *xs, float before,
+                       const char *what)
+{
+    unsigned release = 0;
+    ck_assert_int_eq(cudaLaunchHostFunc(s2, hold_until, &release),
+                     cudaSuccess);
+    ck_assert_int_eq(cudaEventRecord(ev, s2), cudaSuccess);
+    ck_assert_int_eq(cudaGraphLaunch(x, s1), cudaSuccess);
+    struct timespec nap = { 0, 300000000L };
+    nanosleep(&nap, NULL);
+    ck_assert_msg(xs[0] == before && xs[N - 1] == before,
+                  "%s: the node after the wait ran before the record "
+                  "(x = %g)", what, (double)xs[0]);
+    ck_assert_int_eq(cudaStreamQuery(s1), cudaErrorNotReady);
+    (void)cudaGetLastError();
+    __atomic_store_n(&release, 1, __ATOMIC_SEQ_CST);
+    ck_assert_int_eq(cudaStreamSynchronize(s1), cudaSuccess);
+    for (int i = 0; i < N; i++)
+        ck_assert_msg(xs[i] == before * 2 + 1, "%s: x[%d] = %g", what, i,
+                      (double)xs[i]);
+    ck_assert_int_eq(cudaStreamSynchronize(s2), cudaSuccess);
+}
+
+/* CUDA programming guide, graphs (event record and wait nodes), and
+ * CUDA runtime API, cudaGraphAddEventWaitNode: the nodes after an event
+ * wait node wait for the event's record, made here by work of another
+ * stream still pending (a host function the test holds): graph = wait
+ * -> x = x * 2 + 1.  The same for a wait captured with
+ * cudaEventWaitExternal (cudaStreamWaitEvent: "Event is captured in the
+ * graph as an external event node"). */
+START_TEST(test_event_wait_node_waits)
+{
+    float *xs, *dx;
+    ck_assert_int_eq(cudaHostAlloc((void **)&xs, N * sizeof *xs,
+                                   cudaHostAllocMapped), cudaSuccess);
+    ck_assert_int_eq(cudaHostGetDevicePointer((void **)&dx, xs, 0),
+                     cudaSuccess);
+    for (int i = 0; i < N; i++)
+        xs[i] = 7.0f;
+    cudaStream_t s1, s2;
+    ck_assert_int_eq(cudaStreamCreateWithFlags(&s1, cudaStreamNonBlocking),
+                     cudaSuccess);
+    ck_assert_int_eq(cudaStreamCreateWithFlags(&s2, cudaStreamNonBlocking),
+                     cudaSuccess);
+    cudaEvent_t ev;
+    ck_assert_int_eq(cudaEventCreateWithFlags(&ev, cudaEventDisableTiming),
+                     cudaSuccess);
+    unsigned n = N;
+    float a = 2.0f, b = 1.0f;
+    void *args[] = { &dx, &n, &a, &b };
+    struct cudaKernelNodeParams kp =
+        knode(scale_add_stub, (N + TPB - 1) / TPB, TPB, args);
+
+    cudaGraph_t g;
+    cudaGraphNode_t w, k;
+    ck_assert_int_eq(cudaGraphCreate(&g, 0), cudaSuccess);
+    ck_assert_int_eq(cudaGraphAddEventWaitNode(&w, g, NULL, 0, ev),
+                     cudaSuccess);
+    ck_assert_int_eq(cudaGraphAddKernelNode(&k, g, &w, 1, &kp), cudaSuccess);
+    cudaGraphExec_t x;
+    ck_assert_int_eq(cudaGraphInstantiate(&x, g, 0), cudaSuccess);
+    check_held(x, s1, s2, ev, xs, 7.0f, "explicit wait node");
+
+    /* Captured: the external wait (cudaEventWaitExternal, 1) becomes
+     * the graph's first node. */
+    cudaGraph_t cg;
+    ck_assert_int_eq(cudaStreamBeginCapture(s1, cudaStreamCaptureModeRelaxed),
+                     cudaSuccess);
+    ck_assert_int_eq(cudaStreamWaitEvent(s1, ev, 1), cudaSuccess);
+    ck_assert_int_eq(cudaLaunchKernel((const void *)(uintptr_t)scale_add_stub,
+                                      kp.gridDim, kp.blockDim, args, 0, s1),
+                     cudaSuccess);
+    ck_assert_int_eq(cudaStreamEndCapture(s1, &cg), cudaSuccess);
+    cudaGraphNode_t roots[3];
+    size_t count = 3;
+    ck_assert_int_eq(cudaGraphGetRootNodes(cg, roots, &count), cudaSuccess);
+    ck_assert_uint_eq(count, 1);
+    enum cudaGraphNodeType t;
+    ck_assert_int_eq(cudaGraphNodeGetType(roots[0], &t), cudaSuccess);
+    ck_assert_int_eq(t, cudaGraphNodeTypeWaitEvent);
+    cudaEvent_t got;
+    ck_assert_int_eq(cudaGraphEventWaitNodeGetEvent(roots[0], &got),
+                     cudaSuccess);
+    ck_assert_ptr_eq(got, ev);
+    cudaGraphExec_t cx;
+    ck_assert_int_eq(cudaGraphInstantiate(&cx, cg, 0), cudaSuccess);
+    check_held(cx, s1, s2, ev, xs, 15.0f, "captured external wait");
+
+    cudaGraphExecDestroy(x);
+    cudaGraphExecDestroy(cx);
+    cudaGraphDestroy(g);
+    cudaGraphDestroy(cg);
+    cudaEventDestroy(ev);
+    cudaStreamDestroy(s1);
+    cudaStreamDestroy(s2);
+    cudaFreeHost(xs);
+}
+END_TEST
+
 static Suite *graph_suite(void)
 {
     Suite *s = suite_create("cudart_graph");
@@ -2363,6 +2477,7 @@ static Suite *graph_suite(void)
     tcase_add_test(tc, test_destroy_forked_stream);
     tcase_add_test(tc, test_update_spares_queued_launch);
     tcase_add_test(tc, test_host_node_off_device);
+    tcase_add_test(tc, test_event_wait_node_waits);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -654,20 +654,26 @@ typedef struct Waiter {
     unsigned long long sum;
 } Waiter;
 
+/* Whether the word at p became non-zero within 20 s. */
+static int spin_until(const unsigned *p)
+{
+    struct timespec t0, t;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    do {
+        if (__atomic_load_n(p, __ATOMIC_SEQ_CST)) {
+            return 1;
+        }
+        clock_gettime(CLOCK_MONOTONIC, &t);
+    } while (t.tv_sec - t0.tv_sec < 20);
+    return 0;
+}
+
 /* A host node that waits (at most 20 s) for a kernel of another
  * stream, launched after the graph, to set *go. */
 static void wait_for_go(void *p)
 {
     Waiter *w = p;
-    struct timespec t0, t;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
-    do {
-        if (__atomic_load_n(w->go, __ATOMIC_SEQ_CST)) {
-            w->saw_go = 1;
-            break;
-        }
-        clock_gettime(CLOCK_MONOTONIC, &t);
-    } while (t.tv_sec - t0.tv_sec < 20);
+    w->saw_go = spin_until(w->go);
     w->sum = 0;
     for (unsigned i = 0; i < N; i++) {
         w->sum += w->xs[i];
@@ -738,6 +744,108 @@ START_TEST(host_node_off_device)
 }
 END_TEST
 
+/* A host function that returns once *(unsigned *)p is set (by the
+ * test's thread; at most 20 s). */
+static void hold_until(void *p)
+{
+    (void)spin_until(p);
+}
+
+static void nap_ms(long ms)
+{
+    struct timespec t = { ms / 1000, (ms % 1000) * 1000000L };
+    nanosleep(&t, NULL);
+}
+
+/* Runs x on s1 after another stream's held work and event record:
+ * x's kernel (x = x * 2 + 1 on xs, host-mapped) must wait for the
+ * record.  xs holds `before` until the host lets the work go. */
+static void check_held(CUgraphExec x, CUstream s1, CUstream s2, CUevent ev,
+                       const unsigned *xs, unsigned before, const char *what)
+{
+    unsigned release = 0;
+    OK(cuLaunchHostFunc(s2, hold_until, &release));
+    OK(cuEventRecord(ev, s2));
+    OK(cuGraphLaunch(x, s1));
+    nap_ms(300);
+    ck_assert_msg(xs[0] == before && xs[N - 1] == before,
+                  "%s: the node after the wait ran before the record "
+                  "(x = %u)", what, xs[0]);
+    ck_assert_int_eq(cuStreamQuery(s1), CUDA_ERROR_NOT_READY);
+    __atomic_store_n(&release, 1, __ATOMIC_SEQ_CST);
+    OK(cuStreamSynchronize(s1));
+    for (unsigned i = 0; i < N; i++) {
+        ck_assert_uint_eq(xs[i], before * 2 + 1);
+    }
+    OK(cuStreamSynchronize(s2));
+}
+
+/* CUDA programming guide, graphs (event record and wait nodes), and
+ * CUDA Driver API, cuGraphAddEventWaitNode: the nodes after an event
+ * wait node wait for the event's record, here made by work of another
+ * stream still pending (a host function the test holds): graph = wait
+ * -> x = x * 2 + 1.  The same for a wait captured with
+ * CU_EVENT_WAIT_EXTERNAL (cuStreamWaitEvent: "Event is captured in the
+ * graph as an external event node"). */
+START_TEST(event_wait_node_waits)
+{
+    setup();
+    CUdeviceptr dx;
+    unsigned *xs = mapped(N * 4, &dx);
+    for (unsigned i = 0; i < N; i++) {
+        xs[i] = 7;
+    }
+    CUstream s1, s2;
+    OK(cuStreamCreate(&s1, CU_STREAM_NON_BLOCKING));
+    OK(cuStreamCreate(&s2, CU_STREAM_NON_BLOCKING));
+    CUevent ev;
+    OK(cuEventCreate(&ev, CU_EVENT_DISABLE_TIMING));
+    unsigned n = N, a = 2, b = 1;
+    void *args[] = { &dx, &n, &a, &b };
+    CUDA_KERNEL_NODE_PARAMS kp = kparams(args, N);
+
+    CUgraph g;
+    CUgraphNode w, k;
+    OK(cuGraphCreate(&g, 0));
+    OK(cuGraphAddEventWaitNode(&w, g, NULL, 0, ev));
+    OK(cuGraphAddKernelNode_v2(&k, g, &w, 1, &kp));
+    CUgraphExec x;
+    OK(cuGraphInstantiateWithFlags(&x, g, 0));
+    check_held(x, s1, s2, ev, xs, 7, "explicit wait node");
+
+    /* Captured: the external wait becomes the graph's first node. */
+    CUgraph cg;
+    OK(cuStreamBeginCapture_v2(s1, CU_STREAM_CAPTURE_MODE_RELAXED));
+    OK(cuStreamWaitEvent(s1, ev, CU_EVENT_WAIT_EXTERNAL));
+    OK(cuLaunchKernel(axpb, kp.gridDimX, 1, 1, kp.blockDimX, 1, 1, 0, s1,
+                      args, NULL));
+    OK(cuStreamEndCapture(s1, &cg));
+    CUgraphNode nodes[3];
+    size_t count = 3;
+    OK(cuGraphGetRootNodes(cg, nodes, &count));
+    ck_assert_uint_eq(count, 1);
+    CUgraphNodeType t;
+    OK(cuGraphNodeGetType(nodes[0], &t));
+    ck_assert_int_eq(t, CU_GRAPH_NODE_TYPE_WAIT_EVENT);
+    CUevent got;
+    OK(cuGraphEventWaitNodeGetEvent(nodes[0], &got));
+    ck_assert_ptr_eq(got, ev);
+    CUgraphExec cx;
+    OK(cuGraphInstantiateWithFlags(&cx, cg, 0));
+    check_held(cx, s1, s2, ev, xs, 15, "captured external wait");
+
+    OK(cuGraphExecDestroy(x));
+    OK(cuGraphExecDestroy(cx));
+    OK(cuGraphDestroy(g));
+    OK(cuGraphDestroy(cg));
+    OK(cuEventDestroy_v2(ev));
+    OK(cuStreamDestroy_v2(s1));
+    OK(cuStreamDestroy_v2(s2));
+    OK(cuMemFreeHost(xs));
+    teardown();
+}
+END_TEST
+
 /* A graph of the runtime's holds the runtime's node parameters: the
  * driver refuses it, and the runtime the driver's, instead of reading
  * one as the other (a program mixing cudaGraph* and cuGraph* calls). */
@@ -773,6 +881,7 @@ int main(void)
     tcase_add_test(tc, foreign_graph);
     tcase_add_test(tc, update_spares_queued_launch);
     tcase_add_test(tc, host_node_off_device);
+    tcase_add_test(tc, event_wait_node_waits);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

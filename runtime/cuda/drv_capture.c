@@ -51,9 +51,11 @@ CUresult drv_capture_record(CUevent ev, CUstream s, int *taken)
     return (CUresult)gcap_record(ev, stream_of(s, 0), taken);
 }
 
-CUresult drv_capture_wait(CUstream s, CUevent ev, int *taken)
+CUresult drv_capture_wait(CUstream s, CUevent ev, unsigned flags,
+                          int *taken)
 {
-    return (CUresult)gcap_wait(stream_of(s, 0), ev, taken);
+    return (CUresult)gcap_wait(stream_of(s, 0), ev,
+                               flags & CU_EVENT_WAIT_EXTERNAL, taken);
 }
 
 void drv_capture_forget(CUevent ev)

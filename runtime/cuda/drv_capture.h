@@ -46,7 +46,8 @@ CUresult drv_capture_kernel(CUstream s, const drv_node_params *p,
                             int *taken);
 /* Event record and wait on s, as drv_capture_node. */
 CUresult drv_capture_record(CUevent ev, CUstream s, int *taken);
-CUresult drv_capture_wait(CUstream s, CUevent ev, int *taken);
+CUresult drv_capture_wait(CUstream s, CUevent ev, unsigned flags,
+                          int *taken);
 /* The event is destroyed. */
 void drv_capture_forget(CUevent ev);
 /* CUDA_ERROR_CAPTURED_EVENT if ev stands for nodes of a capture still

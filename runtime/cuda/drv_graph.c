@@ -721,7 +721,8 @@ static int run_node(CUgraphNode n, void *arg)
     case CU_GRAPH_NODE_TYPE_EVENT_RECORD:
         return cuEventRecord(p->event, s);
     case CU_GRAPH_NODE_TYPE_WAIT_EVENT:
-        /* In order anyway: the wait only checks the event. */
+        /* Only in a conditional node's body (glaunch.c puts the others
+         * on the stream): run on the worker, it only checks the event. */
         return cuStreamWaitEvent(s, p->event, 0);
     case CU_GRAPH_NODE_TYPE_MEM_ALLOC:
     case CU_GRAPH_NODE_TYPE_MEM_FREE:

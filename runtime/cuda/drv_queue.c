@@ -535,77 +535,6 @@ CUresult drv_enqueue_host(CUstream s, void (*fn)(void *), void *data)
     return submit(s, it);
 }
 
-CUresult drv_enqueue_seq(CUstream s, const DrvStep *steps, size_t n)
-{
-    DrvItem **its = calloc(n ? n : 1, sizeof(*its));
-    size_t made = 0;
-    while (its && made < n &&
-           (its[made] = item_new(steps[made].fn ? ITEM_DEVICE : ITEM_HOST,
-                                 0))) {
-        made++;
-    }
-    if (made < n) {
-        for (size_t i = 0; i < made; i++) {
-            item_unref(its[i]);         /* never shared; no fr yet */
-        }
-        for (size_t i = 0; i < n; i++) {
-            if (steps[i].fr) {
-                steps[i].fr(steps[i].arg);
-            }
-        }
-        free(its);
-        return CUDA_ERROR_OUT_OF_MEMORY;
-    }
-    for (size_t i = 0; i < n; i++) {
-        its[i]->fn = steps[i].fn;
-        its[i]->host = steps[i].host;
-        its[i]->arg = steps[i].arg;
-        its[i]->fr = steps[i].fr;
-    }
-    CUresult r = CUDA_SUCCESS;
-    if (drv_queue_immediate()) {
-        for (size_t i = 0; i < n; i++) {
-            CUresult ri = submit(s, its[i]);
-            if (!r) {
-                r = ri;
-            }
-        }
-        free(its);
-        return r;
-    }
-    pthread_mutex_lock(&qlock);
-    for (size_t i = 0; i < n; i++) {
-        if (r) {
-            item_unref(its[i]);         /* dropped: its fr runs */
-        } else if (put(s, its[i])) {
-            r = CUDA_ERROR_OUT_OF_MEMORY;
-        }
-    }
-    pthread_mutex_unlock(&qlock);
-    free(its);
-    return r;
-}
-
-CUresult drv_enqueue_record(CUstream s, CUevent e)
-{
-    DrvItem *it = item_new(ITEM_MARK, 0);
-    if (!it) {
-        return CUDA_ERROR_OUT_OF_MEMORY;
-    }
-    it->record = 1;
-    pthread_mutex_lock(&qlock);
-    if (e->ipc) {
-        drv_ipcev_ref(e->ipc);
-        it->ipc = e->ipc;
-        it->gen = drv_ipcev_record(e->ipc);
-    }
-    it->refs++;                         /* the event's */
-    item_unref(e->rec);
-    e->rec = it;
-    pthread_mutex_unlock(&qlock);
-    return submit(s, it);
-}
-
 /* What a wait on e waits for: its local last record (LOCAL), another
  * process's or another opened copy's record of an interprocess event,
  * generation *gen, still pending (FOREIGN) or done (NONE). */
@@ -643,13 +572,10 @@ static void *ipc_waiter(void *arg)
     return NULL;
 }
 
-/* qlock held.  Puts a mark on s that waits for e's generation gen. */
-static int put_ipc_wait(CUstream s, CUevent e, uint32_t gen)
+/* qlock held.  Makes the mark it wait for e's generation gen (a thread
+ * of its own waits; without one, the host waits here). */
+static void ipc_wait_on(DrvItem *it, CUevent e, uint32_t gen)
 {
-    DrvItem *it = item_new(ITEM_MARK, 0);
-    if (!it) {
-        return -1;
-    }
     drv_ipcev_ref(e->ipc);
     it->ipc = e->ipc;
     it->gen = gen;
@@ -668,7 +594,37 @@ static int put_ipc_wait(CUstream s, CUevent e, uint32_t gen)
         item_unref(it);
     }
     pthread_attr_destroy(&a);
-    return put(s, it);
+}
+
+/* qlock held.  Makes the mark it wait for e's last record as of now
+ * (CUDA: cuStreamWaitEvent waits for "all work captured in" the event,
+ * its most recent cuEventRecord); -1 on OOM. */
+static int wait_on(DrvItem *it, CUevent e)
+{
+    uint32_t gen = 0;
+    switch (last_record(e, &gen)) {
+    case LOCAL:
+        return add_dep(it, e->rec);
+    case FOREIGN:
+        ipc_wait_on(it, e, gen);
+        return 0;
+    default:
+        return 0;
+    }
+}
+
+/* qlock held.  Makes the mark it e's last record. */
+static void record_as(DrvItem *it, CUevent e)
+{
+    it->record = 1;
+    if (e->ipc) {
+        drv_ipcev_ref(e->ipc);
+        it->ipc = e->ipc;
+        it->gen = drv_ipcev_record(e->ipc);
+    }
+    it->refs++;                         /* the event's */
+    item_unref(e->rec);
+    e->rec = it;
 }
 
 CUresult drv_enqueue_wait(CUstream s, CUevent e)
@@ -685,29 +641,138 @@ CUresult drv_enqueue_wait(CUstream s, CUevent e)
         }
         return CUDA_SUCCESS;
     }
-    int bad = 0;
-    pthread_mutex_lock(&qlock);
-    int what = last_record(e, &gen);
-    if (what != LOCAL) {
-        bad = what == FOREIGN ? put_ipc_wait(s, e, gen) : 0;
-        pthread_mutex_unlock(&qlock);
-        return bad ? CUDA_ERROR_OUT_OF_MEMORY : CUDA_SUCCESS;
-    }
     DrvItem *it = item_new(ITEM_MARK, 0);
     if (!it) {
-        pthread_mutex_unlock(&qlock);
         return CUDA_ERROR_OUT_OF_MEMORY;
     }
-    if (add_dep(it, e->rec)) {
+    int bad = 0;
+    pthread_mutex_lock(&qlock);
+    if (wait_on(it, e)) {
         item_unref(it);
         bad = 1;
-    } else if (it->ndeps == 0) {
+    } else if (it->ndeps == 0 && !it->ipc_wait) {
         item_unref(it);                 /* nothing to wait for */
     } else {
         bad = put(s, it);
     }
     pthread_mutex_unlock(&qlock);
     return bad ? CUDA_ERROR_OUT_OF_MEMORY : CUDA_SUCCESS;
+}
+
+CUresult drv_enqueue_record(CUstream s, CUevent e)
+{
+    DrvItem *it = item_new(ITEM_MARK, 0);
+    if (!it) {
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    }
+    pthread_mutex_lock(&qlock);
+    record_as(it, e);
+    pthread_mutex_unlock(&qlock);
+    return submit(s, it);
+}
+
+/* Calls each step's fr (a failure to put them on the stream). */
+static void drop_steps(const DrvStep *steps, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (steps[i].fr) {
+            steps[i].fr(steps[i].arg);
+        }
+    }
+}
+
+/* Runs the steps now, on this thread, in order; the first failure. */
+static CUresult seq_now(CUstream s, const DrvStep *steps, DrvItem **its,
+                        size_t n)
+{
+    CUresult r = CUDA_SUCCESS, ri;
+    for (size_t i = 0; i < n; i++) {
+        switch (steps[i].mark) {
+        case DRV_STEP_RECORD:
+            ri = drv_enqueue_record(s, steps[i].event);
+            break;
+        case DRV_STEP_WAIT:
+            ri = drv_enqueue_wait(s, steps[i].event);
+            break;
+        default:
+            ri = submit(s, its[i]);
+            its[i] = NULL;
+        }
+        if (its[i]) {
+            item_unref(its[i]);         /* a mark's, unused */
+            if (steps[i].fr) {
+                steps[i].fr(steps[i].arg);
+            }
+        }
+        if (!r) {
+            r = ri;
+        }
+    }
+    return r;
+}
+
+CUresult drv_enqueue_seq(CUstream s, const DrvStep *steps, size_t n)
+{
+    /* The events of the marks first: none is put on a bad handle. */
+    for (size_t i = 0; i < n; i++) {
+        if (steps[i].mark != DRV_STEP_WORK &&
+            !drv_handle_valid(DRV_EVENT, steps[i].event)) {
+            drop_steps(steps, n);
+            return CUDA_ERROR_INVALID_HANDLE;
+        }
+    }
+    DrvItem **its = calloc(n ? n : 1, sizeof(*its));
+    size_t made = 0;
+    while (its && made < n &&
+           (its[made] = item_new(steps[made].mark ? ITEM_MARK
+                                 : steps[made].fn ? ITEM_DEVICE
+                                 : ITEM_HOST, 0))) {
+        made++;
+    }
+    if (made < n) {
+        for (size_t i = 0; i < made; i++) {
+            item_unref(its[i]);         /* never shared; no fr yet */
+        }
+        drop_steps(steps, n);
+        free(its);
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    }
+    for (size_t i = 0; i < n; i++) {
+        its[i]->fn = steps[i].fn;
+        its[i]->host = steps[i].host;
+        its[i]->arg = steps[i].arg;
+        /* A mark may outlive the launch by far (an event holds its last
+         * record): its step is let go of once it is on the stream. */
+        its[i]->fr = steps[i].mark ? NULL : steps[i].fr;
+    }
+    CUresult r = CUDA_SUCCESS;
+    if (drv_queue_immediate()) {
+        r = seq_now(s, steps, its, n);
+        free(its);
+        return r;
+    }
+    pthread_mutex_lock(&qlock);
+    for (size_t i = 0; i < n; i++) {
+        if (!r && steps[i].mark == DRV_STEP_RECORD) {
+            record_as(its[i], steps[i].event);
+        } else if (!r && steps[i].mark == DRV_STEP_WAIT &&
+                   wait_on(its[i], steps[i].event)) {
+            r = CUDA_ERROR_OUT_OF_MEMORY;
+        }
+        if (r) {
+            item_unref(its[i]);         /* dropped: its fr runs */
+        } else if (put(s, its[i])) {
+            r = CUDA_ERROR_OUT_OF_MEMORY;
+        }
+    }
+    pthread_mutex_unlock(&qlock);
+    for (size_t i = 0; i < n; i++) {
+        if (steps[i].mark && steps[i].fr) {
+            steps[i].fr(steps[i].arg);
+        }
+    }
+    free(its);
+    return r;
 }
 
 /* ------------------------------------------------------------ waiting */

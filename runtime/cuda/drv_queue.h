@@ -59,10 +59,13 @@ CUresult drv_enqueue(CUstream s, DrvItemFn fn, const void *arg, size_t size,
  * thread once every earlier item of s is done. */
 CUresult drv_enqueue_host(CUstream s, void (*fn)(void *), void *data);
 /* Puts steps[0..n) (queue_table.h) on stream s one after another, with
- * no other work of s between them (a graph launch: its device work and
- * its host nodes).  Returns as drv_enqueue does; run immediately, the
- * first failing step's result.  On a failure to put them there, every
- * step's fr is called (the steps already put still run). */
+ * no other work of s between them (a graph launch: its device work, its
+ * host nodes, its event records and waits, each as drv_enqueue_record
+ * and drv_enqueue_wait at that point).  Returns as drv_enqueue does;
+ * run immediately, the first failing step's result;
+ * CUDA_ERROR_INVALID_HANDLE, putting none, if a step's event is not
+ * live.  On a failure to put them there, every step's fr is called
+ * (the steps already put still run). */
 CUresult drv_enqueue_seq(CUstream s, const DrvStep *steps, size_t n);
 /* Records event e on s (its time stamp is taken when the record is
  * reached), and makes later work of s wait for e's last record. */

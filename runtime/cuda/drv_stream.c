@@ -133,7 +133,7 @@ CUresult cuStreamWaitEvent(CUstream hStream, CUevent hEvent,
     }
     if (!r) {
         int taken;
-        r = drv_capture_wait(hStream, hEvent, &taken);
+        r = drv_capture_wait(hStream, hEvent, Flags, &taken);
         if (!r && !taken) {
             r = drv_enqueue_wait(hStream, hEvent);
         }

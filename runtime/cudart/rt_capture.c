@@ -146,9 +146,12 @@ cudaError_t rt_capture_record(cudaEvent_t ev, cudaStream_t s, int *taken)
     return rt_err((cudaError_t)gcap_record(ev, stream_of(s), taken));
 }
 
-cudaError_t rt_capture_wait(cudaStream_t s, cudaEvent_t ev, int *taken)
+cudaError_t rt_capture_wait(cudaStream_t s, cudaEvent_t ev, unsigned flags,
+                            int *taken)
 {
-    return rt_err((cudaError_t)gcap_wait(stream_of(s), ev, taken));
+    /* cudaEventWaitExternal is CU_EVENT_WAIT_EXTERNAL, 1. */
+    int external = (flags & CU_EVENT_WAIT_EXTERNAL) != 0;
+    return rt_err((cudaError_t)gcap_wait(stream_of(s), ev, external, taken));
 }
 
 void rt_capture_forget(cudaEvent_t ev)

@@ -570,7 +570,8 @@ static int run_node(cudaGraphNode_t n, void *arg)
         r = cuEventRecord((CUevent)p->event, rt_stream(s));
         return r == CUDA_SUCCESS ? cudaSuccess : rt_cu(r);
     case cudaGraphNodeTypeWaitEvent:
-        /* In order anyway: the wait only checks the event. */
+        /* Only in a conditional node's body (glaunch.c puts the others
+         * on the stream): run on the worker, it only checks the event. */
         r = cuStreamWaitEvent(rt_stream(s), (CUevent)p->event, 0);
         return r == CUDA_SUCCESS ? cudaSuccess : rt_cu(r);
     case cudaGraphNodeTypeMemAlloc:

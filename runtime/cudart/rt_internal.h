@@ -131,7 +131,8 @@ cudaError_t rt_capture_kernel(cudaStream_t s, const rt_node_params *p,
 /* Event record and wait on capturing streams (fork and join): as
  * rt_capture_node. */
 cudaError_t rt_capture_record(cudaEvent_t ev, cudaStream_t s, int *taken);
-cudaError_t rt_capture_wait(cudaStream_t s, cudaEvent_t ev, int *taken);
+cudaError_t rt_capture_wait(cudaStream_t s, cudaEvent_t ev, unsigned flags,
+                            int *taken);
 void rt_capture_forget(cudaEvent_t ev);
 /* cudaErrorCapturedEvent (recorded) if ev was recorded in a capture
  * still going on: it stands for graph nodes, not for work to wait on. */

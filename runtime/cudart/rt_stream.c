@@ -117,7 +117,7 @@ RT_API cudaError_t cudaStreamWaitEvent(cudaStream_t s, cudaEvent_t ev,
                                        unsigned flags)
 {
     ENTER();
-    CAPTURED(rt_capture_wait(s, ev, &taken_));
+    CAPTURED(rt_capture_wait(s, ev, flags, &taken_));
     return done(cuStreamWaitEvent(rt_stream(s), (CUevent)ev, flags));
 }
 

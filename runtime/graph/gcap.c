@@ -373,7 +373,7 @@ int gcap_record(void *ev, gcap_stream s, int *taken)
     return e;
 }
 
-int gcap_wait(gcap_stream s, void *ev, int *taken)
+int gcap_wait(gcap_stream s, void *ev, int external, int *taken)
 {
     *taken = 0;
     pthread_mutex_lock(&lock);
@@ -403,10 +403,17 @@ int gcap_wait(gcap_stream s, void *ev, int *taken)
                 if (deps_add(&sm->deps, evm->deps.v[i]))
                     e = GPH_ENOMEM;
         }
+    } else if (sm && external) {
+        /* An event recorded outside the capture, waited for by the
+         * graph: an event wait node (added below, gcap_node locks). */
+        pthread_mutex_unlock(&lock);
+        return gcap_node(s, CU_GRAPH_NODE_TYPE_WAIT_EVENT, &ev, taken);
     } else if (sm) {
-        /* An event recorded outside the capture: its work has already
-         * run (the emulator runs everything in order), so the wait adds
-         * nothing to the graph. */
+        /* An event recorded outside the capture, without
+         * CU_EVENT_WAIT_EXTERNAL: not a dependency of the capture's
+         * nodes (CUDA programming guide, stream capture: cross-stream
+         * dependencies are made by events recorded in the capture), so
+         * the wait adds nothing to the graph. */
         *taken = 1;
     }
     pthread_mutex_unlock(&lock);

@@ -69,9 +69,13 @@ int gcap_node(gcap_stream s, int type, const void *p, int *taken);
  * which the node keeps. */
 int gcap_kernel(gcap_stream s, int type, const void *p,
                 const CUlaunchAttribute *at, unsigned nat, int *taken);
-/* Event record and wait (fork and join), as gcap_node. */
+/* Event record and wait (fork and join), as gcap_node.  A wait with
+ * `external` (CU_EVENT_WAIT_EXTERNAL, cudaEventWaitExternal) on an
+ * event recorded outside the capture is an event wait node (CUDA
+ * Driver API, cuStreamWaitEvent: "Event is captured in the graph as an
+ * external event node when performing stream capture"). */
 int gcap_record(void *ev, gcap_stream s, int *taken);
-int gcap_wait(gcap_stream s, void *ev, int *taken);
+int gcap_wait(gcap_stream s, void *ev, int external, int *taken);
 /* The event is destroyed. */
 void gcap_forget(void *ev);
 /* GPH_ECAPTURED_EVENT if ev was recorded in a capture still going on:

@@ -4,12 +4,18 @@
  *
  * The executable copy's nodes, child graphs inlined in their order
  * (gph.h) and empty nodes left out, become a sequence of steps put on
- * the stream at once: each run of nodes between host nodes is one
- * device step, each host node a host step of its own, so that host
- * nodes run on the callback thread as host functions do (a host node
- * that waits for other device work does not hold up the device
- * worker).  A conditional node runs whole within its device step, its
- * bodies chosen then.  The steps share the launch: the first failure
+ * the stream at once: each run of nodes between host, event record and
+ * event wait nodes is one device step; each host node a host step of
+ * its own, so that host nodes run on the callback thread as host
+ * functions do (a host node that waits for other device work does not
+ * hold up the device worker); each event record or wait node the
+ * stream's record or wait, put there at the launch as cuEventRecord and
+ * cuStreamWaitEvent would be, so that a wait holds back the graph's
+ * later nodes until the event's record, made by another stream's work
+ * still pending, is done (CUDA programming guide, graphs: event record
+ * and wait nodes).  A conditional node runs whole within its device
+ * step, its bodies chosen then (an event wait node in a body only
+ * checks its event).  The steps share the launch: the first failure
  * stops the later steps.
  */
 #include <stdatomic.h>
@@ -80,9 +86,22 @@ static int flatten(glaunch *l, CUgraph g)
     return GPH_OK;
 }
 
-static int is_host(CUgraphNode n)
+/* What stream step a node is besides device work: a host function
+ * (HOST), an event record or wait (DRV_STEP_RECORD, DRV_STEP_WAIT). */
+enum { HOST = -1 };
+
+static int step_kind(CUgraphNode n)
 {
-    return n->type == CU_GRAPH_NODE_TYPE_HOST;
+    switch (n->type) {
+    case CU_GRAPH_NODE_TYPE_HOST:
+        return HOST;
+    case CU_GRAPH_NODE_TYPE_EVENT_RECORD:
+        return DRV_STEP_RECORD;
+    case CU_GRAPH_NODE_TYPE_WAIT_EVENT:
+        return DRV_STEP_WAIT;
+    default:
+        return DRV_STEP_WORK;
+    }
 }
 
 /* Records the launch's first failure. */
@@ -137,17 +156,24 @@ static size_t cut(glaunch *l, DrvStep *ds)
     size_t k = 0, i = 0;
     for (;;) {
         size_t from = i;
-        while (i < l->n && !is_host(l->flat[i]))
+        while (i < l->n && step_kind(l->flat[i]) == DRV_STEP_WORK)
             i++;
         if (from < i || k == 0) {
             l->steps[k] = (gstep){ l, from, i };
-            ds[k] = (DrvStep){ run_device, NULL, &l->steps[k], step_gone };
+            ds[k] = (DrvStep){ run_device, NULL, &l->steps[k], step_gone,
+                               DRV_STEP_WORK, NULL };
             k++;
         }
         if (i == l->n)
             return k;
+        int kind = step_kind(l->flat[i]);
         l->steps[k] = (gstep){ l, i, i + 1 };
-        ds[k] = (DrvStep){ NULL, run_host, &l->steps[k], step_gone };
+        if (kind == HOST)
+            ds[k] = (DrvStep){ NULL, run_host, &l->steps[k], step_gone,
+                               DRV_STEP_WORK, NULL };
+        else
+            ds[k] = (DrvStep){ NULL, NULL, &l->steps[k], step_gone, kind,
+                               gph_event(l->flat[i]) };
         k++;
         i++;
     }
@@ -166,12 +192,12 @@ int glaunch_start(CUgraphExec x, void *s, const glaunch_ops *ops, int keep,
     l->keep = keep;
     atomic_init(&l->err, GPH_OK);
     atomic_init(&l->refs, 1);
-    size_t hosts = 0;
+    size_t cuts = 0;
     int e = flatten(l, l->g);
     for (size_t i = 0; e == GPH_OK && i < l->n; i++)
-        hosts += is_host(l->flat[i]);
-    /* At most a device step before and after each host node. */
-    size_t max = 2 * hosts + 1;
+        cuts += step_kind(l->flat[i]) != DRV_STEP_WORK;
+    /* At most a device step before and after each step of its own. */
+    size_t max = 2 * cuts + 1;
     DrvStep *ds = e == GPH_OK ? calloc(max, sizeof *ds) : NULL;
     l->steps = ds ? calloc(max, sizeof *l->steps) : NULL;
     if (!l->steps) {

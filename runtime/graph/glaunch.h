@@ -10,7 +10,8 @@
  * its nodes in their order (gph.h) through the library's own calls made
  * at once (glaunch_ops.run): on the device worker, host nodes on the
  * callback thread as host functions (CUDA runs both on a thread of its
- * own, not the device's).  A graph instantiated to free on launch first
+ * own, not the device's); event record and wait nodes are the stream's
+ * own records and waits, made at the launch (drv_enqueue_seq).  A graph instantiated to free on launch first
  * frees what its allocation nodes allocated, and the conditional
  * handles take their defaults (gcond.h).
  *

@@ -115,6 +115,15 @@ static inline CUgraph gph_child(CUgraphNode n)
     return c;
 }
 
+/* An event record or wait node's event (both libraries' parameter
+ * unions hold it first too). */
+static inline CUevent gph_event(CUgraphNode n)
+{
+    CUevent e;
+    __builtin_memcpy(&e, n->p, sizeof e);
+    return e;
+}
+
 /* Copies the values of fn's arguments, params[i] (their sizes from the
  * kernel's parameter list), into n, as CUDA does when a kernel node is
  * added or set: later changes to the caller's variables do not reach
