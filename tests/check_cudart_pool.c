@@ -424,6 +424,32 @@ START_TEST(test_graph_nodes)
     /* "The graph cannot be cloned." */
     cudaGraph_t c;
     ck_assert_int_eq(cudaGraphClone(&c, g), cudaErrorNotSupported);
+    /* "Nodes and edges of the graph cannot be deleted", "The graph
+     * cannot be used in a child node" (the functions document
+     * cudaErrorInvalidValue); nor are memory nodes added to a child
+     * graph node's graph (cudaGraphChildGraphNodeGetGraph). */
+    ck_assert_int_eq(cudaGraphDestroyNode(cn), cudaErrorInvalidValue);
+    ck_assert_int_eq(cudaGraphRemoveDependencies(g, &mn, &cn, NULL, 1),
+                     cudaErrorInvalidValue);
+    size_t nn = 0;
+    OK(cudaGraphGetNodes(g, NULL, &nn));
+    ck_assert_uint_eq(nn, 4);
+    cudaGraph_t parent, child, inner;
+    cudaGraphNode_t pn, bad;
+    OK(cudaGraphCreate(&parent, 0));
+    ck_assert_int_eq(cudaGraphAddChildGraphNode(&pn, parent, NULL, 0, g),
+                     cudaErrorInvalidValue);
+    OK(cudaGraphCreate(&child, 0));
+    OK(cudaGraphAddEmptyNode(&pn, child, NULL, 0));
+    OK(cudaGraphAddChildGraphNode(&pn, parent, NULL, 0, child));
+    OK(cudaGraphChildGraphNodeGetGraph(pn, &inner));
+    struct cudaMemAllocNodeParams ap2 = ap;
+    ck_assert_int_eq(cudaGraphAddMemAllocNode(&bad, inner, NULL, 0, &ap2),
+                     cudaErrorInvalidValue);
+    ck_assert_int_eq(cudaGraphAddMemFreeNode(&bad, inner, NULL, 0, ap.dptr),
+                     cudaErrorInvalidValue);
+    OK(cudaGraphDestroy(parent));
+    OK(cudaGraphDestroy(child));
     /* A free node must name a graph allocation. */
     int x;
     ck_assert_int_eq(cudaGraphAddMemFreeNode(&fn, g, NULL, 0, &x),
@@ -472,9 +498,9 @@ START_TEST(test_graph_alloc_outlives)
     OK(cudaGraphInstantiate(&e, g, 0));
     /* cudaGraphAddMemAllocNode: "Only one instantiation of the graph
      * may exist at any point in time." */
-    ck_assert_int_eq(cudaGraphInstantiate(&ea, g, 0), cudaErrorNotSupported);
+    ck_assert_int_eq(cudaGraphInstantiate(&ea, g, 0), cudaErrorInvalidValue);
     ck_assert_int_eq(cudaGraphInstantiateWithFlags(&ea, g, 0),
-                     cudaErrorNotSupported);
+                     cudaErrorInvalidValue);
     (void)cudaGetLastError();
     OK(cudaGraphLaunch(e, 0));
     uint64_t used = 0;

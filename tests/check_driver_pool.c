@@ -323,6 +323,38 @@ START_TEST(test_graph_nodes)
     CUgraph c;
     ck_assert_int_eq(cuGraphClone(&c, g), 801);
     ck_assert_int_eq(cuGraphAddMemFreeNode(&fn, g, NULL, 0, 0x1234), 1);
+    /* cuGraphAddMemFreeNode: "Nodes and edges of the graph cannot be
+     * deleted", "The graph cannot be used in a child node" (the
+     * functions document CUDA_ERROR_INVALID_VALUE); the graph is left
+     * as it was. */
+    ck_assert_int_eq(cuGraphDestroyNode(cn), CUDA_ERROR_INVALID_VALUE);
+    ck_assert_int_eq(cuGraphRemoveDependencies(g, &kn, &cn, 1),
+                     CUDA_ERROR_INVALID_VALUE);
+    size_t nn = 0, ne = 0;
+    OK(cuGraphGetNodes(g, NULL, &nn));
+    OK(cuGraphGetEdges(g, NULL, NULL, &ne));
+    ck_assert_uint_eq(nn, 4);
+    ck_assert_uint_eq(ne, 3);
+    CUgraph parent, child;
+    CUgraphNode pn;
+    OK(cuGraphCreate(&parent, 0));
+    ck_assert_int_eq(cuGraphAddChildGraphNode(&pn, parent, NULL, 0, g),
+                     CUDA_ERROR_INVALID_VALUE);
+    /* Nor are memory nodes added to a child graph node's graph
+     * (cuGraphChildGraphNodeGetGraph). */
+    OK(cuGraphCreate(&child, 0));
+    OK(cuGraphAddEmptyNode(&pn, child, NULL, 0));
+    OK(cuGraphAddChildGraphNode(&pn, parent, NULL, 0, child));
+    CUgraph inner;
+    OK(cuGraphChildGraphNodeGetGraph(pn, &inner));
+    CUDA_MEM_ALLOC_NODE_PARAMS ap2 = ap;
+    CUgraphNode bad;
+    ck_assert_int_eq(cuGraphAddMemAllocNode(&bad, inner, NULL, 0, &ap2),
+                     CUDA_ERROR_INVALID_VALUE);
+    ck_assert_int_eq(cuGraphAddMemFreeNode(&bad, inner, NULL, 0, ap.dptr),
+                     CUDA_ERROR_INVALID_VALUE);
+    OK(cuGraphDestroy(parent));
+    OK(cuGraphDestroy(child));
     CUgraphExec x;
     OK(cuGraphInstantiateWithFlags(&x, g, 0));
     for (int run = 0; run < 2; run++) {
@@ -365,16 +397,18 @@ START_TEST(test_graph_nodes)
     /* cuGraphInstantiate: with allocation or free nodes, "at most one
      * executable graph in existence for that graph at a time"; a
      * second instantiation before cuGraphExecDestroy of the first
-     * fails, every form of it; after, it works. */
+     * fails, every form of it (with CUDA_ERROR_INVALID_VALUE: the
+     * error is not named there, and cuGraphInstantiate documents no
+     * other); after, it works. */
     CUgraphExec x2;
     ck_assert_int_eq(cuGraphInstantiateWithFlags(&x2, g, 0),
-                     CUDA_ERROR_NOT_SUPPORTED);
+                     CUDA_ERROR_INVALID_VALUE);
     ck_assert_int_eq(cuGraphInstantiate_v2(&x2, g, NULL, NULL, 0),
-                     CUDA_ERROR_NOT_SUPPORTED);
+                     CUDA_ERROR_INVALID_VALUE);
     CUDA_GRAPH_INSTANTIATE_PARAMS ip;
     memset(&ip, 0, sizeof(ip));
     ck_assert_int_eq(cuGraphInstantiateWithParams(&x2, g, &ip),
-                     CUDA_ERROR_NOT_SUPPORTED);
+                     CUDA_ERROR_INVALID_VALUE);
     ck_assert_int_eq(ip.result_out, CUDA_GRAPH_INSTANTIATE_ERROR);
     memset(h, 0, sizeof(h));
     OK(cuGraphLaunch(x, s));

@@ -183,9 +183,7 @@ int gmem_graph_has_mem(CUgraph g)
     for (size_t i = 0; i < g->n; i++) {
         int t = g->nodes[i]->type;
         if (t == CU_GRAPH_NODE_TYPE_MEM_ALLOC ||
-            t == CU_GRAPH_NODE_TYPE_MEM_FREE ||
-            (t == CU_GRAPH_NODE_TYPE_GRAPH &&
-             gmem_graph_has_mem(gph_child(g->nodes[i]))))
+            t == CU_GRAPH_NODE_TYPE_MEM_FREE)
             return 1;
     }
     return 0;

@@ -51,7 +51,7 @@ int gmem_check(const CUmemPoolProps *pp, const CUmemAccessDesc *descs,
  * parameters. */
 /* Runs an allocation or free node. */
 int gmem_run(CUgraphNode n);
-/* Whether g (or a child graph of it) holds memory nodes. */
+/* Whether g holds memory nodes (a child graph never does, gph.h). */
 int gmem_graph_has_mem(CUgraph g);
 /* Frees the live allocations of the allocation nodes of g, an
  * executable copy (a launch of a graph instantiated with

@@ -146,10 +146,11 @@ static int set_params(CUgraph g, CUgraphNode n, int type, const void *p)
     case CU_GRAPH_NODE_TYPE_GRAPH: {
         CUgraph child, copy;
         memcpy(&child, p, sizeof child);
-        if (!child)
+        if (!child || (gph_mine(child) && gmem_graph_has_mem(child)))
             return GPH_EINVAL;
         int e = gph_clone(&copy, child);
         if (e == GPH_OK) {
+            copy->owned = 1;
             n->type = type;
             memcpy(n->p, &copy, sizeof copy);
         }
@@ -199,6 +200,9 @@ int gph_add(CUgraph g, CUgraphNode *out, const CUgraphNode *deps,
             size_t nd, int type, const void *p)
 {
     if (!gph_mine(g) || !out || !p || (nd && !deps))
+        return GPH_EINVAL;
+    if (g->owned && (type == CU_GRAPH_NODE_TYPE_MEM_ALLOC
+                     || type == CU_GRAPH_NODE_TYPE_MEM_FREE))
         return GPH_EINVAL;
     CUgraphNode n = node_new();
     if (!n)
@@ -350,7 +354,7 @@ int gph_remove_deps(CUgraph g, const CUgraphNode *from,
                     const CUgraphNode *to, const CUgraphEdgeData *edges,
                     size_t n)
 {
-    if (!gph_mine(g) || (n && (!from || !to)))
+    if (!gph_mine(g) || (n && (!from || !to)) || gmem_graph_has_mem(g))
         return GPH_EINVAL;
     for (size_t i = 0; i < n; i++) {
         if (!from[i] || !to[i] || to[i]->graph != g
@@ -393,7 +397,7 @@ int gph_edges(CUgraph g, CUgraphNode *from, CUgraphNode *to,
 
 int gph_destroy_node(CUgraphNode n)
 {
-    if (!gph_node_mine(n))
+    if (!gph_node_mine(n) || gmem_graph_has_mem(n->graph))
         return GPH_EINVAL;
     CUgraph g = n->graph;
     for (size_t i = 0; i < g->n; i++)
@@ -581,7 +585,7 @@ int gph_instantiate(CUgraphExec *x, CUgraph g, unsigned long long flags)
                    ? GPH_ENOTSUP : GPH_EINVAL;
     int mem = gmem_graph_has_mem(g);
     if (mem && g->mem_exec)
-        return GPH_ENOTSUP;         /* one executable graph at a time */
+        return GPH_EINVAL;          /* one executable graph at a time */
     CUgraphExec ex = calloc(1, sizeof *ex);
     if (!ex)
         return GPH_ENOMEM;

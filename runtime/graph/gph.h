@@ -95,6 +95,7 @@ struct CUgraph_st {
     /* A graph with memory nodes: its one executable graph (CUDA allows
      * one at a time, gph_instantiate), NULL if none. */
     struct CUgraphExec_st *mem_exec;
+    int owned;                  /* a child graph node's graph */
 };
 
 struct CUgraphExec_st {
@@ -157,6 +158,14 @@ int gph_destroy(CUgraph g);
 int gph_clone(CUgraph *out, CUgraph g);
 /* The node of clone made from n (cudaGraphNodeFindInClone). */
 int gph_find_in_clone(CUgraphNode *out, CUgraphNode n, CUgraph clone);
+/* Graphs with memory nodes (CUDA Driver API, cuGraphAddMemFreeNode and
+ * cuGraphAddMemAllocNode: "Nodes and edges of the graph cannot be
+ * deleted", "The graph cannot be used in a child node"): gph_add of a
+ * child graph node, gph_destroy_node and gph_remove_deps refuse them,
+ * and gph_add a memory node in a child graph node's graph
+ * (cuGraphChildGraphNodeGetGraph: "Allocation and free nodes cannot be
+ * added to the returned graph"), all GPH_EINVAL, the only error those
+ * functions document.  So no child graph holds memory nodes. */
 /* Adds a node of `type` after the nd nodes deps of g (each an earlier
  * node of g, named once); *p is the library's parameters, copied. */
 int gph_add(CUgraph g, CUgraphNode *out, const CUgraphNode *deps,
@@ -197,8 +206,8 @@ int gph_precedes(CUgraph g, const CUgraphNode *nodes, size_t n,
  * nodes (gmem.h) has at most one executable graph at a time (CUDA
  * Driver API, cuGraphInstantiate: "An attempt to instantiate a second
  * executable graph before destroying the first with cuGraphExecDestroy
- * will result in an error"; the error is not named there, GPH_ENOTSUP
- * here, as for cloning such a graph). */
+ * will result in an error"; the error is not named there: GPH_EINVAL,
+ * the only error cudaGraphInstantiate documents). */
 int gph_instantiate(CUgraphExec *x, CUgraph g, unsigned long long flags);
 /* x goes; its executable copy goes once no launch holds it (CUDA:
  * an executable graph destroyed while in flight is freed on
