@@ -280,6 +280,53 @@ START_TEST(test_host_managed_pools)
 }
 END_TEST
 
+/* A pool's block is the pool's to free: cuMemFreeHost takes only what
+ * cuMemAllocHost or cuMemHostAlloc gave ("p ... must have been returned
+ * by a previous call to cuMemAllocHost()", CUDA Driver API reference),
+ * so a host or managed pool's block, which is the same kind of memory
+ * here, is refused and stays its pool's (else the pool would later hand
+ * out memory the C library had taken back). */
+START_TEST(test_free_host_pool_block)
+{
+    static const struct {
+        int type, loc;
+    } kinds[] = {
+        {CU_MEM_ALLOCATION_TYPE_PINNED, CU_MEM_LOCATION_TYPE_HOST},
+        {CU_MEM_ALLOCATION_TYPE_MANAGED, CU_MEM_LOCATION_TYPE_NONE},
+    };
+    for (int k = 0; k < 2; k++) {
+        CUmemPoolProps pp;
+        memset(&pp, 0, sizeof(pp));
+        pp.allocType = kinds[k].type;
+        pp.location.type = kinds[k].loc;
+        CUmemoryPool p;
+        OK(cuMemPoolCreate(&p, &pp));
+        CUdeviceptr d = 0;
+        OK(cuMemAllocFromPoolAsync(&d, 256, p, NULL));
+        OK(cuStreamSynchronize(NULL));
+        ck_assert_int_eq(cuMemFreeHost((void *)(uintptr_t)d), 1);
+        /* Still the pool's, still usable. */
+        void *owner = NULL;
+        OK(cuPointerGetAttribute(&owner, CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE,
+                                 d));
+        ck_assert_ptr_eq(owner, p);
+        memset((void *)(uintptr_t)d, 0x5a, 256);
+        OK(cuMemFreeAsync(d, NULL));
+        OK(cuStreamSynchronize(NULL));
+        OK(cuMemPoolDestroy(p));
+    }
+    /* What cuMemAllocHost gave is freed as before; managed memory is
+     * not cuMemFreeHost's either. */
+    void *h = NULL;
+    OK(cuMemAllocHost_v2(&h, 64));
+    OK(cuMemFreeHost(h));
+    CUdeviceptr m = 0;
+    OK(cuMemAllocManaged(&m, 64, CU_MEM_ATTACH_GLOBAL));
+    ck_assert_int_eq(cuMemFreeHost((void *)(uintptr_t)m), 1);
+    OK(cuMemFree_v2(m));
+}
+END_TEST
+
 /* An allocation node, a kernel node writing the memory, a copy out, a
  * free node; and the same work captured from a stream. */
 START_TEST(test_graph_nodes)
@@ -438,6 +485,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_alloc_async);
     tcase_add_test(tc, test_pools);
     tcase_add_test(tc, test_host_managed_pools);
+    tcase_add_test(tc, test_free_host_pool_block);
     tcase_add_test(tc, test_graph_nodes);
     suite_add_tcase(s, tc);
     return s;

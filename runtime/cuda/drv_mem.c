@@ -241,7 +241,11 @@ CUresult cuMemFreeHost(void *p)
         ptxemu_devptr base;
         ptxemu_pointer_info(drv.dev, (ptxemu_devptr)(uintptr_t)p, &kind,
                             &base, NULL);
-        r = kind != PTXEMU_MEM_MANAGED || base != (uintptr_t)p
+        /* Only what cuMemAllocHost or cuMemHostAlloc gave: not managed
+         * memory, nor a host or managed pool's block (the same kind of
+         * memory here), which its pool would later hand out again. */
+        r = kind != PTXEMU_MEM_MANAGED || base != (uintptr_t)p ||
+                    !drv_handle_valid(DRV_PINNED, p)
             ? CUDA_ERROR_INVALID_VALUE
             : release(base);
     }
