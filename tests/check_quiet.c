@@ -6,7 +6,8 @@
  * the livelock at once (not after the time limit).  While some host
  * thread may still set it (the main thread before it synchronises, a
  * thread that never calls CUDA, a host function on the callback
- * thread), the kernel runs until the flag is set and succeeds.
+ * thread), the kernel runs until the flag is set and succeeds; also in
+ * a child forked after the driver's threads started.
  *
  * References: CUDA's rule that a fault or deadlock in a kernel is
  * reported by the next synchronising call (not CUDA_SUCCESS), and the
@@ -17,6 +18,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <time.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "abi/cuda_abi.h"
@@ -141,6 +143,56 @@ START_TEST(set_by_other_thread)
 }
 END_TEST
 
+/* As late_setter, later than the watchdog's diagnosis of never_set
+ * (about a second). */
+static void *slow_setter(void *arg)
+{
+    (void)arg;
+    nap(3);
+    *flag = 1;
+    return NULL;
+}
+
+/* In a child forked after the driver's threads started (the child has
+ * none of them, and runs its work on its own thread), a thread that
+ * never calls CUDA still counts as one that may set the flag. */
+START_TEST(set_by_other_thread_after_fork)
+{
+    setup_kind(0);
+    launch(NULL);                       /* the worker threads run */
+    *flag = 1;
+    OK(cuCtxSynchronize());
+    ck_assert_uint_eq(*status, 2);
+    *flag = 0;
+    *status = 0;
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        pthread_t t;
+        int ok = pthread_create(&t, NULL, slow_setter, NULL) == 0;
+        launch(NULL);
+        ok = ok && cuCtxSynchronize() == CUDA_SUCCESS;
+        pthread_join(t, NULL);
+        if (!ok || *status != 2) {
+            _exit(1);
+        }
+        /* ...and with no such thread left, a spin is still diagnosed */
+        *flag = 0;
+        double t0 = now_s();
+        launch(NULL);
+        _exit(cuCtxSynchronize() != CUDA_SUCCESS && now_s() - t0 < 20
+                  ? 0 : 2);
+    }
+    int st = 0;
+    ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+    ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) != 1,
+                  "the child's kernel was called stuck while a thread "
+                  "of the child was about to set its flag");
+    ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0,
+                  "the child's livelock went unreported (status 0x%x)", st);
+}
+END_TEST
+
 static void host_fn(void *arg)
 {
     (void)arg;
@@ -173,6 +225,7 @@ static Suite *suite(void)
     tcase_add_test(tc, set_by_main);
     tcase_add_test(tc, set_by_other_thread);
     tcase_add_test(tc, set_by_host_function);
+    tcase_add_test(tc, set_by_other_thread_after_fork);
     suite_add_tcase(s, tc);
     return s;
 }

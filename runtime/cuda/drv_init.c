@@ -339,6 +339,7 @@ CUresult cuInit(unsigned int Flags)
                 drv.primary.flags = 0;
                 drv.primary.primary = 1;
                 drv.primary.id = ++drv.next_id;
+                drv_quiet_init();
                 (void)ptxemu_set_host_stamp(drv.dev, drv_quiet_stamp, NULL);
                 drv.initialized = 1;
                 drv_sanitize_init();

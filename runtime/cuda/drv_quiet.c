@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <dirent.h>
+#include <pthread.h>
 #include <stdatomic.h>
 
 #include "emu/pool.h"
@@ -31,6 +32,29 @@ void drv_quiet_wait_end(void)
 {
     atomic_fetch_add(&stamp, 1);
     atomic_fetch_sub(&waiting, 1);
+}
+
+/* A forked child has only the thread that forked (pthread_atfork(3)):
+ * none of the parent's worker, callback, IPC waiter or waiting threads,
+ * whose counts would otherwise pass the child's own threads off as
+ * ours and its livelock rule call a kernel stuck that a thread of the
+ * child is about to release. */
+static void quiet_forked(void)
+{
+    atomic_store(&ours, 0);
+    atomic_store(&waiting, 0);
+    atomic_fetch_add(&stamp, 1);
+}
+
+static void quiet_init(void)
+{
+    pthread_atfork(NULL, NULL, quiet_forked);
+}
+
+void drv_quiet_init(void)
+{
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, quiet_init);
 }
 
 /* The process's threads now (Linux: one entry per thread in

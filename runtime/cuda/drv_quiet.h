@@ -24,6 +24,9 @@
 
 #include <stdint.h>
 
+/* Once, before any thread of ours starts: a forked child starts its
+ * counts afresh. */
+void drv_quiet_init(void);
 /* A thread of ours starts (+1) or ends (-1), or the callback thread
  * leaves (-1) or re-enters (+1) the program's code. */
 void drv_quiet_ours(int delta);
