@@ -29,7 +29,7 @@
 #define NRING 8                   /* fences remembered per CTA */
 #define PAGE_BITS 10              /* global shadow page: 1 KiB */
 #define PAGE (1u << PAGE_BITS)
-#define MAX_PAGES 4096u           /* per launch (about 150 MB of shadow) */
+#define MAX_PAGES 4096u           /* per launch (about 200 MB of shadow) */
 #define CLOCK_MAX 0xFFFFFF00u
 
 typedef struct Slot {
@@ -37,6 +37,8 @@ typedef struct Slot {
                                      0: none */
     uint32_t site;                /* SanRacecheck.sites index */
     uint32_t time;                /* launch clock at the access */
+    uint32_t peers;               /* the warp's lanes on the path that
+                                     made it (intra-warp races) */
 } Slot;
 
 typedef struct Cell {
@@ -55,9 +57,17 @@ typedef struct CtaSync {
     Ring any, gpu;                /* its fences; those of .gpu/.sys scope */
 } CtaSync;
 
+/* A warp's bar.warp.sync releases: clock and member mask. */
+typedef struct WarpRing {
+    uint32_t t[NRING], m[NRING];
+    uint32_t n;
+} WarpRing;
+
 typedef struct Launch {
     uint32_t nthreads;            /* per CTA */
     bool on, global_on;
+    bool its;                     /* independent thread scheduling: lanes
+                                     of one warp may race */
     uint32_t clock;
     CtaSync *cs;                  /* per linear CTA */
     SanMap pages;                 /* addr >> PAGE_BITS -> Cell[PAGE] */
@@ -65,9 +75,11 @@ typedef struct Launch {
     Cell *last_page;
 } Launch;
 
-typedef struct Shared {           /* a CTA's shared-memory shadow */
+typedef struct Shared {           /* a CTA's shadow: shared memory, */
     Cell *c;
     uint32_t n;
+    WarpRing *ws;                 /* and per warp its bar.warp.syncs */
+    uint32_t nws;
 } Shared;
 
 typedef struct Site {
@@ -177,10 +189,52 @@ static bool ordered(const Launch *L, const Slot *s, uint32_t cta)
     return f != UINT32_MAX && c->sync > f;
 }
 
+/* Whether a bar.warp.sync naming both lanes of `pair` was released
+ * after clock t (a ring that lost entries after t may have held it: yes,
+ * never a false report). */
+static bool warpsync_after(const WarpRing *g, uint32_t t, uint32_t pair)
+{
+    uint32_t k = g->n < NRING ? g->n : NRING;
+    bool all_after = g->n > NRING;
+    for (uint32_t i = 0; i < k; i++) {
+        if (g->t[i] > t && (g->m[i] & pair) == pair) {
+            return true;
+        }
+        all_after &= g->t[i] > t;
+    }
+    return all_after;
+}
+
+/* Two accesses by threads of one warp: whether they are ordered within
+ * the warp.  Without independent thread scheduling the warp's lanes run
+ * in lock step (warp-synchronous code), so always.  With it (sm_70 on:
+ * CUDA C++ Programming Guide, "Independent Thread Scheduling": code that
+ * assumed warp-synchronicity needs __syncwarp()) only the same thread,
+ * two lanes that were on one path at both accesses (in lock step, also
+ * one instruction's lanes), or a bar.warp.sync (__syncwarp) naming both
+ * lanes released between the accesses. */
+static bool warp_ordered(const Launch *L, const Shared *sh, const Slot *s,
+                         const Slot *cur)
+{
+    uint32_t a = (s->who & WHO) - 1, b = (cur->who & WHO) - 1;
+    if (!L->its || a == b) {
+        return true;
+    }
+    uint32_t la = a % L->nthreads % EMU_WARP_SIZE;
+    uint32_t lb = b % L->nthreads % EMU_WARP_SIZE;
+    if ((s->peers >> lb & 1u) && (cur->peers >> la & 1u)) {
+        return true;
+    }
+    uint32_t w = a % L->nthreads / EMU_WARP_SIZE;
+    return sh && w < sh->nws &&
+           warpsync_after(&sh->ws[w], s->time, 1u << la | 1u << lb);
+}
+
 /* write: whether the access in s wrote (the current one's direction is
- * the other's in RAW and WAR). */
-static bool conflict(const Launch *L, const Slot *s, bool s_write,
-                     const Slot *cur, bool cur_write, uint32_t cta)
+ * the other's in RAW and WAR).  sh: the current CTA's shadow. */
+static bool conflict(const Launch *L, const Shared *sh, const Slot *s,
+                     bool s_write, const Slot *cur, bool cur_write,
+                     uint32_t cta)
 {
     if (!s->who || (s->who & cur->who & STRONG)) {
         return false;
@@ -192,7 +246,10 @@ static bool conflict(const Launch *L, const Slot *s, bool s_write,
         ((cur->who & ATOMIC) && !s_write)) {
         return false;
     }
-    return !same_warp(L, s->who, cur->who) && !ordered(L, s, cta);
+    if (same_warp(L, s->who, cur->who) && warp_ordered(L, sh, s, cur)) {
+        return false;
+    }
+    return !ordered(L, s, cta);
 }
 
 /* ------------------------------------------------------------ reports */
@@ -290,32 +347,35 @@ static void report(SanRacecheck *r, const EmuLaunch *l, Hazard kind,
 
 /* val: the byte in memory after the current access (a write's). */
 static void check_byte(SanRacecheck *r, const EmuLaunch *l, Launch *L,
-                       Cell *c, const Slot *cur, bool write, uint8_t val,
-                       uint32_t cta, PtxSpace space, uint64_t addr)
+                       const Shared *sh, Cell *c, const Slot *cur,
+                       bool write, uint8_t val, uint32_t cta,
+                       PtxSpace space, uint64_t addr)
 {
     if (write) {
         /* two writes of the same value are benign (compute-sanitizer
          * does not call them errors either) */
         if (!(c->wval == val && !(c->w.who & ATOMIC) &&
               !(cur->who & ATOMIC)) &&
-            conflict(L, &c->w, true, cur, true, cta)) {
+            conflict(L, sh, &c->w, true, cur, true, cta)) {
             report(r, l, HZ_WAW, space, addr, &c->w, cur);
         }
-        if (conflict(L, &c->r1, false, cur, true, cta)) {
+        if (conflict(L, sh, &c->r1, false, cur, true, cta)) {
             report(r, l, HZ_WAR, space, addr, &c->r1, cur);
-        } else if (conflict(L, &c->r2, false, cur, true, cta)) {
+        } else if (conflict(L, sh, &c->r2, false, cur, true, cta)) {
             report(r, l, HZ_WAR, space, addr, &c->r2, cur);
         }
         c->w = *cur;
         c->wval = val;
         return;
     }
-    if (conflict(L, &c->w, true, cur, false, cta)) {
+    if (conflict(L, sh, &c->w, true, cur, false, cta)) {
         report(r, l, HZ_RAW, space, addr, &c->w, cur);
     }
     /* keep a read that the current one does not order after, so that a
      * later write by another warp still meets it */
-    if (!c->r1.who || same_warp(L, c->r1.who, cur->who) ||
+    if (!c->r1.who ||
+        (same_warp(L, c->r1.who, cur->who) &&
+         warp_ordered(L, sh, &c->r1, cur)) ||
         ordered(L, &c->r1, cta)) {
         c->r1 = *cur;
     } else {
@@ -323,15 +383,23 @@ static void check_byte(SanRacecheck *r, const EmuLaunch *l, Launch *L,
     }
 }
 
-static Cell *shared_cells(SanRacecheck *r, EmuCta *cta, uint64_t end)
+/* cta's shadow, made on first use (NULL: out of memory). */
+static Shared *cta_shadow(SanRacecheck *r, EmuCta *cta)
 {
     void **slot = emu_client_cta_slot(cta, r->client);
-    if (!slot || end > cta->shared_bytes) {
-        return NULL;                  /* the reserved region: not user's */
-    }
-    Shared *s = *slot;
-    if (!s && !(s = *slot = calloc(1, sizeof(*s)))) {
+    if (!slot) {
         return NULL;
+    }
+    if (!*slot) {
+        *slot = calloc(1, sizeof(Shared));
+    }
+    return *slot;
+}
+
+static Cell *shared_cells(Shared *s, EmuCta *cta, uint64_t end)
+{
+    if (!s || end > cta->shared_bytes) {
+        return NULL;                  /* the reserved region: not user's */
     }
     if (end > s->n) {
         uint32_t n = s->n ? s->n : 256;
@@ -418,6 +486,7 @@ static void on_access(void *ctx, const EmuCtx *x, const EmuAccess *a,
         fence(L, cta, ir_insn_mod(in, PTX_MG_SCOPE));
     }
     uint32_t site = site_of(r, x->func, x->pc);
+    Shared *sh = cta_shadow(r, x->cta);
     uint32_t base = cta * L->nthreads + x->warp->id * EMU_WARP_SIZE + 1;
     for (uint32_t k = 0; k < n; k++) {
         EmuAccKind kind = a[k].kind;
@@ -428,16 +497,17 @@ static void on_access(void *ctx, const EmuCtx *x, const EmuAccess *a,
         bool strong = strong_insn || kind == EMU_ACC_ATOMIC;
         any_strong |= strong;
         Slot cur = { (base + a[k].lane) | (strong ? STRONG : 0) |
-                     (kind == EMU_ACC_ATOMIC ? ATOMIC : 0), site, L->clock };
+                     (kind == EMU_ACC_ATOMIC ? ATOMIC : 0), site, L->clock,
+                     x->active };
         bool write = kind != EMU_ACC_READ;
         PtxSpace sp = a[k].space;
         uint64_t addr = a[k].addr;
         const uint8_t *mem = NULL;        /* the bytes, for their values */
         if (sp == PTX_SPACE_SHARED) {
-            Cell *c = shared_cells(r, x->cta, addr + a[k].size);
+            Cell *c = shared_cells(sh, x->cta, addr + a[k].size);
             mem = x->cta->shared + addr;
             for (uint32_t b = 0; c && b < a[k].size; b++) {
-                check_byte(r, x->launch, L, &c[addr + b], &cur, write,
+                check_byte(r, x->launch, L, sh, &c[addr + b], &cur, write,
                            mem[b], cta, sp, addr + b);
             }
         } else if (sp == PTX_SPACE_GLOBAL && L->global_on) {
@@ -452,7 +522,7 @@ static void on_access(void *ctx, const EmuCtx *x, const EmuAccess *a,
                 }
                 /* a write outside every allocation (memcheck's) compares
                  * as a new value */
-                check_byte(r, x->launch, L, &p[at & (PAGE - 1)], &cur,
+                check_byte(r, x->launch, L, sh, &p[at & (PAGE - 1)], &cur,
                            write, mem ? mem[b] : (uint8_t)~p[at & (PAGE -
                            1)].wval, cta, sp, at);
             }
@@ -481,6 +551,29 @@ static void launch_free(Launch *L)
     free(L);
 }
 
+/* Warp w of cta released a bar.warp.sync of members: a clock tick. */
+static void warpsync(SanRacecheck *r, Launch *L, EmuCta *cta, uint32_t w,
+                     uint32_t members)
+{
+    if (L->clock >= CLOCK_MAX) {
+        L->on = false;
+        return;
+    }
+    Shared *sh = cta_shadow(r, cta);
+    if (sh && !sh->ws && (sh->ws = calloc(cta->nwarps, sizeof(*sh->ws)))) {
+        sh->nws = cta->nwarps;
+    }
+    if (!sh || !sh->ws || w >= sh->nws) {
+        L->its = false;               /* out of memory: no intra-warp
+                                         checks rather than false ones */
+        return;
+    }
+    WarpRing *g = &sh->ws[w];
+    g->t[g->n % NRING] = ++L->clock;
+    g->m[g->n % NRING] = members;
+    g->n++;
+}
+
 static void on_event(void *ctx, const EmuEvent *e)
 {
     SanRacecheck *r = ctx;
@@ -507,6 +600,7 @@ static void on_event(void *ctx, const EmuEvent *e)
         }
         L->nthreads = (uint32_t)nt;
         L->on = L->global_on = true;
+        L->its = l->mod && l->mod->reconv == EMU_RECONV_ITS;
         *ls = L;
         return;
     }
@@ -520,6 +614,7 @@ static void on_event(void *ctx, const EmuEvent *e)
         void **cs = emu_client_cta_slot(e->cta, r->client);
         if (cs && *cs) {
             free(((Shared *)*cs)->c);
+            free(((Shared *)*cs)->ws);
             free(*cs);
             *cs = NULL;
         }
@@ -538,6 +633,11 @@ static void on_event(void *ctx, const EmuEvent *e)
     case EMU_EV_FENCE:
         if (L && L->on && e->cta) {
             fence(L, e->cta->linear, (PtxMod)e->id);
+        }
+        return;
+    case EMU_EV_WARPSYNC:
+        if (L && L->on && e->cta && e->warp) {
+            warpsync(r, L, e->cta, e->warp->id, e->id);
         }
         return;
     default:
@@ -563,7 +663,8 @@ SanRacecheck *san_racecheck_new(EmuDevice *d, SanOut *out, bool analysis)
         .spaces = 1u << PTX_SPACE_SHARED | 1u << PTX_SPACE_GLOBAL,
         .events = 1u << EMU_EV_LAUNCH_BEGIN | 1u << EMU_EV_LAUNCH_END |
                   1u << EMU_EV_CTA_DONE | 1u << EMU_EV_BARRIER |
-                  1u << EMU_EV_MBAR_FLIP | 1u << EMU_EV_FENCE,
+                  1u << EMU_EV_MBAR_FLIP | 1u << EMU_EV_FENCE |
+                  1u << EMU_EV_WARPSYNC,
     };
     char why[128];
     r->client = emu_client_attach(d, &c, why, sizeof(why));

@@ -8,18 +8,23 @@
  *  - Two accesses to one byte, at least one a write, by threads of
  *    different warps, none of the pairs below: RAW (write then read),
  *    WAR (read then write), WAW (write then write).
- *  - Not hazards: accesses of one warp (warp-synchronous: the emulator
- *    runs a warp's lanes in lock step); two atomics or other strong
- *    accesses (atom/red, mbarrier operations, and ld/st .volatile,
- *    .relaxed, .acquire, .release); a plain read and an atomic (the CAS
- *    loop's first guess); two writes of the same byte value (benign, as
- *    compute-sanitizer has them); accesses with a CTA barrier release
- *    between them (same
- *    CTA); accesses such that, after the first, its CTA executed a
- *    fence (membar/fence, or a .release/.acq_rel operation; of .gpu or
- *    .sys scope when the CTAs differ) and then the second's CTA a
- *    strong access (an atomic, a volatile/relaxed/acquire load), in
- *    this order.  Threads are grouped by CTA for fences and strong
+ *  - Two lanes of one warp under independent thread scheduling
+ *    (EMU_RECONV_ITS): a hazard as above when, at one of the two
+ *    accesses, the other lane was not on the path that made it
+ *    (diverged), and no bar.warp.sync naming both lanes
+ *    (EMU_EV_WARPSYNC) nor CTA barrier was released between them.
+ *  - Not hazards: accesses of one warp without independent thread
+ *    scheduling (warp-synchronous), or in lock step (both lanes on the
+ *    path at both accesses; one instruction's lanes); two atomics or
+ *    other strong accesses (atom/red, mbarrier operations, and ld/st
+ *    .volatile, .relaxed, .acquire, .release); a plain read and an
+ *    atomic (the CAS loop's first guess); two writes of the same byte
+ *    value (benign, as compute-sanitizer has them); accesses with a CTA
+ *    barrier release between them (same CTA); accesses such that,
+ *    after the first, its CTA executed a fence (membar/fence, or a
+ *    .release/.acq_rel operation; of .gpu or .sys scope when the CTAs
+ *    differ) and then the second's CTA a strong access (an atomic, a
+ *    volatile/relaxed/acquire load), in this order.  Threads are grouped by CTA for fences and strong
  *    accesses, so some races between threads of one CTA are missed.
  *  - Not checked: asynchronous copies (cp.async, bulk, TMA), texture
  *    and surface accesses, another CTA's shared memory (shared::cluster),

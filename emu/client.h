@@ -68,6 +68,11 @@ typedef enum EmuEventKind {
                                      fence (not fence.proxy) */
     EMU_EV_HOST_WRITE,            /* addr, size: the host wrote device
                                      memory (memcpy, memset) */
+    EMU_EV_WARPSYNC,              /* launch, cta, warp, id: the member
+                                     mask: a bar.warp.sync released
+                                     (every non-exited member arrived),
+                                     under independent thread scheduling
+                                     only (emu/its.h) */
     EMU_EV_DEADLOCK,              /* launch, cta: the watchdog found the
                                      launch deadlocked or livelocked
                                      (emu/grid.h); one event per resident

@@ -52,6 +52,7 @@
 
 #include "emu/exec.h"
 #include "emu/insninfo.h"
+#include "emu/client.h"
 #include "emu/its.h"
 #include "emu/rtrace.h"
 #include "ptx/opcode.h"
@@ -681,6 +682,9 @@ bool emu_its_warpsync(EmuCtx *x, const EmuOpnd *mm, uint32_t lanes)
     }
     if (!missing) {
         w->ws_arrived &= ~members;      /* everyone is there: released */
+        EmuEvent ev = { EMU_EV_WARPSYNC, x->launch, x->cta, w, 0, 0,
+                        members };
+        emu_client_event(x->dev, &ev);
         return true;
     }
     /* the missing members on a sibling path: it runs, this path waits

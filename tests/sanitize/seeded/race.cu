@@ -164,3 +164,78 @@ extern "C" __global__ void g_disjoint_ok(int *g, int *out)
     g[i] = i;
     out[0] = 0;
 }
+// ---- within one warp, under independent thread scheduling (the PTX
+// targets sm_80): lanes on diverged paths that touch one address with
+// no __syncwarp() between them race (CUDA C++ Programming Guide,
+// "Independent Thread Scheduling").  Blocks of 32 threads (one warp);
+// in[] holds 0, 1, 2, ... (iota), so lane i's loop runs i times and
+// keeps the two paths apart.
+// the upper half reads what the lower half writes on the other path
+extern "C" __global__ void w_raw_div(int *out, const int *in)
+{
+    __shared__ int s[32];
+    int i = threadIdx.x;
+    if (i < 16) {
+        s[i] = in[i];  // @w_raw_div.w
+    } else {
+        int v = 0;
+        for (int k = 0; k < in[i]; k++)
+            v += in[k];
+        out[i] = s[i - 16] + v;  // @w_raw_div.r
+    }
+}
+// two paths write one global word
+extern "C" __global__ void w_waw_div(int *out, const int *in)
+{
+    int i = threadIdx.x;
+    if (i == 0) {
+        out[0] = 1;  // @w_waw_div.w
+    } else if (i == 16) {
+        int v = 0;
+        for (int k = 0; k < in[i]; k++)
+            v += in[k];
+        out[0] = v;  // @w_waw_div.w2
+    }
+}
+// writes on two paths, read after the paths meet again: without a
+// __syncwarp() their reconvergence orders nothing
+extern "C" __global__ void w_nosync(int *out, const int *in)
+{
+    __shared__ int s[32];
+    int i = threadIdx.x;
+    if (i < 16) {
+        s[i] = in[i] + 1;  // @w_nosync.w
+    } else {
+        int v = 0;
+        for (int k = 0; k < in[i]; k++)
+            v += in[k];
+        s[i] = v;  // @w_nosync.w2
+        out[i + 32] = v;
+    }
+    out[i] = s[i ^ 16];  // @w_nosync.r
+}
+// the twins: the same with __syncwarp(); a converged warp's lanes
+// (lock step: every lane on the path at both accesses)
+extern "C" __global__ void w_syncwarp_ok(int *out, const int *in)
+{
+    __shared__ int s[32];
+    int i = threadIdx.x;
+    if (i < 16) {
+        s[i] = in[i] + 1;
+    } else {
+        int v = 0;
+        for (int k = 0; k < in[i]; k++)
+            v += in[k];
+        s[i] = v;
+        out[i + 32] = v;
+    }
+    __syncwarp();
+    out[i] = s[i ^ 16];
+}
+extern "C" __global__ void w_lockstep_ok(int *out, const int *in)
+{
+    __shared__ int s[32];
+    int i = threadIdx.x;
+    s[i] = in[i];
+    out[i] = s[i ^ 1];
+}
