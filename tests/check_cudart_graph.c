@@ -2453,6 +2453,109 @@ START_TEST(test_event_wait_node_waits)
 }
 END_TEST
 
+/* CUDA runtime API: a graph's failing node reports the error its
+ * eager call would (a kernel node whose block is larger than the
+ * device allows: cudaErrorInvalidConfiguration, which the driver API
+ * has no code of the same number for), at the next synchronisation. */
+START_TEST(test_failing_node_error)
+{
+    float *d;
+    ck_assert_int_eq(cudaMalloc((void **)&d, N * sizeof(float)),
+                     cudaSuccess);
+    unsigned n = N;
+    float a = 1.0f, b = 1.0f;
+    void *args[] = { &d, &n, &a, &b };
+    struct cudaKernelNodeParams kp = knode(scale_add_stub, 1, 4096, args);
+    cudaGraph_t g;
+    cudaGraphNode_t k;
+    ck_assert_int_eq(cudaGraphCreate(&g, 0), cudaSuccess);
+    ck_assert_int_eq(cudaGraphAddKernelNode(&k, g, NULL, 0, &kp),
+                     cudaSuccess);
+    cudaGraphExec_t x;
+    ck_assert_int_eq(cudaGraphInstantiate(&x, g, 0), cudaSuccess);
+    cudaStream_t s;
+    ck_assert_int_eq(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking),
+                     cudaSuccess);
+    ck_assert_int_eq(cudaGraphLaunch(x, s), cudaSuccess);
+    ck_assert_int_eq(cudaStreamSynchronize(s), cudaErrorInvalidConfiguration);
+    (void)cudaGetLastError();
+    cudaGraphExecDestroy(x);
+    cudaGraphDestroy(g);
+    cudaStreamDestroy(s);
+    cudaFree(d);
+}
+END_TEST
+
+/* CUDA runtime API, cudaGraphInstantiateWithParams: instantiates with
+ * params->flags, uploads to params->uploadStream with
+ * cudaGraphInstantiateFlagUpload, and reports in result_out
+ * (cudaGraphInstantiateSuccess or cudaGraphInstantiateError) and
+ * errNode_out; cudaGraphExecGetFlags does not return the upload flag
+ * ("it does not affect the resulting executable graph"). */
+START_TEST(test_instantiate_with_params)
+{
+    float *d;
+    ck_assert_int_eq(cudaMalloc((void **)&d, N * sizeof(float)),
+                     cudaSuccess);
+    fill_floats(d, 7.0f);
+    unsigned n = N;
+    float a = 2.0f, b = 1.0f;
+    void *args[] = { &d, &n, &a, &b };
+    struct cudaKernelNodeParams kp =
+        knode(scale_add_stub, (N + TPB - 1) / TPB, TPB, args);
+    cudaGraph_t g;
+    cudaGraphNode_t k;
+    ck_assert_int_eq(cudaGraphCreate(&g, 0), cudaSuccess);
+    ck_assert_int_eq(cudaGraphAddKernelNode(&k, g, NULL, 0, &kp), cudaSuccess);
+    cudaStream_t s;
+    ck_assert_int_eq(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking),
+                     cudaSuccess);
+
+    cudaGraphInstantiateParams ip;
+    memset(&ip, 0xff, sizeof ip);
+    ip.flags = cudaGraphInstantiateFlagUpload
+               | cudaGraphInstantiateFlagAutoFreeOnLaunch;
+    ip.uploadStream = s;
+    cudaGraphExec_t x = NULL;
+    ck_assert_int_eq(cudaGraphInstantiateWithParams(&x, g, &ip), cudaSuccess);
+    ck_assert_ptr_nonnull(x);
+    ck_assert_int_eq(ip.result_out, cudaGraphInstantiateSuccess);
+    ck_assert_ptr_null(ip.errNode_out);
+    unsigned long long flags = 99;
+    ck_assert_int_eq(cudaGraphExecGetFlags(x, &flags), cudaSuccess);
+    ck_assert_uint_eq(flags, cudaGraphInstantiateFlagAutoFreeOnLaunch);
+    ck_assert_int_eq(cudaGraphLaunch(x, s), cudaSuccess);
+    ck_assert_int_eq(cudaStreamSynchronize(s), cudaSuccess);
+    check_floats(d, 15.0f, "x (instantiated with params)");
+    ck_assert_int_eq(cudaGraphExecDestroy(x), cudaSuccess);
+
+    /* The per-thread form: upload stream 0 is the per-thread stream. */
+    memset(&ip, 0, sizeof ip);
+    ip.flags = cudaGraphInstantiateFlagUpload;
+    ck_assert_int_eq(cudaGraphInstantiateWithParams_ptsz(&x, g, &ip),
+                     cudaSuccess);
+    ck_assert_int_eq(ip.result_out, cudaGraphInstantiateSuccess);
+    ck_assert_int_eq(cudaGraphLaunch(x, s), cudaSuccess);
+    ck_assert_int_eq(cudaStreamSynchronize(s), cudaSuccess);
+    check_floats(d, 31.0f, "x (per-thread form)");
+    ck_assert_int_eq(cudaGraphExecDestroy(x), cudaSuccess);
+
+    /* Refused: no parameters; device launch (not modelled). */
+    ck_assert_int_eq(cudaGraphInstantiateWithParams(&x, g, NULL),
+                     cudaErrorInvalidValue);
+    memset(&ip, 0, sizeof ip);
+    ip.flags = cudaGraphInstantiateFlagDeviceLaunch;
+    ck_assert_int_eq(cudaGraphInstantiateWithParams(&x, g, &ip),
+                     cudaErrorNotSupported);
+    ck_assert_int_eq(ip.result_out, cudaGraphInstantiateError);
+    (void)cudaGetLastError();
+
+    cudaGraphDestroy(g);
+    cudaStreamDestroy(s);
+    cudaFree(d);
+}
+END_TEST
+
 static Suite *graph_suite(void)
 {
     Suite *s = suite_create("cudart_graph");
@@ -2478,6 +2581,8 @@ static Suite *graph_suite(void)
     tcase_add_test(tc, test_update_spares_queued_launch);
     tcase_add_test(tc, test_host_node_off_device);
     tcase_add_test(tc, test_event_wait_node_waits);
+    tcase_add_test(tc, test_failing_node_error);
+    tcase_add_test(tc, test_instantiate_with_params);
     suite_add_tcase(s, tc);
     return s;
 }

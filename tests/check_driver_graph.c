@@ -846,6 +846,44 @@ START_TEST(event_wait_node_waits)
 }
 END_TEST
 
+/* CUDA Driver API, cuGraphInstantiateWithParams: with
+ * CUDA_GRAPH_INSTANTIATE_FLAG_UPLOAD the graph is uploaded to
+ * hUploadStream, which must be a usable stream (the _ptsz form's 0 is
+ * the per-thread stream); cuGraphExecGetFlags: the upload flag "will
+ * not be returned by this API". */
+START_TEST(instantiate_with_params)
+{
+    setup();
+    CUgraph g;
+    CUgraphNode e;
+    OK(cuGraphCreate(&g, 0));
+    OK(cuGraphAddEmptyNode(&e, g, NULL, 0));
+    CUstream s;
+    OK(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
+    CUDA_GRAPH_INSTANTIATE_PARAMS ip;
+    memset(&ip, 0xff, sizeof(ip));
+    ip.flags = CUDA_GRAPH_INSTANTIATE_FLAG_UPLOAD
+               | CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH;
+    ip.hUploadStream = s;
+    CUgraphExec x;
+    OK(cuGraphInstantiateWithParams(&x, g, &ip));
+    ck_assert_int_eq(ip.result_out, CUDA_GRAPH_INSTANTIATE_SUCCESS);
+    ck_assert_ptr_null(ip.hErrNode_out);
+    cuuint64_t flags = 99;
+    OK(cuGraphExecGetFlags(x, &flags));
+    ck_assert_uint_eq(flags, CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH);
+    OK(cuGraphExecDestroy(x));
+    ip.hUploadStream = NULL;
+    OK(cuGraphInstantiateWithParams_ptsz(&x, g, &ip));
+    OK(cuGraphLaunch(x, s));
+    OK(cuStreamSynchronize(s));
+    OK(cuGraphExecDestroy(x));
+    OK(cuGraphDestroy(g));
+    OK(cuStreamDestroy_v2(s));
+    teardown();
+}
+END_TEST
+
 /* A graph of the runtime's holds the runtime's node parameters: the
  * driver refuses it, and the runtime the driver's, instead of reading
  * one as the other (a program mixing cudaGraph* and cuGraph* calls). */
@@ -882,6 +920,7 @@ int main(void)
     tcase_add_test(tc, update_spares_queued_launch);
     tcase_add_test(tc, host_node_off_device);
     tcase_add_test(tc, event_wait_node_waits);
+    tcase_add_test(tc, instantiate_with_params);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

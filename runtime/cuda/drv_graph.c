@@ -619,13 +619,29 @@ CUresult cuGraphInstantiateWithFlags(CUgraphExec *phGraphExec,
                      (void *)phGraphExec, (void *)hGraph, flags);
 }
 
+static CUresult upload(CUgraphExec x, CUstream s);
+
+/* cuGraphInstantiateWithParams: with CUDA_GRAPH_INSTANTIATE_FLAG_UPLOAD
+ * the graph is also uploaded to hUploadStream (cuGraphUpload; the _ptsz
+ * form's stream 0 is the thread's per-thread stream). */
 static CUresult with_params(CUgraphExec *x, CUgraph g,
-                            CUDA_GRAPH_INSTANTIATE_PARAMS *p)
+                            CUDA_GRAPH_INSTANTIATE_PARAMS *p, int ptsz)
 {
-    if (!p) {
+    if (!x || !p) {
         return CUDA_ERROR_INVALID_VALUE;
     }
-    CUresult r = (CUresult)gph_instantiate(x, g, p->flags);
+    CUgraphExec ex;
+    CUresult r = (CUresult)gph_instantiate(&ex, g, p->flags);
+    if (!r && (p->flags & CUDA_GRAPH_INSTANTIATE_FLAG_UPLOAD)) {
+        CUstream s = p->hUploadStream;
+        r = upload(ex, ptsz && !s ? CU_STREAM_PER_THREAD : s);
+        if (r) {
+            (void)gph_exec_destroy(ex);
+        }
+    }
+    if (!r) {
+        *x = ex;
+    }
     p->hErrNode_out = NULL;
     p->result_out = r ? CUDA_GRAPH_INSTANTIATE_ERROR
                       : CUDA_GRAPH_INSTANTIATE_SUCCESS;
@@ -637,7 +653,7 @@ CUresult cuGraphInstantiateWithParams(CUgraphExec *phGraphExec,
                                       CUDA_GRAPH_INSTANTIATE_PARAMS
                                           *instantiateParams)
 {
-    return drv_trace(with_params(phGraphExec, hGraph, instantiateParams),
+    return drv_trace(with_params(phGraphExec, hGraph, instantiateParams, 0),
                      "cuGraphInstantiateWithParams", "%p, %p, %p",
                      (void *)phGraphExec, (void *)hGraph,
                      (void *)instantiateParams);
@@ -648,7 +664,7 @@ CUresult cuGraphInstantiateWithParams_ptsz(CUgraphExec *phGraphExec,
                                            CUDA_GRAPH_INSTANTIATE_PARAMS
                                                *instantiateParams)
 {
-    return drv_trace(with_params(phGraphExec, hGraph, instantiateParams),
+    return drv_trace(with_params(phGraphExec, hGraph, instantiateParams, 1),
                      "cuGraphInstantiateWithParams_ptsz", "%p, %p, %p",
                      (void *)phGraphExec, (void *)hGraph,
                      (void *)instantiateParams);

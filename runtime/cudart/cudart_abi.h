@@ -413,6 +413,15 @@ enum cudaGraphInstantiateFlags {
     cudaGraphInstantiateFlagUseNodePriority = 8
 };
 
+typedef enum cudaGraphInstantiateResult {
+    cudaGraphInstantiateSuccess = 0,
+    cudaGraphInstantiateError = 1,
+    cudaGraphInstantiateInvalidStructure = 2,
+    cudaGraphInstantiateNodeOperationNotSupported = 3,
+    cudaGraphInstantiateMultipleDevicesNotSupported = 4,
+    cudaGraphInstantiateConditionalHandleUnused = 5
+} cudaGraphInstantiateResult;
+
 struct cudaKernelNodeParams {
     void *func;
     dim3 gridDim;
@@ -506,6 +515,13 @@ typedef struct cudaGraphExecUpdateResultInfo_st {
     cudaGraphNode_t errorNode;
     cudaGraphNode_t errorFromNode;
 } cudaGraphExecUpdateResultInfo;
+
+typedef struct cudaGraphInstantiateParams_st {
+    unsigned long long flags;
+    cudaStream_t uploadStream;
+    cudaGraphNode_t errNode_out;
+    cudaGraphInstantiateResult result_out;
+} cudaGraphInstantiateParams;
 
 /* ------------------------------------ arrays, textures and surfaces */
 

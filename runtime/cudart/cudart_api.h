@@ -436,6 +436,8 @@ cudaError_t cudaGraphInstantiate(cudaGraphExec_t *x, cudaGraph_t g,
                                  unsigned long long flags);
 cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t *x, cudaGraph_t g,
                                           unsigned long long flags);
+cudaError_t cudaGraphInstantiateWithParams(cudaGraphExec_t *x, cudaGraph_t g,
+                                           cudaGraphInstantiateParams *p);
 cudaError_t cudaGraphLaunch(cudaGraphExec_t x, cudaStream_t s);
 cudaError_t cudaGraphExecDestroy(cudaGraphExec_t x);
 cudaError_t cudaGraphExecUpdate(cudaGraphExec_t x, cudaGraph_t g,
@@ -604,6 +606,9 @@ cudaError_t cudaStreamAddCallback_ptsz(cudaStream_t s,
                                        unsigned flags);
 cudaError_t cudaGraphLaunch_ptsz(cudaGraphExec_t x, cudaStream_t s);
 cudaError_t cudaGraphUpload_ptsz(cudaGraphExec_t x, cudaStream_t s);
+cudaError_t cudaGraphInstantiateWithParams_ptsz(cudaGraphExec_t *x,
+                                                cudaGraph_t g,
+                                                cudaGraphInstantiateParams *p);
 cudaError_t cudaStreamBeginCapture_ptsz(cudaStream_t s,
                                         enum cudaStreamCaptureMode mode);
 cudaError_t

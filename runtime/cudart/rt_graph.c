@@ -539,6 +539,49 @@ RT_API cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t *x,
     return rt_err((cudaError_t)gph_instantiate(x, g, flags));
 }
 
+/* CUDA runtime API, cudaGraphInstantiateWithParams: as
+ * cudaGraphInstantiateWithFlags with p->flags, then, with
+ * cudaGraphInstantiateFlagUpload, an upload to p->uploadStream
+ * (cudaGraphUpload); p->result_out says whether it worked.  No failure
+ * here is one node's (a cycle, a flag, a memory-node rule):
+ * p->errNode_out is NULL. */
+static cudaError_t with_params(cudaGraphExec_t *x, cudaGraph_t g,
+                               cudaGraphInstantiateParams *p, int ptsz)
+{
+    if (!x || !p)
+        return rt_err(cudaErrorInvalidValue);
+    p->errNode_out = NULL;
+    p->result_out = cudaGraphInstantiateError;
+    cudaGraphExec_t ex;
+    cudaError_t e = (cudaError_t)gph_instantiate(&ex, g, p->flags);
+    if (e == cudaSuccess && (p->flags & cudaGraphInstantiateFlagUpload)) {
+        cudaStream_t s = p->uploadStream;
+        e = ptsz ? cudaGraphUpload_ptsz(ex, s) : cudaGraphUpload(ex, s);
+        if (e != cudaSuccess)
+            (void)gph_exec_destroy(ex);
+    }
+    if (e != cudaSuccess)
+        return rt_err(e);
+    *x = ex;
+    p->result_out = cudaGraphInstantiateSuccess;
+    return cudaSuccess;
+}
+
+RT_API cudaError_t cudaGraphInstantiateWithParams(cudaGraphExec_t *x,
+                                                  cudaGraph_t g,
+                                                  cudaGraphInstantiateParams *p)
+{
+    return with_params(x, g, p, 0);
+}
+
+/* The upload stream 0 is the calling thread's per-thread stream. */
+RT_API cudaError_t
+cudaGraphInstantiateWithParams_ptsz(cudaGraphExec_t *x, cudaGraph_t g,
+                                    cudaGraphInstantiateParams *p)
+{
+    return with_params(x, g, p, 1);
+}
+
 /* Launches still queued hold what they run (glaunch.h) and run it. */
 RT_API cudaError_t cudaGraphExecDestroy(cudaGraphExec_t x)
 {

@@ -596,7 +596,10 @@ int gph_instantiate(CUgraphExec *x, CUgraph g, unsigned long long flags)
     }
     atomic_init(&ex->g->refs, 1);
     ex->src = g;
-    ex->flags = flags;
+    /* cuGraphExecGetFlags: "CUDA_GRAPH_INSTANTIATE_FLAG_UPLOAD will not
+     * be returned by this API as it does not affect the resulting
+     * executable graph". */
+    ex->flags = flags & ~(unsigned long long)CUDA_GRAPH_INSTANTIATE_FLAG_UPLOAD;
     if (mem) {
         g->mem_exec = ex;
         ex->mem = 1;
