@@ -38,6 +38,9 @@
  *   a tiny grid (4 CTAs of 32 threads), on 1 host thread and on 2 (or
  *   --threads), the microseconds per launch (best of --repeat) and the
  *   result checked against the host's sum.
+ *   --fast: --threads and --launches runs in --fast mode (global atomics
+ *   in the order the host threads reach them) instead of the default
+ *   deterministic one (in CTA order; README, "Parallel simulation").
  */
 #include "config.h"
 
@@ -159,9 +162,11 @@ static void usage(void)
 {
     fprintf(stderr, "usage: bench/emu [--dir DIR] [--scale F] [--no-stats] "
             "[--only NAME] [--repeat N] [--noop-client] [--tool LIST] "
-            "[--threads N] [--launches N]\n");
+            "[--threads N] [--launches N] [--fast]\n");
     exit(2);
 }
+
+static int fast_mode;          /* --fast (ptxemu_device_options.fast) */
 
 /* Kernel k's fast run on t host threads: the best wall seconds of
  * `repeat` (*cpu: that run's CPU seconds over all threads); *ok false on
@@ -176,6 +181,7 @@ static double wall_on(const Bench *k, unsigned t, int repeat, double *cpu,
         ptxemu_device_options o;
         ptxemu_device_options_default(&o);
         o.threads = t;
+        o.fast = fast_mode;
         run_open(&r, k->file, k->kernel, &o);
         const BenchIo io = {&r, io_alloc, io_htod, io_dtoh, run_launch};
         if (!k->run(&io)) {
@@ -206,6 +212,7 @@ static double tiny_us(unsigned t, unsigned launches, int repeat, bool *ok)
     ptxemu_device_options o;
     ptxemu_device_options_default(&o);
     o.threads = t;
+    o.fast = fast_mode;
     Run r;
     run_open(&r, "vecadd.ptx", "vecadd", &o);
     uint64_t dc = io_alloc(&r, sizeof(got)), da = io_alloc(&r, sizeof(a));
@@ -312,6 +319,8 @@ int main(int argc, char **argv)
                 usage();
             }
             threads = (unsigned)t;
+        } else if (!strcmp(argv[i], "--fast")) {
+            fast_mode = 1;
         } else if (!strcmp(argv[i], "--launches") && i + 1 < argc) {
             long n = atol(argv[++i]);
             if (n < 1 || n > 10000000) {

@@ -112,6 +112,10 @@ typedef struct EmuConfig {
      * one (NULL: silent). */
     uint32_t threads;
     FILE *par_log;
+    /* Appended (pool.h): --fast: global atomics of CTAs run in parallel
+     * land in whatever order the host threads reach them; false (the
+     * default, --deterministic): in CTA order, as on one thread. */
+    bool fast;
 } EmuConfig;
 
 void emu_config_default(EmuConfig *c);
@@ -509,6 +513,13 @@ struct EmuLaunch {
      * window (cudaAccessPolicyWindow; bytes 0: none). */
     int32_t carveout;
     EmuAccessWindow apw;
+    /* Appended (par.c): in a worker's copy under deterministic mode, the
+     * parallel run whose turnstile orders global atomics
+     * (emu_par_atomic_turn), else NULL; det_ok: the CTA the worker runs
+     * has passed it (every lower CTA has finished); det_stop: the CTA
+     * stopped before an atomic instead. */
+    struct EmuPar *det;
+    bool det_ok, det_stop;
 };
 
 /* What one step did: for schedulers, timing models and statistics. */

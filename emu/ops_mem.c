@@ -30,6 +30,7 @@
 #include "emu/insninfo.h"
 #include "emu/memory.h"
 #include "emu/ops.h"
+#include "emu/par.h"
 #include "emu/pool.h"
 #include "ptx/opcode.h"
 
@@ -396,6 +397,54 @@ static bool flushes_f32(PtxSpace sp, uint64_t addr)
     return r != PTX_SPACE_SHARED && r != PTX_SPACE_SHARED_CLUSTER;
 }
 
+/* Deterministic mode (emu/par.h): a global atomic of a CTA run by a
+ * pool worker first waits for the CTA's turn.  A CTA refused its turn
+ * stops before the instruction: not executed (its step is not counted),
+ * the warp stays at its pc, and the warp run ends with a status the
+ * driver knows by EmuLaunch.det_stop (never a guest fault: l->faulted
+ * stays false); the CTA later resumes on one thread and runs it. */
+static EmuFault det_stopped = { .status = EMU_ERR_DEADLOCK };
+
+static __attribute__((noinline)) bool
+atom_turn_slow(EmuCtx *x, const EmuInsn *i, const EmuOpnd *a, uint32_t mask)
+{
+    PtxSpace sp = (PtxSpace)i->space;
+    if (sp == PTX_SPACE_SHARED) {
+        return true;                  /* the CTA's own memory */
+    }
+    if (sp == PTX_SPACE_GENERIC) {
+        bool global = false;
+        EMU_FOR_LANES(mask, lane) {
+            uint64_t off;
+            PtxSpace r = emu_space_of(sp, emu_lane_addr(x, a, lane), &off);
+            if (r != PTX_SPACE_SHARED) {
+                global = true;
+                break;
+            }
+        }
+        if (!global) {
+            return true;
+        }
+    }
+    if (emu_par_atomic_turn(x->launch, x->cta)) {
+        return true;
+    }
+    x->launch->insns--;               /* run_impl/step_impl count it */
+    (*x->cta->clock)--;
+    x->warp->ninsns--;
+    x->next_pc = x->pc;
+    x->fault = &det_stopped;
+    return false;
+}
+
+static inline bool atom_turn(EmuCtx *x, const EmuInsn *i, const EmuOpnd *a,
+                             uint32_t mask)
+{
+    const EmuLaunch *l = x->launch;
+    return __builtin_expect(l->det == NULL || l->det_ok, 1) ||
+           atom_turn_slow(x, i, a, mask);
+}
+
 /* The value atom/red i leaves at addr (sz bytes) that held old. */
 static inline uint64_t atom_value(const EmuInsn *i, PtxSpace sp,
                                   uint64_t addr, unsigned sz, uint64_t old,
@@ -437,6 +486,9 @@ atom_lanes(EmuCtx *x, const EmuInsn *i, uint32_t mask,
     unsigned sz = ptx_type_bits((PtxType)i->type) / 8;
     PtxSpace sp = (PtxSpace)i->space;
     bool changed = false;
+    if (!atom_turn(x, i, a, mask)) {
+        return;
+    }
     EMU_FOR_LANES(mask, lane) {
         uint64_t addr = emu_lane_addr(x, a, lane);
         uint8_t *p = emu_access_lane(x, acl, lane, sp, addr,
@@ -475,6 +527,9 @@ atom_add32_lanes(EmuCtx *x, const EmuInsn *i, uint32_t mask,
         ? &x->regs[(size_t)i->o[0].reg * EMU_WARP_SIZE] : NULL;
     PtxSpace sp = (PtxSpace)i->space;
     bool changed = false;
+    if (!atom_turn(x, i, a, mask)) {
+        return;
+    }
     EMU_FOR_LANES(mask, lane) {
         uint64_t addr = emu_lane_addr(x, a, lane);
         uint8_t *p = emu_access_lane(x, acl, lane, sp, addr,
@@ -508,6 +563,9 @@ atom128_lanes(EmuCtx *x, const EmuInsn *i, uint32_t mask,
     uint64_t *r = x->regs;
     PtxSpace sp = (PtxSpace)i->space;
     bool changed = false;
+    if (!atom_turn(x, i, a, mask)) {
+        return;
+    }
     EMU_FOR_LANES(mask, lane) {
         uint64_t addr = emu_lane_addr(x, a, lane);
         uint8_t *p = emu_access_lane(x, acl, lane, sp, addr,
@@ -606,6 +664,9 @@ atom_vec_lanes(EmuCtx *x, const EmuInsn *i, uint32_t mask,
     unsigned esz = ptx_type_bits((PtxType)i->type) / 8, n = i->vec;
     PtxSpace sp = (PtxSpace)i->space;
     bool changed = false;
+    if (!atom_turn(x, i, a, mask)) {
+        return;
+    }
     EMU_FOR_LANES(mask, lane) {
         uint64_t addr = emu_lane_addr(x, a, lane);
         uint8_t *p = emu_access_lane(x, acl, lane, sp, addr,

@@ -47,7 +47,7 @@ typedef struct Worker {
     char ftext[sizeof(((EmuLaunch *)0)->fault_text)];
 } Worker;
 
-typedef struct Par {
+typedef struct EmuPar {
     EmuLaunch *l;
     uint64_t total;
     uint32_t nsm;
@@ -60,6 +60,11 @@ typedef struct Par {
     pthread_mutex_t mu;
     pthread_cond_t cv;
     Worker *w;
+    /* deterministic mode (!cfg.fast): the CTA each worker has claimed
+     * and not finished (UINT64_MAX: none), under mu */
+    bool det;
+    uint64_t *cur;
+    unsigned nw;
 } Par;
 
 /* ------------------------------------------------ why one thread */
@@ -228,6 +233,7 @@ static void run_cta(Par *p, Worker *w, uint64_t k)
     EmuLaunch *s = &w->sh;
     EmuCta *cta;
     s->faulted = false;
+    s->det_ok = s->det_stop = false;
     EmuStatus st = emu_grid_make_one(s, (uint32_t)k, &cta);
     if (st != EMU_OK) {
         fail(p, w, k, st);
@@ -240,6 +246,12 @@ static void run_cta(Par *p, Worker *w, uint64_t k)
      * a real one is reported when the parked CTAs resume on one thread */
     st = emu_sched_resident(s, &cta, 1, p->total > 1, &stuck);
     keep_printf(w, k);
+    if (st == EMU_ERR_DEADLOCK && s->det_stop) {
+        /* stopped before a global atomic it may not take in CTA order
+         * (emu_par_atomic_turn): set aside as a stuck one, or dropped
+         * below a fault */
+        stuck = true;
+    }
     if (st == EMU_ERR_DEADLOCK && stuck) {
         /* its warps wait for another CTA: the rest of the launch runs
          * on one thread, with this CTA resident */
@@ -263,18 +275,84 @@ static void run_cta(Par *p, Worker *w, uint64_t k)
     pthread_mutex_unlock(&p->mu);
 }
 
+/* ------------------------------------------- deterministic mode */
+
+/* Deterministic mode orders the global atomics of a parallel run as one
+ * thread does, where CTAs run one after another in linear order: CTA k
+ * takes its first global atomic only once every CTA below k has
+ * finished (a turnstile).  Its atomics then see every lower CTA's
+ * effects and no higher CTA's atomics (those wait at the turnstile), so
+ * the values atomics return and leave, float rounding included, are one
+ * thread's whenever the CTAs' other accesses do not race.  Work before a
+ * CTA's first atomic overlaps with lower CTAs; atomics themselves run
+ * one CTA at a time. */
+
+/* A worker claims CTA k: under mu in deterministic mode, so that every
+ * CTA below a claimed one is claimed and visible in cur. */
+static uint64_t claim(Par *p, unsigned wi)
+{
+    if (!p->det) {
+        return __atomic_fetch_add(&p->next, 1, __ATOMIC_ACQ_REL);
+    }
+    pthread_mutex_lock(&p->mu);
+    uint64_t k = __atomic_fetch_add(&p->next, 1, __ATOMIC_ACQ_REL);
+    p->cur[wi] = k < p->total ? k : UINT64_MAX;
+    pthread_mutex_unlock(&p->mu);
+    return k;
+}
+
+static void finished(Par *p, unsigned wi)
+{
+    if (p->det) {
+        pthread_mutex_lock(&p->mu);
+        p->cur[wi] = UINT64_MAX;
+        pthread_cond_broadcast(&p->cv);
+        pthread_mutex_unlock(&p->mu);
+    }
+}
+
+/* mu held: no CTA below k is claimed and unfinished */
+static bool lowest(const Par *p, uint64_t k)
+{
+    for (unsigned i = 0; i < p->nw; i++) {
+        if (p->cur[i] < k) {
+            return false;
+        }
+    }
+    return true;
+}
+
+bool emu_par_atomic_turn(EmuLaunch *l, const EmuCta *cta)
+{
+    Par *p = l->det;
+    uint64_t k = cta->linear;
+    pthread_mutex_lock(&p->mu);
+    while (!lowest(p, k) && !stopping(p, k)) {
+        pthread_cond_wait(&p->cv, &p->mu);
+    }
+    bool ok = !stopping(p, k);
+    pthread_mutex_unlock(&p->mu);
+    l->det_ok = ok;
+    l->det_stop = !ok;
+    return ok;
+}
+
+/* ------------------------------------------------------ the loop */
+
 static void worker_main(void *ctx, unsigned wi)
 {
     Par *p = ctx;
     Worker *w = &p->w[wi];
     /* claims only grow: past a failure or an abort nothing more starts */
     while (!__atomic_load_n(&p->abort, __ATOMIC_ACQUIRE)) {
-        uint64_t k = __atomic_fetch_add(&p->next, 1, __ATOMIC_ACQ_REL);
+        uint64_t k = claim(p, wi);
         if (k >= p->total ||
             k >= __atomic_load_n(&p->stop, __ATOMIC_ACQUIRE)) {
+            finished(p, wi);
             return;
         }
         if (!wait_turn(p, k)) {
+            finished(p, wi);
             /* past a failure nothing more runs; after an abort the CTA
              * runs later, on one thread */
             if (!__atomic_load_n(&p->abort, __ATOMIC_ACQUIRE) ||
@@ -290,6 +368,7 @@ static void worker_main(void *ctx, unsigned wi)
             continue;
         }
         run_cta(p, w, k);
+        finished(p, wi);
     }
 }
 
@@ -408,10 +487,17 @@ EmuStatus emu_par_run(EmuLaunch *l, unsigned threads)
     }
     p.turn = malloc(p.nsm * sizeof(*p.turn));
     p.w = calloc(threads, sizeof(*p.w));
-    if (!p.turn || !p.w) {
+    p.det = !l->dev->cfg.fast;
+    p.nw = threads;
+    p.cur = malloc(threads * sizeof(*p.cur));
+    if (!p.turn || !p.w || !p.cur) {
         free(p.turn);
         free(p.w);
+        free(p.cur);
         return EMU_ERR_OUT_OF_MEMORY;
+    }
+    for (unsigned i = 0; i < threads; i++) {
+        p.cur[i] = UINT64_MAX;
     }
     for (uint32_t s = 0; s < p.nsm; s++) {
         p.turn[s] = s;
@@ -423,6 +509,7 @@ EmuStatus emu_par_run(EmuLaunch *l, unsigned threads)
         Worker *w = &p.w[i];
         w->sh = *l;
         w->sh.worker = true;
+        w->sh.det = p.det ? &p : NULL;
         w->sh.insns = 0;
         w->sh.progress = 0;
         w->sh.faulted = false;
@@ -477,5 +564,6 @@ EmuStatus emu_par_run(EmuLaunch *l, unsigned threads)
     }
     free(p.w);
     free(p.turn);
+    free(p.cur);
     return st;
 }

@@ -54,8 +54,12 @@
  *    resident, then the CTAs not started, in linear order) runs on one
  *    thread with the scheduler's admission growth.
  *  - Determinism: a race-free program gives the same memory, printf
- *    output and fault report at any thread count.  Racy programs and the
- *    order in which contended atomics land may differ between runs.
+ *    output and fault report at any thread count.  In deterministic mode
+ *    (the default; EmuConfig.fast false) global atomics also land in CTA
+ *    order (emu_par_atomic_turn, emu/par.c), so programs whose CTAs
+ *    share data only through atomics give one thread's results; plain
+ *    accesses that race across CTAs may still differ between runs.  In
+ *    fast mode contended atomics land in any order.
  */
 #ifndef PTXEMU_EMU_POOL_H
 #define PTXEMU_EMU_POOL_H

@@ -346,6 +346,7 @@ ptxemu_status ptxemu_device_create(const ptxemu_device_options *opts,
     c.trace_reconv = o.trace_reconvergence ? stderr : NULL;
     c.threads = o.threads ? o.threads : emu_host_cores();
     c.par_log = o.verbose ? stderr : NULL;
+    c.fast = o.fast != 0;
 #define OVERRIDE(f) do { if (o.f) { c.f = o.f; } } while (0)
     OVERRIDE(watchdog_rounds);
     OVERRIDE(num_sms);

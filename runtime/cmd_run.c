@@ -120,6 +120,11 @@ static void run_usage(FILE *out)
         "simulation\")\n"
         "  --verbose           say on stderr why a kernel runs on one "
         "thread\n"
+        "  --deterministic     the default: global atomics of CTAs run on "
+        "several\n"
+        "                      threads land in CTA order, as on one thread\n"
+        "  --fast              they land in the order the threads reach "
+        "them\n"
         "  -h, --help          this text\n"
         "\n"
         "Arguments are numbered from 0 in the order given, and must match "
@@ -369,7 +374,8 @@ int cmd_run(int argc, char **argv)
            OPT_TIMING_HELP, OPT_RECONV, OPT_TOOL, OPT_FORMAT,
            OPT_RACE_REPORT, OPT_ERROR_EXITCODE, OPT_SMS, OPT_STATS_INTERVAL,
            OPT_STATS_CSV, OPT_PROGRESS, OPT_NO_PROGRESS,
-           OPT_TRACE_RECONV, OPT_TRACE_SIMT, OPT_THREADS, OPT_VERBOSE };
+           OPT_TRACE_RECONV, OPT_TRACE_SIMT, OPT_THREADS, OPT_VERBOSE,
+           OPT_FAST, OPT_DETERMINISTIC };
     static const struct option opts[] = {
         {"kernel", required_argument, NULL, OPT_KERNEL},
         {"grid", required_argument, NULL, OPT_GRID},
@@ -401,6 +407,8 @@ int cmd_run(int argc, char **argv)
         {"trace-simt", required_argument, NULL, OPT_TRACE_SIMT},
         {"threads", required_argument, NULL, OPT_THREADS},
         {"verbose", no_argument, NULL, OPT_VERBOSE},
+        {"fast", no_argument, NULL, OPT_FAST},
+        {"deterministic", no_argument, NULL, OPT_DETERMINISTIC},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -569,6 +577,8 @@ int cmd_run(int argc, char **argv)
         case OPT_TRACE_RECONV: dopt.trace_reconvergence = 1; break;
         case OPT_TRACE_SIMT: dopt.trace_simt = optarg; break;
         case OPT_VERBOSE: dopt.verbose = 1; break;
+        case OPT_FAST: dopt.fast = 1; break;
+        case OPT_DETERMINISTIC: dopt.fast = 0; break;
         case OPT_THREADS: {
             uint64_t n;
             if (!argspec_parse_uint(optarg, 1024, &n) || n == 0) {

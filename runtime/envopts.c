@@ -17,6 +17,12 @@ const ptxemu_env_option ptxemu_env_options[] = {
     {"PTXEMU_THREADS", "--threads", "N",
      "host threads that run the CTAs of a kernel (default: the cores "
      "available; see the README, \"Parallel simulation\")", 0},
+    {"PTXEMU_FAST", "--fast", NULL,
+     "the global atomics of CTAs run on several host threads land in the "
+     "order the threads reach them (default: --deterministic)", 0},
+    {"PTXEMU_DETERMINISTIC", "--deterministic", NULL,
+     "the default: global atomics land in CTA order, as on one thread "
+     "(README, \"Parallel simulation\")", 0},
     {"PTXEMU_VERBOSE", "--verbose", NULL,
      "say on stderr why a kernel runs on one host thread", 0},
     {"PTXEMU_INSN_LIMIT", "--insn-limit", "N",
@@ -226,6 +232,15 @@ int ptxemu_env_device_options(ptxemu_device_options *opts, unsigned *arch,
             return -1;
         }
         opts->threads = (uint32_t)x;
+    }
+    const char *det = getenv("PTXEMU_DETERMINISTIC");
+    if ((v = getenv("PTXEMU_FAST")) && *v && strcmp(v, "0") != 0) {
+        if (det && *det && strcmp(det, "0") != 0) {
+            snprintf(err, errlen, "PTXEMU_FAST and PTXEMU_DETERMINISTIC "
+                     "(--fast and --deterministic): choose one");
+            return -1;
+        }
+        opts->fast = 1;
     }
     if ((v = getenv("PTXEMU_VERBOSE")) && *v && strcmp(v, "0") != 0) {
         opts->verbose = 1;

@@ -224,6 +224,14 @@ typedef struct ptxemu_device_options {
                                            host's online cores) */
     int verbose;                        /* non-zero: say on stderr why a
                                            launch runs on one thread */
+    int fast;                           /* non-zero (--fast): the global
+                                           atomics of CTAs run on several
+                                           threads land in the order the
+                                           threads reach them; 0 (the
+                                           default, --deterministic): in
+                                           CTA order, as on one thread
+                                           (README, "Parallel
+                                           simulation") */
 } ptxemu_device_options;
 
 void ptxemu_device_options_default(ptxemu_device_options *opts);

@@ -8,12 +8,17 @@
  * exactly once: the old values and the final one are a permutation).
  * These are facts of the PTX ISA's atomicity ("atom": the
  * read-modify-write is performed atomically), independent of order.
+ * Then deterministic mode: racy float red.add and atom.exch chains give
+ * one thread's bits at 1, 2 and 3 threads, run after run; --fast keeps
+ * them atomic.
  */
 #include <check.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "runtime/envopts.h"
 #include "runtime/ptxemu.h"
 
 #define CTAS 64
@@ -146,6 +151,170 @@ static void hammer(unsigned threads)
     ptxemu_device_destroy(dev);
 }
 
+/* ---------------------------------------------- deterministic mode
+ *
+ * Racy by design: every thread adds its input to one float with red.add
+ * (rounding depends on the order) and exchanges its id + 1 into one word
+ * (each thread gets whoever exchanged before it).  One host thread runs
+ * the CTAs one after another, the warps of this kernel (all alike) in
+ * index order and the lanes of an instruction in lane order: thread t
+ * gets t (thread t - 1's id + 1; thread 0 the initial 0), and the sum is
+ * the host's float sum in thread order.  Deterministic mode (the
+ * default) orders global atomics by CTA (emu/par.c), so every thread
+ * count gives those same bits, run after run. */
+#define OCTAS 96
+#define OTPB 64
+#define ON (OCTAS * OTPB)
+
+static const char *order_ptx =
+    ".version 7.0\n.target sm_80\n.address_size 64\n"
+    ".visible .entry order(.param .u64 pin, .param .u64 pacc,"
+    " .param .u64 pout)\n{\n"
+    " .reg .pred %p<2>;\n .reg .b32 %r<10>;\n .reg .f32 %f<2>;\n"
+    " .reg .b64 %rd<8>;\n"
+    " ld.param.u64 %rd1, [pin];\n ld.param.u64 %rd2, [pacc];\n"
+    " ld.param.u64 %rd3, [pout];\n"
+    " mov.u32 %r2, %ctaid.x;\n mov.u32 %r3, %ntid.x;\n mov.u32 %r4, %tid.x;\n"
+    " mad.lo.u32 %r5, %r2, %r3, %r4;\n"
+    " mul.wide.u32 %rd4, %r5, 4;\n add.u64 %rd5, %rd1, %rd4;\n"
+    " ld.global.f32 %f1, [%rd5];\n"
+    /* work before the atomics, longer than a scheduling quantum, so that
+     * CTAs on other threads overlap */
+    " mov.u32 %r6, 0;\n"
+    "W:\n add.u32 %r6, %r6, 1;\n setp.lt.u32 %p1, %r6, 40;\n @%p1 bra W;\n"
+    " red.global.add.f32 [%rd2], %f1;\n"
+    " add.u32 %r7, %r5, 1;\n"
+    " atom.global.exch.b32 %r8, [%rd2+4], %r7;\n"
+    " add.u64 %rd6, %rd3, %rd4;\n st.global.u32 [%rd6], %r8;\n"
+    " ret;\n}\n";
+
+static float order_input(unsigned t)
+{
+    /* 2^-20 .. 2^19, no subnormals (red.add.f32 flushes them) */
+    return ldexpf(1.0f + (float)((t * 37u) % 101u) / 128.0f,
+                  (int)((t * 13u) % 40u) - 20);
+}
+
+/* One launch of `order` on `threads` host threads (fast: --fast). */
+static void order_run(unsigned threads, int fast, uint32_t *sum_bits,
+                      uint32_t *last, uint32_t *out)
+{
+    ptxemu_device_options o;
+    ptxemu_device_options_default(&o);
+    o.threads = threads;
+    o.fast = fast;
+    ptxemu_device *dev;
+    ck_assert_int_eq(ptxemu_device_create(&o, &dev), PTXEMU_SUCCESS);
+    ptxemu_module *mod;
+    ck_assert_msg(ptxemu_module_load_string(dev, "order.ptx", order_ptx, 0,
+                                            &mod) == PTXEMU_SUCCESS, "%s",
+                  ptxemu_last_error_message(dev));
+    ptxemu_function *f;
+    ck_assert_int_eq(ptxemu_module_get_function(mod, "order", &f),
+                     PTXEMU_SUCCESS);
+    float in[ON];
+    for (unsigned t = 0; t < ON; t++) {
+        in[t] = order_input(t);
+    }
+    ptxemu_devptr din, dacc, dout;
+    ck_assert_int_eq(ptxemu_malloc(dev, sizeof(in), &din), PTXEMU_SUCCESS);
+    ck_assert_int_eq(ptxemu_malloc(dev, 8, &dacc), PTXEMU_SUCCESS);
+    ck_assert_int_eq(ptxemu_malloc(dev, ON * 4, &dout), PTXEMU_SUCCESS);
+    uint8_t zero[8] = {0};
+    ck_assert_int_eq(ptxemu_memcpy_htod(dev, din, in, sizeof(in)),
+                     PTXEMU_SUCCESS);
+    ck_assert_int_eq(ptxemu_memcpy_htod(dev, dacc, zero, 8), PTXEMU_SUCCESS);
+    void *params[] = { &din, &dacc, &dout };
+    unsigned grid[3] = { OCTAS, 1, 1 }, block[3] = { OTPB, 1, 1 };
+    ck_assert_msg(ptxemu_launch(f, grid, block, 0, params) ==
+                  PTXEMU_SUCCESS, "%s", ptxemu_last_error_message(dev));
+    uint32_t acc[2];
+    ck_assert_int_eq(ptxemu_memcpy_dtoh(dev, acc, dacc, 8), PTXEMU_SUCCESS);
+    ck_assert_int_eq(ptxemu_memcpy_dtoh(dev, out, dout, ON * 4),
+                     PTXEMU_SUCCESS);
+    *sum_bits = acc[0];
+    *last = acc[1];
+    ptxemu_module_unload(mod);
+    ptxemu_device_destroy(dev);
+}
+
+START_TEST(deterministic_order)
+{
+    float want = 0.0f;
+    for (unsigned t = 0; t < ON; t++) {
+        want += order_input(t);
+    }
+    uint32_t want_bits;
+    memcpy(&want_bits, &want, 4);
+    static uint32_t out[ON];
+    for (unsigned threads = 1; threads <= 3; threads++) {
+        for (int run = 0; run < 5; run++) {
+            uint32_t sum, last;
+            order_run(threads, 0, &sum, &last, out);
+            ck_assert_msg(sum == want_bits, "%u threads, run %d: sum %08x, "
+                          "want %08x", threads, run, sum, want_bits);
+            ck_assert_uint_eq(last, ON);
+            for (unsigned t = 0; t < ON; t++) {
+                ck_assert_msg(out[t] == t, "%u threads, run %d: thread %u "
+                              "got %u", threads, run, t, out[t]);
+            }
+        }
+    }
+}
+END_TEST
+
+/* --fast: the atomics stay atomic (every id comes out once, the sum is
+ * the exact sum to within the rounding of N additions), in any order. */
+START_TEST(fast_still_atomic)
+{
+    double exact = 0;
+    for (unsigned t = 0; t < ON; t++) {
+        exact += order_input(t);
+    }
+    static uint32_t out[ON + 1];
+    uint32_t sum, last;
+    order_run(3, 1, &sum, &last, out);
+    float got;
+    memcpy(&got, &sum, 4);
+    ck_assert(fabs(got - exact) <= exact * ON * 0x1p-24);
+    out[ON] = last;
+    qsort(out, ON + 1, 4, cmp32);
+    for (unsigned k = 0; k <= ON; k++) {
+        ck_assert_uint_eq(out[k], k);
+    }
+}
+END_TEST
+
+/* The drop-ins' switches: PTXEMU_FAST=1 is --fast, and it may not be
+ * given with PTXEMU_DETERMINISTIC=1 (the default, said out loud). */
+START_TEST(env_modes)
+{
+    ptxemu_device_options o;
+    unsigned arch;
+    char err[256] = "";
+    ptxemu_device_options_default(&o);
+    ck_assert_int_eq(o.fast, 0);
+    setenv("PTXEMU_FAST", "1", 1);
+    ck_assert_int_eq(ptxemu_env_device_options(&o, &arch, err, sizeof(err)),
+                     0);
+    ck_assert_int_eq(o.fast, 1);
+    ptxemu_env_device_options_fini(&o);
+    setenv("PTXEMU_DETERMINISTIC", "1", 1);
+    ptxemu_device_options_default(&o);
+    ck_assert_int_eq(ptxemu_env_device_options(&o, &arch, err, sizeof(err)),
+                     -1);
+    ck_assert_ptr_nonnull(strstr(err, "choose one"));
+    ptxemu_env_device_options_fini(&o);
+    unsetenv("PTXEMU_FAST");
+    ptxemu_device_options_default(&o);
+    ck_assert_int_eq(ptxemu_env_device_options(&o, &arch, err, sizeof(err)),
+                     0);
+    ck_assert_int_eq(o.fast, 0);
+    ptxemu_env_device_options_fini(&o);
+    unsetenv("PTXEMU_DETERMINISTIC");
+}
+END_TEST
+
 START_TEST(atomics_one_thread) { hammer(1); }
 END_TEST
 
@@ -164,6 +333,12 @@ int main(void)
     tcase_add_test(tc, atomics_three_threads);
     tcase_add_test(tc, atomics_eight_threads);
     suite_add_tcase(s, tc);
+    TCase *td = tcase_create("deterministic");
+    tcase_set_timeout(td, 120);
+    tcase_add_test(td, deterministic_order);
+    tcase_add_test(td, fast_still_atomic);
+    tcase_add_test(td, env_modes);
+    suite_add_tcase(s, td);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
     int nf = srunner_ntests_failed(sr);

@@ -129,10 +129,21 @@ START_TEST(after_fork)
     pid_t pid = fork();
     ck_assert_int_ge(pid, 0);
     if (pid == 0) {
+        /* ThreadSanitizer refuses to start threads in the child of a
+         * multi-threaded fork (its die_after_fork): there the child's
+         * call asks for one thread only */
+#ifdef __SANITIZE_THREAD__
+        unsigned n = 1;
+#else
+        unsigned n = 3;
+#endif
         Job c = {0};
-        unsigned got = emu_pool_run(3, body, &c);
-        _exit(got == 3 && c.ran[0] == 1 && c.ran[1] == 1 && c.ran[2] == 1
-              ? 0 : 1);
+        unsigned got = emu_pool_run(n, body, &c);
+        bool ok = got == n;
+        for (unsigned k = 0; k < MAXN; k++) {
+            ok &= c.ran[k] == (k < n);
+        }
+        _exit(ok ? 0 : 1);
     }
     int st;
     ck_assert_int_eq(waitpid(pid, &st, 0), pid);
