@@ -10,9 +10,11 @@
  * v < size; cudaGraphCondAssignDefault resets the value at each launch.
  */
 #include <check.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "abi/cuda_abi.h"
 #include "runtime/cudart/cudart_api.h"
@@ -465,6 +467,63 @@ START_TEST(test_generic_set)
 }
 END_TEST
 
+/* A host function that holds its stream until released. */
+static volatile int held_go;
+
+static void hold(void *arg)
+{
+    (void)arg;
+    while (!__atomic_load_n(&held_go, __ATOMIC_ACQUIRE)) {
+        struct timespec ts = { 0, 1000000 };
+        nanosleep(&ts, NULL);
+    }
+}
+
+static void *release_later(void *arg)
+{
+    (void)arg;
+    struct timespec ts = { 0, 300000000 };
+    nanosleep(&ts, NULL);
+    __atomic_store_n(&held_go, 1, __ATOMIC_RELEASE);
+    return NULL;
+}
+
+/* A graph with a conditional handle destroyed while an executable graph
+ * destroyed in flight (CUDA frees it when its launch is done) still
+ * waits in a stream: the launch's end frees the executable copy on the
+ * device worker while cuGraphDestroy frees the handle's cell, which
+ * waits for the device (cuMemFreeHost).  Both complete; this hung when
+ * the handles' lock was held across that wait. */
+START_TEST(test_destroy_while_exec_in_flight)
+{
+    OK(cudaFree(0));                    /* the primary context */
+    CUgraph g, other;
+    ck_assert_int_eq(cuGraphCreate(&g, 0), CUDA_SUCCESS);
+    CUgraphConditionalHandle h;
+    ck_assert_int_eq(cuGraphConditionalHandleCreate(&h, g, NULL, 0, 0),
+                     CUDA_SUCCESS);
+    ck_assert_int_eq(cuGraphCreate(&other, 0), CUDA_SUCCESS);
+    CUgraphNode en;
+    ck_assert_int_eq(cuGraphAddEmptyNode(&en, other, NULL, 0), CUDA_SUCCESS);
+    CUgraphExec x;
+    ck_assert_int_eq(cuGraphInstantiateWithFlags(&x, other, 0), CUDA_SUCCESS);
+    CUstream s;
+    ck_assert_int_eq(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING),
+                     CUDA_SUCCESS);
+    held_go = 0;
+    ck_assert_int_eq(cuLaunchHostFunc(s, hold, NULL), CUDA_SUCCESS);
+    ck_assert_int_eq(cuGraphLaunch(x, s), CUDA_SUCCESS);
+    ck_assert_int_eq(cuGraphExecDestroy(x), CUDA_SUCCESS);
+    pthread_t t;
+    ck_assert_int_eq(pthread_create(&t, NULL, release_later, NULL), 0);
+    ck_assert_int_eq(cuGraphDestroy(g), CUDA_SUCCESS);
+    pthread_join(t, NULL);
+    ck_assert_int_eq(cuStreamSynchronize(s), CUDA_SUCCESS);
+    ck_assert_int_eq(cuStreamDestroy_v2(s), CUDA_SUCCESS);
+    ck_assert_int_eq(cuGraphDestroy(other), CUDA_SUCCESS);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("graph_cond");
@@ -477,6 +536,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_captured_bodies);
     tcase_add_test(tc, test_generic_set);
     tcase_add_test(tc, test_driver);
+    tcase_add_test(tc, test_destroy_while_exec_in_flight);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -64,21 +64,31 @@ int gcond_handle_create(unsigned long long *out, CUgraph g, unsigned dflt,
     return GPH_OK;
 }
 
+/* The cells are freed after cond_lock is let go: cuMemFreeHost waits
+ * for the device, whose worker takes cond_lock (a conditional node's
+ * run, or the end of a launch freeing its executable copy). */
 void gcond_graph_gone(CUgraph g)
 {
+    Handle *gone = NULL;
     pthread_mutex_lock(&cond_lock);
     for (Handle **l = &handles; *l;) {
         Handle *k = *l;
         if (k->graph == g) {
             *l = k->next;
-            if (cell(k->addr))
-                (void)cuMemFreeHost((void *)(uintptr_t)k->addr);
-            free(k);
+            k->next = gone;
+            gone = k;
         } else {
             l = &k->next;
         }
     }
     pthread_mutex_unlock(&cond_lock);
+    while (gone) {
+        Handle *k = gone;
+        gone = k->next;
+        if (cell(k->addr))
+            (void)cuMemFreeHost((void *)(uintptr_t)k->addr);
+        free(k);
+    }
 }
 
 /* The handles of g's conditional nodes, in bodies and child graphs at
