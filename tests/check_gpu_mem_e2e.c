@@ -345,6 +345,26 @@ START_TEST(persisting_outlives_kernel_until_reset)
 }
 END_TEST
 
+/* A set-aside that shrinks to nothing (cudaLimitPersistingL2CacheSize
+ * set to 0) leaves the persisting lines of earlier kernels as any other:
+ * kernel 2, without a window, starts with W0, S10, S11, W1 in LRU order
+ * and misses as in no_window_misses (0 hits), where a kept set-aside
+ * gives 6 (persisting_outlives_kernel_until_reset). */
+START_TEST(setaside_shrunk_frees_lines)
+{
+    ApwRun a;
+    apw_open(&a);
+    a.r.d->l2_persist_bytes = 256;
+    EmuAccessWindow w = window_of(&a);
+    apw_kernel(&a, &w);
+    a.r.d->l2_persist_bytes = 0;
+    apw_kernel(&a, NULL);
+    ck_assert_uint_eq(stat_of(&a.r, 0, "mem.l2.hit"), 4);
+    ck_assert_uint_eq(stat_of(&a.r, 1, "mem.l2.hit"), 0);
+    run_close(&a.r);
+}
+END_TEST
+
 /* Whether line number x is among a hitRatio-0.5 window's hit_prop
  * lines: the documented hash (SplitMix64's finaliser, top 32 bits)
  * below 2^31, written out here as the reference. */
@@ -397,6 +417,7 @@ int main(void)
     tcase_add_test(t, window_persists_in_setaside);
     tcase_add_test(t, window_without_setaside);
     tcase_add_test(t, persisting_outlives_kernel_until_reset);
+    tcase_add_test(t, setaside_shrunk_frees_lines);
     tcase_add_test(t, hit_ratio_selects_lines_by_hash);
     suite_add_tcase(s, t);
     SRunner *sr = srunner_create(s);

@@ -56,6 +56,8 @@ struct Cache {
     uint64_t set_mask, bank_mask; /* sets - 1, banks - 1 when powers of
                                      two (no division on the hot path) */
     uint32_t pways;             /* persisting set-aside, ways per set */
+    bool some_persist;          /* a line was made persisting since the
+                                   last reset (else none is) */
     CacheWindow win;            /* the access-policy window */
     CacheProp prop;             /* of the access being looked at */
 };
@@ -264,7 +266,7 @@ static CLine *victim(Cache *c, uint64_t la)
 {
     CLine *s = set_of(c, la);
     CLine *best = NULL;
-    uint32_t np = c->pways || c->win.bytes ? set_persist(c, s) : 0;
+    uint32_t np = c->some_persist ? set_persist(c, s) : 0;
     bool among_persist = c->prop == CACHE_PROP_PERSISTING && c->pways &&
                          np >= c->pways;
     bool any = np > c->pways;
@@ -319,6 +321,7 @@ void cache_reset_persist(Cache *c)
     for (size_t i = 0; i < nl; i++) {
         c->lines[i].persist = false;
     }
+    c->some_persist = false;
 }
 
 void cache_set_window(Cache *c, const CacheWindow *w)
@@ -411,6 +414,7 @@ static void touch(Cache *c, CLine *l, const MemMsg *m)
         if (!l->persist && c->pways &&
             set_persist(c, set_of(c, l->addr)) < c->pways) {
             l->persist = true;
+            c->some_persist = true;
         }
     } else if (c->prop != CACHE_PROP_NONE) {
         l->persist = false;
@@ -441,6 +445,7 @@ static void install(Cache *c, CLine *l, uint64_t la, const MemMsg *m,
     /* victim() chose among the persisting lines when the set-aside is
      * full, so this keeps the set within it */
     l->persist = c->prop == CACHE_PROP_PERSISTING && c->pways;
+    c->some_persist |= l->persist;
     /* evict-first (PTX .cs, .lu, .L1::evict_first, a streaming window):
      * first in line to go, whatever the replacement order */
     l->stamp = evict_first(c, m) ? 0 : ++c->clock;
