@@ -240,7 +240,7 @@ static void occupancy(EmuCtx *x, const EmuInsn *i, uint32_t mask,
             continue;
         }
         int n = bs > max_threads(f) ? 0
-                : emu_func_blocks_per_sm(&x->dev->gpu, f, bs, dyn);
+                : emu_func_blocks_per_sm(&x->dev->gpu, f, bs, dyn, -1);
         cdp_answer(x, i, lane, (uint32_t)n, 4,
                    "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
         if (x->fault) {

@@ -572,9 +572,10 @@ void emu_launch_end(EmuLaunch *l);
  * on top of F's static ones, one SM holds, F's registers counted as
  * emu_gpu_num_regs reports them.  The scheduler's residency cap and the
  * device runtime's cudaOccupancyMaxActiveBlocksPerMultiprocessor both ask
- * it, so the two always agree. */
+ * it, so the two always agree; CARVEOUT is the preferred shared-memory
+ * carve-out in percent (-1: none; emu_gpu_carveout_bytes). */
 int emu_func_blocks_per_sm(const EmuGpu *gpu, const EmuFunc *f, int threads,
-                           size_t dyn_smem);
+                           size_t dyn_smem, int carveout);
 
 EmuStatus emu_cta_init(EmuLaunch *l, uint32_t linear, EmuCta *cta);
 void emu_cta_fini(EmuCta *cta);

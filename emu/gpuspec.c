@@ -175,8 +175,71 @@ int emu_gpu_num_regs(unsigned virtual_regs, unsigned maxnreg)
 /* The occupancy calculator's rules: warps, registers (allocated per
  * warp in units of 256) and shared memory (plus the per-block
  * reservation) each bound the blocks an SM holds. */
+/* The capacities per compute capability: CUDA C++ Programming Guide,
+ * "Compute Capabilities" (shared memory capacity per SM for 7.x, 8.x
+ * and 9.0), as NVIDIA's occupancy calculator lists them
+ * (cuda_occupancy.h, cudaOccAlignUpShmemSizeVoltaPlus). */
+static const unsigned short carve_70[] = {0, 8, 16, 32, 64, 96};
+static const unsigned short carve_75[] = {32, 64};
+static const unsigned short carve_80[] = {0, 8, 16, 32, 64, 100, 132, 164};
+static const unsigned short carve_86[] = {0, 8, 16, 32, 64, 100};
+static const unsigned short carve_90[] = {0,   8,   16,  32,  64,
+                                          100, 132, 164, 196, 228};
+static const struct {
+    unsigned arch;
+    const unsigned short *kb;
+    unsigned n;
+} carves[] = {
+#define C_(a, t) {a, t, sizeof t / sizeof t[0]}
+    C_(70, carve_70), C_(75, carve_75), C_(80, carve_80), C_(86, carve_86),
+    C_(87, carve_80), C_(89, carve_86), C_(90, carve_90),
+#undef C_
+};
+
+unsigned emu_gpu_carveouts(const EmuGpu *g, const unsigned short **kb)
+{
+    unsigned n = 0;
+    for (size_t i = 0; i < sizeof carves / sizeof carves[0]; i++) {
+        if (carves[i].arch <= g->arch) {
+            *kb = carves[i].kb;
+            n = carves[i].n;
+        }
+    }
+    return n;
+}
+
+/* The smallest capacity of at least `bytes` (the largest when none). */
+static size_t carve_up(const unsigned short *kb, unsigned n, size_t bytes)
+{
+    for (unsigned i = 0; i < n; i++) {
+        if ((size_t)kb[i] * 1024 >= bytes) {
+            return (size_t)kb[i] * 1024;
+        }
+    }
+    return (size_t)kb[n - 1] * 1024;
+}
+
+/* As the occupancy calculator (cuda_occupancy.h,
+ * cudaOccSMemPreferenceVoltaPlus and cudaOccMaxBlocksPerSMSmemLimit):
+ * the preferred share of smem_per_sm rounded up to a supported
+ * capacity, or the smallest that holds one block when that is more (the
+ * preference is a hint the driver overrides to run the kernel). */
+size_t emu_gpu_carveout_bytes(const EmuGpu *g, int carveout,
+                              size_t per_block)
+{
+    const unsigned short *kb = NULL;
+    unsigned n = emu_gpu_carveouts(g, &kb);
+    if (carveout < 0 || !n) {
+        return g->smem_per_sm;
+    }
+    size_t want = (size_t)g->smem_per_sm *
+                  (size_t)(carveout > 100 ? 100 : carveout) / 100;
+    size_t cap = carve_up(kb, n, want);
+    return cap < per_block ? carve_up(kb, n, per_block) : cap;
+}
+
 int emu_gpu_blocks_per_sm(const EmuGpu *g, int regs, int threads,
-                          size_t smem)
+                          size_t smem, int carveout)
 {
     if (threads <= 0) {
         return 0;
@@ -186,9 +249,9 @@ int emu_gpu_blocks_per_sm(const EmuGpu *g, int regs, int threads,
     int regs_warp = ((regs * 32 + 255) / 256) * 256;
     int by_regs = (int)(g->regs_per_sm / (unsigned)regs_warp) / warps;
     int by_smem = (int)g->blocks_per_sm;
-    if (smem) {
-        size_t per = smem + (g->arch >= 80 ? EMU_GPU_SMEM_RESERVED : 0);
-        by_smem = (int)(g->smem_per_sm / per);
+    size_t per = smem + (g->arch >= 80 ? EMU_GPU_SMEM_RESERVED : 0);
+    if ((smem || carveout >= 0) && per) {
+        by_smem = (int)(emu_gpu_carveout_bytes(g, carveout, per) / per);
     }
     int n = (int)g->blocks_per_sm;
     n = by_threads < n ? by_threads : n;

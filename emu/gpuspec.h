@@ -48,10 +48,24 @@ int emu_gpu_attribute(const EmuGpu *g, int attr, int *out);
  * compiled kernel plausibly uses. */
 int emu_gpu_num_regs(unsigned virtual_regs, unsigned maxnreg);
 
+/* The shared-memory capacities in KB an SM of g may be configured to
+ * (the L1/shared carve-out, Volta on), ascending, into *kb; their count,
+ * 0 before Volta. */
+unsigned emu_gpu_carveouts(const EmuGpu *g, const unsigned short **kb);
+
+/* The shared memory of an SM running a kernel whose blocks each take
+ * `per_block` bytes (with the system's reserve), under the preferred
+ * carve-out `carveout` (percent of smem_per_sm, as
+ * cudaFuncAttributePreferredSharedMemoryCarveout; -1: none, the whole
+ * smem_per_sm). */
+size_t emu_gpu_carveout_bytes(const EmuGpu *g, int carveout,
+                              size_t per_block);
+
 /* The occupancy calculator: blocks of `threads` threads using `regs`
  * registers per thread and `smem` bytes of shared memory (static plus
- * dynamic) that one SM holds. */
+ * dynamic) that one SM holds, under the preferred carve-out `carveout`
+ * (-1: none). */
 int emu_gpu_blocks_per_sm(const EmuGpu *g, int regs, int threads,
-                          size_t smem);
+                          size_t smem, int carveout);
 
 #endif

@@ -208,9 +208,9 @@ void emu_cta_fini(EmuCta *cta)
 }
 
 int emu_func_blocks_per_sm(const EmuGpu *gpu, const EmuFunc *f, int threads,
-                           size_t dyn_smem)
+                           size_t dyn_smem, int carveout)
 {
     return emu_gpu_blocks_per_sm(
         gpu, emu_gpu_num_regs(f->nregslots, f->ir->maxnreg), threads,
-        (size_t)f->shared_bytes + dyn_smem);
+        (size_t)f->shared_bytes + dyn_smem, carveout);
 }

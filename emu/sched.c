@@ -96,7 +96,7 @@ uint64_t emu_sched_cap(const EmuLaunch *l)
     uint64_t threads = (uint64_t)l->block[0] * l->block[1] * l->block[2];
     int per = emu_func_blocks_per_sm(&l->dev->gpu, f,
                                      threads > 1024 ? 1024 : (int)threads,
-                                     l->dyn_shared);
+                                     l->dyn_shared, l->carveout);
     uint64_t sms = l->dev->cfg.num_sms ? l->dev->cfg.num_sms
                                        : (uint64_t)l->dev->gpu.sms;
     return (per > 0 ? (uint64_t)per : 1) * (sms ? sms : 1);

@@ -1065,6 +1065,21 @@ START_TEST(cooperative_and_occupancy)
      * and registers (64 x 32 x 2 per block of 65536) allow more. */
     OK(cuOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, big, 64, 0));
     ck_assert_int_eq(per_sm, 4);
+    /* The preferred carve-out limits it (NVIDIA's calculator,
+     * cuda_occupancy.h): 25% of 167936 is 41984 bytes, rounded up to the
+     * A100's 64 KB: 1 block of 41024; 50% is 83968, 100 KB: 2 blocks;
+     * 0% is less than one block, which gets the 64 KB that holds it: 1;
+     * -1 (none) gives the whole 164 KB back: 4. */
+    static const int carve[][2] = {{25, 1}, {50, 2}, {0, 1}, {100, 4},
+                                   {-1, 4}};
+    for (int k = 0; k < 5; k++) {
+        OK(cuFuncSetAttribute(
+            big, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT,
+            carve[k][0]));
+        OK(cuOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, big, 64, 0));
+        ck_assert_msg(per_sm == carve[k][1], "carveout %d: %d blocks",
+                      carve[k][0], per_sm);
+    }
     int v;
     OK(cuFuncGetAttribute(&v, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, big));
     ck_assert_int_eq(v, 40000);

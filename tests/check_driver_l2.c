@@ -4,7 +4,8 @@
  * (CU_LIMIT_PERSISTING_L2_CACHE_SIZE), cuStreamSetAttribute,
  * cuGraphKernelNodeSetAttribute and cuLaunchKernelEx's access-policy
  * window, and cuCtxResetPersistingL2Cache, counted in the L2 hits of
- * each kernel's statistics (PTXEMU_STATS).
+ * each kernel's statistics (PTXEMU_STATS); and a kernel's preferred
+ * shared-memory carve-out (cuFuncSetAttribute) sizes its L1.
  *
  * The device work runs in a child process (the statistics file is
  * written at its exit, as for any program under the drop-in driver);
@@ -40,6 +41,21 @@ static CUdeviceptr zeroed(size_t n)
     return p;
 }
 
+/* cuInit, a context, and kernel `name` of module `ptx`. */
+static CUfunction kernel(const char *ptx, const char *name)
+{
+    CUdevice dev;
+    CUcontext ctx;
+    CUmodule mod;
+    CUfunction f;
+    CK(cuInit(0));
+    CK(cuDeviceGet(&dev, 0));
+    CK(cuCtxCreate_v2(&ctx, 0, dev));
+    CK(cuModuleLoadData(&mod, ptx));
+    CK(cuModuleGetFunction(&f, mod, name));
+    return f;
+}
+
 static CUaccessPolicyWindow persisting(CUdeviceptr w)
 {
     CUaccessPolicyWindow a;
@@ -63,15 +79,7 @@ static CUaccessPolicyWindow persisting(CUdeviceptr w)
  *     lines), so w3's lines replace them and stay: 4 hits */
 static void child(void)
 {
-    CUdevice dev;
-    CUcontext ctx;
-    CUmodule mod;
-    CUfunction f;
-    CK(cuInit(0));
-    CK(cuDeviceGet(&dev, 0));
-    CK(cuCtxCreate_v2(&ctx, 0, dev));
-    CK(cuModuleLoadData(&mod, apw_ptx));
-    CK(cuModuleGetFunction(&f, mod, "sw"));
+    CUfunction f = kernel(apw_ptx, "sw");
     CUdeviceptr s = zeroed(4096), w = zeroed(256), w2 = zeroed(256),
                 w3 = zeroed(256);
     unsigned n = 6;
@@ -132,8 +140,25 @@ static void child(void)
     exit(0);                    /* the statistics are written at exit */
 }
 
-/* The values of "mem.l2.hit" in the file, in order: one per kernel. */
-static size_t l2_hits(const char *file, uint64_t *out, size_t max)
+/* The child of carveout_sizes_l1: ws over 12 lines, without a
+ * preference and then preferring 100% shared memory. */
+static void child_carveout(void)
+{
+    CUfunction f = kernel(ws_ptx, "ws");
+    CUdeviceptr p = zeroed(4096);
+    unsigned n = 12;
+    void *args[] = {&p, &n};
+    CK(cuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, NULL, args, NULL));
+    CK(cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT,
+                          100));
+    CK(cuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, NULL, args, NULL));
+    CK(cuCtxSynchronize());
+    exit(0);
+}
+
+/* The values of counter `key` in the file, in order: one per kernel. */
+static size_t counts(const char *file, const char *name, uint64_t *out,
+                     size_t max)
 {
     FILE *fp = fopen(file, "r");
     ck_assert_ptr_nonnull(fp);
@@ -142,7 +167,8 @@ static size_t l2_hits(const char *file, uint64_t *out, size_t max)
     fclose(fp);
     buf[len] = 0;
     size_t n = 0;
-    const char *key = "\"mem.l2.hit\": ";
+    char key[80];
+    snprintf(key, sizeof key, "\"%s\": ", name);
     for (const char *p = strstr(buf, key); p && n < max;
          p = strstr(p + 1, key)) {
         out[n++] = strtoull(p + strlen(key), NULL, 10);
@@ -150,29 +176,47 @@ static size_t l2_hits(const char *file, uint64_t *out, size_t max)
     return n;
 }
 
-START_TEST(window_reaches_l2)
+/* Run fn in a child under the gpu model configured by the lines `cfg`
+ * (a --timing-config file: PTXEMU_TIMING_SET splits values at commas);
+ * the values of counter `name` of each kernel it ran into out (their
+ * number). */
+static size_t run_child(void (*fn)(void), const char *cfg,
+                        const char *name, uint64_t *out, size_t max)
 {
     char file[] = "/tmp/ptxemu-l2-XXXXXX";
+    char conf[] = "/tmp/ptxemu-l2cfg-XXXXXX";
     int fd = mkstemp(file);
     ck_assert_int_ge(fd, 0);
+    close(fd);
+    fd = mkstemp(conf);
+    ck_assert_int_ge(fd, 0);
+    ck_assert_int_eq(write(fd, cfg, strlen(cfg)), (int)strlen(cfg));
     close(fd);
     pid_t pid = fork();
     ck_assert_int_ge(pid, 0);
     if (pid == 0) {
         setenv("PTXEMU_TIMING", "gpu", 1);
-        setenv("PTXEMU_TIMING_SET", "mem.model=hier;mem.l1d=false;"
-               "mem.parts=1;l2.sets=1;l2.ways=4", 1);
+        setenv("PTXEMU_TIMING_CONFIG", conf, 1);
         setenv("PTXEMU_SMS", "1", 1);
         setenv("PTXEMU_STATS", file, 1);
-        child();
+        fn();
     }
     int status = 0;
     ck_assert_int_eq(waitpid(pid, &status, 0), pid);
     ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0,
                   "child: status %d", status);
-    uint64_t hits[8];
-    size_t n = l2_hits(file, hits, 8);
+    size_t n = counts(file, name, out, max);
     unlink(file);
+    unlink(conf);
+    return n;
+}
+
+START_TEST(window_reaches_l2)
+{
+    uint64_t hits[8];
+    size_t n = run_child(child, "mem.model = hier\nmem.l1d = false\n"
+                         "mem.parts = 1\nl2.sets = 1\nl2.ways = 4\n",
+                         "mem.l2.hit", hits, 8);
     ck_assert_uint_eq(n, 5);
     static const uint64_t want[5] = {4, 6, 0, 4, 4};
     for (size_t k = 0; k < 5; k++) {
@@ -183,12 +227,30 @@ START_TEST(window_reaches_l2)
 }
 END_TEST
 
+/* check_gpu_mem_e2e's carveout_sizes_l1 through the driver: an L1 of
+ * two-way sets in a 2 KB array shared with 0 or 1 KB of shared memory;
+ * without a preference the 12-line working set stays (12 hits of 24),
+ * preferring 100% leaves 4 sets and none (0). */
+START_TEST(carveout_sizes_l1)
+{
+    uint64_t hits[4];
+    size_t n = run_child(child_carveout, "mem.model = hier\n"
+                         "mem.parts = 1\nocc.shared_reserved = 0\n"
+                         "l1d.ways = 2\nl1d.unified = 2k\n"
+                         "l1d.carveouts = 0,1\n", "mem.l1d.hit", hits, 4);
+    ck_assert_uint_eq(n, 2);
+    ck_assert_uint_eq(hits[0], 12);
+    ck_assert_uint_eq(hits[1], 0);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("driver_l2");
     TCase *t = tcase_create("l2");
     tcase_set_timeout(t, 60);
     tcase_add_test(t, window_reaches_l2);
+    tcase_add_test(t, carveout_sizes_l1);
     suite_add_tcase(s, t);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

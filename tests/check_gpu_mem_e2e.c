@@ -404,6 +404,50 @@ START_TEST(hit_ratio_selects_lines_by_hash)
 }
 END_TEST
 
+/* ---- the L1/shared-memory carve-out ---- */
+
+static void set_carveout(EmuLaunch *l, void *ctx)
+{
+    l->carveout = *(const int *)ctx;
+}
+
+/* An array of 2 KB that the L1 (two 128-byte ways per set) shares with
+ * shared memory of 0 or 1 KB (l1d.unified, l1d.carveouts).  The kernel
+ * has no shared memory, and no system reserve is counted
+ * (occ.shared_reserved = 0; with sm_80's 1 KB a CTA would fill the
+ * largest capacity).  Without a preference, or preferring 0%, the
+ * driver's choice is the smallest capacity that holds a full SM's
+ * shared memory: 0 KB, so the L1 has 2 KB, 8 sets; the 12 lines of the
+ * working set (consecutive lines: 4 sets of 2, 4 of 1) all stay, and
+ * the second pass hits 12 times.  Preferring 100% or 50% (512 bytes,
+ * rounded up to a supported 1 KB) leaves the L1 1 KB, 4 sets of 3
+ * lines read in turn through 2 LRU ways: every access misses. */
+START_TEST(carveout_sizes_l1)
+{
+    static const char *const set[] = {"l1d.ways=2", "l1d.unified=2k",
+                                      "l1d.carveouts=0,1",
+                                      "occ.shared_reserved=0"};
+    static const struct {
+        int carveout;
+        uint64_t hits;
+    } t[] = {{-1, 12}, {0, 12}, {50, 0}, {100, 0}};
+    for (size_t k = 0; k < sizeof t / sizeof t[0]; k++) {
+        Run r;
+        run_open(&r, ws_ptx, set, 4);
+        uint64_t a = hint_buf(&r);
+        uint32_t n = 12;
+        void *args[] = {&a, &n};
+        int c = t[k].carveout;
+        run_kernel_timed(&r, "ws", 1, 1, args, set_carveout, &c);
+        ck_assert_uint_eq(stat_of(&r, 0, "mem.l1d.access"), 24);
+        ck_assert_msg(stat_of(&r, 0, "mem.l1d.hit") == t[k].hits,
+                      "carveout %d: %llu hits", c,
+                      (unsigned long long)stat_of(&r, 0, "mem.l1d.hit"));
+        run_close(&r);
+    }
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("gpu_mem_e2e");
@@ -419,6 +463,9 @@ int main(void)
     tcase_add_test(t, persisting_outlives_kernel_until_reset);
     tcase_add_test(t, setaside_shrunk_frees_lines);
     tcase_add_test(t, hit_ratio_selects_lines_by_hash);
+    suite_add_tcase(s, t);
+    t = tcase_create("carveout");
+    tcase_add_test(t, carveout_sizes_l1);
     suite_add_tcase(s, t);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

@@ -795,6 +795,42 @@ START_TEST(cta_waves_per_limit)
 }
 END_TEST
 
+/* The carve-out limits residency (CUDA's occupancy calculator,
+ * cuda_occupancy.h): the same four CTAs of 1000 bytes of shared memory
+ * (2048 with the 1024-byte reserve) under hier with an L1/shared array
+ * whose shared part may be 0, 4 or 16 KB (occ.shared 16 KB).  No
+ * preference: the driver's choice holds a full SM's CTAs (16 KB), all
+ * four are resident: 6 cycles.  Preferring 25% (4096 bytes: 4 KB) or 0%
+ * (0 KB, raised to the 4 KB that holds one CTA) leaves room for two:
+ * two waves, 10 cycles.  100%: 16 KB, 6 cycles. */
+START_TEST(cta_waves_per_carveout)
+{
+    static const struct {
+        int carveout;
+        uint64_t cycles;
+    } t[] = {{-1, 6}, {25, 10}, {0, 10}, {100, 6}};
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+        gpu_base(1);
+        mock_set(&M, "sched.per_sm=2");
+        mock_set(&M, "occ.shared=16384");
+        mock_set(&M, "mem.model=hier");
+        mock_set(&M, "l1d.unified=32768");
+        mock_set(&M, "l1d.carveouts=0,4,16");
+        mock_grid(&M, 4, 1);
+        M.k.regs_per_thread = 64;
+        M.k.shared_per_cta = 1000;
+        M.k.carveout = t[i].carveout;
+        mock_add(&M, 0, NONE, 0);
+        mock_exit(&M, 0);
+        ck_assert_msg(mock_time(&M) == t[i].cycles, "carveout %d",
+                      t[i].carveout);
+        ck_assert_uint_eq(mock_stat(&M, "gpu.ctas"), 4);
+        check_accounting(2);
+        mock_fini(&M);
+    }
+}
+END_TEST
+
 /* Round-robin placement: 4 CTAs on 2 SMs go to SMs 0, 1, 0, 1. */
 START_TEST(cta_round_robin)
 {
@@ -1079,6 +1115,7 @@ static Suite *suite(void)
     tcase_add_test(tc, async_wait_for_token);
     tcase_add_test(tc, shared_bank_conflicts);
     tcase_add_test(tc, cta_waves_per_limit);
+    tcase_add_test(tc, cta_waves_per_carveout);
     tcase_add_test(tc, cta_round_robin);
     tcase_add_test(tc, clusters_on_one_gpc);
     tcase_add_test(tc, gt200_preset);

@@ -29,4 +29,20 @@ static const char *apw_ptx =
     "  @%p1 bra LOOP;\n"
     "  ret;\n}\n";
 
+/* One thread reads lines 0..n-1 of p twice over, each load chained to
+ * the one before (p holds zeros): a working set of n lines. */
+static const char *ws_ptx =
+    ".version 8.0\n.target sm_80\n.address_size 64\n"
+    ".visible .entry ws(.param .u64 p, .param .u32 n)\n{\n"
+    "  .reg .pred %p<2>;\n  .reg .b32 %r<8>;\n  .reg .b64 %rd<4>;\n"
+    "  ld.param.u64 %rd1, [p];\n  ld.param.u32 %r1, [n];\n"
+    "  shl.b32 %r6, %r1, 1;\n  mov.u32 %r2, 0;\n  mov.u32 %r3, 0;\n"
+    "LOOP:\n"
+    "  rem.u32 %r4, %r2, %r1;\n  shl.b32 %r4, %r4, 7;\n"
+    "  add.s32 %r4, %r4, %r3;\n  cvt.u64.u32 %rd2, %r4;\n"
+    "  add.s64 %rd3, %rd1, %rd2;\n  ld.global.u32 %r3, [%rd3];\n"
+    "  add.s32 %r2, %r2, 1;\n  setp.lt.u32 %p1, %r2, %r6;\n"
+    "  @%p1 bra LOOP;\n"
+    "  ret;\n}\n";
+
 #endif

@@ -74,16 +74,28 @@ static int m_declare(ptxemu_tm_host *h, const ptxemu_tm_param *p, uint32_t n)
     return 0;
 }
 
+/* The scale of an integer's k/M/G suffix (ptxemu_timing.h: x2^10,
+ * 2^20, 2^30), as the real host reads it. */
+static int64_t suffix(const char *end)
+{
+    return *end == 'k' ? 1 << 10 : *end == 'M' ? 1 << 20
+                                  : *end == 'G' ? 1 << 30 : 1;
+}
+
 static int64_t m_int(ptxemu_tm_host *h, const char *name)
 {
     ck_assert_int_eq(declared(HOST(h), name)->type, PTXEMU_TM_P_INT);
-    return strtoll(value(HOST(h), name), NULL, 0);
+    char *end;
+    int64_t v = strtoll(value(HOST(h), name), &end, 0);
+    return v * suffix(end);
 }
 
 static uint64_t m_uint(ptxemu_tm_host *h, const char *name)
 {
     ck_assert_int_eq(declared(HOST(h), name)->type, PTXEMU_TM_P_UINT);
-    return strtoull(value(HOST(h), name), NULL, 0);
+    char *end;
+    uint64_t v = strtoull(value(HOST(h), name), &end, 0);
+    return v * (uint64_t)suffix(end);
 }
 
 static double m_double(ptxemu_tm_host *h, const char *name)

@@ -47,8 +47,9 @@
 #define MOCK_MAXSM 8
 #define MOCK_MAXINSN 256
 #define MOCK_MAXSET 48
-#define MOCK_MAXSTAT 192
-#define MOCK_MAXDECL 4   /* tables declared with declare_params */
+#define MOCK_MAXSTAT 512
+#define MOCK_MAXDECL 16  /* tables declared with declare_params (hier
+                            declares one per cache) */
 #define MOCK_NOSLOT UINT32_MAX
 
 typedef struct MockOp {

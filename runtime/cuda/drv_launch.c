@@ -418,7 +418,8 @@ static int regs_of(CUfunction f)
 int drv_blocks_per_sm(CUfunction f, int threads, size_t dyn_smem)
 {
     return emu_gpu_blocks_per_sm(&drv.gpu, regs_of(f), threads,
-                                 drv_static_smem(f) + dyn_smem);
+                                 drv_static_smem(f) + dyn_smem,
+                                 f->carveout);
 }
 
 static CUresult occupancy(int *numBlocks, CUfunction f, int blockSize,

@@ -885,17 +885,13 @@ static void hier_destroy(void *m)
     free(H);
 }
 
-/* The L1's sets under the kernel's carve-out (hier.h). */
-static uint32_t carve_sets(const HierCfg *c, uint64_t shared)
+/* The kernel's shared-memory capacity, bytes (hier.h): the smallest
+ * of l1d.carveouts that holds `want` bytes, the largest when none does. */
+static uint64_t carve_fit(const HierCfg *c, uint64_t want)
 {
     uint64_t most = 0;
     for (uint32_t k = 0; k < c->ncarve; k++) {
         most = c->carve_kb[k] > most ? c->carve_kb[k] : most;
-    }
-    uint64_t want = shared;
-    if (c->carve_pref >= 0) {
-        uint64_t p = (most * 1024 * (uint64_t)c->carve_pref + 99) / 100;
-        want = p > want ? p : want;
     }
     uint64_t pick = most * 1024;
     for (uint32_t k = 0; k < c->ncarve; k++) {
@@ -904,9 +900,38 @@ static uint32_t carve_sets(const HierCfg *c, uint64_t shared)
             pick = b;
         }
     }
+    return pick;
+}
+
+/* The carve-out kernel k gets.  Without a preference (the kernel's
+ * carveout attribute, else l1d.carveout) the driver "configures the
+ * shared memory capacity for each kernel to avoid shared memory
+ * occupancy bottlenecks" (CUDA Programming Guide, compute capability
+ * 8.x, shared memory): the smallest capacity that holds the CTAs a full
+ * SM has.  With one, the preferred share of the largest capacity rounded
+ * up to a supported one, or the smallest that holds one CTA when that is
+ * more ("a hint ... the driver can choose a different ratio if required
+ * to execute the function"), as NVIDIA's occupancy calculator
+ * (cuda_occupancy.h, cudaOccSMemPreferenceVoltaPlus and
+ * cudaOccMaxBlocksPerSMSmemLimit) computes it; this limits how many CTAs
+ * are resident. */
+static uint64_t carve_pick(const HierCfg *c, const GpuMemKernel *k)
+{
+    int32_t pref = k->carveout >= 0 ? k->carveout : c->carve_pref;
+    if (pref < 0) {
+        return carve_fit(c, k->shared);
+    }
+    uint64_t most = carve_fit(c, UINT64_MAX);
+    uint64_t want = most * (uint64_t)(pref > 100 ? 100 : pref) / 100;
+    return carve_fit(c, want > k->cta_shared ? want : k->cta_shared);
+}
+
+/* The L1's sets beside `shared` bytes of shared memory. */
+static uint32_t carve_sets(const HierCfg *c, uint64_t shared)
+{
     uint64_t way = (uint64_t)c->l1[MEM_UNIT_L1D].ways *
                    c->l1[MEM_UNIT_L1D].line;
-    uint64_t sets = (c->unified - pick) / way;
+    uint64_t sets = (c->unified - shared) / way;
     return sets ? (uint32_t)sets : 1;
 }
 
@@ -949,9 +974,9 @@ static uint64_t hier_kernel_begin(void *m, uint64_t now,
     Hier *H = m;
     (void)now;
     l2_policy(H, k);
-    uint32_t sets = H->cfg.unified && H->cfg.l1d_on
-                        ? carve_sets(&H->cfg, k->shared)
-                        : 0;
+    bool carve = H->cfg.unified && H->cfg.l1d_on;
+    uint64_t shared = carve ? carve_pick(&H->cfg, k) : GPU_NEVER;
+    uint32_t sets = carve ? carve_sets(&H->cfg, shared) : 0;
     for (uint32_t t = 0; H->tpc && t < H->ntpc; t++) {
         cache_invalidate(H->tpc[t]);
     }
@@ -968,7 +993,7 @@ static uint64_t hier_kernel_begin(void *m, uint64_t now,
             }
         }
     }
-    return GPU_NEVER;
+    return shared;
 }
 
 /* ---- statistics ---- */

@@ -21,12 +21,15 @@
  * given at create), icnt.mhz, l2.mhz and dram.mhz (0: the core clock;
  * dram.mhz 0: the preset's).  Carve-out (Volta onward): with l1d.unified
  * bytes, the L1 data cache shares its array with shared memory; at each
- * kernel the shared part is the smallest of l1d.carveouts (KB) that
- * holds both the kernel's shared memory on a full SM and the preferred
- * share (l1d.carveout percent of the largest capacity, as
- * cudaFuncAttributePreferredSharedMemoryCarveout; -1: none), the largest
- * when none does, and the L1 keeps the rest (l1d.ways and l1d.line
- * fixed, its sets follow).  L2 access management (CUDA Programming
+ * kernel the shared part is one of l1d.carveouts (KB): with no
+ * preference (the kernel's carveout, else l1d.carveout percent of the
+ * largest capacity; -1: none) the smallest that holds the kernel's
+ * shared memory on a full SM; with one, the preferred share rounded up
+ * to a capacity, or the smallest that holds one CTA when that is more
+ * (as NVIDIA's occupancy calculator); the largest when none is big
+ * enough.  The L1 keeps the rest (l1d.ways and l1d.line fixed, its sets
+ * follow), and kernel_begin returns the shared part, which limits the
+ * kernel's resident CTAs.  L2 access management (CUDA Programming
  * Guide, "L2 Access Management"): at each kernel every L2 slice gets the
  * persisting set-aside (GpuMemKernel.persist_bytes as whole ways: over
  * parts x l2.sets x l2.line bytes, rounded down) and the kernel's
