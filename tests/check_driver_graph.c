@@ -19,6 +19,7 @@
 #include <time.h>
 
 #include "abi/cuda_abi.h"
+#include "runtime/graph/gph.h"
 
 #define OK(call) ck_assert_int_eq((int)(call), CUDA_SUCCESS)
 
@@ -884,6 +885,60 @@ START_TEST(instantiate_with_params)
 }
 END_TEST
 
+/* CUDA Driver API, cuGraphExecKernelNodeSetParams: hNode must be a
+ * node of the graph the executable graph was made from.  That graph is
+ * destroyed and a new one made, at its address when the allocator
+ * gives it back (as glibc's does for a block of the same size just
+ * freed): the new graph's first node is not the executable graph's,
+ * although it has the same creation number, and the executable graph
+ * keeps its parameters. */
+START_TEST(exec_node_of_new_graph)
+{
+    setup();
+    CUdeviceptr xb;
+    OK(cuMemAlloc_v2(&xb, N * 4));
+    OK(cuMemsetD32_v2(xb, 7, N));
+    unsigned n = N, a = 2, b = 1;
+    void *args[] = { &xb, &n, &a, &b };
+    CUDA_KERNEL_NODE_PARAMS kp = kparams(args, N);
+    CUgraph g1, g2[8];
+    CUgraphNode k1, k2;
+    OK(cuGraphCreate(&g1, 0));
+    OK(cuGraphAddKernelNode_v2(&k1, g1, NULL, 0, &kp));
+    CUgraphExec x;
+    OK(cuGraphInstantiateWithFlags(&x, g1, 0));
+    uintptr_t old = (uintptr_t)g1;
+    /* glibc's calloc does not take blocks from the per-thread cache:
+     * filled first, it leaves the graph's block to calloc. */
+    void *fillers[8];
+    for (unsigned i = 0; i < 8; i++) {
+        fillers[i] = malloc(sizeof(struct CUgraph_st));
+    }
+    for (unsigned i = 0; i < 8; i++) {
+        free(fillers[i]);
+    }
+    OK(cuGraphDestroy(g1));
+    unsigned made = 0;
+    do {
+        OK(cuGraphCreate(&g2[made], 0));
+    } while ((uintptr_t)g2[made++] != old && made < 8);
+    a = 3;
+    b = 4;
+    OK(cuGraphAddKernelNode_v2(&k2, g2[made - 1], NULL, 0, &kp));
+    ck_assert_int_eq(cuGraphExecKernelNodeSetParams_v2(x, k2, &kp),
+                     CUDA_ERROR_INVALID_VALUE);
+    OK(cuGraphLaunch(x, NULL));
+    OK(cuStreamSynchronize(NULL));
+    check_all(xb, 7 * 2 + 1, "x (the executable graph's own parameters)");
+    OK(cuGraphExecDestroy(x));
+    for (unsigned i = 0; i < made; i++) {
+        OK(cuGraphDestroy(g2[i]));
+    }
+    OK(cuMemFree_v2(xb));
+    teardown();
+}
+END_TEST
+
 /* A graph of the runtime's holds the runtime's node parameters: the
  * driver refuses it, and the runtime the driver's, instead of reading
  * one as the other (a program mixing cudaGraph* and cuGraph* calls). */
@@ -921,6 +976,7 @@ int main(void)
     tcase_add_test(tc, host_node_off_device);
     tcase_add_test(tc, event_wait_node_waits);
     tcase_add_test(tc, instantiate_with_params);
+    tcase_add_test(tc, exec_node_of_new_graph);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

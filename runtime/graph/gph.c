@@ -72,8 +72,10 @@ int gph_create(CUgraph *out, const gph_ops *ops)
     *out = calloc(1, sizeof **out);
     if (!*out)
         return GPH_ENOMEM;
+    static _Atomic unsigned long long last_id;
     (*out)->owner = &owner_tag;
     (*out)->ops = ops;
+    (*out)->id = atomic_fetch_add(&last_id, 1) + 1;
     return GPH_OK;
 }
 
@@ -596,6 +598,7 @@ int gph_instantiate(CUgraphExec *x, CUgraph g, unsigned long long flags)
     }
     atomic_init(&ex->g->refs, 1);
     ex->src = g;
+    ex->src_id = g->id;
     /* cuGraphExecGetFlags: "CUDA_GRAPH_INSTANTIATE_FLAG_UPLOAD will not
      * be returned by this API as it does not affect the resulting
      * executable graph". */
@@ -649,7 +652,9 @@ static int exec_private(CUgraphExec x)
 
 CUgraphNode gph_exec_node(CUgraphExec x, CUgraphNode n, int type)
 {
-    CUgraphNode c = gph_exec_mine(x) && n && n->graph == x->src
+    /* By number, not address: the graph may be gone and another made
+     * at its address, whose nodes are not x's. */
+    CUgraphNode c = gph_exec_mine(x) && n && n->graph->id == x->src_id
                         ? find_uid(x->g, n->uid) : NULL;
     if (!c || c->type != type || exec_private(x) != GPH_OK)
         return NULL;
@@ -758,6 +763,7 @@ int gph_exec_update(CUgraphExec x, CUgraph g,
     if (x->mem)
         x->src->mem_exec = NULL;
     x->src = g;
+    x->src_id = g->id;
     x->mem = gmem_graph_has_mem(g) && !g->mem_exec;
     if (x->mem)
         g->mem_exec = x;

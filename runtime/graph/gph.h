@@ -83,6 +83,10 @@ struct CUgraphNode_st {
 
 struct CUgraph_st {
     const void *owner;          /* the copy of this code that made it */
+    /* Its number, never reused (gph_create): what names the graph an
+     * executable graph was made from after that graph is gone, when a
+     * new one may have its address. */
+    unsigned long long id;
     const gph_ops *ops;
     CUgraphNode *nodes;
     size_t n, cap;
@@ -99,8 +103,10 @@ struct CUgraph_st {
 };
 
 struct CUgraphExec_st {
-    CUgraph src;                /* whose node handles address it (not
-                                 * read: it may be gone) */
+    CUgraph src;                /* the graph it was made (or last
+                                 * updated) from: read only while mem */
+    unsigned long long src_id;  /* src->id: whose node handles address
+                                 * it (gph_exec_node) */
     CUgraph g;                  /* the executable copy */
     unsigned long long flags;   /* as instantiated */
     int mem;                    /* src->mem_exec is this one (src is
