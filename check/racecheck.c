@@ -31,6 +31,8 @@
 #define PAGE (1u << PAGE_BITS)
 #define MAX_PAGES 4096u           /* per launch (about 200 MB of shadow) */
 #define CLOCK_MAX 0xFFFFFF00u
+#define MAX_TSYNC (1u << 24)      /* threads of a launch with their own
+                                     acquire clock (64 MB at most) */
 
 typedef struct Slot {
     uint32_t who;                 /* global thread index + 1 | STRONG;
@@ -54,6 +56,8 @@ typedef struct Ring {
 typedef struct CtaSync {
     uint32_t barrier;             /* clock of its last barrier release */
     uint32_t sync;                /* of its last strong access */
+    uint32_t covered;             /* of its last strong access before its
+                                     last barrier release */
     Ring any, gpu;                /* its fences; those of .gpu/.sys scope */
 } CtaSync;
 
@@ -70,6 +74,10 @@ typedef struct Launch {
                                      of one warp may race */
     uint32_t clock;
     CtaSync *cs;                  /* per linear CTA */
+    uint32_t *tsync;              /* per thread of the launch, the clock
+                                     of its last strong access; NULL for
+                                     a launch of over MAX_TSYNC threads
+                                     (then the CTA's stands for all) */
     SanMap pages;                 /* addr >> PAGE_BITS -> Cell[PAGE] */
     uint64_t last_pn;
     Cell *last_page;
@@ -176,8 +184,38 @@ static bool same_warp(const Launch *L, uint32_t a, uint32_t b)
            a % L->nthreads / EMU_WARP_SIZE == b % L->nthreads / EMU_WARP_SIZE;
 }
 
-/* Whether the access in s happens before the current one, by CTA cta. */
-static bool ordered(const Launch *L, const Slot *s, uint32_t cta)
+/* Where thread `t` (of the launch) keeps its acquire clock: its own
+ * slot under independent thread scheduling, else its warp's (the lanes
+ * run warp-synchronously: one lane's acquire is the warp's). */
+static uint32_t tsync_index(const Launch *L, uint32_t t)
+{
+    return L->its ? t : t - t % L->nthreads % EMU_WARP_SIZE;
+}
+
+/* The clock of the current thread's last acquire: its own last strong
+ * access (or its warp's, see tsync_index; or one of a member of a
+ * bar.warp.sync since, which passes it on to the others), or one by its
+ * CTA that a barrier has since made visible to every thread of the CTA
+ * (barriers are cumulative: PTX ISA, "Memory Consistency Model", a
+ * bar.sync orders as a release and an acquire of the CTA).  Without
+ * per-thread clocks, the CTA's last strong access. */
+static uint32_t acquired(const Launch *L, const Slot *cur, uint32_t cta)
+{
+    const CtaSync *c = &L->cs[cta];
+    if (!L->tsync) {
+        return c->sync;
+    }
+    uint32_t t = L->tsync[tsync_index(L, (cur->who & WHO) - 1)];
+    return t > c->covered ? t : c->covered;
+}
+
+/* Whether the access in s happens before the current one, cur, by CTA
+ * cta: a barrier of the CTA between them (same CTA), or a fence of the
+ * first access's CTA after it and then an acquire of the current
+ * thread (a release by any thread of the first access's CTA counts:
+ * fences are kept per CTA). */
+static bool ordered(const Launch *L, const Slot *s, const Slot *cur,
+                    uint32_t cta)
 {
     uint32_t pc = ((s->who & WHO) - 1) / L->nthreads;
     const CtaSync *c = &L->cs[cta];
@@ -186,7 +224,7 @@ static bool ordered(const Launch *L, const Slot *s, uint32_t cta)
     }
     uint32_t f = first_after(pc == cta ? &L->cs[pc].any : &L->cs[pc].gpu,
                              s->time);
-    return f != UINT32_MAX && c->sync > f;
+    return f != UINT32_MAX && acquired(L, cur, cta) > f;
 }
 
 /* Whether a bar.warp.sync naming both lanes of `pair` was released
@@ -249,7 +287,7 @@ static bool conflict(const Launch *L, const Shared *sh, const Slot *s,
     if (same_warp(L, s->who, cur->who) && warp_ordered(L, sh, s, cur)) {
         return false;
     }
-    return !ordered(L, s, cta);
+    return !ordered(L, s, cur, cta);
 }
 
 /* ------------------------------------------------------------ reports */
@@ -376,7 +414,7 @@ static void check_byte(SanRacecheck *r, const EmuLaunch *l, Launch *L,
     if (!c->r1.who ||
         (same_warp(L, c->r1.who, cur->who) &&
          warp_ordered(L, sh, &c->r1, cur)) ||
-        ordered(L, &c->r1, cta)) {
+        ordered(L, &c->r1, cur, cta)) {
         c->r1 = *cur;
     } else {
         c->r2 = *cur;
@@ -481,7 +519,7 @@ static void on_access(void *ctx, const EmuCtx *x, const EmuAccess *a,
     bool strong_insn = is_strong_sem(sem) ||
                        (in && in->op >= PTX_OP_MBARRIER_INIT &&
                         in->op <= PTX_OP_MBARRIER_PENDING_COUNT);
-    bool any_strong = false;
+    uint32_t strong_lanes = 0;
     if (sem == PTX_M_RELEASE || sem == PTX_M_ACQ_REL || sem == PTX_M_SC) {
         fence(L, cta, ir_insn_mod(in, PTX_MG_SCOPE));
     }
@@ -495,7 +533,7 @@ static void on_access(void *ctx, const EmuCtx *x, const EmuAccess *a,
             continue;                 /* asynchronous, texel: unchecked */
         }
         bool strong = strong_insn || kind == EMU_ACC_ATOMIC;
-        any_strong |= strong;
+        strong_lanes |= (uint32_t)strong << a[k].lane;
         Slot cur = { (base + a[k].lane) | (strong ? STRONG : 0) |
                      (kind == EMU_ACC_ATOMIC ? ATOMIC : 0), site, L->clock,
                      x->active };
@@ -528,12 +566,16 @@ static void on_access(void *ctx, const EmuCtx *x, const EmuAccess *a,
             }
         }
     }
-    if (any_strong) {
+    if (strong_lanes) {
         if (L->clock >= CLOCK_MAX) {
             L->on = false;
             return;
         }
         L->cs[cta].sync = ++L->clock;
+        for (uint32_t m = strong_lanes; L->tsync && m; m &= m - 1) {
+            L->tsync[tsync_index(L, base - 1 + (uint32_t)__builtin_ctz(m))] =
+                L->clock;
+        }
     }
 }
 
@@ -548,6 +590,7 @@ static void launch_free(Launch *L)
     }
     san_map_free(&L->pages);
     free(L->cs);
+    free(L->tsync);
     free(L);
 }
 
@@ -572,6 +615,24 @@ static void warpsync(SanRacecheck *r, Launch *L, EmuCta *cta, uint32_t w,
     g->t[g->n % NRING] = ++L->clock;
     g->m[g->n % NRING] = members;
     g->n++;
+    /* the members' acquires pass to each other (a cooperative-groups
+     * tile's sync: one lane acquires, __syncwarp() releases the rest) */
+    uint64_t first = (uint64_t)cta->linear * L->nthreads +
+                     (uint64_t)w * EMU_WARP_SIZE;
+    uint32_t best = 0;
+    for (uint32_t m = members; L->tsync && m; m &= m - 1) {
+        uint64_t t = first + (uint32_t)__builtin_ctz(m);
+        if (t < (uint64_t)(cta->linear + 1) * L->nthreads &&
+            L->tsync[t] > best) {
+            best = L->tsync[t];
+        }
+    }
+    for (uint32_t m = members; L->tsync && best && m; m &= m - 1) {
+        uint64_t t = first + (uint32_t)__builtin_ctz(m);
+        if (t < (uint64_t)(cta->linear + 1) * L->nthreads) {
+            L->tsync[t] = best;
+        }
+    }
 }
 
 static void on_event(void *ctx, const EmuEvent *e)
@@ -600,6 +661,10 @@ static void on_event(void *ctx, const EmuEvent *e)
         }
         L->nthreads = (uint32_t)nt;
         L->on = L->global_on = true;
+        /* per-thread acquire clocks when affordable (calloc's pages stay
+         * untouched until a thread makes a strong access) */
+        L->tsync = nt * nc <= MAX_TSYNC ? calloc(nt * nc, sizeof(uint32_t))
+                                       : NULL;
         L->its = l->mod && l->mod->reconv == EMU_RECONV_ITS;
         *ls = L;
         return;
@@ -627,7 +692,9 @@ static void on_event(void *ctx, const EmuEvent *e)
                 L->on = false;
                 return;
             }
-            L->cs[e->cta->linear].barrier = ++L->clock;
+            CtaSync *c = &L->cs[e->cta->linear];
+            c->covered = c->sync;     /* visible to all threads now */
+            c->barrier = ++L->clock;
         }
         return;
     case EMU_EV_FENCE:

@@ -23,9 +23,13 @@
  *    barrier release between them (same CTA); accesses such that,
  *    after the first, its CTA executed a fence (membar/fence, or a
  *    .release/.acq_rel operation; of .gpu or .sys scope when the CTAs
- *    differ) and then the second's CTA a strong access (an atomic, a
- *    volatile/relaxed/acquire load), in this order.  Threads are grouped by CTA for fences and strong
- *    accesses, so some races between threads of one CTA are missed.
+ *    differ) and then the second's thread a strong access (an atomic,
+ *    a volatile/relaxed/acquire load), in this order: its own, one of
+ *    its CTA before a later barrier release, or one of a member of a
+ *    later bar.warp.sync (per warp without independent thread
+ *    scheduling; per CTA for launches of over 16M threads).  Fences
+ *    count per CTA (any thread's), and strong accesses are not matched
+ *    by address, so some races are missed.
  *  - Not checked: asynchronous copies (cp.async, bulk, TMA), texture
  *    and surface accesses, another CTA's shared memory (shared::cluster),
  *    and accesses in different launches.  An mbarrier phase completing

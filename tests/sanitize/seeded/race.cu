@@ -131,8 +131,29 @@ extern "C" __global__ void g_flag_nofence(int *g, int *out)
         out[0] = g[1];  // @g_flag_nofence.r
     }
 }
-// the twins: a barrier (same CTA), the handshake with its fence, and
-// atomics only
+// the handshake done right by thread 0 of the second CTA, but thread
+// 32 (another warp, no barrier after thread 0's acquire) reads the data
+// (run with --grid 2 --block 64)
+extern "C" __global__ void g_flag_other(int *g, int *out)
+{
+    int i = threadIdx.x;
+    if (blockIdx.x == 0) {
+        if (i == 0) {
+            g[1] = 42;  // @g_flag_other.w
+            __threadfence();
+            atomicExch(&g[0], 1);
+        }
+    } else if (i == 0) {
+        while (atomicAdd(&g[0], 0) == 0) {
+        }
+        __threadfence();
+    } else if (i == 32) {
+        out[0] = g[1];  // @g_flag_other.r
+    }
+}
+// the twins: a barrier (same CTA), the handshake with its fence (also
+// passed on by a barrier to the other threads of the CTA), and atomics
+// only
 extern "C" __global__ void g_warp_ok(int *g, int *out)
 {
     int i = threadIdx.x;
@@ -152,6 +173,49 @@ extern "C" __global__ void g_flag_ok(int *g, int *out)
         __threadfence();
         out[0] = g[1];
     }
+}
+// the handshake's two sides for the twins below: block 0's thread 0
+// publishes g[1] behind the flag g[0]; thread 0 of the other acquires
+__device__ void publish(int *g)
+{
+    g[1] = 42;
+    __threadfence();
+    atomicExch(&g[0], 1);
+}
+__device__ void acquire_flag(int *g)
+{
+    while (atomicAdd(&g[0], 0) == 0) {
+    }
+    __threadfence();
+}
+extern "C" __global__ void g_flag_bar_ok(int *g, int *out)
+{
+    int i = threadIdx.x;
+    if (blockIdx.x == 0) {
+        if (i == 0)
+            publish(g);
+        return;
+    }
+    if (i == 0)
+        acquire_flag(g);
+    __syncthreads();
+    if (i == 32)
+        out[0] = g[1];
+}
+// one lane acquires, __syncwarp() passes it to the warp's others
+extern "C" __global__ void g_flag_warp_ok(int *g, int *out)
+{
+    int i = threadIdx.x;
+    if (blockIdx.x == 0) {
+        if (i == 0)
+            publish(g);
+        return;
+    }
+    if (i == 0)
+        acquire_flag(g);
+    __syncwarp();
+    if (i == 5)
+        out[0] = g[1];
 }
 extern "C" __global__ void g_atomic_ok(int *g, int *out)
 {
