@@ -6,8 +6,9 @@
  * the livelock at once (not after the time limit).  While some host
  * thread may still set it (the main thread before it synchronises, a
  * thread that never calls CUDA, a host function on the callback
- * thread), the kernel runs until the flag is set and succeeds; also in
- * a child forked after the driver's threads started.
+ * thread, another process that records an event a host thread waits
+ * for), the kernel runs until the flag is set and succeeds; also in a
+ * child forked after the driver's threads started.
  *
  * References: CUDA's rule that a fault or deadlock in a kernel is
  * reported by the next synchronising call (not CUDA_SUCCESS), and the
@@ -193,6 +194,60 @@ START_TEST(set_by_other_thread_after_fork)
 }
 END_TEST
 
+static void nap_fn(void *arg)
+{
+    nap(*(const double *)arg);
+}
+
+/* A stream of the main thread waits for another process's pending
+ * record of an interprocess event (cuStreamWaitEvent on its copy),
+ * then main sets the flag: the other process may release it any time,
+ * so the spin is no livelock.  The other process, forked before any
+ * stream work here, records behind a host function of 3 s. */
+START_TEST(ipc_wait_from_other_process)
+{
+    setup_kind(1);
+    CUevent ev;
+    CUipcEventHandle eh;
+    OK(cuEventCreate(&ev, CU_EVENT_INTERPROCESS | CU_EVENT_DISABLE_TIMING));
+    OK(cuIpcGetEventHandle(&eh, ev));
+    int fds[2];
+    ck_assert_int_eq(pipe(fds), 0);
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        static const double three = 3;
+        CUevent mine;
+        CUstream cs;
+        char c = 1;
+        if (cuIpcOpenEventHandle(&mine, eh) ||
+            cuStreamCreate(&cs, CU_STREAM_NON_BLOCKING) ||
+            cuLaunchHostFunc(cs, nap_fn, (void *)&three) ||
+            cuEventRecord(mine, cs) ||
+            cuEventQuery(mine) != CUDA_ERROR_NOT_READY ||
+            write(fds[1], &c, 1) != 1 || cuStreamSynchronize(cs)) {
+            _exit(1);
+        }
+        _exit(0);
+    }
+    char c = 0;
+    ck_assert_int_eq(read(fds[0], &c, 1), 1);
+    ck_assert_int_eq(cuEventQuery(ev), CUDA_ERROR_NOT_READY);
+    CUstream k, t;
+    OK(cuStreamCreate(&k, CU_STREAM_NON_BLOCKING));
+    OK(cuStreamCreate(&t, CU_STREAM_NON_BLOCKING));
+    launch(k);
+    OK(cuStreamWaitEvent(t, ev, 0));
+    OK(cuStreamSynchronize(t));
+    *flag = 1;
+    OK(cuCtxSynchronize());
+    ck_assert_uint_eq(*status, 2);
+    int st = 0;
+    ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+    ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+}
+END_TEST
+
 static void host_fn(void *arg)
 {
     (void)arg;
@@ -226,6 +281,7 @@ static Suite *suite(void)
     tcase_add_test(tc, set_by_other_thread);
     tcase_add_test(tc, set_by_host_function);
     tcase_add_test(tc, set_by_other_thread_after_fork);
+    tcase_add_test(tc, ipc_wait_from_other_process);
     suite_add_tcase(s, tc);
     return s;
 }

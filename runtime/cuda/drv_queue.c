@@ -555,11 +555,12 @@ static int last_record(CUevent e, uint32_t *gen)
 
 /* A thread of its own per pending wait on another process's record
  * (nothing here signals its completion): it holds back only the
- * waiting stream, not the worker. */
+ * waiting stream, not the worker.  It is not counted as a quiet thread
+ * of ours (drv_quiet.h): the other process may record at any time,
+ * and a host thread waiting for this stream then goes on. */
 static void *ipc_waiter(void *arg)
 {
     DrvItem *it = arg;
-    drv_quiet_ours(1);
     drv_ipcev_wait(it->ipc, it->gen);
     pthread_mutex_lock(&qlock);
     it->ipc_wait = 0;
@@ -568,7 +569,6 @@ static void *ipc_waiter(void *arg)
     pthread_cond_broadcast(&done_cv);
     item_unref(it);
     pthread_mutex_unlock(&qlock);
-    drv_quiet_ours(-1);
     return NULL;
 }
 

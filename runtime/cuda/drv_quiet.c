@@ -35,7 +35,7 @@ void drv_quiet_wait_end(void)
 }
 
 /* A forked child has only the thread that forked (pthread_atfork(3)):
- * none of the parent's worker, callback, IPC waiter or waiting threads,
+ * none of the parent's worker, callback or waiting threads,
  * whose counts would otherwise pass the child's own threads off as
  * ours and its livelock rule call a kernel stuck that a thread of the
  * child is about to release. */

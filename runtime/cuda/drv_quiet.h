@@ -8,11 +8,14 @@
  * host thread may have written that memory meanwhile
  * (ptxemu_set_host_stamp).  No host thread can when every thread of the
  * process is either one of ours that never runs the program's code (the
- * device worker, the callback thread between host functions, IPC
- * waiters, the emulator's CTA threads) or blocked in a synchronising
- * CUDA call waiting for the device (or running the kernel itself, with
+ * device worker, the callback thread between host functions, the
+ * emulator's CTA threads) or blocked in a synchronising CUDA call
+ * waiting for the device (or running the kernel itself, with
  * synchronous streams).  Threads that never call CUDA count as writers,
- * so a flag set by such a thread is never mistaken for a livelock.
+ * so a flag set by such a thread is never mistaken for a livelock; so
+ * do the threads waiting for another process's record of an
+ * interprocess event (drv_queue.c's ipc_waiter), since that process may
+ * record at any time and release a host thread waiting for the stream.
  *
  * The stamp changes each time a counted thread stops being counted
  * (a wait returns, a host function starts), so two equal stamps mean no
