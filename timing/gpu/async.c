@@ -36,6 +36,7 @@ int gpu_token_start(Gpu *g, uint64_t token, uint64_t done)
 
 static void wake(Gpu *g, GpuWarp *w, uint64_t cycle)
 {
+    gpu_warp_touch(w);
     if (cycle > w->not_before) {
         w->not_before = cycle;
         w->nb_why = GPU_ST_ASYNC;
@@ -83,6 +84,7 @@ int gpu_token_wait(Gpu *g, GpuWarp *w, const uint64_t *tok, uint32_t n,
         }
         t->waiter[t->nwaiter++] = w;
         w->waits++;
+        gpu_warp_touch(w);
     }
     return 0;
 }

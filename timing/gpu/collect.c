@@ -70,6 +70,7 @@ static void dispatch(Gpu *g, GpuSm *sm, GpuSched *sc, GpuOcRec *r,
                      uint64_t d)
 {
     GpuWarp *w = r->w;
+    gpu_warp_touch(w); /* its scoreboard or expanded part */
     if (w->xp && w->xin == r->in && w->xk == 0 && w->xtag == r->tag) {
         /* an expanded instruction: its first part now, the results
          * after its last (units.c) */

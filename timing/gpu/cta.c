@@ -68,6 +68,7 @@ void gpu_sm_free(GpuSm *sm)
         gpu_oc_free(sm->sched[k].oc);
         free(sm->sched[k].w);
         free(sm->sched[k].order);
+        free(sm->sched[k].lb);
     }
     free(sm->sched);
     tm_slots_fini(&sm->slots);
@@ -75,7 +76,8 @@ void gpu_sm_free(GpuSm *sm)
     free(sm);
 }
 
-/* A scheduler's warps stay in age order: new ones are the youngest. */
+/* A scheduler's warps stay in age order: new ones are the youngest.
+ * Each warp points at its entry of lb, which moves with it. */
 static int sched_add(GpuSched *sc, GpuWarp *w)
 {
     if (sc->nw == sc->capw) {
@@ -85,26 +87,42 @@ static int sched_add(GpuSched *sc, GpuWarp *w)
             return -1;
         }
         sc->w = a;
-        GpuWarp **o = realloc(sc->order, 2 * cap * sizeof *o);
+        uint32_t *o = realloc(sc->order, 2 * cap * sizeof *o);
         if (!o) {
             return -1;
         }
         sc->order = o;
+        uint64_t *lb = realloc(sc->lb, cap * sizeof *lb);
+        if (!lb) {
+            return -1;
+        }
+        sc->lb = lb;
         sc->capw = cap;
+        for (uint32_t i = 0; i < sc->nw; i++) {
+            sc->w[i]->lbp = &sc->lb[i];
+        }
     }
+    sc->lb[sc->nw] = 0;
+    w->lbp = &sc->lb[sc->nw];
     sc->w[sc->nw++] = w;
     return 0;
 }
 
 static void sched_del(GpuSched *sc, GpuWarp *w)
 {
+    if (sc->last_w == w) {
+        sc->last_w = NULL; /* gto then starts from the oldest */
+    }
     uint32_t k = 0;
     for (uint32_t i = 0; i < sc->nw; i++) {
         if (sc->w[i] != w) {
+            sc->lb[k] = sc->lb[i];
+            sc->w[i]->lbp = &sc->lb[k];
             sc->w[k++] = sc->w[i];
         }
     }
     sc->nw = k;
+    w->lbp = NULL;
 }
 
 static void cta_free(Gpu *g, GpuSm *sm, GpuCta *c)

@@ -75,6 +75,7 @@ static uint64_t port_slot(Gpu *g, const GpuWarp *w, uint64_t now)
 static void start(Gpu *g, GpuWarp *w, uint64_t blk, uint64_t now)
 {
     GpuIbuf *ib = &w->ib;
+    gpu_warp_touch(w);
     ib->plo = blk;
     ib->phi = blk + g->c.fetch_bytes;
     ib->pending = true;
@@ -108,6 +109,7 @@ static void settle(Gpu *g, GpuWarp *w, uint64_t now)
 {
     GpuIbuf *ib = &w->ib;
     while (ib->pending && ib->at <= now) {
+        gpu_warp_touch(w);
         if (ib->plo != ib->hi) {
             ib->lo = ib->plo;
         }
@@ -138,6 +140,7 @@ uint64_t gpu_fetch_ready(Gpu *g, GpuWarp *w, uint64_t now)
 void gpu_fetch_issued(Gpu *g, GpuWarp *w, uint64_t now)
 {
     GpuIbuf *ib = &w->ib;
+    gpu_warp_touch(w);
     ib->lo = gpu_insn_addr(&g->c, w->next) + g->c.insn_bytes;
     if (ib->hi < ib->lo) {
         ib->hi = ib->lo;
@@ -197,6 +200,7 @@ void gpu_fetch_reply(Gpu *g, GpuWarp *w, uint64_t cycle)
     }
     tm_map_del(&g->fetching, tm_map_ptr(w));
     GpuIbuf *ib = &w->ib;
+    gpu_warp_touch(w);
     ib->inflight = false;
     if (ib->sent_gen == ib->gen && ib->pending) {
         ib->at = cycle;

@@ -194,6 +194,10 @@ static int reset_sms(Gpu *g, uint64_t start)
                 memset(sc->ufree[u], 0, g->c.unit[u].count * sizeof(uint64_t));
             }
             sc->has_last = false;
+            sc->last_w = NULL;
+            if (sc->nw) { /* the units are free again: see sched.c */
+                memset(sc->lb, 0, sc->nw * sizeof *sc->lb);
+            }
         }
     }
     gpu_tokens_clear(g);
@@ -266,6 +270,7 @@ static int gpu_kernel_begin(void *tm, const ptxemu_tm_kernel *k)
 
 static void release_warp(Gpu *g, GpuWarp *x, uint64_t now)
 {
+    gpu_warp_touch(x);
     x->at_barrier = false;
     x->peeked = false;
     uint64_t t = now + (g->c.bar_latency ? g->c.bar_latency : 1);

@@ -233,6 +233,16 @@ typedef struct GpuWarp {
     bool peeked, at_barrier, exited;
     bool pooled;                /* two-level: in the active pool */
     uint8_t nb_why;             /* GpuStall of not_before */
+    /* The warp's own constraints on its issue cycle (sched.c: all but
+     * the scheduler's units, the MIO pipe, the LSU queue and the
+     * collectors), kept while own_ok and the cycle is before own_quiet
+     * (a fetch due then changes the I-buffer): a blocked warp is not
+     * worked out again each cycle.  gpu_warp_touch drops it on every
+     * change of what it reads. */
+    bool own_ok, own_fin;       /* own_fin: own_t is the whole answer */
+    uint8_t own_why;
+    uint64_t own_t, own_quiet;
+    uint64_t *lbp;              /* its entry of its scheduler's lb */
     ptxemu_tm_warp *h;
     uint64_t age;               /* placement order: oldest first */
     uint32_t slot;              /* SM warp slot */
@@ -276,12 +286,19 @@ typedef struct GpuSched {
     GpuFetchPort fport;         /* fetch.port_per_sched */
     uint64_t *ufree[PTXEMU_TM_UNIT_COUNT]; /* per unit: free from */
     GpuWarp **w;                /* its warps, oldest first */
+    /* lb[i]: w[i] cannot issue before this cycle, and working it out
+     * before then changes nothing (the lesser of own_t and own_quiet;
+     * 0: not known): the scheduler passes over it without reading the
+     * warp (host caches hold these arrays, not every warp). */
+    uint64_t *lb;
     uint32_t nw, capw;
     uint64_t last_age;          /* the warp it issued last (lrr, gto) */
     bool has_last;
+    struct GpuWarp *last_w;     /* that warp while it is in w (gto) */
     uint64_t wake;              /* nothing can issue before (0: look) */
     uint8_t why;
-    GpuWarp **order;            /* scratch: candidates in policy order */
+    uint32_t *order;            /* scratch: candidates (indices into w)
+                                   in policy order */
     GpuOc *oc;                  /* operand collectors (NULL: off) */
 } GpuSched;
 
@@ -370,8 +387,9 @@ typedef struct Gpu {
 typedef struct GpuPolicy {
     const char *name;
     const char *help;
-    /* The scheduler's candidate warps, in the order it tries them. */
-    uint32_t (*order)(Gpu *g, GpuSched *sc, GpuWarp **out);
+    /* The scheduler's candidate warps (indices into sc->w), in the
+     * order it tries them. */
+    uint32_t (*order)(Gpu *g, GpuSched *sc, uint32_t *out);
 } GpuPolicy;
 extern const GpuPolicy gpu_policies[];
 const GpuPolicy *gpu_policy_find(const char *name);
@@ -494,6 +512,17 @@ void gpu_recheck_barriers(Gpu *g, uint64_t now);
 /* ---- issue.c ---- */
 /* Step w (selected by sc at now) and account what it did. */
 int gpu_issue(Gpu *g, GpuSm *sm, GpuSched *sc, GpuWarp *w, uint64_t now);
+
+/* Something w's own readiness reads changed (its next instruction,
+ * scoreboard, I-buffer, not_before, barrier, async waits, outstanding
+ * memory, expanded parts, exit): sched.c works it out again. */
+static inline void gpu_warp_touch(GpuWarp *w)
+{
+    w->own_ok = false;
+    if (w->lbp) { /* an exited warp never issues again */
+        *w->lbp = w->exited ? GPU_NEVER : 0;
+    }
+}
 
 static inline uint64_t gpu_max(uint64_t a, uint64_t b)
 {

@@ -20,6 +20,7 @@ static bool memory_unit(unsigned u)
 
 static void hold(GpuWarp *w, uint64_t t, GpuStall why)
 {
+    gpu_warp_touch(w);
     if (t > w->not_before) {
         w->not_before = t;
         w->nb_why = (uint8_t)why;
@@ -101,6 +102,7 @@ static int account(Gpu *g, GpuSm *sm, GpuSched *sc, GpuWarp *w,
 
 int gpu_issue(Gpu *g, GpuSm *sm, GpuSched *sc, GpuWarp *w, uint64_t now)
 {
+    gpu_warp_touch(w); /* whatever it issues changes its state */
     if (w->xp) { /* the next machine part of an expanded instruction */
         gpu_unit_part(g, sc, w, now);
         return 0;

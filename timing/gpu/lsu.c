@@ -357,6 +357,7 @@ static void complete(Gpu *g, GpuLsuOp *op, uint64_t cycle)
     GpuWarp *w = op->w;
     uint64_t t = gpu_max(op->done, cycle) + op->extra;
     if (w) {
+        gpu_warp_touch(w);
         if (op->token) {
             w->async_out--;
         } else {

@@ -18,6 +18,17 @@
  * a count of warps, not of scheduler cycles, so it stands beside the
  * per-scheduler-cycle reasons, not among them.
  *
+ * Speed, without changing a decision: a warp keeps the answer of its own
+ * constraints (own_ready) until one of them changes (gpu_warp_touch:
+ * every event that can make it ready sooner, and its own issue), and
+ * its scheduler keeps, per warp, a lower bound of its issue cycle
+ * (GpuSched.lb) in one small array, so that a scan passes over warps
+ * that cannot issue without reading them; every warp's exact time is
+ * worked out only in a cycle in which none issues.  Working a warp out
+ * has side effects only on its I-buffer (a fetch started or taken in),
+ * and only when it changed or a fetch is due (own_quiet), so skipping
+ * it otherwise is invisible.
+ *
  * Policies (AFR section 3.1.3 and 3.6.1; Rogers et al., MICRO 2012;
  * Narasiman et al., MICRO 2011; Gebhart et al., ISCA 2011):
  *  - lrr: loose round robin, from the warp after the one issued last;
@@ -58,68 +69,68 @@ const char *const gpu_stall_name[GPU_ST_COUNT] = {
 
 /* ---- policies ---- */
 
-/* Candidates w[i0..], then w[..i0). */
-static uint32_t rotate(GpuWarp **w, uint32_t n, uint32_t i0, GpuWarp **out)
+/* Candidates idx[i0..], then idx[..i0) (idx NULL: 0, 1, ...). */
+static uint32_t rotate(const uint32_t *idx, uint32_t n, uint32_t i0,
+                       uint32_t *out)
 {
     uint32_t k = 0;
     for (uint32_t i = i0; i < n; i++) {
-        out[k++] = w[i];
+        out[k++] = idx ? idx[i] : i;
     }
     for (uint32_t i = 0; i < i0; i++) {
-        out[k++] = w[i];
+        out[k++] = idx ? idx[i] : i;
     }
     return k;
 }
 
-/* The first index after the warp issued last (warps are by age). */
-static uint32_t after_last(const GpuSched *sc, GpuWarp **w, uint32_t n)
+/* The first position after the warp issued last among the warps
+ * sc->w[idx[0..n)] (idx NULL: all; warps are by age). */
+static uint32_t after_last(const GpuSched *sc, const uint32_t *idx,
+                           uint32_t n)
 {
     uint32_t i = 0;
     if (sc->has_last) {
-        while (i < n && w[i]->age <= sc->last_age) {
+        while (i < n && sc->w[idx ? idx[i] : i]->age <= sc->last_age) {
             i++;
         }
     }
     return i == n ? 0 : i;
 }
 
-static uint32_t order_lrr(Gpu *g, GpuSched *sc, GpuWarp **out)
+static uint32_t order_lrr(Gpu *g, GpuSched *sc, uint32_t *out)
 {
     (void)g;
-    return rotate(sc->w, sc->nw, after_last(sc, sc->w, sc->nw), out);
+    return rotate(NULL, sc->nw, after_last(sc, NULL, sc->nw), out);
 }
 
-static uint32_t order_oldest(Gpu *g, GpuSched *sc, GpuWarp **out)
+static uint32_t order_oldest(Gpu *g, GpuSched *sc, uint32_t *out)
 {
     (void)g;
-    memcpy(out, sc->w, sc->nw * sizeof *out);
-    return sc->nw;
+    return rotate(NULL, sc->nw, 0, out);
 }
 
-static uint32_t order_gto(Gpu *g, GpuSched *sc, GpuWarp **out)
+static uint32_t order_gto(Gpu *g, GpuSched *sc, uint32_t *out)
 {
     (void)g;
-    uint32_t n = sc->nw, lastpos = n;
-    for (uint32_t i = 0; sc->has_last && i < n; i++) {
-        if (sc->w[i]->age == sc->last_age) { /* ages are unique */
+    uint32_t n = sc->nw, k = 0, lastpos = n;
+    for (uint32_t i = 0; sc->last_w && i < n; i++) {
+        if (sc->w[i] == sc->last_w) { /* (no warp of it to read) */
             lastpos = i;
             break;
         }
     }
-    if (lastpos == n) {
-        if (n) {    /* (sc->w is NULL before the first warp) */
-            memcpy(out, sc->w, n * sizeof *out);
-        }
-        return n;
+    if (lastpos < n) {
+        out[k++] = lastpos;
     }
-    out[0] = sc->w[lastpos];
-    memcpy(out + 1, sc->w, lastpos * sizeof *out);
-    memcpy(out + 1 + lastpos, sc->w + lastpos + 1,
-           (n - lastpos - 1) * sizeof *out);
-    return n;
+    for (uint32_t i = 0; i < n; i++) {
+        if (i != lastpos) {
+            out[k++] = i;
+        }
+    }
+    return k;
 }
 
-static uint32_t order_two_level(Gpu *g, GpuSched *sc, GpuWarp **out)
+static uint32_t order_two_level(Gpu *g, GpuSched *sc, uint32_t *out)
 {
     uint32_t pooled = 0;
     for (uint32_t i = 0; i < sc->nw; i++) {
@@ -140,19 +151,16 @@ static uint32_t order_two_level(Gpu *g, GpuSched *sc, GpuWarp **out)
         best->pooled = true;
         pooled++;
     }
+    /* round robin inside the pool: gathered in the scratch tail, then
+     * rotated into out */
+    uint32_t *tmp = out + sc->nw; /* order has room for 2 * capw */
     uint32_t k = 0;
     for (uint32_t i = 0; i < sc->nw; i++) {
         if (sc->w[i]->pooled) {
-            out[k++] = sc->w[i];
+            tmp[k++] = i;
         }
     }
-    /* round robin inside the pool: rotate in place via the scratch tail */
-    uint32_t i0 = after_last(sc, out, k);
-    GpuWarp **tmp = out + sc->nw; /* order has room for 2 * capw */
-    if (k) {    /* (out is NULL before the first warp: not for memcpy) */
-        memcpy(tmp, out, k * sizeof *out);
-    }
-    return rotate(tmp, k, i0, out);
+    return rotate(tmp, k, after_last(sc, tmp, k), out);
 }
 
 const GpuPolicy gpu_policies[] = {
@@ -206,6 +214,7 @@ void gpu_warp_exited(Gpu *g, GpuWarp *w, uint64_t now)
     if (!w->exited) { /* an event and the state after a step both say so */
         GpuCta *c = w->cta;
         w->exited = w->peeked = true;
+        gpu_warp_touch(w); /* (passed over from now on) */
         w->at_barrier = false;
         w->next = NULL;
         if (++c->nexited == c->nwarps) {
@@ -217,6 +226,7 @@ void gpu_warp_exited(Gpu *g, GpuWarp *w, uint64_t now)
 
 void gpu_warp_refresh(Gpu *g, GpuWarp *w, uint64_t now)
 {
+    gpu_warp_touch(w);
     w->peeked = true;
     if (w->exited) {
         return;
@@ -253,48 +263,85 @@ static const GpuStall sb_stall[] = {
     [GPU_SB_LONG] = GPU_ST_LONG_SB,
 };
 
-uint64_t gpu_warp_ready(Gpu *g, GpuSm *sm, GpuSched *sc, GpuWarp *w,
-                        uint64_t now, GpuStall *why)
+/* The warp's own constraints (gpu_warp_ready up to the unit check):
+ * *fin when that is the whole answer (never, or no instruction to
+ * issue).  Kept in the warp until gpu_warp_touch or its I-buffer's next
+ * arrival (own_quiet): worked out again, it would give the same and
+ * change nothing (a fetch is started or taken in only when the
+ * I-buffer changed or a fetch is due). */
+static uint64_t own_ready(Gpu *g, GpuWarp *w, uint64_t now, GpuStall *why,
+                          bool *fin)
 {
+    if (w->own_ok && now < w->own_quiet) {
+        *why = (GpuStall)w->own_why;
+        *fin = w->own_fin;
+        return w->own_t;
+    }
     if (!w->peeked) {
         gpu_warp_refresh(g, w, now);
     }
-    uint64_t t = 0;
+    uint64_t t = 0, quiet = GPU_NEVER;
+    const ptxemu_tm_insn *in = w->next;
     if (w->xp) { /* the next part of an expanded instruction */
         *why = GPU_ST_WAIT;
         t = w->xnext;
-        if (t != GPU_NEVER) {
-            later(&t, why, gpu_unit_free(g, sc, w), GPU_ST_MATH);
+    } else if (w->exited || w->at_barrier) {
+        *why = GPU_ST_BARRIER;
+        t = GPU_NEVER;
+    } else {
+        *why = GPU_ST_BARRIER;
+        later(&t, why, w->not_before, (GpuStall)w->nb_why);
+        if (!in) {
+            /* a step that only settles the warp's stack */
+        } else if (w->waits) {
+            *why = GPU_ST_ASYNC;
+            t = GPU_NEVER;
+        } else if (in->wait == PTXEMU_TM_WAIT_FENCE && w->mem_out) {
+            *why = GPU_ST_MEMBAR;
+            t = GPU_NEVER;
+        } else {
+            later(&t, why, gpu_fetch_ready(g, w, now),
+                  GPU_ST_NO_INSTRUCTION);
+            if (w->ib.pending) {
+                quiet = w->ib.at;
+            }
+            GpuSbKind k1;
+            uint64_t a = gpu_sb_ready_insn(&w->sb, in, &k1);
+            later(&t, why, a, sb_stall[k1]);
         }
-        return t;
     }
-    *why = GPU_ST_BARRIER;
-    if (w->exited || w->at_barrier) {
-        return GPU_NEVER;
+    *fin = t == GPU_NEVER || (!w->xp && !in);
+    w->own_t = t;
+    w->own_why = (uint8_t)*why;
+    w->own_fin = *fin;
+    w->own_quiet = quiet;
+    w->own_ok = true;
+    if (w->lbp) {
+        *w->lbp = gpu_min(t, quiet);
     }
-    later(&t, why, w->not_before, (GpuStall)w->nb_why);
-    const ptxemu_tm_insn *in = w->next;
-    if (!in) {
-        return t; /* a step that only settles the warp's stack */
-    }
-    if (w->waits) {
-        *why = GPU_ST_ASYNC;
-        return GPU_NEVER;
-    }
-    if (in->wait == PTXEMU_TM_WAIT_FENCE && w->mem_out) {
-        *why = GPU_ST_MEMBAR;
-        return GPU_NEVER;
-    }
-    later(&t, why, gpu_fetch_ready(g, w, now), GPU_ST_NO_INSTRUCTION);
-    GpuSbKind k1;
-    uint64_t a = gpu_sb_ready_insn(&w->sb, in, &k1);
-    later(&t, why, a, sb_stall[k1]);
-    if (t == GPU_NEVER) {
-        return t;
-    }
+    return t;
+}
+
+/* The rest of gpu_warp_ready: the scheduler's units, the SM's MIO pipe
+ * and LSU queue, the collectors, after the warp's own time t.  A unit's
+ * and the MIO pipe's free cycles only grow during a launch (reset_sms
+ * forgets every lb), so the time before the queue and collector checks
+ * (which may end with a pop) bounds the warp's from below until it is
+ * touched: kept in its lb. */
+static uint64_t shared_ready(const Gpu *g, const GpuSm *sm,
+                             const GpuSched *sc, const GpuWarp *w,
+                             uint64_t t, GpuStall *why)
+{
     later(&t, why, gpu_unit_free(g, sc, w), GPU_ST_MATH);
-    if (gpu_lsu_needs_mio(in) && sm->mio_free > g->c.mio_queue) {
+    const ptxemu_tm_insn *in = w->next;
+    if (!w->xp && gpu_lsu_needs_mio(in) && sm->mio_free > g->c.mio_queue) {
         later(&t, why, sm->mio_free - g->c.mio_queue, GPU_ST_MIO);
+    }
+    if (w->lbp) {
+        *w->lbp = gpu_min(t, w->own_quiet);
+    }
+    if (w->xp) {
+        return t;
     }
     if (gpu_lsu_needs_queue(in) && sm->qlen >= g->c.lsu_queue &&
         !g->c.lsu_replay) { /* (with replay it issues and is refused) */
@@ -308,6 +355,14 @@ uint64_t gpu_warp_ready(Gpu *g, GpuSm *sm, GpuSched *sc, GpuWarp *w,
     return t;
 }
 
+uint64_t gpu_warp_ready(Gpu *g, GpuSm *sm, GpuSched *sc, GpuWarp *w,
+                        uint64_t now, GpuStall *why)
+{
+    bool fin;
+    uint64_t t = own_ready(g, w, now, why, &fin);
+    return fin ? t : shared_ready(g, sm, sc, w, t, why);
+}
+
 /* ---- a scheduler's cycle ---- */
 
 /* How many of the candidates order[i0..n) could issue now (Nsight's
@@ -317,7 +372,10 @@ static uint64_t eligible(Gpu *g, GpuSm *sm, GpuSched *sc, uint32_t i0,
 {
     uint64_t k = 0;
     for (uint32_t i = i0; i < n; i++) {
-        GpuWarp *w = sc->order[i];
+        if (sc->lb[sc->order[i]] > now) {
+            continue; /* known not to be ready, without reading it */
+        }
+        GpuWarp *w = sc->w[sc->order[i]];
         GpuStall r;
         if ((w->xp ? w->xnext : w->not_before) > now) {
             continue; /* a lower bound of its issue cycle, cheaply */
@@ -334,7 +392,9 @@ static uint64_t eligible(Gpu *g, GpuSm *sm, GpuSched *sc, uint32_t i0,
  * now (*pick; *others: how many after it could too, when others is not
  * NULL), else the soonest one's time and reason (kept in *best, *bwhy
  * when sooner).  Two-level: pooled warps waiting for memory or an event
- * leave the pool; whether some did. */
+ * leave the pool; whether some did.  Other policies look for the pick
+ * first, from the warps' own times alone where those rule a warp out,
+ * and work out every warp's time only when none can issue. */
 static bool scan(Gpu *g, GpuSm *sm, GpuSched *sc, uint64_t now,
                  GpuWarp **pick, uint64_t *best, GpuStall *bwhy,
                  uint64_t *others)
@@ -344,14 +404,21 @@ static bool scan(Gpu *g, GpuSm *sm, GpuSched *sc, uint64_t now,
     uint32_t n = g->c.policy->order(g, sc, sc->order);
     *pick = NULL;
     for (uint32_t i = 0; i < n; i++) {
-        GpuWarp *w = sc->order[i];
+        if (!two_level && sc->lb[sc->order[i]] > now) {
+            continue; /* not now; its time is looked up below if needed */
+        }
+        GpuWarp *w = sc->w[sc->order[i]];
         if (w->exited || w->cta->kern != g->kern) {
             continue; /* a parent grid's warps wait for its child */
         }
         GpuStall r;
-        uint64_t t = gpu_warp_ready(g, sm, sc, w, now, &r);
+        bool fin;
+        uint64_t t = own_ready(g, w, now, &r, &fin);
         if (w->exited) {
             continue;
+        }
+        if (!fin && (t <= now || two_level)) {
+            t = shared_ready(g, sm, sc, w, t, &r);
         }
         if (t <= now) {
             *pick = w;
@@ -360,11 +427,26 @@ static bool scan(Gpu *g, GpuSm *sm, GpuSched *sc, uint64_t now,
             }
             return demoted;
         }
-        if (two_level && w->pooled && (r == GPU_ST_LONG_SB || t == GPU_NEVER)) {
+        if (!two_level) {
+            continue;
+        }
+        if (w->pooled && (r == GPU_ST_LONG_SB || t == GPU_NEVER)) {
             w->pooled = false;
             w->pool_seq = ++g->next_age;
             demoted = true;
         }
+        if (t < *best || *bwhy == GPU_ST_IDLE) {
+            *best = t;
+            *bwhy = r;
+        }
+    }
+    for (uint32_t i = 0; i < n && !two_level; i++) {
+        GpuWarp *w = sc->w[sc->order[i]];
+        if (w->exited || w->cta->kern != g->kern) {
+            continue;
+        }
+        GpuStall r;
+        uint64_t t = gpu_warp_ready(g, sm, sc, w, now, &r);
         if (t < *best || *bwhy == GPU_ST_IDLE) {
             *best = t;
             *bwhy = r;
@@ -410,6 +492,7 @@ int gpu_sched_cycle(Gpu *g, GpuSm *sm, uint32_t k, uint64_t now,
         }
         sc->last_age = pick->age;
         sc->has_last = true;
+        sc->last_w = pick;
         int rc = gpu_issue(g, sm, sc, pick, now);
         if (rc < 0) {
             return rc;

@@ -118,6 +118,7 @@ static void occupy(Gpu *g, GpuSched *sc, unsigned u, uint64_t busy,
 static void part_issue(Gpu *g, GpuSched *sc, GpuWarp *w, uint64_t now)
 {
     const GpuExpandPart *p = &w->xp->part[w->xk];
+    gpu_warp_touch(w);
     occupy(g, sc, p->unit, p->ii, now);
     uint64_t done = now + p->latency;
     if (++w->xk < w->xp->n) {
@@ -163,6 +164,7 @@ void gpu_unit_expand(Gpu *g, GpuWarp *w, const ptxemu_tm_insn *insn,
                      const GpuExpand *e, uint64_t tag)
 {
     g->st_parts += e->n;
+    gpu_warp_touch(w);
     w->xp = e;
     w->xk = 0;
     w->xin = insn;
