@@ -292,7 +292,7 @@ int gpu_cta_place_all(Gpu *g)
     return 0;
 }
 
-uint64_t gpu_cta_retire_at(const GpuCta *c)
+static uint64_t retire_at(const GpuCta *c)
 {
     if (c->nexited < c->nwarps) {
         return GPU_NEVER;
@@ -306,6 +306,15 @@ uint64_t gpu_cta_retire_at(const GpuCta *c)
         t = gpu_max(t, gpu_max(w->drain, gpu_sb_drain(&w->sb)));
     }
     return t;
+}
+
+uint64_t gpu_cta_retire_at(GpuCta *c)
+{
+    if (!c->retire_ok) {
+        c->retire = retire_at(c);
+        c->retire_ok = true;
+    }
+    return c->retire;
 }
 
 void gpu_sm_retire(Gpu *g, GpuSm *sm, uint64_t now, bool drop)

@@ -179,6 +179,7 @@ bool gpu_fetch_send(Gpu *g, GpuSm *sm, uint64_t now)
         if (tm_map_put(&g->fetching, tm_map_ptr(w), w) != 0) {
             break; /* out of memory: offered again next cycle */
         }
+        gpu_warp_touch(w); /* (its CTA waits for the reply) */
         ib->want = false;
         ib->inflight = true;
         ib->sent_gen = ib->gen;

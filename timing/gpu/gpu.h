@@ -271,6 +271,8 @@ typedef struct GpuCta {
     struct GpuCta *next;        /* on its SM */
     uint32_t sm, nwarps, nexited;
     uint64_t last_exit;
+    uint64_t retire;            /* gpu_cta_retire_at's answer, while */
+    bool retire_ok;             /* no warp of it was touched */
     TmOccUse use;
     GpuWarp *w;
 } GpuCta;
@@ -469,8 +471,8 @@ void gpu_sm_free(GpuSm *sm);
  * one GPC).  0, or a host's negative result. */
 int gpu_cta_place_all(Gpu *g);
 /* The cycle a CTA may retire (GPU_NEVER: it runs, or waits for a
- * reply). */
-uint64_t gpu_cta_retire_at(const GpuCta *c);
+ * reply); kept until a warp of it is touched. */
+uint64_t gpu_cta_retire_at(GpuCta *c);
 /* Retire the current kernel's CTAs on sm finished and drained by now;
  * drop: forget all of them without retiring (a kernel stopped early:
  * the host frees its own). */
@@ -515,10 +517,13 @@ int gpu_issue(Gpu *g, GpuSm *sm, GpuSched *sc, GpuWarp *w, uint64_t now);
 
 /* Something w's own readiness reads changed (its next instruction,
  * scoreboard, I-buffer, not_before, barrier, async waits, outstanding
- * memory, expanded parts, exit): sched.c works it out again. */
+ * memory, expanded parts, exit), or what its CTA's retirement waits
+ * for (requests, collectors, fetches out; results): sched.c and cta.c
+ * work them out again. */
 static inline void gpu_warp_touch(GpuWarp *w)
 {
     w->own_ok = false;
+    w->cta->retire_ok = false; /* (what it reads changes with these) */
     if (w->lbp) { /* an exited warp never issues again */
         *w->lbp = w->exited ? GPU_NEVER : 0;
     }
