@@ -280,6 +280,26 @@ START_TEST(test_launch_kernel)
     ck_assert_int_eq(cudaMemcpy(&h, d, 4, cudaMemcpyDeviceToHost),
                      cudaSuccess);
     ck_assert(h == 11.0f);
+    /* An access-policy window attribute goes to the driver's launch
+     * (and from there to a timing model's L2, check_driver_l2), which
+     * checks it as cuStreamSetAttribute does: a hitRatio above 1 is
+     * refused, a valid window launches. */
+    cudaLaunchAttribute win;
+    memset(&win, 0, sizeof win);
+    win.id = cudaLaunchAttributeAccessPolicyWindow;
+    win.val.accessPolicyWindow.base_ptr = d;
+    win.val.accessPolicyWindow.num_bytes = 4;
+    win.val.accessPolicyWindow.hitRatio = 2.0f;
+    win.val.accessPolicyWindow.hitProp = 2;     /* persisting */
+    cudaLaunchConfig_t wcfg = { d3(1, 1, 1), d3(32, 1, 1), 0, NULL, &win,
+                                1 };
+    ck_assert_int_eq(cudaLaunchKernelExC(&wcfg, (const void *)axpb_stub,
+                                         args), cudaErrorInvalidValue);
+    ck_assert_int_eq(cudaGetLastError(), cudaErrorInvalidValue);
+    win.val.accessPolicyWindow.hitRatio = 1.0f;
+    ck_assert_int_eq(cudaLaunchKernelExC(&wcfg, (const void *)axpb_stub,
+                                         args), cudaSuccess);
+    ck_assert_int_eq(cudaDeviceSynchronize(), cudaSuccess);
     cfg.blockDim = d3(2048, 1, 1);
     ck_assert_int_eq(cudaLaunchKernelExC(&cfg, (const void *)axpb_stub,
                                          args),

@@ -259,16 +259,28 @@ struct cudaPointerAttributes {
     long reserved[8];
 };
 
-/* cudaLaunchKernelExC's configuration.  Of the attributes only the
- * identifier matters here; the value is a 64-byte union. */
+/* cudaLaunchKernelExC's configuration.  The value is a 64-byte union,
+ * of which the cooperative flag, the cluster dimension and the
+ * access-policy window are read. */
 typedef enum cudaLaunchAttributeID {
     cudaLaunchAttributeIgnore = 0,
+    cudaLaunchAttributeAccessPolicyWindow = 1,
     cudaLaunchAttributeCooperative = 2,
     cudaLaunchAttributeClusterDimension = 4
 } cudaLaunchAttributeID;
 
+/* cudaAccessPolicyWindow (the driver's CUaccessPolicyWindow's layout;
+ * properties 0 normal, 1 streaming, 2 persisting). */
+typedef struct cudaAccessPolicyWindow {
+    void *base_ptr;
+    size_t num_bytes;
+    float hitRatio;
+    int hitProp, missProp;
+} cudaAccessPolicyWindow;
+
 typedef union cudaLaunchAttributeValue {
     char pad[64];
+    cudaAccessPolicyWindow accessPolicyWindow;
     int cooperative;
     struct {
         unsigned int x, y, z;

@@ -106,10 +106,12 @@ static cudaError_t check_config(dim3 grid, dim3 block)
     return cudaSuccess;
 }
 
-/* cluster: CTAs per cluster in x, y, z, or NULL (no cluster given). */
+/* cluster: CTAs per cluster in x, y, z, or NULL (no cluster given);
+ * win: an access-policy window launch attribute, or NULL. */
 static cudaError_t launch_cl(const void *func, dim3 grid, dim3 block,
                              void **args, size_t shmem, cudaStream_t stream,
-                             int cooperative, const unsigned *cluster);
+                             int cooperative, const unsigned *cluster,
+                             const CUaccessPolicyWindow *win);
 
 static cudaError_t launch_checked(const void *func, dim3 grid, dim3 block,
                                   size_t shmem, CUfunction *fn)
@@ -158,12 +160,13 @@ static cudaError_t launch(const void *func, dim3 grid, dim3 block,
                           int cooperative)
 {
     return launch_cl(func, grid, block, args, shmem, stream, cooperative,
-                     NULL);
+                     NULL, NULL);
 }
 
 static cudaError_t launch_cl(const void *func, dim3 grid, dim3 block,
                              void **args, size_t shmem, cudaStream_t stream,
-                             int cooperative, const unsigned *cluster)
+                             int cooperative, const unsigned *cluster,
+                             const CUaccessPolicyWindow *win)
 {
     cudaError_t e = rt_enter();
     if (e != cudaSuccess)
@@ -180,9 +183,9 @@ static cudaError_t launch_cl(const void *func, dim3 grid, dim3 block,
     kp.kernel.blockDim = block;
     kp.kernel.sharedMemBytes = (unsigned)shmem;
     kp.kernel.kernelParams = args;
-    /* Cooperative and cluster launches: launch attributes, which a
-     * captured kernel node keeps (cudaGraphKernelNodeSetAttribute). */
-    CUlaunchAttribute at[2];
+    /* Cooperative and cluster launches and a window: launch attributes,
+     * which a captured kernel node keeps (cudaGraphKernelNodeSetAttribute). */
+    CUlaunchAttribute at[3];
     unsigned nat = 0;
     memset(at, 0, sizeof(at));
     if (cooperative) {
@@ -194,6 +197,10 @@ static cudaError_t launch_cl(const void *func, dim3 grid, dim3 block,
         at[nat].value.clusterDim.x = cluster[0];
         at[nat].value.clusterDim.y = cluster[1];
         at[nat++].value.clusterDim.z = cluster[2];
+    }
+    if (win) {
+        at[nat].id = CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW;
+        at[nat++].value.accessPolicyWindow = *win;
     }
     int taken;
     e = rt_capture_kernel(stream, &kp, at, nat, &taken);
@@ -250,7 +257,8 @@ RT_API cudaError_t cudaLaunchCooperativeKernel_ptsz(const void *func,
 
 /* cudaLaunchKernelEx (a template in cuda_runtime.h) ends here; CUB
  * launches through it.  A cooperative attribute makes a cooperative
- * launch; a cluster dimension goes to the driver's cuLaunchKernelEx. */
+ * launch; a cluster dimension and an access-policy window go to the
+ * driver's cuLaunchKernelEx. */
 static cudaError_t launch_ex(const cudaLaunchConfig_t *cfg,
                              const void *func, void **args)
 {
@@ -258,6 +266,8 @@ static cudaError_t launch_ex(const cudaLaunchConfig_t *cfg,
         return rt_err(cudaErrorInvalidValue);
     int coop = 0, has_cluster = 0;
     unsigned cl[3] = {1, 1, 1};
+    CUaccessPolicyWindow w;
+    const CUaccessPolicyWindow *win = NULL;
     for (unsigned i = 0; i < cfg->numAttrs; i++) {
         const cudaLaunchAttribute *a = &cfg->attrs[i];
         if (a->id == cudaLaunchAttributeCooperative) {
@@ -267,11 +277,20 @@ static cudaError_t launch_ex(const cudaLaunchConfig_t *cfg,
             cl[0] = a->val.clusterDim.x;
             cl[1] = a->val.clusterDim.y;
             cl[2] = a->val.clusterDim.z;
+        } else if (a->id == cudaLaunchAttributeAccessPolicyWindow) {
+            const cudaAccessPolicyWindow *v = &a->val.accessPolicyWindow;
+            memset(&w, 0, sizeof w);
+            w.base_ptr = v->base_ptr;
+            w.num_bytes = v->num_bytes;
+            w.hitRatio = v->hitRatio;
+            w.hitProp = (CUaccessProperty)v->hitProp;
+            w.missProp = (CUaccessProperty)v->missProp;
+            win = &w;
         }
     }
     return launch_cl(func, cfg->gridDim, cfg->blockDim, args,
                      cfg->dynamicSmemBytes, cfg->stream, coop,
-                     has_cluster ? cl : NULL);
+                     has_cluster ? cl : NULL, win);
 }
 
 RT_API cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *cfg,
