@@ -397,8 +397,10 @@ static bool flushes_f32(PtxSpace sp, uint64_t addr)
     return r != PTX_SPACE_SHARED && r != PTX_SPACE_SHARED_CLUSTER;
 }
 
-/* Deterministic mode (emu/par.h): a global atomic of a CTA run by a
- * pool worker first waits for the CTA's turn.  A CTA refused its turn
+/* Deterministic mode (emu/par.h): a global atomic, or a morally strong
+ * global load or store (.volatile, or .relaxed/.acquire/.release at a
+ * scope wider than the CTA: PTX ISA, "Memory Consistency Model"), of a
+ * CTA run by a pool worker first waits for the CTA's turn.  A CTA refused its turn
  * stops before the instruction: not executed (its step is not counted),
  * the warp stays at its pc, and the warp run ends with a status the
  * driver knows by EmuLaunch.det_stop (never a guest fault: l->faulted
@@ -443,6 +445,22 @@ static inline bool atom_turn(EmuCtx *x, const EmuInsn *i, const EmuOpnd *a,
     const EmuLaunch *l = x->launch;
     return __builtin_expect(l->det == NULL || l->det_ok, 1) ||
            atom_turn_slow(x, i, a, mask);
+}
+
+/* ld and st that are morally strong on global or generic memory
+ * (decode: strong_access): through the turnstile, then as op_ld/op_st. */
+static void op_ld_strong(EmuCtx *x, const EmuInsn *i, uint32_t mask)
+{
+    if (atom_turn(x, i, &i->o[1], mask)) {
+        op_ld(x, i, mask);
+    }
+}
+
+static void op_st_strong(EmuCtx *x, const EmuInsn *i, uint32_t mask)
+{
+    if (atom_turn(x, i, &i->o[0], mask)) {
+        op_st(x, i, mask);
+    }
 }
 
 /* The value atom/red i leaves at addr (sz bytes) that held old. */
@@ -1005,6 +1023,23 @@ static bool b128_or_pair(const IrFunc *f, const IrOperand *o)
     return true;
 }
 
+/* A .volatile access, or a .relaxed/.acquire/.release one at a scope
+ * wider than the CTA, of global or generic memory: the accesses other
+ * CTAs may synchronise through (deterministic mode orders them). */
+static bool strong_access(const IrInsn *in, PtxSpace sp)
+{
+    if (sp != PTX_SPACE_GLOBAL && sp != PTX_SPACE_GENERIC) {
+        return false;
+    }
+    PtxMod sem = ir_insn_mod(in, PTX_MG_SEM);
+    if (sem == PTX_M_VOLATILE) {
+        return true;
+    }
+    return (sem == PTX_M_RELAXED || sem == PTX_M_ACQUIRE ||
+            sem == PTX_M_RELEASE) && ir_insn_mod(in, PTX_MG_SCOPE) !=
+           PTX_M_CTA;
+}
+
 static bool atom_space_ok(const EmuInsn *ei)
 {
     return ei->space == PTX_SPACE_GLOBAL || ei->space == PTX_SPACE_SHARED ||
@@ -1086,7 +1121,9 @@ EMU_SELECTOR(mem)
             aux |= AUX_SEXT;
         }
         ei->aux = (uint16_t)aux;
-        if (st) {
+        if (strong_access(in, (PtxSpace)ei->space)) {
+            ei->fn = st ? op_st_strong : op_ld_strong;
+        } else if (st) {
             ei->fn = bits == 32 && ei->vec == 1 && ei->o[1].kind != EO_VEC
                 ? op_st32 : op_st;
         } else if (bits == 32 && ei->vec == 1 && ei->o[0].kind == EO_REG &&

@@ -277,15 +277,15 @@ static void run_cta(Par *p, Worker *w, uint64_t k)
 
 /* ------------------------------------------- deterministic mode */
 
-/* Deterministic mode orders the global atomics of a parallel run as one
- * thread does, where CTAs run one after another in linear order: CTA k
- * takes its first global atomic only once every CTA below k has
- * finished (a turnstile).  Its atomics then see every lower CTA's
- * effects and no higher CTA's atomics (those wait at the turnstile), so
- * the values atomics return and leave, float rounding included, are one
- * thread's whenever the CTAs' other accesses do not race.  Work before a
- * CTA's first atomic overlaps with lower CTAs; atomics themselves run
- * one CTA at a time. */
+/* Deterministic mode orders the global atomics and morally strong
+ * accesses (emu/ops_mem.c) of a parallel run as one thread does, where
+ * CTAs run one after another in linear order: CTA k makes its first such
+ * access only once every CTA below k has finished (a turnstile).  From
+ * there on it sees every lower CTA's effects and none of a higher CTA's
+ * synchronising accesses (those wait at the turnstile), so what they
+ * read, return and leave, float rounding included, is one thread's
+ * whenever the CTAs' plain accesses do not race.  Work before a CTA's
+ * first such access overlaps with lower CTAs. */
 
 /* A worker claims CTA k: under mu in deterministic mode, so that every
  * CTA below a claimed one is claimed and visible in cur. */

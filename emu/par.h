@@ -16,7 +16,7 @@ const char *emu_par_serial_reason(const EmuLaunch *l);
 /* Run l's grid on `threads` host threads (at least 2). */
 EmuStatus emu_par_run(EmuLaunch *l, unsigned threads);
 /* Deterministic mode: called by a worker's CTA (l->det set, l->det_ok
- * not yet) before a global atomic.  Waits until every lower CTA of the
+ * not yet) before a global atomic or morally strong access.  Waits until every lower CTA of the
  * launch has finished, then returns true (and sets l->det_ok); returns
  * false when the CTA must stop before the atomic instead (a lower CTA
  * faulted or waits for a later one: the launch goes on on one thread,

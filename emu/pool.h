@@ -55,11 +55,13 @@
  *    thread with the scheduler's admission growth.
  *  - Determinism: a race-free program gives the same memory, printf
  *    output and fault report at any thread count.  In deterministic mode
- *    (the default; EmuConfig.fast false) global atomics also land in CTA
- *    order (emu_par_atomic_turn, emu/par.c), so programs whose CTAs
- *    share data only through atomics give one thread's results; plain
- *    accesses that race across CTAs may still differ between runs.  In
- *    fast mode contended atomics land in any order.
+ *    (the default; EmuConfig.fast false) global atomics and morally
+ *    strong accesses (volatile, relaxed/acquire/release above CTA scope)
+ *    also happen in CTA order (emu_par_atomic_turn, emu/par.c), so
+ *    programs whose plain accesses do not race across CTAs give one
+ *    thread's results; plain accesses that race across CTAs may still
+ *    differ between runs.  In fast mode contended atomics land in any
+ *    order.
  */
 #ifndef PTXEMU_EMU_POOL_H
 #define PTXEMU_EMU_POOL_H

@@ -8,9 +8,9 @@
  * exactly once: the old values and the final one are a permutation).
  * These are facts of the PTX ISA's atomicity ("atom": the
  * read-modify-write is performed atomically), independent of order.
- * Then deterministic mode: racy float red.add and atom.exch chains give
- * one thread's bits at 1, 2 and 3 threads, run after run; --fast keeps
- * them atomic.
+ * Then deterministic mode: racy float red.add, atom.exch chains and
+ * volatile read-modify-writes give one thread's bits at 1, 2 and 3
+ * threads, run after run; --fast keeps the atomics atomic.
  */
 #include <check.h>
 #include <math.h>
@@ -159,9 +159,11 @@ static void hammer(unsigned threads)
  * the CTAs one after another, the warps of this kernel (all alike) in
  * index order and the lanes of an instruction in lane order: thread t
  * gets t (thread t - 1's id + 1; thread 0 the initial 0), and the sum is
- * the host's float sum in thread order.  Deterministic mode (the
- * default) orders global atomics by CTA (emu/par.c), so every thread
- * count gives those same bits, run after run. */
+ * the host's float sum in thread order.  A third word is updated through
+ * volatile loads and stores (racy read-modify-writes, morally strong in
+ * the PTX memory model).  Deterministic mode (the default) orders global
+ * atomics and strong accesses by CTA (emu/par.c), so every thread count
+ * gives those same bits, run after run. */
 #define OCTAS 96
 #define OTPB 64
 #define ON (OCTAS * OTPB)
@@ -186,6 +188,11 @@ static const char *order_ptx =
     " add.u32 %r7, %r5, 1;\n"
     " atom.global.exch.b32 %r8, [%rd2+4], %r7;\n"
     " add.u64 %rd6, %rd3, %rd4;\n st.global.u32 [%rd6], %r8;\n"
+    /* a read-modify-write through volatile accesses, not atomic: x =
+     * x * 3 + gid, updates lost as the order has it */
+    " ld.volatile.global.u32 %r9, [%rd2+8];\n"
+    " mad.lo.u32 %r9, %r9, 3, %r5;\n"
+    " st.volatile.global.u32 [%rd2+8], %r9;\n"
     " ret;\n}\n";
 
 static float order_input(unsigned t)
@@ -197,7 +204,7 @@ static float order_input(unsigned t)
 
 /* One launch of `order` on `threads` host threads (fast: --fast). */
 static void order_run(unsigned threads, int fast, uint32_t *sum_bits,
-                      uint32_t *last, uint32_t *out)
+                      uint32_t *last, uint32_t *chain, uint32_t *out)
 {
     ptxemu_device_options o;
     ptxemu_device_options_default(&o);
@@ -218,22 +225,24 @@ static void order_run(unsigned threads, int fast, uint32_t *sum_bits,
     }
     ptxemu_devptr din, dacc, dout;
     ck_assert_int_eq(ptxemu_malloc(dev, sizeof(in), &din), PTXEMU_SUCCESS);
-    ck_assert_int_eq(ptxemu_malloc(dev, 8, &dacc), PTXEMU_SUCCESS);
+    ck_assert_int_eq(ptxemu_malloc(dev, 12, &dacc), PTXEMU_SUCCESS);
     ck_assert_int_eq(ptxemu_malloc(dev, ON * 4, &dout), PTXEMU_SUCCESS);
-    uint8_t zero[8] = {0};
+    uint8_t zero[12] = {0};
     ck_assert_int_eq(ptxemu_memcpy_htod(dev, din, in, sizeof(in)),
                      PTXEMU_SUCCESS);
-    ck_assert_int_eq(ptxemu_memcpy_htod(dev, dacc, zero, 8), PTXEMU_SUCCESS);
+    ck_assert_int_eq(ptxemu_memcpy_htod(dev, dacc, zero, 12),
+                     PTXEMU_SUCCESS);
     void *params[] = { &din, &dacc, &dout };
     unsigned grid[3] = { OCTAS, 1, 1 }, block[3] = { OTPB, 1, 1 };
     ck_assert_msg(ptxemu_launch(f, grid, block, 0, params) ==
                   PTXEMU_SUCCESS, "%s", ptxemu_last_error_message(dev));
-    uint32_t acc[2];
-    ck_assert_int_eq(ptxemu_memcpy_dtoh(dev, acc, dacc, 8), PTXEMU_SUCCESS);
+    uint32_t acc[3];
+    ck_assert_int_eq(ptxemu_memcpy_dtoh(dev, acc, dacc, 12), PTXEMU_SUCCESS);
     ck_assert_int_eq(ptxemu_memcpy_dtoh(dev, out, dout, ON * 4),
                      PTXEMU_SUCCESS);
     *sum_bits = acc[0];
     *last = acc[1];
+    *chain = acc[2];
     ptxemu_module_unload(mod);
     ptxemu_device_destroy(dev);
 }
@@ -247,10 +256,17 @@ START_TEST(deterministic_order)
     uint32_t want_bits;
     memcpy(&want_bits, &want, 4);
     static uint32_t out[ON];
+    uint32_t chain1 = 0;
     for (unsigned threads = 1; threads <= 3; threads++) {
         for (int run = 0; run < 5; run++) {
-            uint32_t sum, last;
-            order_run(threads, 0, &sum, &last, out);
+            uint32_t sum, last, chain;
+            order_run(threads, 0, &sum, &last, &chain, out);
+            if (threads == 1 && run == 0) {
+                chain1 = chain;       /* the volatile chain: one thread's */
+            }
+            ck_assert_msg(chain == chain1, "%u threads, run %d: volatile "
+                          "chain %08x, one thread's %08x", threads, run,
+                          chain, chain1);
             ck_assert_msg(sum == want_bits, "%u threads, run %d: sum %08x, "
                           "want %08x", threads, run, sum, want_bits);
             ck_assert_uint_eq(last, ON);
@@ -272,8 +288,8 @@ START_TEST(fast_still_atomic)
         exact += order_input(t);
     }
     static uint32_t out[ON + 1];
-    uint32_t sum, last;
-    order_run(3, 1, &sum, &last, out);
+    uint32_t sum, last, chain;
+    order_run(3, 1, &sum, &last, &chain, out);
     float got;
     memcpy(&got, &sum, 4);
     ck_assert(fabs(got - exact) <= exact * ON * 0x1p-24);
