@@ -92,7 +92,7 @@ static int sched_add(GpuSched *sc, GpuWarp *w)
             return -1;
         }
         sc->order = o;
-        uint64_t *lb = realloc(sc->lb, cap * sizeof *lb);
+        GpuLb *lb = realloc(sc->lb, cap * sizeof *lb);
         if (!lb) {
             return -1;
         }
@@ -102,7 +102,7 @@ static int sched_add(GpuSched *sc, GpuWarp *w)
             sc->w[i]->lbp = &sc->lb[i];
         }
     }
-    sc->lb[sc->nw] = 0;
+    sc->lb[sc->nw] = (GpuLb){0, GPU_NEVER, 0};
     w->lbp = &sc->lb[sc->nw];
     sc->w[sc->nw++] = w;
     return 0;

@@ -195,9 +195,11 @@ static int reset_sms(Gpu *g, uint64_t start)
             }
             sc->has_last = false;
             sc->last_w = NULL;
-            if (sc->nw) { /* the units are free again: see sched.c */
-                memset(sc->lb, 0, sc->nw * sizeof *sc->lb);
+            for (uint32_t j = 0; j < sc->nw; j++) {
+                /* the units are free again: see sched.c */
+                sc->lb[j] = (GpuLb){0, GPU_NEVER, 0};
             }
+            sc->sgen++;
         }
     }
     gpu_tokens_clear(g);

@@ -242,7 +242,7 @@ typedef struct GpuWarp {
     bool own_ok, own_fin;       /* own_fin: own_t is the whole answer */
     uint8_t own_why;
     uint64_t own_t, own_quiet;
-    uint64_t *lbp;              /* its entry of its scheduler's lb */
+    struct GpuLb *lbp;          /* its entry of its scheduler's lb */
     ptxemu_tm_warp *h;
     uint64_t age;               /* placement order: oldest first */
     uint32_t slot;              /* SM warp slot */
@@ -283,16 +283,28 @@ typedef struct GpuFetchPort {
     uint64_t used;
 } GpuFetchPort;
 
+/* A warp's entry in its scheduler's lb array (sched.c). */
+typedef struct GpuLb {
+    uint64_t lb;                /* it cannot issue before (0: unknown) */
+    uint64_t ex;                /* its issue cycle, exactly, while gen is
+                                   the scheduler's (GPU_NEVER: unknown) */
+    uint64_t gen;
+} GpuLb;
+
 typedef struct GpuSched {
     uint32_t idx;
     GpuFetchPort fport;         /* fetch.port_per_sched */
     uint64_t *ufree[PTXEMU_TM_UNIT_COUNT]; /* per unit: free from */
     GpuWarp **w;                /* its warps, oldest first */
-    /* lb[i]: w[i] cannot issue before this cycle, and working it out
-     * before then changes nothing (the lesser of own_t and own_quiet;
-     * 0: not known): the scheduler passes over it without reading the
-     * warp (host caches hold these arrays, not every warp). */
-    uint64_t *lb;
+    /* lb[i].lb: w[i] cannot issue before this cycle, and working it
+     * out before then changes nothing (the lesser of own_t and
+     * own_quiet; 0: not known); lb[i].ex: the cycle it can issue,
+     * while its units, the SM's MIO pipe and LSU queue are as they
+     * were (gen == this sgen): the scheduler passes over it, or counts
+     * it eligible, without reading the warp (host caches hold these
+     * arrays, not every warp). */
+    GpuLb *lb;
+    uint64_t sgen;              /* bumped when what lb[].ex read changed */
     uint32_t nw, capw;
     uint64_t last_age;          /* the warp it issued last (lrr, gto) */
     bool has_last;
@@ -484,6 +496,9 @@ void gpu_sm_drop_all(Gpu *g, GpuSm *sm);
 GpuSched *gpu_sched_of(const Gpu *g, const GpuWarp *w);
 void gpu_poke(const Gpu *g, const GpuWarp *w);
 void gpu_poke_sm(const Gpu *g, uint32_t sm);
+/* The SM's MIO pipe, LSU queue or CTAs changed: every lb[].ex of its
+ * schedulers is forgotten. */
+void gpu_sm_changed(GpuSm *sm);
 void gpu_poke_all(Gpu *g);
 void gpu_warp_exited(Gpu *g, GpuWarp *w, uint64_t now);
 void gpu_warp_refresh(Gpu *g, GpuWarp *w, uint64_t now);
@@ -525,7 +540,8 @@ static inline void gpu_warp_touch(GpuWarp *w)
     w->own_ok = false;
     w->cta->retire_ok = false; /* (what it reads changes with these) */
     if (w->lbp) { /* an exited warp never issues again */
-        *w->lbp = w->exited ? GPU_NEVER : 0;
+        w->lbp->lb = w->exited ? GPU_NEVER : 0;
+        w->lbp->ex = GPU_NEVER;
     }
 }
 

@@ -198,6 +198,7 @@ static int mio(Gpu *g, GpuSm *sm, const ptxemu_tm_step *st, bool async,
     }
     uint64_t start = gpu_max(now, sm->mio_free);
     sm->mio_free = start + passes;
+    gpu_sm_changed(sm);
     g->st_wavefronts += passes;
     *ready = start + passes - 1 + lat;
     return 0;
@@ -244,6 +245,7 @@ static void enqueue(GpuSm *sm, GpuLsuOp *op)
     }
     sm->qtail = op;
     sm->qlen++;
+    gpu_sm_changed(sm);
 }
 
 /* One kind of the step's accesses (sync or async) as an op; NULL with
@@ -396,6 +398,7 @@ void gpu_lsu_orphan(Gpu *g, bool all)
         GpuSm *sm = g->sm[i];
         sm->qhead = sm->qtail = NULL;
         sm->qlen = 0;
+        gpu_sm_changed(sm);
     }
     GpuLsuOp *op = g->ops_all;
     while (op) {

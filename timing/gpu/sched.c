@@ -194,9 +194,17 @@ void gpu_poke(const Gpu *g, const GpuWarp *w)
     gpu_sched_of(g, w)->wake = 0;
 }
 
+void gpu_sm_changed(GpuSm *sm)
+{
+    for (uint32_t k = 0; k < sm->nsched; k++) {
+        sm->sched[k].sgen++;
+    }
+}
+
 void gpu_poke_sm(const Gpu *g, uint32_t id)
 {
     GpuSm *sm = g->sm[id];
+    gpu_sm_changed(sm); /* (a queue pop, a CTA, a launch) */
     for (uint32_t k = 0; k < sm->nsched; k++) {
         sm->sched[k].wake = 0;
     }
@@ -317,7 +325,7 @@ static uint64_t own_ready(Gpu *g, GpuWarp *w, uint64_t now, GpuStall *why,
     w->own_quiet = quiet;
     w->own_ok = true;
     if (w->lbp) {
-        *w->lbp = gpu_min(t, quiet);
+        w->lbp->lb = gpu_min(t, quiet);
     }
     return t;
 }
@@ -338,21 +346,40 @@ static uint64_t shared_ready(const Gpu *g, const GpuSm *sm,
         later(&t, why, sm->mio_free - g->c.mio_queue, GPU_ST_MIO);
     }
     if (w->lbp) {
-        *w->lbp = gpu_min(t, w->own_quiet);
+        w->lbp->lb = gpu_min(t, w->own_quiet);
     }
-    if (w->xp) {
-        return t;
-    }
-    if (gpu_lsu_needs_queue(in) && sm->qlen >= g->c.lsu_queue &&
+    if (!w->xp && gpu_lsu_needs_queue(in) && sm->qlen >= g->c.lsu_queue &&
         !g->c.lsu_replay) { /* (with replay it issues and is refused) */
         *why = GPU_ST_LG;
         return GPU_NEVER;
     }
-    if (sc->oc && !gpu_oc_can_take(sc->oc)) {
+    if (!w->xp && sc->oc && !gpu_oc_can_take(sc->oc)) {
         *why = GPU_ST_DISPATCH;
         return GPU_NEVER; /* until a collector dispatches */
     }
+    if (w->lbp && !sc->oc && w->own_quiet == GPU_NEVER) {
+        /* exact until the warp is touched or sgen moves (collectors
+         * are not followed: not kept with them) */
+        w->lbp->ex = t;
+        w->lbp->gen = sc->sgen;
+    }
     return t;
+}
+
+/* Whether lb entry e tells, without reading its warp, if it can issue
+ * at now (*ready). */
+static bool lb_known(const GpuSched *sc, const GpuLb *e, uint64_t now,
+                     bool *ready)
+{
+    if (e->lb > now) {
+        *ready = false;
+        return true;
+    }
+    if (e->ex != GPU_NEVER && e->gen == sc->sgen) {
+        *ready = e->ex <= now;
+        return true;
+    }
+    return false;
 }
 
 uint64_t gpu_warp_ready(Gpu *g, GpuSm *sm, GpuSched *sc, GpuWarp *w,
@@ -372,8 +399,10 @@ static uint64_t eligible(Gpu *g, GpuSm *sm, GpuSched *sc, uint32_t i0,
 {
     uint64_t k = 0;
     for (uint32_t i = i0; i < n; i++) {
-        if (sc->lb[sc->order[i]] > now) {
-            continue; /* known not to be ready, without reading it */
+        bool ready;
+        if (lb_known(sc, &sc->lb[sc->order[i]], now, &ready)) {
+            k += ready; /* known without reading the warp */
+            continue;
         }
         GpuWarp *w = sc->w[sc->order[i]];
         GpuStall r;
@@ -404,7 +433,9 @@ static bool scan(Gpu *g, GpuSm *sm, GpuSched *sc, uint64_t now,
     uint32_t n = g->c.policy->order(g, sc, sc->order);
     *pick = NULL;
     for (uint32_t i = 0; i < n; i++) {
-        if (!two_level && sc->lb[sc->order[i]] > now) {
+        bool ready;
+        if (!two_level && lb_known(sc, &sc->lb[sc->order[i]], now, &ready) &&
+            !ready) {
             continue; /* not now; its time is looked up below if needed */
         }
         GpuWarp *w = sc->w[sc->order[i]];

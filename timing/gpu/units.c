@@ -112,6 +112,7 @@ static void occupy(Gpu *g, GpuSched *sc, unsigned u, uint64_t busy,
 {
     uint32_t i = first_free(g, sc, u);
     sc->ufree[u][i] = gpu_max(now, sc->ufree[u][i]) + busy;
+    sc->sgen++; /* (sched.c: what lb[].ex read) */
 }
 
 /* Part w->xk of w's expanded instruction issues at now. */
