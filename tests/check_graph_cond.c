@@ -305,6 +305,79 @@ START_TEST(test_errors)
 }
 END_TEST
 
+static void host_fn(void *arg) { (void)arg; }
+
+/* What a body may hold (CUDA Driver API, CUDA_CONDITIONAL_NODE_PARAMS:
+ * "kernel nodes, empty nodes, child graphs, memsets, memcopies, and
+ * conditionals", recursively through child graphs and nested bodies):
+ * host, event, memory-allocation nodes and child graphs holding them are
+ * refused with cudaErrorInvalidValue, in the body, in a nested body and
+ * in a child graph node's graph inside a body; the allowed kinds go in,
+ * and the same refused nodes still go into an ordinary graph. */
+START_TEST(test_body_node_kinds)
+{
+    cudaGraph_t g, plain;
+    OK(cudaGraphCreate(&g, 0));
+    OK(cudaGraphCreate(&plain, 0));
+    unsigned long long h, h2;
+    OK(cudaGraphConditionalHandleCreate(&h, g, 0, 0));
+    OK(cudaGraphConditionalHandleCreate(&h2, g, 0, 0));
+    cudaGraphNode_t cn, inner, n;
+    cudaGraph_t body = add_cond(g, NULL, h, 0, 1, &cn)[0];
+    cudaGraph_t nested = add_cond(body, NULL, h2, 1, 1, &inner)[0];
+    unsigned *d;
+    OK(cudaMalloc((void **)&d, 16));
+    struct cudaHostNodeParams hp = { host_fn, NULL };
+    cudaEvent_t ev;
+    OK(cudaEventCreate(&ev));
+    struct cudaMemAllocNodeParams ap;
+    memset(&ap, 0, sizeof ap);
+    ap.poolProps.allocType = 1;          /* cudaMemAllocationTypePinned */
+    ap.poolProps.location.type = 1;      /* cudaMemLocationTypeDevice */
+    ap.bytesize = 256;
+    /* a child graph with a host node, and one with a memset only */
+    cudaGraph_t with_host, clean;
+    OK(cudaGraphCreate(&with_host, 0));
+    OK(cudaGraphAddHostNode(&n, with_host, NULL, 0, &hp));
+    OK(cudaGraphCreate(&clean, 0));
+    add_set(clean, d, 7);
+    cudaGraph_t targets[2] = { body, nested };
+    for (int t = 0; t < 2; t++) {
+        cudaGraph_t b = targets[t];
+        ck_assert_int_eq(cudaGraphAddHostNode(&n, b, NULL, 0, &hp),
+                         cudaErrorInvalidValue);
+        ck_assert_int_eq(cudaGraphAddEventRecordNode(&n, b, NULL, 0, ev),
+                         cudaErrorInvalidValue);
+        ck_assert_int_eq(cudaGraphAddEventWaitNode(&n, b, NULL, 0, ev),
+                         cudaErrorInvalidValue);
+        ck_assert_int_eq(cudaGraphAddMemAllocNode(&n, b, NULL, 0, &ap),
+                         cudaErrorInvalidValue);
+        ck_assert_int_eq(cudaGraphAddChildGraphNode(&n, b, NULL, 0,
+                                                    with_host),
+                         cudaErrorInvalidValue);
+        (void)cudaGetLastError();
+        OK(cudaGraphAddEmptyNode(&n, b, NULL, 0));
+        add_set(b, d, 1);
+        OK(cudaGraphAddChildGraphNode(&n, b, NULL, 0, clean));
+        /* the child's own graph is inside the body too */
+        cudaGraph_t cg;
+        OK(cudaGraphChildGraphNodeGetGraph(n, &cg));
+        ck_assert_int_eq(cudaGraphAddHostNode(&n, cg, NULL, 0, &hp),
+                         cudaErrorInvalidValue);
+        (void)cudaGetLastError();
+    }
+    OK(cudaGraphAddHostNode(&n, plain, NULL, 0, &hp));
+    OK(cudaGraphAddEventRecordNode(&n, plain, NULL, 0, ev));
+    OK(cudaGraphAddChildGraphNode(&n, plain, NULL, 0, with_host));
+    OK(cudaGraphDestroy(with_host));
+    OK(cudaGraphDestroy(clean));
+    OK(cudaGraphDestroy(plain));
+    OK(cudaGraphDestroy(g));
+    OK(cudaEventDestroy(ev));
+    OK(cudaFree(d));
+}
+END_TEST
+
 /* The driver's forms: a while node made with cuGraphAddNode, its body a
  * kernel node made the same way. */
 START_TEST(test_driver)
@@ -533,6 +606,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_if_else);
     tcase_add_test(tc, test_switch);
     tcase_add_test(tc, test_errors);
+    tcase_add_test(tc, test_body_node_kinds);
     tcase_add_test(tc, test_captured_bodies);
     tcase_add_test(tc, test_generic_set);
     tcase_add_test(tc, test_driver);

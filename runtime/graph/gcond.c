@@ -141,9 +141,15 @@ int gcond_node_set(CUgraph g, CUgraphNode n, const gph_cond *p)
     if (!c.bodies)
         return GPH_ENOMEM;
     int e = GPH_OK;
-    for (unsigned b = 0; b < c.size && e == GPH_OK; b++)
-        e = p->bodies ? gph_clone(&c.bodies[b], p->bodies[b])
-                      : gph_create(&c.bodies[b], g->ops);
+    for (unsigned b = 0; b < c.size && e == GPH_OK; b++) {
+        if (p->bodies && !gph_body_ok(p->bodies[b]))
+            e = GPH_EINVAL;
+        else
+            e = p->bodies ? gph_clone(&c.bodies[b], p->bodies[b])
+                          : gph_create(&c.bodies[b], g->ops);
+        if (e == GPH_OK)
+            c.bodies[b]->cond_body = 1;
+    }
     if (e != GPH_OK) {
         for (unsigned b = 0; b < c.size; b++)
             if (c.bodies[b])

@@ -14,14 +14,11 @@
  * later nodes until the event's record, made by another stream's work
  * still pending, is done (CUDA programming guide, graphs: event record
  * and wait nodes).  A conditional node runs whole within its device
- * step, its bodies chosen then: its host nodes run there, on the device
- * worker, and an event wait node in a body only checks its event.
- * Giving them steps of their own would need the body known when the
- * launch is put on the stream, but it is chosen by the condition, which
- * the launch's own earlier kernels set (cudaGraphSetConditional); the
- * queue puts a launch's steps there at once and has no way for a
- * running step to add steps after itself, and a device step waiting for
- * a host function would hold up the device worker again.  The steps share the launch: the first failure
+ * step, its bodies chosen then by the condition the launch's own
+ * kernels set (cudaGraphSetConditional); a body holds only kernel,
+ * empty, child graph, memset, memcpy and conditional nodes (gph_body_ok,
+ * as CUDA_CONDITIONAL_NODE_PARAMS requires), all device work, so nothing
+ * in it needs a step of its own. The steps share the launch: the first failure
  * stops the later steps.
  */
 #include <stdatomic.h>

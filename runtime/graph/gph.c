@@ -139,6 +139,32 @@ int gph_copy_args(CUgraphNode n, CUfunction fn, void **params,
 
 /* ---------------------------------------------------------- nodes */
 
+static int body_allows(int type)
+{
+    return type == CU_GRAPH_NODE_TYPE_KERNEL ||
+           type == CU_GRAPH_NODE_TYPE_EMPTY ||
+           type == CU_GRAPH_NODE_TYPE_GRAPH ||
+           type == CU_GRAPH_NODE_TYPE_MEMSET ||
+           type == CU_GRAPH_NODE_TYPE_MEMCPY ||
+           type == CU_GRAPH_NODE_TYPE_CONDITIONAL;
+}
+
+int gph_body_ok(CUgraph g)
+{
+    for (size_t i = 0; i < g->n; i++) {
+        CUgraphNode n = g->nodes[i];
+        if (!body_allows(n->type))
+            return 0;
+        if (n->type == CU_GRAPH_NODE_TYPE_GRAPH) {
+            CUgraph child;
+            memcpy(&child, n->p, sizeof child);
+            if (!gph_body_ok(child))
+                return 0;
+        }
+    }
+    return 1;
+}
+
 /* Checks and stores a node's parameters: child graph and empty nodes
  * here (the node embeds a copy of the child graph, as CUDA clones it),
  * the others by the library. */
@@ -148,11 +174,13 @@ static int set_params(CUgraph g, CUgraphNode n, int type, const void *p)
     case CU_GRAPH_NODE_TYPE_GRAPH: {
         CUgraph child, copy;
         memcpy(&child, p, sizeof child);
-        if (!child || (gph_mine(child) && gmem_graph_has_mem(child)))
+        if (!child || (gph_mine(child) && gmem_graph_has_mem(child)) ||
+            (g->cond_body && gph_mine(child) && !gph_body_ok(child)))
             return GPH_EINVAL;
         int e = gph_clone(&copy, child);
         if (e == GPH_OK) {
             copy->owned = 1;
+            copy->cond_body = g->cond_body;
             n->type = type;
             memcpy(n->p, &copy, sizeof copy);
         }
@@ -205,6 +233,8 @@ int gph_add(CUgraph g, CUgraphNode *out, const CUgraphNode *deps,
         return GPH_EINVAL;
     if (g->owned && (type == CU_GRAPH_NODE_TYPE_MEM_ALLOC
                      || type == CU_GRAPH_NODE_TYPE_MEM_FREE))
+        return GPH_EINVAL;
+    if (g->cond_body && !body_allows(type))
         return GPH_EINVAL;
     CUgraphNode n = node_new();
     if (!n)

@@ -100,6 +100,9 @@ struct CUgraph_st {
      * one at a time, gph_instantiate), NULL if none. */
     struct CUgraphExec_st *mem_exec;
     int owned;                  /* a child graph node's graph */
+    /* A conditional node's body, or a graph inside one: it may hold
+     * only what gph_body_ok allows. */
+    int cond_body;
 };
 
 struct CUgraphExec_st {
@@ -162,6 +165,11 @@ int gph_destroy(CUgraph g);
 /* A deep copy: the same nodes in the same order, creation numbers and
  * dependencies. */
 int gph_clone(CUgraph *out, CUgraph g);
+/* Whether g may be (or be inside) a conditional node's body: only
+ * kernel, empty, child graph, memset, memcpy and conditional nodes,
+ * recursively through its child graphs (CUDA Driver API,
+ * CUDA_CONDITIONAL_NODE_PARAMS::phGraph_out). */
+int gph_body_ok(CUgraph g);
 /* The node of clone made from n (cudaGraphNodeFindInClone). */
 int gph_find_in_clone(CUgraphNode *out, CUgraphNode n, CUgraph clone);
 /* Graphs with memory nodes (CUDA Driver API, cuGraphAddMemFreeNode and
