@@ -196,6 +196,51 @@ START_TEST(test_while)
 }
 END_TEST
 
+/* The usual pattern: instantiate, destroy the graph, launch the
+ * executable graph (CUDA: an executable graph does not depend on its
+ * source graph).  Its while node still runs its body 4 then 2 times,
+ * with the default assigned at each launch; its handle's cell goes with
+ * the executable graph. */
+START_TEST(test_exec_outlives_graph)
+{
+    unsigned *d;
+    OK(cudaMalloc((void **)&d, 8));
+    unsigned *x = d, *n = d + 1;
+    cudaGraph_t g;
+    OK(cudaGraphCreate(&g, 0));
+    unsigned long long h;
+    OK(cudaGraphConditionalHandleCreate(&h, g, 1, 1));
+    cudaGraphNode_t cn, kn;
+    cudaGraph_t *body = add_cond(g, NULL, h, 1 /* while */, 1, &cn);
+    void *args[] = { &h, &x, &n };
+    add_kernel(body[0], countdown_stub, args, NULL, &kn);
+    cudaGraphExec_t e, e2;
+    OK(cudaGraphInstantiate(&e, g, 0));
+    OK(cudaGraphInstantiate(&e2, g, 0));
+    OK(cudaGraphDestroy(g));
+    put(x, 4);
+    put(n, 0);
+    OK(cudaGraphLaunch(e, 0));
+    OK(cudaStreamSynchronize(0));
+    ck_assert_uint_eq(get(n), 4);
+    OK(cudaGraphExecDestroy(e));
+    /* the other executable graph still has it */
+    put(x, 2);
+    put(n, 0);
+    OK(cudaGraphLaunch(e2, 0));
+    OK(cudaStreamSynchronize(0));
+    ck_assert_uint_eq(get(x), 0);
+    ck_assert_uint_eq(get(n), 2);
+    OK(cudaGraphExecDestroy(e2));
+    /* the cell is freed with the last one */
+    void *cellp = (void *)(uintptr_t)h;
+    struct cudaPointerAttributes pa;
+    OK(cudaPointerGetAttributes(&pa, cellp));
+    ck_assert_int_eq(pa.type, cudaMemoryTypeUnregistered);
+    OK(cudaFree(d));
+}
+END_TEST
+
 /* setc(h, *v) then if/else: body 0 writes 1, body 1 writes 2. */
 START_TEST(test_if_else)
 {
@@ -603,6 +648,7 @@ static Suite *suite(void)
     TCase *tc = tcase_create("cond");
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, test_while);
+    tcase_add_test(tc, test_exec_outlives_graph);
     tcase_add_test(tc, test_if_else);
     tcase_add_test(tc, test_switch);
     tcase_add_test(tc, test_errors);

@@ -129,8 +129,9 @@ CUresult cuGraphCreate(CUgraph *phGraph, unsigned int flags)
 
 CUresult cuGraphDestroy(CUgraph hGraph)
 {
-    return drv_trace((CUresult)gph_destroy(hGraph), "cuGraphDestroy", "%p",
-                     (void *)hGraph);
+    CUresult r = (CUresult)gph_destroy(hGraph);
+    gcond_reap();
+    return drv_trace(r, "cuGraphDestroy", "%p", (void *)hGraph);
 }
 
 /* A graph with memory nodes "cannot be cloned" (cuGraphAddMemAllocNode). */
@@ -673,8 +674,9 @@ CUresult cuGraphInstantiateWithParams_ptsz(CUgraphExec *phGraphExec,
 /* Launches still queued hold what they run (glaunch.h) and run it. */
 CUresult cuGraphExecDestroy(CUgraphExec hGraphExec)
 {
-    return drv_trace((CUresult)gph_exec_destroy(hGraphExec),
-                     "cuGraphExecDestroy", "%p", (void *)hGraphExec);
+    CUresult r = (CUresult)gph_exec_destroy(hGraphExec);
+    gcond_reap();
+    return drv_trace(r, "cuGraphExecDestroy", "%p", (void *)hGraphExec);
 }
 
 CUresult cuGraphExecGetFlags(CUgraphExec hGraphExec, cuuint64_t *flags)

@@ -132,7 +132,9 @@ RT_API cudaError_t cudaGraphCreate(cudaGraph_t *g, unsigned flags)
 
 RT_API cudaError_t cudaGraphDestroy(cudaGraph_t g)
 {
-    return rt_err((cudaError_t)gph_destroy(g));
+    cudaError_t e = (cudaError_t)gph_destroy(g);
+    gcond_reap();
+    return rt_err(e);
 }
 
 /* "The graph cannot be cloned" when it holds memory nodes (CUDA
@@ -585,7 +587,9 @@ cudaGraphInstantiateWithParams_ptsz(cudaGraphExec_t *x, cudaGraph_t g,
 /* Launches still queued hold what they run (glaunch.h) and run it. */
 RT_API cudaError_t cudaGraphExecDestroy(cudaGraphExec_t x)
 {
-    return rt_err((cudaError_t)gph_exec_destroy(x));
+    cudaError_t e = (cudaError_t)gph_exec_destroy(x);
+    gcond_reap();
+    return rt_err(e);
 }
 
 /* ------------------------------------------------------- launching */

@@ -8,10 +8,15 @@
 
 #include "runtime/graph/gcond.h"
 
+/* A handle lives while its graph does or any conditional node names it:
+ * an executable graph keeps working after its source graph is destroyed
+ * (instantiate, then destroy the graph, is the usual pattern), and its
+ * conditional nodes are copies that name the source graph's handles. */
 typedef struct Handle {
     unsigned long long addr;    /* the cell; the handle's value */
-    CUgraph graph;
+    CUgraph graph;              /* NULL once that graph is destroyed */
     unsigned dflt, flags;
+    unsigned nodes;             /* conditional nodes naming it */
     struct Handle *next;
 } Handle;
 
@@ -44,6 +49,7 @@ int gcond_handle_create(unsigned long long *out, CUgraph g, unsigned dflt,
 {
     if (!out || !gph_mine(g) || (flags & ~(unsigned)GCOND_ASSIGN_DEFAULT))
         return GPH_EINVAL;
+    gcond_reap();
     Handle *k = calloc(1, sizeof *k);
     void *c = NULL;
     /* Page-locked memory: the device writes it, the host reads it. */
@@ -64,31 +70,56 @@ int gcond_handle_create(unsigned long long *out, CUgraph g, unsigned dflt,
     return GPH_OK;
 }
 
-/* The cells are freed after cond_lock is let go: cuMemFreeHost waits
- * for the device, whose worker takes cond_lock (a conditional node's
- * run, or the end of a launch freeing its executable copy). */
-void gcond_graph_gone(CUgraph g)
+/* Handles nothing keeps any more, their cells not yet freed
+ * (cond_lock): a node is freed wherever its graph is, also where a
+ * driver lock is held (the end of a launch freeing its executable copy,
+ * with the queue's lock), and cuMemFreeHost waits for the device, so the
+ * cells are freed later by gcond_reap, which the graph calls the program
+ * makes (create a handle, destroy a graph or an executable graph) run
+ * first. */
+static Handle *zombies;
+
+/* Moves k (cond_lock held) to the zombies when nothing keeps it. */
+static void bury_if_unused(Handle *k)
 {
-    Handle *gone = NULL;
-    pthread_mutex_lock(&cond_lock);
-    for (Handle **l = &handles; *l;) {
-        Handle *k = *l;
-        if (k->graph == g) {
+    if (k->graph || k->nodes)
+        return;
+    for (Handle **l = &handles; *l; l = &(*l)->next) {
+        if (*l == k) {
             *l = k->next;
-            k->next = gone;
-            gone = k;
-        } else {
-            l = &k->next;
+            k->next = zombies;
+            zombies = k;
+            return;
         }
     }
+}
+
+void gcond_reap(void)
+{
+    pthread_mutex_lock(&cond_lock);
+    Handle *k = zombies;
+    zombies = NULL;
     pthread_mutex_unlock(&cond_lock);
-    while (gone) {
-        Handle *k = gone;
-        gone = k->next;
+    while (k) {
+        Handle *nx = k->next;
         if (cell(k->addr))
             (void)cuMemFreeHost((void *)(uintptr_t)k->addr);
         free(k);
+        k = nx;
     }
+}
+
+void gcond_graph_gone(CUgraph g)
+{
+    pthread_mutex_lock(&cond_lock);
+    for (Handle *k = handles, *nx; k; k = nx) {
+        nx = k->next;
+        if (k->graph == g) {
+            k->graph = NULL;
+            bury_if_unused(k);
+        }
+    }
+    pthread_mutex_unlock(&cond_lock);
 }
 
 /* The handles of g's conditional nodes, in bodies and child graphs at
@@ -157,6 +188,17 @@ int gcond_node_set(CUgraph g, CUgraphNode n, const gph_cond *p)
         free(c.bodies);
         return e;
     }
+    pthread_mutex_lock(&cond_lock);
+    Handle *k = find(p->handle);
+    if (k)
+        k->nodes++;
+    pthread_mutex_unlock(&cond_lock);
+    if (!k) {                   /* its graph went meanwhile */
+        for (unsigned b = 0; b < c.size; b++)
+            (void)gph_destroy(c.bodies[b]);
+        free(c.bodies);
+        return GPH_EINVAL;
+    }
     n->type = CU_GRAPH_NODE_TYPE_CONDITIONAL;
     memcpy(n->p, &c, sizeof c);
     return GPH_OK;
@@ -169,6 +211,13 @@ void gcond_node_free(CUgraphNode n)
     for (unsigned b = 0; b < c.size; b++)
         (void)gph_destroy(c.bodies[b]);
     free(c.bodies);
+    pthread_mutex_lock(&cond_lock);
+    Handle *k = find(c.handle);
+    if (k && k->nodes) {
+        k->nodes--;
+        bury_if_unused(k);
+    }
+    pthread_mutex_unlock(&cond_lock);
 }
 
 int gcond_node_order(CUgraphNode n, int (*order)(CUgraph))
