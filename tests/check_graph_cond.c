@@ -134,6 +134,24 @@ static void put(unsigned *d, unsigned v)
     OK(cudaMemcpy(d, &v, 4, cudaMemcpyHostToDevice));
 }
 
+/* A graph of one while node (default 1, assigned at each launch) whose
+ * body is countdown(h, x, n), over x = d[0], n = d[1]; *cn its node. */
+static cudaGraph_t countdown_graph(unsigned *d, unsigned long long *hp,
+                                   cudaGraphNode_t *cn)
+{
+    unsigned *x = d, *n = d + 1;
+    cudaGraph_t g;
+    OK(cudaGraphCreate(&g, 0));
+    unsigned long long h;
+    OK(cudaGraphConditionalHandleCreate(&h, g, 1, 1));
+    cudaGraphNode_t kn;
+    cudaGraph_t *body = add_cond(g, NULL, h, 1 /* while */, 1, cn);
+    void *args[] = { &h, &x, &n };
+    add_kernel(body[0], countdown_stub, args, NULL, &kn);
+    *hp = h;
+    return g;
+}
+
 /* while (cond) countdown: runs x times; the default (1, assigned at each
  * launch) starts it again on the next launch. */
 START_TEST(test_while)
@@ -141,14 +159,9 @@ START_TEST(test_while)
     unsigned *d;
     OK(cudaMalloc((void **)&d, 8));
     unsigned *x = d, *n = d + 1;
-    cudaGraph_t g;
-    OK(cudaGraphCreate(&g, 0));
     unsigned long long h;
-    OK(cudaGraphConditionalHandleCreate(&h, g, 1, 1));
-    cudaGraphNode_t cn, kn;
-    cudaGraph_t *body = add_cond(g, NULL, h, 1 /* while */, 1, &cn);
-    void *args[] = { &h, &x, &n };
-    add_kernel(body[0], countdown_stub, args, NULL, &kn);
+    cudaGraphNode_t cn;
+    cudaGraph_t g = countdown_graph(d, &h, &cn);
     enum cudaGraphNodeType t;
     OK(cudaGraphNodeGetType(cn, &t));
     ck_assert_int_eq(t, cudaGraphNodeTypeConditional);
@@ -183,8 +196,10 @@ START_TEST(test_while)
      * first pass, the body never runs. */
     OK(cudaGraphCreate(&g, 0));
     OK(cudaGraphConditionalHandleCreate(&h, g, 0, 0));
-    body = add_cond(g, NULL, h, 1, 1, &cn);
-    add_kernel(body[0], countdown_stub, args, NULL, &kn);
+    cudaGraphNode_t kn;
+    void *args[] = { &h, &x, &n };
+    add_kernel(add_cond(g, NULL, h, 1, 1, &cn)[0], countdown_stub, args,
+               NULL, &kn);
     OK(cudaGraphInstantiate(&e, g, 0));
     put(x, 4);
     put(n, 0);
@@ -206,14 +221,9 @@ START_TEST(test_exec_outlives_graph)
     unsigned *d;
     OK(cudaMalloc((void **)&d, 8));
     unsigned *x = d, *n = d + 1;
-    cudaGraph_t g;
-    OK(cudaGraphCreate(&g, 0));
     unsigned long long h;
-    OK(cudaGraphConditionalHandleCreate(&h, g, 1, 1));
-    cudaGraphNode_t cn, kn;
-    cudaGraph_t *body = add_cond(g, NULL, h, 1 /* while */, 1, &cn);
-    void *args[] = { &h, &x, &n };
-    add_kernel(body[0], countdown_stub, args, NULL, &kn);
+    cudaGraphNode_t cn;
+    cudaGraph_t g = countdown_graph(d, &h, &cn);
     cudaGraphExec_t e, e2;
     OK(cudaGraphInstantiate(&e, g, 0));
     OK(cudaGraphInstantiate(&e2, g, 0));
