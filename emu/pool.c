@@ -6,7 +6,8 @@
  * One pool serves one job at a time: the threads wait on a condition
  * variable for the next job's generation, run fn(ctx, k) for their k
  * when k is below the job's width, and the last one to finish wakes the
- * caller.  A second job that arrives while one runs (two devices
+ * caller; at exit the idle threads are joined.  A second job that
+ * arrives while one runs (two devices
  * launching from two host threads, or a job started from inside
  * another) runs on threads created for it alone, as every job did
  * before the pool was kept: it never waits for the first.
@@ -78,12 +79,36 @@ static struct {
     void *ctx;
     unsigned width;           /* workers 0..width-1 run the job */
     unsigned pending;         /* kept workers still running it */
+    pthread_t *tid;           /* the kept threads, joined at exit */
+    bool quit;                /* at exit: the kept threads return */
 } pool = {
     .mu = PTHREAD_MUTEX_INITIALIZER,
     .go = PTHREAD_COND_INITIALIZER,
     .done = PTHREAD_COND_INITIALIZER,
 };
 static pthread_once_t pool_once = PTHREAD_ONCE_INIT;
+
+/* Launches come back to back (a program's loop of kernels): a kept
+ * thread that finished a job, and a caller whose helpers are finishing,
+ * poll a little before they sleep, so that the next job (or the last
+ * helper) does not pay a sleeping thread's wake-up on each side.  About
+ * 10-50 us of polling, then the condition variable.  gen and pending are
+ * written under mu and read while polling through __atomic. */
+#define POLL_SPINS 2000
+
+static void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#else
+    __asm__ __volatile__("" ::: "memory");
+#endif
+}
+
+static unsigned long gen_now(void)
+{
+    return __atomic_load_n(&pool.gen, __ATOMIC_ACQUIRE);
+}
 
 static void *kept_main(void *p)
 {
@@ -93,10 +118,22 @@ static void *kept_main(void *p)
     /* a thread made for a job runs that job: it was counted in its width */
     unsigned long seen = pool.gen - 1;
     for (;;) {
-        while (pool.gen == seen) {
+        if (gen_now() == seen) {
+            pthread_mutex_unlock(&pool.mu);
+            for (int i = 0; i < POLL_SPINS && gen_now() == seen; i++) {
+                cpu_relax();
+            }
+            pthread_mutex_lock(&pool.mu);
+        }
+        while (gen_now() == seen) {
             pthread_cond_wait(&pool.go, &pool.mu);
         }
-        seen = pool.gen;
+        if (pool.quit) {
+            pthread_mutex_unlock(&pool.mu);
+            __atomic_sub_fetch(&live, 1, __ATOMIC_SEQ_CST);
+            return NULL;
+        }
+        seen = gen_now();
         if (k >= pool.width) {
             continue;
         }
@@ -105,7 +142,7 @@ static void *kept_main(void *p)
         pthread_mutex_unlock(&pool.mu);
         fn(ctx, k);
         pthread_mutex_lock(&pool.mu);
-        if (--pool.pending == 0) {
+        if (__atomic_sub_fetch(&pool.pending, 1, __ATOMIC_ACQ_REL) == 0) {
             pthread_cond_signal(&pool.done);
         }
     }
@@ -125,12 +162,42 @@ static void pool_forked(void)
     pool.nthreads = 0;
     pool.pending = 0;
     pool.width = 0;
+    free(pool.tid);
+    pool.tid = NULL;
     __atomic_store_n(&live, 0, __ATOMIC_SEQ_CST);
+}
+
+/* At exit the idle kept threads return and are joined, so that nothing
+ * of theirs (stacks, thread-local storage) is left for a leak checker
+ * to see.  Threads still running a job (exit called while a kernel runs
+ * on another host thread) are left alone: exit must not wait. */
+static void pool_exit(void)
+{
+    if (pthread_mutex_trylock(&pool.mu) != 0) {
+        return;
+    }
+    if (pool.busy || !pool.nthreads) {
+        pthread_mutex_unlock(&pool.mu);
+        return;
+    }
+    pool.quit = true;
+    __atomic_add_fetch(&pool.gen, 1, __ATOMIC_RELEASE);
+    pthread_cond_broadcast(&pool.go);
+    unsigned n = pool.nthreads;
+    pthread_t *t = pool.tid;
+    pool.nthreads = 0;
+    pool.tid = NULL;
+    pthread_mutex_unlock(&pool.mu);
+    for (unsigned k = 0; k < n; k++) {
+        pthread_join(t[k], NULL);
+    }
+    free(t);
 }
 
 static void pool_init(void)
 {
     pthread_atfork(NULL, NULL, pool_forked);
+    atexit(pool_exit);
 }
 
 unsigned emu_pool_run(unsigned n, EmuPoolFn fn, void *ctx)
@@ -141,40 +208,43 @@ unsigned emu_pool_run(unsigned n, EmuPoolFn fn, void *ctx)
     }
     pthread_once(&pool_once, pool_init);
     pthread_mutex_lock(&pool.mu);
-    if (pool.busy) {
+    if (pool.busy || pool.quit) {
         pthread_mutex_unlock(&pool.mu);
         return run_once(n, fn, ctx);
     }
     pool.busy = true;
-    pool.gen++;
+    __atomic_add_fetch(&pool.gen, 1, __ATOMIC_RELEASE);
     pool.fn = fn;
     pool.ctx = ctx;
     pool.width = n;
     /* new threads start in this generation (kept_main) */
-    pthread_attr_t a;
-    pthread_attr_init(&a);
-    pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED);
-    while (pool.nthreads + 1 < n) {
-        pthread_t t;
-        if (pthread_create(&t, &a, kept_main,
-                           (void *)(uintptr_t)(pool.nthreads + 1)) != 0) {
-            break;
+    if (pool.nthreads + 1 < n) {
+        pthread_t *t = realloc(pool.tid, (n - 1) * sizeof(*t));
+        if (t) {
+            pool.tid = t;
         }
-        pool.nthreads++;
+        while (t && pool.nthreads + 1 < n &&
+               pthread_create(&pool.tid[pool.nthreads], NULL, kept_main,
+                              (void *)(uintptr_t)(pool.nthreads + 1)) == 0) {
+            pool.nthreads++;
+        }
     }
-    pthread_attr_destroy(&a);
     if (pool.width > pool.nthreads + 1) {
         pool.width = pool.nthreads + 1;   /* the host refused threads */
     }
     unsigned width = pool.width;
-    pool.pending = width - 1;
+    __atomic_store_n(&pool.pending, width - 1, __ATOMIC_RELEASE);
     pthread_cond_broadcast(&pool.go);
     pthread_mutex_unlock(&pool.mu);
 
     fn(ctx, 0);
 
+    for (int i = 0; i < POLL_SPINS &&
+         __atomic_load_n(&pool.pending, __ATOMIC_ACQUIRE); i++) {
+        cpu_relax();
+    }
     pthread_mutex_lock(&pool.mu);
-    while (pool.pending) {
+    while (__atomic_load_n(&pool.pending, __ATOMIC_ACQUIRE)) {
         pthread_cond_wait(&pool.done, &pool.mu);
     }
     pool.busy = false;

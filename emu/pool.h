@@ -70,8 +70,8 @@
 
 /* Runs fn(ctx, k) for k = 0..n-1 at once: k = 0 on the calling thread,
  * the others on host threads the pool keeps for later calls (created on
- * first need, never ended; a call made while another runs gets threads
- * of its own); returns when all have returned.  Returns how many ran
+ * first need, joined at exit when idle; a call made while another runs
+ * gets threads of its own); returns when all have returned.  Returns how many ran
  * (fewer than n when the host refused threads: the work must not depend
  * on n).  Safe across fork(2): the child starts with no kept threads. */
 typedef void (*EmuPoolFn)(void *ctx, unsigned worker);
