@@ -519,29 +519,74 @@ const EmuAlloc *emu_mem_nearest(const EmuMemory *m, uint64_t addr)
     return dlo <= dhi ? lo : hi;
 }
 
+/* The allocation holding addr and, in *len, how much of the size bytes
+ * from there it holds; NULL when addr is in none. */
+static const EmuAlloc *piece(const EmuMemory *m, uint64_t addr,
+                             uint64_t size, uint64_t *len)
+{
+    const EmuAlloc *e = emu_mem_find(m, addr, 1);
+    if (e) {
+        uint64_t room = e->size - (addr - e->addr);
+        *len = size < room ? size : room;
+    }
+    return e;
+}
+
+/* Whether [addr, addr+size) is device memory a copy may touch: inside
+ * one allocation, or across VMM mappings side by side (physical
+ * allocations mapped next to each other in a reserved range are one
+ * buffer to cuMemcpy and cuMemset: CUDA Driver API reference, "Virtual
+ * Memory Management").  Allocations that merely happen to be adjacent
+ * are not: a copy past the end of one is an error. */
+static bool covered(const EmuMemory *m, uint64_t addr, uint64_t size)
+{
+    if (size == 0) {
+        return emu_mem_find(m, addr, 0) != NULL;
+    }
+    uint64_t len = 0;
+    const EmuAlloc *e = piece(m, addr, size, &len);
+    if (!e) {
+        return false;
+    }
+    while (len < size) {
+        if (e->kind != EMU_ALLOC_VMM) {
+            return false;
+        }
+        addr += len;
+        size -= len;
+        e = piece(m, addr, size, &len);
+        if (!e || e->kind != EMU_ALLOC_VMM) {
+            return false;
+        }
+    }
+    return true;
+}
+
 EmuStatus emu_mem_write(EmuMemory *m, uint64_t addr, const void *src,
                         uint64_t size)
 {
-    const EmuAlloc *e = emu_mem_find(m, addr, size);
-    if (!e) {
+    if (!covered(m, addr, size)) {
         return EMU_ERR_INVALID_VALUE;
     }
-    if (size) {
-        memcpy(e->host + (addr - e->addr), src, size);
+    const uint8_t *s = src;
+    for (uint64_t len = 0; size; addr += len, s += len, size -= len) {
+        const EmuAlloc *e = piece(m, addr, size, &len);
+        memcpy(e->host + (addr - e->addr), s, len);
+        emu_mem_wrote(m, addr, len);
     }
-    emu_mem_wrote(m, addr, size);
     return EMU_OK;
 }
 
 EmuStatus emu_mem_read(const EmuMemory *m, uint64_t addr, void *dst,
                        uint64_t size)
 {
-    const EmuAlloc *e = emu_mem_find(m, addr, size);
-    if (!e) {
+    if (!covered(m, addr, size)) {
         return EMU_ERR_INVALID_VALUE;
     }
-    if (size) {
-        memcpy(dst, e->host + (addr - e->addr), size);
+    uint8_t *d = dst;
+    for (uint64_t len = 0; size; addr += len, d += len, size -= len) {
+        const EmuAlloc *e = piece(m, addr, size, &len);
+        memcpy(d, e->host + (addr - e->addr), len);
     }
     return EMU_OK;
 }
@@ -549,14 +594,14 @@ EmuStatus emu_mem_read(const EmuMemory *m, uint64_t addr, void *dst,
 EmuStatus emu_mem_set(EmuMemory *m, uint64_t addr, uint8_t byte,
                       uint64_t size)
 {
-    const EmuAlloc *e = emu_mem_find(m, addr, size);
-    if (!e) {
+    if (!covered(m, addr, size)) {
         return EMU_ERR_INVALID_VALUE;
     }
-    if (size) {
-        memset(e->host + (addr - e->addr), byte, size);
+    for (uint64_t len = 0; size; addr += len, size -= len) {
+        const EmuAlloc *e = piece(m, addr, size, &len);
+        memset(e->host + (addr - e->addr), byte, len);
+        emu_mem_wrote(m, addr, len);
     }
-    emu_mem_wrote(m, addr, size);
     return EMU_OK;
 }
 

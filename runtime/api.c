@@ -1374,15 +1374,27 @@ ptxemu_status ptxemu_memcpy_dtod(ptxemu_device *dev, ptxemu_devptr dst,
     }
     ptxemu_status st = PTXEMU_SUCCESS;
     pthread_mutex_lock(&dev->lock);
-    const EmuAlloc *s = emu_mem_find(dev->emu->mem, src, size);
-    const EmuAlloc *d = emu_mem_find(dev->emu->mem, dst, size);
-    if (!s) {
-        st = bad_range(dev, "ptxemu_memcpy_dtod (source)", src, size);
-    } else if (!d) {
-        st = bad_range(dev, "ptxemu_memcpy_dtod (destination)", dst, size);
-    } else {
+    EmuMemory *mem = dev->emu->mem;
+    const EmuAlloc *s = emu_mem_find(mem, src, size);
+    const EmuAlloc *d = emu_mem_find(mem, dst, size);
+    if (s && d) {
         memmove(d->host + (dst - d->addr), s->host + (src - s->addr), size);
-        emu_mem_wrote(dev->emu->mem, dst, size);
+        emu_mem_wrote(mem, dst, size);
+    } else {
+        /* VMM mappings side by side (emu_mem_read): through a copy, which
+         * keeps memmove's meaning for overlapping ranges */
+        uint8_t *tmp = malloc(size);
+        if (!tmp) {
+            st = fail(dev, PTXEMU_ERROR_OUT_OF_MEMORY,
+                      "ptxemu_memcpy_dtod: no %zu bytes of host memory",
+                      size);
+        } else if (emu_mem_read(mem, src, tmp, size) != EMU_OK) {
+            st = bad_range(dev, "ptxemu_memcpy_dtod (source)", src, size);
+        } else if (emu_mem_write(mem, dst, tmp, size) != EMU_OK) {
+            st = bad_range(dev, "ptxemu_memcpy_dtod (destination)", dst,
+                           size);
+        }
+        free(tmp);
     }
     pthread_mutex_unlock(&dev->lock);
     return st;

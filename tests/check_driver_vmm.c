@@ -175,6 +175,36 @@ START_TEST(map_two_across_seam)
     ck_assert_uint_eq(a[127], 382);
     ck_assert_uint_eq(b[0], 385);
     ck_assert_uint_eq(b[127], 766);
+    /* Copies and memsets across the seam treat A and B as one buffer:
+     * read the 256 words back in one copy, write 64 words straddling
+     * the seam, set 16 bytes straddling it, copy device to device from
+     * one side of the seam to across it. */
+    unsigned all[256], mid[64], back[64];
+    OK(cuMemcpyDtoH_v2(all, start, sizeof(all)));
+    for (unsigned i = 0; i < 256; i++) {
+        ck_assert_uint_eq(all[i], 3 * i + 1);
+    }
+    for (unsigned i = 0; i < 64; i++) {
+        mid[i] = 1000 + i;
+    }
+    CUdeviceptr seam = va + 2 * GRAN;
+    OK(cuMemcpyHtoD_v2(seam - 128, mid, sizeof(mid)));
+    OK(cuMemcpyDtoH_v2(back, seam - 128, sizeof(back)));
+    ck_assert_mem_eq(back, mid, sizeof(mid));
+    OK(cuMemsetD8_v2(seam - 8, 0xab, 16));
+    OK(cuMemcpyDtoH_v2(back, seam - 128, sizeof(back)));
+    ck_assert_uint_eq(back[29], 1029);
+    ck_assert_uint_eq(back[30], 0xababababu);
+    ck_assert_uint_eq(back[33], 0xababababu);
+    ck_assert_uint_eq(back[34], 1034);
+    OK(cuMemcpyDtoD_v2(seam - 64, start, 128));
+    OK(cuMemcpyDtoH_v2(back, seam - 64, 128));
+    for (unsigned i = 0; i < 32; i++) {
+        ck_assert_uint_eq(back[i], 3 * i + 1);
+    }
+    /* past B's end is outside: the copy fails */
+    ck_assert_int_eq(cuMemcpyDtoH_v2(back, seam + GRAN - 16, 64), 1);
+    OK(run_fill(start, 256));           /* as before, for what follows */
     /* The handle behind an address is A's; releasing both references
      * keeps A's memory while it is mapped. */
     CUmemGenericAllocationHandle hr = 0;

@@ -198,6 +198,9 @@ void drv_pool_reset(void);
 
 /* Bytes held by cuMemCreate's physical allocations (drv_vmm.c). */
 uint64_t drv_vmm_bytes(void);
+/* Whether [a, a+n) lies in read-write VMM mappings side by side (one
+ * buffer to copies and memsets, drv_vmm.c). */
+int drv_vmm_covers(CUdeviceptr a, size_t n);
 
 /* A 2D/3D copy with an array on one side or both (drv_array.c). */
 CUresult drv_array_copy(const CUDA_MEMCPY3D *p, int sync);

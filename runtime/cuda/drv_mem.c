@@ -1145,14 +1145,16 @@ static CUresult fill(CUdeviceptr dst, size_t pitch, unsigned value,
     if (taken) {
         return r;
     }
-    /* The whole extent must lie in one device-visible allocation: a
-     * freed or unknown pointer fails here, not later on the stream. */
+    /* The whole extent must lie in one device-visible allocation (or
+     * VMM mappings side by side): a freed or unknown pointer fails here,
+     * not later on the stream. */
     ptxemu_devptr base;
     size_t asize;
     size_t extent = (height - 1) * pitch + width * size;
-    if (kind_of(dst, &base, &asize) == PTXEMU_MEM_NONE ||
-        (height > 1 && (height - 1) > (SIZE_MAX - width * size) / pitch) ||
-        dst - base > asize || extent > asize - (dst - base)) {
+    if ((height > 1 && (height - 1) > (SIZE_MAX - width * size) / pitch) ||
+        ((kind_of(dst, &base, &asize) == PTXEMU_MEM_NONE ||
+          dst - base > asize || extent > asize - (dst - base)) &&
+         !drv_vmm_covers(dst, extent))) {
         return CUDA_ERROR_INVALID_VALUE;
     }
     FillItem f = {dst, pitch, value, size, width, height};

@@ -22,6 +22,8 @@
  *     device: mapped but not accessible memory faults, as on a GPU.
  *     Mappings side by side are separate table entries; no naturally
  *     aligned access spans two, since both are 2 MiB aligned.
+ * Copies and memsets may run across mappings side by side, as across
+ * one buffer (emu_mem_write, drv_vmm_covers).
  * Model limits: cuMemSetAccess and cuMemUnmap take whole mappings (the
  * range starts at a mapping's start and ends at one's end); read-only
  * access (CU_MEM_ACCESS_FLAGS_PROT_READ) and exporting handles to other
@@ -124,6 +126,22 @@ static Map *map_at(CUdeviceptr a)
         }
     }
     return NULL;
+}
+
+int drv_vmm_covers(CUdeviceptr a, size_t n)
+{
+    int ok = 0;
+    pthread_mutex_lock(&vmm_lock);
+    for (Map *m = map_at(a); m && m->rw && !ok; m = m->next) {
+        CUdeviceptr end = m->addr + m->size;
+        if (end - a >= n) {
+            ok = 1;
+        } else if (!m->next || m->next->addr != end) {
+            break;
+        }
+    }
+    pthread_mutex_unlock(&vmm_lock);
+    return ok;
 }
 
 /* The mappings that exactly tile [a, a+n): the first (NULL if they do
