@@ -250,7 +250,7 @@ uint64_t emu_mem_alloc(EmuMemory *m, uint64_t size, EmuAllocKind kind,
         kind == EMU_ALLOC_HOST || kind == EMU_ALLOC_VMM) {
         return 0;
     }
-    EmuAlloc e = {0, size, NULL, kind, name, false, -1};
+    EmuAlloc e = {0, size, NULL, kind, name, false, -1, false};
     uint64_t span = size ? size : 1;
     uint64_t padded = host_span(size);
     if (kind == EMU_ALLOC_MANAGED) {
@@ -287,7 +287,7 @@ EmuStatus emu_mem_map_host(EmuMemory *m, void *host, uint64_t size,
                            const char *name)
 {
     EmuAlloc e = {(uint64_t)(uintptr_t)host, size, host, EMU_ALLOC_HOST,
-                  name, false, -1};
+                  name, false, -1, false};
     if (!host || !size || !mem_insert(m, &e)) {
         return EMU_ERR_INVALID_VALUE;
     }
@@ -314,13 +314,24 @@ uint64_t emu_mem_reserve(EmuMemory *m, uint64_t size, uint64_t align)
 EmuStatus emu_mem_map_at(EmuMemory *m, uint64_t addr, uint8_t *host,
                          uint64_t size)
 {
-    EmuAlloc e = {addr, size, host, EMU_ALLOC_VMM, NULL, false, -1};
+    EmuAlloc e = {addr, size, host, EMU_ALLOC_VMM, NULL, false, -1, false};
     if (!host || !size || addr < EMU_GLOBAL_BASE || !mem_insert(m, &e)) {
         return EMU_ERR_INVALID_VALUE;
     }
     if (m->observe) {
         m->observe(m->observe_ctx, addr, size, EMU_ALLOC_VMM, true);
     }
+    return EMU_OK;
+}
+
+EmuStatus emu_mem_protect(EmuMemory *m, uint64_t addr, bool readonly)
+{
+    long i = mem_floor(m, addr);
+    if (i < 0 || m->a[i].addr != addr || m->a[i].kind != EMU_ALLOC_VMM) {
+        return EMU_ERR_INVALID_VALUE;
+    }
+    m->a[i].readonly = readonly;
+    m->gen++;                   /* access caches refill (ro) */
     return EMU_OK;
 }
 
@@ -746,7 +757,7 @@ static void remember(EmuCtx *x, const EmuAlloc *e)
     l->mhit.host = e->host;
     l->mhit.genp = &m->gen;
     l->mhit.gen = m->gen;
-    l->mhit.ro = e->kind == EMU_ALLOC_CONST;
+    l->mhit.ro = e->kind == EMU_ALLOC_CONST || e->readonly;
 }
 
 uint8_t *emu_mem_guest(EmuCtx *x, unsigned lane, PtxSpace space,
@@ -838,6 +849,13 @@ uint8_t *emu_mem_guest(EmuCtx *x, unsigned lane, PtxSpace space,
         if (write && (e->kind == EMU_ALLOC_CONST || sp == PTX_SPACE_CONST)) {
             fault_global(x, EMU_ERR_READ_ONLY, lane, space, addr, size,
                          write, "read-only");
+            return NULL;
+        }
+        if (write && e->readonly) {
+            /* a GPU's MMU refuses it: an illegal address, as for memory
+             * mapped without access */
+            fault_global(x, EMU_ERR_ILLEGAL_ADDRESS, lane, space, addr, size,
+                         write, "read-only mapping");
             return NULL;
         }
         if (x->launch &&

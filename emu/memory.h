@@ -69,6 +69,9 @@ typedef struct EmuAlloc {
     bool shared;          /* host is a MAP_SHARED memfd mapping
                              (emu_mem_share), memfd its descriptor */
     int memfd;
+    bool readonly;        /* an EMU_ALLOC_VMM mapping the device may only
+                             read (cuMemSetAccess PROT_READ): its writes
+                             fault */
 } EmuAlloc;
 
 typedef struct EmuMemory EmuMemory;
@@ -101,6 +104,9 @@ EmuStatus emu_mem_map_host(EmuMemory *m, void *host, uint64_t size,
 uint64_t emu_mem_reserve(EmuMemory *m, uint64_t size, uint64_t align);
 EmuStatus emu_mem_map_at(EmuMemory *m, uint64_t addr, uint8_t *host,
                          uint64_t size);
+/* The mapping made by emu_mem_map_at at addr becomes read-only to the
+ * device (or read-write again). */
+EmuStatus emu_mem_protect(EmuMemory *m, uint64_t addr, bool readonly);
 /* Cross-process sharing (CUDA IPC, runtime/cuda/drv_ipc.c): makes the
  * EMU_ALLOC_DEVICE allocation that starts at addr live in a memfd
  * (memfd_create(2), MAP_SHARED) that another process can map through
@@ -225,7 +231,7 @@ typedef struct EmuMemHit {
     uint8_t *host;
     const uint64_t *genp;         /* the table's generation counter */
     uint64_t gen;                 /* its value when filled */
-    bool ro;                      /* a .const variable */
+    bool ro;                      /* a .const variable, or read-only */
 } EmuMemHit;
 
 #endif

@@ -1243,6 +1243,23 @@ ptxemu_status ptxemu_va_map(ptxemu_device *dev, ptxemu_devptr addr,
     return st;
 }
 
+ptxemu_status ptxemu_va_protect(ptxemu_device *dev, ptxemu_devptr addr,
+                                int readonly)
+{
+    if (!dev) {
+        return PTXEMU_ERROR_INVALID_VALUE;
+    }
+    pthread_mutex_lock(&dev->lock);
+    ptxemu_status st = PTXEMU_SUCCESS;
+    if (emu_mem_protect(dev->emu->mem, addr, readonly != 0) != EMU_OK) {
+        st = fail(dev, PTXEMU_ERROR_INVALID_VALUE,
+                  "ptxemu_va_protect: nothing ptxemu_va_map made starts at "
+                  "0x%" PRIx64, addr);
+    }
+    pthread_mutex_unlock(&dev->lock);
+    return st;
+}
+
 ptxemu_status ptxemu_va_unmap(ptxemu_device *dev, ptxemu_devptr addr)
 {
     if (!dev) {

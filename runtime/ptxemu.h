@@ -414,6 +414,11 @@ ptxemu_status ptxemu_va_reserve(ptxemu_device *dev, size_t size,
 ptxemu_status ptxemu_va_map(ptxemu_device *dev, ptxemu_devptr addr,
                             void *host, size_t size);
 ptxemu_status ptxemu_va_unmap(ptxemu_device *dev, ptxemu_devptr addr);
+/* The mapping ptxemu_va_map made at addr becomes read-only to device
+ * code (its writes fault with an illegal address) or read-write again;
+ * host copies through this API still reach it. */
+ptxemu_status ptxemu_va_protect(ptxemu_device *dev, ptxemu_devptr addr,
+                                int readonly);
 
 typedef enum ptxemu_mem_kind {
     PTXEMU_MEM_NONE = 0,                /* not device-visible memory */

@@ -263,10 +263,27 @@ static void fault_case(int which)
         ck_assert_int_eq(run_fill(va + GRAN, 1), 700);
     } else if (which == 1) {
         ck_assert_int_eq(run_fill(va, 1), 700);
-    } else {
+    } else if (which == 2) {
         set_rw(va, GRAN, CU_MEM_ACCESS_FLAGS_PROT_READWRITE);
         OK(run_fill(va, 1));
         set_rw(va, GRAN, CU_MEM_ACCESS_FLAGS_PROT_NONE);
+        ck_assert_int_eq(run_fill(va, 1), 700);
+    } else {
+        /* read-only: reported as such, the host still copies both ways,
+         * a device store faults */
+        set_rw(va, GRAN, CU_MEM_ACCESS_FLAGS_PROT_READWRITE);
+        OK(run_fill(va, 4));
+        set_rw(va, GRAN, CU_MEM_ACCESS_FLAGS_PROT_READ);
+        unsigned long long fl = 0;
+        CUmemLocation loc = {CU_MEM_LOCATION_TYPE_DEVICE, 0};
+        OK(cuMemGetAccess(&fl, &loc, va + 4));
+        ck_assert_uint_eq(fl, CU_MEM_ACCESS_FLAGS_PROT_READ);
+        unsigned w[4], nine = 9;
+        OK(cuMemcpyDtoH_v2(w, va, sizeof(w)));
+        ck_assert_uint_eq(w[3], 10);
+        OK(cuMemcpyHtoD_v2(va, &nine, 4));
+        OK(cuMemcpyDtoH_v2(w, va, 4));
+        ck_assert_uint_eq(w[0], 9);
         ck_assert_int_eq(run_fill(va, 1), 700);
     }
 }
@@ -289,6 +306,12 @@ START_TEST(fault_access_revoked)
 }
 END_TEST
 
+START_TEST(fault_read_only)
+{
+    fault_case(3);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("driver_vmm");
@@ -299,6 +322,7 @@ int main(void)
     tcase_add_test(tc, fault_unmapped);
     tcase_add_test(tc, fault_no_access);
     tcase_add_test(tc, fault_access_revoked);
+    tcase_add_test(tc, fault_read_only);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

@@ -26,8 +26,9 @@
  * one buffer (emu_mem_write, drv_vmm_covers).
  * Model limits: cuMemSetAccess and cuMemUnmap take whole mappings (the
  * range starts at a mapping's start and ends at one's end); read-only
- * access (CU_MEM_ACCESS_FLAGS_PROT_READ) and exporting handles to other
- * processes answer CUDA_ERROR_NOT_SUPPORTED; the only location is
+ * access (CU_MEM_ACCESS_FLAGS_PROT_READ) makes device writes fault, while
+ * host copies still reach the memory; exporting handles to other
+ * processes answers CUDA_ERROR_NOT_SUPPORTED; the only location is
  * device 0.  Compression is a hardware property the emulated GPU lacks:
  * a request for it gives uncompressed memory, which
  * cuMemGetAllocationPropertiesFromHandle reports, as the reference allows.
@@ -63,6 +64,7 @@ typedef struct Map {
     size_t size;
     Phys *p;
     bool rw;                            /* in the table: accessible */
+    bool ro;                            /* ...for reading only */
     struct Map *next;
 } Map;
 
@@ -382,19 +384,28 @@ CUresult cuMemMap(CUdeviceptr ptr, size_t size, size_t offset,
                      handle, flags);
 }
 
-/* Enters m into the emulator's table (rw) or takes it out. */
-static CUresult set_rw(Map *m, bool rw)
+/* Enters m into the emulator's table (rw), read-only when ro, or takes
+ * it out. */
+static CUresult set_rw(Map *m, bool rw, bool ro)
 {
-    if (m->rw == rw) {
-        return CUDA_SUCCESS;
+    ro = rw && ro;
+    if (m->rw != rw) {
+        ptxemu_status st = rw ? ptxemu_va_map(drv.dev, m->addr,
+                                              m->p->host, m->size)
+                              : ptxemu_va_unmap(drv.dev, m->addr);
+        if (st != PTXEMU_SUCCESS) {
+            return drv_status(st);
+        }
+        m->rw = rw;
+        m->ro = false;
     }
-    ptxemu_status st = rw ? ptxemu_va_map(drv.dev, m->addr, m->p->host,
-                                          m->size)
-                          : ptxemu_va_unmap(drv.dev, m->addr);
-    if (st != PTXEMU_SUCCESS) {
-        return drv_status(st);
+    if (rw && m->ro != ro) {
+        ptxemu_status st = ptxemu_va_protect(drv.dev, m->addr, ro);
+        if (st != PTXEMU_SUCCESS) {
+            return drv_status(st);
+        }
+        m->ro = ro;
     }
-    m->rw = rw;
     return CUDA_SUCCESS;
 }
 
@@ -414,7 +425,7 @@ CUresult cuMemUnmap(CUdeviceptr ptr, size_t size)
             Map *stop = last->next;
             for (Map *m = first, *nx; m != stop; m = nx) {
                 nx = m->next;
-                (void)set_rw(m, false);
+                (void)set_rw(m, false, false);
                 m->p->maps--;
                 phys_put(m->p);
                 free(m);
@@ -436,7 +447,7 @@ static CUresult set_access(CUdeviceptr ptr, size_t size,
     if (!desc || !count) {
         return CUDA_ERROR_INVALID_VALUE;
     }
-    bool rw = false;
+    bool rw = false, ro = false;
     for (size_t i = 0; i < count; i++) {
         if (desc[i].location.type != CU_MEM_LOCATION_TYPE_DEVICE) {
             return CUDA_ERROR_INVALID_VALUE;
@@ -445,9 +456,9 @@ static CUresult set_access(CUdeviceptr ptr, size_t size,
             return CUDA_ERROR_INVALID_DEVICE;
         }
         switch (desc[i].flags) {
-        case CU_MEM_ACCESS_FLAGS_PROT_NONE: rw = false; break;
-        case CU_MEM_ACCESS_FLAGS_PROT_READWRITE: rw = true; break;
-        case CU_MEM_ACCESS_FLAGS_PROT_READ: return CUDA_ERROR_NOT_SUPPORTED;
+        case CU_MEM_ACCESS_FLAGS_PROT_NONE: rw = ro = false; break;
+        case CU_MEM_ACCESS_FLAGS_PROT_READWRITE: rw = true; ro = false; break;
+        case CU_MEM_ACCESS_FLAGS_PROT_READ: rw = ro = true; break;
         default: return CUDA_ERROR_INVALID_VALUE;
         }
     }
@@ -457,7 +468,7 @@ static CUresult set_access(CUdeviceptr ptr, size_t size,
         r = CUDA_ERROR_INVALID_VALUE;
     }
     for (Map *m = first; !r && m != last->next; m = m->next) {
-        r = set_rw(m, rw);
+        r = set_rw(m, rw, ro);
     }
     pthread_mutex_unlock(&vmm_lock);
     return r;
@@ -486,8 +497,9 @@ CUresult cuMemGetAccess(unsigned long long *flags,
         pthread_mutex_lock(&vmm_lock);
         Map *m = map_at(ptr);
         if (m) {
-            *flags = m->rw ? CU_MEM_ACCESS_FLAGS_PROT_READWRITE
-                           : CU_MEM_ACCESS_FLAGS_PROT_NONE;
+            *flags = !m->rw ? CU_MEM_ACCESS_FLAGS_PROT_NONE
+                     : m->ro ? CU_MEM_ACCESS_FLAGS_PROT_READ
+                             : CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
         } else {
             r = CUDA_ERROR_INVALID_VALUE;
         }
