@@ -16,6 +16,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "abi/cuda_abi.h"
 
@@ -114,18 +116,90 @@ START_TEST(attribute_and_granularity)
     ck_assert_int_eq(q.location.type, CU_MEM_LOCATION_TYPE_DEVICE);
     ck_assert_int_eq(q.location.id, 0);
     ck_assert_int_eq(q.allocFlags.compressionType, CU_MEM_ALLOCATION_COMP_NONE);
-    /* no export handle types: exporting is refused cleanly */
+    /* not made exportable: exporting is refused cleanly */
     int fd = -1;
-    ck_assert_int_eq(cuMemExportToShareableHandle(&fd, h, 1, 0), 801);
+    ck_assert_int_eq(cuMemExportToShareableHandle(&fd, h, 1, 0), 1);
     ck_assert_int_eq(fd, -1);
     OK(cuMemRelease(h));
     /* a released (or forged) handle is invalid */
     ck_assert_int_eq(cuMemRelease(h), 1);
     ck_assert_int_eq(cuMemGetAllocationPropertiesFromHandle(&q, h), 1);
     ck_assert_int_eq(cuMemRelease(0x1234), 1);
+    /* handle types other than POSIX descriptors (Win32 2, fabric 8) */
     p = dev_prop();
-    p.requestedHandleTypes = CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR;
+    p.requestedHandleTypes = 2;
     ck_assert_int_eq(cuMemCreate(&h, GRAN, &p, 0), 801);
+    p.requestedHandleTypes = 8;
+    ck_assert_int_eq(cuMemCreate(&h, GRAN, &p, 0), 801);
+}
+END_TEST
+
+/* An allocation made exportable as a POSIX file descriptor, exported and
+ * imported again (here, and in a forked process): both handles name the
+ * same bytes, mapped at two addresses; the descriptor is the caller's. */
+START_TEST(export_import_fd)
+{
+    setup();
+    CUmemAllocationProp p = dev_prop();
+    p.requestedHandleTypes = CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR;
+    CUmemGenericAllocationHandle h, h2;
+    OK(cuMemCreate(&h, GRAN, &p, 0));
+    int fd = -1;
+    ck_assert_int_eq(cuMemExportToShareableHandle(&fd, h, 2, 0), 801);
+    OK(cuMemExportToShareableHandle(&fd, h, 1, 0));
+    ck_assert_int_ge(fd, 0);
+    OK(cuMemImportFromShareableHandle(&h2, (void *)(intptr_t)fd, 1));
+    close(fd);                          /* the import keeps its own */
+    ck_assert(h2 != h);
+    CUmemAllocationProp q;
+    OK(cuMemGetAllocationPropertiesFromHandle(&q, h2));
+    ck_assert_int_eq(q.requestedHandleTypes,
+                     CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR);
+    CUdeviceptr va;
+    OK(cuMemAddressReserve(&va, 2 * GRAN, 0, 0, 0));
+    OK(cuMemMap(va, GRAN, 0, h, 0));
+    OK(cuMemMap(va + GRAN, GRAN, 0, h2, 0));
+    set_rw(va, 2 * GRAN, CU_MEM_ACCESS_FLAGS_PROT_READWRITE);
+    OK(run_fill(va, 64));               /* through the first mapping */
+    unsigned w[64];
+    OK(cuMemcpyDtoH_v2(w, va + GRAN, sizeof(w)));    /* the second */
+    for (unsigned i = 0; i < 64; i++) {
+        ck_assert_uint_eq(w[i], 3 * i + 1);
+    }
+    /* another process maps the same memory: it writes 77 at word 5 */
+    OK(cuMemExportToShareableHandle(&fd, h, 1, 0));
+    pid_t pid = fork();
+    if (pid == 0) {
+        CUmemGenericAllocationHandle hc;
+        unsigned v = 77;
+        CUdeviceptr vc;
+        int bad = cuMemImportFromShareableHandle(&hc, (void *)(intptr_t)fd,
+                                                 1) ||
+                  cuMemAddressReserve(&vc, GRAN, 0, 0, 0) ||
+                  cuMemMap(vc, GRAN, 0, hc, 0);
+        CUmemAccessDesc d = {{CU_MEM_LOCATION_TYPE_DEVICE, 0},
+                             CU_MEM_ACCESS_FLAGS_PROT_READWRITE};
+        bad = bad || cuMemSetAccess(vc, GRAN, &d, 1) ||
+              cuMemcpyHtoD_v2(vc + 20, &v, 4);
+        _exit(bad ? 1 : 0);
+    }
+    int status = -1;
+    ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+    ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    close(fd);
+    OK(cuMemcpyDtoH_v2(w, va, 4 * 6));
+    ck_assert_uint_eq(w[5], 77);
+    ck_assert_uint_eq(w[4], 13);
+    /* a descriptor that is not such a memfd, a bad type */
+    ck_assert_int_eq(cuMemImportFromShareableHandle(&h2, (void *)(intptr_t)0,
+                                                    1), 1);
+    ck_assert_int_eq(cuMemImportFromShareableHandle(&h2, (void *)(intptr_t)-1,
+                                                    1), 1);
+    OK(cuMemUnmap(va, GRAN));
+    OK(cuMemUnmap(va + GRAN, GRAN));
+    OK(cuMemRelease(h));
+    OK(cuMemRelease(h2));
+    OK(cuMemAddressFree(va, 2 * GRAN));
 }
 END_TEST
 
@@ -319,6 +393,7 @@ int main(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, attribute_and_granularity);
     tcase_add_test(tc, map_two_across_seam);
+    tcase_add_test(tc, export_import_fd);
     tcase_add_test(tc, fault_unmapped);
     tcase_add_test(tc, fault_no_access);
     tcase_add_test(tc, fault_access_revoked);

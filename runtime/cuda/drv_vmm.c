@@ -27,18 +27,25 @@
  * Model limits: cuMemSetAccess and cuMemUnmap take whole mappings (the
  * range starts at a mapping's start and ends at one's end); read-only
  * access (CU_MEM_ACCESS_FLAGS_PROT_READ) makes device writes fault, while
- * host copies still reach the memory; exporting handles to other
- * processes answers CUDA_ERROR_NOT_SUPPORTED; the only location is
+ * host copies still reach the memory; handles are exported to other
+ * processes as POSIX file descriptors only (a memfd holds the bytes of an
+ * allocation made with CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR; other
+ * types answer CUDA_ERROR_NOT_SUPPORTED); the only location is
  * device 0.  Compression is a hardware property the emulated GPU lacks:
  * a request for it gives uncompressed memory, which
  * cuMemGetAllocationPropertiesFromHandle reports, as the reference allows.
  */
 #include "config.h"
 
+#define _GNU_SOURCE 1 /* F_GET_SEALS, F_SEAL_SHRINK (fcntl(2)) */
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "emu/memory.h"
 #include "runtime/cuda/drv.h"
@@ -48,6 +55,7 @@
 typedef struct Phys {
     uint8_t *host;
     size_t size;
+    int fd;                             /* a memfd when exportable, else -1 */
     CUmemAllocationProp prop;
     unsigned handles, maps;             /* references */
     struct Phys *next;
@@ -106,7 +114,12 @@ static void phys_put(Phys *p)
         }
     }
     phys_bytes -= p->size;
-    free(p->host);
+    if (p->fd >= 0) {
+        munmap(p->host, p->size);
+        close(p->fd);
+    } else {
+        free(p->host);
+    }
     free(p);
 }
 
@@ -198,6 +211,33 @@ CUresult cuMemGetAllocationGranularity(size_t *granularity,
                      (void *)granularity, (const void *)prop, option);
 }
 
+/* A new physical allocation over host bytes (vmm_lock held); on failure
+ * the bytes are given back. */
+static Phys *phys_add(uint8_t *host, size_t size, int fd,
+                      const CUmemAllocationProp *prop)
+{
+    Phys *p = calloc(1, sizeof(*p));
+    if (!p) {
+        if (fd >= 0) {
+            munmap(host, size);
+            close(fd);
+        } else {
+            free(host);
+        }
+        return NULL;
+    }
+    p->host = host;
+    p->size = size;
+    p->fd = fd;
+    p->prop = *prop;
+    p->prop.allocFlags.compressionType = CU_MEM_ALLOCATION_COMP_NONE;
+    p->handles = 1;
+    p->next = physs;
+    physs = p;
+    phys_bytes += size;
+    return p;
+}
+
 static CUresult mem_create(CUmemGenericAllocationHandle *handle, size_t size,
                            const CUmemAllocationProp *prop,
                            unsigned long long flags)
@@ -212,30 +252,33 @@ static CUresult mem_create(CUmemGenericAllocationHandle *handle, size_t size,
     if ((r = check_prop(prop))) {
         return r;
     }
-    if (prop->requestedHandleTypes != CU_MEM_HANDLE_TYPE_NONE) {
-        return CUDA_ERROR_NOT_SUPPORTED;    /* no export, see the top */
+    int types = prop->requestedHandleTypes;
+    if (types & ~CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR) {
+        return CUDA_ERROR_NOT_SUPPORTED;    /* Win32, fabric: see the top */
     }
     pthread_mutex_lock(&vmm_lock);
     uint64_t used = ptxemu_mem_used(drv.dev) + phys_bytes;
-    Phys *p = NULL;
+    int fd = -1;
+    uint8_t *host = NULL;
     if (used <= drv.gpu.total_mem && size <= drv.gpu.total_mem - used) {
-        p = calloc(1, sizeof(*p));
-        if (p && !(p->host = calloc(1, size))) {
-            free(p);
-            p = NULL;
+        if (!types) {
+            host = calloc(1, size);
+        } else if ((fd = emu_memfd_sealed("ptxemu-vmm", size)) >= 0) {
+            /* exportable: the bytes live in a memfd other processes can
+             * map (zeroed, its size sealed) */
+            host = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+                        0);
+            if (host == MAP_FAILED) {
+                host = NULL;
+                close(fd);
+            }
         }
     }
+    Phys *p = host ? phys_add(host, size, fd, prop) : NULL;
     if (!p) {
         pthread_mutex_unlock(&vmm_lock);
         return CUDA_ERROR_OUT_OF_MEMORY;
     }
-    p->size = size;
-    p->prop = *prop;
-    p->prop.allocFlags.compressionType = CU_MEM_ALLOCATION_COMP_NONE;
-    p->handles = 1;
-    p->next = physs;
-    physs = p;
-    phys_bytes += size;
     *handle = (CUmemGenericAllocationHandle)(uintptr_t)p;
     pthread_mutex_unlock(&vmm_lock);
     return CUDA_SUCCESS;
@@ -552,20 +595,101 @@ CUresult cuMemGetAllocationPropertiesFromHandle(
                      "%p, 0x%llx", (void *)prop, handle);
 }
 
-/* No handle is created exportable (cuMemCreate refuses
- * requestedHandleTypes), so a valid handle cannot be exported. */
+/* POSIX file descriptors only (CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR,
+ * requested at cuMemCreate): the handle written is a new descriptor of
+ * the allocation's memfd, the caller's to close (CUDA Driver API
+ * reference, cuMemExportToShareableHandle). */
+static CUresult export_fd(void *out, CUmemGenericAllocationHandle handle,
+                          int type, unsigned long long flags)
+{
+    CUresult r = drv_ready(NULL);
+    if (r) {
+        return r;
+    }
+    if (!out || flags) {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    pthread_mutex_lock(&vmm_lock);
+    Phys *p = phys_find(handle);
+    if (!p || type != CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR) {
+        r = p && type != CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR
+                ? CUDA_ERROR_NOT_SUPPORTED : CUDA_ERROR_INVALID_VALUE;
+    } else if (p->fd < 0) {
+        r = CUDA_ERROR_INVALID_VALUE;   /* not requested at creation */
+    } else {
+        int d = fcntl(p->fd, F_DUPFD_CLOEXEC, 0);
+        if (d < 0) {
+            r = CUDA_ERROR_OUT_OF_MEMORY;
+        } else {
+            *(int *)out = d;
+        }
+    }
+    pthread_mutex_unlock(&vmm_lock);
+    return r;
+}
+
 CUresult cuMemExportToShareableHandle(void *shareableHandle,
                                       CUmemGenericAllocationHandle handle,
                                       int handleType,
                                       unsigned long long flags)
 {
-    CUresult r = drv_ready(NULL);
-    if (!r) {
-        pthread_mutex_lock(&vmm_lock);
-        r = !shareableHandle || !phys_find(handle)
-                ? CUDA_ERROR_INVALID_VALUE : CUDA_ERROR_NOT_SUPPORTED;
-        pthread_mutex_unlock(&vmm_lock);
-    }
-    return drv_trace(r, "cuMemExportToShareableHandle", "%p, 0x%llx, %d, %llu",
+    return drv_trace(export_fd(shareableHandle, handle, handleType, flags),
+                     "cuMemExportToShareableHandle", "%p, 0x%llx, %d, %llu",
                      shareableHandle, handle, handleType, flags);
+}
+
+/* The descriptor's memory becomes a physical allocation of this process
+ * (it keeps a descriptor of its own; the caller may close the one it
+ * passed).  Only memfds made by cuMemCreate here are accepted: sealed
+ * against resizing, a granularity multiple. */
+static CUresult import_fd(CUmemGenericAllocationHandle *handle, void *os,
+                          int type)
+{
+    CUresult r = drv_ready(NULL);
+    if (r) {
+        return r;
+    }
+    if (!handle || type != CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR) {
+        return !handle ? CUDA_ERROR_INVALID_VALUE : CUDA_ERROR_NOT_SUPPORTED;
+    }
+    int src = (int)(intptr_t)os;
+    struct stat st;
+    int seals = fcntl(src, F_GET_SEALS);
+    if (src < 0 || fstat(src, &st) != 0 || seals < 0 ||
+        !(seals & F_SEAL_SHRINK) || st.st_size <= 0 ||
+        (uint64_t)st.st_size % VMM_GRAN) {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    size_t size = (size_t)st.st_size;
+    int fd = fcntl(src, F_DUPFD_CLOEXEC, 0);
+    if (fd < 0) {
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    }
+    uint8_t *host = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+                         0);
+    if (host == MAP_FAILED) {
+        close(fd);
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    }
+    CUmemAllocationProp prop;
+    memset(&prop, 0, sizeof(prop));
+    prop.type = CU_MEM_ALLOCATION_TYPE_PINNED;
+    prop.requestedHandleTypes = CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR;
+    prop.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+    pthread_mutex_lock(&vmm_lock);
+    Phys *p = phys_add(host, size, fd, &prop);
+    pthread_mutex_unlock(&vmm_lock);
+    if (!p) {
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    }
+    *handle = (CUmemGenericAllocationHandle)(uintptr_t)p;
+    return CUDA_SUCCESS;
+}
+
+CUresult cuMemImportFromShareableHandle(CUmemGenericAllocationHandle *handle,
+                                        void *osHandle, int shHandleType)
+{
+    return drv_trace(import_fd(handle, osHandle, shHandleType),
+                     "cuMemImportFromShareableHandle", "%p, %p, %d",
+                     (void *)handle, osHandle, shHandleType);
 }
