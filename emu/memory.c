@@ -549,7 +549,7 @@ static const EmuAlloc *piece(const EmuMemory *m, uint64_t addr,
  * buffer to cuMemcpy and cuMemset: CUDA Driver API reference, "Virtual
  * Memory Management").  Allocations that merely happen to be adjacent
  * are not: a copy past the end of one is an error. */
-static bool covered(const EmuMemory *m, uint64_t addr, uint64_t size)
+bool emu_mem_covers(const EmuMemory *m, uint64_t addr, uint64_t size)
 {
     if (size == 0) {
         return emu_mem_find(m, addr, 0) != NULL;
@@ -576,7 +576,7 @@ static bool covered(const EmuMemory *m, uint64_t addr, uint64_t size)
 EmuStatus emu_mem_write(EmuMemory *m, uint64_t addr, const void *src,
                         uint64_t size)
 {
-    if (!covered(m, addr, size)) {
+    if (!emu_mem_covers(m, addr, size)) {
         return EMU_ERR_INVALID_VALUE;
     }
     const uint8_t *s = src;
@@ -591,7 +591,7 @@ EmuStatus emu_mem_write(EmuMemory *m, uint64_t addr, const void *src,
 EmuStatus emu_mem_read(const EmuMemory *m, uint64_t addr, void *dst,
                        uint64_t size)
 {
-    if (!covered(m, addr, size)) {
+    if (!emu_mem_covers(m, addr, size)) {
         return EMU_ERR_INVALID_VALUE;
     }
     uint8_t *d = dst;
@@ -605,7 +605,7 @@ EmuStatus emu_mem_read(const EmuMemory *m, uint64_t addr, void *dst,
 EmuStatus emu_mem_set(EmuMemory *m, uint64_t addr, uint8_t byte,
                       uint64_t size)
 {
-    if (!covered(m, addr, size)) {
+    if (!emu_mem_covers(m, addr, size)) {
         return EMU_ERR_INVALID_VALUE;
     }
     for (uint64_t len = 0; size; addr += len, size -= len) {

@@ -161,6 +161,9 @@ void emu_mem_describe_near(const EmuMemory *m, uint64_t addr, char *near,
                            size_t len);
 
 /* Host copies (the runtime's memcpy/memset); check bounds, no faults. */
+/* Whether [addr, addr+size) lies in one allocation or in VMM mappings
+ * side by side: the ranges emu_mem_write, _read and _set take. */
+bool emu_mem_covers(const EmuMemory *m, uint64_t addr, uint64_t size);
 EmuStatus emu_mem_write(EmuMemory *m, uint64_t addr, const void *src,
                         uint64_t size);
 EmuStatus emu_mem_read(const EmuMemory *m, uint64_t addr, void *dst,

@@ -1400,8 +1400,13 @@ ptxemu_status ptxemu_memcpy_dtod(ptxemu_device *dev, ptxemu_devptr dst,
     } else {
         /* VMM mappings side by side (emu_mem_read): through a copy, which
          * keeps memmove's meaning for overlapping ranges */
-        uint8_t *tmp = malloc(size);
-        if (!tmp) {
+        uint8_t *tmp = NULL;
+        if (!emu_mem_covers(mem, src, size)) {
+            st = bad_range(dev, "ptxemu_memcpy_dtod (source)", src, size);
+        } else if (!emu_mem_covers(mem, dst, size)) {
+            st = bad_range(dev, "ptxemu_memcpy_dtod (destination)", dst,
+                           size);
+        } else if (!(tmp = malloc(size))) {
             st = fail(dev, PTXEMU_ERROR_OUT_OF_MEMORY,
                       "ptxemu_memcpy_dtod: no %zu bytes of host memory",
                       size);

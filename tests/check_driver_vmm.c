@@ -203,6 +203,14 @@ START_TEST(export_import_fd)
 }
 END_TEST
 
+/* What a device-to-device copy answers, at the call or (it runs on
+ * the stream) at the next synchronisation. */
+static int dtod_error(CUdeviceptr dst, CUdeviceptr src, size_t n)
+{
+    CUresult r = cuMemcpyDtoD_v2(dst, src, n);
+    return r ? (int)r : (int)cuCtxSynchronize();
+}
+
 /* The scenario, end to end. */
 START_TEST(map_two_across_seam)
 {
@@ -276,6 +284,17 @@ START_TEST(map_two_across_seam)
     for (unsigned i = 0; i < 32; i++) {
         ck_assert_uint_eq(back[i], 3 * i + 1);
     }
+    /* A device-to-device copy past the allocations' end is invalid
+     * value, whatever its size: no host buffer of its size is asked
+     * for first (that answered out of memory for a huge one). */
+    CUdeviceptr d1, d2;
+    OK(cuMemAlloc_v2(&d1, 4096));
+    OK(cuMemAlloc_v2(&d2, 4096));
+    ck_assert_int_eq(dtod_error(d1, d2, 8192), 1);
+    ck_assert_int_eq(dtod_error(d1, d2, (size_t)1 << 52), 1);
+    ck_assert_int_eq(dtod_error(seam - 64, start, (size_t)1 << 52), 1);
+    OK(cuMemFree_v2(d1));
+    OK(cuMemFree_v2(d2));
     /* past B's end is outside: the copy fails */
     ck_assert_int_eq(cuMemcpyDtoH_v2(back, seam + GRAN - 16, 64), 1);
     OK(run_fill(start, 256));           /* as before, for what follows */
