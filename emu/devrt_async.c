@@ -54,7 +54,8 @@ static const EmuAlloc *box_alloc(const EmuMemory *m, const CdpBox *b,
 {
     const EmuAlloc *a = span ? emu_mem_find(m, b->addr, span) : NULL;
     *why = a ? NULL : "is not inside one device allocation";
-    if (a && write && a->kind == EMU_ALLOC_CONST) {
+    if (a && write && (a->kind == EMU_ALLOC_CONST || a->readonly)) {
+        /* the device's write: refused where its stores are (emu_mem_guest) */
         *why = "is read-only memory";
         return NULL;
     }

@@ -1192,6 +1192,43 @@ START_TEST(e2e_cdp_async_faults)
 }
 END_TEST
 
+/* A device-side memset is the device's write: into a mapping made
+ * read-only (cuMemSetAccess PROT_READ) it faults, as the grid's own
+ * stores there do; read-write again, it runs. */
+START_TEST(e2e_cdp_async_read_only)
+{
+    open_arch(0, NULL);
+    ptxemu_function *f = NULL;
+    unsigned one[3] = {1, 1, 1}, two[3] = {2, 1, 1};
+    ck_assert_int_eq(ptxemu_module_get_function(mod, "async_oob", &f),
+                     PTXEMU_SUCCESS);
+    const size_t size = (size_t)1 << 21;
+    uint8_t *host = malloc(size);
+    ck_assert_ptr_nonnull(host);
+    memset(host, 0xab, size);
+    ptxemu_devptr va = 0;
+    ck_assert_int_eq(ptxemu_va_reserve(dev, size, size, &va),
+                     PTXEMU_SUCCESS);
+    ck_assert_int_eq(ptxemu_va_map(dev, va, host, size), PTXEMU_SUCCESS);
+    ck_assert_int_eq(ptxemu_va_protect(dev, va, 1), PTXEMU_SUCCESS);
+    unsigned long long n = 63;          /* 64 bytes */
+    void *p[] = {&va, &n};
+    ck_assert_int_eq(ptxemu_launch(f, one, two, 0, p),
+                     PTXEMU_ERROR_ILLEGAL_ADDRESS);
+    const char *m = ptxemu_last_error_message(dev);
+    ck_assert_msg(strstr(m, "cudaMemsetAsync: destination"), "message: %s",
+                  m);
+    ck_assert_uint_eq(host[0], 0xab);
+    ck_assert_int_eq(ptxemu_va_protect(dev, va, 0), PTXEMU_SUCCESS);
+    ck_assert_int_eq(ptxemu_launch(f, one, two, 0, p), PTXEMU_SUCCESS);
+    ck_assert_uint_eq(host[0], 0);
+    ck_assert_uint_eq(host[63], 0);
+    ck_assert_uint_eq(host[64], 0xab);
+    ck_assert_int_eq(ptxemu_va_unmap(dev, va), PTXEMU_SUCCESS);
+    free(host);
+}
+END_TEST
+
 /* ------------------------------------------------------------ suite */
 
 Suite *e2e_cdp_suite(void);
@@ -1226,6 +1263,7 @@ Suite *e2e_cdp_suite(void)
         e2e_cdp_async_ops,
         e2e_cdp_async_errors,
         e2e_cdp_async_faults,
+        e2e_cdp_async_read_only,
     };
     for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++)
         tcase_add_test(tc, tests[i]);
