@@ -2549,6 +2549,18 @@ START_TEST(test_instantiate_with_params)
                      cudaErrorNotSupported);
     ck_assert_int_eq(ip.result_out, cudaGraphInstantiateError);
     (void)cudaGetLastError();
+    /* A cycle (k -> k2 -> k): cudaGraphInstantiateInvalidStructure,
+     * "invalid structure, such as cycles". */
+    cudaGraphNode_t k2;
+    ck_assert_int_eq(cudaGraphAddEmptyNode(&k2, g, &k, 1), cudaSuccess);
+    ck_assert_int_eq(cudaGraphAddDependencies(g, &k2, &k, NULL, 1),
+                     cudaSuccess);
+    memset(&ip, 0, sizeof ip);
+    ck_assert_int_eq(cudaGraphInstantiateWithParams(&x, g, &ip),
+                     cudaErrorInvalidValue);
+    ck_assert_int_eq(ip.result_out, cudaGraphInstantiateInvalidStructure);
+    ck_assert(ip.errNode_out == k || ip.errNode_out == k2);
+    (void)cudaGetLastError();
 
     cudaGraphDestroy(g);
     cudaStreamDestroy(s);

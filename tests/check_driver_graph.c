@@ -879,6 +879,21 @@ START_TEST(instantiate_with_params)
     OK(cuGraphLaunch(x, s));
     OK(cuStreamSynchronize(s));
     OK(cuGraphExecDestroy(x));
+    /* A cycle (e -> f -> e): CUDA_GRAPH_INSTANTIATE_INVALID_STRUCTURE,
+     * "invalid structure, such as cycles"; another failure (an unknown
+     * flag) stays CUDA_GRAPH_INSTANTIATE_ERROR. */
+    memset(&ip, 0, sizeof(ip));
+    ip.flags = 1ull << 40;
+    ck_assert_int_ne(cuGraphInstantiateWithParams(&x, g, &ip), 0);
+    ck_assert_int_eq(ip.result_out, CUDA_GRAPH_INSTANTIATE_ERROR);
+    CUgraphNode f;
+    OK(cuGraphAddEmptyNode(&f, g, &e, 1));
+    OK(cuGraphAddDependencies(g, &f, &e, 1));
+    memset(&ip, 0, sizeof(ip));
+    ck_assert_int_eq(cuGraphInstantiateWithParams(&x, g, &ip),
+                     CUDA_ERROR_INVALID_VALUE);
+    ck_assert_int_eq(ip.result_out, CUDA_GRAPH_INSTANTIATE_INVALID_STRUCTURE);
+    ck_assert(ip.hErrNode_out == e || ip.hErrNode_out == f);
     OK(cuGraphDestroy(g));
     OK(cuStreamDestroy_v2(s));
     teardown();

@@ -643,9 +643,10 @@ static CUresult with_params(CUgraphExec *x, CUgraph g,
     if (!r) {
         *x = ex;
     }
-    p->hErrNode_out = NULL;
-    p->result_out = r ? CUDA_GRAPH_INSTANTIATE_ERROR
-                      : CUDA_GRAPH_INSTANTIATE_SUCCESS;
+    p->hErrNode_out = r ? gph_cyclic(g) : NULL;
+    p->result_out = !r ? CUDA_GRAPH_INSTANTIATE_SUCCESS
+                    : p->hErrNode_out ? CUDA_GRAPH_INSTANTIATE_INVALID_STRUCTURE
+                                      : CUDA_GRAPH_INSTANTIATE_ERROR;
     return r;
 }
 

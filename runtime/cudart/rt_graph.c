@@ -544,9 +544,11 @@ RT_API cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t *x,
 /* CUDA runtime API, cudaGraphInstantiateWithParams: as
  * cudaGraphInstantiateWithFlags with p->flags, then, with
  * cudaGraphInstantiateFlagUpload, an upload to p->uploadStream
- * (cudaGraphUpload); p->result_out says whether it worked.  No failure
- * here is one node's (a cycle, a flag, a memory-node rule):
- * p->errNode_out is NULL. */
+ * (cudaGraphUpload); p->result_out says whether it worked:
+ * cudaGraphInstantiateInvalidStructure for a cycle ("invalid structure,
+ * such as cycles"), with a node on it in p->errNode_out; no other
+ * failure here is one node's (a flag, a memory-node rule), and
+ * errNode_out is NULL then. */
 static cudaError_t with_params(cudaGraphExec_t *x, cudaGraph_t g,
                                cudaGraphInstantiateParams *p, int ptsz)
 {
@@ -562,8 +564,12 @@ static cudaError_t with_params(cudaGraphExec_t *x, cudaGraph_t g,
         if (e != cudaSuccess)
             (void)gph_exec_destroy(ex);
     }
-    if (e != cudaSuccess)
+    if (e != cudaSuccess) {
+        p->errNode_out = gph_cyclic(g);
+        if (p->errNode_out)
+            p->result_out = cudaGraphInstantiateInvalidStructure;
         return rt_err(e);
+    }
     *x = ex;
     p->result_out = cudaGraphInstantiateSuccess;
     return cudaSuccess;

@@ -604,6 +604,48 @@ static int ordered_copy(CUgraph *out, CUgraph g)
     return e;
 }
 
+CUgraphNode gph_cyclic(CUgraph g)
+{
+    if (!gph_mine(g))
+        return NULL;
+    size_t n = g->n;
+    unsigned char *done = calloc(n ? n : 1, 1);
+    if (!done)
+        return NULL;
+    /* Kahn's algorithm: what it cannot order lies on a cycle or after
+     * one, and each such node has a dependency left unordered */
+    for (int again = 1; again;) {
+        again = 0;
+        for (size_t i = 0; i < n; i++) {
+            CUgraphNode m = g->nodes[i];
+            size_t d = 0;
+            while (!done[i] && d < m->ndeps && done[m->deps[d]->index])
+                d++;
+            if (!done[i] && d == m->ndeps) {
+                done[i] = 1;
+                again = 1;
+            }
+        }
+    }
+    CUgraphNode bad = NULL;
+    for (size_t i = 0; i < n && !bad; i++)
+        if (!done[i])
+            bad = g->nodes[i];
+    /* n steps back along unordered dependencies end on the cycle */
+    for (size_t k = 0; bad && k < n; k++)
+        for (size_t d = 0; d < bad->ndeps; d++)
+            if (!done[bad->deps[d]->index]) {
+                bad = bad->deps[d];
+                break;
+            }
+    free(done);
+    for (size_t i = 0; i < n && !bad; i++)
+        if (g->nodes[i]->type == CU_GRAPH_NODE_TYPE_GRAPH &&
+            gph_cyclic(gph_child(g->nodes[i])))
+            bad = g->nodes[i];
+    return bad;
+}
+
 int gph_instantiate(CUgraphExec *x, CUgraph g, unsigned long long flags)
 {
     if (!x || !gph_mine(g))

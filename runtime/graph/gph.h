@@ -223,6 +223,12 @@ int gph_precedes(CUgraph g, const CUgraphNode *nodes, size_t n,
  * will result in an error"; the error is not named there: GPH_EINVAL,
  * the only error cudaGraphInstantiate documents). */
 int gph_instantiate(CUgraphExec *x, CUgraph g, unsigned long long flags);
+/* A node of g on a cycle of dependencies, or the child graph node whose
+ * graph has one; NULL if none.  A cycle is what the CUDA Driver API calls
+ * an invalid structure (cuGraphInstantiateWithParams: result_out
+ * CUDA_GRAPH_INSTANTIATE_INVALID_STRUCTURE, hErrNode_out "one of the
+ * offending nodes"). */
+CUgraphNode gph_cyclic(CUgraph g);
 /* x goes; its executable copy goes once no launch holds it (CUDA:
  * an executable graph destroyed while in flight is freed on
  * completion). */
