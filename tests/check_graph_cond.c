@@ -211,11 +211,22 @@ START_TEST(test_while)
 }
 END_TEST
 
+static int hold_flag;
+
+static void hold_until_released(void *arg)
+{
+    (void)arg;
+    while (!__atomic_load_n(&hold_flag, __ATOMIC_ACQUIRE)) {
+        struct timespec ts = { 0, 1000000 };
+        nanosleep(&ts, NULL);
+    }
+}
+
 /* The usual pattern: instantiate, destroy the graph, launch the
  * executable graph (CUDA: an executable graph does not depend on its
  * source graph).  Its while node still runs its body 4 then 2 times,
- * with the default assigned at each launch; its handle's cell goes with
- * the executable graph. */
+ * with the default assigned at each launch; its handle's cell outlives
+ * the last executable graph and serves the next handle. */
 START_TEST(test_exec_outlives_graph)
 {
     unsigned *d;
@@ -241,12 +252,24 @@ START_TEST(test_exec_outlives_graph)
     OK(cudaStreamSynchronize(0));
     ck_assert_uint_eq(get(x), 0);
     ck_assert_uint_eq(get(n), 2);
+    /* Destroying it waits for no device work (CUDA's does not): a host
+     * function holds a stream until after the destroy returns. */
+    cudaStream_t s;
+    OK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+    hold_flag = 0;
+    OK(cudaLaunchHostFunc(s, hold_until_released, NULL));
     OK(cudaGraphExecDestroy(e2));
-    /* the cell is freed with the last one */
-    void *cellp = (void *)(uintptr_t)h;
-    struct cudaPointerAttributes pa;
-    OK(cudaPointerGetAttributes(&pa, cellp));
-    ck_assert_int_eq(pa.type, cudaMemoryTypeUnregistered);
+    __atomic_store_n(&hold_flag, 1, __ATOMIC_RELEASE);
+    OK(cudaStreamSynchronize(s));
+    OK(cudaStreamDestroy(s));
+    /* its cell serves the next handle, holding that one's default */
+    cudaGraph_t g2;
+    unsigned long long h2;
+    OK(cudaGraphCreate(&g2, 0));
+    OK(cudaGraphConditionalHandleCreate(&h2, g2, 7, 0));
+    ck_assert_uint_eq(h2, h);
+    ck_assert_uint_eq(*(volatile unsigned *)(uintptr_t)h2, 7);
+    OK(cudaGraphDestroy(g2));
     OK(cudaFree(d));
 }
 END_TEST

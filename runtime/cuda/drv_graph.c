@@ -129,9 +129,8 @@ CUresult cuGraphCreate(CUgraph *phGraph, unsigned int flags)
 
 CUresult cuGraphDestroy(CUgraph hGraph)
 {
-    CUresult r = (CUresult)gph_destroy(hGraph);
-    gcond_reap();
-    return drv_trace(r, "cuGraphDestroy", "%p", (void *)hGraph);
+    return drv_trace((CUresult)gph_destroy(hGraph), "cuGraphDestroy", "%p",
+                     (void *)hGraph);
 }
 
 /* A graph with memory nodes "cannot be cloned" (cuGraphAddMemAllocNode). */
@@ -675,9 +674,8 @@ CUresult cuGraphInstantiateWithParams_ptsz(CUgraphExec *phGraphExec,
 /* Launches still queued hold what they run (glaunch.h) and run it. */
 CUresult cuGraphExecDestroy(CUgraphExec hGraphExec)
 {
-    CUresult r = (CUresult)gph_exec_destroy(hGraphExec);
-    gcond_reap();
-    return drv_trace(r, "cuGraphExecDestroy", "%p", (void *)hGraphExec);
+    return drv_trace((CUresult)gph_exec_destroy(hGraphExec),
+                     "cuGraphExecDestroy", "%p", (void *)hGraphExec);
 }
 
 CUresult cuGraphExecGetFlags(CUgraphExec hGraphExec, cuuint64_t *flags)

@@ -132,9 +132,7 @@ RT_API cudaError_t cudaGraphCreate(cudaGraph_t *g, unsigned flags)
 
 RT_API cudaError_t cudaGraphDestroy(cudaGraph_t g)
 {
-    cudaError_t e = (cudaError_t)gph_destroy(g);
-    gcond_reap();
-    return rt_err(e);
+    return rt_err((cudaError_t)gph_destroy(g));
 }
 
 /* "The graph cannot be cloned" when it holds memory nodes (CUDA
@@ -593,9 +591,7 @@ cudaGraphInstantiateWithParams_ptsz(cudaGraphExec_t *x, cudaGraph_t g,
 /* Launches still queued hold what they run (glaunch.h) and run it. */
 RT_API cudaError_t cudaGraphExecDestroy(cudaGraphExec_t x)
 {
-    cudaError_t e = (cudaError_t)gph_exec_destroy(x);
-    gcond_reap();
-    return rt_err(e);
+    return rt_err((cudaError_t)gph_exec_destroy(x));
 }
 
 /* ------------------------------------------------------- launching */

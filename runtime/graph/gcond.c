@@ -44,42 +44,15 @@ static uint32_t *cell(unsigned long long h)
     return (uint32_t *)(uintptr_t)h;
 }
 
-int gcond_handle_create(unsigned long long *out, CUgraph g, unsigned dflt,
-                        unsigned flags)
-{
-    if (!out || !gph_mine(g) || (flags & ~(unsigned)GCOND_ASSIGN_DEFAULT))
-        return GPH_EINVAL;
-    gcond_reap();
-    Handle *k = calloc(1, sizeof *k);
-    void *c = NULL;
-    /* Page-locked memory: the device writes it, the host reads it. */
-    if (!k || cuMemAllocHost_v2(&c, sizeof(uint32_t)) != CUDA_SUCCESS) {
-        free(k);
-        return GPH_ENOMEM;
-    }
-    *(uint32_t *)c = dflt;
-    k->addr = (unsigned long long)(uintptr_t)c;
-    k->graph = g;
-    k->dflt = dflt;
-    k->flags = flags;
-    pthread_mutex_lock(&cond_lock);
-    k->next = handles;
-    handles = k;
-    pthread_mutex_unlock(&cond_lock);
-    *out = k->addr;
-    return GPH_OK;
-}
+/* Handles nothing names any more (cond_lock): their cells serve later
+ * handles instead of being freed.  cuMemFreeHost waits for the device,
+ * and neither destroying a graph or an executable graph (which CUDA
+ * does not make wait) nor freeing a node (done also where the queue's
+ * lock is held, at the end of a launch) may; the cells are the
+ * context's page-locked memory and go with it. */
+static Handle *spare;
 
-/* Handles nothing keeps any more, their cells not yet freed
- * (cond_lock): a node is freed wherever its graph is, also where a
- * driver lock is held (the end of a launch freeing its executable copy,
- * with the queue's lock), and cuMemFreeHost waits for the device, so the
- * cells are freed later by gcond_reap, which the graph calls the program
- * makes (create a handle, destroy a graph or an executable graph) run
- * first. */
-static Handle *zombies;
-
-/* Moves k (cond_lock held) to the zombies when nothing keeps it. */
+/* Moves k (cond_lock held) to the spares when nothing keeps it. */
 static void bury_if_unused(Handle *k)
 {
     if (k->graph || k->nodes)
@@ -87,26 +60,56 @@ static void bury_if_unused(Handle *k)
     for (Handle **l = &handles; *l; l = &(*l)->next) {
         if (*l == k) {
             *l = k->next;
-            k->next = zombies;
-            zombies = k;
+            k->next = spare;
+            spare = k;
             return;
         }
     }
 }
 
-void gcond_reap(void)
+/* A spare handle whose cell the driver still knows (a device reset
+ * frees the cells), or NULL (cond_lock held). */
+static Handle *take_spare(void)
 {
-    pthread_mutex_lock(&cond_lock);
-    Handle *k = zombies;
-    zombies = NULL;
-    pthread_mutex_unlock(&cond_lock);
-    while (k) {
-        Handle *nx = k->next;
+    while (spare) {
+        Handle *k = spare;
+        spare = k->next;
         if (cell(k->addr))
-            (void)cuMemFreeHost((void *)(uintptr_t)k->addr);
+            return k;
         free(k);
-        k = nx;
     }
+    return NULL;
+}
+
+int gcond_handle_create(unsigned long long *out, CUgraph g, unsigned dflt,
+                        unsigned flags)
+{
+    if (!out || !gph_mine(g) || (flags & ~(unsigned)GCOND_ASSIGN_DEFAULT))
+        return GPH_EINVAL;
+    pthread_mutex_lock(&cond_lock);
+    Handle *k = take_spare();
+    pthread_mutex_unlock(&cond_lock);
+    if (!k) {
+        void *c = NULL;
+        /* Page-locked memory: the device writes it, the host reads it. */
+        k = calloc(1, sizeof *k);
+        if (!k || cuMemAllocHost_v2(&c, sizeof(uint32_t)) != CUDA_SUCCESS) {
+            free(k);
+            return GPH_ENOMEM;
+        }
+        k->addr = (unsigned long long)(uintptr_t)c;
+    }
+    *(uint32_t *)(uintptr_t)k->addr = dflt;
+    k->graph = g;
+    k->dflt = dflt;
+    k->flags = flags;
+    k->nodes = 0;
+    pthread_mutex_lock(&cond_lock);
+    k->next = handles;
+    handles = k;
+    pthread_mutex_unlock(&cond_lock);
+    *out = k->addr;
+    return GPH_OK;
 }
 
 void gcond_graph_gone(CUgraph g)

@@ -42,12 +42,9 @@ typedef struct gph_cond {
 int gcond_handle_create(unsigned long long *out, CUgraph g, unsigned dflt,
                         unsigned flags);
 /* Graph g is destroyed: its handles go once no conditional node (of an
- * executable copy) names them any more. */
+ * executable copy) names them any more; their cells serve later handles
+ * (nothing here waits for the device). */
 void gcond_graph_gone(CUgraph g);
-/* Frees the cells of handles nothing names any more.  Waits for the
- * device: called only where no driver lock is held (the libraries'
- * graph and executable-graph destruction, handle creation). */
-void gcond_reap(void);
 /* A launch of the executable graph g: the handles its conditional nodes
  * use (at any depth) that were made with GCOND_ASSIGN_DEFAULT take their
  * defaults. */
