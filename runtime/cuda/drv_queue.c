@@ -36,6 +36,7 @@ typedef struct DrvItem {
     struct DrvQueue *q;
     unsigned long long seq;             /* order of enqueueing */
     int kind, state, refs;
+    unsigned waiters;                   /* host threads in wait_item on it */
     int record;                         /* an event record: stamps ns */
     CUcontext ctx;
     struct DrvItem *deps[4];
@@ -255,6 +256,12 @@ static void complete(DrvItem *it)
 {
     DrvQueue *q = it->q;
     it->state = DONE;
+    /* its waiters will run again: no longer quiet from now, whenever
+     * they are scheduled (drv_quiet.h) */
+    if (it->waiters) {
+        drv_quiet_wait_released(it->waiters);
+        it->waiters = 0;
+    }
     if (it->record) {
         it->ns = now_ns();
         if (it->ipc) {
@@ -418,6 +425,16 @@ static void start(void)
         sync_mode = 1;  /* no threads: the old synchronous behaviour */
     }
     pthread_attr_destroy(&a);
+}
+
+int drv_queue_host_ready(void)
+{
+    if (pthread_mutex_trylock(&qlock) != 0) {
+        return -1;
+    }
+    int ready = pick(ITEM_HOST) != NULL;
+    pthread_mutex_unlock(&qlock);
+    return ready;
 }
 
 int drv_queue_immediate(void)
@@ -785,11 +802,12 @@ static void wait_item(DrvItem *it)
     }
     it->refs++;
     if (it->state != DONE) {
+        /* counted quiet until complete() releases it */
+        it->waiters++;
         drv_quiet_wait_begin();
         while (it->state != DONE) {
             pthread_cond_wait(&done_cv, &qlock);
         }
-        drv_quiet_wait_end();
     }
     item_unref(it);
 }

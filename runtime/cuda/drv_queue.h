@@ -53,6 +53,10 @@ typedef CUresult (*DrvItemFn)(void *arg);
  * when the item ran immediately, its result (a kernel fault, which is
  * sticky, is not returned to the launch: CUDA reports it at the next
  * synchronisation). */
+/* Whether a host function is ready to run (the callback thread is about
+ * to run the program's code); -1 when the queues' lock is busy (it is
+ * only tried: the livelock rule asks from inside a kernel). */
+int drv_queue_host_ready(void);
 CUresult drv_enqueue(CUstream s, DrvItemFn fn, const void *arg, size_t size,
                      void (*fr)(void *));
 /* Puts a host function on stream s: fn(data) runs on the callback

@@ -7,8 +7,11 @@
 #include <dirent.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdio.h>
+#include <string.h>
 
 #include "emu/pool.h"
+#include "runtime/cuda/drv_queue.h"
 #include "runtime/cuda/drv_quiet.h"
 
 static atomic_int ours;                 /* our threads outside user code */
@@ -30,8 +33,13 @@ void drv_quiet_wait_begin(void)
 
 void drv_quiet_wait_end(void)
 {
+    drv_quiet_wait_released(1);
+}
+
+void drv_quiet_wait_released(unsigned n)
+{
     atomic_fetch_add(&stamp, 1);
-    atomic_fetch_sub(&waiting, 1);
+    atomic_fetch_sub(&waiting, (int)n);
 }
 
 /* A forked child has only the thread that forked (pthread_atfork(3)):
@@ -58,17 +66,35 @@ void drv_quiet_init(void)
 }
 
 /* The process's threads now (Linux: one entry per thread in
- * /proc/self/task), -1 when unknown. */
-static long count_threads(void)
+ * /proc/self/task), -1 when unknown; *running: how many of them are
+ * running or runnable (state R in their stat file, proc(5)). */
+static long count_threads(long *running)
 {
     DIR *d = opendir("/proc/self/task");
     if (!d) {
         return -1;
     }
     long n = 0;
+    *running = 0;
     struct dirent *e;
     while ((e = readdir(d))) {
-        n += e->d_name[0] != '.';
+        if (e->d_name[0] == '.') {
+            continue;
+        }
+        n++;
+        char path[300], buf[512];
+        snprintf(path, sizeof(path), "/proc/self/task/%s/stat", e->d_name);
+        FILE *f = fopen(path, "r");
+        size_t len = f ? fread(buf, 1, sizeof(buf) - 1, f) : 0;
+        if (f) {
+            fclose(f);
+        }
+        buf[len] = 0;
+        /* "tid (comm) S ...": the state follows the last ')' */
+        const char *p = strrchr(buf, ')');
+        if (!p || p[1] != ' ' || p[2] == 'R') {
+            (*running)++;               /* unreadable counts as running */
+        }
     }
     closedir(d);
     return n;
@@ -78,10 +104,15 @@ int64_t drv_quiet_stamp(void *arg)
 {
     (void)arg;
     uint_fast64_t before = atomic_load(&stamp);
-    long n = count_threads();
-    long known = (long)atomic_load(&ours) + atomic_load(&waiting) +
-                 (long)emu_pool_threads();
-    if (n < 0 || n > known || atomic_load(&stamp) != before) {
+    long running = 0;
+    long n = count_threads(&running);
+    long pool = (long)emu_pool_threads();
+    long known = (long)atomic_load(&ours) + atomic_load(&waiting) + pool;
+    /* Besides the counts, no thread may be runnable but this one (the
+     * kernel's) and the emulator's CTA threads: a waiter whose wait is
+     * over, or any thread about to run the program's code, is. */
+    if (n < 0 || n > known || running > 1 + pool ||
+        drv_queue_host_ready() != 0 || atomic_load(&stamp) != before) {
         return -1;
     }
     return (int64_t)(before & INT64_MAX);

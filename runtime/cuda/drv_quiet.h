@@ -17,6 +17,9 @@
  * interprocess event (drv_queue.c's ipc_waiter), since that process may
  * record at any time and release a host thread waiting for the stream.
  *
+ * A host function ready to run counts as running (the callback thread
+ * is about to run it).
+ *
  * The stamp changes each time a counted thread stops being counted
  * (a wait returns, a host function starts), so two equal stamps mean no
  * host thread ran in between.  Counters are updated before a thread
@@ -34,9 +37,14 @@ void drv_quiet_init(void);
  * leaves (-1) or re-enters (+1) the program's code. */
 void drv_quiet_ours(int delta);
 /* A host thread starts or stops waiting for the device inside a CUDA
- * call (or running device work on its own thread). */
+ * call (or running device work on its own thread).  A wait for a queue
+ * item ends when the item completes, not when the waiter runs again
+ * (drv_quiet_wait_released, by the completer, for all its waiters): a
+ * waiter whose item is done is about to run the program's code, however
+ * long the host takes to schedule it. */
 void drv_quiet_wait_begin(void);
 void drv_quiet_wait_end(void);
+void drv_quiet_wait_released(unsigned n);
 /* The stamp (ptxemu_set_host_stamp): -1 when some host thread may run
  * the program's code now. */
 int64_t drv_quiet_stamp(void *arg);
