@@ -18,7 +18,9 @@
  * record at any time and release a host thread waiting for the stream.
  *
  * A host function ready to run counts as running (the callback thread
- * is about to run it).
+ * is about to run it), and no thread may be runnable besides the
+ * kernel's and the emulator's CTA threads (proc(5)'s state R): a thread
+ * still counted but about to run is caught that way too.
  *
  * The stamp changes each time a counted thread stops being counted
  * (a wait returns, a host function starts), so two equal stamps mean no
