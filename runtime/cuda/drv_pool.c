@@ -104,6 +104,22 @@ static CUmemoryPool default_pool[NSLOTS], current_pool[NSLOTS];
 
 /* The slot of memory of allocation type `type` at location l, as
  * cuMemGetDefaultMemPool and cuMemPoolCreate accept them. */
+/* Each slot's allocation type and location type: the one table both
+ * directions read (slot_of, default_get). */
+static const struct {
+    int type, loc;
+} slot_props[NSLOTS] = {
+    [SLOT_DEVICE] = {CU_MEM_ALLOCATION_TYPE_PINNED,
+                     CU_MEM_LOCATION_TYPE_DEVICE},
+    [SLOT_HOST] = {CU_MEM_ALLOCATION_TYPE_PINNED, CU_MEM_LOCATION_TYPE_HOST},
+    [SLOT_MANAGED_NONE] = {CU_MEM_ALLOCATION_TYPE_MANAGED,
+                           CU_MEM_LOCATION_TYPE_NONE},
+    [SLOT_MANAGED_DEVICE] = {CU_MEM_ALLOCATION_TYPE_MANAGED,
+                             CU_MEM_LOCATION_TYPE_DEVICE},
+    [SLOT_MANAGED_HOST] = {CU_MEM_ALLOCATION_TYPE_MANAGED,
+                           CU_MEM_LOCATION_TYPE_HOST},
+};
+
 static CUresult slot_of(int type, const CUmemLocation *l, int *slot)
 {
     if (!l) {
@@ -115,23 +131,13 @@ static CUresult slot_of(int type, const CUmemLocation *l, int *slot)
     if (l->type == CU_MEM_LOCATION_TYPE_HOST_NUMA) {
         return CUDA_ERROR_NOT_SUPPORTED;
     }
-    if (type == CU_MEM_ALLOCATION_TYPE_PINNED) {
-        switch (l->type) {
-        case CU_MEM_LOCATION_TYPE_DEVICE: *slot = SLOT_DEVICE; break;
-        case CU_MEM_LOCATION_TYPE_HOST: *slot = SLOT_HOST; break;
-        default: return CUDA_ERROR_INVALID_VALUE;
+    for (int k = 0; k < NSLOTS; k++) {
+        if (slot_props[k].type == type && slot_props[k].loc == l->type) {
+            *slot = k;
+            return CUDA_SUCCESS;
         }
-    } else if (type == CU_MEM_ALLOCATION_TYPE_MANAGED) {
-        switch (l->type) {
-        case CU_MEM_LOCATION_TYPE_NONE: *slot = SLOT_MANAGED_NONE; break;
-        case CU_MEM_LOCATION_TYPE_DEVICE: *slot = SLOT_MANAGED_DEVICE; break;
-        case CU_MEM_LOCATION_TYPE_HOST: *slot = SLOT_MANAGED_HOST; break;
-        default: return CUDA_ERROR_INVALID_VALUE;
-        }
-    } else {
-        return CUDA_ERROR_INVALID_VALUE;
     }
-    return CUDA_SUCCESS;
+    return CUDA_ERROR_INVALID_VALUE;
 }
 
 /* A stream's identity for "freed on the same stream": its id (a handle
@@ -177,25 +183,11 @@ static void pool_unlink(CUmemoryPool p)
 /* A slot's default pool, made on first use (pool_lock held). */
 static CUmemoryPool default_get(int slot)
 {
-    static const struct {
-        int type, loc;
-    } props_of[NSLOTS] = {
-        [SLOT_DEVICE] = {CU_MEM_ALLOCATION_TYPE_PINNED,
-                         CU_MEM_LOCATION_TYPE_DEVICE},
-        [SLOT_HOST] = {CU_MEM_ALLOCATION_TYPE_PINNED,
-                       CU_MEM_LOCATION_TYPE_HOST},
-        [SLOT_MANAGED_NONE] = {CU_MEM_ALLOCATION_TYPE_MANAGED,
-                               CU_MEM_LOCATION_TYPE_NONE},
-        [SLOT_MANAGED_DEVICE] = {CU_MEM_ALLOCATION_TYPE_MANAGED,
-                                 CU_MEM_LOCATION_TYPE_DEVICE},
-        [SLOT_MANAGED_HOST] = {CU_MEM_ALLOCATION_TYPE_MANAGED,
-                               CU_MEM_LOCATION_TYPE_HOST},
-    };
     if (!default_pool[slot]) {
         CUmemPoolProps props;
         memset(&props, 0, sizeof(props));
-        props.allocType = props_of[slot].type;
-        props.location.type = props_of[slot].loc;
+        props.allocType = slot_props[slot].type;
+        props.location.type = slot_props[slot].loc;
         default_pool[slot] = pool_new(&props, slot, true);
     }
     return default_pool[slot];
