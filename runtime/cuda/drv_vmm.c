@@ -101,6 +101,18 @@ uint64_t drv_vmm_bytes(void)
     return n;
 }
 
+/* Gives back a physical allocation's bytes: a shared mapping of its
+ * memfd fd, or (fd -1) calloc'd memory. */
+static void bytes_free(uint8_t *host, size_t size, int fd)
+{
+    if (fd >= 0) {
+        munmap(host, size);
+        close(fd);
+    } else {
+        free(host);
+    }
+}
+
 /* Frees p once nothing refers to it. */
 static void phys_put(Phys *p)
 {
@@ -114,12 +126,7 @@ static void phys_put(Phys *p)
         }
     }
     phys_bytes -= p->size;
-    if (p->fd >= 0) {
-        munmap(p->host, p->size);
-        close(p->fd);
-    } else {
-        free(p->host);
-    }
+    bytes_free(p->host, p->size, p->fd);
     free(p);
 }
 
@@ -218,12 +225,7 @@ static Phys *phys_add(uint8_t *host, size_t size, int fd,
 {
     Phys *p = calloc(1, sizeof(*p));
     if (!p) {
-        if (fd >= 0) {
-            munmap(host, size);
-            close(fd);
-        } else {
-            free(host);
-        }
+        bytes_free(host, size, fd);
         return NULL;
     }
     p->host = host;
@@ -611,9 +613,10 @@ static CUresult export_fd(void *out, CUmemGenericAllocationHandle handle,
     }
     pthread_mutex_lock(&vmm_lock);
     Phys *p = phys_find(handle);
-    if (!p || type != CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR) {
-        r = p && type != CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR
-                ? CUDA_ERROR_NOT_SUPPORTED : CUDA_ERROR_INVALID_VALUE;
+    if (!p) {
+        r = CUDA_ERROR_INVALID_VALUE;
+    } else if (type != CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR) {
+        r = CUDA_ERROR_NOT_SUPPORTED;
     } else if (p->fd < 0) {
         r = CUDA_ERROR_INVALID_VALUE;   /* not requested at creation */
     } else {
