@@ -21,8 +21,12 @@
  * Usage: bench/timing [--dir DIR] [--scale F] [--only NAME]
  *                     [--timing NAME|PATH.so] [--timing-config FILE]
  *                     [--timing-set KEY=VALUE]... [--no-untimed]
+ *                     [--stats FILE]
  *   F scales every kernel's work (default 0.1: the timed runs are
- *   slower than bench/emu's).
+ *   slower than bench/emu's).  --stats appends each timed kernel's
+ *   cycles and the model's counters (its JSON) to FILE, one line per
+ *   launch, so that two builds' statistics can be compared
+ *   (bench/timing_identity.sh).
  */
 #include "config.h"
 
@@ -167,7 +171,7 @@ static void usage(void)
 {
     fprintf(stderr, "usage: bench/timing [--dir DIR] [--scale F] "
             "[--only NAME] [--timing NAME|PATH.so] [--timing-config FILE] "
-            "[--timing-set KEY=VALUE]... [--no-untimed]\n");
+            "[--timing-set KEY=VALUE]... [--no-untimed] [--stats FILE]\n");
     exit(2);
 }
 
@@ -197,6 +201,7 @@ static void print_row(const Bench *k, const char *mode, const Run *r,
 int main(int argc, char **argv)
 {
     const char *kdir = NULL, *only = NULL, *spec = "simple", *config = NULL;
+    FILE *stats = NULL;
     const char *sets[MAX_SETS];
     size_t nsets = 0;
     bool untimed = true;
@@ -217,6 +222,11 @@ int main(int argc, char **argv)
             sets[nsets++] = argv[++i];
         } else if (!strcmp(argv[i], "--no-untimed")) {
             untimed = false;
+        } else if (!strcmp(argv[i], "--stats") && i + 1 < argc) {
+            stats = fopen(argv[++i], "a");
+            if (!stats) {
+                die(argv[i], "cannot open");
+            }
         } else {
             usage();
         }
@@ -256,6 +266,10 @@ int main(int argc, char **argv)
                              strchr(spec, '/') ? "simple" : spec);
                     thr = json_counter(ks[n - 1].json, key);
                 }
+                for (size_t j = 0; stats && j < n; j++) {
+                    fprintf(stats, "%s %zu %" PRIu64 " %s\n", k->name, j,
+                            ks[j].cycles, ks[j].json ? ks[j].json : "-");
+                }
                 mhz = tm_session_mhz(r.tm);
             }
             print_row(k, mode ? spec : "none", &r, cycles, thr, mhz);
@@ -266,6 +280,9 @@ int main(int argc, char **argv)
     printf("rates are per CPU second of the process during the launch "
            "(all its threads); slowdown: host CPU seconds per simulated "
            "second at the model's clock\n");
+    if (stats && fclose(stats) != 0) {
+        die("--stats", "write error");
+    }
     if (!all_ok) {
         fprintf(stderr, "bench/timing: FAILED: wrong results\n");
         return 1;
