@@ -31,11 +31,16 @@
  *    whitepaper, 2017, "Volta SM"; the A100 whitepaper keeps it);
  *  - greedy-then-oldest scheduling, as Accel-Sim's Turing configuration
  *    (Khairy et al., ISCA 2020);
- *  - a memory instruction the LSU cannot take is replayed from the
- *    instruction buffer instead of stalling issue (AFR section 4.1: the
- *    replay of accesses that cannot complete, from Fermi on); the 4
- *    cycles before it may issue again are an estimate.  gt200 waits
- *    instead (lsu.replay 0);
+ *  - a memory instruction the LSU queue cannot take waits to issue
+ *    (lsu.replay 0), its warp in lg_throttle, which Nsight Compute's
+ *    Kernel Profiling Guide defines as a stall ("waiting for the L1
+ *    instruction queue for local and global (LG) memory operations to
+ *    be not full"), not an issue; GPGPU-Sim likewise holds the
+ *    instruction before the memory pipeline's register.  Replaying it
+ *    from the I-buffer instead (lsu.replay N; AFR section 4.1) spends
+ *    an issue slot every N cycles per waiting warp: a streaming kernel
+ *    then replays each load dozens of times, where a coalesced stream
+ *    on the hardware shows inst_issued close to inst_executed;
  *  - two register-file banks per sub-core: Jia et al. (2018) for Volta;
  *  - the rest (SFU, FP64, tensor, lane-exchange and control latencies,
  *    fetch/branch/barrier/fence latencies, queue depths, collector
@@ -127,7 +132,7 @@ static const char *const preset_name[P_COUNT] = {"ampere", "gt200"};
       "memory instructions an SM's LSU holds before sending")                  \
     X("lsu.txn_per_cycle", lsu_txn_per_cycle, Y(1, 1), 1, 64,                  \
       "transactions the LSU sends per cycle")                                  \
-    X("lsu.replay", lsu_replay, Y(4, 0), 0, 1u << 20,                          \
+    X("lsu.replay", lsu_replay, Y(0, 0), 0, 1u << 20,                          \
       "a memory instruction issued while the LSU queue is full is refused "   \
       "and replayed from the I-buffer this many cycles later (0: it waits "   \
       "to issue)")                                                             \
