@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check/freed.h"
+#include "check/map.h"
 #include "check/memcheck.h"
 #include "check/report.h"
 #include "emu/access.h"
@@ -24,6 +26,7 @@
 #define P SAN_P
 #define BLANK SAN_BLANK
 
+/* freed managed allocations kept from reuse (emu_mem_set_quarantine) */
 #define NFREED 256
 /* The most bytes of freed managed memory kept from reuse (the default
  * of AddressSanitizer's quarantine_size_mb) */
@@ -32,7 +35,15 @@
 typedef struct Live {
     uint64_t addr, size;
     EmuAllocKind kind;
+    uint32_t site;                /* where it was allocated (Site) */
 } Live;
+
+/* Where a device malloc or free was called (index 0: by the host), its
+ * strings copied: the module may be unloaded before the report. */
+typedef struct Site {
+    char *func, *file, *src;
+    uint32_t pc, line, src_line;
+} Site;
 
 struct SanMemcheck {
     EmuDevice *dev;
@@ -42,8 +53,10 @@ struct SanMemcheck {
     int client;
     Live *live;                   /* device allocations not yet freed */
     size_t n, cap;
-    Live freed[NFREED];           /* the last ones freed (a ring) */
-    size_t nfreed;
+    SanFreedSet freed;            /* freed ranges, with their sites */
+    Site *sites;
+    size_t nsites, capsites;
+    SanMap sitemap;               /* function and pc -> sites index */
 };
 
 /* True when this error is to be printed (all are counted). */
@@ -82,17 +95,94 @@ static void print_nearest(SanMemcheck *m, uint64_t addr)
 }
 
 /* The freed allocation (cudaFree, device free) that addr lies in, or
- * NULL: the last NFREED are remembered. */
-static const Live *freed_at(const SanMemcheck *m, uint64_t addr)
+ * NULL (check/freed.h). */
+static const SanFreed *freed_at(const SanMemcheck *m, uint64_t addr)
 {
-    size_t k = m->nfreed < NFREED ? m->nfreed : NFREED;
-    for (size_t i = 0; i < k; i++) {
-        size_t j = (m->nfreed - 1 - i) % NFREED;      /* newest first */
-        if (addr - m->freed[j].addr < m->freed[j].size) {
-            return &m->freed[j];
-        }
+    return san_freed_at(&m->freed, addr);
+}
+
+static char *dup_or_null(const char *s)
+{
+    return s ? strdup(s) : NULL;
+}
+
+/* The site of the device malloc or free running now on this host
+ * thread (emu_builtin_heap_caller), or 0: the host's. */
+static uint32_t current_site(SanMemcheck *m)
+{
+    uint32_t lane;
+    const EmuCtx *x = emu_builtin_heap_caller(&lane);
+    if (!x || !x->func || x->pc >= (1u << 16)) {
+        return 0;
     }
-    return NULL;
+    /* user-space pointers fit in 47 bits: function and pc both kept */
+    uint64_t key = (uint64_t)(uintptr_t)x->func ^ (uint64_t)x->pc << 47;
+    uint64_t *v = san_map_get(&m->sitemap, key, false);
+    if (v) {
+        return (uint32_t)*v;
+    }
+    if (!m->nsites) {
+        m->nsites = 1;            /* index 0: the host */
+    }
+    if (m->nsites >= m->capsites) {
+        size_t nc = m->capsites ? m->capsites * 2 : 16;
+        Site *p = realloc(m->sites, nc * sizeof(*p));
+        if (!p) {
+            return 0;
+        }
+        m->sites = p;
+        m->capsites = nc;
+    }
+    if (!(v = san_map_get(&m->sitemap, key, true))) {
+        return 0;
+    }
+    SanLoc l;
+    san_loc_of(&l, x->func, x->pc);
+    m->sites[m->nsites] = (Site){ dup_or_null(l.func), dup_or_null(l.file),
+                                  dup_or_null(l.src), l.pc, l.line,
+                                  l.src_line };
+    *v = m->nsites;
+    return (uint32_t)m->nsites++;
+}
+
+static SanLoc site_loc(const SanMemcheck *m, uint32_t site)
+{
+    const Site *s = &m->sites[site];
+    return (SanLoc){ .func = s->func, .pc = s->pc, .file = s->file,
+                     .line = s->line, .src = s->src,
+                     .src_line = s->src_line };
+}
+
+/* "allocated at ..." / "freed by the host" lines of a freed range. */
+static void print_sites(SanMemcheck *m, const SanFreed *fr)
+{
+    const char *what[2] = { "allocated", "freed" };
+    uint32_t site[2] = { fr->alloc_site, fr->free_site };
+    for (int k = 0; k < 2; k++) {
+        if (!site[k]) {
+            fprintf(m->out, P "    %s by the host\n", what[k]);
+            continue;
+        }
+        SanLoc l = site_loc(m, site[k]);
+        fprintf(m->out, P "    %s ", what[k]);
+        san_text_at(m->out, &l);
+        fputc('\n', m->out);
+    }
+}
+
+static void json_sites(SanMemcheck *m, const SanFreed *fr)
+{
+    const char *key[2] = { "allocated_at", "freed_at" };
+    uint32_t site[2] = { fr->alloc_site, fr->free_site };
+    for (int k = 0; k < 2; k++) {
+        fputc(',', m->out);
+        if (!site[k]) {
+            fprintf(m->out, "\"%s\":\"host\"", key[k]);
+            continue;
+        }
+        SanLoc l = site_loc(m, site[k]);
+        san_json_loc(m->out, key[k], &l);
+    }
 }
 
 /* True when addr lies past the end of the device-heap block (device
@@ -115,7 +205,7 @@ static void print_access(SanMemcheck *m, PtxSpace space, bool write,
     uint64_t off;
     space = emu_space_of(space, addr, &off);
     bool heap = space == PTX_SPACE_GLOBAL || space == PTX_SPACE_CONST;
-    const Live *fr = heap && !strcmp(why, "is out of bounds") &&
+    const SanFreed *fr = heap && !strcmp(why, "is out of bounds") &&
                      !emu_mem_find(m->dev->mem, addr, 1)
                          ? freed_at(m, addr) : NULL;
     if (fr) {
@@ -141,7 +231,9 @@ static void print_access(SanMemcheck *m, PtxSpace space, bool write,
         san_json_dim3(o, "block", ctaid);
         if (fr) {
             fprintf(o, ",\"freed\":{\"address\":%" PRIu64 ",\"size\":%"
-                    PRIu64 "}", fr->addr, fr->size);
+                    PRIu64, fr->addr, fr->size);
+            json_sites(m, fr);
+            fputc('}', o);
         }
         fputs("}\n", o);
         return;
@@ -160,6 +252,7 @@ static void print_access(SanMemcheck *m, PtxSpace space, bool write,
     if (fr) {
         fprintf(m->out, P "    of the allocation at 0x%" PRIx64 " of size %"
                 PRIu64 " bytes, freed\n", fr->addr, fr->size);
+        print_sites(m, fr);
     } else if (heap) {
         print_nearest(m, addr);   /* other spaces hold no allocations */
     }
@@ -197,7 +290,7 @@ static void json_where(SanMemcheck *m, const SanLoc *l, const EmuFault *f)
 static void print_heap_free(SanMemcheck *m, const EmuFault *f,
                             const SanLoc *l)
 {
-    const Live *fr = freed_at(m, f->addr);
+    const SanFreed *fr = freed_at(m, f->addr);
     bool dbl = fr && fr->addr == f->addr && fr->kind == EMU_ALLOC_HEAP &&
                !emu_mem_find(m->dev->mem, f->addr, 1);
     if (json(m)) {
@@ -277,7 +370,7 @@ void san_memcheck_bad_free(SanMemcheck *m, uint64_t addr)
     if (!count_error(m)) {
         return;
     }
-    const Live *fr = freed_at(m, addr);
+    const SanFreed *fr = freed_at(m, addr);
     bool dbl = fr && fr->addr == addr && !emu_mem_find(m->dev->mem, addr, 1);
     if (json(m)) {
         fprintf(m->out, "{\"tool\":\"memcheck\",\"kind\":\"%s\","
@@ -307,6 +400,7 @@ static bool is_leakable(EmuAllocKind k)
 
 static void track(SanMemcheck *m, uint64_t addr, uint64_t size)
 {
+    san_freed_reuse(&m->freed, addr, size);
     const EmuAlloc *a = emu_mem_find(m->dev->mem, addr, 1);
     if (!a || !is_leakable(a->kind)) {
         return;
@@ -320,14 +414,17 @@ static void track(SanMemcheck *m, uint64_t addr, uint64_t size)
         m->live = p;
         m->cap = nc;
     }
-    m->live[m->n++] = (Live){ addr, size, a->kind };
+    m->live[m->n++] = (Live){ addr, size, a->kind, current_site(m) };
 }
 
 static void untrack(SanMemcheck *m, uint64_t addr)
 {
     for (size_t i = m->n; i-- > 0;) {
         if (m->live[i].addr == addr) {
-            m->freed[m->nfreed++ % NFREED] = m->live[i];
+            const Live *l = &m->live[i];
+            SanFreed f = { l->addr, l->size, l->site, current_site(m),
+                           (uint32_t)l->kind };
+            san_freed_add(&m->freed, &f);
             m->live[i] = m->live[--m->n];
             return;
         }
@@ -433,6 +530,14 @@ void san_memcheck_free(SanMemcheck *m)
         m->dev->tolerated_ctx = NULL;
     }
     (void)emu_mem_set_quarantine(m->dev->mem, 0, 0);
+    for (size_t i = 1; i < m->nsites; i++) {
+        free(m->sites[i].func);
+        free(m->sites[i].file);
+        free(m->sites[i].src);
+    }
+    free(m->sites);
+    san_map_free(&m->sitemap);
+    san_freed_free(&m->freed);
     free(m->live);
     free(m);
 }

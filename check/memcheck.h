@@ -19,9 +19,11 @@
  *    the "ERROR SUMMARY"; call it once, before the device is freed.
  *  - print_limit: at most that many errors are printed (0: no limit);
  *    all are counted.
- *  - An out-of-bounds global access inside one of the last 256
- *    allocations freed (and not reallocated since) is reported as a use
- *    after free, with that allocation.  While attached it quarantines
+ *  - An out-of-bounds global access inside an allocation freed (and
+ *    not reallocated since; check/freed.h keeps the ranges) is reported
+ *    as a use after free, with that allocation and where it was
+ *    allocated and freed (the device malloc/free call, or the host).
+ *    While attached it quarantines
  *    freed managed memory (emu_mem_set_quarantine: 256 releases or 256
  *    MiB), whose addresses the C library would otherwise hand to the
  *    next managed allocation; device-range addresses are never reused.

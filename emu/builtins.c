@@ -754,7 +754,28 @@ void emu_builtins_device_free(EmuDevice *d)
 
 /* ------------------------------------------------- malloc / free */
 
-static uint64_t heap_alloc(EmuCtx *x, uint64_t size, uint64_t align)
+/* emu_builtin_heap_caller(): per host thread (CTAs run on several) */
+static _Thread_local const EmuCtx *heap_caller;
+static _Thread_local uint32_t heap_lane;
+
+const EmuCtx *emu_builtin_heap_caller(uint32_t *lane)
+{
+    *lane = heap_lane;
+    return heap_caller;
+}
+
+/* emu_mem_release of heap block p for lane of x, seen by the clients
+ * as that lane's free */
+static void heap_release(EmuCtx *x, uint32_t lane, uint64_t p)
+{
+    heap_caller = x;
+    heap_lane = lane;
+    emu_mem_release(x->dev->mem, p);
+    heap_caller = NULL;
+}
+
+static uint64_t heap_alloc(EmuCtx *x, uint32_t lane, uint64_t size,
+                           uint64_t align)
 {
     EmuDevice *d = x->dev;
     if (size == 0 || align == 0 || (align & (align - 1)) || align > 256) {
@@ -765,7 +786,10 @@ static uint64_t heap_alloc(EmuCtx *x, uint64_t size, uint64_t align)
         d->heap_used + rs > d->cfg.heap_bytes) {
         return 0;
     }
+    heap_caller = x;
+    heap_lane = lane;
     uint64_t a = emu_mem_alloc(d->mem, size, EMU_ALLOC_HEAP, NULL);
+    heap_caller = NULL;
     if (a) {
         d->heap_used += rs;
         x->launch->progress++;
@@ -779,7 +803,7 @@ static void op_malloc(EmuCtx *x, const EmuInsn *i, uint32_t mask)
     call_init(x, i, &c);
     EMU_FOR_LANES(mask, lane) {
         uint64_t size = call_arg(x, i, &c, lane, 0);
-        call_ret(x, i, &c, lane, heap_alloc(x, size, 16));
+        call_ret(x, i, &c, lane, heap_alloc(x, lane, size, 16));
     }
 }
 
@@ -791,16 +815,16 @@ static void op_aligned_malloc(EmuCtx *x, const EmuInsn *i, uint32_t mask)
     EMU_FOR_LANES(mask, lane) {
         uint64_t size = call_arg(x, i, &c, lane, 0);
         uint64_t align = call_arg(x, i, &c, lane, 1);
-        call_ret(x, i, &c, lane, heap_alloc(x, size, align));
+        call_ret(x, i, &c, lane, heap_alloc(x, lane, size, align));
     }
 }
 
-uint64_t emu_builtin_heap_alloc(EmuCtx *x, uint64_t size)
+uint64_t emu_builtin_heap_alloc(EmuCtx *x, uint32_t lane, uint64_t size)
 {
-    return heap_alloc(x, size, 16);
+    return heap_alloc(x, lane, size, 16);
 }
 
-bool emu_builtin_heap_free(EmuCtx *x, uint64_t p)
+bool emu_builtin_heap_free(EmuCtx *x, uint32_t lane, uint64_t p)
 {
     EmuDevice *d = x->dev;
     const EmuAlloc *e = emu_mem_find(d->mem, p, 0);
@@ -809,7 +833,7 @@ bool emu_builtin_heap_free(EmuCtx *x, uint64_t p)
     }
     uint64_t rs = (e->size + 15) & ~(uint64_t)15;
     d->heap_used = d->heap_used >= rs ? d->heap_used - rs : 0;
-    emu_mem_release(d->mem, p);
+    heap_release(x, lane, p);
     x->launch->progress++;
     return true;
 }
@@ -843,7 +867,7 @@ static void op_free(EmuCtx *x, const EmuInsn *i, uint32_t mask)
         }
         uint64_t rs = (e->size + 15) & ~(uint64_t)15;
         d->heap_used = d->heap_used >= rs ? d->heap_used - rs : 0;
-        emu_mem_release(d->mem, p);
+        heap_release(x, lane, p);
         x->launch->progress++;
     }
 }

@@ -80,10 +80,16 @@ bool emu_builtin_arg_bytes(EmuCtx *x, const EmuInsn *i, unsigned lane,
                            uint32_t j, void *out, uint64_t n);
 void emu_builtin_ret(EmuCtx *x, const EmuInsn *i, unsigned lane,
                      uint64_t val);
-/* malloc's block of size bytes (0 when the heap is exhausted), and
- * free of p: false when p is not the start of a live heap block. */
-uint64_t emu_builtin_heap_alloc(EmuCtx *x, uint64_t size);
-bool emu_builtin_heap_free(EmuCtx *x, uint64_t p);
+/* malloc's block of size bytes for lane (0 when the heap is exhausted),
+ * and free of p: false when p is not the start of a live heap block. */
+uint64_t emu_builtin_heap_alloc(EmuCtx *x, uint32_t lane, uint64_t size);
+bool emu_builtin_heap_free(EmuCtx *x, uint32_t lane, uint64_t p);
+/* While a device malloc or free is making or releasing its block (the
+ * allocation events of emu/client.h, EMU_EV_DEV_ALLOC/FREE, come from
+ * there), the context of the calling instruction and *lane its lane,
+ * on the host thread running it; else NULL (a checker's allocation and
+ * free sites: check/memcheck.c). */
+const EmuCtx *emu_builtin_heap_caller(uint32_t *lane);
 
 /* Move a launch's printf output to its device (emu_launch_end). */
 void emu_printf_launch_end(EmuLaunch *l);

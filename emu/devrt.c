@@ -682,14 +682,14 @@ static void op_malloc(EmuCtx *x, const EmuInsn *i, uint32_t mask)
     EMU_FOR_LANES(mask, lane) {
         uint64_t pp = emu_builtin_arg(x, i, lane, 0);
         uint64_t size = emu_builtin_arg(x, i, lane, 1);
-        uint64_t a = pp ? emu_builtin_heap_alloc(x, size) : 0;
+        uint64_t a = pp ? emu_builtin_heap_alloc(x, lane, size) : 0;
         if (!pp || !a) {
             cdp_result(x, i, lane, pp ? CDP_ERR_MEMORY_ALLOCATION
                                   : CDP_ERR_INVALID_VALUE);
             continue;
         }
         if (!cdp_gwrite(x, lane, pp, a, 8, "cudaMalloc")) {
-            emu_builtin_heap_free(x, a);
+            emu_builtin_heap_free(x, lane, a);
             return;
         }
         cdp_result(x, i, lane, CDP_OK);
@@ -700,7 +700,7 @@ static void op_free(EmuCtx *x, const EmuInsn *i, uint32_t mask)
 {
     EMU_FOR_LANES(mask, lane) {
         uint64_t p = emu_builtin_arg(x, i, lane, 0);
-        bool ok = p == 0 || emu_builtin_heap_free(x, p);
+        bool ok = p == 0 || emu_builtin_heap_free(x, lane, p);
         cdp_result(x, i, lane, ok ? CDP_OK : CDP_ERR_INVALID_VALUE);
     }
 }

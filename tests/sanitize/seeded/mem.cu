@@ -190,10 +190,41 @@ extern "C" __global__ void heap_overflow(int *out, int n)
 extern "C" __global__ void heap_uaf(int *out, int n)
 {
     if (threadIdx.x != 0) return;
-    int *b = (int *)malloc(n * sizeof(int));
+    int *b = (int *)malloc(n * sizeof(int));  // @heap_uaf.m
     b[0] = 5;
-    free(b);
+    free(b);  // @heap_uaf.f
     out[0] = b[0];  // @heap_uaf
+}
+// used after its free and 300 more blocks' (more frees than a ring of
+// the last 256 would remember)
+extern "C" __global__ void heap_uaf_old(int *out, int n)
+{
+    if (threadIdx.x != 0) return;
+    int *first = (int *)malloc(n * sizeof(int));  // @heap_uaf_old.m
+    first[0] = 5;
+    free(first);  // @heap_uaf_old.f
+    for (int k = 0; k < 300; k++) {
+        int *b = (int *)malloc(n * sizeof(int));
+        b[0] = k;
+        out[1] = b[0];
+        free(b);
+    }
+    out[0] = first[0];  // @heap_uaf_old
+}
+// its twin: the first block is read while live, then freed
+extern "C" __global__ void heap_old_ok(int *out, int n)
+{
+    if (threadIdx.x != 0) return;
+    int *first = (int *)malloc(n * sizeof(int));
+    first[0] = 5;
+    for (int k = 0; k < 300; k++) {
+        int *b = (int *)malloc(n * sizeof(int));
+        b[0] = k;
+        out[1] = b[0];
+        free(b);
+    }
+    out[0] = first[0];
+    free(first);
 }
 // freed twice
 extern "C" __global__ void heap_double_free(int *out, int n)
