@@ -18,6 +18,16 @@
  * host bytes in a MAP_SHARED memfd instead of the heap, so that another
  * process can map the same pages.
  *
+ * The table is one block (MemTab: count and entries together) behind
+ * one pointer.  Kernels look allocations up without a lock, so a host
+ * thread that allocates while a kernel may run
+ * (emu_mem_alloc_concurrent) never changes the block a lookup may be
+ * reading: it publishes a changed copy, and the old block stays
+ * readable until emu_mem_reclaim, which the runtime calls once no
+ * kernel runs.  Every other change is made in place, by a thread that
+ * excludes lock-free lookups (the runtime's device lock, or the one
+ * thread of a launch that allocates, see emu/par.c).
+ *
  * Shared and local memory are not in the table: they are windows of
  * generic addresses resolved against the current CTA (shared) or the
  * current thread (local), see emu/memory.h.
@@ -39,19 +49,31 @@
 #include "emu/panic.h"
 #include "emu/tolerate.h"
 
-struct EmuMemory {
-    EmuAlloc *a;                  /* sorted by addr */
+/* The allocation table, sorted by addr: read through cur(). */
+typedef struct MemTab {
     uint32_t n, cap;
-    uint64_t next;                /* next free address */
+    EmuAlloc a[];
+} MemTab;
+
+struct EmuMemory {
+    MemTab *t;                    /* the table (atomic pointer) */
+    /* tables replaced by emu_mem_alloc_concurrent, still readable by a
+     * running kernel's lookups, freed by emu_mem_reclaim */
+    MemTab **old;
+    uint32_t nold, capold;
+    uint64_t oldbytes;            /* their size */
+    uint64_t next;                /* next free address (atomic) */
     uint64_t used;
     uint64_t limit;               /* most bytes used at once */
-    uint64_t gen;                 /* bumped on every table change */
-    /* Held by every change to a[], n and next, and by emu_mem_query:
-     * the host asks what a pointer is (cuPointerGetAttribute, the copy
-     * functions' classification) while a kernel runs on the device
-     * worker, possibly one that waits for what the host does next.  The
-     * steps' own lookups take no lock: the table changes only on the
-     * thread that runs the kernel (device malloc) or while none runs. */
+    uint64_t gen;                 /* bumped on every removal or change of
+                                   * an entry (not on insertions, which
+                                   * change no cached entry) */
+    /* Held by every change to the table, next and used, and by
+     * emu_mem_query: the host asks what a pointer is
+     * (cuPointerGetAttribute, the copy functions' classification) or
+     * allocates while a kernel runs on the device worker, possibly one
+     * that waits for what the host does next.  The steps' own lookups
+     * take no lock (see the top of this file). */
     pthread_mutex_t tab;
     /* the host bytes of mapped pages between allocations (slack) */
     struct { uint64_t page; uint8_t *host; } *slack;
@@ -83,17 +105,47 @@ void emu_mem_wrote(EmuMemory *m, uint64_t addr, uint64_t size)
 
 void emu_mem_observe(EmuMemory *m, EmuMemObserver fn, void *ctx)
 {
+    pthread_mutex_lock(&m->tab);        /* emu_mem_alloc_concurrent reads */
     m->observe = fn;
     m->observe_ctx = ctx;
+    pthread_mutex_unlock(&m->tab);
+}
+
+/* The table as of now: a lookup loads it once and searches that. */
+static inline const MemTab *cur(const EmuMemory *m)
+{
+    return __atomic_load_n(&m->t, __ATOMIC_ACQUIRE);
+}
+
+static uint64_t next_addr(const EmuMemory *m)
+{
+    return __atomic_load_n(&m->next, __ATOMIC_RELAXED);
+}
+
+static MemTab *tab_new(uint32_t cap)
+{
+    MemTab *t = malloc(sizeof(*t) + (size_t)cap * sizeof(EmuAlloc));
+    if (t) {
+        t->n = 0;
+        t->cap = cap;
+    }
+    return t;
 }
 
 #define EMU_ALLOC_ALIGN 256u
 #define EMU_ALLOC_GAP 256u
 #define EMU_MEM_LIMIT (64ull << 30)  /* 64 GiB of guest memory */
+/* The most bytes of replaced tables kept while a kernel runs (many
+ * allocations beside one kernel would otherwise keep a copy each). */
+#define EMU_MEM_OLD_LIMIT (64ull << 20)
 
 EmuMemory *emu_mem_new(void)
 {
     EmuMemory *m = calloc(1, sizeof(*m));
+    if (m && !(m->t = tab_new(64))) {
+        free(m);
+        m = NULL;
+    }
     if (m) {
         m->next = EMU_GLOBAL_BASE + EMU_CTX_BYTES;
         m->limit = EMU_MEM_LIMIT;
@@ -188,66 +240,114 @@ void emu_mem_free(EmuMemory *m)
     if (!m) {
         return;
     }
-    for (uint32_t i = 0; i < m->n; i++) {
-        drop_host(&m->a[i]);
+    for (uint32_t i = 0; i < m->t->n; i++) {
+        drop_host(&m->t->a[i]);
     }
+    emu_mem_reclaim(m);
+    free(m->old);
     emu_mem_set_quarantine(m, 0, 0);
     for (uint32_t i = 0; i < m->nslack; i++) {
         free(m->slack[i].host);
     }
     free(m->slack);
-    free(m->a);
+    free(m->t);
     pthread_mutex_destroy(&m->tab);
     free(m);
 }
 
-/* Index of the last allocation with addr <= a, or -1. */
-static long mem_floor(const EmuMemory *m, uint64_t a);
-static bool page_mapped(const EmuMemory *m, uint64_t page);
+/* Index of the last allocation of t with addr <= a, or -1. */
+static long tab_floor(const MemTab *t, uint64_t a);
+static bool page_mapped(const MemTab *t, uint64_t page);
 
-/* Inserts an allocation, keeping the table sorted; fails (false) on
- * overlap or when the table cannot grow. */
-static bool mem_insert_locked(EmuMemory *m, const EmuAlloc *e)
+void emu_mem_reclaim(EmuMemory *m)
 {
+    pthread_mutex_lock(&m->tab);
+    for (uint32_t i = 0; i < m->nold; i++) {
+        free(m->old[i]);
+    }
+    m->nold = 0;
+    m->oldbytes = 0;
+    pthread_mutex_unlock(&m->tab);
+}
+
+/* tab held.  Inserts an allocation, keeping the table sorted; fails
+ * (false) on overlap or when the table cannot grow.  concurrent: into a
+ * copy that replaces the table (the old one kept for emu_mem_reclaim),
+ * else in place. */
+static bool mem_insert_locked(EmuMemory *m, const EmuAlloc *e,
+                              bool concurrent)
+{
+    MemTab *t = m->t;
     uint64_t span = e->size ? e->size : 1;
     if (e->addr + span < e->addr) {
         return false;
     }
-    long i = mem_floor(m, e->addr + span - 1);
-    if (i >= 0 && m->a[i].addr + (m->a[i].size ? m->a[i].size : 1) >
+    long i = tab_floor(t, e->addr + span - 1);
+    if (i >= 0 && t->a[i].addr + (t->a[i].size ? t->a[i].size : 1) >
                       e->addr) {
         return false;
     }
-    if (m->n == m->cap) {
-        uint32_t nc = m->cap ? m->cap * 2 : 64;
-        EmuAlloc *na = realloc(m->a, nc * sizeof(*na));
-        if (!na) {
+    uint32_t at = (uint32_t)(i + 1);
+    uint32_t nc = t->n < t->cap ? t->cap : t->cap * 2;
+    if (nc < t->cap) {
+        return false;
+    }
+    size_t bytes = sizeof(*t) + (size_t)t->cap * sizeof(EmuAlloc);
+    if (concurrent) {
+        if (m->oldbytes + bytes > EMU_MEM_OLD_LIMIT) {
+            return false;               /* the caller waits instead */
+        }
+        if (m->nold == m->capold) {
+            uint32_t c = m->capold ? m->capold * 2 : 8;
+            MemTab **o = realloc(m->old, c * sizeof(*o));
+            if (!o) {
+                return false;
+            }
+            m->old = o;
+            m->capold = c;
+        }
+        MemTab *nt = tab_new(nc);
+        if (!nt) {
             return false;
         }
-        m->a = na;
-        m->cap = nc;
+        memcpy(nt->a, t->a, at * sizeof(*t->a));
+        nt->a[at] = *e;
+        memcpy(&nt->a[at + 1], &t->a[at], (t->n - at) * sizeof(*t->a));
+        nt->n = t->n + 1;
+        m->old[m->nold++] = t;
+        m->oldbytes += bytes;
+        __atomic_store_n(&m->t, nt, __ATOMIC_RELEASE);
+        return true;
     }
-    uint32_t at = (uint32_t)(i + 1);
-    memmove(&m->a[at + 1], &m->a[at], (m->n - at) * sizeof(*m->a));
-    m->a[at] = *e;
-    m->n++;
-    m->gen++;
+    if (nc != t->cap) {
+        MemTab *nt = realloc(t, sizeof(*t) + (size_t)nc * sizeof(EmuAlloc));
+        if (!nt) {
+            return false;
+        }
+        t = nt;
+        t->cap = nc;
+        __atomic_store_n(&m->t, t, __ATOMIC_RELEASE);
+    }
+    memmove(&t->a[at + 1], &t->a[at], (t->n - at) * sizeof(*t->a));
+    t->a[at] = *e;
+    t->n++;
     return true;
 }
 
 static bool mem_insert(EmuMemory *m, const EmuAlloc *e)
 {
     pthread_mutex_lock(&m->tab);
-    bool ok = mem_insert_locked(m, e);
+    bool ok = mem_insert_locked(m, e, false);
     pthread_mutex_unlock(&m->tab);
     return ok;
 }
 
-uint64_t emu_mem_alloc(EmuMemory *m, uint64_t size, EmuAllocKind kind,
-                       const char *name)
+/* emu_mem_alloc; concurrent: as emu_mem_alloc_concurrent (0 also when
+ * an observer is set). */
+static uint64_t mem_alloc(EmuMemory *m, uint64_t size, EmuAllocKind kind,
+                          const char *name, bool concurrent)
 {
-    if (size > m->limit || m->used + size > m->limit ||
-        kind == EMU_ALLOC_HOST || kind == EMU_ALLOC_VMM) {
+    if (kind == EMU_ALLOC_HOST || kind == EMU_ALLOC_VMM) {
         return 0;
     }
     EmuAlloc e = {0, size, NULL, kind, name, false, -1, false};
@@ -258,29 +358,56 @@ uint64_t emu_mem_alloc(EmuMemory *m, uint64_t size, EmuAllocKind kind,
         if (e.host) {
             memset(e.host, 0, padded);
         }
-        e.addr = (uint64_t)(uintptr_t)e.host;
     } else {
         e.host = calloc(1, padded);
-        e.addr = m->next;
     }
     if (!e.host) {
         return 0;
     }
-    if (!mem_insert(m, &e)) {
+    pthread_mutex_lock(&m->tab);
+    e.addr = kind == EMU_ALLOC_MANAGED ? (uint64_t)(uintptr_t)e.host
+                                       : m->next;
+    bool ok = size <= m->limit && m->used + size <= m->limit &&
+              !(concurrent && m->observe) &&
+              mem_insert_locked(m, &e, concurrent);
+    if (ok && kind != EMU_ALLOC_MANAGED) {
+        __atomic_store_n(&m->next,
+                         (e.addr + span + EMU_ALLOC_GAP + EMU_ALLOC_ALIGN -
+                          1) & ~(uint64_t)(EMU_ALLOC_ALIGN - 1),
+                         __ATOMIC_RELAXED);
+    }
+    if (ok) {
+        __atomic_store_n(&m->used, m->used + size, __ATOMIC_RELAXED);
+    }
+    pthread_mutex_unlock(&m->tab);
+    if (!ok) {
         free(e.host);
         return 0;
     }
-    if (kind != EMU_ALLOC_MANAGED) {
-        pthread_mutex_lock(&m->tab);
-        m->next = (e.addr + span + EMU_ALLOC_GAP + EMU_ALLOC_ALIGN - 1) &
-                  ~(uint64_t)(EMU_ALLOC_ALIGN - 1);
-        pthread_mutex_unlock(&m->tab);
-    }
-    m->used += size;
     if (m->observe) {
         m->observe(m->observe_ctx, e.addr, size, kind, true);
     }
     return e.addr;
+}
+
+uint64_t emu_mem_alloc(EmuMemory *m, uint64_t size, EmuAllocKind kind,
+                       const char *name)
+{
+    return mem_alloc(m, size, kind, name, false);
+}
+
+uint64_t emu_mem_alloc_concurrent(EmuMemory *m, uint64_t size,
+                                  EmuAllocKind kind)
+{
+    return mem_alloc(m, size, kind, NULL, true);
+}
+
+bool emu_mem_observed(EmuMemory *m)
+{
+    pthread_mutex_lock(&m->tab);
+    bool o = m->observe != NULL;
+    pthread_mutex_unlock(&m->tab);
+    return o;
 }
 
 EmuStatus emu_mem_map_host(EmuMemory *m, void *host, uint64_t size,
@@ -299,14 +426,15 @@ EmuStatus emu_mem_map_host(EmuMemory *m, void *host, uint64_t size,
 
 uint64_t emu_mem_reserve(EmuMemory *m, uint64_t size, uint64_t align)
 {
+    pthread_mutex_lock(&m->tab);
     uint64_t a = (m->next + align - 1) & ~(align - 1);
     uint64_t end = a + size + EMU_ALLOC_GAP;
     if (!size || !align || (align & (align - 1)) || a < m->next ||
         end < a || end > EMU_GLOBAL_BASE + (1ull << 46)) {
-        return 0;
+        a = 0;
+    } else {
+        __atomic_store_n(&m->next, end, __ATOMIC_RELAXED);
     }
-    pthread_mutex_lock(&m->tab);
-    m->next = end;
     pthread_mutex_unlock(&m->tab);
     return a;
 }
@@ -326,13 +454,17 @@ EmuStatus emu_mem_map_at(EmuMemory *m, uint64_t addr, uint8_t *host,
 
 EmuStatus emu_mem_protect(EmuMemory *m, uint64_t addr, bool readonly)
 {
-    long i = mem_floor(m, addr);
-    if (i < 0 || m->a[i].addr != addr || m->a[i].kind != EMU_ALLOC_VMM) {
-        return EMU_ERR_INVALID_VALUE;
+    pthread_mutex_lock(&m->tab);
+    MemTab *t = m->t;
+    long i = tab_floor(t, addr);
+    EmuStatus st = EMU_ERR_INVALID_VALUE;
+    if (i >= 0 && t->a[i].addr == addr && t->a[i].kind == EMU_ALLOC_VMM) {
+        t->a[i].readonly = readonly;
+        m->gen++;               /* access caches refill (ro) */
+        st = EMU_OK;
     }
-    m->a[i].readonly = readonly;
-    m->gen++;                   /* access caches refill (ro) */
-    return EMU_OK;
+    pthread_mutex_unlock(&m->tab);
+    return st;
 }
 
 int emu_memfd_sealed(const char *name, uint64_t bytes)
@@ -359,43 +491,48 @@ bool emu_memfd_is_sealed(int fd)
 EmuStatus emu_mem_share(EmuMemory *m, uint64_t addr, int *fd,
                         uint64_t *bytes)
 {
-    long i = mem_floor(m, addr);
-    if (i < 0 || m->a[i].addr != addr || m->a[i].kind != EMU_ALLOC_DEVICE) {
-        return EMU_ERR_INVALID_VALUE;
+    pthread_mutex_lock(&m->tab);
+    MemTab *t = m->t;
+    long i = tab_floor(t, addr);
+    EmuStatus st = EMU_OK;
+    if (i < 0 || t->a[i].addr != addr || t->a[i].kind != EMU_ALLOC_DEVICE) {
+        st = EMU_ERR_INVALID_VALUE;
+        goto out;
     }
-    EmuAlloc *e = &m->a[i];
+    EmuAlloc *e = &t->a[i];
     uint64_t span = host_span(e->size);
     if (!e->shared) {
         int f = emu_memfd_sealed("ptxemu-ipc", span);
         if (f < 0) {
-            return EMU_ERR_OUT_OF_MEMORY;
+            st = EMU_ERR_OUT_OF_MEMORY;
+            goto out;
         }
         void *h = mmap(NULL, span, PROT_READ | PROT_WRITE, MAP_SHARED, f, 0);
         if (h == MAP_FAILED) {
             close(f);
-            return EMU_ERR_OUT_OF_MEMORY;
+            st = EMU_ERR_OUT_OF_MEMORY;
+            goto out;
         }
         memcpy(h, e->host, span);
         free(e->host);
-        pthread_mutex_lock(&m->tab);
         e->host = h;
         e->shared = true;
         e->memfd = f;
-        pthread_mutex_unlock(&m->tab);
         m->gen++;                       /* no cache keeps the old bytes */
     }
     *fd = e->memfd;
     *bytes = span;
-    return EMU_OK;
+out:
+    pthread_mutex_unlock(&m->tab);
+    return st;
 }
 
-/* Index of the last allocation with addr <= a, or -1. */
-static long mem_floor(const EmuMemory *m, uint64_t a)
+static long tab_floor(const MemTab *t, uint64_t a)
 {
-    long lo = 0, hi = (long)m->n - 1, r = -1;
+    long lo = 0, hi = (long)t->n - 1, r = -1;
     while (lo <= hi) {
         long mid = lo + (hi - lo) / 2;
-        if (m->a[mid].addr <= a) {
+        if (t->a[mid].addr <= a) {
             r = mid;
             lo = mid + 1;
         } else {
@@ -407,26 +544,31 @@ static long mem_floor(const EmuMemory *m, uint64_t a)
 
 EmuStatus emu_mem_release(EmuMemory *m, uint64_t addr)
 {
-    long i = mem_floor(m, addr);
-    if (i < 0 || m->a[i].addr != addr) {
+    MemTab *t = m->t;
+    long i = tab_floor(t, addr);
+    if (i < 0 || t->a[i].addr != addr) {
         return EMU_ERR_INVALID_VALUE;
     }
     if (m->observe) {
-        m->observe(m->observe_ctx, addr, m->a[i].size, m->a[i].kind, false);
+        m->observe(m->observe_ctx, addr, t->a[i].size, t->a[i].kind, false);
     }
-    if (m->a[i].kind != EMU_ALLOC_HOST && m->a[i].kind != EMU_ALLOC_VMM) {
-        m->used -= m->a[i].size;
-    }
-    retire_host(m, &m->a[i]);
     pthread_mutex_lock(&m->tab);
-    memmove(&m->a[i], &m->a[i + 1], (m->n - (uint32_t)i - 1) * sizeof(*m->a));
-    m->n--;
-    pthread_mutex_unlock(&m->tab);
+    t = m->t;                   /* an insertion may have replaced it */
+    i = tab_floor(t, addr);
+    EmuAlloc gone = t->a[i];
+    if (gone.kind != EMU_ALLOC_HOST && gone.kind != EMU_ALLOC_VMM) {
+        __atomic_store_n(&m->used, m->used - gone.size, __ATOMIC_RELAXED);
+    }
+    memmove(&t->a[i], &t->a[i + 1], (t->n - (uint32_t)i - 1) * sizeof(*t->a));
+    t->n--;
     m->gen++;
+    pthread_mutex_unlock(&m->tab);
+    retire_host(m, &gone);
     /* pages no longer mapped lose their slack bytes */
+    t = m->t;
     uint32_t k = 0;
     for (uint32_t j = 0; j < m->nslack; j++) {
-        if (page_mapped(m, m->slack[j].page)) {
+        if (page_mapped(t, m->slack[j].page)) {
             m->slack[k++] = m->slack[j];
         } else {
             free(m->slack[j].host);
@@ -438,16 +580,16 @@ EmuStatus emu_mem_release(EmuMemory *m, uint64_t addr)
 
 /* True when a live allocation of the device range (or the context's own
  * data, in the first page) overlaps the page at `page`. */
-static bool page_mapped(const EmuMemory *m, uint64_t page)
+static bool page_mapped(const MemTab *t, uint64_t page)
 {
     if (page == EMU_GLOBAL_BASE) {
         return true;
     }
-    long i = mem_floor(m, page + EMU_MAP_GRANULARITY - 1);
+    long i = tab_floor(t, page + EMU_MAP_GRANULARITY - 1);
     if (i < 0) {
         return false;
     }
-    const EmuAlloc *e = &m->a[i];
+    const EmuAlloc *e = &t->a[i];
     return e->kind != EMU_ALLOC_MANAGED && e->kind != EMU_ALLOC_HOST &&
            e->addr + host_span(e->size) > page;
 }
@@ -456,9 +598,10 @@ uint8_t *emu_mem_slack(EmuMemory *m, uint64_t addr, uint64_t size,
                        const EmuAlloc **owner)
 {
     *owner = NULL;
-    long i = mem_floor(m, addr);
-    if (i >= 0 && m->a[i].kind != EMU_ALLOC_HOST) {
-        const EmuAlloc *e = &m->a[i];
+    const MemTab *t = cur(m);
+    long i = tab_floor(t, addr);
+    if (i >= 0 && t->a[i].kind != EMU_ALLOC_HOST) {
+        const EmuAlloc *e = &t->a[i];
         uint64_t off = addr - e->addr, span = host_span(e->size);
         if (off < span) {
             if (size > span - off) {
@@ -470,7 +613,7 @@ uint8_t *emu_mem_slack(EmuMemory *m, uint64_t addr, uint64_t size,
     }
     uint64_t page = addr & ~(uint64_t)(EMU_MAP_GRANULARITY - 1);
     if (addr < EMU_GLOBAL_BASE || size > EMU_MAP_GRANULARITY ||
-        addr - page > EMU_MAP_GRANULARITY - size || !page_mapped(m, page)) {
+        addr - page > EMU_MAP_GRANULARITY - size || !page_mapped(t, page)) {
         return NULL;
     }
     for (uint32_t j = 0; j < m->nslack; j++) {
@@ -499,11 +642,12 @@ uint8_t *emu_mem_slack(EmuMemory *m, uint64_t addr, uint64_t size,
 const EmuAlloc *emu_mem_find(const EmuMemory *m, uint64_t addr,
                              uint64_t size)
 {
-    long i = mem_floor(m, addr);
+    const MemTab *t = cur(m);
+    long i = tab_floor(t, addr);
     if (i < 0) {
         return NULL;
     }
-    const EmuAlloc *e = &m->a[i];
+    const EmuAlloc *e = &t->a[i];
     uint64_t off = addr - e->addr;
     if (off > e->size || size > e->size - off) {
         return NULL;
@@ -513,17 +657,18 @@ const EmuAlloc *emu_mem_find(const EmuMemory *m, uint64_t addr,
 
 const EmuAlloc *emu_mem_nearest(const EmuMemory *m, uint64_t addr)
 {
-    if (m->n == 0) {
+    const MemTab *t = cur(m);
+    if (t->n == 0) {
         return NULL;
     }
-    long i = mem_floor(m, addr);
+    long i = tab_floor(t, addr);
     if (i < 0) {
-        return &m->a[0];
+        return &t->a[0];
     }
-    if ((uint32_t)i + 1 >= m->n) {
-        return &m->a[i];
+    if ((uint32_t)i + 1 >= t->n) {
+        return &t->a[i];
     }
-    const EmuAlloc *lo = &m->a[i], *hi = &m->a[i + 1];
+    const EmuAlloc *lo = &t->a[i], *hi = &t->a[i + 1];
     uint64_t end = lo->addr + lo->size;
     uint64_t dlo = addr >= end ? addr - end : 0;
     uint64_t dhi = hi->addr - addr;
@@ -618,7 +763,7 @@ EmuStatus emu_mem_set(EmuMemory *m, uint64_t addr, uint8_t byte,
 
 uint64_t emu_mem_used(const EmuMemory *m)
 {
-    return m->used;
+    return __atomic_load_n(&m->used, __ATOMIC_RELAXED);
 }
 
 void emu_mem_set_limit(EmuMemory *m, uint64_t bytes)
@@ -628,7 +773,7 @@ void emu_mem_set_limit(EmuMemory *m, uint64_t bytes)
 
 bool emu_mem_in_device_range(const EmuMemory *m, uint64_t addr)
 {
-    return addr >= EMU_GLOBAL_BASE && addr < m->next;
+    return addr >= EMU_GLOBAL_BASE && addr < next_addr(m);
 }
 
 bool emu_mem_query(EmuMemory *m, uint64_t addr, EmuAlloc *out,

@@ -86,6 +86,23 @@ void emu_mem_free(EmuMemory *m);
  * Returns 0 on failure. */
 uint64_t emu_mem_alloc(EmuMemory *m, uint64_t size, EmuAllocKind kind,
                        const char *name);
+/* emu_mem_alloc for a thread that does not exclude running kernels (a
+ * host allocation while a kernel runs: cudaMalloc does not wait for
+ * the device).  A kernel's lookups take no lock, so the table is not
+ * changed in place: a changed copy replaces it, and the old one stays
+ * readable until emu_mem_reclaim.  Returns 0 on failure, and also while
+ * the replaced tables kept hold 64 MiB or while an observer is set (emu_mem_observe: clients are attached, whose
+ * events must not run beside the kernel's), when the caller must wait
+ * for the kernel and use emu_mem_alloc.  No name: DEVICE or MANAGED. */
+uint64_t emu_mem_alloc_concurrent(EmuMemory *m, uint64_t size,
+                                  EmuAllocKind kind);
+/* Whether an observer is set (emu_mem_alloc_concurrent then fails). */
+bool emu_mem_observed(EmuMemory *m);
+/* Frees the tables emu_mem_alloc_concurrent replaced.  Only when no
+ * kernel runs and no other thread looks allocations up without the
+ * table's lock (the runtime: with its device lock held, no launch
+ * running). */
+void emu_mem_reclaim(EmuMemory *m);
 /* Register host memory [host, host+size) at its own address
  * (EMU_ALLOC_HOST).  Fails with EMU_ERR_INVALID_VALUE when the range is
  * empty or overlaps an allocation.  Releasing it never frees it. */
@@ -226,9 +243,12 @@ uint8_t *emu_mem_guest(EmuCtx *x, unsigned lane, PtxSpace space,
 /* The global allocation the last guest access of a launch resolved to
  * (EmuLaunch.mhit), so that runs of accesses to one buffer skip the
  * table search: see emu_mem_guest_fast() in emu/access.h.  It is valid
- * while *genp == gen; every insertion into or removal from the table
- * (host or device malloc/free, module load/unload) bumps the counter,
- * so a block freed by device free() is never served from here. */
+ * while *genp == gen; every removal from the table (host or device
+ * free, module unload) and every change of an entry (emu_mem_protect,
+ * emu_mem_share) bumps the counter, so a block freed by device free()
+ * is never served from here.  Insertions change no cached entry and do
+ * not bump it (one made while a kernel runs must not write what the
+ * kernel's threads read without a lock). */
 typedef struct EmuMemHit {
     uint64_t addr, size;          /* size 0: empty */
     uint8_t *host;

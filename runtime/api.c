@@ -1098,26 +1098,55 @@ ptxemu_status ptxemu_function_param(ptxemu_function *f, unsigned i,
 
 /* ------------------------------------------------------------ memory */
 
-ptxemu_status ptxemu_malloc(ptxemu_device *dev, size_t size,
-                            ptxemu_devptr *out)
+/* An allocation of `kind` (DEVICE or MANAGED), not waiting for a
+ * running kernel: cudaMalloc, cudaMallocManaged and cudaMallocHost do
+ * not synchronise with the device (CUDA Runtime API reference: only
+ * the functions it marks as synchronising, cudaFree among them, wait),
+ * and a kernel may be waiting for what the host does after allocating.
+ * A launch holds dev->lock while its kernel runs: when the lock is
+ * busy the allocation goes into the memory table beside the kernel
+ * (emu_mem_alloc_concurrent), and only a failure, clients that see
+ * allocations (emu_mem_observed) or very many allocations during one
+ * kernel wait for the lock.  *out gets the address (0 on failure,
+ * recorded); out NULL or size 0 is refused. */
+static ptxemu_status alloc_any(ptxemu_device *dev, size_t size,
+                               EmuAllocKind kind, const char *what,
+                               uint64_t *out)
 {
     if (!dev) {
         return PTXEMU_ERROR_INVALID_VALUE;
     }
-    ptxemu_status st = PTXEMU_SUCCESS;
-    pthread_mutex_lock(&dev->lock);
-    if (!out || !size) {
-        st = fail(dev, PTXEMU_ERROR_INVALID_VALUE, "ptxemu_malloc: %s",
-                  !out ? "NULL output pointer" : "size 0");
-    } else {
-        *out = emu_mem_alloc(dev->emu->mem, size, EMU_ALLOC_DEVICE, NULL);
-        if (!*out) {
-            st = fail(dev, PTXEMU_ERROR_OUT_OF_MEMORY,
-                      "ptxemu_malloc: cannot allocate %zu bytes", size);
+    EmuMemory *mem = dev->emu->mem;
+    if (out && size && pthread_mutex_trylock(&dev->lock) != 0) {
+        *out = emu_mem_observed(mem)
+               ? 0 : emu_mem_alloc_concurrent(mem, size, kind);
+        if (*out) {
+            return PTXEMU_SUCCESS;
         }
+        pthread_mutex_lock(&dev->lock);
+    } else if (!out || !size) {
+        pthread_mutex_lock(&dev->lock);
+        ptxemu_status st = fail(dev, PTXEMU_ERROR_INVALID_VALUE, "%s: %s",
+                                what, !out ? "NULL output pointer"
+                                           : "size 0");
+        pthread_mutex_unlock(&dev->lock);
+        return st;
+    }
+    emu_mem_reclaim(mem);               /* no kernel runs */
+    *out = emu_mem_alloc(mem, size, kind, NULL);
+    ptxemu_status st = PTXEMU_SUCCESS;
+    if (!*out) {
+        st = fail(dev, PTXEMU_ERROR_OUT_OF_MEMORY, "%s: cannot allocate "
+                  "%zu bytes", what, size);
     }
     pthread_mutex_unlock(&dev->lock);
     return st;
+}
+
+ptxemu_status ptxemu_malloc(ptxemu_device *dev, size_t size,
+                            ptxemu_devptr *out)
+{
+    return alloc_any(dev, size, EMU_ALLOC_DEVICE, "ptxemu_malloc", out);
 }
 
 ptxemu_status ptxemu_free(ptxemu_device *dev, ptxemu_devptr ptr)
@@ -1149,26 +1178,12 @@ ptxemu_status ptxemu_free(ptxemu_device *dev, ptxemu_devptr ptr)
 ptxemu_status ptxemu_malloc_managed(ptxemu_device *dev, size_t size,
                                     void **out)
 {
-    if (!dev) {
-        return PTXEMU_ERROR_INVALID_VALUE;
-    }
-    ptxemu_status st = PTXEMU_SUCCESS;
-    pthread_mutex_lock(&dev->lock);
-    if (!out || !size) {
-        st = fail(dev, PTXEMU_ERROR_INVALID_VALUE,
-                  "ptxemu_malloc_managed: %s",
-                  !out ? "NULL output pointer" : "size 0");
-    } else {
-        uint64_t a = emu_mem_alloc(dev->emu->mem, size, EMU_ALLOC_MANAGED,
-                                   NULL);
+    uint64_t a = 0;
+    ptxemu_status st = alloc_any(dev, size, EMU_ALLOC_MANAGED,
+                                 "ptxemu_malloc_managed", out ? &a : NULL);
+    if (out) {
         *out = (void *)(uintptr_t)a;
-        if (!a) {
-            st = fail(dev, PTXEMU_ERROR_OUT_OF_MEMORY,
-                      "ptxemu_malloc_managed: cannot allocate %zu bytes",
-                      size);
-        }
     }
-    pthread_mutex_unlock(&dev->lock);
     return st;
 }
 
@@ -1770,6 +1785,9 @@ static ptxemu_status launch(ptxemu_function *f, const unsigned grid[3],
         }
     }
     emu_launch_end(l);
+    /* no kernel runs now: tables that allocations beside it replaced
+     * go (alloc_any) */
+    emu_mem_reclaim(dev->emu->mem);
 out:
     pthread_mutex_unlock(&dev->lock);
     return st;

@@ -8,7 +8,10 @@
  * thread that never calls CUDA, a host function on the callback
  * thread, another process that records an event a host thread waits
  * for), the kernel runs until the flag is set and succeeds; also in a
- * child forked after the driver's threads started.
+ * child forked after the driver's threads started.  Allocations
+ * (cuMemAlloc, cuMemAllocManaged, cuMemAllocHost) do not wait for the
+ * running kernel (CUDA does not list them among the synchronising
+ * calls), and the kernel can use them at once.
  *
  * References: CUDA's rule that a fault or deadlock in a kernel is
  * reported by the next synchronising call (not CUDA_SUCCESS), and the
@@ -40,10 +43,26 @@ static const char kernels[] =
     " setp.ne.u32 %p2, %r1, 0;\n"
     " @%p2 bra DONE;\n"
     " mov.u32 %r1, 2; st.volatile.global.u32 [%rd1], %r1;\n"
-    "DONE:\n ret;\n}\n";
+    "DONE:\n ret;\n}\n"
+    /* f[1] = 1 (running); waits until f[0] != 0; then stores 42 at the
+     * u32 the u64 at f+8 points to, 43 at f+16's, and f[1] = 2 */
+    ".visible .entry spin_alloc(.param .u64 f)\n{\n"
+    " .reg .pred %p<2>; .reg .b32 %r<3>; .reg .b64 %rd<4>;\n"
+    " ld.param.u64 %rd1, [f];\n"
+    " mov.u32 %r1, 1; st.volatile.global.u32 [%rd1+4], %r1;\n"
+    "AWAIT:\n ld.volatile.global.u32 %r2, [%rd1];\n"
+    " setp.eq.u32 %p1, %r2, 0;\n"
+    " @%p1 bra AWAIT;\n"
+    " ld.volatile.global.u64 %rd2, [%rd1+8];\n"
+    " ld.volatile.global.u64 %rd3, [%rd1+16];\n"
+    " mov.u32 %r1, 42; st.global.u32 [%rd2], %r1;\n"
+    " mov.u32 %r1, 43; st.global.u32 [%rd3], %r1;\n"
+    " mov.u32 %r1, 2; st.volatile.global.u32 [%rd1+4], %r1;\n"
+    " ret;\n}\n";
 
-static CUfunction spin;
+static CUfunction spin, spin_alloc;
 static volatile unsigned *flag, *status;
+static const char *time_limit = "60";
 
 static double now_s(void)
 {
@@ -58,11 +77,12 @@ static void setup_kind(int pinned)
 {
     CUcontext ctx;
     CUmodule mod;
-    setenv("PTXEMU_TIME_LIMIT", "60", 1);
+    setenv("PTXEMU_TIME_LIMIT", time_limit, 1);
     OK(cuInit(0));
     OK(cuCtxCreate_v2(&ctx, 0, 0));
     OK(cuModuleLoadData(&mod, kernels));
     OK(cuModuleGetFunction(&spin, mod, "spin"));
+    OK(cuModuleGetFunction(&spin_alloc, mod, "spin_alloc"));
     void *p;
     if (pinned) {
         OK(cuMemAllocHost_v2(&p, 64));
@@ -270,6 +290,49 @@ START_TEST(set_by_host_function)
 }
 END_TEST
 
+/* While the kernel spins (it said so in f[1]), main allocates device,
+ * managed and page-locked memory, hands the kernel the first two and
+ * sets the flag: the allocations return while the kernel runs (before,
+ * they waited for it: the time limit, 15 s here, ended it), and the
+ * kernel writes into them. */
+START_TEST(alloc_while_kernel_runs)
+{
+    time_limit = "15";
+    setup_kind(1);
+    volatile uint64_t *ptrs = (volatile uint64_t *)(flag + 2);
+    CUdeviceptr fp = (CUdeviceptr)(uintptr_t)flag;
+    void *args[] = { &fp };
+    OK(cuLaunchKernel(spin_alloc, 1, 1, 1, 1, 1, 1, 0, NULL, args, NULL));
+    double t0 = now_s();
+    while (*status != 1 && now_s() - t0 < 10) {
+        nap(0.01);
+    }
+    ck_assert_uint_eq(*status, 1);
+    t0 = now_s();
+    CUdeviceptr d, m;
+    void *h;
+    OK(cuMemAlloc_v2(&d, 256));
+    OK(cuMemAllocManaged(&m, 64, CU_MEM_ATTACH_GLOBAL));
+    OK(cuMemAllocHost_v2(&h, 64));
+    double t = now_s() - t0;
+    ck_assert_msg(t < 5, "the allocations waited %.1f s for the kernel", t);
+    ck_assert_uint_eq(*status, 1);      /* the kernel still runs */
+    ptrs[0] = d;
+    ptrs[1] = m;
+    *flag = 1;
+    OK(cuCtxSynchronize());
+    ck_assert_uint_eq(*status, 2);
+    unsigned v = 0;
+    OK(cuMemcpyDtoH_v2(&v, d, sizeof(v)));
+    ck_assert_uint_eq(v, 42);
+    ck_assert_uint_eq(*(volatile unsigned *)(uintptr_t)m, 43);
+    /* and they are ordinary allocations afterwards */
+    OK(cuMemFree_v2(d));
+    OK(cuMemFree_v2(m));
+    OK(cuMemFreeHost(h));
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("quiet");
@@ -282,6 +345,7 @@ static Suite *suite(void)
     tcase_add_test(tc, set_by_host_function);
     tcase_add_test(tc, set_by_other_thread_after_fork);
     tcase_add_test(tc, ipc_wait_from_other_process);
+    tcase_add_test(tc, alloc_while_kernel_runs);
     suite_add_tcase(s, tc);
     return s;
 }
