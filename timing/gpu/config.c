@@ -16,10 +16,12 @@
  *  - per sub-core 16 INT32, 16 FP32, 8 FP64, 4 SFU and 8 LD/ST lanes and
  *    one tensor core; 1410 MHz: NVIDIA A100 Tensor Core GPU Architecture
  *    whitepaper (2020); GPCs of up to 16 SMs (8 TPCs): the same;
- *  - dependent FP32/INT latency 4, shared-memory load 23 cycles:
- *    Abdelkhalik et al., "Demystifying the Nvidia Ampere Architecture
- *    through Microbenchmarking and Instruction-level Analysis"
- *    (arXiv:2208.11174, 2022);
+ *  - dependent FP32/INT latency 4: Abdelkhalik et al., "Demystifying
+ *    the Nvidia Ampere Architecture through Microbenchmarking and
+ *    Instruction-level Analysis" (arXiv:2208.11174, 2022), Table II;
+ *  - shared-memory load 29 cycles: Luo et al., "Benchmarking and
+ *    Dissecting the Nvidia Hopper GPU Architecture" (arXiv:2402.13499,
+ *    2024), Table IV, A100 (the value timing/configs/ampere.cfg cites);
  *  - 32 banks of 4 bytes served per warp; 32-byte sectors: CUDA C++
  *    Programming Guide, "Shared Memory" (5.x onward) and Best Practices
  *    Guide, "Coalesced Access to Global Memory";
@@ -138,7 +140,7 @@ static const char *const preset_name[P_COUNT] = {"ampere", "gt200"};
       "to issue)")                                                             \
     X("lsu.mio_queue", mio_queue, Y(8, 8), 0, 1u << 20,                        \
       "cycles of shared-memory work the MIO pipe queues")                      \
-    X("smem.latency", smem_latency, Y(23, 38), 1, 1u << 20,                    \
+    X("smem.latency", smem_latency, Y(29, 38), 1, 1u << 20,                    \
       "shared-memory load latency without conflicts")                          \
     X("smem.dsmem_latency", dsmem_latency, Y(180, 180), 1, 1u << 20,           \
       "latency of another cluster CTA's shared memory")                        \
