@@ -1101,12 +1101,16 @@ EMU_SELECTOR(mem)
         ei->fn = NULL;
         if (bits == 128) {
             /* .b128 (PTX ISA 8.3): the two 64-bit halves of a .b128
-             * register, moved as one 16-byte aligned access */
-            const IrOperand *data = &in->opnds[in->op == PTX_OP_ST];
+             * register, moved as one 16-byte aligned access; a strong
+             * one ordered as the narrower ones are */
+            bool st = in->op == PTX_OP_ST;
+            const IrOperand *data = &in->opnds[st];
             if (ei->vec == 1 && is_b128_reg(f, data)) {
                 ei->vec = 2;
                 ei->aux = (uint16_t)(8 | 64u << 8);
-                ei->fn = in->op == PTX_OP_ST ? op_st : op_ld;
+                ei->fn = strong_access(in, (PtxSpace)ei->space)
+                    ? (st ? op_st_strong : op_ld_strong)
+                    : (st ? op_st : op_ld);
             }
             return true;
         }

@@ -15,6 +15,7 @@
 #include <check.h>
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -79,20 +80,33 @@ static int cmp64(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* Run hammer on `threads` host threads and check every word exactly. */
-static void hammer(unsigned threads)
+/* A device on `threads` host threads (fast: --fast) with src loaded
+ * (*mod), and its kernel `name` (src's file is name.ptx). */
+static ptxemu_function *load_on(unsigned threads, int fast, const char *src,
+                                const char *name, ptxemu_device **dev,
+                                ptxemu_module **mod)
 {
     ptxemu_device_options o;
     ptxemu_device_options_default(&o);
     o.threads = threads;
-    ptxemu_device *dev;
-    ck_assert_int_eq(ptxemu_device_create(&o, &dev), PTXEMU_SUCCESS);
-    ptxemu_module *mod;
-    ck_assert_msg(ptxemu_module_load_string(dev, "hammer.ptx", ptx, 0, &mod)
-                  == PTXEMU_SUCCESS, "%s", ptxemu_last_error_message(dev));
+    o.fast = fast;
+    ck_assert_int_eq(ptxemu_device_create(&o, dev), PTXEMU_SUCCESS);
+    char file[64];
+    snprintf(file, sizeof(file), "%s.ptx", name);
+    ck_assert_msg(ptxemu_module_load_string(*dev, file, src, 0, mod) ==
+                  PTXEMU_SUCCESS, "%s", ptxemu_last_error_message(*dev));
     ptxemu_function *f;
-    ck_assert_int_eq(ptxemu_module_get_function(mod, "hammer", &f),
+    ck_assert_int_eq(ptxemu_module_get_function(*mod, name, &f),
                      PTXEMU_SUCCESS);
+    return f;
+}
+
+/* Run hammer on `threads` host threads and check every word exactly. */
+static void hammer(unsigned threads)
+{
+    ptxemu_device *dev;
+    ptxemu_module *mod;
+    ptxemu_function *f = load_on(threads, 0, ptx, "hammer", &dev, &mod);
     ptxemu_devptr c, a, x32, x64;
     ck_assert_int_eq(ptxemu_malloc(dev, 64, &c), PTXEMU_SUCCESS);
     ck_assert_int_eq(ptxemu_malloc(dev, N * 4, &a), PTXEMU_SUCCESS);
@@ -206,19 +220,10 @@ static float order_input(unsigned t)
 static void order_run(unsigned threads, int fast, uint32_t *sum_bits,
                       uint32_t *last, uint32_t *chain, uint32_t *out)
 {
-    ptxemu_device_options o;
-    ptxemu_device_options_default(&o);
-    o.threads = threads;
-    o.fast = fast;
     ptxemu_device *dev;
-    ck_assert_int_eq(ptxemu_device_create(&o, &dev), PTXEMU_SUCCESS);
     ptxemu_module *mod;
-    ck_assert_msg(ptxemu_module_load_string(dev, "order.ptx", order_ptx, 0,
-                                            &mod) == PTXEMU_SUCCESS, "%s",
-                  ptxemu_last_error_message(dev));
-    ptxemu_function *f;
-    ck_assert_int_eq(ptxemu_module_get_function(mod, "order", &f),
-                     PTXEMU_SUCCESS);
+    ptxemu_function *f = load_on(threads, fast, order_ptx, "order", &dev,
+                                 &mod);
     float in[ON];
     for (unsigned t = 0; t < ON; t++) {
         in[t] = order_input(t);
@@ -274,6 +279,74 @@ START_TEST(deterministic_order)
                 ck_assert_msg(out[t] == t, "%u threads, run %d: thread %u "
                               "got %u", threads, run, t, out[t]);
             }
+        }
+    }
+}
+END_TEST
+
+/* The same racy read-modify-write through one 16-byte .b128 volatile
+ * load and store (PTX ISA 8.3), before any other strong access of the
+ * CTA (after one, the CTA has its turn already): (lo, hi) = (lo * 3 +
+ * gid, hi * 5 + gid).  Deterministic mode orders it as the 32-bit one:
+ * every thread count gives one thread's bits, run after run. */
+static const char *chain128_ptx =
+    ".version 8.3\n.target sm_90\n.address_size 64\n"
+    ".visible .entry chain128(.param .u64 pacc)\n{\n"
+    " .reg .pred %p<2>;\n .reg .b32 %r<8>;\n .reg .b64 %rd<6>;\n"
+    " .reg .b128 %q<2>;\n"
+    " ld.param.u64 %rd1, [pacc];\n"
+    " mov.u32 %r2, %ctaid.x;\n mov.u32 %r3, %ntid.x;\n mov.u32 %r4, %tid.x;\n"
+    " mad.lo.u32 %r5, %r2, %r3, %r4;\n cvt.u64.u32 %rd5, %r5;\n"
+    " mov.u32 %r6, 0;\n"
+    "W:\n add.u32 %r6, %r6, 1;\n setp.lt.u32 %p1, %r6, 40;\n @%p1 bra W;\n"
+    " ld.volatile.global.b128 %q1, [%rd1];\n"
+    /* ...and between the load and the store, so that without the
+     * ordering CTAs on other threads would overlap it */
+    " mov.u32 %r6, 0;\n"
+    "V:\n add.u32 %r6, %r6, 1;\n setp.lt.u32 %p1, %r6, 100;\n @%p1 bra V;\n"
+    " mov.b128 {%rd2, %rd3}, %q1;\n"
+    " mad.lo.u64 %rd2, %rd2, 3, %rd5;\n"
+    " mad.lo.u64 %rd3, %rd3, 5, %rd5;\n"
+    " mov.b128 %q1, {%rd2, %rd3};\n"
+    " st.volatile.global.b128 [%rd1], %q1;\n"
+    " ret;\n}\n";
+
+static void chain128_run(unsigned threads, uint64_t out[2])
+{
+    ptxemu_device *dev;
+    ptxemu_module *mod;
+    ptxemu_function *f = load_on(threads, 0, chain128_ptx, "chain128", &dev,
+                                 &mod);
+    ptxemu_devptr dacc;
+    uint64_t zero[2] = {0, 0};
+    ck_assert_int_eq(ptxemu_malloc(dev, 16, &dacc), PTXEMU_SUCCESS);
+    ck_assert_int_eq(ptxemu_memcpy_htod(dev, dacc, zero, 16),
+                     PTXEMU_SUCCESS);
+    void *params[] = { &dacc };
+    unsigned grid[3] = { OCTAS, 1, 1 }, block[3] = { OTPB, 1, 1 };
+    ck_assert_msg(ptxemu_launch(f, grid, block, 0, params) ==
+                  PTXEMU_SUCCESS, "%s", ptxemu_last_error_message(dev));
+    ck_assert_int_eq(ptxemu_memcpy_dtoh(dev, out, dacc, 16), PTXEMU_SUCCESS);
+    ptxemu_module_unload(mod);
+    ptxemu_device_destroy(dev);
+}
+
+START_TEST(deterministic_b128)
+{
+    uint64_t one[2];
+    chain128_run(1, one);
+    ck_assert(one[0] != 0 && one[1] != 0);
+    for (unsigned threads = 2; threads <= 3; threads++) {
+        for (int run = 0; run < 5; run++) {
+            uint64_t got[2];
+            chain128_run(threads, got);
+            ck_assert_msg(got[0] == one[0] && got[1] == one[1],
+                          "%u threads, run %d: b128 chain %016llx %016llx, "
+                          "one thread's %016llx %016llx", threads, run,
+                          (unsigned long long)got[0],
+                          (unsigned long long)got[1],
+                          (unsigned long long)one[0],
+                          (unsigned long long)one[1]);
         }
     }
 }
@@ -352,6 +425,7 @@ int main(void)
     TCase *td = tcase_create("deterministic");
     tcase_set_timeout(td, 120);
     tcase_add_test(td, deterministic_order);
+    tcase_add_test(td, deterministic_b128);
     tcase_add_test(td, fast_still_atomic);
     tcase_add_test(td, env_modes);
     suite_add_tcase(s, td);
