@@ -57,6 +57,7 @@ struct SanMemcheck {
     Site *sites;
     size_t nsites, capsites;
     SanMap sitemap;               /* function and pc -> sites index */
+    bool (*leak_skip)(uint64_t addr);
 };
 
 /* True when this error is to be printed (all are counted). */
@@ -402,7 +403,9 @@ static void track(SanMemcheck *m, uint64_t addr, uint64_t size)
 {
     san_freed_reuse(&m->freed, addr, size);
     const EmuAlloc *a = emu_mem_find(m->dev->mem, addr, 1);
-    if (!a || !is_leakable(a->kind)) {
+    /* a module's __managed__ variable (a name) is the module's, not a
+     * leak: only what cudaMallocManaged and friends made */
+    if (!a || !is_leakable(a->kind) || a->name) {
         return;
     }
     if (m->n == m->cap) {
@@ -482,8 +485,22 @@ SanMemcheck *san_memcheck_new_out(EmuDevice *d, SanOut *out)
     return m;
 }
 
+void san_memcheck_leak_filter(SanMemcheck *m, bool (*skip)(uint64_t addr))
+{
+    m->leak_skip = skip;
+}
+
 void san_memcheck_finish(SanMemcheck *m, bool leak_check)
 {
+    if (leak_check && m->leak_skip) {
+        size_t k = 0;
+        for (size_t i = 0; i < m->n; i++) {
+            if (!m->leak_skip(m->live[i].addr)) {
+                m->live[k++] = m->live[i];
+            }
+        }
+        m->n = k;
+    }
     if (leak_check) {
         uint64_t bytes = 0;
         for (size_t i = 0; i < m->n; i++) {

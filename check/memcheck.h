@@ -58,6 +58,10 @@ void san_memcheck_fault(SanMemcheck *m, const EmuFault *f,
  * allocation: a double free when it is the start of one of the last
  * allocations freed, else an invalid free. */
 void san_memcheck_bad_free(SanMemcheck *m, uint64_t addr);
+/* The leak check leaves out the allocations for which skip(addr) is
+ * true (the driver's page-locked host memory, which it makes as managed
+ * memory: compute-sanitizer checks device memory only); NULL: none. */
+void san_memcheck_leak_filter(SanMemcheck *m, bool (*skip)(uint64_t addr));
 void san_memcheck_finish(SanMemcheck *m, bool leak_check);
 uint64_t san_memcheck_errors(const SanMemcheck *m);
 void san_memcheck_free(SanMemcheck *m);

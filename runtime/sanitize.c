@@ -131,6 +131,7 @@ void rt_sanitize_api_error(RtSanitize *s, const char *api, int code,
 uint64_t rt_sanitize_finish(RtSanitize *s)
 {
     if (s->mc) {
+        san_memcheck_leak_filter(s->mc, s->opt.not_device);
         san_memcheck_finish(s->mc, s->opt.leak_check);
     }
     if (s->rc) {

@@ -40,6 +40,9 @@ typedef struct RtSanOptions {
     bool leak_check;              /* memcheck: report leaks at the end */
     bool race_analysis;           /* racecheck: grouped report */
     bool api_errors;              /* report CUDA API calls that fail */
+    /* memcheck's leak check leaves out the allocations this says are
+     * not device memory (page-locked host memory); NULL: none */
+    bool (*not_device)(uint64_t addr);
     FILE *out;                    /* not closed */
 } RtSanOptions;
 

@@ -30,8 +30,12 @@
  * threshold (CU_MEMPOOL_ATTR_RELEASE_THRESHOLD, default 0);
  * cuMemPoolTrimTo does so down to its argument.  An allocation that
  * finds the device full releases every pool's free blocks and retries.
- * Under memcheck (drv_sanitize_memcheck) a freed block goes back at
- * once: no reuse, so that a stale pointer stays a use after free.
+ * Under memcheck (drv_sanitize_memcheck) a freed block's memory goes
+ * back at once, so that a stale pointer stays a use after free, but the
+ * block stays in the pool as a ghost: counted as reserved, reused and
+ * released exactly as a kept block would be (a reuse gets fresh memory
+ * of its size), so that the pool's attributes read as in a plain run
+ * (a correct program checking them passes under memcheck too).
  *
  * Kinds.  A pool is of one of the slots below: pinned memory of device
  * 0 (the default pool's kind), pinned host memory (location HOST:
@@ -67,6 +71,8 @@ typedef struct Block {
     CUdeviceptr addr;
     size_t size;                        /* a POOL_ALIGN multiple */
     bool in_use;
+    bool ghost;                         /* free, its memory given back
+                                           (memcheck): addr is stale */
     bool synced;                        /* free, and synchronised since */
     unsigned long long freed_on;        /* stream key of the free */
     struct Block *next;
@@ -215,7 +221,9 @@ static void block_release(CUmemoryPool p, Block **link)
     Block *b = *link;
     *link = b->next;
     p->reserved -= b->size;
-    (void)ptxemu_free(drv.dev, (ptxemu_devptr)b->addr);
+    if (!b->ghost) {
+        (void)ptxemu_free(drv.dev, (ptxemu_devptr)b->addr);
+    }
     free(b);
 }
 
@@ -323,6 +331,16 @@ static CUresult pool_alloc(CUmemoryPool p, size_t bytes, CUstream s,
         return CUDA_ERROR_OUT_OF_MEMORY;
     }
     Block *b = reusable(p, n, stream_key(s));
+    if (b && b->ghost) {
+        CUdeviceptr a;
+        ptxemu_status st = block_alloc(p, b->size, &a);
+        if (st != PTXEMU_SUCCESS) {
+            trim_all();           /* b is free: it may go too */
+            return pool_alloc(p, bytes, s, out);
+        }
+        b->addr = a;
+        b->ghost = false;
+    }
     if (b) {
         b->in_use = true;
         note_use(p, b->size);
@@ -397,8 +415,11 @@ int drv_pool_free(CUdeviceptr a, CUstream s)
                 b->freed_on = stream_key(s);
                 p->used -= b->size;
                 found = 1;
-                if (p->destroyed || drv_sanitize_memcheck) {
+                if (p->destroyed) {
                     pool_trim(p, 0);
+                } else if (drv_sanitize_memcheck) {
+                    (void)ptxemu_free(drv.dev, (ptxemu_devptr)b->addr);
+                    b->ghost = true;
                 }
                 break;
             }

@@ -67,6 +67,15 @@ static bool env_is(const char *name, const char *value)
     return v && !strcmp(v, value);
 }
 
+/* Page-locked host memory (cuMemAllocHost, cuMemHostAlloc): not device
+ * memory, so no leak for memcheck (compute-sanitizer's leak check is of
+ * device allocations: "Compute Sanitizer User Manual", "Leak
+ * Checking"). */
+static bool pinned(uint64_t addr)
+{
+    return drv_handle_valid(DRV_PINNED, (const void *)(uintptr_t)addr);
+}
+
 void drv_sanitize_init(void)
 {
     const char *tool = getenv("PTXEMU_SANITIZE");
@@ -95,6 +104,7 @@ void drv_sanitize_init(void)
     o.leak_check = env_is("PTXEMU_SANITIZE_LEAK_CHECK", "full");
     o.race_analysis = env_is("PTXEMU_SANITIZE_RACECHECK_REPORT", "analysis");
     o.api_errors = env_is("PTXEMU_SANITIZE_CHECK_API_ERRORS", "yes");
+    o.not_device = pinned;
     char why[128];
     if (!(session = rt_sanitize_start(drv.dev, &o, why, sizeof(why)))) {
         fprintf(stderr, "ptxemu: sanitize: %s\n", why);
