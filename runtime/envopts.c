@@ -4,6 +4,7 @@
 #include "runtime/envopts.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,7 +74,8 @@ const ptxemu_env_option ptxemu_env_options[] = {
      "comments)", 0},
     {"PTXEMU_TIMING_SET", "--timing-set", "KEY=VALUE",
      "set one timing parameter, over the config file; repeatable (in the "
-     "variable, several are separated by ';' or ',')", 1},
+     "variable, several are separated by ';', or by ',' before another "
+     "KEY=, so that list values keep their commas)", 1},
     {"PTXEMU_STATS_INTERVAL", "--stats-interval", "N",
      "with a timing model: every N simulated cycles, one CSV row of the "
      "model's counters (their change over the interval)", 0},
@@ -124,9 +126,11 @@ static int parse_u64(const char *name, const char *v, unsigned long long max,
     return 0;
 }
 
-/* PTXEMU_TIMING_SET="a=1;b=2,c=3": the list of overrides, in order, in
- * one allocation (the pointers, then a copy of the text split in place);
- * empty items are skipped. */
+/* PTXEMU_TIMING_SET="a=1;b=2,c=3;l1d.carveouts=0,8,16": the list of
+ * overrides, in order, in one allocation (the pointers, then a copy of
+ * the text split in place); empty items are skipped.  ';' always ends
+ * an item; ',' only when what follows it, up to the next separator,
+ * holds a '=' (a new KEY=VALUE), so that list values keep their commas. */
 static int split_sets(ptxemu_device_options *opts, const char *v, char *err,
                       size_t errlen)
 {
@@ -142,10 +146,27 @@ static int split_sets(ptxemu_device_options *opts, const char *v, char *err,
     char *text = (char *)(list + n);
     memcpy(text, v, len + 1);
     size_t k = 0;
-    char *save;
-    for (char *item = strtok_r(text, ";,", &save); item;
-         item = strtok_r(NULL, ";,", &save)) {
-        list[k++] = item;
+    char *item = text;
+    for (char *c = text;; c++) {
+        bool end = *c == '\0' || *c == ';';
+        if (*c == ',') {
+            size_t next = strcspn(c + 1, ";,");
+            const char *eq = memchr(c + 1, '=', next);
+            /* an empty item between two separators ends one too */
+            end = eq != NULL || next == 0;
+        }
+        if (!end) {
+            continue;
+        }
+        bool last = *c == '\0';
+        *c = '\0';
+        if (*item) {
+            list[k++] = item;
+        }
+        if (last) {
+            break;
+        }
+        item = c + 1;
     }
     opts->timing_set = list;
     opts->ntiming_set = k;

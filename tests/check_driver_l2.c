@@ -177,7 +177,7 @@ static size_t counts(const char *file, const char *name, uint64_t *out,
 }
 
 /* Run fn in a child under the gpu model configured by the lines `cfg`
- * (a --timing-config file: PTXEMU_TIMING_SET splits values at commas);
+ * (a --timing-config file, as a user would write it);
  * the values of counter `name` of each kernel it ran into out (their
  * number). */
 static size_t run_child(void (*fn)(void), const char *cfg,

@@ -341,6 +341,19 @@ START_TEST(env_options)
     ptxemu_env_device_options_fini(&o);
     ck_assert_ptr_null(o.timing_set);
     ck_assert_uint_eq(o.ntiming_set, 0);
+    /* a list value keeps its commas: a ',' ends an item only before
+     * another KEY=VALUE */
+    setenv("PTXEMU_TIMING_SET",
+           "l1d.carveouts=0,8,16;a=1,b=2, 3,c.d=4,", 1);
+    ptxemu_device_options_default(&o);
+    ck_assert_int_eq(ptxemu_env_device_options(&o, &arch, err, sizeof(err)),
+                     0);
+    ck_assert_uint_eq(o.ntiming_set, 4);
+    ck_assert_str_eq(o.timing_set[0], "l1d.carveouts=0,8,16");
+    ck_assert_str_eq(o.timing_set[1], "a=1");
+    ck_assert_str_eq(o.timing_set[2], "b=2, 3");
+    ck_assert_str_eq(o.timing_set[3], "c.d=4");
+    ptxemu_env_device_options_fini(&o);
     unsetenv("PTXEMU_TIMING_SET");
     unsetenv("PTXEMU_TIMING");
     unsetenv("PTXEMU_TIMING_CONFIG");
