@@ -105,6 +105,7 @@ void gpu_collect_cycle(Gpu *g, GpuSm *sm, GpuSched *sc, uint64_t now)
         dispatch(g, sm, sc, (GpuOcRec *)(uintptr_t)out[i], now);
     }
     sc->wake = 0; /* a collector may be free again */
+    sm->look = 0;
 }
 
 int gpu_collect_reset(Gpu *g)

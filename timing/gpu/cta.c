@@ -189,6 +189,7 @@ static int place_on(Gpu *g, GpuSm *sm)
     c->h = h;
     c->kern = kn;
     c->sm = sm->id;
+    c->smp = sm;
     c->use = kn->need;
     for (uint32_t i = 0; i < n; i++) {
         GpuWarp *w = &c->w[i];
@@ -317,11 +318,30 @@ uint64_t gpu_cta_retire_at(GpuCta *c)
     return c->retire;
 }
 
+uint64_t gpu_sm_retire_at(const Gpu *g, GpuSm *sm)
+{
+    if (!sm->ndone) {
+        return GPU_NEVER; /* every CTA has a live warp */
+    }
+    if (!sm->retire_ok) {
+        uint64_t r = GPU_NEVER;
+        for (GpuCta *c = sm->ctas; c; c = c->next) {
+            if (c->kern == g->kern) {
+                r = gpu_min(r, gpu_cta_retire_at(c));
+            }
+        }
+        sm->retire_min = r;
+        sm->retire_ok = true;
+    }
+    return sm->retire_min;
+}
+
 void gpu_sm_retire(Gpu *g, GpuSm *sm, uint64_t now, bool drop)
 {
-    if (!drop && !sm->ndone) {
-        return; /* every CTA has a live warp (gpu_cta_retire_at) */
+    if (!drop && gpu_sm_retire_at(g, sm) > now) {
+        return; /* no CTA can retire yet */
     }
+    sm->retire_ok = false;
     for (GpuCta **pp = &sm->ctas; *pp;) {
         GpuCta *c = *pp;
         if (c->kern != g->kern || (!drop && gpu_cta_retire_at(c) > now)) {
@@ -340,6 +360,8 @@ void gpu_sm_retire(Gpu *g, GpuSm *sm, uint64_t now, bool drop)
 
 void gpu_sm_drop_all(Gpu *g, GpuSm *sm)
 {
+    sm->retire_ok = false;
+    sm->look = 0;
     while (sm->ctas) {
         GpuCta *c = sm->ctas;
         sm->ctas = c->next;

@@ -341,7 +341,11 @@ static int stop(Gpu *g, int rc)
     return tm_kern_stop(g->kern, rc);
 }
 
-/* Step 5 for one SM; *busy: it must run next cycle. */
+/* Step 5 for one SM; *busy: it must run next cycle.  An SM on which
+ * nothing can act before sm->look (its schedulers asleep, no
+ * collector, CTA retirement, queued transaction or fetch due) is only
+ * counted: each scheduler's reason, as gpu_sched_cycle would answer
+ * asleep. */
 static int sm_cycle(Gpu *g, GpuSm *sm, uint64_t t,
                     uint64_t cnt[GPU_ST_COUNT], uint64_t *next, bool *busy)
 {
@@ -351,6 +355,17 @@ static int sm_cycle(Gpu *g, GpuSm *sm, uint64_t t,
         return 0;
     }
     g->api->set_time(g->h, sm->id, t - t % g->c.clock_div);
+    if (t < sm->look) {
+        for (uint32_t k = 0; k < nsched; k++) {
+            cnt[sm->sched[k].why]++;
+        }
+        if (sm->look < *next) {
+            *next = sm->look;
+        }
+        return 0;
+    }
+    uint64_t look = GPU_NEVER;
+    sm->look = GPU_NEVER; /* a poke or touch during the visit clears it */
     if (sm->qhead) {
         gpu_lsu_cycle(g, sm, t);
     }
@@ -374,20 +389,20 @@ static int sm_cycle(Gpu *g, GpuSm *sm, uint64_t t,
             }
         }
         cnt[n ? GPU_ST_SELECTED : why]++;
-        if (wake < *next) {
-            *next = wake;
-        }
-        if (sm->sched[k].oc && gpu_oc_next(sm->sched[k].oc) < *next) {
-            *next = gpu_oc_next(sm->sched[k].oc);
+        look = gpu_min(look, wake);
+        if (sm->sched[k].oc) {
+            look = gpu_min(look, gpu_oc_next(sm->sched[k].oc));
         }
     }
-    for (GpuCta *c = sm->ndone ? sm->ctas : NULL; c; c = c->next) {
-        uint64_t r = c->kern == g->kern ? gpu_cta_retire_at(c) : GPU_NEVER;
-        if (r < *next) {
-            *next = r;
-        }
+    look = gpu_min(look, gpu_sm_retire_at(g, sm));
+    if (look < *next) {
+        *next = look;
     }
-    *busy = *busy || sm->qhead || sm->nfq;
+    if (sm->qhead || sm->nfq) {
+        *busy = true;
+        look = t + 1;
+    }
+    sm->look = sm->look ? look : 0;
     return 0;
 }
 

@@ -269,6 +269,7 @@ typedef struct GpuCta {
     ptxemu_tm_cta *h;
     TmKern *kern;
     struct GpuCta *next;        /* on its SM */
+    struct GpuSm *smp;          /* that SM */
     uint32_t sm, nwarps, nexited;
     uint64_t last_exit;
     uint64_t retire;            /* gpu_cta_retire_at's answer, while */
@@ -338,6 +339,13 @@ typedef struct GpuSm {
     GpuCta *ctas;
     uint32_t ndone;             /* CTAs whose warps all exited: only
                                    they can retire (cta.c) */
+    /* Nothing on the SM can act before this cycle (gpu.c: the least of
+     * its schedulers' wakes, collectors and CTA retirements after its
+     * last visit; 0: visit it): a sleeping SM is counted, not visited.
+     * Any poke of its schedulers and any gpu_warp_touch clear it. */
+    uint64_t look;
+    uint64_t retire_min;        /* the least retirement cycle of its */
+    bool retire_ok;             /* CTAs, while no warp was touched */
     TmOccUse used;
     TmSlots slots;              /* warp slots (GpuWarp *) */
     GpuSched *sched;
@@ -485,6 +493,9 @@ int gpu_cta_place_all(Gpu *g);
 /* The cycle a CTA may retire (GPU_NEVER: it runs, or waits for a
  * reply); kept until a warp of it is touched. */
 uint64_t gpu_cta_retire_at(GpuCta *c);
+/* The least of that over sm's CTAs of the current kernel; kept until a
+ * warp of the SM is touched or its CTAs change. */
+uint64_t gpu_sm_retire_at(const Gpu *g, GpuSm *sm);
 /* Retire the current kernel's CTAs on sm finished and drained by now;
  * drop: forget all of them without retiring (a kernel stopped early:
  * the host frees its own). */
@@ -539,6 +550,8 @@ static inline void gpu_warp_touch(GpuWarp *w)
 {
     w->own_ok = false;
     w->cta->retire_ok = false; /* (what it reads changes with these) */
+    w->cta->smp->retire_ok = false;
+    w->cta->smp->look = 0;
     if (w->lbp) { /* an exited warp never issues again */
         w->lbp->lb = w->exited ? GPU_NEVER : 0;
         w->lbp->ex = GPU_NEVER;

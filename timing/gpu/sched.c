@@ -192,6 +192,7 @@ GpuSched *gpu_sched_of(const Gpu *g, const GpuWarp *w)
 void gpu_poke(const Gpu *g, const GpuWarp *w)
 {
     gpu_sched_of(g, w)->wake = 0;
+    g->sm[w->cta->sm]->look = 0;
 }
 
 void gpu_sm_changed(GpuSm *sm)
@@ -205,6 +206,8 @@ void gpu_poke_sm(const Gpu *g, uint32_t id)
 {
     GpuSm *sm = g->sm[id];
     gpu_sm_changed(sm); /* (a queue pop, a CTA, a launch) */
+    sm->look = 0;
+    sm->retire_ok = false;
     for (uint32_t k = 0; k < sm->nsched; k++) {
         sm->sched[k].wake = 0;
     }
