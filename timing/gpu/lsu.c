@@ -106,6 +106,28 @@ static int64_t gather(Gpu *g, const GpuWarp *w, const ptxemu_tm_step *st,
     return (int64_t)n;
 }
 
+/* Which (space after req_space, request kind) pairs the step's accesses
+ * (async or not) use: bit space * 4 + kind; gather is asked only for
+ * those (a memory step touches one or two of the 14 it could). */
+static uint32_t present(const ptxemu_tm_step *st, bool async)
+{
+    uint32_t m = 0;
+    for (uint32_t i = 0; i < st->nacc; i++) {
+        const ptxemu_tm_access *a = &st->acc[i];
+        if (async_kind(a->kind) != async || a->size == 0) {
+            continue;
+        }
+        unsigned sp = req_space(a->space);
+        if (sp >= 8) {
+            return UINT32_MAX; /* (none such: gather decides) */
+        }
+        m |= 1u << (sp * 4 + req_kind(a->kind));
+    }
+    return m;
+}
+
+#define PRESENT(m, sp, kind) (((m) >> ((sp) * 4 + (kind))) & 1u)
+
 static int add_reqs(Gpu *g, GpuLsuOp *op, const GpuSm *sm, unsigned space,
                     uint8_t kind, uint8_t hint, uint32_t nacc)
 {
@@ -148,12 +170,15 @@ static const uint8_t lsu_kinds[] = {GPU_MEM_READ, GPU_MEM_WRITE,
 
 /* Requests for the step's accesses (async or not) into op. */
 static int build(Gpu *g, GpuSm *sm, GpuWarp *w, const ptxemu_tm_step *st,
-                 bool async, GpuLsuOp *op)
+                 bool async, uint32_t mask, GpuLsuOp *op)
 {
     /* the cache operator (.cs, .cg ...) of a global or local access */
     uint8_t hint = gpu_cache_hint(st->insn ? st->insn->text : NULL);
     for (size_t s = 0; s < sizeof lsu_spaces / sizeof lsu_spaces[0]; s++) {
         for (size_t k = 0; k < sizeof lsu_kinds / sizeof lsu_kinds[0]; k++) {
+            if (!PRESENT(mask, lsu_spaces[s], lsu_kinds[k])) {
+                continue;
+            }
             int64_t n = gather(g, w, st, lsu_spaces[s], lsu_kinds[k], async);
             uint8_t h = lsu_spaces[s] == PTXEMU_TM_SPACE_GLOBAL ||
                                 lsu_spaces[s] == PTXEMU_TM_SPACE_LOCAL
@@ -177,13 +202,16 @@ static int build(Gpu *g, GpuSm *sm, GpuWarp *w, const ptxemu_tm_step *st,
 /* The MIO pipe's time for the step's shared accesses: the cycle its
  * results are ready (0: none). */
 static int mio(Gpu *g, GpuSm *sm, const ptxemu_tm_step *st, bool async,
-               uint64_t now, uint64_t *ready)
+               uint32_t mask, uint64_t now, uint64_t *ready)
 {
     *ready = 0;
     uint64_t lat = 0, passes = 0;
     static const unsigned sp[] = {PTXEMU_TM_SPACE_SHARED,
                                   PTXEMU_TM_SPACE_SHARED_CLUSTER};
     for (int i = 0; i < 2; i++) {
+        if (!((mask >> (sp[i] * 4)) & 0xfu)) {
+            continue; /* (any kind) */
+        }
         int64_t n = gather(g, NULL, st, sp[i], 0xff, async);
         if (n < 0) {
             return -1;
@@ -251,11 +279,15 @@ static void enqueue(GpuSm *sm, GpuLsuOp *op)
 /* One kind of the step's accesses (sync or async) as an op; NULL with
  * *rc 0 when there are none. */
 static GpuLsuOp *make_op(Gpu *g, GpuSm *sm, GpuWarp *w,
-                         const ptxemu_tm_step *st, bool async, int *rc)
+                         const ptxemu_tm_step *st, bool async,
+                         uint32_t mask, int *rc)
 {
     *rc = 0;
+    if (!mask) {
+        return NULL; /* (none of this kind) */
+    }
     GpuLsuOp *op = op_new(g, w);
-    if (!op || build(g, sm, w, st, async, op) != 0) {
+    if (!op || build(g, sm, w, st, async, mask, op) != 0) {
         *rc = -1;
     }
     if (*rc != 0 || op->nreq == 0) {
@@ -279,12 +311,13 @@ int gpu_lsu_issue(Gpu *g, GpuSm *sm, GpuWarp *w, const ptxemu_tm_step *st,
         return 0;
     }
     uint64_t sh;
-    if (mio(g, sm, st, false, now, &sh) != 0) {
+    uint32_t mask = present(st, false);
+    if (mio(g, sm, st, false, mask, now, &sh) != 0) {
         return -1;
     }
     *ready = sh;
     int rc;
-    GpuLsuOp *op = make_op(g, sm, w, st, false, &rc);
+    GpuLsuOp *op = make_op(g, sm, w, st, false, mask, &rc);
     if (rc != 0) {
         return -1;
     }
@@ -301,10 +334,11 @@ int gpu_lsu_issue(Gpu *g, GpuSm *sm, GpuWarp *w, const ptxemu_tm_step *st,
     }
     /* The asynchronous part completes the token. */
     uint64_t ash;
-    if (mio(g, sm, st, true, now, &ash) != 0) {
+    uint32_t amask = present(st, true);
+    if (mio(g, sm, st, true, amask, now, &ash) != 0) {
         return -1;
     }
-    GpuLsuOp *aop = make_op(g, sm, w, st, true, &rc);
+    GpuLsuOp *aop = make_op(g, sm, w, st, true, amask, &rc);
     if (rc != 0) {
         return -1;
     }
