@@ -383,6 +383,86 @@ START_TEST(test_errors)
 }
 END_TEST
 
+/* Which graphs a handle may be used in (CUDA Driver API,
+ * cuGraphConditionalHandleCreate: "The conditional handle must be
+ * associated with a conditional node in this graph or one of its
+ * children"): the graph it was made for, a body of it and a child graph
+ * node's graph inside it take it; another graph, and the outer graph
+ * for a handle made for a body, refuse it with cudaErrorInvalidValue. */
+START_TEST(test_handle_graph)
+{
+    cudaGraph_t g, other, child;
+    OK(cudaGraphCreate(&g, 0));
+    OK(cudaGraphCreate(&other, 0));
+    OK(cudaGraphCreate(&child, 0));
+    unsigned long long h, ho;
+    OK(cudaGraphConditionalHandleCreate(&h, g, 0, 0));
+    OK(cudaGraphConditionalHandleCreate(&ho, other, 0, 0));
+    struct cudaGraphNodeParams np;
+    memset(&np, 0, sizeof np);
+    np.type = cudaGraphNodeTypeConditional;
+    np.conditional.type = 0;
+    np.conditional.size = 1;
+    np.conditional.handle = ho;
+    cudaGraphNode_t n, cn;
+    ck_assert_int_eq(cudaGraphAddNode(&n, g, NULL, NULL, 0, &np),
+                     cudaErrorInvalidValue);
+    (void)cudaGetLastError();
+    cudaGraph_t *body = add_cond(g, NULL, h, 0, 1, &n);
+    add_cond(body[0], NULL, h, 0, 1, &n);       /* in a body of g */
+    unsigned long long hb;
+    OK(cudaGraphConditionalHandleCreate(&hb, body[0], 0, 0));
+    np.conditional.handle = hb;                 /* a body's, in g */
+    ck_assert_int_eq(cudaGraphAddNode(&n, g, NULL, NULL, 0, &np),
+                     cudaErrorInvalidValue);
+    (void)cudaGetLastError();
+    OK(cudaGraphAddChildGraphNode(&cn, g, NULL, 0, child));
+    cudaGraph_t inner;
+    OK(cudaGraphChildGraphNodeGetGraph(cn, &inner));
+    add_cond(inner, NULL, h, 0, 1, &n);         /* a child node's graph */
+    np.conditional.handle = ho;
+    ck_assert_int_eq(cudaGraphAddNode(&n, inner, NULL, NULL, 0, &np),
+                     cudaErrorInvalidValue);
+    (void)cudaGetLastError();
+    /* copies keep their handles */
+    cudaGraph_t copy;
+    OK(cudaGraphClone(&copy, g));
+    cudaGraphExec_t x;
+    OK(cudaGraphInstantiate(&x, g, 0));
+    OK(cudaGraphExecDestroy(x));
+    cudaGraph_t all[] = { copy, child, other, g };
+    for (size_t i = 0; i < sizeof all / sizeof *all; i++)
+        OK(cudaGraphDestroy(all[i]));
+}
+END_TEST
+
+/* A cycle inside a conditional body makes the graph's structure invalid
+ * (cudaGraphInstantiateWithParams: cudaGraphInstantiateInvalidStructure,
+ * errNode_out one of the offending nodes: the conditional node, as for a
+ * child graph node whose graph has one). */
+START_TEST(test_cycle_in_body)
+{
+    cudaGraph_t g;
+    OK(cudaGraphCreate(&g, 0));
+    unsigned long long h;
+    OK(cudaGraphConditionalHandleCreate(&h, g, 1, 1));
+    cudaGraphNode_t c, a, b;
+    cudaGraph_t *body = add_cond(g, NULL, h, 1, 1, &c);
+    OK(cudaGraphAddEmptyNode(&a, body[0], NULL, 0));
+    OK(cudaGraphAddEmptyNode(&b, body[0], &a, 1));
+    OK(cudaGraphAddDependencies(body[0], &b, &a, NULL, 1));
+    cudaGraphExec_t x = NULL;
+    cudaGraphInstantiateParams ip;
+    memset(&ip, 0, sizeof ip);
+    ck_assert_int_ne(cudaGraphInstantiateWithParams(&x, g, &ip),
+                     cudaSuccess);
+    (void)cudaGetLastError();
+    ck_assert_int_eq(ip.result_out, cudaGraphInstantiateInvalidStructure);
+    ck_assert_ptr_eq(ip.errNode_out, c);
+    OK(cudaGraphDestroy(g));
+}
+END_TEST
+
 static void host_fn(void *arg) { (void)arg; }
 
 /* What a body may hold (CUDA Driver API, CUDA_CONDITIONAL_NODE_PARAMS:
@@ -685,6 +765,8 @@ static Suite *suite(void)
     tcase_add_test(tc, test_if_else);
     tcase_add_test(tc, test_switch);
     tcase_add_test(tc, test_errors);
+    tcase_add_test(tc, test_handle_graph);
+    tcase_add_test(tc, test_cycle_in_body);
     tcase_add_test(tc, test_body_node_kinds);
     tcase_add_test(tc, test_captured_bodies);
     tcase_add_test(tc, test_generic_set);

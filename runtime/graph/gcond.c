@@ -159,10 +159,21 @@ void gcond_launch(CUgraph g)
 
 /* ------------------------------------------------------------ nodes */
 
+/* Whether g is h or lies inside h (a child graph node's graph or a
+ * conditional body, at any depth). */
+static int within(CUgraph g, CUgraph h)
+{
+    for (; g; g = g->parent)
+        if (g == h)
+            return 1;
+    return 0;
+}
+
 int gcond_node_set(CUgraph g, CUgraphNode n, const gph_cond *p)
 {
     pthread_mutex_lock(&cond_lock);
-    int known = find(p->handle) != NULL;
+    Handle *h = find(p->handle);
+    int known = h && (p->bodies || within(g, h->graph));
     pthread_mutex_unlock(&cond_lock);
     if (!known || n->type != -1 || !p->size ||
         (p->type == GCOND_IF && p->size > 2) ||
@@ -181,8 +192,10 @@ int gcond_node_set(CUgraph g, CUgraphNode n, const gph_cond *p)
         else
             e = p->bodies ? gph_clone(&c.bodies[b], p->bodies[b])
                           : gph_create(&c.bodies[b], g->ops);
-        if (e == GPH_OK)
+        if (e == GPH_OK) {
             c.bodies[b]->cond_body = 1;
+            c.bodies[b]->parent = g;
+        }
     }
     if (e != GPH_OK) {
         for (unsigned b = 0; b < c.size; b++)
@@ -223,13 +236,13 @@ void gcond_node_free(CUgraphNode n)
     pthread_mutex_unlock(&cond_lock);
 }
 
-int gcond_node_order(CUgraphNode n, int (*order)(CUgraph))
+int gcond_node_each(CUgraphNode n, int (*fn)(CUgraph))
 {
     gph_cond c;
     memcpy(&c, n->p, sizeof c);
-    int e = GPH_OK;
-    for (unsigned b = 0; b < c.size && e == GPH_OK; b++)
-        e = order(c.bodies[b]);
+    int e = 0;
+    for (unsigned b = 0; b < c.size && e == 0; b++)
+        e = fn(c.bodies[b]);
     return e;
 }
 

@@ -52,10 +52,16 @@ void gcond_launch(CUgraph g);
 
 /* gph.c's share of conditional nodes: storing the parameters *p (new
  * empty bodies when p->bodies is NULL, else copies of them), freeing,
- * ordering the bodies (order: gph.c's instantiation order), running. */
+ * calling fn on each body until one returns non-zero (gph.c's
+ * instantiation order, its cycle search), running.  A new node (no
+ * bodies given) must use a handle made for its graph g or for a graph
+ * that holds g at any depth, through child graph nodes and conditional
+ * bodies (CUDA Driver API, cuGraphConditionalHandleCreate: "The
+ * conditional handle must be associated with a conditional node in this
+ * graph or one of its children"), else GPH_EINVAL; copies keep theirs. */
 int gcond_node_set(CUgraph g, CUgraphNode n, const gph_cond *p);
 void gcond_node_free(CUgraphNode n);
-int gcond_node_order(CUgraphNode n, int (*order)(CUgraph));
+int gcond_node_each(CUgraphNode n, int (*fn)(CUgraph));
 int gcond_node_run(CUgraphNode n, int (*run)(CUgraphNode, void *),
                    void *arg);
 

@@ -181,6 +181,7 @@ static int set_params(CUgraph g, CUgraphNode n, int type, const void *p)
         if (e == GPH_OK) {
             copy->owned = 1;
             copy->cond_body = g->cond_body;
+            copy->parent = g;
             n->type = type;
             memcpy(n->p, &copy, sizeof copy);
         }
@@ -589,7 +590,7 @@ static int graph_order(CUgraph g)
         if (g->nodes[i]->type == CU_GRAPH_NODE_TYPE_GRAPH)
             e = graph_order(gph_child(g->nodes[i]));
         else if (g->nodes[i]->type == CU_GRAPH_NODE_TYPE_CONDITIONAL)
-            e = gcond_node_order(g->nodes[i], graph_order);
+            e = gcond_node_each(g->nodes[i], graph_order);
     free(pending);
     free(done);
     return e;
@@ -602,6 +603,12 @@ static int ordered_copy(CUgraph *out, CUgraph g)
     if (e == GPH_OK && (e = graph_order(*out)) != GPH_OK)
         graph_free(*out);
     return e;
+}
+
+/* gcond_node_each's test: a body with a cycle. */
+static int body_cyclic(CUgraph body)
+{
+    return gph_cyclic(body) != NULL;
 }
 
 CUgraphNode gph_cyclic(CUgraph g)
@@ -640,8 +647,10 @@ CUgraphNode gph_cyclic(CUgraph g)
             }
     free(done);
     for (size_t i = 0; i < n && !bad; i++)
-        if (g->nodes[i]->type == CU_GRAPH_NODE_TYPE_GRAPH &&
-            gph_cyclic(gph_child(g->nodes[i])))
+        if ((g->nodes[i]->type == CU_GRAPH_NODE_TYPE_GRAPH &&
+             gph_cyclic(gph_child(g->nodes[i]))) ||
+            (g->nodes[i]->type == CU_GRAPH_NODE_TYPE_CONDITIONAL &&
+             gcond_node_each(g->nodes[i], body_cyclic)))
             bad = g->nodes[i];
     return bad;
 }

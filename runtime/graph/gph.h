@@ -103,6 +103,10 @@ struct CUgraph_st {
     /* A conditional node's body, or a graph inside one: it may hold
      * only what gph_body_ok allows. */
     int cond_body;
+    /* The graph whose node holds this one (a child graph node's graph,
+     * a conditional node's body), NULL for a graph of its own: which
+     * graphs a conditional handle may be used in (gcond.c). */
+    CUgraph parent;
 };
 
 struct CUgraphExec_st {
@@ -223,8 +227,8 @@ int gph_precedes(CUgraph g, const CUgraphNode *nodes, size_t n,
  * will result in an error"; the error is not named there: GPH_EINVAL,
  * the only error cudaGraphInstantiate documents). */
 int gph_instantiate(CUgraphExec *x, CUgraph g, unsigned long long flags);
-/* A node of g on a cycle of dependencies, or the child graph node whose
- * graph has one; NULL if none.  A cycle is what the CUDA Driver API calls
+/* A node of g on a cycle of dependencies, or the child graph node or
+ * conditional node whose graph or body has one; NULL if none.  A cycle is what the CUDA Driver API calls
  * an invalid structure (cuGraphInstantiateWithParams: result_out
  * CUDA_GRAPH_INSTANTIATE_INVALID_STRUCTURE, hErrNode_out "one of the
  * offending nodes"). */
