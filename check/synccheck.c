@@ -12,6 +12,7 @@
 #include "check/map.h"
 #include "check/synccheck.h"
 #include "emu/client.h"
+#include "ptx/opcode.h"
 
 typedef enum Kind {
     K_DIVERGENT_WARP,
@@ -20,11 +21,13 @@ typedef enum Kind {
     K_MASK_LANE,
     K_NEVER_BAR,
     K_NEVER_WARP,
+    K_MBARRIER,
 } Kind;
 
 static const char *const kind_name[] = {
     "divergent-warp", "barrier-count", "divergent-block",
     "mask-excludes-lane", "barrier-never-arrive", "warp-never-arrive",
+    "mbarrier-misuse",
 };
 
 static const char *const kind_head[] = {
@@ -37,6 +40,7 @@ static const char *const kind_head[] = {
     [K_NEVER_BAR] = "Barrier error detected. Threads never arrive",
     [K_NEVER_WARP] = "Warp synchronization error detected. Threads never "
                      "arrive",
+    [K_MBARRIER] = "Barrier error detected. Invalid mbarrier use",
 };
 
 /* Where a warp last did something the deadlock report names. */
@@ -89,9 +93,23 @@ static bool opnd_val(const EmuWarp *w, const EmuOpnd *o, unsigned lane,
 
 /* One error; printed when it is the first of its site and kind.  detail:
  * one or more lines (the JSON record joins them with "; "). */
+static void report_at(SanSynccheck *s, const uint32_t *tid,
+                      const uint32_t ctaid[3], const EmuFunc *f,
+                      uint32_t pc, Kind k, const char *detail);
+
 static void report_text(SanSynccheck *s, const EmuCta *cta,
                         const EmuWarp *w, const EmuFunc *f, uint32_t pc,
                         unsigned lane, Kind k, const char *detail)
+{
+    uint32_t tid[3] = { w ? w->tid[0][lane] : 0, w ? w->tid[1][lane] : 0,
+                        w ? w->tid[2][lane] : 0 };
+    report_at(s, w ? tid : NULL, cta->ctaid, f, pc, k, detail);
+}
+
+/* tid: NULL for an error of the block */
+static void report_at(SanSynccheck *s, const uint32_t *tid,
+                      const uint32_t ctaid[3], const EmuFunc *f,
+                      uint32_t pc, Kind k, const char *detail)
 {
     uint64_t key = ((uint64_t)(uintptr_t)f * 31 + pc) * 8 + k;
     uint64_t *seen = san_map_get(&s->seen, key, true);
@@ -107,8 +125,7 @@ static void report_text(SanSynccheck *s, const EmuCta *cta,
     }
     SanLoc loc;
     san_loc_of(&loc, f, pc);
-    uint32_t tid[3] = { w ? w->tid[0][lane] : 0, w ? w->tid[1][lane] : 0,
-                        w ? w->tid[2][lane] : 0 };
+    static const uint32_t none[3];
     FILE *o = s->out->out;
     if (s->out->fmt != SAN_FMT_TEXT) {
         char one[1024];
@@ -128,22 +145,21 @@ static void report_text(SanSynccheck *s, const EmuCta *cta,
         fputc(',', o);
         san_json_loc(o, "at", &loc);
         fputc(',', o);
-        san_json_dim3(o, "thread", tid);
+        san_json_dim3(o, "thread", tid ? tid : none);
         fputc(',', o);
-        san_json_dim3(o, "block", cta->ctaid);
+        san_json_dim3(o, "block", ctaid);
         fputs("}\n", o);
         return;
     }
     fprintf(o, SAN_P "%s\n" SAN_P "    ", kind_head[k]);
     san_text_at(o, &loc);
     fputc('\n', o);
-    if (w) {
+    if (tid) {
         fprintf(o, SAN_P "    by thread (%u,%u,%u) in block (%u,%u,%u)\n",
-                tid[0], tid[1], tid[2], cta->ctaid[0], cta->ctaid[1],
-                cta->ctaid[2]);
+                tid[0], tid[1], tid[2], ctaid[0], ctaid[1], ctaid[2]);
     } else {
-        fprintf(o, SAN_P "    in block (%u,%u,%u)\n", cta->ctaid[0],
-                cta->ctaid[1], cta->ctaid[2]);
+        fprintf(o, SAN_P "    in block (%u,%u,%u)\n", ctaid[0], ctaid[1],
+                ctaid[2]);
     }
     for (const char *p = detail; *p;) {
         size_t len = strcspn(p, "\n");
@@ -552,14 +568,88 @@ static void stuck_warpsync(SanSynccheck *s, const EmuCta *cta,
                 (unsigned)__builtin_ctz(waiting), K_NEVER_WARP, &t);
 }
 
-static void deadlock(SanSynccheck *s, const EmuCta *cta, CtaState *c)
+/* Lanes `waiting` of warp w execute the .sync warp operation at pc of
+ * the current frame (shfl, vote, match, redux, bar.warp.sync: under
+ * independent thread scheduling each waits "until all non-exited
+ * threads corresponding to membermask have executed" it, PTX ISA,
+ * "shfl.sync") for `members`, some of which never come: one error
+ * saying where each path holding missing lanes is (running, or waiting
+ * at another instruction). */
+static void stuck_sync(SanSynccheck *s, const EmuCta *cta, const CtaState *c,
+                       const EmuWarp *w, uint32_t waiting, uint32_t members,
+                       uint32_t pc)
 {
+    const EmuFunc *f = w->nframes ? w->frames[w->nframes - 1].func : NULL;
+    uint32_t missing = members & ~waiting & ~w->exited & w->valid;
+    Text t;
+    if (!f || pc >= f->ncode || !waiting || !missing || w->id >= c->nwarps ||
+        !text_open(&t)) {
+        return;
+    }
+    FILE *o = t.o;
+    fprintf(o, "%s member mask 0x%08x; lanes 0x%08x wait here",
+            ptx_opinfo((PtxOpcode)f->code[pc].op)->name, members, waiting);
+    for (uint32_t d = w->depth, left = missing; left && d-- > 0;) {
+        const EmuSimtEntry *e = &w->stack[d];
+        uint32_t l = e->mask & left;
+        if (!l) {
+            continue;
+        }
+        left &= ~l;
+        fprintf(o, "\nnever arrive: lanes 0x%08x, ", l);
+        put_threads(o, w, l);
+        if (d == w->depth - 1 && !(e->mask & w->its_parked)) {
+            fputs(": still running, now ", o);
+        } else if (e->npc < f->ncode &&
+                   is_warp_sync((PtxOpcode)f->code[e->npc].op)) {
+            fprintf(o, ": wait at %s ",
+                    ptx_opinfo((PtxOpcode)f->code[e->npc].op)->name);
+        } else {
+            fputs(": wait ", o);
+        }
+        put_loc(o, f, e->npc);
+    }
+    Site at = { f, pc };
+    text_report(s, cta, w, &at, (unsigned)__builtin_ctz(waiting),
+                K_NEVER_WARP, &t);
+}
+
+/* The paths of w parked at a .sync warp operation (emu/its.h) when the
+ * launch deadlocked: each waits for members that never come. */
+static void stuck_parked(SanSynccheck *s, const EmuCta *cta,
+                         const CtaState *c, const EmuWarp *w)
+{
+    const EmuFunc *f = w->nframes ? w->frames[w->nframes - 1].func : NULL;
+    for (uint32_t d = 0; f && w->its_parked && d < w->depth; d++) {
+        const EmuSimtEntry *e = &w->stack[d];
+        uint64_t m;
+        if (!e->mask || (e->mask & w->its_parked) != e->mask ||
+            e->npc >= f->ncode || !f->code[e->npc].nopnd ||
+            !opnd_val(w, &f->code[e->npc].o[f->code[e->npc].nopnd - 1],
+                      (unsigned)__builtin_ctz(e->mask), &m)) {
+            continue;
+        }
+        stuck_sync(s, cta, c, w, e->mask, (uint32_t)m, e->npc);
+    }
+}
+
+/* e: EMU_EV_DEADLOCK; with a warp, one .sync operation of it (emu/its.h)
+ * whose members cannot arrive, else the whole launch is stuck. */
+static void deadlock(SanSynccheck *s, const EmuEvent *e, CtaState *c)
+{
+    const EmuCta *cta = e->cta;
+    if (e->warp) {
+        stuck_sync(s, cta, c, e->warp, (uint32_t)e->addr, (uint32_t)e->size,
+                   e->id);
+        return;
+    }
     c->deadlocked = true;
     for (unsigned id = 0; id < EMU_MAX_BARRIERS; id++) {
         stuck_barrier(s, cta, c, id);
     }
     for (uint32_t wi = 0; wi < cta->nwarps; wi++) {
         stuck_warpsync(s, cta, c, &cta->warps[wi]);
+        stuck_parked(s, cta, c, &cta->warps[wi]);
     }
 }
 
@@ -609,11 +699,14 @@ static void on_event(void *ctx, const EmuEvent *e)
     SanSynccheck *s = ctx;
     void **slot = e->cta ? emu_client_cta_slot(e->cta, s->client) : NULL;
     CtaState *c = slot ? *slot : NULL;
+    if (!c && e->kind == EMU_EV_DEADLOCK && e->cta) {
+        c = cta_state(s, e->cta);     /* none yet: no barrier ran */
+    }
     if (!c) {
         return;
     }
     if (e->kind == EMU_EV_DEADLOCK) {
-        deadlock(s, e->cta, c);
+        deadlock(s, e, c);
     } else if (e->kind == EMU_EV_BARRIER && e->id < EMU_MAX_BARRIERS) {
         c->prev[e->id] = c->count[e->id]; /* the round is over */
         c->count[e->id] = 0;
@@ -624,6 +717,29 @@ static void on_event(void *ctx, const EmuEvent *e)
         cta_state_free(c);
         *slot = NULL;
     }
+}
+
+void san_synccheck_fault(SanSynccheck *s, const EmuFault *f,
+                         const EmuModule *mod)
+{
+    const EmuFunc *fn = san_func_named(mod, f->func ? f->func : f->kernel);
+    if (!fn || f->pc >= fn->ncode ||
+        f->status != EMU_ERR_ILLEGAL_INSTRUCTION) {
+        return;
+    }
+    PtxOpcode op = (PtxOpcode)fn->code[f->pc].op;
+    if ((op < PTX_OP_MBARRIER_INIT || op > PTX_OP_MBARRIER_PENDING_COUNT) &&
+        op != PTX_OP_CP_ASYNC_MBARRIER_ARRIVE) {
+        return;
+    }
+    /* the emulator's words for the misuse, without its PTX ISA note */
+    char detail[sizeof(f->detail)];
+    snprintf(detail, sizeof(detail), "%s", f->detail);
+    char *note = strstr(detail, " (PTX ISA");
+    if (note) {
+        *note = 0;
+    }
+    report_at(s, f->tid, f->ctaid, fn, f->pc, K_MBARRIER, detail);
 }
 
 SanSynccheck *san_synccheck_new(EmuDevice *d, SanOut *out)

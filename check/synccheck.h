@@ -28,8 +28,20 @@
  *    whose other live members never come, with where those are.  A
  *    barrier whose count was already reported as inconsistent is not
  *    reported again.
- *  - Not checked: barrier.cluster, mbarrier phases, named barriers' id
- *    reuse with different participant sets.
+ *  - .sync warp operations (shfl, vote, match, redux) under independent
+ *    thread scheduling whose other live members never execute them:
+ *    spinning elsewhere (the launch deadlocks) or waiting at another
+ *    operation (the emulator stops the kernel, emu/its.h); one error
+ *    naming the lanes that wait and where the missing ones are.
+ *  - mbarrier misuse, which the emulator stops the kernel on
+ *    (emu/ops_mbarrier.c; san_synccheck_fault): more arrivals than the
+ *    current phase awaits (arrive counts exceeded), a wait with a state
+ *    token older than the preceding phase, .noComplete completing a
+ *    phase, an arrive_drop past the expected count, a tx-count out of
+ *    range, an operation on a word that holds no initialised mbarrier.
+ *  - Not checked: barrier.cluster, named barriers' id reuse with
+ *    different participant sets, a try_wait.parity on a parity two
+ *    phases old (the parity cannot tell).
  *
  * Contract.
  *  - san_synccheck_new() attaches a client that wants steps (slower
@@ -47,6 +59,10 @@
 typedef struct SanSynccheck SanSynccheck;
 
 SanSynccheck *san_synccheck_new(EmuDevice *d, SanOut *out);
+/* A launch of module mod stopped on fault f: reported when it is an
+ * mbarrier instruction's illegal-instruction fault (mbarrier misuse). */
+void san_synccheck_fault(SanSynccheck *s, const EmuFault *f,
+                         const EmuModule *mod);
 void san_synccheck_free(SanSynccheck *s);
 
 #endif

@@ -78,7 +78,13 @@ typedef enum EmuEventKind {
                                      (emu/grid.h); one event per resident
                                      CTA with live warps, before the
                                      fault is made, while the warps'
-                                     states say what each waits for */
+                                     states say what each waits for;
+                                     warp NULL.  Also (emu/its.h) one
+                                     for a .sync warp operation whose
+                                     members can never arrive: warp,
+                                     addr: the lanes executing it (the
+                                     TOS path), size: its member mask,
+                                     id: its pc, before that fault) */
     EMU_EV_COUNT
 } EmuEventKind;
 

@@ -343,6 +343,10 @@ static void never_arrive(EmuCtx *x, uint32_t members, uint32_t missing)
     char src[160];
     emu_src_pos(x->launch->mod->ir, f, x->pc, src, sizeof(src));
     const EmuSimtEntry *top = &w->stack[t];
+    /* the clients (synccheck) see where the lanes are before the fault */
+    EmuEvent ev = { EMU_EV_DEADLOCK, x->launch, x->cta, w, top->mask,
+                    members, x->pc };
+    emu_client_event(x->dev, &ev);
     emu_fault(x, EMU_ERR_ILLEGAL_INSTRUCTION,
               (unsigned)__builtin_ctz(top->mask | (1u << 31)), 0, 0,
               PTX_SPACE_NONE,

@@ -13,21 +13,24 @@
  *   bits 40..60  tx-count, 21-bit two's complement: the ISA allows
  *                -(2^20-1)..2^20-1, and a bulk copy may complete its
  *                bytes before the matching expect_tx raises the count
- *   bit  61      0
+ *   bit  61      bit 1 of the phase number (mod 4)
  *   bit  62      1 while initialised (init sets it, inval clears the
  *                word): operations on a word without it fault
- *   bit  63      phase parity
+ *   bit  63      phase parity (bit 0 of the phase number)
  *
- * A phase completes when pending and tx-count are both 0: the parity
- * flips, pending = expected, tx-count = 0.
+ * A phase completes when pending and tx-count are both 0: the phase
+ * number advances (mod 4), pending = expected, tx-count = 0.
  *
  * The state token returned by arrive is the word as that arrive left
  * it, before any phase flip: its parity is the phase the arrival counted
  * in and its pending field the arrivals still missing in that phase
  * after it (so the tokens of one phase's arrivals carry pending counts
  * expected-1 .. 0, one each).  test_wait/try_wait with a token succeed
- * once the current parity differs from the token's (the ISA allows a
- * token of the current or the immediately preceding phase only);
+ * once the phase is the token's next; a token two or three phases old
+ * (by the phase number mod 4) is a fault: the ISA allows a token of the
+ * current or the immediately preceding phase only, and its parity
+ * alone would say that phase is still running, a wait that never ends
+ * (a token four phases old passes as current);
  * mbarrier.pending_count returns the token's pending field.
  *
  * Asynchronous operations complete at issue here: cp.async copies are
@@ -64,6 +67,7 @@
 #define MB_TX_MASK 0x1fffffull                 /* 21 bits */
 #define MB_VALID (1ull << 62)
 #define MB_PHASE (1ull << 63)
+#define MB_PHASE_HI_SHIFT 61                   /* phase number bit 1 */
 #define MB_TX_MAX 0xfffff                      /* 2^20 - 1 */
 
 /* aux of the arrive family */
@@ -90,7 +94,7 @@ static Mbar mb_unpack(uint64_t w)
     b.expected = (uint32_t)(w >> MB_EXP_SHIFT & MB_CNT_MASK);
     uint32_t t = (uint32_t)(w >> MB_TX_SHIFT & MB_TX_MASK);
     b.tx = (int32_t)(t << 11) >> 11;          /* sign-extend 21 bits */
-    b.phase = (unsigned)(w >> 63);
+    b.phase = (unsigned)(w >> 63) | (unsigned)(w >> MB_PHASE_HI_SHIFT & 1) << 1;
     return b;
 }
 
@@ -98,7 +102,8 @@ static uint64_t mb_pack(const Mbar *b)
 {
     return (uint64_t)b->pending | (uint64_t)b->expected << MB_EXP_SHIFT |
            ((uint64_t)(uint32_t)b->tx & MB_TX_MASK) << MB_TX_SHIFT |
-           MB_VALID | (uint64_t)b->phase << 63;
+           MB_VALID | (uint64_t)(b->phase & 1) << 63 |
+           (uint64_t)(b->phase >> 1 & 1) << MB_PHASE_HI_SHIFT;
 }
 
 /* Kind of mb_word() for a check that is not an access. */
@@ -165,7 +170,7 @@ static void mb_settle(EmuCtx *x, const uint8_t *p, uint64_t addr,
                       Mbar *b)
 {
     if (b->pending == 0 && b->tx == 0 && b->expected != 0) {
-        b->phase ^= 1u;
+        b->phase = (b->phase + 1) & 3u;
         b->pending = b->expected;
         emu_async_mbar_flip(x, emu_async_mbar_id(p));
         emu_client_warp_event(x, EMU_EV_MBAR_FLIP, addr, 0);
@@ -343,10 +348,24 @@ static void op_mb_wait(EmuCtx *x, const EmuInsn *i, uint32_t mask)
             return;
         }
         uint64_t v = emu_src(x, &i->o[2], lane);
-        unsigned want = (i->aux & AUX_PARITY) ? (unsigned)(v & 1)
-                                              : (unsigned)(v >> 63);
-        /* the phase of parity `want` is over once the current differs */
-        bool done = b.phase != want;
+        bool done;
+        if (i->aux & AUX_PARITY) {
+            /* the phase of parity v is over once the current differs */
+            done = (b.phase & 1) != (unsigned)(v & 1);
+        } else {
+            unsigned age = (b.phase - mb_unpack(v).phase) & 3u;
+            if (age >= 2) {
+                emu_fault(x, EMU_ERR_ILLEGAL_INSTRUCTION, lane, addr, 8, sp,
+                          "%s: the state token is %u phases older than "
+                          "the current phase of the mbarrier at 0x%llx "
+                          "(PTX ISA: only a token of the current or "
+                          "the immediately preceding phase is valid)",
+                          ptx_opinfo((PtxOpcode)i->op)->name, age,
+                          (unsigned long long)addr);
+                return;
+            }
+            done = age == 1;
+        }
         emu_async_mbar_wait(x, emu_async_mbar_id(p), done);
         if (!done) {
             failed |= 1u << lane;

@@ -58,11 +58,14 @@ static void on_fault(void *ctx, const EmuFault *f, const EmuModule *m)
     if (s->mc) {
         san_memcheck_fault(s->mc, f, m);
     }
+    if (s->sc) {
+        san_synccheck_fault(s->sc, f, m);
+    }
 }
 
 static void release(RtSanitize *s)
 {
-    if (s->mc) {
+    if (s->mc || s->sc) {
         rt_set_fault_hook(s->dev, NULL, NULL);
     }
     san_memcheck_free(s->mc);
@@ -107,7 +110,7 @@ RtSanitize *rt_sanitize_start(ptxemu_device *d, const RtSanOptions *o,
         release(s);
         return NULL;
     }
-    if (s->mc) {
+    if (s->mc || s->sc) {
         rt_set_fault_hook(d, on_fault, s);
     }
     return s;

@@ -180,3 +180,117 @@ extern "C" __global__ void y_warp_exit_ok(int *out)
     __syncwarp();
     out[i] += 1;
 }
+// ---- .sync warp operations under independent thread scheduling whose
+// members never come (the emulator must report, not hang)
+// a shuffle of the whole warp while half of it spins
+extern "C" __global__ void y_never_shfl(volatile int *out)
+{
+    int i = threadIdx.x;
+    if (i % 32 < 16) {
+        out[i] = __shfl_sync(0xffffffffu, i, 0);  // @y_never_shfl
+    } else {
+        while (out[40] != 12345)  // @y_never_shfl.loop
+            ;
+    }
+}
+// a vote of the whole warp while the other half waits at a shuffle
+extern "C" __global__ void y_never_vote(int *out)
+{
+    int i = threadIdx.x;
+    int v;
+    if (i % 32 < 16)
+        v = __ballot_sync(0xffffffffu, i & 1);  // @y_never_vote
+    else
+        v = __shfl_sync(0xffffffffu, i, 3);  // @y_never_vote.other
+    out[i] = v;
+}
+// the twin: both halves reach the same shuffle after their branches
+extern "C" __global__ void y_shfl_diverged_ok(int *out)
+{
+    int i = threadIdx.x;
+    int v;
+    if (i % 32 < 16)
+        v = i * 2;
+    else
+        v = i + 7;
+    out[i] = __shfl_sync(0xffffffffu, v, 17);
+}
+// ---- mbarrier misuse (PTX ISA, "mbarrier": an mbarrier in shared memory)
+__device__ unsigned long long mb_arrive(unsigned a)
+{
+    unsigned long long s;
+    asm volatile("mbarrier.arrive.shared.b64 %0, [%1];"
+                 : "=l"(s) : "r"(a) : "memory");
+    return s;
+}
+__device__ unsigned long long mb_arrive_nc(unsigned a, unsigned n)
+{
+    unsigned long long s;
+    asm volatile("mbarrier.arrive.noComplete.shared.b64 %0, [%1], %2;"
+                 : "=l"(s) : "r"(a), "r"(n) : "memory");
+    return s;
+}
+__device__ int mb_test(unsigned a, unsigned long long s)
+{
+    unsigned p;
+    asm volatile("{\n\t.reg .pred q;\n\t"
+                 "mbarrier.test_wait.shared.b64 q, [%1], %2;\n\t"
+                 "selp.u32 %0, 1, 0, q;\n\t}"
+                 : "=r"(p) : "r"(a), "l"(s) : "memory");
+    return (int)p;
+}
+__device__ void mb_init(unsigned a, unsigned n)
+{
+    asm volatile("mbarrier.init.shared.b64 [%0], %1;" :: "r"(a), "r"(n)
+                 : "memory");
+}
+// the block's mbarrier, initialised by thread 0 to expect n arrivals
+__device__ unsigned mb_shared(unsigned n)
+{
+    __shared__ unsigned long long bar;
+    unsigned a = (unsigned)__cvta_generic_to_shared(&bar);
+    if (threadIdx.x == 0) mb_init(a, n);
+    __syncthreads();
+    return a;
+}
+// a wait with the token of a phase two phases back (its parity is the
+// current phase's: on a GPU the wait never succeeds)
+extern "C" __global__ void y_mbar_stale(int *out)
+{
+    unsigned a = mb_shared(1);
+    if (threadIdx.x == 0) {
+        unsigned long long t0 = mb_arrive(a);
+        mb_arrive(a);
+        out[0] = mb_test(a, t0);  // @y_mbar_stale
+    }
+}
+// more arrivals than the phase awaits: 4 expected, 3 + 3 arrive
+extern "C" __global__ void y_mbar_over(int *out)
+{
+    unsigned a = mb_shared(4);
+    if (threadIdx.x < 2) {
+        unsigned long long t = mb_arrive_nc(a, 3);  // @y_mbar_over
+        out[threadIdx.x] = (int)t;
+    }
+}
+// the twin: each phase waited for with its own token; 1 + 1 early
+// arrivals then the last two
+extern "C" __global__ void y_mbar_ok(int *out)
+{
+    unsigned a = mb_shared(4);
+    if (threadIdx.x < 2) {
+        mb_arrive_nc(a, 1);
+        unsigned long long t = mb_arrive(a);
+        while (!mb_test(a, t))
+            ;
+        out[threadIdx.x] = 1;
+    }
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        for (int k = 0; k < 3; k++) {
+            mb_init(a, 1);
+            unsigned long long t = mb_arrive(a);
+            out[2 + k] = mb_test(a, t);
+        }
+    }
+}
