@@ -86,7 +86,18 @@ int emu_gpu_attribute(const EmuGpu *g, int attr, int *out)
     case CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE: v = (int)g->l2_bytes; break;
     case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR:
         v = (int)g->threads_per_sm; break;
-    case CU_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT: v = 2; break;
+    /* The drop-in driver runs a device's work on one worker thread, one
+     * item at a time (runtime/cuda/drv_queue.h): kernels never run
+     * concurrently, nor copies beside kernels.  CUDA lets a device say
+     * so (CUDA Runtime API, cudaDeviceProp: concurrentKernels "1 if the
+     * device supports executing multiple kernels within the same
+     * context simultaneously, or 0 if not", asyncEngineCount the
+     * engines that overlap copies with kernels), and a program may not
+     * rely on overlap for correctness either way. */
+    case CU_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT:
+    case CU_DEVICE_ATTRIBUTE_CONCURRENT_KERNELS:
+    case CU_DEVICE_ATTRIBUTE_GPU_OVERLAP:
+        v = 0; break;
     case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR:
         v = (int)(g->arch / 10); break;
     case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR:
@@ -139,8 +150,6 @@ int emu_gpu_attribute(const EmuGpu *g, int attr, int *out)
     case CU_DEVICE_ATTRIBUTE_STREAM_PRIORITIES_SUPPORTED:
     case CU_DEVICE_ATTRIBUTE_GLOBAL_L1_CACHE_SUPPORTED:
     case CU_DEVICE_ATTRIBUTE_LOCAL_L1_CACHE_SUPPORTED:
-    case CU_DEVICE_ATTRIBUTE_CONCURRENT_KERNELS:
-    case CU_DEVICE_ATTRIBUTE_GPU_OVERLAP:
     case CU_DEVICE_ATTRIBUTE_HOST_NATIVE_ATOMIC_SUPPORTED:
     case CU_DEVICE_ATTRIBUTE_COMPUTE_PREEMPTION_SUPPORTED:
     case CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED:

@@ -842,6 +842,9 @@ START_TEST(test_device)
     ck_assert_int_eq(p.maxGridSize[1], 65535);
     ck_assert_int_ge(p.major, 8);
     ck_assert_uint_gt(p.totalGlobalMem, 0);
+    /* the emulated device runs one kernel at a time (README) */
+    ck_assert_int_eq(p.concurrentKernels, 0);
+    ck_assert_int_eq(p.asyncEngineCount, 0);
     int v = 0;
     ck_assert_int_eq(cudaDeviceGetAttribute(&v, cudaDevAttrWarpSize, 0),
                      cudaSuccess);

@@ -189,6 +189,18 @@ START_TEST(init_and_device)
     ck_assert_int_eq(v, 1024);
     OK(cuDeviceGetName(name, sizeof(name), dev));
     ck_assert_ptr_nonnull(strstr(name, "sm_80"));
+    /* One worker runs the device's work, one item at a time
+     * (drv_queue.h): no concurrent kernels, no copy beside a kernel. */
+    static const CUdevice_attribute serial[] = {
+        CU_DEVICE_ATTRIBUTE_CONCURRENT_KERNELS,
+        CU_DEVICE_ATTRIBUTE_GPU_OVERLAP,
+        CU_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT,
+    };
+    for (size_t i = 0; i < sizeof serial / sizeof *serial; i++) {
+        v = -1;
+        OK(cuDeviceGetAttribute(&v, serial[i], dev));
+        ck_assert_int_eq(v, 0);
+    }
     /* Every attribute answers; one past the last is refused. */
     for (int a = 1; a <= 147; a++) {
         ck_assert_msg(cuDeviceGetAttribute(&v, (CUdevice_attribute)a, dev)
