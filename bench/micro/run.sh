@@ -16,7 +16,9 @@
 # and, without --quick, the TLBs at 512 KB strides up to 40 MB and their
 # associativity (16 and 17 elements at strides up to 8 MB).  With
 # --sweeps volta the last sweeps are a V100's instead (Jia et al. 2018,
-# Table 3.1): the L1 around its 128 KB and the L2 from 1 to 8 MB.  Infer
+# Table 3.1): the L1 around its 128 KB and the L2 from 1 to 8 MB.  The
+# clock register's and the constant caches' sharing scope (mb_scope)
+# run with either.  Infer
 # cache geometries from the chase CSVs with bench/micro/mbgeom.
 set -e
 here=$(cd "$(dirname "$0")" && pwd)
@@ -37,9 +39,15 @@ done
 NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
 [ -x "$NVCC" ] || { echo "$0: nvcc not found (set NVCC)" >&2; exit 1; }
 mkdir -p "$out"
+# built side by side (each nvcc is one process), then checked
+pids=
 for p in mb_arith mb_chase mb_sync mb_banks mb_atomic mb_icache \
-    mb_coalesce; do
-    "$NVCC" -O2 -arch="$arch" -o "$out/$p" "$here/$p.cu"
+    mb_coalesce mb_scope; do
+    "$NVCC" -O2 -arch="$arch" -o "$out/$p" "$here/$p.cu" &
+    pids="$pids $!"
+done
+for pid in $pids; do
+    wait "$pid" || { echo "$0: nvcc failed" >&2; exit 1; }
 done
 # EXEC_ARGS go between `exec` and `--`; "$@" holds them.
 go() {  # go CSV PROGRAM ARGS...
@@ -59,6 +67,11 @@ go banks.csv mb_banks
 go atomic.csv mb_atomic
 go icache.csv mb_icache
 go coalesce.csv mb_coalesce
+# what SMs share (Wong et al. Figs. 5 and 20): the clock register, and
+# the constant caches seen by two chasers in one CTA or in two
+go scope-clock.csv mb_scope --clock
+go scope-const.csv mb_scope --space const --min 512 --max 16384 \
+    --step 512 --stride 64
 go chase-tex.csv mb_chase --space tex --min 4096 --max 8192 --step 8 \
     --stride 8
 # the constant L1 at a 16-byte stride, footprints a line (64 bytes)
