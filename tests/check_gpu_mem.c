@@ -1283,6 +1283,44 @@ START_TEST(hier_refused_retry)
 }
 END_TEST
 
+/* hier_refused_retry's refusal, sticky (gpu_mem.h): refused at 1 from
+ * the 1-MSHR L1 (its one MSHR holds 0x000's miss), the SM's state does
+ * not change until that line's fill at 43 (the reply leaves the L1 at
+ * 47, after its 4-cycle hit latency), so the memory system calls the
+ * sender back (cookie GPU_MEM_RETRY) at 43 and not before; the 41
+ * offers of 2..42 the sender did not make count as refusals, 42 as
+ * when it made them; at 43 the request is taken. */
+START_TEST(hier_sticky_refusal)
+{
+    static const char *const x[] = {"l1d.mshrs=1"};
+    MemRun r;
+    mem_open(&r, x, 1);
+    ck_assert_msg(r.m, "%s", r.h.err);
+    ck_assert(r.ops->sticky && r.ops->refused_again);
+    mem_send(&r, 0, 0x000, GPU_MEM_READ, PTXEMU_TM_SPACE_GLOBAL, 1, 0);
+    GpuMemReq q = {.addr = 0x1000, .size = 4, .kind = GPU_MEM_READ,
+                   .space = PTXEMU_TM_SPACE_GLOBAL, .sm = 0, .cookie = 2};
+    r.ops->advance(r.m, 1);
+    ck_assert(!r.ops->send(r.m, &q, 1));
+    ck_assert(r.ops->sticky(r.m, 0));
+    for (uint64_t t = 2; t <= 42; t++) {
+        r.ops->advance(r.m, t);
+        ck_assert_msg(r.done[GPU_MEM_RETRY] == 0, "called back at %llu",
+                      (unsigned long long)t);
+    }
+    r.ops->refused_again(r.m, 0, 41);
+    ck_assert_uint_eq(mem_stat(&r, "mem.l1d.sm0.resfail"), 42);
+    r.ops->advance(r.m, 43);
+    ck_assert_uint_eq(r.done[GPU_MEM_RETRY], 43);
+    ck_assert(r.ops->send(r.m, &q, 43));
+    mem_drain(&r);
+    ck_assert_uint_eq(r.done[1], 47);
+    ck_assert_uint_eq(r.done[2], 90);
+    ck_assert_uint_eq(mem_stat(&r, "mem.l1d.sm0.resfail"), 42);
+    mem_close(&r);
+}
+END_TEST
+
 /* Traffic per level, counted by hand on hier_latencies' trace plus a
  * write: SM0 writes 0x100 at 500 (partition 1: bytes 256..511).  Every
  * access touches one 32-byte sector.
@@ -1784,6 +1822,7 @@ static Suite *suite(void)
     tcase_add_test(tc, hier_tpc_ci);
     tcase_add_test(tc, hier_l2_bypass);
     tcase_add_test(tc, hier_refused_retry);
+    tcase_add_test(tc, hier_sticky_refusal);
     tcase_add_test(tc, hier_bytes_per_level);
     tcase_add_test(tc, hier_stress_deterministic);
     tcase_add_test(tc, hier_bad_config);

@@ -359,6 +359,9 @@ static int sm_cycle(Gpu *g, GpuSm *sm, uint64_t t,
         for (uint32_t k = 0; k < nsched; k++) {
             cnt[sm->sched[k].why]++;
         }
+        if (sm->lsu_sleep && sm->qhead) { /* (gpu_lsu_cycle's offer) */
+            g->c.mem->refused_again(g->mem, sm->id, 1);
+        }
         if (sm->look < *next) {
             *next = sm->look;
         }
@@ -398,7 +401,7 @@ static int sm_cycle(Gpu *g, GpuSm *sm, uint64_t t,
     if (look < *next) {
         *next = look;
     }
-    if (sm->qhead || sm->nfq) {
+    if ((sm->qhead && !sm->lsu_sleep) || sm->nfq) {
         *busy = true;
         look = t + 1;
     }
@@ -474,11 +477,19 @@ static int cycle(Gpu *g, uint64_t *now)
     for (int r = 0; r < GPU_ST_COUNT; r++) {
         g->st_stall[r] += cnt[r] * d;
     }
+    /* A sleeping LSU would have offered its refused request at each
+     * cycle in (t, next) this loop would have run: every one while an
+     * LSU is busy, from t + 1 or after a child grid's run. */
+    const uint64_t from = gpu_max(t + 1, kn->resume_at);
+    const uint64_t skipped = next > from ? next - from : 0;
     for (uint32_t i = 0; i < g->active_sms; i++) {
         GpuSm *sm = g->sm[i];
         if (sm->used.ctas) {
             sm->cycles += d;
             sm->warps_resident += sm->used.warps * d;
+            if (sm->lsu_sleep && sm->qhead && skipped) {
+                g->c.mem->refused_again(g->mem, sm->id, skipped);
+            }
         }
     }
     kn->now = next;

@@ -353,6 +353,11 @@ typedef struct GpuSm {
     /* LSU */
     GpuLsuOp *qhead, *qtail;    /* not fully sent, in order */
     uint32_t qlen;
+    /* The memory system called the refusal of qhead's next request
+     * sticky (gpu_mem.h): it is not offered again, but each cycle in
+     * which it would have been is reported (refused_again), until
+     * GPU_MEM_RETRY. */
+    bool lsu_sleep;
     uint64_t mio_free;          /* shared-memory pipe free from */
     GpuFetchPort fport;         /* perfect I-cache, one port per SM */
     /* memory-backed fetch: warps waiting to send, in order */

@@ -93,9 +93,12 @@ typedef struct GpuMemReq {
 } GpuMemReq;
 
 /* A reply: the request `cookie` sent by `sm` is back at core cycle
- * `cycle`. */
+ * `cycle`.  Cookie GPU_MEM_RETRY (never a request's) instead tells an
+ * SM whose refused request the memory system called sticky that
+ * offering it again may now go otherwise. */
 typedef void (*GpuMemDone)(void *ctx, uint32_t sm, uint64_t cookie,
                            uint64_t cycle);
+#define GPU_MEM_RETRY 0u
 
 /* What a memory system is told of a kernel at its beginning. */
 typedef struct GpuMemKernel {
@@ -138,6 +141,16 @@ typedef struct GpuMemOps {
     void (*advance)(void *m, uint64_t now);
     /* Earliest core cycle something will happen (GPU_NEVER: idle). */
     uint64_t (*next)(const void *m);
+    /* Optional (NULL: a sender offers a refused request every cycle).
+     * Called right after send() refused SM sm's request: true when
+     * offering that request again would be refused, and counted, the
+     * same way each cycle until the memory system calls done(ctx, sm,
+     * GPU_MEM_RETRY, ...), which it then does at the first change of
+     * what decided (within an advance).  The sender then stops
+     * offering it and reports the offers it did not make with
+     * refused_again, which counts them as refusals would have been. */
+    bool (*sticky)(void *m, uint32_t sm);
+    void (*refused_again)(void *m, uint32_t sm, uint64_t n);
 } GpuMemOps;
 
 /* The memory systems, by name; NULL-terminated by name. */

@@ -360,10 +360,17 @@ bool gpu_lsu_cycle(Gpu *g, GpuSm *sm, uint64_t now)
 {
     uint64_t budget = g->c.lsu_txn_per_cycle;
     bool popped = false;
+    if (sm->lsu_sleep) {
+        /* the offer it would make now, refused as the last was */
+        g->c.mem->refused_again(g->mem, sm->id, 1);
+        return true;
+    }
     while (budget && sm->qhead && !sm->qhead->hold) {
         GpuLsuOp *op = sm->qhead;
         while (budget && op->nsent < op->nreq) {
             if (!g->c.mem->send(g->mem, &op->req[op->nsent], now)) {
+                sm->lsu_sleep = g->c.mem->sticky &&
+                                g->c.mem->sticky(g->mem, sm->id);
                 budget = 0;
                 break;
             }
@@ -412,7 +419,11 @@ static void complete(Gpu *g, GpuLsuOp *op, uint64_t cycle)
 void gpu_mem_done(void *ctx, uint32_t sm, uint64_t cookie, uint64_t cycle)
 {
     Gpu *g = ctx;
-    (void)sm;
+    if (cookie == GPU_MEM_RETRY) { /* offer the refused request again */
+        g->sm[sm]->lsu_sleep = false;
+        g->sm[sm]->look = 0;
+        return;
+    }
     if (cookie & 1u) {
         gpu_fetch_reply(g, (GpuWarp *)(uintptr_t)(cookie & ~(uint64_t)1),
                         cycle);
@@ -432,6 +443,7 @@ void gpu_lsu_orphan(Gpu *g, bool all)
         GpuSm *sm = g->sm[i];
         sm->qhead = sm->qtail = NULL;
         sm->qlen = 0;
+        sm->lsu_sleep = false;
         gpu_sm_changed(sm);
     }
     GpuLsuOp *op = g->ops_all;

@@ -662,9 +662,9 @@ void cache_set_sum(Cache *c, CacheStats *sum)
     c->sum = sum;
 }
 
-void cache_count_resfail(Cache *c)
+void cache_count_resfail(Cache *c, uint64_t n)
 {
-    COUNT(c, resfail, 1);
+    COUNT(c, resfail, n);
 }
 
 void cache_fill(Cache *c, const MemMsg *m, uint64_t now)

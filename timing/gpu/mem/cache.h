@@ -157,8 +157,8 @@ void cache_set_sum(Cache *c, CacheStats *sum);
 /* Count a reservation failure without the lookup: an owner that knows
  * an access refused with CACHE_FAIL_RES would be refused again (nothing
  * in this cache changed since) keeps the counts what the lookup would
- * have made them. */
-void cache_count_resfail(Cache *c);
+ * have made them (n such refusals). */
+void cache_count_resfail(Cache *c, uint64_t n);
 /* A reply from below at cycle now: a fill of this cache's (m->mshr >=
  * 0) or the acknowledgement of a message it passed on.  Never refused
  * (its room was reserved). */

@@ -74,8 +74,14 @@ typedef struct ReqStats {
 } ReqStats;
 
 typedef struct Sm {
-    uint64_t gen;               /* bumped whenever its state may change */
+    uint64_t gen;               /* bumped whenever its state may change
+                                   (changed()) */
     Memo memo[MEM_UNIT_COUNT];
+    int8_t refused;             /* the unit whose memo refused the last
+                                   send, -1: none */
+    bool sleeping;              /* the sender waits for GPU_MEM_RETRY */
+    int8_t sleep_unit;          /* the memo of its refused request (the
+                                   SM's fetches are offered meanwhile) */
     Cache *c[MEM_UNIT_DIRECT];  /* l1d NULL without one */
     MemQ direct;                /* no L1: waiting for the network */
     Tlb *tlb;                   /* NULL: no TLB */
@@ -298,6 +304,18 @@ static void touch(Hier *H, uint32_t id)
     }
 }
 
+/* SM s's state may have changed: its memos are void, and a sender
+ * told that its refusal was sticky (hier_sticky) may offer again. */
+static void changed(Hier *H, uint32_t s)
+{
+    Sm *S = &H->sm[s];
+    S->gen++;
+    if (S->sleeping) {
+        S->sleeping = false;
+        H->done(H->ctx, s, GPU_MEM_RETRY, cyc(H, DOM_CORE));
+    }
+}
+
 /* ------------------------------------------------------------ replies */
 
 static void slot_free(Hier *H, uint32_t k)
@@ -476,7 +494,7 @@ static void walk_reply(Hier *H, uint32_t s, uint64_t now)
         tlb_fill(S->tlb, S->walkq.it[S->walkq.head].m.addr);
         S->walking = false;
     }
-    S->gen++;
+    changed(H, s);
     touch(H, id_sm(H, s));
 }
 
@@ -490,7 +508,7 @@ static void run_tpc(Hier *H, uint32_t s, uint64_t now)
     while ((m = cache_up_peek(c, now))) {
         Sm *D = &H->sm[m->sm];
         cache_fill(D->c[m->unit], m, now);
-        D->gen++;
+        changed(H, m->sm);
         D->pend_blocked = false;
         touch(H, id_sm(H, m->sm));
         cache_up_pop(c);
@@ -509,7 +527,7 @@ static void run_sm(Hier *H, uint32_t s, uint64_t now)
 {
     Sm *S = &H->sm[s];
     const MemMsg *m;
-    S->gen++;
+    changed(H, s);
     for (int u = 0; u < MEM_UNIT_DIRECT; u++) {
         Cache *c = S->c[u];
         if (!c) {
@@ -620,7 +638,7 @@ static void run_rep(Hier *H, uint64_t now)
                 touch(H, id_sm(H, t * H->cfg.icnt_group));
             } else {
                 cache_fill(H->sm[s].c[m->unit], m, cyc(H, DOM_CORE));
-                H->sm[s].gen++;
+                changed(H, s);
                 H->sm[s].pend_blocked = false;
                 touch(H, id_sm(H, s));
             }
@@ -771,6 +789,7 @@ static bool hier_send(void *mm, const GpuMemReq *r, uint64_t now)
     EMU_ASSERT(r->sm < H->nsms && r->kind < GPU_MEM_KIND_COUNT);
     Sm *S = &H->sm[r->sm];
     MemUnit u = unit_of(H, r);
+    S->refused = -1;
     /* the cache operator's hints: the L1's for the L1 (none without
      * one), the L2's for the level below it */
     uint8_t hint = u == MEM_UNIT_L1D ? r->hint
@@ -803,8 +822,9 @@ static bool hier_send(void *mm, const GpuMemReq *r, uint64_t now)
         mo->sectors == m.sectors && mo->kind == m.kind &&
         mo->flags == m.flags) {
         if (mo->resfail) {
-            cache_count_resfail(mo->resfail);
+            cache_count_resfail(mo->resfail, 1);
         }
+        S->refused = translate ? -1 : (int8_t)u; /* (a lookup each) */
         return false;
     }
     uint32_t k = slot_alloc(H);
@@ -827,12 +847,13 @@ static bool hier_send(void *mm, const GpuMemReq *r, uint64_t now)
                              .flags = m.flags,
                              .resfail = e == REFUSED_RES ? S->c[u]
                                                          : NULL};
+                S->refused = translate ? -1 : (int8_t)u;
             }
             slot_free(H, k);
             return false;
         }
     }
-    S->gen++;
+    changed(H, r->sm);
     if (u == MEM_UNIT_DIRECT) {
         H->st_direct_bytes += mem_sector_count(m.sectors) * GPU_SECTOR;
     }
@@ -844,6 +865,32 @@ static bool hier_send(void *mm, const GpuMemReq *r, uint64_t now)
     wake(H, id_sm(H, r->sm));
     heap_clean(H);
     return true;
+}
+
+/* The request send() just refused was refused from, or into, a memo
+ * (without a translation, which each offer would repeat): until the
+ * SM's state changes (changed()), offers of it are refused the same
+ * way, only counted. */
+static bool hier_sticky(void *m, uint32_t s)
+{
+    Hier *H = m;
+    Sm *S = &H->sm[s];
+    if (S->refused < 0 || S->memo[S->refused].gen != S->gen) {
+        return false;
+    }
+    S->sleeping = true;
+    S->sleep_unit = S->refused;
+    return true;
+}
+
+static void hier_refused_again(void *m, uint32_t s, uint64_t n)
+{
+    Hier *H = m;
+    Sm *S = &H->sm[s];
+    EMU_ASSERT(S->sleeping && S->sleep_unit >= 0);
+    if (S->memo[S->sleep_unit].resfail) {
+        cache_count_resfail(S->memo[S->sleep_unit].resfail, n);
+    }
 }
 
 /* ------------------------------------------------------ create/destroy */
@@ -986,7 +1033,7 @@ static uint64_t hier_kernel_begin(void *m, uint64_t now,
             /* a cache with something in flight keeps its size */
             cache_set_sets(l1, sets);
         }
-        H->sm[s].gen++;
+        changed(H, s);
         for (int u = 0; u < MEM_UNIT_DIRECT; u++) {
             if (H->sm[s].c[u]) {
                 cache_invalidate(H->sm[s].c[u]);
@@ -1396,4 +1443,6 @@ const GpuMemOps gpu_mem_hier = {
     .send = hier_send,
     .advance = hier_advance,
     .next = hier_next,
+    .sticky = hier_sticky,
+    .refused_again = hier_refused_again,
 };
