@@ -2,9 +2,10 @@
  * ptx/ir.h: the typed intermediate representation of a PTX module.
  *
  * Contract: everything the emulator, the timing models and the printer
- * know about a PTX program is here.  A module owns all of its memory in
- * one arena (ptx_module_free releases it at once); nothing points outside
- * the module.  Names are interned strings owned by the module.
+ * know about a PTX program is here.  A module owns all of its memory: its
+ * header and one arena (ptx_module_free releases them at once); nothing
+ * points outside the module.  Names are interned strings owned by the
+ * module.
  *
  * Identity: registers are numbered per function (IrFunc.regs), symbols are
  * pointers to IrSymbol, labels are indices into IrFunc.labels, and

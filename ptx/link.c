@@ -254,10 +254,8 @@ IrModule *ptx_link(IrModule **mods, uint32_t n, const char *name,
         goto fail;
     }
 
-    PtxArena *a = ptx_arena_new();
-    IrModule *out = ptx_arena_alloc(a, sizeof(*out));
-    out->arena = a;
-    out->filename = ptx_arena_strndup(a, name, strlen(name));
+    IrModule *out = ptx_module_new(name);
+    PtxArena *a = out->arena;
     out->address_size = mods[0]->address_size;
     out->targets = mods[0]->targets;
     out->ntargets = mods[0]->ntargets;

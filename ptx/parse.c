@@ -4,6 +4,7 @@
  */
 #include "config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,12 +17,21 @@
 #define YYLTYPE PTX_YYLTYPE
 #include "ptx/lexer.h"
 
-static IrModule *new_module(const char *filename)
+/* The header is a heap block of its own, not arena memory: a program
+ * that keeps a module to its end (a CUDA module is freed with its
+ * context, which a program need not destroy) then reaches every block
+ * from the pointer it holds, not only through pointers into the middle
+ * of the arena's chunks, which leak checkers report as possibly lost.
+ * Out of memory aborts, as the arena does. */
+IrModule *ptx_module_new(const char *filename)
 {
-    PtxArena *a = ptx_arena_new();
-    IrModule *m = ptx_arena_alloc(a, sizeof(*m));
-    m->arena = a;
-    m->filename = ptx_arena_strndup(a, filename, strlen(filename));
+    IrModule *m = calloc(1, sizeof(*m));
+    if (!m) {
+        fputs("ptxemu: out of memory\n", stderr);
+        abort();
+    }
+    m->arena = ptx_arena_new();
+    m->filename = ptx_arena_strndup(m->arena, filename, strlen(filename));
     m->address_size = 64;
     return m;
 }
@@ -34,6 +44,7 @@ void ptx_module_free(IrModule *m)
             ptx_arena_free(m->more_arenas[i]);
         }
         ptx_arena_free(m->arena);
+        free(m);
     }
 }
 
@@ -43,7 +54,7 @@ void ptx_module_free(IrModule *m)
 static IrModule *parse_buffer(const char *filename, char *buf, size_t len,
                               PtxDiag *d)
 {
-    IrModule *m = new_module(filename);
+    IrModule *m = ptx_module_new(filename);
     PtxParse ps;
     memset(&ps, 0, sizeof(ps));
     ps.diag = d;

@@ -41,6 +41,9 @@ IrModule *ptx_parse_lazy(const char *filename, char *src, size_t len,
 /* Read and parse a file; an unreadable file is a diagnostic too. */
 IrModule *ptx_parse_file(const char *path, PtxDiag *d, FILE *echo);
 
+/* An empty module named filename (address size 64), with its arena;
+ * ptx_module_free frees both. */
+IrModule *ptx_module_new(const char *filename);
 void ptx_module_free(IrModule *m);
 
 /* Control flow (ptx/cfg.c): basic blocks, edges, immediate

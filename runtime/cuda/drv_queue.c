@@ -69,7 +69,14 @@ static pthread_cond_t done_cv = PTHREAD_COND_INITIALIZER;
 static DrvQueue *queues;
 static unsigned long long next_seq;
 static pthread_once_t started = PTHREAD_ONCE_INIT;
-static int sync_mode;                   /* PTXEMU_SYNC_STREAMS=1 */
+/* PTXEMU_SYNC_STREAMS=1, no threads, a forked child, or after
+ * drv_queue_stop (atomic: read without qlock) */
+static _Atomic int sync_mode;
+/* The worker threads (device, host functions), joinable; whether each
+ * was started and is running an item now (qlock) */
+static pthread_t workers[2];
+static int worker_started[2], worker_busy[2];
+static int stopping;                    /* drv_queue_stop (qlock) */
 
 static pthread_mutex_t devlock = PTHREAD_MUTEX_INITIALIZER;
 static _Atomic int flush_wanted;        /* device printf to flush */
@@ -348,13 +355,16 @@ static void *run_items(void *kindp)
     on_worker = 1;
     drv_quiet_ours(1);
     pthread_mutex_lock(&qlock);
-    for (;;) {
+    /* stopping (at exit): no new item, not even a ready one, so that
+     * drv_queue_stop's join never waits for a kernel */
+    while (!stopping) {
         DrvItem *it = pick(kind);
         if (!it) {
             pthread_cond_wait(&work_cv, &qlock);
             continue;
         }
         it->state = RUNNING;
+        worker_busy[kind] = 1;
         pthread_mutex_unlock(&qlock);
         CUresult r = CUDA_SUCCESS;
         if (kind == ITEM_DEVICE) {
@@ -370,10 +380,13 @@ static void *run_items(void *kindp)
             drv_quiet_ours(1);
         }
         pthread_mutex_lock(&qlock);
+        worker_busy[kind] = 0;
         note_error(it->ctx, r);
         complete(it);
         settle();
     }
+    pthread_mutex_unlock(&qlock);
+    drv_quiet_ours(-1);
     return NULL;
 }
 
@@ -399,6 +412,7 @@ static int held_elsewhere(pthread_mutex_t *m)
 static void forked_child(void)
 {
     sync_mode = 1;
+    worker_started[ITEM_DEVICE] = worker_started[ITEM_HOST] = 0;
     pthread_cond_init(&work_cv, NULL);
     pthread_cond_init(&done_cv, NULL);
     if ((dev_depth == 0 && held_elsewhere(&devlock)) ||
@@ -411,20 +425,48 @@ static void forked_child(void)
 static void start(void)
 {
     const char *e = getenv("PTXEMU_SYNC_STREAMS");
-    sync_mode = e && *e && strcmp(e, "0") != 0;
-    if (sync_mode) {
+    pthread_mutex_lock(&qlock);
+    int stopped = stopping;
+    pthread_mutex_unlock(&qlock);
+    if (stopped || (e && *e && strcmp(e, "0") != 0)) {
+        sync_mode = 1;          /* after drv_queue_stop too */
         return;
     }
     pthread_atfork(NULL, NULL, forked_child);
-    pthread_t t;
-    pthread_attr_t a;
-    pthread_attr_init(&a);
-    pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED);
-    if (pthread_create(&t, &a, run_items, (void *)(intptr_t)ITEM_DEVICE) ||
-        pthread_create(&t, &a, run_items, (void *)(intptr_t)ITEM_HOST)) {
-        sync_mode = 1;  /* no threads: the old synchronous behaviour */
+    static const int kinds[2] = {ITEM_DEVICE, ITEM_HOST};
+    for (int k = 0; k < 2; k++) {
+        if (pthread_create(&workers[kinds[k]], NULL, run_items,
+                           (void *)(intptr_t)kinds[k]) != 0) {
+            /* no threads: the old synchronous behaviour (one started
+             * waits for work that never comes) */
+            sync_mode = 1;
+            return;
+        }
+        worker_started[kinds[k]] = 1;
     }
-    pthread_attr_destroy(&a);
+}
+
+void drv_queue_stop(void)
+{
+    pthread_mutex_lock(&qlock);
+    /* from now on, work runs on the calling thread */
+    sync_mode = 1;
+    stopping = 1;
+    pthread_cond_broadcast(&work_cv);
+    int join[2];
+    for (int k = 0; k < 2; k++) {
+        /* one inside an item (a kernel that never ends, a host function
+         * that blocks) is left to the process's end: exit must not wait
+         * for it */
+        join[k] = worker_started[k] && !worker_busy[k];
+        worker_started[k] = 0;
+    }
+    pthread_mutex_unlock(&qlock);
+    for (int k = 0; k < 2; k++) {
+        if (join[k]) {
+            pthread_join(workers[k], NULL);
+        }
+    }
 }
 
 int drv_queue_host_ready(void)

@@ -110,8 +110,14 @@ void drv_queue_ctx_gone(CUcontext ctx);
 CUresult drv_queue_take_error(CUcontext ctx);
 
 /* Whether items run on the calling thread (the worker, or
- * PTXEMU_SYNC_STREAMS=1). */
+ * PTXEMU_SYNC_STREAMS=1, or after drv_queue_stop). */
 int drv_queue_immediate(void);
+/* At exit, once the work is done (drv_at_exit): later work runs on the
+ * calling thread, and the worker threads end and are joined (their
+ * memory goes, which leak checkers would otherwise report); one still
+ * inside an item (a kernel that never ends, a blocked host function) is
+ * not waited for. */
+void drv_queue_stop(void);
 
 /* A synchronisation point's flush of device printf (the output of the
  * kernels done so far): now, unless the worker is running an item (a

@@ -29,6 +29,7 @@ void drv_at_exit(void)
     (void)ptxemu_synchronize(drv.dev);
     fflush(stdout);
     write_stats();
+    drv_queue_stop();
     drv_sanitize_exit();
 }
 
