@@ -45,6 +45,10 @@ typedef struct Slot {
 
 typedef struct Cell {
     Slot w, r1, r2;
+    /* What the last strong write (w, when STRONG) published: its
+     * thread's last fence then, of any scope and of .gpu/.sys scope; a
+     * read-modify-write adds to it (a release sequence) */
+    uint32_t rel, relg;
     uint8_t wval;                 /* the byte w wrote */
 } Cell;
 
@@ -54,12 +58,19 @@ typedef struct Ring {
 } Ring;
 
 typedef struct CtaSync {
-    uint32_t barrier;             /* clock of its last barrier release */
-    uint32_t sync;                /* of its last strong access */
-    uint32_t covered;             /* of its last strong access before its
-                                     last barrier release */
+    uint32_t acq;                 /* the most any thread of it acquired */
+    Ring bars;                    /* its barrier releases that every live
+                                     warp arrived at */
     Ring any, gpu;                /* its fences; those of .gpu/.sys scope */
 } CtaSync;
+
+/* A thread's last two fences (last first): of any scope, of .gpu/.sys
+ * scope (a .release/.acq_rel/.sc operation's fence included). */
+typedef struct Rel {
+    uint32_t any[2], gpu[2];
+    uint32_t ws;                  /* the members of the last bar.warp.sync
+                                     it took part in */
+} Rel;
 
 /* A warp's bar.warp.sync releases: clock and member mask. */
 typedef struct WarpRing {
@@ -74,10 +85,15 @@ typedef struct Launch {
                                      of one warp may race */
     uint32_t clock;
     CtaSync *cs;                  /* per linear CTA */
-    uint32_t *tsync;              /* per thread of the launch, the clock
-                                     of its last strong access; NULL for
-                                     a launch of over MAX_TSYNC threads
-                                     (then the CTA's stands for all) */
+    uint32_t *tsync;              /* per thread of the launch (tsync_index)
+                                     the latest release it acquired: the
+                                     largest fence clock published by a
+                                     strong write that it read strongly;
+                                     NULL for a launch of over MAX_TSYNC
+                                     threads (then the CTA's stands for
+                                     all) */
+    Rel *rel;                     /* per thread likewise, its fences; NULL:
+                                     the CTA's stand for all */
     SanMap pages;                 /* addr >> PAGE_BITS -> Cell[PAGE] */
     uint64_t last_pn;
     Cell *last_page;
@@ -88,6 +104,16 @@ typedef struct Shared {           /* a CTA's shadow: shared memory, */
     uint32_t n;
     WarpRing *ws;                 /* and per warp its bar.warp.syncs */
     uint32_t nws;
+    WarpRing *bars;               /* per warp, the CTA barriers it waited
+                                     at (clock, the warps that arrived) */
+    uint32_t *cov;                /* per warp, the acquires barriers passed
+                                     on to it */
+    uint32_t nbw;
+    Cell *resv;                   /* the reserved shared memory (system
+                                     software's: a cooperative-groups
+                                     tile's barrier word), for the
+                                     releases and acquires of its strong
+                                     accesses only */
 } Shared;
 
 typedef struct Site {
@@ -184,52 +210,18 @@ static bool same_warp(const Launch *L, uint32_t a, uint32_t b)
            a % L->nthreads / EMU_WARP_SIZE == b % L->nthreads / EMU_WARP_SIZE;
 }
 
-/* Where thread `t` (of the launch) keeps its acquire clock: its own
- * slot under independent thread scheduling, else its warp's (the lanes
- * run warp-synchronously: one lane's acquire is the warp's). */
+/* Where thread `t` (of the launch) keeps its acquire and release
+ * clocks: its own slot under independent thread scheduling, else its
+ * warp's (the lanes run warp-synchronously: one lane's fence or acquire
+ * is the warp's). */
 static uint32_t tsync_index(const Launch *L, uint32_t t)
 {
     return L->its ? t : t - t % L->nthreads % EMU_WARP_SIZE;
 }
 
-/* The clock of the current thread's last acquire: its own last strong
- * access (or its warp's, see tsync_index; or one of a member of a
- * bar.warp.sync since, which passes it on to the others), or one by its
- * CTA that a barrier has since made visible to every thread of the CTA
- * (barriers are cumulative: PTX ISA, "Memory Consistency Model", a
- * bar.sync orders as a release and an acquire of the CTA).  Without
- * per-thread clocks, the CTA's last strong access. */
-static uint32_t acquired(const Launch *L, const Slot *cur, uint32_t cta)
-{
-    const CtaSync *c = &L->cs[cta];
-    if (!L->tsync) {
-        return c->sync;
-    }
-    uint32_t t = L->tsync[tsync_index(L, (cur->who & WHO) - 1)];
-    return t > c->covered ? t : c->covered;
-}
-
-/* Whether the access in s happens before the current one, cur, by CTA
- * cta: a barrier of the CTA between them (same CTA), or a fence of the
- * first access's CTA after it and then an acquire of the current
- * thread (a release by any thread of the first access's CTA counts:
- * fences are kept per CTA). */
-static bool ordered(const Launch *L, const Slot *s, const Slot *cur,
-                    uint32_t cta)
-{
-    uint32_t pc = ((s->who & WHO) - 1) / L->nthreads;
-    const CtaSync *c = &L->cs[cta];
-    if (pc == cta && c->barrier > s->time) {
-        return true;
-    }
-    uint32_t f = first_after(pc == cta ? &L->cs[pc].any : &L->cs[pc].gpu,
-                             s->time);
-    return f != UINT32_MAX && acquired(L, cur, cta) > f;
-}
-
-/* Whether a bar.warp.sync naming both lanes of `pair` was released
- * after clock t (a ring that lost entries after t may have held it: yes,
- * never a false report). */
+/* Whether a bar.warp.sync naming both lanes of `pair` (or a CTA barrier
+ * that warp `pair` arrived at) was released after clock t (a ring that
+ * lost entries after t may have held it: yes, never a false report). */
 static bool warpsync_after(const WarpRing *g, uint32_t t, uint32_t pair)
 {
     uint32_t k = g->n < NRING ? g->n : NRING;
@@ -241,6 +233,91 @@ static bool warpsync_after(const WarpRing *g, uint32_t t, uint32_t pair)
         all_after &= g->t[i] > t;
     }
     return all_after;
+}
+
+/* The clock of the current thread's last acquire: the latest release it
+ * read (its own, or its warp's, see tsync_index; or one of a member of a
+ * bar.warp.sync since, which passes it on to the others), or one that a
+ * CTA barrier it waited at has since passed on to it (barriers are
+ * cumulative: PTX ISA, "Memory Consistency Model", bar.sync is morally
+ * strong and orders as a release and an acquire of the threads taking
+ * part; the CTA's most, an over-estimate).  Without per-thread clocks,
+ * the CTA's. */
+static uint32_t acquired(const Launch *L, const Shared *sh, const Slot *cur,
+                         uint32_t cta)
+{
+    const CtaSync *c = &L->cs[cta];
+    if (!L->tsync) {
+        return c->acq;
+    }
+    uint32_t b = (cur->who & WHO) - 1;
+    uint32_t t = L->tsync[tsync_index(L, b)];
+    uint32_t w = b % L->nthreads / EMU_WARP_SIZE;
+    uint32_t cv = sh && sh->cov && w < sh->nbw ? sh->cov[w] : 0;
+    return t > cv ? t : cv;
+}
+
+/* The first of a thread's last two fences f (last first) after t:
+ * UINT32_MAX: none; 0: one before those two may be it. */
+static uint32_t own_first_after(const uint32_t f[2], uint32_t t)
+{
+    if (f[0] <= t) {
+        return UINT32_MAX;
+    }
+    return f[1] <= t ? f[0] : 0;
+}
+
+/* The clock of the fence that releases the access in s (PTX ISA,
+ * "Memory Consistency Model", release patterns: a fence, or a
+ * .release operation, after it in its thread's program order; and, as
+ * bar.sync is cumulative, a fence of any thread of its CTA after a
+ * barrier of the whole CTA after it), of any scope for a reader of its
+ * CTA x (`same`), else of .gpu or .sys scope.  UINT32_MAX: none; 0:
+ * one the rings lost may be it. */
+static uint32_t released_at(const Launch *L, const Slot *s, uint32_t x,
+                            bool same)
+{
+    const CtaSync *c = &L->cs[x];
+    const Ring *fences = same ? &c->any : &c->gpu;
+    uint32_t best;
+    if (L->rel) {
+        const Rel *r = &L->rel[tsync_index(L, (s->who & WHO) - 1)];
+        best = own_first_after(same ? r->any : r->gpu, s->time);
+    } else {
+        best = first_after(fences, s->time);
+    }
+    uint32_t b = first_after(&c->bars, s->time);
+    if (b != UINT32_MAX && best) {
+        uint32_t f = first_after(fences, b ? b : s->time);
+        best = f < best ? f : best;
+    }
+    return best;
+}
+
+/* Whether the access in s happens before the current one, cur, by CTA
+ * cta (sh: its shadow): a CTA barrier between them that the first's
+ * warp arrived at and the current's waited at (same CTA; a named
+ * barrier orders only the warps taking part), or a release of the first
+ * (released_at) that the current thread has acquired: read, with a
+ * strong access, from a location that a strong write published at or
+ * after that release (the synchronizes-with of the release and acquire
+ * patterns, matched by address; which thread published it is not
+ * kept, so some races are missed). */
+static bool ordered(const Launch *L, const Shared *sh, const Slot *s,
+                    const Slot *cur, uint32_t cta)
+{
+    uint32_t a = (s->who & WHO) - 1;
+    uint32_t x = a / L->nthreads;
+    if (x == cta && sh && sh->bars) {
+        uint32_t wa = a % L->nthreads / EMU_WARP_SIZE;
+        uint32_t wb = ((cur->who & WHO) - 1) % L->nthreads / EMU_WARP_SIZE;
+        if (wb < sh->nbw &&
+            warpsync_after(&sh->bars[wb], s->time, 1u << (wa & 31))) {
+            return true;
+        }
+    }
+    uint32_t f = released_at(L, s, x, x == cta);
+    return f != UINT32_MAX && acquired(L, sh, cur, cta) >= f;
 }
 
 /* Two accesses by threads of one warp: whether they are ordered within
@@ -287,7 +364,7 @@ static bool conflict(const Launch *L, const Shared *sh, const Slot *s,
     if (same_warp(L, s->who, cur->who) && warp_ordered(L, sh, s, cur)) {
         return false;
     }
-    return !ordered(L, s, cur, cta);
+    return !ordered(L, sh, s, cur, cta);
 }
 
 /* ------------------------------------------------------------ reports */
@@ -414,7 +491,7 @@ static void check_byte(SanRacecheck *r, const EmuLaunch *l, Launch *L,
     if (!c->r1.who ||
         (same_warp(L, c->r1.who, cur->who) &&
          warp_ordered(L, sh, &c->r1, cur)) ||
-        ordered(L, &c->r1, cur, cta)) {
+        ordered(L, sh, &c->r1, cur, cta)) {
         c->r1 = *cur;
     } else {
         c->r2 = *cur;
@@ -489,16 +566,94 @@ static bool is_strong_sem(PtxMod m)
            m == PTX_M_VOLATILE;
 }
 
-static void fence(Launch *L, uint32_t cta, PtxMod scope)
+static void push2(uint32_t f[2], uint32_t t)
+{
+    if (f[0] != t) {
+        f[1] = f[0];
+        f[0] = t;
+    }
+}
+
+/* A fence of `lanes` of the warp whose first thread (of the launch) is
+ * `first`, in CTA cta. */
+static void fence(Launch *L, uint32_t cta, PtxMod scope, uint32_t first,
+                  uint32_t lanes)
 {
     if (L->clock >= CLOCK_MAX) {
         L->on = false;
         return;
     }
     uint32_t t = ++L->clock;
+    bool wide = scope != PTX_M_CTA && scope != PTX_M_CLUSTER;
     ring_push(&L->cs[cta].any, t);
-    if (scope != PTX_M_CTA && scope != PTX_M_CLUSTER) {
+    if (wide) {
         ring_push(&L->cs[cta].gpu, t);  /* gpu, sys, or none (gpu) */
+    }
+    /* bar.warp.sync is cumulative as bar.sync is: the writes of the
+     * lanes that synchronised with a fencing lane are released by its
+     * fence too (those since, also: fewer races found, none made up) */
+    uint32_t group = lanes;
+    for (uint32_t m = L->rel && L->its ? lanes : 0; m; m &= m - 1) {
+        group |= L->rel[first + (uint32_t)__builtin_ctz(m)].ws;
+    }
+    uint32_t end = (cta + 1) * L->nthreads;   /* lanes past the CTA: none */
+    group &= first + EMU_WARP_SIZE <= end ? UINT32_MAX
+                                          : (1u << (end - first)) - 1;
+    for (uint32_t m = L->rel ? group : 0; m; m &= m - 1) {
+        Rel *r = &L->rel[tsync_index(L, first + (uint32_t)__builtin_ctz(m))];
+        push2(r->any, t);
+        if (wide) {
+            push2(r->gpu, t);
+        }
+    }
+}
+
+/* The last fences of `thread` (any scope, .gpu/.sys scope) in CTA cta. */
+static void last_fences(const Launch *L, uint32_t thread, uint32_t cta,
+                        uint32_t *any, uint32_t *gpu)
+{
+    if (L->rel) {
+        const Rel *r = &L->rel[tsync_index(L, thread)];
+        *any = r->any[0];
+        *gpu = r->gpu[0];
+        return;
+    }
+    const Ring *a = &L->cs[cta].any, *g = &L->cs[cta].gpu;
+    *any = a->n ? a->t[(a->n - 1) % NRING] : 0;
+    *gpu = g->n ? g->t[(g->n - 1) % NRING] : 0;
+}
+
+/* A strong access of byte cell c by `thread` of CTA cta, before it is
+ * recorded: a read part acquires what the last strong write published
+ * (its any-scope fence only within its CTA), a write part publishes the
+ * thread's last fences (a read-modify-write adds them to what was
+ * there, PTX ISA "Memory Consistency Model", release sequence). */
+static void sync_byte(Launch *L, Cell *c, uint32_t thread, uint32_t cta,
+                      bool read, bool write, bool rmw)
+{
+    const Cell *c0 = c;
+    bool pub = (c0->w.who & STRONG) != 0;
+    bool same = pub && ((c0->w.who & WHO) - 1) / L->nthreads == cta;
+    if (read && pub) {
+        uint32_t v = same && c0->rel > c0->relg ? c0->rel : c0->relg;
+        uint32_t *t = L->tsync ? &L->tsync[tsync_index(L, thread)] : NULL;
+        if (t && v > *t) {
+            *t = v;
+        }
+        if (v > L->cs[cta].acq) {
+            L->cs[cta].acq = v;
+        }
+    }
+    if (write) {
+        uint32_t a, g;
+        last_fences(L, thread, cta, &a, &g);
+        if (rmw && pub) {
+            c->relg = g > c0->relg ? g : c0->relg;
+            c->rel = same && c0->rel > a ? c0->rel : a;
+        } else {
+            c->rel = a;
+            c->relg = g;
+        }
     }
 }
 
@@ -519,13 +674,17 @@ static void on_access(void *ctx, const EmuCtx *x, const EmuAccess *a,
     bool strong_insn = is_strong_sem(sem) ||
                        (in && in->op >= PTX_OP_MBARRIER_INIT &&
                         in->op <= PTX_OP_MBARRIER_PENDING_COUNT);
-    uint32_t strong_lanes = 0;
+    uint32_t base = cta * L->nthreads + x->warp->id * EMU_WARP_SIZE + 1;
     if (sem == PTX_M_RELEASE || sem == PTX_M_ACQ_REL || sem == PTX_M_SC) {
-        fence(L, cta, ir_insn_mod(in, PTX_MG_SCOPE));
+        /* a release operation: a fence of its lanes before it */
+        uint32_t lanes = 0;
+        for (uint32_t k = 0; k < n; k++) {
+            lanes |= 1u << (a[k].lane & 31);
+        }
+        fence(L, cta, ir_insn_mod(in, PTX_MG_SCOPE), base - 1, lanes);
     }
     uint32_t site = site_of(r, x->func, x->pc);
     Shared *sh = cta_shadow(r, x->cta);
-    uint32_t base = cta * L->nthreads + x->warp->id * EMU_WARP_SIZE + 1;
     for (uint32_t k = 0; k < n; k++) {
         EmuAccKind kind = a[k].kind;
         if (kind != EMU_ACC_READ && kind != EMU_ACC_WRITE &&
@@ -533,7 +692,8 @@ static void on_access(void *ctx, const EmuCtx *x, const EmuAccess *a,
             continue;                 /* asynchronous, texel: unchecked */
         }
         bool strong = strong_insn || kind == EMU_ACC_ATOMIC;
-        strong_lanes |= (uint32_t)strong << a[k].lane;
+        bool rmw = kind == EMU_ACC_ATOMIC;
+        uint32_t thread = base - 1 + a[k].lane;
         Slot cur = { (base + a[k].lane) | (strong ? STRONG : 0) |
                      (kind == EMU_ACC_ATOMIC ? ATOMIC : 0), site, L->clock,
                      x->active };
@@ -541,10 +701,27 @@ static void on_access(void *ctx, const EmuCtx *x, const EmuAccess *a,
         PtxSpace sp = a[k].space;
         uint64_t addr = a[k].addr;
         const uint8_t *mem = NULL;        /* the bytes, for their values */
-        if (sp == PTX_SPACE_SHARED) {
+        if (sp == PTX_SPACE_SHARED && addr >= EMU_RESV_SMEM_BEGIN) {
+            uint64_t off = addr - EMU_RESV_SMEM_BEGIN;
+            if (strong && sh && !sh->resv) {
+                sh->resv = calloc(EMU_GPU_SMEM_RESERVED, sizeof(Cell));
+            }
+            for (uint32_t b = 0; strong && sh && sh->resv &&
+                 off + b < EMU_GPU_SMEM_RESERVED && b < a[k].size; b++) {
+                Cell *c = &sh->resv[off + b];
+                sync_byte(L, c, thread, cta, !write || rmw, write, rmw);
+                if (write) {
+                    c->w = cur;       /* the publisher */
+                }
+            }
+        } else if (sp == PTX_SPACE_SHARED) {
             Cell *c = shared_cells(sh, x->cta, addr + a[k].size);
             mem = x->cta->shared + addr;
             for (uint32_t b = 0; c && b < a[k].size; b++) {
+                if (strong) {
+                    sync_byte(L, &c[addr + b], thread, cta, !write || rmw,
+                              write, rmw);
+                }
                 check_byte(r, x->launch, L, sh, &c[addr + b], &cur, write,
                            mem[b], cta, sp, addr + b);
             }
@@ -558,23 +735,16 @@ static void on_access(void *ctx, const EmuCtx *x, const EmuAccess *a,
                 if (!p) {
                     break;
                 }
+                if (strong) {
+                    sync_byte(L, &p[at & (PAGE - 1)], thread, cta,
+                              !write || rmw, write, rmw);
+                }
                 /* a write outside every allocation (memcheck's) compares
                  * as a new value */
                 check_byte(r, x->launch, L, sh, &p[at & (PAGE - 1)], &cur,
                            write, mem ? mem[b] : (uint8_t)~p[at & (PAGE -
                            1)].wval, cta, sp, at);
             }
-        }
-    }
-    if (strong_lanes) {
-        if (L->clock >= CLOCK_MAX) {
-            L->on = false;
-            return;
-        }
-        L->cs[cta].sync = ++L->clock;
-        for (uint32_t m = strong_lanes; L->tsync && m; m &= m - 1) {
-            L->tsync[tsync_index(L, base - 1 + (uint32_t)__builtin_ctz(m))] =
-                L->clock;
         }
     }
 }
@@ -591,6 +761,7 @@ static void launch_free(Launch *L)
     san_map_free(&L->pages);
     free(L->cs);
     free(L->tsync);
+    free(L->rel);
     free(L);
 }
 
@@ -627,11 +798,61 @@ static void warpsync(SanRacecheck *r, Launch *L, EmuCta *cta, uint32_t w,
             best = L->tsync[t];
         }
     }
-    for (uint32_t m = members; L->tsync && best && m; m &= m - 1) {
+    for (uint32_t m = members; L->tsync && m; m &= m - 1) {
         uint64_t t = first + (uint32_t)__builtin_ctz(m);
         if (t < (uint64_t)(cta->linear + 1) * L->nthreads) {
-            L->tsync[t] = best;
+            if (best) {
+                L->tsync[t] = best;
+            }
+            if (L->rel) {
+                L->rel[t].ws = members;
+            }
         }
+    }
+}
+
+/* A CTA barrier of cta released: the warps `arrived` took part, those
+ * `waited` waited (both 0: every warp, as for barrier.cluster and an
+ * mbarrier phase). */
+static void barrier(SanRacecheck *r, Launch *L, EmuCta *cta,
+                    uint32_t arrived, uint32_t waited)
+{
+    if (L->clock >= CLOCK_MAX) {
+        L->on = false;
+        return;
+    }
+    uint32_t nw = cta->nwarps < 32 ? cta->nwarps : 32;
+    uint32_t all = nw == 32 ? UINT32_MAX : (1u << nw) - 1;
+    if (!arrived) {
+        arrived = waited = all;
+    }
+    Shared *sh = cta_shadow(r, cta);
+    if (sh && !sh->bars) {
+        sh->bars = calloc(nw, sizeof(*sh->bars));
+        sh->cov = calloc(nw, sizeof(*sh->cov));
+        sh->nbw = nw;
+    }
+    if (!sh || !sh->bars || !sh->cov) {
+        L->on = false;                /* out of memory: no checks rather
+                                         than false ones */
+        return;
+    }
+    uint32_t t = ++L->clock, live = 0;
+    CtaSync *c = &L->cs[cta->linear];
+    for (uint32_t w = 0; w < nw; w++) {
+        live |= (uint32_t)(cta->warps[w].state != EMU_WARP_EXITED) << w;
+        if (waited >> w & 1u) {
+            WarpRing *g = &sh->bars[w];
+            g->t[g->n % NRING] = t;
+            g->m[g->n % NRING] = arrived;
+            g->n++;
+            if (c->acq > sh->cov[w]) {
+                sh->cov[w] = c->acq;  /* acquires pass on (cumulativity) */
+            }
+        }
+    }
+    if ((arrived & live) == live) {
+        ring_push(&c->bars, t);
     }
 }
 
@@ -665,6 +886,7 @@ static void on_event(void *ctx, const EmuEvent *e)
          * untouched until a thread makes a strong access) */
         L->tsync = nt * nc <= MAX_TSYNC ? calloc(nt * nc, sizeof(uint32_t))
                                        : NULL;
+        L->rel = L->tsync ? calloc(nt * nc, sizeof(Rel)) : NULL;
         L->its = l->mod && l->mod->reconv == EMU_RECONV_ITS;
         *ls = L;
         return;
@@ -680,26 +902,29 @@ static void on_event(void *ctx, const EmuEvent *e)
         if (cs && *cs) {
             free(((Shared *)*cs)->c);
             free(((Shared *)*cs)->ws);
+            free(((Shared *)*cs)->bars);
+            free(((Shared *)*cs)->resv);
+            free(((Shared *)*cs)->cov);
             free(*cs);
             *cs = NULL;
         }
         return;
     }
     case EMU_EV_BARRIER:
-    case EMU_EV_MBAR_FLIP:
         if (L && L->on && e->cta) {
-            if (L->clock >= CLOCK_MAX) {
-                L->on = false;
-                return;
-            }
-            CtaSync *c = &L->cs[e->cta->linear];
-            c->covered = c->sync;     /* visible to all threads now */
-            c->barrier = ++L->clock;
+            barrier(r, L, e->cta, (uint32_t)e->addr, (uint32_t)e->size);
+        }
+        return;
+    case EMU_EV_MBAR_FLIP:            /* as a barrier of every warp */
+        if (L && L->on && e->cta) {
+            barrier(r, L, e->cta, 0, 0);
         }
         return;
     case EMU_EV_FENCE:
-        if (L && L->on && e->cta) {
-            fence(L, e->cta->linear, (PtxMod)e->id);
+        if (L && L->on && e->cta && e->warp) {
+            fence(L, e->cta->linear, (PtxMod)e->id,
+                  e->cta->linear * L->nthreads + e->warp->id * EMU_WARP_SIZE,
+                  (uint32_t)e->addr);
         }
         return;
     case EMU_EV_WARPSYNC:

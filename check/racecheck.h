@@ -20,16 +20,27 @@
  *    .volatile, .relaxed, .acquire, .release); a plain read and an
  *    atomic (the CAS loop's first guess); two writes of the same byte
  *    value (benign, as compute-sanitizer has them); accesses with a CTA
- *    barrier release between them (same CTA); accesses such that,
- *    after the first, its CTA executed a fence (membar/fence, or a
- *    .release/.acq_rel operation; of .gpu or .sys scope when the CTAs
- *    differ) and then the second's thread a strong access (an atomic,
- *    a volatile/relaxed/acquire load), in this order: its own, one of
- *    its CTA before a later barrier release, or one of a member of a
- *    later bar.warp.sync (per warp without independent thread
- *    scheduling; per CTA for launches of over 16M threads).  Fences
- *    count per CTA (any thread's), and strong accesses are not matched
- *    by address, so some races are missed.
+ *    barrier release between them that the first's warp arrived at and
+ *    the second's waited at (same CTA; a named barrier with a thread
+ *    count orders only the warps taking part); accesses such that the
+ *    first was released and the second's thread acquired that release
+ *    (PTX ISA, "Memory Consistency Model", release and acquire
+ *    patterns): released by a fence (membar/fence, or a .release,
+ *    .acq_rel or .sc operation; of .gpu or .sys scope when the CTAs
+ *    differ) of its own thread after it, or of a thread of its CTA
+ *    after a barrier of the whole CTA after it, or of a lane of its
+ *    warp after a bar.warp.sync naming both (barriers are
+ *    cumulative); acquired when the second's thread, or one whose
+ *    acquires a later barrier or bar.warp.sync passed on to it, read
+ *    with a strong access (an atomic, a volatile/relaxed/acquire load)
+ *    a location whose last strong write published a fence at or after
+ *    that release (its writer's last fence then; read-modify-writes
+ *    add theirs, a release sequence).  Per warp without independent
+ *    thread scheduling; per CTA for launches of over 16M threads.
+ *    Approximations, all toward fewer reports: a thread's last two
+ *    fences are kept (a write before both counts as released), the
+ *    acquired release is one clock (which thread published it is not
+ *    kept), and a barrier passes on the acquires of its whole CTA.
  *  - Not checked: asynchronous copies (cp.async, bulk, TMA), texture
  *    and surface accesses, another CTA's shared memory (shared::cluster),
  *    and accesses in different launches.  An mbarrier phase completing

@@ -53,7 +53,12 @@ typedef enum EmuEventKind {
     EMU_EV_BARRIER,               /* launch, cta, id: a CTA barrier
                                      released (bar/barrier; id
                                      EMU_CLUSTER_BARRIER for
-                                     barrier.cluster) */
+                                     barrier.cluster); for a CTA
+                                     barrier addr: the warps that
+                                     arrived (bit = warp index; bar.sync
+                                     and bar.arrive alike), size: those
+                                     that waited; both 0 for
+                                     barrier.cluster (every warp) */
     EMU_EV_MBAR_FLIP,             /* launch, cta, warp, addr: an
                                      mbarrier's phase completed (addr:
                                      as the instruction named it) */

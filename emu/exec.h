@@ -375,6 +375,10 @@ struct EmuCta {
      * also those no warp waited for (a lone warp arriving), which change
      * no warp's state; with it a driver tells every release. */
     uint32_t bar_releases;
+    /* Appended (simt.c): per barrier id, the warps that arrived in the
+     * pending round (bit = warp index; a CTA has at most 32 warps); the
+     * release's EMU_EV_BARRIER carries it (emu/client.h). */
+    uint32_t bar_warps[16];
 };
 
 /* Every change of a warp's state goes through here. */

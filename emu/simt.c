@@ -415,12 +415,13 @@ void emu_simt_settle(EmuCta *cta, EmuWarp *w)
 
 static void barrier_release(EmuCta *cta, unsigned id)
 {
-    uint32_t result = cta->bar_red[id], released = 0;
+    uint32_t result = cta->bar_red[id], released = 0, waited = 0;
     for (uint32_t wi = 0; wi < cta->nwarps; wi++) {
         EmuWarp *w = &cta->warps[wi];
         if (w->state == EMU_WARP_AT_BARRIER && w->barrier_id == id) {
             emu_warp_set_state(w, EMU_WARP_READY);
             released++;
+            waited |= 1u << (wi & 31);
             if (w->red_dst != EMU_NOREG) {
                 uint64_t *r = &w->frames[w->nframes - 1]
                                    .regs[(size_t)w->red_dst * EMU_WARP_SIZE];
@@ -444,7 +445,9 @@ static void barrier_release(EmuCta *cta, unsigned id)
     cta->bar_releases++;
     cta->wstate_gen++;
     cta->launch->progress++;
-    EmuEvent ev = { EMU_EV_BARRIER, cta->launch, cta, NULL, 0, 0, id };
+    EmuEvent ev = { EMU_EV_BARRIER, cta->launch, cta, NULL,
+                    cta->bar_warps[id], waited, id };
+    cta->bar_warps[id] = 0;
     emu_client_event(cta->launch->dev, &ev);
 }
 
@@ -464,6 +467,7 @@ void emu_barrier_arrive(EmuCtx *x, unsigned id, uint32_t expected,
     EmuCta *cta = x->cta;
     id &= EMU_MAX_BARRIERS - 1;
     cta->bar_arrived[id]++;
+    cta->bar_warps[id] |= 1u << (x->warp->id & 31);
     if (expected) {
         cta->bar_expected[id] = expected;
     }

@@ -344,12 +344,12 @@ START_TEST(events_in_order)
         { EMU_EV_HOST_ALLOC, -1, -1, 0, 0, 100 },
         { EMU_EV_LAUNCH_BEGIN, -1, -1, 0, 0, 0 },
         { EMU_EV_CTA_START, 0, -1, 0, 0, 0 },
-        { EMU_EV_BARRIER, 0, -1, 0, 0, 0 },
+        { EMU_EV_BARRIER, 0, -1, 0, 3, 3 },   /* both warps arrived, waited */
         { EMU_EV_WARP_EXIT, 0, 1, 0, 0, 0 },
         { EMU_EV_WARP_EXIT, 0, 0, 0, 0, 0 },
         { EMU_EV_CTA_DONE, 0, -1, 0, 0, 0 },
         { EMU_EV_CTA_START, 1, -1, 0, 0, 0 },
-        { EMU_EV_BARRIER, 1, -1, 0, 0, 0 },
+        { EMU_EV_BARRIER, 1, -1, 0, 3, 3 },
         { EMU_EV_WARP_EXIT, 1, 1, 0, 0, 0 },
         { EMU_EV_WARP_EXIT, 1, 0, 0, 0, 0 },
         { EMU_EV_CTA_DONE, 1, -1, 0, 0, 0 },
@@ -361,7 +361,9 @@ START_TEST(events_in_order)
         ck_assert_msg(v.e[k].k == want[k].k && v.e[k].cta == want[k].cta &&
                       v.e[k].warp == want[k].warp &&
                       v.e[k].id == want[k].id &&
-                      v.e[k].size == want[k].size,
+                      v.e[k].size == want[k].size &&
+                      (want[k].k != EMU_EV_BARRIER ||
+                       v.e[k].addr == want[k].addr),
                       "event %u: kind %d cta %d warp %d id %u size %llu",
                       k, v.e[k].k, v.e[k].cta, v.e[k].warp, v.e[k].id,
                       (unsigned long long)v.e[k].size);

@@ -217,6 +217,124 @@ extern "C" __global__ void g_flag_warp_ok(int *g, int *out)
     if (i == 5)
         out[0] = g[1];
 }
+// ---- release per thread, acquires matched by address (PTX ISA,
+// "Memory Consistency Model": a fence releases its own thread's
+// writes, and other threads' only through a barrier before it; an
+// acquire synchronizes with the release whose flag it reads)
+// (run with --grid 2 --block 64)
+// thread 32 fences and raises the flag, but thread 0's data write is
+// not its own and no barrier passed it on: the fence releases nothing
+extern "C" __global__ void g_rel_other(int *g, int *out)
+{
+    int i = threadIdx.x;
+    if (blockIdx.x == 0) {
+        if (i == 0)
+            g[1] = 42;  // @g_rel_other.w
+        if (i == 32) {
+            while (atomicAdd(&g[2], 0) == 0) {  // thread 0 ran first
+            }
+            __threadfence();
+            atomicExch(&g[0], 1);
+        }
+        if (i == 0)
+            atomicExch(&g[2], 1);
+    } else if (i == 0) {
+        acquire_flag(g);
+        out[0] = g[1];  // @g_rel_other.r
+    }
+}
+// the data is released behind flag g[0], but the reader waits for
+// another flag, g[3], that thread 32 raises after seeing g[0] with no
+// fence of its own (a relaxed chain carries no release)
+extern "C" __global__ void g_acq_other(int *g, int *out)
+{
+    int i = threadIdx.x;
+    if (blockIdx.x == 0) {
+        if (i == 0) {
+            g[1] = 42;  // @g_acq_other.w
+            __threadfence();
+            atomicExch(&g[0], 1);
+        }
+        if (i == 32) {
+            while (atomicAdd(&g[0], 0) == 0) {
+            }
+            atomicExch(&g[3], 1);
+        }
+    } else if (i == 0) {
+        while (atomicAdd(&g[3], 0) == 0) {
+        }
+        __threadfence();
+        out[0] = g[1];  // @g_acq_other.r
+    }
+}
+// the twin of both: thread 0's write reaches thread 32's fence through a
+// barrier (cumulativity), and the reader waits for that flag
+extern "C" __global__ void g_rel_bar_ok(int *g, int *out)
+{
+    int i = threadIdx.x;
+    if (blockIdx.x == 0) {
+        if (i == 0)
+            g[1] = 42;
+        __syncthreads();
+        if (i == 32) {
+            __threadfence();
+            atomicExch(&g[0], 1);
+        }
+    } else if (i == 0) {
+        acquire_flag(g);
+        out[0] = g[1];
+    }
+}
+// and through __syncwarp() (bar.warp.sync is cumulative too): lane 1
+// writes, lane 0 fences and raises the flag
+extern "C" __global__ void g_rel_warp_ok(int *g, int *out)
+{
+    int i = threadIdx.x;
+    if (blockIdx.x == 0) {
+        if (i == 1)
+            g[1] = 42;
+        __syncwarp();
+        if (i == 0) {
+            __threadfence();
+            atomicExch(&g[0], 1);
+        }
+    } else if (i == 0) {
+        acquire_flag(g);
+        out[0] = g[1];
+    }
+}
+// ---- a named barrier orders only the warps taking part (PTX ISA,
+// "bar, barrier"); run with --block 96
+// warps 0 and 1 meet at barrier 1 of 64 threads; warp 2 writes without
+// taking part
+extern "C" __global__ void s_named_other(int *g, int *out)
+{
+    __shared__ int s[4];
+    int w = threadIdx.x / 32;
+    if (w == 2 && threadIdx.x == 64)
+        s[0] = g[5];  // @s_named_other.w
+    if (w < 2) {
+        asm volatile("bar.sync 1, 64;" ::: "memory");
+        if (threadIdx.x == 0)
+            out[0] = s[0];  // @s_named_other.r
+    }
+}
+// the twin: warp 2 produces and arrives (bar.arrive), warps 0 and 1
+// wait for all 96
+extern "C" __global__ void s_named_ok(int *g, int *out)
+{
+    __shared__ int s[4];
+    int w = threadIdx.x / 32;
+    if (w == 2) {
+        if (threadIdx.x == 64)
+            s[0] = g[5];
+        asm volatile("bar.arrive 1, 96;" ::: "memory");
+    } else {
+        asm volatile("bar.sync 1, 96;" ::: "memory");
+        if (threadIdx.x == 0)
+            out[0] = s[0];
+    }
+}
 extern "C" __global__ void g_atomic_ok(int *g, int *out)
 {
     atomicAdd(&g[0], (int)blockIdx.x);
