@@ -68,10 +68,11 @@ echo "config,$cfg" >>"$out/device.csv"
 
 timeout "$limit" "$out/kernels" --reps "$reps" >"$out/kernels.csv" ||
     echo "$0: kernels: exit $? (a bad check or the time limit)" >&2
-# the suite: Volta's sweeps on a V100, Wong et al.'s elsewhere (their
-# TLB and texture sweeps run on any GPU)
+# the suite: the sweeps of the GPU's configuration on a V100, GTX 480
+# or RTX 3070, Wong et al.'s elsewhere (their TLB and texture sweeps run
+# on any GPU)
 sweeps=gt200
-[ "$cfg" = volta ] && sweeps=volta
+case $cfg in volta | fermi | rtx3070) sweeps=$cfg ;; esac
 timeout "$((limit * 2))" sh "$here/../micro/run.sh" --arch "$arch" \
     --out "$out/micro" --sweeps "$sweeps" $quick >"$out/micro.log" 2>&1 ||
     echo "$0: the suite: exit $? (see $out/micro.log)" >&2

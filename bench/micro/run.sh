@@ -3,7 +3,7 @@
 # on the real GPU or under `ptxemu exec`, one CSV per program in OUT.
 #
 #   bench/micro/run.sh [--arch sm_XX] [--out DIR] [--quick]
-#                      [--sweeps gt200|volta]
+#                      [--sweeps gt200|volta|fermi|rtx3070]
 #                      [--ptxemu PATH [-- EXEC_ARGS...]]
 #
 # Without --ptxemu the programs run natively (a machine with an NVIDIA
@@ -16,7 +16,8 @@
 # and, without --quick, the TLBs at 512 KB strides up to 40 MB and their
 # associativity (16 and 17 elements at strides up to 8 MB).  With
 # --sweeps volta the last sweeps are a V100's instead (Jia et al. 2018,
-# Table 3.1): the L1 around its 128 KB and the L2 from 1 to 8 MB.  The
+# Table 3.1): the L1 around its 128 KB and the L2 from 1 to 8 MB; with
+# fermi or rtx3070 those GPUs' L1 and L2 capacities.  The
 # clock register's and the constant caches' sharing scope (mb_scope)
 # run with either.  Infer
 # cache geometries from the chase CSVs with bench/micro/mbgeom.
@@ -32,7 +33,7 @@ while [ $# -gt 0 ]; do
     --ptxemu) ptxemu=$2; shift 2 ;;
     --) shift; break ;;
     *) echo "usage: $0 [--arch sm_XX] [--out DIR] [--quick]" \
-            "[--sweeps gt200|volta] [--ptxemu PATH [-- EXEC_ARGS...]]" >&2
+            "[--sweeps gt200|volta|fermi|rtx3070] [--ptxemu PATH [-- EXEC_ARGS...]]" >&2
        exit 2 ;;
     esac
 done
@@ -87,6 +88,21 @@ if [ -z "$quick" ]; then
     go chase-const-l2.csv mb_chase --space const --min 1024 --max 65536 \
         --step 256 --stride 256
 fi
+# the L1 and L2 capacities of the GTX 480 (16 KB beside 48 KB of shared
+# memory, 768 KB) and the RTX 3070 (28 KB beside 100 KB, 4 MB), a line
+# per stride; short enough to run with --quick too
+case $sweeps in
+fermi)
+    go chase-l1.csv mb_chase --space global --min 8192 --max 32768 \
+        --step 1024 --stride 128
+    go chase-global-l2.csv mb_chase --space global --min 524288 \
+        --max 1310720 --step 65536 --stride 128 ;;
+rtx3070)
+    go chase-l1.csv mb_chase --space global --min 16384 --max 65536 \
+        --step 4096 --stride 128
+    go chase-global-l2.csv mb_chase --space global --min 3670016 \
+        --max 4718592 --step 131072 --stride 128 ;;
+esac
 if [ -z "$quick" ] && [ "$sweeps" = volta ]; then
     # the L1 of a kernel without shared memory (all 128 KB) a line at a
     # time, and the L2 (6 MB) a MB at a time
@@ -94,7 +110,7 @@ if [ -z "$quick" ] && [ "$sweeps" = volta ]; then
         --step 128 --stride 128
     go chase-global-l2.csv mb_chase --space global --min 1048576 \
         --max 8388608 --step 1048576 --stride 128
-elif [ -z "$quick" ]; then
+elif [ -z "$quick" ] && [ "$sweeps" = gt200 ]; then
     # the texture L2 (Wong et al. Figs. 10 and 12): 4 KB to 384 KB at a
     # 64-byte stride (every load misses the 32-byte-line L1: past its
     # 5 KB the L2's hits, past the L2's 256 KB DRAM), and one L2 line
