@@ -350,6 +350,13 @@ static uint64_t mem_alloc(EmuMemory *m, uint64_t size, EmuAllocKind kind,
     if (kind == EMU_ALLOC_HOST || kind == EMU_ALLOC_VMM) {
         return 0;
     }
+    /* Refused before its host bytes are made (a managed block's are
+     * zeroed, all of them touched): the check under the lock below
+     * decides, this one only keeps a request the limit refuses from
+     * taking host memory first. */
+    if (size > m->limit || emu_mem_used(m) + size > m->limit) {
+        return 0;
+    }
     EmuAlloc e = {0, size, NULL, kind, name, false, -1, false};
     uint64_t span = size ? size : 1;
     uint64_t padded = host_span(size);

@@ -3,7 +3,8 @@
  * spaces and atomics.
  *
  *  - table: the allocation table (alignment, lookup, nearest, release,
- *    host copies and their bounds).
+ *    host copies and their bounds); an allocation over the limit takes
+ *    no host memory.
  *  - faults: out-of-bounds, misaligned and read-only kernel accesses
  *    produce their status and a fault naming the kernel, CTA, thread,
  *    file:line, instruction, address and nearest allocation; the next
@@ -14,6 +15,8 @@
  *  - atomics: 64 lanes atom.add on one word (exact sum, old values in
  *    lane order), a CAS-based counter, and a table of (op, type) rows.
  */
+#include <sys/resource.h>
+
 #include "tests/emutest.h"
 
 Suite *memory_suite(void);
@@ -59,6 +62,37 @@ START_TEST(alloc_table)
     uint64_t d = emu_mem_alloc(m, 16, EMU_ALLOC_DEVICE, NULL);
     ck_assert(d > c);                        /* addresses never reused */
     ck_assert_uint_eq(emu_mem_used(m), 117);
+    emu_mem_free(m);
+}
+END_TEST
+
+/* An allocation the limit refuses (emu_mem_set_limit, --mem-bytes) is
+ * refused before any host memory is taken for it: a managed block's
+ * bytes are zeroed when made, so making them first would touch all of
+ * a request the limit turns down (a program probing for the largest
+ * allocation it can get would then exhaust the host).  The high-water
+ * mark of this process's resident memory must not grow by the 96 MiB
+ * asked for. */
+START_TEST(alloc_over_limit_takes_nothing)
+{
+    EmuMemory *m = emu_mem_new();
+    emu_mem_set_limit(m, 1u << 20);
+    uint64_t a = emu_mem_alloc(m, 512u << 10, EMU_ALLOC_DEVICE, NULL);
+    ck_assert(a);
+    struct rusage before, after;
+    ck_assert_int_eq(getrusage(RUSAGE_SELF, &before), 0);
+    const uint64_t big = 96ull << 20;
+    ck_assert_uint_eq(emu_mem_alloc(m, big, EMU_ALLOC_MANAGED, NULL), 0);
+    ck_assert_uint_eq(emu_mem_alloc_concurrent(m, big, EMU_ALLOC_MANAGED),
+                      0);
+    /* within the limit alone, but not beside what is used */
+    ck_assert_uint_eq(emu_mem_alloc(m, 768u << 10, EMU_ALLOC_MANAGED, NULL),
+                      0);
+    ck_assert_int_eq(getrusage(RUSAGE_SELF, &after), 0);
+    long grown_kb = after.ru_maxrss - before.ru_maxrss;
+    ck_assert_msg(grown_kb < 32 * 1024, "refused allocations touched %ld "
+                  "KiB of host memory", grown_kb);
+    ck_assert_uint_eq(emu_mem_used(m), 512u << 10);
     emu_mem_free(m);
 }
 END_TEST
@@ -1146,6 +1180,7 @@ Suite *memory_suite(void)
     Suite *s = suite_create("memory");
     TCase *tc = tcase_create("table");
     tcase_add_test(tc, alloc_table);
+    tcase_add_test(tc, alloc_over_limit_takes_nothing);
     suite_add_tcase(s, tc);
     tc = tcase_create("faults");
     tcase_add_test(tc, fault_out_of_bounds);
