@@ -386,13 +386,18 @@ static uint64_t mem_alloc(EmuMemory *m, uint64_t size, EmuAllocKind kind,
     if (ok) {
         __atomic_store_n(&m->used, m->used + size, __ATOMIC_RELAXED);
     }
+    /* the observer as of the insertion (none for a concurrent one): a
+     * client attached after it, while a kernel runs, must not see this
+     * thread's event beside the kernel's, nor one detached be called */
+    EmuMemObserver obs = ok ? m->observe : NULL;
+    void *obs_ctx = m->observe_ctx;
     pthread_mutex_unlock(&m->tab);
     if (!ok) {
         free(e.host);
         return 0;
     }
-    if (m->observe) {
-        m->observe(m->observe_ctx, e.addr, size, kind, true);
+    if (obs) {
+        obs(obs_ctx, e.addr, size, kind, true);
     }
     return e.addr;
 }
