@@ -59,6 +59,8 @@ struct ptxemu_tm_cta {
     uint32_t seen_rel;            /* cta->bar_releases at the last scan */
     bool done_told;
     struct ptxemu_tm_cta *next;   /* the session's live list */
+    struct ptxemu_tm_cta **pprev; /* what points at it there: a CTA
+                                     leaves in O(1) (thousands live) */
 };
 
 /* Static info of one function: one ptxemu_tm_insn per instruction. */
@@ -370,6 +372,10 @@ static int h_cta_next(ptxemu_tm_host *h, uint32_t sm, ptxemu_tm_cta **out)
         tc->nlive += cta->warps[k].state != EMU_WARP_EXITED;
     }
     tc->next = s->live;
+    tc->pprev = &s->live;
+    if (s->live) {
+        s->live->pprev = &tc->next;
+    }
     s->live = tc;
     *out = tc;
     return PTXEMU_TM_OK;
@@ -385,11 +391,10 @@ static uint32_t h_cta_warps(ptxemu_tm_host *h, ptxemu_tm_cta *tc,
 
 static void free_tc(TmSession *s, struct ptxemu_tm_cta *tc)
 {
-    for (struct ptxemu_tm_cta **p = &s->live; *p; p = &(*p)->next) {
-        if (*p == tc) {
-            *p = tc->next;
-            break;
-        }
+    (void)s; /* (on its list, the session's current one) */
+    *tc->pprev = tc->next;
+    if (tc->next) {
+        tc->next->pprev = tc->pprev;
     }
     free(tc->warps);
     free(tc->ptrs);
