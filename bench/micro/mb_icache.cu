@@ -13,11 +13,20 @@
  * size is N times the instruction size: 16 bytes from sm_70 on, 8
  * before (NVIDIA's SASS encodings; --insn-bytes overrides it).
  *
- *   mb_icache [--quick] [--insn-bytes B]
+ * With --fetch it measures the fetch granularity instead: kernels of
+ * 1 to 48 independent adds, each run once (cold), timed whole; the
+ * time steps up each time the code reaches a new fetch block, so the
+ * steps are the fetch granularity apart (Wong et al. 2010, Fig. 24:
+ * 64 bytes on GT200).
+ *
+ *   mb_icache [--quick] [--insn-bytes B] [--fetch]
  *
  * CSV: icache,insns,bytes,cycles_per_insn
+ *      fetch,insns,bytes,cycles            (--fetch)
  */
 #include <cuda_runtime.h>
+
+#include <utility>
 
 #include "mb.h"
 
@@ -46,7 +55,49 @@ __global__ void straight(unsigned *out, long long *cyc)
     }
 }
 
+/* One cold pass over N independent adds (the kernel's first and only
+ * run): every instruction fetch block the code reaches is fetched for
+ * the first time, so the time grows in a step each time N crosses into
+ * a new block; the steps' width in bytes is the fetch granularity
+ * (Wong et al. 2010, section IV-K and Fig. 24, see misses only at
+ * 64-byte boundaries on GT200). */
+template <int N>
+__global__ void cold(unsigned *out, long long *cyc)
+{
+    unsigned r[8];
+#pragma unroll
+    for (int i = 0; i < 8; i++) {
+        r[i] = threadIdx.x + i;
+    }
+    long long t0, t1;
+    /* clock reads that no memory access crosses, and the results
+     * stored one by one after the second: nothing but the adds is timed
+     * (a sum of the chains would be scheduled between the reads) */
+    asm volatile("mov.u64 %0, %%clock64;" : "=l"(t0)::"memory");
+#pragma unroll
+    for (int i = 0; i < N; i++) {
+        ADD(r[i % 8]);
+    }
+    asm volatile("mov.u64 %0, %%clock64;" : "=l"(t1)::"memory");
+#pragma unroll
+    for (int i = 0; i < 8; i++) {
+        out[threadIdx.x + 32 * i] = r[i];
+    }
+    if (threadIdx.x == 0) {
+        *cyc = t1 - t0;
+    }
+}
+
 typedef void (*Kernel)(unsigned *, long long *);
+
+/* cold<1> ... cold<COLD_MAX>, in a table */
+#define COLD_MAX 48
+template <int... I>
+static const Kernel *cold_table(std::integer_sequence<int, I...>)
+{
+    static const Kernel t[] = {cold<I + 1>...};
+    return t;
+}
 
 /* Sizes in instructions: 0.5 KB to 64 KB of 8-byte code, 1 KB to
  * 128 KB of 16-byte code, denser around GT200's 4/8/32 KB steps. */
@@ -80,8 +131,20 @@ int main(int argc, char **argv)
     }
     unsigned *dout;
     long long *dcyc;
-    MB_CHECK(cudaMalloc(&dout, 32 * sizeof(unsigned)));
+    MB_CHECK(cudaMalloc(&dout, 8 * 32 * sizeof(unsigned)));
     MB_CHECK(cudaMalloc(&dcyc, 8));
+    if (mb_flag(argc, argv, "--fetch")) {
+        const Kernel *t = cold_table(std::make_integer_sequence<int, COLD_MAX>());
+        std::printf("fetch,insns,bytes,cycles\n");
+        for (int n = 1; n <= COLD_MAX; n++) {
+            t[n - 1]<<<1, 32>>>(dout, dcyc);
+            MB_CHECK(cudaGetLastError());
+            long long cyc;
+            MB_CHECK(cudaMemcpy(&cyc, dcyc, 8, cudaMemcpyDeviceToHost));
+            std::printf("fetch,%d,%lld,%lld\n", n, n * ib, cyc);
+        }
+        return 0;
+    }
     std::printf("icache,insns,bytes,cycles_per_insn\n");
     for (const Size &s : sizes) {
         if (quick && !s.quick) {

@@ -67,6 +67,7 @@ go sync.csv mb_sync
 go banks.csv mb_banks
 go atomic.csv mb_atomic
 go icache.csv mb_icache
+go fetch.csv mb_icache --fetch
 go coalesce.csv mb_coalesce
 # what SMs share (Wong et al. Figs. 5 and 20): the clock register, and
 # the constant caches seen by two chasers in one CTA or in two
