@@ -57,9 +57,10 @@ typedef struct MemTab {
 
 struct EmuMemory {
     MemTab *t;                    /* the table (atomic pointer) */
-    /* tables replaced by emu_mem_alloc_concurrent, still readable by a
-     * running kernel's lookups, freed by emu_mem_reclaim */
-    MemTab **old;
+    /* tables replaced beside a running kernel (emu_mem_alloc_concurrent,
+     * emu_mem_beside), still readable by its lookups, and host bytes of
+     * allocations released there: freed by emu_mem_reclaim */
+    void **old;
     uint32_t nold, capold;
     uint64_t oldbytes;            /* their size */
     uint64_t next;                /* next free address (atomic) */
@@ -259,8 +260,38 @@ void emu_mem_free(EmuMemory *m)
 static long tab_floor(const MemTab *t, uint64_t a);
 static bool page_mapped(const MemTab *t, uint64_t page);
 
+/* emu_mem_beside: this thread changes the table beside running kernels */
+static __thread bool beside;
+
+void emu_mem_beside(bool on)
+{
+    beside = on;
+}
+
+/* tab held.  Keeps p (bytes long) for emu_mem_reclaim; false when the
+ * kept blocks would pass EMU_MEM_OLD_LIMIT or out of memory. */
+static bool keep_old(EmuMemory *m, void *p, uint64_t bytes)
+{
+    if (m->oldbytes + bytes > EMU_MEM_OLD_LIMIT) {
+        return false;
+    }
+    if (m->nold == m->capold) {
+        uint32_t c = m->capold ? m->capold * 2 : 8;
+        void **o = realloc(m->old, c * sizeof(*o));
+        if (!o) {
+            return false;
+        }
+        m->old = o;
+        m->capold = c;
+    }
+    m->old[m->nold++] = p;
+    m->oldbytes += bytes;
+    return true;
+}
+
 void emu_mem_reclaim(EmuMemory *m)
 {
+    /* every kept block is a malloc'd table or host bytes */
     pthread_mutex_lock(&m->tab);
     for (uint32_t i = 0; i < m->nold; i++) {
         free(m->old[i]);
@@ -293,29 +324,19 @@ static bool mem_insert_locked(EmuMemory *m, const EmuAlloc *e,
         return false;
     }
     size_t bytes = sizeof(*t) + (size_t)t->cap * sizeof(EmuAlloc);
-    if (concurrent) {
-        if (m->oldbytes + bytes > EMU_MEM_OLD_LIMIT) {
-            return false;               /* the caller waits instead */
-        }
-        if (m->nold == m->capold) {
-            uint32_t c = m->capold ? m->capold * 2 : 8;
-            MemTab **o = realloc(m->old, c * sizeof(*o));
-            if (!o) {
-                return false;
-            }
-            m->old = o;
-            m->capold = c;
-        }
+    if (concurrent || beside) {
         MemTab *nt = tab_new(nc);
         if (!nt) {
             return false;
+        }
+        if (!keep_old(m, t, bytes)) {
+            free(nt);
+            return false;               /* the caller waits instead */
         }
         memcpy(nt->a, t->a, at * sizeof(*t->a));
         nt->a[at] = *e;
         memcpy(&nt->a[at + 1], &t->a[at], (t->n - at) * sizeof(*t->a));
         nt->n = t->n + 1;
-        m->old[m->nold++] = t;
-        m->oldbytes += bytes;
         __atomic_store_n(&m->t, nt, __ATOMIC_RELEASE);
         return true;
     }
@@ -374,6 +395,7 @@ static uint64_t mem_alloc(EmuMemory *m, uint64_t size, EmuAllocKind kind,
     pthread_mutex_lock(&m->tab);
     e.addr = kind == EMU_ALLOC_MANAGED ? (uint64_t)(uintptr_t)e.host
                                        : m->next;
+    concurrent = concurrent || beside;
     bool ok = size <= m->limit && m->used + size <= m->limit &&
               !(concurrent && m->observe) &&
               mem_insert_locked(m, &e, concurrent);
@@ -554,8 +576,52 @@ static long tab_floor(const MemTab *t, uint64_t a)
     return r;
 }
 
+/* emu_mem_release beside running kernels (emu_mem_beside): a copy
+ * without the entry replaces the table, and the old table and the
+ * allocation's host bytes are kept for emu_mem_reclaim; no observer
+ * (none is set: emu_mem_alloc refused), the access-cache generation
+ * and the slack pages stay (the allocation was never handed to a
+ * kernel: a loader's undoing of its own allocations). */
+static EmuStatus release_beside(EmuMemory *m, uint64_t addr)
+{
+    pthread_mutex_lock(&m->tab);
+    MemTab *t = m->t;
+    long i = tab_floor(t, addr);
+    if (i < 0 || t->a[i].addr != addr) {
+        pthread_mutex_unlock(&m->tab);
+        return EMU_ERR_INVALID_VALUE;
+    }
+    EmuAlloc gone = t->a[i];
+    bool counted = gone.kind != EMU_ALLOC_HOST && gone.kind != EMU_ALLOC_VMM;
+    bool owned = counted && !gone.shared;
+    size_t bytes = sizeof(*t) + (size_t)t->cap * sizeof(EmuAlloc);
+    MemTab *nt = tab_new(t->cap);
+    uint32_t nold = m->nold;
+    uint64_t oldbytes = m->oldbytes;
+    if (!nt || !keep_old(m, t, bytes) ||
+        (owned && !keep_old(m, gone.host, 0))) {
+        m->nold = nold;                 /* nothing changes */
+        m->oldbytes = oldbytes;
+        pthread_mutex_unlock(&m->tab);
+        free(nt);
+        return EMU_ERR_OUT_OF_MEMORY;
+    }
+    memcpy(nt->a, t->a, (size_t)i * sizeof(*t->a));
+    memcpy(&nt->a[i], &t->a[i + 1], (t->n - (uint32_t)i - 1) * sizeof(*t->a));
+    nt->n = t->n - 1;
+    if (counted) {
+        __atomic_store_n(&m->used, m->used - gone.size, __ATOMIC_RELAXED);
+    }
+    __atomic_store_n(&m->t, nt, __ATOMIC_RELEASE);
+    pthread_mutex_unlock(&m->tab);
+    return EMU_OK;
+}
+
 EmuStatus emu_mem_release(EmuMemory *m, uint64_t addr)
 {
+    if (beside) {
+        return release_beside(m, addr);
+    }
     MemTab *t = m->t;
     long i = tab_floor(t, addr);
     if (i < 0 || t->a[i].addr != addr) {

@@ -98,6 +98,14 @@ uint64_t emu_mem_alloc_concurrent(EmuMemory *m, uint64_t size,
                                   EmuAllocKind kind);
 /* Whether an observer is set (emu_mem_alloc_concurrent then fails). */
 bool emu_mem_observed(EmuMemory *m);
+/* From on until off, every table change the calling thread makes is
+ * made as emu_mem_alloc_concurrent makes its own (a module loaded while
+ * a kernel runs): emu_mem_alloc, emu_mem_map_host and emu_mem_map_at
+ * insert into a copy and fail where it does, and emu_mem_release takes
+ * out of a copy and keeps the host bytes for emu_mem_reclaim, for
+ * allocations no kernel was given yet (it notifies no observer and
+ * leaves the access caches).  Per thread. */
+void emu_mem_beside(bool on);
 /* Frees the tables emu_mem_alloc_concurrent replaced.  Only when no
  * kernel runs and no other thread looks allocations up without the
  * table's lock (the runtime: with its device lock held, no launch

@@ -92,6 +92,11 @@ struct ptxemu_module {
 
 struct ptxemu_device {
     pthread_mutex_t lock;
+    /* Guards last, msg and the mods list, which calls that do not wait
+     * for a running kernel (whose launch holds lock) change too: a
+     * module load beside it (ptxemu_module_load_string), a failure of
+     * such a call.  Taken after lock, never before it. */
+    pthread_mutex_t note;
     EmuDevice *emu;
     bool collect_stats;
     ptxemu_status last;
@@ -204,7 +209,19 @@ const char *ptxemu_space_name(ptxemu_space s)
     return (unsigned)s < PTXEMU_SPACE_COUNT ? names[s] : "?";
 }
 
-/* Record a failure on dev (lock held); returns st. */
+/* Record a failure whose message is already built (takes ownership). */
+static ptxemu_status fail_take(ptxemu_device *dev, ptxemu_status st,
+                               char *msg)
+{
+    pthread_mutex_lock(&dev->note);
+    free(dev->msg);
+    dev->msg = msg;
+    dev->last = st;
+    pthread_mutex_unlock(&dev->note);
+    return st;
+}
+
+/* Record a failure on dev; returns st. */
 __attribute__((format(printf, 3, 4)))
 static ptxemu_status fail(ptxemu_device *dev, ptxemu_status st,
                           const char *fmt, ...)
@@ -216,30 +233,18 @@ static ptxemu_status fail(ptxemu_device *dev, ptxemu_status st,
         m = NULL;
     }
     va_end(ap);
-    free(dev->msg);
-    dev->msg = m;
-    dev->last = st;
-    return st;
+    return fail_take(dev, st, m);
 }
 
-/* Record a failure whose message is already built (takes ownership). */
-static ptxemu_status fail_take(ptxemu_device *dev, ptxemu_status st,
-                               char *msg)
-{
-    free(dev->msg);
-    dev->msg = msg;
-    dev->last = st;
-    return st;
-}
 
 ptxemu_status ptxemu_last_error(ptxemu_device *dev)
 {
     if (!dev) {
         return PTXEMU_ERROR_INVALID_VALUE;
     }
-    pthread_mutex_lock(&dev->lock);
+    pthread_mutex_lock(&dev->note);
     ptxemu_status st = dev->last;
-    pthread_mutex_unlock(&dev->lock);
+    pthread_mutex_unlock(&dev->note);
     return st;
 }
 
@@ -248,9 +253,9 @@ const char *ptxemu_last_error_message(ptxemu_device *dev)
     if (!dev) {
         return "invalid device handle";
     }
-    pthread_mutex_lock(&dev->lock);
+    pthread_mutex_lock(&dev->note);
     const char *m = dev->msg ? dev->msg : "";
-    pthread_mutex_unlock(&dev->lock);
+    pthread_mutex_unlock(&dev->note);
     return m;
 }
 
@@ -259,7 +264,7 @@ size_t ptxemu_last_error_copy(ptxemu_device *dev, char *buf, size_t len)
     if (!dev) {
         return 0;
     }
-    pthread_mutex_lock(&dev->lock);
+    pthread_mutex_lock(&dev->note);
     const char *m = dev->msg ? dev->msg : "";
     size_t n = strlen(m);
     if (buf && len) {
@@ -267,7 +272,7 @@ size_t ptxemu_last_error_copy(ptxemu_device *dev, char *buf, size_t len)
         memcpy(buf, m, k);
         buf[k] = '\0';
     }
-    pthread_mutex_unlock(&dev->lock);
+    pthread_mutex_unlock(&dev->note);
     return n;
 }
 
@@ -276,11 +281,11 @@ void ptxemu_clear_error(ptxemu_device *dev)
     if (!dev) {
         return;
     }
-    pthread_mutex_lock(&dev->lock);
+    pthread_mutex_lock(&dev->note);
     free(dev->msg);
     dev->msg = NULL;
     dev->last = PTXEMU_SUCCESS;
-    pthread_mutex_unlock(&dev->lock);
+    pthread_mutex_unlock(&dev->note);
 }
 
 /* ------------------------------------------------------------ device */
@@ -416,6 +421,7 @@ ptxemu_status ptxemu_device_create(const ptxemu_device_options *opts,
         }
     }
     pthread_mutex_init(&d->lock, NULL);
+    pthread_mutex_init(&d->note, NULL);
     d->collect_stats = o.collect_stats != 0;
     const char *t = getenv("PTXEMU_TRACE");
     d->trace = t && *t && strcmp(t, "0") != 0;
@@ -444,6 +450,7 @@ void ptxemu_device_destroy(ptxemu_device *dev)
     free(dev->msg);
     pthread_mutex_unlock(&dev->lock);
     pthread_mutex_destroy(&dev->lock);
+    pthread_mutex_destroy(&dev->note);
     free(dev);
 }
 
@@ -604,6 +611,7 @@ static void free_units(ptxemu_module *m)
 static void module_free_locked(ptxemu_module *m)
 {
     ptxemu_device *dev = m->dev;
+    pthread_mutex_lock(&dev->note);
     if (m->prev) {
         m->prev->next = m->next;
     } else {
@@ -612,6 +620,7 @@ static void module_free_locked(ptxemu_module *m)
     if (m->next) {
         m->next->prev = m->prev;
     }
+    pthread_mutex_unlock(&dev->note);
     for (unsigned i = 0; i < m->nfuncs; i++) {
         free(m->funcs[i].params);
     }
@@ -700,11 +709,13 @@ static ptxemu_status install_locked(ptxemu_device *dev, ptxemu_module *m,
             }
         }
     }
+    pthread_mutex_lock(&dev->note);
     m->next = dev->mods;
     if (m->next) {
         m->next->prev = m;
     }
     dev->mods = m;
+    pthread_mutex_unlock(&dev->note);
     if (nk && !m->funcs) {
         module_free_locked(m);
         return fail(dev, PTXEMU_ERROR_OUT_OF_MEMORY, "out of memory");
@@ -720,30 +731,54 @@ ptxemu_status ptxemu_module_load_string(ptxemu_device *dev, const char *name,
     if (!dev) {
         return PTXEMU_ERROR_INVALID_VALUE;
     }
-    pthread_mutex_lock(&dev->lock);
-    ptxemu_status st;
     if (out) {
         *out = NULL;
     }
     if (!src || !out) {
-        st = fail(dev, PTXEMU_ERROR_INVALID_VALUE,
-                  "ptxemu_module_load_string: NULL %s",
-                  !src ? "source" : "output pointer");
-    } else {
-        if (!len) {
-            len = strlen(src);
+        return fail(dev, PTXEMU_ERROR_INVALID_VALUE,
+                    "ptxemu_module_load_string: NULL %s",
+                    !src ? "source" : "output pointer");
+    }
+    if (!len) {
+        len = strlen(src);
+    }
+    /* cuModuleLoadData does not wait for a running kernel (CUDA does
+     * not list it among the synchronising calls): while a launch holds
+     * the lock, the module is loaded beside the kernel, its variables
+     * put in the memory table as alloc_any's allocations are
+     * (emu_mem_beside); it waits when clients see allocations or when
+     * loading beside failed for want of memory (emu_mem_alloc_concurrent
+     * says when). */
+    EmuMemory *mem = dev->emu->mem;
+    bool beside = pthread_mutex_trylock(&dev->lock) != 0;
+    for (int pass = 0;; pass++) {
+        if (beside && (pass > 0 || emu_mem_observed(mem))) {
+            pthread_mutex_lock(&dev->lock);
+            beside = false;
         }
+        if (!beside) {
+            emu_mem_reclaim(mem);       /* no kernel runs */
+        }
+        ptxemu_status st;
         char *copy = malloc(len + 1);
         if (!copy) {
             st = fail(dev, PTXEMU_ERROR_OUT_OF_MEMORY, "out of memory");
         } else {
             memcpy(copy, src, len);
             copy[len] = '\0';
+            emu_mem_beside(beside);
             st = load_locked(dev, name ? name : "<string>", copy, len, out);
+            emu_mem_beside(false);
         }
+        if (!beside) {
+            pthread_mutex_unlock(&dev->lock);
+            return st;
+        }
+        if (st != PTXEMU_ERROR_OUT_OF_MEMORY) {
+            return st;
+        }
+        /* once more, waiting for the kernel */
     }
-    pthread_mutex_unlock(&dev->lock);
-    return st;
 }
 
 /* dev->lock held.  A PTX file read whole (bounded, see
@@ -973,9 +1008,10 @@ ptxemu_status ptxemu_module_get_function(ptxemu_module *mod, const char *name,
     if (!mod) {
         return PTXEMU_ERROR_INVALID_VALUE;
     }
+    /* the module's own data: no need to wait for a running kernel
+     * (failures are recorded under dev->note) */
     ptxemu_device *dev = mod->dev;
     ptxemu_status st = PTXEMU_SUCCESS;
-    pthread_mutex_lock(&dev->lock);
     if (out) {
         *out = NULL;
     }
@@ -1001,7 +1037,6 @@ ptxemu_status ptxemu_module_get_function(ptxemu_module *mod, const char *name,
                       "%s: no kernel named '%s'", mod->name, name);
         }
     }
-    pthread_mutex_unlock(&dev->lock);
     return st;
 }
 
@@ -1021,9 +1056,8 @@ ptxemu_status ptxemu_module_get_global(ptxemu_module *mod, const char *name,
     if (!mod) {
         return PTXEMU_ERROR_INVALID_VALUE;
     }
-    ptxemu_device *dev = mod->dev;
+    ptxemu_device *dev = mod->dev;       /* as get_function: no wait */
     ptxemu_status st = PTXEMU_SUCCESS;
-    pthread_mutex_lock(&dev->lock);
     if (!name) {
         st = fail(dev, PTXEMU_ERROR_INVALID_VALUE,
                   "ptxemu_module_get_global: NULL name");
@@ -1043,7 +1077,6 @@ ptxemu_status ptxemu_module_get_global(ptxemu_module *mod, const char *name,
             }
         }
     }
-    pthread_mutex_unlock(&dev->lock);
     return st;
 }
 

@@ -163,6 +163,60 @@ static EmuStatus launch_text(EmuModule *m, const char *name, uint32_t grid,
     return st;
 }
 
+/* Changes beside a running kernel (emu/memory.h): an allocation made
+ * with emu_mem_alloc_concurrent or under emu_mem_beside goes into a copy
+ * of the table, so a lookup's entry from before stays readable (its
+ * table is kept until emu_mem_reclaim) and both allocations are found
+ * after; a release under emu_mem_beside takes the entry out (not found,
+ * bytes no longer used); observers make the concurrent allocation
+ * refuse. */
+static void count_event(void *ctx, uint64_t addr, uint64_t size,
+                        EmuAllocKind kind, bool alloc)
+{
+    (void)addr, (void)size, (void)kind, (void)alloc;
+    ++*(int *)ctx;
+}
+
+START_TEST(alloc_beside_kernels)
+{
+    EmuMemory *m = emu_mem_new();
+    uint64_t a = emu_mem_alloc(m, 100, EMU_ALLOC_DEVICE, NULL);
+    ck_assert_uint_ne(a, 0);
+    const EmuAlloc *before = emu_mem_find(m, a, 4);
+    ck_assert_ptr_nonnull(before);
+    uint64_t b = emu_mem_alloc_concurrent(m, 200, EMU_ALLOC_DEVICE);
+    uint64_t c = emu_mem_alloc_concurrent(m, 8, EMU_ALLOC_MANAGED);
+    ck_assert_uint_ne(b, 0);
+    ck_assert_uint_ne(c, 0);
+    /* the old table's entry, still readable: the same allocation */
+    ck_assert_uint_eq(before->addr, a);
+    ck_assert_uint_eq(before->size, 100);
+    ck_assert_ptr_nonnull(emu_mem_find(m, a, 100));
+    ck_assert_ptr_nonnull(emu_mem_find(m, b, 200));
+    ck_assert_ptr_nonnull(emu_mem_find(m, c, 8));
+    ck_assert_uint_eq(emu_mem_used(m), 308);
+    emu_mem_beside(true);
+    uint64_t d = emu_mem_alloc(m, 16, EMU_ALLOC_GLOBAL, "v");
+    ck_assert_uint_ne(d, 0);
+    ck_assert_int_eq(emu_mem_release(m, d), EMU_OK);
+    ck_assert_int_eq(emu_mem_release(m, c), EMU_OK);
+    ck_assert_int_eq(emu_mem_release(m, c), EMU_ERR_INVALID_VALUE);
+    emu_mem_beside(false);
+    ck_assert_ptr_null(emu_mem_find(m, d, 1));
+    ck_assert_ptr_null(emu_mem_find(m, c, 1));
+    ck_assert_uint_eq(emu_mem_used(m), 300);
+    emu_mem_reclaim(m);
+    ck_assert_ptr_nonnull(emu_mem_find(m, b, 200));
+    int events = 0;
+    emu_mem_observe(m, count_event, &events);
+    ck_assert_uint_eq(emu_mem_alloc_concurrent(m, 8, EMU_ALLOC_DEVICE), 0);
+    ck_assert_uint_ne(emu_mem_alloc(m, 8, EMU_ALLOC_DEVICE, NULL), 0);
+    ck_assert_int_eq(events, 1);
+    emu_mem_observe(m, NULL, NULL);
+    emu_mem_free(m);
+}
+END_TEST
+
 START_TEST(fault_out_of_bounds)
 {
     EmuDevice *d = dev_new(EMU_TAKEN_FIRST);
@@ -1181,6 +1235,7 @@ Suite *memory_suite(void)
     TCase *tc = tcase_create("table");
     tcase_add_test(tc, alloc_table);
     tcase_add_test(tc, alloc_over_limit_takes_nothing);
+    tcase_add_test(tc, alloc_beside_kernels);
     suite_add_tcase(s, tc);
     tc = tcase_create("faults");
     tcase_add_test(tc, fault_out_of_bounds);

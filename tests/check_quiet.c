@@ -45,7 +45,8 @@ static const char kernels[] =
     " mov.u32 %r1, 2; st.volatile.global.u32 [%rd1], %r1;\n"
     "DONE:\n ret;\n}\n"
     /* f[1] = 1 (running); waits until f[0] != 0; then stores 42 at the
-     * u32 the u64 at f+8 points to, 43 at f+16's, and f[1] = 2 */
+     * u32 the u64 at f+8 points to, 43 at f+16's, 44 at f+24's, and
+     * f[1] = 2 */
     ".visible .entry spin_alloc(.param .u64 f)\n{\n"
     " .reg .pred %p<2>; .reg .b32 %r<3>; .reg .b64 %rd<4>;\n"
     " ld.param.u64 %rd1, [f];\n"
@@ -57,6 +58,8 @@ static const char kernels[] =
     " ld.volatile.global.u64 %rd3, [%rd1+16];\n"
     " mov.u32 %r1, 42; st.global.u32 [%rd2], %r1;\n"
     " mov.u32 %r1, 43; st.global.u32 [%rd3], %r1;\n"
+    " ld.volatile.global.u64 %rd3, [%rd1+24];\n"
+    " mov.u32 %r1, 44; st.global.u32 [%rd3], %r1;\n"
     " mov.u32 %r1, 2; st.volatile.global.u32 [%rd1+4], %r1;\n"
     " ret;\n}\n";
 
@@ -290,11 +293,21 @@ START_TEST(set_by_host_function)
 }
 END_TEST
 
+/* A module with a variable (7 at first) and a kernel that copies it. */
+static const char late_module[] =
+    ".version 7.0\n.target sm_80\n.address_size 64\n"
+    ".visible .global .align 4 .u32 g = 7;\n"
+    ".visible .entry copyg(.param .u64 o)\n{\n"
+    " .reg .b32 %r<2>; .reg .b64 %rd<2>;\n"
+    " ld.param.u64 %rd1, [o]; ld.global.u32 %r1, [g];\n"
+    " st.global.u32 [%rd1], %r1;\n ret;\n}\n";
+
 /* While the kernel spins (it said so in f[1]), main allocates device,
- * managed and page-locked memory, hands the kernel the first two and
- * sets the flag: the allocations return while the kernel runs (before,
- * they waited for it: the time limit, 15 s here, ended it), and the
- * kernel writes into them. */
+ * managed and page-locked memory, loads a module and looks up its
+ * kernel and variable, hands the kernel the two allocations and the
+ * variable and sets the flag: none of these calls waits for the kernel
+ * (before, they did: the time limit, 15 s here, ended it), and the
+ * kernel writes into all three. */
 START_TEST(alloc_while_kernel_runs)
 {
     time_limit = "15";
@@ -314,11 +327,23 @@ START_TEST(alloc_while_kernel_runs)
     OK(cuMemAlloc_v2(&d, 256));
     OK(cuMemAllocManaged(&m, 64, CU_MEM_ATTACH_GLOBAL));
     OK(cuMemAllocHost_v2(&h, 64));
+    CUmodule late;
+    CUfunction copyg;
+    CUdeviceptr g;
+    size_t gsize = 0;
+    OK(cuModuleLoadData(&late, late_module));
+    OK(cuModuleGetFunction(&copyg, late, "copyg"));
+    OK(cuModuleGetGlobal_v2(&g, &gsize, late, "g"));
+    ck_assert_uint_eq(gsize, 4);
+    CUmodule bad;                       /* a failure returns at once too */
+    ck_assert_int_eq(cuModuleLoadData(&bad, ".version 7.0\nnot ptx\n"),
+                     CUDA_ERROR_INVALID_PTX);
     double t = now_s() - t0;
-    ck_assert_msg(t < 5, "the allocations waited %.1f s for the kernel", t);
+    ck_assert_msg(t < 5, "the calls waited %.1f s for the kernel", t);
     ck_assert_uint_eq(*status, 1);      /* the kernel still runs */
     ptrs[0] = d;
     ptrs[1] = m;
+    ptrs[2] = g;
     *flag = 1;
     OK(cuCtxSynchronize());
     ck_assert_uint_eq(*status, 2);
@@ -326,6 +351,12 @@ START_TEST(alloc_while_kernel_runs)
     OK(cuMemcpyDtoH_v2(&v, d, sizeof(v)));
     ck_assert_uint_eq(v, 42);
     ck_assert_uint_eq(*(volatile unsigned *)(uintptr_t)m, 43);
+    /* the late module's kernel sees what the first kernel wrote */
+    void *cargs[] = { &d };
+    OK(cuLaunchKernel(copyg, 1, 1, 1, 1, 1, 1, 0, NULL, cargs, NULL));
+    OK(cuMemcpyDtoH_v2(&v, d, sizeof(v)));
+    ck_assert_uint_eq(v, 44);
+    OK(cuModuleUnload(late));
     /* and they are ordinary allocations afterwards */
     OK(cuMemFree_v2(d));
     OK(cuMemFree_v2(m));
