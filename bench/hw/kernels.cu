@@ -280,11 +280,20 @@ static std::vector<float> frand(size_t n)
     return v;
 }
 
+/* Whether got is within tol (relative, absolute near 0) of want.  Put
+ * as "within" so that a NaN from the device fails it: every comparison
+ * with a NaN is false (IEEE 754), so "off by more than tol" would pass
+ * one. */
+static bool near(double got, double want, double tol)
+{
+    return std::fabs(got - want) <= tol * (1.0 + std::fabs(want));
+}
+
 static bool close_to(const std::vector<float> &got,
                      const std::vector<float> &want, float tol)
 {
     for (size_t i = 0; i < want.size(); i++) {
-        if (std::fabs(got[i] - want[i]) > tol * (1.0f + std::fabs(want[i]))) {
+        if (!near(got[i], want[i], tol)) {
             return false;
         }
     }
@@ -391,7 +400,7 @@ static bool chk_reduce_shared(void *p)
         for (int i = b * 512; i < b * 512 + 512 && i < r->n; i++) {
             want += r->h[i];
         }
-        if (std::fabs(got[b] - want) > 1e-3 * (1 + std::fabs(want))) {
+        if (!near(got[b], want, 1e-3)) {
             return false;
         }
     }
@@ -425,7 +434,7 @@ static bool chk_gemm(void *p)
         for (int k = 0; k < n; k++) {
             want += (double)m->ha[r * n + k] * m->hb[k * n + c];
         }
-        if (std::fabs(got[r * n + c] - want) > 1e-3 * (1 + std::fabs(want))) {
+        if (!near(got[r * n + c], want, 1e-3)) {
             return false;
         }
     }
