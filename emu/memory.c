@@ -796,17 +796,45 @@ bool emu_mem_covers(const EmuMemory *m, uint64_t addr, uint64_t size)
     return true;
 }
 
+/* A thread that changes the table beside running kernels
+ * (emu_mem_beside) looks allocations up under the table's lock: a
+ * kernel's own device malloc and free change the table in place under
+ * it (a realloc that moves it, a memmove), excluding only each other.
+ * Kernels and threads that exclude them look up without it. */
+static void beside_lock(const EmuMemory *m)
+{
+    if (beside) {
+        pthread_mutex_lock((pthread_mutex_t *)&m->tab);
+    }
+}
+
+static void beside_unlock(const EmuMemory *m)
+{
+    if (beside) {
+        pthread_mutex_unlock((pthread_mutex_t *)&m->tab);
+    }
+}
+
 EmuStatus emu_mem_write(EmuMemory *m, uint64_t addr, const void *src,
                         uint64_t size)
 {
+    beside_lock(m);
     if (!emu_mem_covers(m, addr, size)) {
+        beside_unlock(m);
         return EMU_ERR_INVALID_VALUE;
     }
     const uint8_t *s = src;
+    uint64_t at = addr, n = size;
     for (uint64_t len = 0; size; addr += len, s += len, size -= len) {
         const EmuAlloc *e = piece(m, addr, size, &len);
         memcpy(e->host + (addr - e->addr), s, len);
-        emu_mem_wrote(m, addr, len);
+        if (!beside) {
+            emu_mem_wrote(m, addr, len);
+        }
+    }
+    beside_unlock(m);
+    if (beside) {                       /* (no observer under the lock) */
+        emu_mem_wrote(m, at, n);
     }
     return EMU_OK;
 }
@@ -814,7 +842,9 @@ EmuStatus emu_mem_write(EmuMemory *m, uint64_t addr, const void *src,
 EmuStatus emu_mem_read(const EmuMemory *m, uint64_t addr, void *dst,
                        uint64_t size)
 {
+    beside_lock(m);
     if (!emu_mem_covers(m, addr, size)) {
+        beside_unlock(m);
         return EMU_ERR_INVALID_VALUE;
     }
     uint8_t *d = dst;
@@ -822,19 +852,29 @@ EmuStatus emu_mem_read(const EmuMemory *m, uint64_t addr, void *dst,
         const EmuAlloc *e = piece(m, addr, size, &len);
         memcpy(d, e->host + (addr - e->addr), len);
     }
+    beside_unlock(m);
     return EMU_OK;
 }
 
 EmuStatus emu_mem_set(EmuMemory *m, uint64_t addr, uint8_t byte,
                       uint64_t size)
 {
+    beside_lock(m);
     if (!emu_mem_covers(m, addr, size)) {
+        beside_unlock(m);
         return EMU_ERR_INVALID_VALUE;
     }
+    uint64_t at = addr, n = size;
     for (uint64_t len = 0; size; addr += len, size -= len) {
         const EmuAlloc *e = piece(m, addr, size, &len);
         memset(e->host + (addr - e->addr), byte, len);
-        emu_mem_wrote(m, addr, len);
+        if (!beside) {
+            emu_mem_wrote(m, addr, len);
+        }
+    }
+    beside_unlock(m);
+    if (beside) {
+        emu_mem_wrote(m, at, n);
     }
     return EMU_OK;
 }

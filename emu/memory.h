@@ -104,7 +104,9 @@ bool emu_mem_observed(EmuMemory *m);
  * insert into a copy and fail where it does, and emu_mem_release takes
  * out of a copy and keeps the host bytes for emu_mem_reclaim, for
  * allocations no kernel was given yet (it notifies no observer and
- * leaves the access caches).  Per thread. */
+ * leaves the access caches); emu_mem_write, emu_mem_read and
+ * emu_mem_set look allocations up under the table's lock (a kernel's
+ * device malloc and free change the table in place).  Per thread. */
 void emu_mem_beside(bool on);
 /* Frees the tables emu_mem_alloc_concurrent replaced.  Only when no
  * kernel runs and no other thread looks allocations up without the

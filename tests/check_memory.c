@@ -15,6 +15,7 @@
  *  - atomics: 64 lanes atom.add on one word (exact sum, old values in
  *    lane order), a CAS-based counter, and a table of (op, type) rows.
  */
+#include <pthread.h>
 #include <sys/resource.h>
 
 #include "tests/emutest.h"
@@ -214,6 +215,65 @@ START_TEST(alloc_beside_kernels)
     ck_assert_int_eq(events, 1);
     emu_mem_observe(m, NULL, NULL);
     emu_mem_free(m);
+}
+END_TEST
+
+/* A loader beside a running kernel (emu_mem_beside: a module loaded
+ * while a launch holds the device lock) writes its variables'
+ * initialisers with emu_mem_write while the kernel's device malloc and
+ * free change the table in place (they exclude only each other, through
+ * the table's lock: a realloc that moves the table, a memmove under the
+ * search).  Here a "kernel" thread frees 20000 blocks below the
+ * loader's variable and mallocs as many above it, growing the table
+ * past the size glibc serves by mmap (its realloc then moves it), while
+ * the loader writes and reads the variable: every write and read must
+ * find it (before, a lookup read the moved or shifting table: a crash
+ * within milliseconds). */
+enum { BESIDE_N = 20000 };
+
+typedef struct Beside {
+    EmuMemory *m;
+    uint64_t *pre;
+    volatile int done;
+} Beside;
+
+static void *beside_kernel(void *p)
+{
+    Beside *b = p;
+    for (int i = 0; i < BESIDE_N; i++) {
+        ck_assert_int_eq(emu_mem_release(b->m, b->pre[i]), EMU_OK);
+        ck_assert_uint_ne(emu_mem_alloc(b->m, 16, EMU_ALLOC_HEAP, NULL), 0);
+    }
+    __atomic_store_n(&b->done, 1, __ATOMIC_RELEASE);
+    return NULL;
+}
+
+START_TEST(write_beside_kernel_changes)
+{
+    Beside b = { emu_mem_new(), malloc(BESIDE_N * sizeof(uint64_t)), 0 };
+    ck_assert_ptr_nonnull(b.pre);
+    for (int i = 0; i < BESIDE_N; i++) {
+        b.pre[i] = emu_mem_alloc(b.m, 16, EMU_ALLOC_DEVICE, NULL);
+        ck_assert_uint_ne(b.pre[i], 0);
+    }
+    uint64_t v = emu_mem_alloc(b.m, 64, EMU_ALLOC_GLOBAL, "v");
+    ck_assert_uint_ne(v, 0);
+    pthread_t t;
+    ck_assert_int_eq(pthread_create(&t, NULL, beside_kernel, &b), 0);
+    emu_mem_beside(true);
+    uint64_t n = 0, bad = 0, x = 0;
+    while (!__atomic_load_n(&b.done, __ATOMIC_ACQUIRE)) {
+        bad += emu_mem_write(b.m, v + 8, &n, sizeof(n)) != EMU_OK;
+        bad += emu_mem_read(b.m, v + 8, &x, sizeof(x)) != EMU_OK || x != n;
+        n++;
+    }
+    emu_mem_beside(false);
+    ck_assert_int_eq(pthread_join(t, NULL), 0);
+    ck_assert_msg(bad == 0, "%llu of %llu writes or reads beside the "
+                  "kernel's changes failed", (unsigned long long)bad,
+                  (unsigned long long)n);
+    emu_mem_free(b.m);
+    free(b.pre);
 }
 END_TEST
 
@@ -1236,6 +1296,7 @@ Suite *memory_suite(void)
     tcase_add_test(tc, alloc_table);
     tcase_add_test(tc, alloc_over_limit_takes_nothing);
     tcase_add_test(tc, alloc_beside_kernels);
+    tcase_add_test(tc, write_beside_kernel_changes);
     suite_add_tcase(s, tc);
     tc = tcase_create("faults");
     tcase_add_test(tc, fault_out_of_bounds);
