@@ -13,7 +13,10 @@
  * counts the SM's cycles, %globaltimer nanoseconds).  Under ptxemu both
  * follow the timing model's clock (README: %globaltimer and CUDA
  * events read simulated time), so the same arithmetic gives the model's
- * cycles.  Each kernel's grid covers every SM several times.
+ * cycles.  Each kernel's grid covers every SM several times.  The
+ * events also time the gaps between back-to-back launches (a few
+ * microseconds on recent GPUs; launch.latency under ptxemu), which weigh
+ * most on the shortest kernels: compare those with care.
  *
  *   kernels [--reps N] [--only NAME] [--device]
  *
