@@ -431,7 +431,10 @@ static int cycle(Gpu *g, uint64_t *now)
     const uint64_t t = kn->now;
     g->c.mem->advance(g->mem, t);
     for (uint32_t i = 0; i < g->active_sms; i++) {
-        gpu_sm_retire(g, g->sm[i], t, false);
+        GpuSm *sm = g->sm[i];
+        if (sm->ndone && (!sm->retire_ok || sm->retire_min <= t)) {
+            gpu_sm_retire(g, sm, t, false); /* (else none can retire) */
+        }
     }
     if (tm_kern_over(kn, t)) {
         g->st_cycles += t - kn->start;
