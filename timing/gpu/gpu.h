@@ -93,6 +93,7 @@
 #define GPU_WARP_SIZE 32u
 #define GPU_CODE_BASE 0x7f0000000000ull /* instruction addresses */
 #define GPU_LOCAL_BASE 0x7e0000000000ull /* local memory, per warp */
+#define GPU_LB_LG (GPU_NEVER - 1) /* GpuLb.ex: waits for LSU room */
 
 /* Why a scheduler issued nothing in a cycle; named as NVIDIA Nsight
  * Compute names warp states where one matches.  On a tie between
@@ -288,7 +289,8 @@ typedef struct GpuFetchPort {
 typedef struct GpuLb {
     uint64_t lb;                /* it cannot issue before (0: unknown) */
     uint64_t ex;                /* its issue cycle, exactly, while gen is
-                                   the scheduler's (GPU_NEVER: unknown) */
+                                   the scheduler's (GPU_NEVER: unknown;
+                                   GPU_LB_LG: never, lg_throttle) */
     uint64_t gen;
 } GpuLb;
 

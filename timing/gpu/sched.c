@@ -354,6 +354,12 @@ static uint64_t shared_ready(const Gpu *g, const GpuSm *sm,
     if (!w->xp && gpu_lsu_needs_queue(in) && sm->qlen >= g->c.lsu_queue &&
         !g->c.lsu_replay) { /* (with replay it issues and is refused) */
         *why = GPU_ST_LG;
+        if (w->lbp && !sc->oc && w->own_quiet == GPU_NEVER) {
+            /* the same answer until the queue moves (sgen) or the
+             * warp is touched: scans read it from lb */
+            w->lbp->ex = GPU_LB_LG;
+            w->lbp->gen = sc->sgen;
+        }
         return GPU_NEVER;
     }
     if (!w->xp && sc->oc && !gpu_oc_can_take(sc->oc)) {
@@ -367,6 +373,14 @@ static uint64_t shared_ready(const Gpu *g, const GpuSm *sm,
         w->lbp->gen = sc->sgen;
     }
     return t;
+}
+
+/* Whether lb entry e says its warp waits for room in the LSU queue
+ * (GPU_NEVER, lg_throttle): then it is of the current kernel and live
+ * (an exit or a launch would have cleared it). */
+static bool lb_lg(const GpuSched *sc, const GpuLb *e)
+{
+    return e->ex == GPU_LB_LG && e->gen == sc->sgen;
 }
 
 /* Whether lb entry e tells, without reading its warp, if it can issue
@@ -475,12 +489,15 @@ static bool scan(Gpu *g, GpuSm *sm, GpuSched *sc, uint64_t now,
         }
     }
     for (uint32_t i = 0; i < n && !two_level; i++) {
-        GpuWarp *w = sc->w[sc->order[i]];
-        if (w->exited || w->cta->kern != g->kern) {
-            continue;
+        GpuStall r = GPU_ST_LG;
+        uint64_t t = GPU_NEVER;
+        if (!lb_lg(sc, &sc->lb[sc->order[i]])) {
+            GpuWarp *w = sc->w[sc->order[i]];
+            if (w->exited || w->cta->kern != g->kern) {
+                continue;
+            }
+            t = gpu_warp_ready(g, sm, sc, w, now, &r);
         }
-        GpuStall r;
-        uint64_t t = gpu_warp_ready(g, sm, sc, w, now, &r);
         if (t < *best || *bwhy == GPU_ST_IDLE) {
             *best = t;
             *bwhy = r;
