@@ -64,7 +64,13 @@ static bool module_globals(EmuModule *m, char **msg)
         if (!s->nrelocs || !m->global_addr[i]) {
             continue;
         }
-        const EmuAlloc *al = emu_mem_find(mem, m->global_addr[i], 1);
+        /* a copy of the entry, taken under the table's lock: a module
+         * loaded beside a running kernel (emu_mem_beside) must not hold
+         * a pointer into the table, which the kernel's device malloc
+         * and free change in place */
+        EmuAlloc held;
+        const EmuAlloc *al = emu_mem_query(mem, m->global_addr[i], &held,
+                                           NULL) ? &held : NULL;
         for (uint32_t r = 0; r < s->nrelocs; r++) {
             const IrReloc *rl = &s->relocs[r];
             uint64_t v = 0;
