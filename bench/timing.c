@@ -21,12 +21,21 @@
  * Usage: bench/timing [--dir DIR] [--scale F] [--only NAME]
  *                     [--timing NAME|PATH.so] [--timing-config FILE]
  *                     [--timing-set KEY=VALUE]... [--no-untimed]
- *                     [--stats FILE]
+ *                     [--stats FILE] [--threads N [--repeat R]]
  *   F scales every kernel's work (default 0.1: the timed runs are
  *   slower than bench/emu's).  --stats appends each timed kernel's
  *   cycles and the model's counters (its JSON) to FILE, one line per
  *   launch, so that two builds' statistics can be compared
  *   (bench/timing_identity.sh).
+ *
+ * --threads N: instead of the table, the speed-up curve of the timed
+ *   run on 1, 2, 4, ... and N host threads (the model steps its SMs in
+ *   parallel: timing/gpu/gpu.c): wall seconds of the launch (best of
+ *   --repeat R, default 1), speed-up over one thread, parallel
+ *   efficiency (speed-up / threads) and CPU seconds of all threads.
+ *   Every run is checked against the host references, and its cycles
+ *   and the model's statistics JSON must be byte for byte those of one
+ *   thread (exit status 1 otherwise).
  */
 #include "config.h"
 
@@ -53,6 +62,7 @@ typedef struct Run {
     TmSession *tm;                /* NULL: untimed */
     double secs;                  /* wall time of the launch */
     double cpu;                   /* the process's CPU time in it */
+    double own;                   /* the launching thread's */
     uint64_t warp_insns;
 } Run;
 
@@ -99,10 +109,12 @@ static void io_launch(void *ctx, unsigned gx, unsigned bx, void **params)
         tm_session_attach(r->tm, l);
     }
     double c0 = bench_clk(CLOCK_PROCESS_CPUTIME_ID);
+    double o0 = bench_clk(CLOCK_THREAD_CPUTIME_ID);
     double t0 = bench_clk(CLOCK_MONOTONIC);
     EmuStatus st = emu_launch_run(l);
     r->secs = bench_clk(CLOCK_MONOTONIC) - t0;
     r->cpu = bench_clk(CLOCK_PROCESS_CPUTIME_ID) - c0;
+    r->own = bench_clk(CLOCK_THREAD_CPUTIME_ID) - o0;
     r->warp_insns = l->insns;
     emu_launch_end(l);
     if (st != EMU_OK) {
@@ -111,6 +123,8 @@ static void io_launch(void *ctx, unsigned gx, unsigned bx, void **params)
     }
 }
 
+static unsigned run_threads = 1; /* host threads of the runs */
+
 static void run_open(Run *r, const Bench *k, const char *spec,
                      const char *config, const char *const *sets,
                      size_t nsets)
@@ -118,6 +132,7 @@ static void run_open(Run *r, const Bench *k, const char *spec,
     memset(r, 0, sizeof(*r));
     EmuConfig c;
     emu_config_default(&c);
+    c.threads = run_threads;
     r->dev = emu_device_new(&c);
     if (!r->dev) {
         die("device", "cannot make one");
@@ -171,8 +186,103 @@ static void usage(void)
 {
     fprintf(stderr, "usage: bench/timing [--dir DIR] [--scale F] "
             "[--only NAME] [--timing NAME|PATH.so] [--timing-config FILE] "
-            "[--timing-set KEY=VALUE]... [--no-untimed] [--stats FILE]\n");
+            "[--timing-set KEY=VALUE]... [--no-untimed] [--stats FILE] "
+            "[--threads N [--repeat R]]\n");
     exit(2);
+}
+
+/* One timed run of k on t host threads: *ok false on wrong results; the
+ * statistics of its launches (malloc'd, one line each). */
+static char *timed_run(const Bench *k, unsigned t, const char *spec,
+                       const char *config, const char *const *sets,
+                       size_t nsets, double *wall, double *cpu,
+                       double *own, bool *ok)
+{
+    Run r;
+    run_threads = t;
+    bench_rng_reset();
+    run_open(&r, k, spec, config, sets, nsets);
+    const BenchIo io = {&r, io_alloc, io_htod, io_dtoh, io_launch};
+    if (!k->run(&io)) {
+        *ok = false;
+    }
+    *wall = r.secs;
+    *cpu = r.cpu;
+    *own = r.own;
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    const TmKernelStats *ks;
+    size_t n = tm_session_kernels(r.tm, &ks);
+    for (size_t j = 0; f && j < n; j++) {
+        fprintf(f, "%" PRIu64 " %s\n", ks[j].cycles,
+                ks[j].json ? ks[j].json : "-");
+    }
+    if (f) {
+        fclose(f);
+    }
+    run_close(&r);
+    run_threads = 1;
+    return buf;
+}
+
+/* --threads N: the speed-up curve of every kernel. */
+static bool curve(unsigned max, int repeat, const char *only,
+                  const char *spec, const char *config,
+                  const char *const *sets, size_t nsets)
+{
+    bool ok = true;
+    printf("%-8s %7s %9s %9s %10s %9s %12s %10s\n", "kernel", "threads",
+           "wall-s", "speed-up", "efficiency", "cpu-s", "caller-cpu-s",
+           "statistics");
+    for (size_t b = 0; b < bench_nkernels; b++) {
+        const Bench *k = &bench_kernels[b];
+        if (only && strcmp(only, k->name)) {
+            continue;
+        }
+        double one = 0;
+        char *ref = NULL;
+        for (unsigned t = 1; t <= max; t = t * 2 > max && t < max ? max
+                                                                  : t * 2) {
+            double best = 0, bcpu = 0, bown = 0;
+            bool same = true;
+            for (int i = 0; i < repeat; i++) {
+                double w, c, o;
+                char *st = timed_run(k, t, spec, config, sets, nsets, &w,
+                                     &c, &o, &ok);
+                if (!ref) {
+                    ref = st; /* one thread's, the first run */
+                } else {
+                    same = same && st && !strcmp(st, ref);
+                    free(st);
+                }
+                if (i == 0 || w < best) {
+                    best = w;
+                    bcpu = c;
+                    bown = o;
+                }
+            }
+            if (!same) {
+                ok = false;
+            }
+            if (t == 1) {
+                one = best;
+            }
+            double up = best > 0 ? one / best : 0;
+            printf("%-8s %7u %9.3f %8.2fx %9.0f%% %9.3f %12.3f %10s\n",
+                   k->name, t, best, up, 100.0 * up / t, bcpu, bown,
+                   same ? "identical" : "DIFFER");
+            fflush(stdout);
+        }
+        free(ref);
+    }
+    printf("wall seconds of the timed launch, best of %d; cpu-s: CPU "
+           "seconds of all its host threads (the parallel overhead), "
+           "caller-cpu-s: those of the launching thread (its share of the "
+           "work, which bounds the speed-up on idle cores); statistics: "
+           "cycles and every model counter against one thread's; on a "
+           "shared machine the wall figures vary\n", repeat);
+    return ok;
 }
 
 static void print_row(const Bench *k, const char *mode, const Run *r,
@@ -205,6 +315,8 @@ int main(int argc, char **argv)
     const char *sets[MAX_SETS];
     size_t nsets = 0;
     bool untimed = true;
+    unsigned threads = 0;
+    int repeat = 1;
     bench_prog = "bench/timing";
     bench_scale = 0.1;
     for (int i = 1; i < argc; i++) {
@@ -222,6 +334,17 @@ int main(int argc, char **argv)
             sets[nsets++] = argv[++i];
         } else if (!strcmp(argv[i], "--no-untimed")) {
             untimed = false;
+        } else if (!strcmp(argv[i], "--threads") && i + 1 < argc) {
+            long t = strtol(argv[++i], NULL, 10);
+            if (t < 1 || t > 1024) {
+                usage();
+            }
+            threads = (unsigned)t;
+        } else if (!strcmp(argv[i], "--repeat") && i + 1 < argc) {
+            repeat = atoi(argv[++i]);
+            if (repeat < 1) {
+                usage();
+            }
         } else if (!strcmp(argv[i], "--stats") && i + 1 < argc) {
             stats = fopen(argv[++i], "a");
             if (!stats) {
@@ -233,6 +356,14 @@ int main(int argc, char **argv)
     }
     if (!bench_find_kdir(argv[0], kdir)) {
         return 2;
+    }
+    if (threads) {
+        if (!curve(threads, repeat, only, spec, config, sets, nsets)) {
+            fprintf(stderr, "bench/timing: FAILED: wrong results or "
+                    "statistics that differ from one thread's\n");
+            return 1;
+        }
+        return 0;
     }
     bool all_ok = true;
     printf("%-8s %-7s %11s %12s %11s %6s %7s %7s %9s %11s %9s %9s\n",

@@ -353,7 +353,9 @@ struct EmuCta {
     /* Appended: */
     uint64_t local_stride;        /* local bytes per thread */
     uint8_t bar_op[16];           /* bar.red operator of the pending round */
-    uint64_t *clock;              /* this CTA's SM counter (%clock) */
+    uint64_t *clock;              /* this CTA's SM counter (%clock), or
+                                     clock_sink when a timing model sets
+                                     the SM clocks */
     /* Appended (cluster.c): the CTA's cluster (NULL for a launch without
      * clusters: the CTA is then a cluster of one) and its rank there. */
     struct EmuCluster *cluster;
@@ -379,6 +381,10 @@ struct EmuCta {
      * pending round (bit = warp index; a CTA has at most 32 warps); the
      * release's EMU_EV_BARRIER carries it (emu/client.h). */
     uint32_t bar_warps[16];
+    /* Appended (grid.c): what its steps count when a timing model sets
+     * the SM clocks (its own: CTAs of different SMs step on different
+     * host threads, timing/host.c). */
+    uint64_t clock_sink;
 };
 
 /* Every change of a warp's state goes through here. */

@@ -32,8 +32,6 @@ struct EmuGrid {
     uint32_t handed;              /* of its CTAs, handed out so far */
     EmuCta **res;                 /* resident CTAs */
     uint32_t nres, capres;
-    uint64_t clock_sink;          /* what steps count when a timing model
-                                     sets the SM clocks */
     uint32_t *order;              /* emu_grid_resume: the linear indices
                                      to hand out first (owned), then */
     uint32_t norder;
@@ -568,7 +566,7 @@ EmuStatus emu_grid_next(EmuGrid *g, uint32_t sm, EmuCta **out)
         sm = cta->linear % g->l->dev->cfg.num_sms;
     }
     cta->sm = sm;
-    cta->clock = g->l->timed ? &g->clock_sink : &g->l->sm_clock[sm];
+    cta->clock = g->l->timed ? &cta->clock_sink : &g->l->sm_clock[sm];
     g->res[g->nres++] = cta;
     *out = cta;
     return EMU_OK;

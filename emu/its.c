@@ -54,6 +54,7 @@
 #include "emu/insninfo.h"
 #include "emu/client.h"
 #include "emu/its.h"
+#include "emu/ops.h"
 #include "emu/rtrace.h"
 #include "ptx/opcode.h"
 
@@ -703,4 +704,9 @@ bool emu_its_warpsync(EmuCtx *x, const EmuOpnd *mm, uint32_t lanes)
     w->ws_arrived &= ~lanes;
     never_arrive(x, members, missing);
     return false;
+}
+
+bool emu_its_reads_progress(const EmuInsn *i)
+{
+    return i->fn == emu_op_bra_yield;
 }

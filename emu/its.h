@@ -53,6 +53,11 @@ EmuReconvergence emu_its_module_mode(const EmuDevice *d,
 #define EMU_ITS_QUIET 16
 
 void emu_simt_backedge(EmuCtx *x);
+/* Whether executing i reads the launch's progress counter (a loop back
+ * edge under ITS runs emu_simt_backedge), which every CTA's stores move:
+ * its outcome then depends on what other SMs did before it (the timed
+ * host steps it outside a parallel section, timing/host.c). */
+bool emu_its_reads_progress(const EmuInsn *i);
 /* The .sync warp operations under ITS (PTX ISA, shfl.sync, vote.sync,
  * match.sync, redux.sync: the executing thread waits "until all
  * non-exited threads corresponding to membermask have executed" the

@@ -18,6 +18,7 @@
 #include <time.h>
 
 #include "emu/builtins.h"
+#include "emu/client.h"
 #include "emu/cluster.h"
 #include "emu/grid.h"
 #include "emu/par.h"
@@ -95,16 +96,10 @@ static const char *module_reason(const EmuModule *m)
     return NULL;
 }
 
-const char *emu_par_serial_reason(const EmuLaunch *l)
+/* The reasons shared by functional and timed launches. */
+static const char *common_reason(const EmuLaunch *l)
 {
     const EmuDevice *d = l->dev;
-    if (l->driver) {
-        return "a timing model drives the launch";
-    }
-    if (d->clients) {
-        return "clients are attached (sanitize checkers, statistics, "
-               "tracing)";
-    }
     if (l->cooperative) {
         return "a cooperative launch (grid.sync needs every CTA "
                "resident)";
@@ -128,6 +123,28 @@ const char *emu_par_serial_reason(const EmuLaunch *l)
         return "a grid of one CTA";
     }
     return module_reason(l->mod);
+}
+
+const char *emu_par_serial_reason(const EmuLaunch *l)
+{
+    if (l->driver) {
+        return "a timing model drives the launch";
+    }
+    if (l->dev->clients) {
+        return "clients are attached (sanitize checkers, statistics, "
+               "tracing)";
+    }
+    return common_reason(l);
+}
+
+const char *emu_par_timed_reason(const EmuLaunch *l)
+{
+    const EmuClients *cs = l->dev->clients;
+    if (cs && (cs->spaces || cs->events || cs->nacc)) {
+        return "clients that watch accesses or events are attached "
+               "(sanitize checkers, tracing)";
+    }
+    return common_reason(l);
 }
 
 unsigned emu_par_threads(EmuLaunch *l)

@@ -13,6 +13,10 @@
 unsigned emu_par_threads(EmuLaunch *l);
 /* Why l must run on one thread, or NULL. */
 const char *emu_par_serial_reason(const EmuLaunch *l);
+/* Why a timed launch l (timing/host.c) must step its SMs on one thread,
+ * or NULL: the same reasons but the driver, and only clients that watch
+ * accesses or events (those that count steps are called under a lock). */
+const char *emu_par_timed_reason(const EmuLaunch *l);
 /* Run l's grid on `threads` host threads (at least 2). */
 EmuStatus emu_par_run(EmuLaunch *l, unsigned threads);
 /* Deterministic mode: called by a worker's CTA (l->det set, l->det_ok

@@ -191,10 +191,11 @@ static EmuStatus run_grid(EmuLaunch *l)
 
 static EmuStatus launch_run(EmuLaunch *l)
 {
-    unsigned threads = emu_par_threads(l);
     if (l->driver) {
+        /* (a timing model's host steps SMs on threads itself) */
         return emu_devrt_finish(l, l->driver(l->driver_ctx, l));
     }
+    unsigned threads = emu_par_threads(l);
     if (threads > 1) {
         return emu_devrt_finish(l, emu_par_run(l, threads));
     }

@@ -19,6 +19,7 @@
 #include "runtime/api_emu.h"
 #include "runtime/ptxemu.h"
 #include "runtime/sanitize.h"
+#include "runtime/stats.h"
 
 static ptxemu_device *dev;
 static ptxemu_module *mod;
@@ -101,6 +102,13 @@ static inline void e2e_device(void)
         o.threads = (uint32_t)strtoul(th, NULL, 10);
         o.verbose = getenv("PTXEMU_TEST_VERBOSE") != NULL;
     }
+    /* PTXEMU_TEST_STATS_LOG=FILE (tests/timing_par.test): per-instruction
+     * statistics are collected, and close_ptx() appends the device's
+     * --stats JSON (the timing model's counters included) to FILE */
+    const char *sl = getenv("PTXEMU_TEST_STATS_LOG");
+    if (sl && *sl) {
+        o.collect_stats = 1;
+    }
     ck_assert_msg(ptxemu_device_create(&o, &dev) == PTXEMU_SUCCESS,
                   "device: %s", ptxemu_device_create_error());
     /* PTXEMU_TEST_NOOP_CLIENT (tests/client_corpus.test): a client that
@@ -174,6 +182,12 @@ static inline void close_ptx(void)
         e2e_san = NULL;
         ck_assert_msg(errors == 0, "%s: %" PRIu64 " sanitizer errors",
                       getenv("PTXEMU_TEST_SANITIZE"), errors);
+    }
+    const char *sl = getenv("PTXEMU_TEST_STATS_LOG");
+    FILE *slf = dev && sl && *sl ? fopen(sl, "a") : NULL;
+    if (slf) {
+        rt_stats_write_json(slf, dev, NULL, NULL, NULL);
+        fclose(slf);
     }
     if (dev)
         ptxemu_device_destroy(dev);

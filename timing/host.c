@@ -17,6 +17,21 @@
  * warp states around each step: the emulator changes them only inside
  * a step.
  *
+ * Parallel stepping (ptxemu_timing.h, ABI 3).  threads() is
+ * EmuConfig.threads unless the launch must stay on one thread
+ * (emu_par_timed_reason; said on EmuConfig.par_log).  Inside a parallel
+ * section each SM steps against its own TmStepCtx: a copy of the launch
+ * (a worker's, as the functional pool's: emu/pool.h) that its CTAs
+ * point at during the step, so the instruction and progress counters,
+ * the access cache and a fault are the SM's; its own step record and
+ * access array.  parallel(0) folds the counters into the launch in SM
+ * order; a fault stays with its SM until the kernel stops (the lowest
+ * SM's is reported, unless a serial step faulted).  Steps outside the
+ * section run against the launch itself, as without threads.  The
+ * static instruction table grows under a lock (readers walk a list
+ * published with release stores); clients that only count steps are
+ * called under a lock.
+ *
  * Watchdog.  Deadlocks and livelocks are the grid's (emu/grid.h): after
  * every stretch of cycles in which instructions ran, the resident CTAs
  * get one watchdog round.  A model that issues nothing for
@@ -24,6 +39,7 @@
  * error (a broken model must not hang the host).
  */
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,7 +49,9 @@
 #include "emu/client.h"
 #include "emu/grid.h"
 #include "emu/insninfo.h"
+#include "emu/its.h"
 #include "emu/panic.h"
+#include "emu/par.h"
 #include "ptx/opcode.h"
 #include "ptx/ptx.h"
 #include "timing/intervals.h"
@@ -75,6 +93,22 @@ struct ptxemu_tm_host {
     TmSession *s;
 };
 
+/* What one stepping context writes: the launch's (outside a parallel
+ * section) or an SM's (inside). */
+typedef struct TmStepCtx {
+    EmuLaunch l;                  /* an SM's copy (unused for the main) */
+    EmuStepRecord rec;
+    ptxemu_tm_access *acc;
+    uint32_t capacc;
+    uint64_t issued;
+    EmuStatus fault;              /* an SM's first fault in a section */
+} TmStepCtx;
+/* A TmStepCtx's counts are folded into the launch when one thread would
+ * have made them: before the first step outside the section of an SM
+ * after it, in SM order (smx_fold), so that what such a step reads of
+ * the launch's progress counter (emu_its_reads_progress) is one
+ * thread's; the rest after the model's cycle. */
+
 struct TmSession {
     TmLoaded model;
     void *tm;
@@ -102,7 +136,16 @@ struct TmSession {
     EmuStepRecord *rec;
     ptxemu_tm_access *acc;
     uint32_t capacc;
-    TmFuncInfo *funcs;            /* most recently made first */
+    TmFuncInfo *funcs;            /* most recently made first (published
+                                     with release stores, under mu) */
+    pthread_mutex_t mu;           /* funcs and step-only clients while
+                                     SMs step in parallel */
+    /* parallel stepping of the running launch (threads > 1) */
+    uint32_t threads;
+    bool par;                     /* inside a parallel section */
+    TmStepCtx *smx;               /* per SM (NULL: none made) */
+    uint32_t nsmx;
+    uint32_t fold_next;           /* SMs below it are folded */
     uint64_t ctas_done;           /* CTAs retired in this launch */
     uint64_t runs;                /* launches timed so far (nesting) */
     /* per kernel, for --stats */
@@ -237,6 +280,44 @@ static uint16_t insn_flags(uint32_t opf, bool async)
         (opf & OPF_WARP ? PTXEMU_TM_I_WARP : 0));
 }
 
+/* Whether an instruction's functional effect may be seen by (or depend
+ * on) other SMs in the same cycle (PTXEMU_TM_I_SHARED): anything that
+ * reaches memory other than the CTA's shared, the thread's local, the
+ * constant and the parameter space, atomics, asynchronous operations
+ * and the waits for them, fences, calls (device library functions:
+ * printf, malloc, the device runtime), exits and barriers wider than
+ * the CTA. */
+static bool shared_effect(const ptxemu_tm_insn *t, uint32_t opf)
+{
+    if ((opf & (OPF_ATOMIC | OPF_CALL | OPF_EXIT)) ||
+        (t->flags & PTXEMU_TM_I_ASYNC) || t->unit == PTXEMU_TM_UNIT_TEX ||
+        t->unit == PTXEMU_TM_UNIT_ASYNC) {
+        return true;
+    }
+    switch (t->wait) {
+    case PTXEMU_TM_WAIT_NONE:
+    case PTXEMU_TM_WAIT_BARRIER:
+    case PTXEMU_TM_WAIT_WARP:
+    case PTXEMU_TM_WAIT_SLEEP:
+        break;
+    default:
+        return true;
+    }
+    if (t->unit == PTXEMU_TM_UNIT_SYNC &&
+        (!(opf & OPF_BARRIER) || strstr(t->opname, "cluster"))) {
+        /* the group and mbarrier bookkeeping of asynchronous operations
+         * (launch-wide token numbering): all but the CTA's barriers */
+        return true;
+    }
+    if (!(opf & (OPF_LOAD | OPF_STORE)) && t->unit != PTXEMU_TM_UNIT_LDST) {
+        return false;
+    }
+    return t->space != PTXEMU_TM_SPACE_SHARED &&
+           t->space != PTXEMU_TM_SPACE_LOCAL &&
+           t->space != PTXEMU_TM_SPACE_CONST &&
+           t->space != PTXEMU_TM_SPACE_PARAM;
+}
+
 /* emu/insninfo.h numbers units, waits and implicit-state slots as the
  * ABI does (check_insninfo holds it to that), so they pass unchanged. */
 /* Each instruction's PTX line (ptxemu_tm_insn.text: what the ABI
@@ -303,23 +384,42 @@ static TmFuncInfo *func_info(TmSession *s, const EmuFunc *fn)
         t->ndst = ii->ndst;
         t->src = ii->src;
         t->dst = ii->dst;
+        if (shared_effect(t, ii->opf) || emu_its_reads_progress(&fn->code[pc])) {
+            t->flags |= PTXEMU_TM_I_SHARED;
+        }
     }
     insn_texts(f);
     f->next = s->funcs;
-    s->funcs = f;
+    __atomic_store_n(&s->funcs, f, __ATOMIC_RELEASE);
+    return f;
+}
+
+static TmFuncInfo *func_find(TmFuncInfo *f, const EmuFunc *fn)
+{
+    while (f && f->fn != fn) {
+        f = f->next;
+    }
     return f;
 }
 
 static const ptxemu_tm_insn *insn_of(TmSession *s, const EmuFunc *fn,
                                      uint32_t pc)
 {
-    /* a kernel's functions are few: a list, most recently made first */
-    TmFuncInfo *f = s->funcs;
-    while (f && f->fn != fn) {
-        f = f->next;
-    }
-    if (!f && !(f = func_info(s, fn))) {
-        return NULL;
+    /* a kernel's functions are few: a list, most recently made first;
+     * made under the lock (SMs stepping in parallel may meet a function
+     * together), read without */
+    TmFuncInfo *f = func_find(__atomic_load_n(&s->funcs, __ATOMIC_ACQUIRE),
+                              fn);
+    if (!f) {
+        pthread_mutex_lock(&s->mu);
+        f = func_find(s->funcs, fn);
+        if (!f) {
+            f = func_info(s, fn);
+        }
+        pthread_mutex_unlock(&s->mu);
+        if (!f) {
+            return NULL;
+        }
     }
     return pc < fn->ncode ? &f->insn[pc] : NULL;
 }
@@ -412,13 +512,20 @@ static void h_cta_retire(ptxemu_tm_host *h, ptxemu_tm_cta *tc)
 /* ---------------------------------------------------------- warps */
 
 static void events(TmSession *s, struct ptxemu_tm_warp *stepped);
+static void smx_fold(TmSession *s, uint32_t upto);
 
 static const ptxemu_tm_insn *h_peek(ptxemu_tm_host *h, ptxemu_tm_warp *tw,
                                     uint32_t *active, uint32_t *exec)
 {
     const EmuFunc *fn;
     uint32_t pc, a = 0, e = 0;
-    const EmuInsn *i = emu_warp_peek(tw->tc->cta, tw->w, &fn, &pc, &a, &e);
+    EmuCta *cta = tw->tc->cta;
+    EmuLaunch *l = cta->launch;
+    if (h->s->par) {
+        cta->launch = &h->s->smx[cta->sm].l;
+    }
+    const EmuInsn *i = emu_warp_peek(cta, tw->w, &fn, &pc, &a, &e);
+    cta->launch = l;
     if (active) {
         *active = a;
     }
@@ -487,41 +594,79 @@ static int h_step(ptxemu_tm_host *h, ptxemu_tm_warp *tw,
     if (s->fault != EMU_OK) {
         return PTXEMU_TM_FAULT;
     }
-    EmuStepRecord *rec = s->rec;
-    uint64_t before = s->l->insns;
+    EmuCta *cta = tw->tc->cta;
+    /* inside a parallel section: the SM's context (see the top) */
+    TmStepCtx *x = s->par ? &s->smx[cta->sm] : NULL;
+    EmuStepRecord *rec = x ? &x->rec : s->rec;
+    ptxemu_tm_access **acc = x ? &x->acc : &s->acc;
+    uint32_t *capacc = x ? &x->capacc : &s->capacc;
+    EmuStatus *fault = x ? &x->fault : &s->fault;
+    EmuLaunch *l = cta->launch;
+    if (x) {
+        cta->launch = &x->l;
+    } else {
+        smx_fold(s, cta->sm + 1); /* (see TmStepCtx) */
+    }
+    uint64_t before = cta->launch->insns;
     /* what the step must execute: the peek the model relied on */
     const EmuFunc *pfn = NULL;
     uint32_t ppc = 0, pact = 0, pexec = 0;
-    const EmuInsn *pin = emu_warp_peek(tw->tc->cta, tw->w, &pfn, &ppc, &pact,
+    const EmuInsn *pin = emu_warp_peek(cta, tw->w, &pfn, &ppc, &pact,
                                        &pexec);
-    EmuStatus st = emu_warp_step(tw->tc->cta, tw->w, rec);
-    bool ran = s->l->insns != before;
+    if (x && pin) {
+        const ptxemu_tm_insn *pi = insn_of(s, pfn, ppc);
+        if (pi && (pi->flags & PTXEMU_TM_I_SHARED)) {
+            cta->launch = l;
+            pthread_mutex_lock(&s->mu);
+            set_err(s, "warp_step: '%s' stepped inside a parallel section "
+                    "(PTXEMU_TM_I_SHARED)", pi->opname);
+            pthread_mutex_unlock(&s->mu);
+            return PTXEMU_TM_ERROR;
+        }
+    }
+    EmuStatus st = emu_warp_step(cta, tw->w, rec);
+    bool ran = cta->launch->insns != before;
+    cta->launch = l;
     EMU_ASSERT(!ran || (pin && rec->func == pfn && rec->pc == ppc &&
                         rec->active == pact && rec->exec == pexec));
     if (ran && s->dev->clients && s->dev->clients->steps) {
-        /* clients (statistics, tracing) see timed steps as untimed ones */
-        emu_client_step(s->dev, tw->tc->cta, tw->w, rec);
+        /* clients (statistics, tracing) see timed steps as untimed ones;
+         * in a parallel section only clients that count steps are
+         * attached (emu_par_timed_reason), one at a time */
+        if (x) {
+            pthread_mutex_lock(&s->mu);
+        }
+        emu_client_step(s->dev, cta, tw->w, rec);
+        if (x) {
+            pthread_mutex_unlock(&s->mu);
+        }
     }
     memset((char *)out + sizeof(out->struct_size), 0,
            sizeof(*out) - sizeof(out->struct_size));
     if (ran) {
-        s->issued++;
+        if (x) {
+            x->issued++;
+        } else {
+            s->issued++;
+        }
         out->insn = insn_of(s, rec->func, rec->pc);
         out->active = rec->active;
         out->exec = rec->exec;
         out->diverged = rec->diverged;
-        if (rec->nacc > s->capacc) {
-            ptxemu_tm_access *p = realloc(s->acc, rec->nacc * sizeof(*p));
+        if (rec->nacc > *capacc) {
+            ptxemu_tm_access *p = realloc(*acc, rec->nacc * sizeof(*p));
             if (!p) {
-                s->fault = EMU_ERR_OUT_OF_MEMORY;
+                if (*fault == EMU_OK) {
+                    *fault = EMU_ERR_OUT_OF_MEMORY;
+                }
                 return PTXEMU_TM_FAULT;
             }
-            s->acc = p;
-            s->capacc = rec->nacc;
+            *acc = p;
+            *capacc = rec->nacc;
         }
         for (uint32_t k = 0; k < rec->nacc; k++) {
             const EmuAccess *a = &rec->acc[k];
-            ptxemu_tm_access *t = &s->acc[k];
+            ptxemu_tm_access *t = &(*acc)[k];
             t->addr = a->addr;
             t->size = a->size;
             t->lane = a->lane;
@@ -535,14 +680,16 @@ static int h_step(ptxemu_tm_host *h, ptxemu_tm_warp *tw,
             t->pad = 0;
         }
         out->nacc = rec->nacc;
-        out->acc = s->acc;
+        out->acc = *acc;
         out->async_token = rec->async_token;
         out->nwait = rec->nwait;
         out->wait_tokens = rec->wait_tokens;
     }
     events(s, tw);
     if (st != EMU_OK) {
-        s->fault = st;
+        if (!x || *fault == EMU_OK) {
+            *fault = st;
+        }
         return PTXEMU_TM_FAULT;
     }
     return PTXEMU_TM_OK;
@@ -580,6 +727,134 @@ static void h_set_time(ptxemu_tm_host *h, uint32_t sm, uint64_t cycle)
     TmSession *s = h->s;
     if (sm < s->dev->cfg.num_sms) {
         s->dev->sm_clock[sm] = cycle;
+    }
+}
+
+/* ------------------------------------------------- parallel stepping */
+
+static void smx_free(TmSession *s)
+{
+    for (uint32_t i = 0; i < s->nsmx; i++) {
+        emu_step_record_fini(&s->smx[i].rec);
+        free(s->smx[i].acc);
+    }
+    free(s->smx);
+    s->smx = NULL;
+    s->nsmx = 0;
+}
+
+/* Each SM's context: a worker's copy of the running launch. */
+static bool smx_make(TmSession *s)
+{
+    uint32_t n = s->dev->cfg.num_sms;
+    if (n > s->nsmx) {
+        TmStepCtx *p = realloc(s->smx, n * sizeof(*p));
+        if (!p) {
+            return false;
+        }
+        memset(p + s->nsmx, 0, (n - s->nsmx) * sizeof(*p));
+        s->smx = p;
+        s->nsmx = n;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        TmStepCtx *x = &s->smx[i];
+        x->l = *s->l;
+        x->l.worker = true;       /* faults are published by the host */
+        x->l.det = NULL;
+        x->l.insns = 0;
+        x->l.progress = 0;
+        x->l.faulted = false;
+        x->l.reads_host = false;
+        x->l.printf_buf = NULL;
+        x->l.printf_len = x->l.printf_cap = 0;
+        x->l.printf_dropped = 0;
+        memset(&x->l.mhit, 0, sizeof(x->l.mhit));
+        x->issued = 0;
+        x->fault = EMU_OK;
+    }
+    return true;
+}
+
+static uint32_t h_threads(ptxemu_tm_host *h)
+{
+    TmSession *s = h->s;
+    EmuLaunch *l = s->l;
+    uint32_t n = s->dev->cfg.threads;
+    if (!l || n <= 1 || s->threads > 1) {
+        return s->threads > 1 ? s->threads : 1;
+    }
+    const char *why = emu_par_timed_reason(l);
+    if (!why && !smx_make(s)) {
+        why = "out of memory";
+    }
+    if (why) {
+        if (s->dev->cfg.par_log) {
+            fprintf(s->dev->cfg.par_log, "ptxemu: kernel '%s' runs on one "
+                    "host thread of %u (timing model '%s'): %s\n",
+                    l->kernel->ir->name, n, tm_session_model(s), why);
+        }
+        return 1;
+    }
+    if (s->dev->cfg.par_log) {
+        fprintf(s->dev->cfg.par_log, "ptxemu: kernel '%s': timing model "
+                "'%s' steps its SMs on %u host threads\n",
+                l->kernel->ir->name, tm_session_model(s), n);
+    }
+    s->threads = n;
+    return n;
+}
+
+/* Fold the counts of SMs [fold_next, upto) into the launch. */
+static void smx_fold(TmSession *s, uint32_t upto)
+{
+    if (s->threads <= 1) {
+        return;
+    }
+    for (uint32_t i = s->fold_next; i < upto; i++) {
+        TmStepCtx *x = &s->smx[i];
+        s->l->insns += x->l.insns;
+        s->l->progress += x->l.progress;
+        s->l->reads_host |= x->l.reads_host;
+        s->issued += x->issued;
+        x->l.insns = x->l.progress = x->issued = 0;
+    }
+    if (upto > s->fold_next) {
+        s->fold_next = upto;
+    }
+}
+
+static void h_parallel(ptxemu_tm_host *h, int on)
+{
+    TmSession *s = h->s;
+    if (s->threads <= 1 || (bool)on == s->par) {
+        return;
+    }
+    if (on) {
+        smx_fold(s, s->dev->cfg.num_sms); /* (the last cycle's rest) */
+        s->fold_next = 0;
+    }
+    s->par = on;
+}
+
+/* The kernel stopped on a fault of a parallel step (none of a serial
+ * one): the lowest SM's becomes the launch's, as if stepped alone. */
+static void par_fault(TmSession *s)
+{
+    for (uint32_t i = 0; s->threads > 1 && i < s->dev->cfg.num_sms; i++) {
+        TmStepCtx *x = &s->smx[i];
+        if (x->fault == EMU_OK) {
+            continue;
+        }
+        s->fault = x->fault;
+        if (x->l.faulted) {
+            s->l->fault = x->l.fault;
+            s->l->faulted = true;
+            memcpy(s->l->fault_text, x->l.fault_text,
+                   sizeof(s->l->fault_text));
+            s->dev->last_fault = x->l.fault;
+            s->dev->has_fault = true;
+        }
+        return;
     }
 }
 
@@ -633,6 +908,8 @@ static void fill_api(TmSession *s)
     a->set_clock_mhz = h_set_mhz;
     a->error = h_error;
     a->log = h_log;
+    a->threads = h_threads;
+    a->parallel = h_parallel;
 }
 
 /* A session around an already loaded model (s->model filled). */
@@ -671,6 +948,7 @@ static TmSession *session_new(EmuDevice *dev)
     s->dev = dev;
     s->mhz = 1000.0;
     s->host.s = s;
+    pthread_mutex_init(&s->mu, NULL);
     fill_api(s);
     s->params = tm_params_new();
     s->stats = tm_stats_new();
@@ -748,6 +1026,8 @@ void tm_session_close(TmSession *s)
     }
     free(s->kstats);
     free(s->acc);
+    smx_free(s);
+    pthread_mutex_destroy(&s->mu);
     if (s->rec) {
         emu_step_record_fini(s->rec);
     }
@@ -855,6 +1135,7 @@ EmuStatus tm_session_run(void *ctx, EmuLaunch *l)
     EmuStatus pfault = s->fault;
     uint64_t pissued = s->issued;
     uint64_t pdone = s->ctas_done;
+    uint32_t pthreads = s->threads;
     EmuStatus st = emu_grid_open(l, &s->grid);
     if (st != EMU_OK) {
         s->grid = pg;
@@ -865,6 +1146,7 @@ EmuStatus tm_session_run(void *ctx, EmuLaunch *l)
     s->fault = EMU_OK;
     s->issued = 0;
     s->ctas_done = 0;
+    s->threads = 1;               /* until the model asks (h_threads) */
     s->runs++;
     s->err[0] = '\0';
     ptxemu_tm_kernel k;
@@ -890,6 +1172,7 @@ EmuStatus tm_session_run(void *ctx, EmuLaunch *l)
     while (r >= 0) {
         uint64_t now = s->now, runs = s->runs;
         r = ops->cycle(s->tm, &now);
+        smx_fold(s, s->dev->cfg.num_sms);
         if (now > s->now) {
             set_now(s, now);
         }
@@ -955,6 +1238,11 @@ EmuStatus tm_session_run(void *ctx, EmuLaunch *l)
             break;
         }
     }
+    h_parallel(&s->host, 0);      /* (a model that left a section open) */
+    smx_fold(s, s->dev->cfg.num_sms);
+    if (s->fault == EMU_OK && (r < 0 || st != EMU_OK)) {
+        par_fault(s);
+    }
     uint64_t end = s->now;
     if (began) {
         /* Also after a guest fault, a deadlock or a model's error: the
@@ -1005,6 +1293,7 @@ EmuStatus tm_session_run(void *ctx, EmuLaunch *l)
     s->fault = pfault;
     s->issued = pissued;
     s->ctas_done = pdone;
+    s->threads = pthreads;
     return st;
 }
 

@@ -61,8 +61,27 @@
  * call that hands them out until the CTA is retired (cta_retire) or the
  * kernel ends.  Static instruction info (ptxemu_tm_insn) stays valid
  * until kernel_end.  The host is not thread-safe: call it only from the
- * thread that called into the model.  A model must never call ptxemu's
- * public API (ptxemu_*, cu*, cuda*) from a callback.
+ * thread that called into the model, except as "Parallel stepping"
+ * allows.  A model must never call ptxemu's public API (ptxemu_*, cu*,
+ * cuda*) from a callback.
+ *
+ * Parallel stepping (ABI 3).  In kernel_begin a model may ask
+ * host->threads() how many host threads it may use for the kernel (1:
+ * one; the host says why under --verbose).  Between
+ * host->parallel(h, 1) and host->parallel(h, 0), both called from the
+ * thread that called into the model, the model may call warp_peek,
+ * warp_step, warp_state, warp_info and set_time from any threads, each
+ * SM's warps from one thread at a time, provided that no step executes
+ * an instruction flagged PTXEMU_TM_I_SHARED (peek first: such a step
+ * must wait until parallel(h, 0)).  The events of those steps come on
+ * the thread of the step.  A step's output arrays stay valid until the
+ * next warp_step for a warp of the same SM.  A guest fault of such a
+ * step stops the kernel only as the model's negative result does; the
+ * host reports the fault of the lowest SM whose parallel step faulted,
+ * unless a step outside the parallel section faulted first.  Everything
+ * else (cta_next, cta_retire, stat, error ...) stays on the model's
+ * calling thread, outside the section.  A model that never calls
+ * parallel() runs as before.
  *
  * Events.  warp_step may complete things for other warps: a bar.sync
  * that releases its CTA, a warp that exits, a CTA whose warps have all
@@ -87,8 +106,10 @@ extern "C" {
 
 /* ABI version history: 1 = first release; 2 = ptxemu_tm_kernel's
  * memory-system hints (carveout, the L2's persisting set-aside and the
- * access-policy window). */
-#define PTXEMU_TM_ABI_VERSION 2u
+ * access-policy window); 3 = stepping SMs on several host threads
+ * (host->threads, host->parallel, PTXEMU_TM_I_SHARED; "Parallel
+ * stepping" below). */
+#define PTXEMU_TM_ABI_VERSION 3u
 #define PTXEMU_TM_ABI_MIN 1u
 #define PTXEMU_TM_ENTRY "ptxemu_timing_plugin_init"
 
@@ -168,6 +189,13 @@ enum {
     PTXEMU_TM_I_BARRIER = 1u << 7,
     PTXEMU_TM_I_ASYNC = 1u << 8,  /* starts an asynchronous operation */
     PTXEMU_TM_I_WARP = 1u << 9,   /* warp-synchronous (shfl, vote ...) */
+    PTXEMU_TM_I_SHARED = 1u << 10,/* ABI 3: its functional effect may be
+                                     seen by (or depend on) other SMs in
+                                     the same cycle: global and generic
+                                     memory, textures and surfaces,
+                                     atomics, asynchronous copies and
+                                     their waits, fences, calls, exits,
+                                     cluster and grid barriers */
 };
 
 /* Register slots: per function, 0..func_slots-1 (vector elements,
@@ -397,6 +425,14 @@ typedef struct ptxemu_tm_host_api {
     /* The model's error text (then return PTXEMU_TM_ERROR). */
     void (*error)(ptxemu_tm_host *h, const char *msg);
     void (*log)(ptxemu_tm_host *h, const char *msg); /* stderr, prefixed */
+
+    /* -- ABI 3: parallel stepping (see the top of this file) -- */
+    /* Host threads the model may step the kernel's SMs on (>= 1);
+     * valid in kernel_begin. */
+    uint32_t (*threads)(ptxemu_tm_host *h);
+    /* on: the parallel section begins; 0: it ends (the host folds what
+     * the section's steps counted). */
+    void (*parallel)(ptxemu_tm_host *h, int on);
 } ptxemu_tm_host_api;
 
 /* Events (ops->event). */

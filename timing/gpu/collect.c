@@ -25,16 +25,17 @@
 typedef struct GpuOcRec {
     struct GpuOcRec *prev, *next;
     GpuWarp *w;
+    GpuSm *sm;                  /* whose oc_recs it is on */
     const ptxemu_tm_insn *in;
     uint64_t tag;
 } GpuOcRec;
 
-static void unlink_rec(Gpu *g, GpuOcRec *r)
+static void unlink_rec(GpuOcRec *r)
 {
     if (r->prev) {
         r->prev->next = r->next;
     } else {
-        g->oc_recs = r->next;
+        r->sm->oc_recs = r->next;
     }
     if (r->next) {
         r->next->prev = r->prev;
@@ -49,17 +50,19 @@ uint64_t gpu_collect_take(Gpu *g, GpuSched *sc, GpuWarp *w,
     if (!r) {
         return 0;
     }
+    GpuSm *sm = g->sm[w->cta->sm];
     r->w = w;
+    r->sm = sm;
     r->in = in;
-    r->tag = ++g->next_tag;
-    r->next = g->oc_recs;
-    if (g->oc_recs) {
-        g->oc_recs->prev = r;
+    r->tag = ++sm->next_tag;
+    r->next = sm->oc_recs;
+    if (sm->oc_recs) {
+        sm->oc_recs->prev = r;
     }
-    g->oc_recs = r;
+    sm->oc_recs = r;
     if (!gpu_oc_take(sc->oc, w->slot, in->src, in->nsrc,
                      (uint64_t)(uintptr_t)r, now)) {
-        unlink_rec(g, r); /* issued without a free collector: our bug */
+        unlink_rec(r); /* issued without a free collector: our bug */
         return 0;
     }
     w->oc_out++;
@@ -91,7 +94,7 @@ static void dispatch(Gpu *g, GpuSm *sm, GpuSched *sc, GpuOcRec *r,
     }
     w->oc_out--;
     gpu_poke(g, w);
-    unlink_rec(g, r);
+    unlink_rec(r);
 }
 
 void gpu_collect_cycle(Gpu *g, GpuSm *sm, GpuSched *sc, uint64_t now)
@@ -99,8 +102,8 @@ void gpu_collect_cycle(Gpu *g, GpuSm *sm, GpuSched *sc, uint64_t now)
     uint64_t out[64]; /* more collectors than that dispatch next cycle */
     uint64_t c0 = gpu_oc_conflicts(sc->oc), r0 = gpu_oc_reads(sc->oc);
     uint32_t n = gpu_oc_cycle(sc->oc, now, out, 64);
-    g->st_oc_conflicts += gpu_oc_conflicts(sc->oc) - c0;
-    g->st_oc_reads += gpu_oc_reads(sc->oc) - r0;
+    sm->st.oc_conflicts += gpu_oc_conflicts(sc->oc) - c0;
+    sm->st.oc_reads += gpu_oc_reads(sc->oc) - r0;
     for (uint32_t i = 0; i < n; i++) {
         dispatch(g, sm, sc, (GpuOcRec *)(uintptr_t)out[i], now);
     }
@@ -110,12 +113,12 @@ void gpu_collect_cycle(Gpu *g, GpuSm *sm, GpuSched *sc, uint64_t now)
 
 int gpu_collect_reset(Gpu *g)
 {
-    while (g->oc_recs) {
-        unlink_rec(g, g->oc_recs);
-    }
     int rc = 0;
     for (uint32_t i = 0; i < g->nsms; i++) {
         GpuSm *sm = g->sm[i];
+        while (sm->oc_recs) {
+            unlink_rec(sm->oc_recs);
+        }
         for (uint32_t k = 0; k < sm->nsched; k++) {
             gpu_oc_free(sm->sched[k].oc);
             sm->sched[k].oc = NULL;

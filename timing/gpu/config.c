@@ -209,6 +209,10 @@ const ptxemu_tm_param gpu_params[] = {
      "every fetch takes fetch.latency (false: FETCH requests to memory)"},
     {"clock.mhz", PTXEMU_TM_P_DOUBLE, "-1",
      "core clock for %globaltimer and event timing (-1: gpu.arch's)"},
+    {"par.adapt", PTXEMU_TM_P_BOOL, "true",
+     "with --threads: fan a cycle out to the host threads only while that "
+     "is measured to be faster (false: every cycle with two busy SMs; "
+     "no result depends on it)"},
     GPU_NUM_PARAMS(TABLE_ROW, NOTHING)
     UNIT_ROWS(UNIT_TABLE, NOTHING)
 };
@@ -322,6 +326,7 @@ int gpu_config_read(GpuConfig *c, const ptxemu_tm_host_api *api,
     }
     c->perfect_icache = api->param_bool(h, "fetch.perfect_icache");
     c->oc.enabled = api->param_bool(h, "oc.enabled");
+    c->par_adapt = api->param_bool(h, "par.adapt");
     if (c->oc.enabled) {
         c->oc_latency = 0; /* the collectors take the time instead */
     }

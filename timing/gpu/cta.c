@@ -73,6 +73,9 @@ void gpu_sm_free(GpuSm *sm)
     free(sm->sched);
     tm_slots_fini(&sm->slots);
     free(sm->fq);
+    tm_map_free(&sm->expand);
+    free(sm->txn);
+    free(sm->acc);
     free(sm);
 }
 

@@ -82,7 +82,7 @@ static void start(Gpu *g, GpuWarp *w, uint64_t blk, uint64_t now)
     ib->gen++;
     if (g->c.perfect_icache) {
         ib->at = port_slot(g, w, now) + g->c.fetch_latency;
-        g->st_fetches++;
+        g->sm[w->cta->sm]->st.fetches++;
         return;
     }
     ib->at = GPU_NEVER;
@@ -183,7 +183,7 @@ bool gpu_fetch_send(Gpu *g, GpuSm *sm, uint64_t now)
         ib->want = false;
         ib->inflight = true;
         ib->sent_gen = ib->gen;
-        g->st_fetches++;
+        sm->st.fetches++;
         i++;
         break; /* one fetch per SM per cycle */
     }

@@ -7,17 +7,40 @@
  *   2. CTAs finished and drained by t retire;
  *   3. if nothing is resident and no CTA is left: the kernel ended at t;
  *   4. from launch + launch.latency on, CTAs are placed while they fit;
- *   5. each SM with resident CTAs: set_time, its LSU sends queued
- *      requests, its fetch queue sends one fetch (memory-backed
- *      I-cache), each scheduler issues or records why not;
- *   6. the next cycle: t + 1 if anything issued or a queue still holds
+ *   5. each SM with resident CTAs: set_time; one on which nothing can
+ *      act before a known cycle is only counted (sm_visit); else its
+ *      LSU sends queued requests, its fetch queue sends one fetch
+ *      (memory-backed I-cache);
+ *   6. each SM visited: its collectors, then each scheduler issues or
+ *      records why not;
+ *   7. the next cycle: t + 1 if anything issued or a queue still holds
  *      requests; else the earliest of the schedulers' wake-ups, the
  *      memory system's next event, CTA retirements and the launch; the
  *      skipped cycles get cycle t's stall reasons (nothing changes until
  *      then).
  * Every scheduler of every SM is counted once per cycle, so
  * gpu.stall.selected + the other gpu.stall.* = gpu.cycles x SMs x
- * sched.per_sm.
+ * sched.per_sm.  With one host thread steps 5 and 6 run SM by SM; with
+ * several, step 5 for every SM first (the same: a scheduler never calls
+ * the memory system, whose replies come only from advance, and only a
+ * cluster's or grid's barrier, which runs on one thread, touches
+ * another SM).
+ *
+ * Parallel stepping (host->threads() > 1, ptxemu_timing.h's ABI 3).
+ * Step 6 runs for the SMs on host threads (par.c) with sm->defer set:
+ * an SM touches only its own state (GpuSm: counters, tags, scratch,
+ * ops, its CTAs' warps) and steps only instructions that are not
+ * PTXEMU_TM_I_SHARED; a scheduler about to issue one stops there
+ * (GpuHeld) and the rest of that SM's cycle waits.  Phase 2, on the
+ * calling thread, goes through the SMs in SM order: a phase-1 failure
+ * stops the kernel there, a held SM issues the instruction and finishes
+ * its cycle.  Then the SMs' counts are folded in SM order.  Every step
+ * of phase 1 commutes with what SMs before it do in phase 2 (ALU, the
+ * CTA's shared memory, the thread's local memory, constants), and
+ * phase 2 is one SM after another, so cycles, statistics and results
+ * are those of one thread for every program, racy or not.  With one
+ * thread, or one SM with work in a cycle, step 6 runs in SM order
+ * without phases or synchronisation.
  */
 #include "config.h"
 
@@ -66,6 +89,11 @@ static int ensure_sms(Gpu *g, uint32_t n)
             return -1;
         }
         g->sm = a;
+        a = realloc(g->run, n * sizeof *a);
+        if (!a) {
+            return -1;
+        }
+        g->run = a;
         g->smcap = n;
     }
     while (g->nsms < n) {
@@ -98,21 +126,20 @@ static void gpu_destroy(void *tm)
     }
     g->c.oc.enabled = false;
     gpu_collect_reset(g); /* frees the collectors and what they hold */
+    gpu_par_free(g->par);
+    gpu_lsu_free_all(g);
     for (uint32_t i = 0; i < g->nsms; i++) {
         gpu_sm_free(g->sm[i]);
     }
     free(g->sm);
+    free(g->run);
     tm_kern_free_all(&g->kern);
     if (g->mem) {
         g->c.mem->destroy(g->mem);
     }
-    gpu_lsu_free_all(g);
     gpu_tokens_clear(g);
     tm_map_free(&g->warps);
-    tm_map_free(&g->expand);
     tm_map_free(&g->fetching);
-    free(g->txn);
-    free(g->acc);
     free(g);
 }
 
@@ -187,6 +214,7 @@ static int reset_sms(Gpu *g, uint64_t start)
         GpuSm *sm = g->sm[i];
         sm->mio_free = 0;
         sm->fport = (GpuFetchPort){0};
+        sm->held = false;
         for (uint32_t k = 0; k < sm->nsched; k++) {
             GpuSched *sc = &sm->sched[k];
             sc->fport = (GpuFetchPort){0};
@@ -195,6 +223,7 @@ static int reset_sms(Gpu *g, uint64_t start)
             }
             sc->has_last = false;
             sc->last_w = NULL;
+            sc->held.on = false;
             for (uint32_t j = 0; j < sc->nw; j++) {
                 /* the units are free again: see sched.c */
                 sc->lb[j] = (GpuLb){0, GPU_NEVER, 0};
@@ -263,6 +292,15 @@ static int gpu_kernel_begin(void *tm, const ptxemu_tm_kernel *k)
         return PTXEMU_TM_ERROR;
     }
     g->active_sms = nsms;
+    if (!g->in_cycle) {
+        /* (a child grid's SMs step as its parent's) */
+        g->threads = 1;
+        if (g->api->struct_size >= offsetof(ptxemu_tm_host_api, parallel) +
+                                       sizeof(g->api->parallel) &&
+            g->api->threads) {
+            g->threads = g->api->threads(g->h);
+        }
+    }
     gpu_poke_all(g);
     g->api->set_clock_mhz(g->h, g->c.clock_mhz);
     return PTXEMU_TM_OK;
@@ -341,33 +379,28 @@ static int stop(Gpu *g, int rc)
     return tm_kern_stop(g->kern, rc);
 }
 
-/* Step 5 for one SM; *busy: it must run next cycle.  An SM on which
- * nothing can act before sm->look (its schedulers asleep, no
- * collector, CTA retirement, queued transaction or fetch due) is only
- * counted: each scheduler's reason, as gpu_sched_cycle would answer
- * asleep. */
-static int sm_cycle(Gpu *g, GpuSm *sm, uint64_t t,
-                    uint64_t cnt[GPU_ST_COUNT], uint64_t *next, bool *busy)
+/* Step 5 for one SM; whether step 6 visits it.  An SM on which nothing
+ * can act before sm->look (its schedulers asleep, no collector, CTA
+ * retirement, queued transaction or fetch due) is only counted: each
+ * scheduler's reason, as gpu_sched_cycle would answer asleep. */
+static bool sm_visit(Gpu *g, GpuSm *sm, uint64_t t,
+                     uint64_t cnt[GPU_ST_COUNT], uint64_t *next)
 {
-    const uint32_t nsched = sm->nsched;
     if (!sm->used.ctas) {
-        cnt[GPU_ST_IDLE] += nsched;
-        return 0;
+        cnt[GPU_ST_IDLE] += sm->nsched;
+        return false;
     }
     g->api->set_time(g->h, sm->id, t - t % g->c.clock_div);
     if (t < sm->look) {
-        for (uint32_t k = 0; k < nsched; k++) {
+        for (uint32_t k = 0; k < sm->nsched; k++) {
             cnt[sm->sched[k].why]++;
         }
         if (sm->lsu_sleep && sm->qhead) { /* (gpu_lsu_cycle's offer) */
             g->c.mem->refused_again(g->mem, sm->id, 1);
         }
-        if (sm->look < *next) {
-            *next = sm->look;
-        }
-        return 0;
+        *next = gpu_min(*next, sm->look);
+        return false;
     }
-    uint64_t look = GPU_NEVER;
     sm->look = GPU_NEVER; /* a poke or touch during the visit clears it */
     if (sm->qhead) {
         gpu_lsu_cycle(g, sm, t);
@@ -375,38 +408,115 @@ static int sm_cycle(Gpu *g, GpuSm *sm, uint64_t t,
     if (sm->nfq) {
         gpu_fetch_send(g, sm, t);
     }
-    for (uint32_t k = 0; k < nsched && g->c.oc.enabled; k++) {
-        GpuSched *sc = &sm->sched[k];
-        if (gpu_oc_next(sc->oc) <= t) {
-            gpu_collect_cycle(g, sm, sc, t);
+    return true;
+}
+
+int gpu_sm_run(Gpu *g, GpuSm *sm, uint64_t t)
+{
+    const uint32_t nsched = sm->nsched;
+    uint32_t k0 = 0;
+    if (sm->held) { /* phase 2: from the held scheduler on */
+        k0 = sm->hk;
+        sm->held = false;
+    } else {
+        memset(sm->cnt, 0, sizeof sm->cnt);
+        sm->next = GPU_NEVER;
+        sm->rc = 0;
+        for (uint32_t k = 0; k < nsched && g->c.oc.enabled; k++) {
+            GpuSched *sc = &sm->sched[k];
+            if (gpu_oc_next(sc->oc) <= t) {
+                gpu_collect_cycle(g, sm, sc, t);
+            }
         }
     }
-    for (uint32_t k = 0; k < nsched; k++) {
+    for (uint32_t k = k0; k < nsched; k++) {
+        GpuSched *sc = &sm->sched[k];
         uint32_t n = 0;
-        GpuStall why = (GpuStall)sm->sched[k].why;
-        uint64_t wake = sm->sched[k].wake;
-        if (t >= wake) { /* (else asleep: what gpu_sched_cycle says) */
+        GpuStall why = (GpuStall)sc->why;
+        uint64_t wake = sc->wake;
+        if (t >= wake || sc->held.on) {
+            /* (else asleep: what gpu_sched_cycle says) */
             int rc = gpu_sched_cycle(g, sm, k, t, &n, &why, &wake);
+            if (rc < 0) {
+                return sm->rc = rc;
+            }
+            if (rc > 0) {
+                sm->held = true;
+                sm->hk = k;
+                return 1;
+            }
+        }
+        sm->cnt[n ? GPU_ST_SELECTED : why]++;
+        sm->next = gpu_min(sm->next, wake);
+        if (sc->oc) {
+            sm->next = gpu_min(sm->next, gpu_oc_next(sc->oc));
+        }
+    }
+    sm->next = gpu_min(sm->next, gpu_sm_retire_at(g, sm));
+    sm->busy = (sm->qhead && !sm->lsu_sleep) || sm->nfq;
+    /* nothing acts on it before then, unless a poke or touch during
+     * the visit cleared sm->look (GPU_NEVER before it) */
+    sm->look = sm->look ? (sm->busy ? t + 1 : sm->next) : 0;
+    return 0;
+}
+
+/* Fold what an SM's cycle counted (in SM order). */
+static void sm_fold(Gpu *g, GpuSm *sm, uint64_t cnt[GPU_ST_COUNT])
+{
+    for (int r = 0; r < GPU_ST_COUNT; r++) {
+        cnt[r] += sm->cnt[r];
+    }
+    GpuSmStat *s = &sm->st;
+    g->st_issued += s->issued;
+    g->st_thread_insns += s->thread_insns;
+    g->st_replays += s->replays;
+    g->st_not_selected += s->not_selected;
+    g->st_txn += s->txn;
+    g->st_wavefronts += s->wavefronts;
+    g->st_fetches += s->fetches;
+    g->st_oc_reads += s->oc_reads;
+    g->st_oc_conflicts += s->oc_conflicts;
+    g->st_parts += s->parts;
+    *s = (GpuSmStat){0};
+    g->next_age += sm->pool_n;
+    sm->pool_n = 0;
+}
+
+/* Step 6 in phases (the top) for the SMs in list, in SM order: 0, or
+ * the first failure in SM order. */
+static int run_sms(Gpu *g, GpuSm **list, uint32_t n, uint64_t t)
+{
+    g->pool_base = g->next_age;
+    if (n < 2 || !gpu_par_want(g)) { /* one after another */
+        for (uint32_t i = 0; i < n; i++) {
+            list[i]->defer = false;
+            int rc = gpu_sm_run(g, list[i], t);
             if (rc < 0) {
                 return rc;
             }
         }
-        cnt[n ? GPU_ST_SELECTED : why]++;
-        look = gpu_min(look, wake);
-        if (sm->sched[k].oc) {
-            look = gpu_min(look, gpu_oc_next(sm->sched[k].oc));
+        if (n >= 2) {
+            gpu_par_took(g, n);
+        }
+        return 0;
+    }
+    gpu_par_phase1(g, list, n, t);
+    int rc = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        GpuSm *sm = list[i];
+        sm->defer = false;
+        if (rc == 0 && sm->rc < 0) {
+            rc = sm->rc;
+        }
+        if (rc == 0 && sm->held) {
+            rc = gpu_sm_run(g, sm, t);
+        } else if (sm->held) { /* the kernel stops: dropped */
+            sm->held = false;
+            sm->sched[sm->hk].held.on = false;
         }
     }
-    look = gpu_min(look, gpu_sm_retire_at(g, sm));
-    if (look < *next) {
-        *next = look;
-    }
-    if ((sm->qhead && !sm->lsu_sleep) || sm->nfq) {
-        *busy = true;
-        look = t + 1;
-    }
-    sm->look = sm->look ? look : 0;
-    return 0;
+    gpu_par_took(g, n);
+    return rc;
 }
 
 static int cycle(Gpu *g, uint64_t *now);
@@ -452,8 +562,37 @@ static int cycle(Gpu *g, uint64_t *now)
     }
     uint64_t cnt[GPU_ST_COUNT] = {0};
     bool busy = false;
-    for (uint32_t i = 0; i < g->active_sms; i++) {
-        int rc = sm_cycle(g, g->sm[i], t, cnt, &next, &busy);
+    if (g->threads <= 1) {
+        /* steps 5 and 6 one SM after another */
+        for (uint32_t i = 0; i < g->active_sms; i++) {
+            GpuSm *sm = g->sm[i];
+            if (!sm_visit(g, sm, t, cnt, &next)) {
+                continue;
+            }
+            g->pool_base = g->next_age;
+            sm->defer = false;
+            int rc = gpu_sm_run(g, sm, t);
+            sm_fold(g, sm, cnt); /* (also a stopped kernel's counts) */
+            if (rc < 0) {
+                return stop(g, rc);
+            }
+            next = gpu_min(next, sm->next);
+            busy = busy || sm->busy;
+        }
+    } else {
+        GpuSm **list = g->run;
+        uint32_t n = 0;
+        for (uint32_t i = 0; i < g->active_sms; i++) {
+            if (sm_visit(g, g->sm[i], t, cnt, &next)) {
+                list[n++] = g->sm[i];
+            }
+        }
+        int rc = run_sms(g, list, n, t);
+        for (uint32_t i = 0; i < n; i++) {
+            sm_fold(g, list[i], cnt);
+            next = gpu_min(next, list[i]->next);
+            busy = busy || list[i]->busy;
+        }
         if (rc < 0) {
             return stop(g, rc);
         }

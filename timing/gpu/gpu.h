@@ -134,6 +134,7 @@ typedef struct GpuConfig {
     uint64_t ibuf_depth, fetch_bytes, insn_bytes, fetch_latency;
     uint64_t fetch_per_cycle, fetch_port_per_sched;
     bool perfect_icache;
+    bool par_adapt;             /* par.c: fan out only when faster */
     uint64_t branch_latency, bar_latency, fence_latency, oc_latency;
     GpuUnitCfg unit[PTXEMU_TM_UNIT_COUNT];
     uint64_t sfu_mul_ii;        /* GT200: FP32 multiplies on the SFUs */
@@ -294,8 +295,19 @@ typedef struct GpuLb {
     uint64_t gen;
 } GpuLb;
 
+/* A scheduler's cycle stopped before issuing an instruction whose
+ * functional effect other SMs may see (gpu.c's phase 1), resumed there
+ * in phase 2. */
+typedef struct GpuHeld {
+    struct GpuWarp *pick, *first;
+    uint64_t slot, others;
+    uint32_t issued;
+    bool on;
+} GpuHeld;
+
 typedef struct GpuSched {
     uint32_t idx;
+    GpuHeld held;
     GpuFetchPort fport;         /* fetch.port_per_sched */
     uint64_t *ufree[PTXEMU_TM_UNIT_COUNT]; /* per unit: free from */
     GpuWarp **w;                /* its warps, oldest first */
@@ -323,7 +335,8 @@ typedef struct GpuSched {
  * system (cookie: its address).  Freed when its last reply came. */
 typedef struct GpuLsuOp {
     struct GpuLsuOp *next;      /* queue, then the in-flight list */
-    struct GpuLsuOp *prev_all, *next_all;
+    struct GpuLsuOp *prev_all, *next_all; /* its SM's ops_all */
+    struct GpuSm *sm;
     GpuWarp *w;                 /* NULL: its kernel was dropped */
     GpuMemReq *req;
     uint32_t nreq, nsent, pending, cap;
@@ -335,6 +348,13 @@ typedef struct GpuLsuOp {
                                    (the collecting instruction's tag) */
     bool queued;                /* still in its SM's queue */
 } GpuLsuOp;
+
+/* The model's counters an SM's cycle adds to: per SM, so that SMs step
+ * in parallel; folded into Gpu's st_* in SM order after each cycle. */
+typedef struct GpuSmStat {
+    uint64_t issued, thread_insns, replays, not_selected, txn, wavefronts,
+        fetches, oc_reads, oc_conflicts, parts;
+} GpuSmStat;
 
 typedef struct GpuSm {
     uint32_t id;
@@ -367,6 +387,27 @@ typedef struct GpuSm {
     uint32_t nfq, capfq;
     /* statistics */
     uint64_t issued, cycles, warps_resident;
+    /* What its cycle changes that was the model's (gpu.c: an SM's
+     * phase 1 touches only its own): counters, scoreboard tags, ops
+     * made, scratch, the expansion cache, records in its collectors,
+     * two-level demotions (their order numbers: pool_base + k). */
+    GpuSmStat st;
+    uint64_t next_tag, hold_tag;
+    uint64_t pool_n;
+    struct GpuLsuOp *ops_all;       /* every live GpuLsuOp of it */
+    GpuTxn *txn;                    /* coalescer scratch */
+    size_t txncap;
+    ptxemu_tm_access *acc;          /* access scratch */
+    size_t acccap;
+    TmMap expand;                   /* insn -> its GpuExpand (or none) */
+    struct GpuOcRec *oc_recs;       /* instructions in its collectors */
+    /* its cycle (gpu.c): stall counts, the earliest next event, busy,
+     * a scheduler held for phase 2 (hk), a phase-1 failure */
+    uint64_t cnt[GPU_ST_COUNT];
+    uint64_t next;
+    bool busy, defer, held;
+    uint32_t hk;
+    int rc;
 } GpuSm;
 
 /* One kernel being timed (nesting of child grids: timing/lib/kernel.h). */
@@ -387,22 +428,18 @@ typedef struct Gpu {
     TmMap warps;                /* ptxemu_tm_warp* -> GpuWarp* */
     TmMap fetching;             /* GpuWarp* with a fetch in flight */
     TmMap tokens;               /* async token -> GpuToken* */
-    TmMap expand;               /* insn -> its GpuExpand (or none) */
     void *mem;                  /* the memory system */
     GpuKernel *kern;
     TmOccLimits occ_k;          /* c.occ with the shared memory per SM
                                    that the memory system's carve-out
                                    leaves the kernel (reset_sms) */
-    uint64_t next_age, next_tag, pool_seq;
-    GpuLsuOp *ops_all;          /* every live GpuLsuOp */
-    GpuTxn *txn;                /* coalescer scratch */
-    size_t txncap;
-    ptxemu_tm_access *acc;      /* access scratch (one space and kind) */
-    size_t acccap;
-    uint64_t hold_tag;          /* ops made now are held for this tag */
+    uint64_t next_age;
+    uint64_t pool_base;         /* next_age when the cycle's SMs ran */
     bool in_cycle;              /* inside cycle(): a kernel_begin now is
                                    a child grid's */
-    struct GpuOcRec *oc_recs;   /* instructions in collectors */
+    struct GpuPar *par;         /* host threads stepping SMs (par.c) */
+    GpuSm **run;                /* the cycle's SMs with CTAs */
+    uint32_t threads;           /* for this kernel (1: no phases) */
     /* statistics */
     uint64_t st_cycles, st_issued, st_thread_insns, st_ctas, st_kernels;
     uint64_t st_stall[GPU_ST_COUNT];
@@ -427,7 +464,8 @@ const GpuPolicy *gpu_policy_find(const char *name);
 unsigned gpu_unit(const ptxemu_tm_insn *insn);
 /* The expansion of insn on expand.arch (expand.h), NULL when it is one
  * machine instruction (or none); cached per static instruction. */
-const GpuExpand *gpu_unit_expansion(Gpu *g, const ptxemu_tm_insn *insn);
+const GpuExpand *gpu_unit_expansion(const Gpu *g, GpuSm *sm,
+                                    const ptxemu_tm_insn *insn);
 /* The earliest cycle a unit is free on sc for what w issues next: the
  * next part of its expanded instruction, else the first part of its next
  * instruction's expansion, else a unit of that instruction's class. */
@@ -524,7 +562,10 @@ void gpu_warp_refresh(Gpu *g, GpuWarp *w, uint64_t now);
 uint64_t gpu_warp_ready(Gpu *g, GpuSm *sm, GpuSched *sc, GpuWarp *w,
                         uint64_t now, GpuStall *why);
 /* Run scheduler k of sm for cycle now: *issued instructions; else *why;
- * *wake: the earliest cycle one of its warps could issue. */
+ * *wake: the earliest cycle one of its warps could issue.  With
+ * sm->defer (phase 1, gpu.c), 1 when it stopped before issuing what
+ * gpu_issue_shared says (sc->held): called again for the same cycle, it
+ * issues that and goes on. */
 int gpu_sched_cycle(Gpu *g, GpuSm *sm, uint32_t k, uint64_t now,
                     uint32_t *issued, GpuStall *why, uint64_t *wake);
 
@@ -540,6 +581,22 @@ void gpu_collect_cycle(Gpu *g, GpuSm *sm, GpuSched *sc, uint64_t now);
 int gpu_collect_reset(Gpu *g);
 
 /* ---- gpu.c ---- */
+/* Step 6 of a cycle for sm (gpu.c's top): 0; 1 when a scheduler is
+ * held (sm->defer), called again in phase 2 to finish; negative: the
+ * kernel stops (also kept in sm->rc).  Results in sm->cnt, next,
+ * busy. */
+int gpu_sm_run(Gpu *g, GpuSm *sm, uint64_t t);
+
+/* ---- par.c: host threads for phase 1 ---- */
+/* gpu_sm_run for each of list[0..n) with defer set, spread over
+ * g->threads host threads (the calling thread one of them), inside the
+ * host's parallel section; returns when all have. */
+void gpu_par_phase1(Gpu *g, GpuSm **list, uint32_t n, uint64_t t);
+/* Whether this cycle's step 6 should fan out (measured: par.c), and
+ * that it is over, having visited n SMs. */
+bool gpu_par_want(Gpu *g);
+void gpu_par_took(Gpu *g, uint32_t n);
+void gpu_par_free(struct GpuPar *p);
 /* Release the warps the host released from a barrier without telling
  * (those of other CTAs, at a cluster or grid barrier). */
 void gpu_recheck_barriers(Gpu *g, uint64_t now);
@@ -547,6 +604,15 @@ void gpu_recheck_barriers(Gpu *g, uint64_t now);
 /* ---- issue.c ---- */
 /* Step w (selected by sc at now) and account what it did. */
 int gpu_issue(Gpu *g, GpuSm *sm, GpuSched *sc, GpuWarp *w, uint64_t now);
+/* Whether issuing w's next instruction may do what other SMs can see
+ * in the same cycle (the host's PTXEMU_TM_I_SHARED: global and generic
+ * memory, atomics, asynchronous copies and their waits, fences, calls,
+ * exits, cluster and grid barriers), or what is not known (a step that
+ * settles its stack): such an instruction is issued in phase 2. */
+static inline bool gpu_issue_shared(const GpuWarp *w)
+{
+    return !w->xp && (!w->next || (w->next->flags & PTXEMU_TM_I_SHARED));
+}
 
 /* Something w's own readiness reads changed (its next instruction,
  * scoreboard, I-buffer, not_before, barrier, async waits, outstanding

@@ -33,9 +33,9 @@ static int account(Gpu *g, GpuSm *sm, GpuSched *sc, GpuWarp *w,
     const ptxemu_tm_insn *in = st->insn;
     GpuSbKind kind = gpu_unit_kind(in), mkind;
     uint64_t ready, ctag = 0, xtag = 0;
-    const GpuExpand *e = in == w->next ? w->nexp : gpu_unit_expansion(g, in);
+    const GpuExpand *e = in == w->next ? w->nexp : gpu_unit_expansion(g, sm, in);
     if (e) {
-        xtag = ++g->next_tag; /* released after its last part */
+        xtag = ++sm->next_tag; /* released after its last part */
     }
     if (sc->oc) { /* results and the unit when its operands are read */
         ctag = gpu_collect_take(g, sc, w, in, now);
@@ -43,7 +43,7 @@ static int account(Gpu *g, GpuSm *sm, GpuSched *sc, GpuWarp *w,
             return -1;
         }
         ready = GPU_NEVER;
-        g->hold_tag = ctag; /* its memory requests wait for that too */
+        sm->hold_tag = ctag; /* its memory requests wait for that too */
         if (e) {
             gpu_unit_expand(g, w, in, e, ctag); /* part 0 at dispatch */
         }
@@ -55,7 +55,7 @@ static int account(Gpu *g, GpuSm *sm, GpuSched *sc, GpuWarp *w,
     }
     uint64_t mready, tag;
     int rc = gpu_lsu_issue(g, sm, w, st, now, &mready, &mkind, &tag);
-    g->hold_tag = 0;
+    sm->hold_tag = 0;
     if (rc != 0) {
         return -1;
     }
@@ -111,7 +111,7 @@ int gpu_issue(Gpu *g, GpuSm *sm, GpuSched *sc, GpuWarp *w, uint64_t now)
         sm->qlen >= g->c.lsu_queue) {
         /* The LSU refuses it: not executed, still in the I-buffer, issued
          * again later (the issue slot is spent). */
-        g->st_replays++;
+        sm->st.replays++;
         hold(w, now + g->c.lsu_replay, GPU_ST_LG);
         return 0;
     }
@@ -126,8 +126,8 @@ int gpu_issue(Gpu *g, GpuSm *sm, GpuSched *sc, GpuWarp *w, uint64_t now)
         return rc;
     }
     sm->issued++;
-    g->st_issued++;
-    g->st_thread_insns += (uint64_t)__builtin_popcount(st.exec);
+    sm->st.issued++;
+    sm->st.thread_insns += (uint64_t)__builtin_popcount(st.exec);
     if (st.insn) {
         w->nostep = 0;
         if (account(g, sm, sc, w, &st, now) != 0) {

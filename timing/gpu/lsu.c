@@ -71,9 +71,10 @@ static unsigned req_space(unsigned sp)
 }
 
 /* The step's accesses of one space (after req_space) and request kind,
- * async or not, into g->acc; local ones moved to the warp's own
+ * async or not, into sm->acc; local ones moved to the warp's own
  * interleaved region.  How many, or -1 when out of memory. */
-static int64_t gather(Gpu *g, const GpuWarp *w, const ptxemu_tm_step *st,
+static int64_t gather(const Gpu *g, GpuSm *sm, const GpuWarp *w,
+                      const ptxemu_tm_step *st,
                       unsigned space, uint8_t kind, bool async)
 {
     size_t n = 0;
@@ -83,14 +84,14 @@ static int64_t gather(Gpu *g, const GpuWarp *w, const ptxemu_tm_step *st,
             (kind != 0xff && req_kind(a->kind) != kind) || a->size == 0) {
             continue;
         }
-        if (n == g->acccap) {
-            size_t cap = g->acccap ? g->acccap * 2 : 64;
-            ptxemu_tm_access *na = realloc(g->acc, cap * sizeof *na);
+        if (n == sm->acccap) {
+            size_t cap = sm->acccap ? sm->acccap * 2 : 64;
+            ptxemu_tm_access *na = realloc(sm->acc, cap * sizeof *na);
             if (!na) {
                 return -1;
             }
-            g->acc = na;
-            g->acccap = cap;
+            sm->acc = na;
+            sm->acccap = cap;
         }
         ptxemu_tm_access x = *a;
         if (space == PTXEMU_TM_SPACE_LOCAL) {
@@ -101,7 +102,7 @@ static int64_t gather(Gpu *g, const GpuWarp *w, const ptxemu_tm_step *st,
                          a->size;
             x.space = PTXEMU_TM_SPACE_GLOBAL;
         }
-        g->acc[n++] = x;
+        sm->acc[n++] = x;
     }
     return (int64_t)n;
 }
@@ -128,11 +129,11 @@ static uint32_t present(const ptxemu_tm_step *st, bool async)
 
 #define PRESENT(m, sp, kind) (((m) >> ((sp) * 4 + (kind))) & 1u)
 
-static int add_reqs(Gpu *g, GpuLsuOp *op, const GpuSm *sm, unsigned space,
+static int add_reqs(Gpu *g, GpuLsuOp *op, GpuSm *sm, unsigned space,
                     uint8_t kind, uint8_t hint, uint32_t nacc)
 {
-    size_t nt = gpu_coalesce(g->c.coalesce, g->acc, nacc, &g->txn,
-                             &g->txncap);
+    size_t nt = gpu_coalesce(g->c.coalesce, sm->acc, nacc, &sm->txn,
+                             &sm->txncap);
     if (nt == (size_t)-1) {
         return -1;
     }
@@ -148,9 +149,9 @@ static int add_reqs(Gpu *g, GpuLsuOp *op, const GpuSm *sm, unsigned space,
     for (size_t i = 0; i < nt; i++) {
         GpuMemReq *r = &op->req[op->nreq++];
         memset(r, 0, sizeof *r);
-        r->addr = g->txn[i].addr;
-        r->size = g->txn[i].size;
-        r->sectors = g->txn[i].sectors;
+        r->addr = sm->txn[i].addr;
+        r->size = sm->txn[i].size;
+        r->sectors = sm->txn[i].sectors;
         r->kind = kind;
         r->space = (uint8_t)(space == PTXEMU_TM_SPACE_LOCAL
                                  ? PTXEMU_TM_SPACE_LOCAL : space);
@@ -158,7 +159,7 @@ static int add_reqs(Gpu *g, GpuLsuOp *op, const GpuSm *sm, unsigned space,
         r->hint = hint;
         r->cookie = (uint64_t)(uintptr_t)op;
     }
-    g->st_txn += nt;
+    sm->st.txn += nt;
     return 0;
 }
 
@@ -179,7 +180,8 @@ static int build(Gpu *g, GpuSm *sm, GpuWarp *w, const ptxemu_tm_step *st,
             if (!PRESENT(mask, lsu_spaces[s], lsu_kinds[k])) {
                 continue;
             }
-            int64_t n = gather(g, w, st, lsu_spaces[s], lsu_kinds[k], async);
+            int64_t n = gather(g, sm, w, st, lsu_spaces[s], lsu_kinds[k],
+                               async);
             uint8_t h = lsu_spaces[s] == PTXEMU_TM_SPACE_GLOBAL ||
                                 lsu_spaces[s] == PTXEMU_TM_SPACE_LOCAL
                             ? hint
@@ -190,7 +192,7 @@ static int build(Gpu *g, GpuSm *sm, GpuWarp *w, const ptxemu_tm_step *st,
             }
             if (n > 0 && lsu_spaces[s] == PTXEMU_TM_SPACE_CONST &&
                 lsu_kinds[k] == GPU_MEM_READ) {
-                uint32_t p = gpu_const_passes(g->c.banks.group, g->acc,
+                uint32_t p = gpu_const_passes(g->c.banks.group, sm->acc,
                                               (uint32_t)n);
                 op->extra += p > 1 ? p - 1 : 0;
             }
@@ -212,12 +214,12 @@ static int mio(Gpu *g, GpuSm *sm, const ptxemu_tm_step *st, bool async,
         if (!((mask >> (sp[i] * 4)) & 0xfu)) {
             continue; /* (any kind) */
         }
-        int64_t n = gather(g, NULL, st, sp[i], 0xff, async);
+        int64_t n = gather(g, sm, NULL, st, sp[i], 0xff, async);
         if (n < 0) {
             return -1;
         }
         if (n > 0) {
-            passes += gpu_smem_wavefronts(&g->c.banks, g->acc, (uint32_t)n);
+            passes += gpu_smem_wavefronts(&g->c.banks, sm->acc, (uint32_t)n);
             lat = gpu_max(lat, i ? g->c.dsmem_latency : g->c.smem_latency);
         }
     }
@@ -227,33 +229,34 @@ static int mio(Gpu *g, GpuSm *sm, const ptxemu_tm_step *st, bool async,
     uint64_t start = gpu_max(now, sm->mio_free);
     sm->mio_free = start + passes;
     gpu_sm_changed(sm);
-    g->st_wavefronts += passes;
+    sm->st.wavefronts += passes;
     *ready = start + passes - 1 + lat;
     return 0;
 }
 
-static GpuLsuOp *op_new(Gpu *g, GpuWarp *w)
+static GpuLsuOp *op_new(GpuSm *sm, GpuWarp *w)
 {
     GpuLsuOp *op = calloc(1, sizeof *op);
     if (!op) {
         return NULL;
     }
     op->w = w;
-    op->hold = g->hold_tag;
-    op->next_all = g->ops_all;
-    if (g->ops_all) {
-        g->ops_all->prev_all = op;
+    op->sm = sm;
+    op->hold = sm->hold_tag;
+    op->next_all = sm->ops_all;
+    if (sm->ops_all) {
+        sm->ops_all->prev_all = op;
     }
-    g->ops_all = op;
+    sm->ops_all = op;
     return op;
 }
 
-static void op_free(Gpu *g, GpuLsuOp *op)
+static void op_free(GpuLsuOp *op)
 {
     if (op->prev_all) {
         op->prev_all->next_all = op->next_all;
     } else {
-        g->ops_all = op->next_all;
+        op->sm->ops_all = op->next_all;
     }
     if (op->next_all) {
         op->next_all->prev_all = op->prev_all;
@@ -286,13 +289,13 @@ static GpuLsuOp *make_op(Gpu *g, GpuSm *sm, GpuWarp *w,
     if (!mask) {
         return NULL; /* (none of this kind) */
     }
-    GpuLsuOp *op = op_new(g, w);
+    GpuLsuOp *op = op_new(sm, w);
     if (!op || build(g, sm, w, st, async, mask, op) != 0) {
         *rc = -1;
     }
     if (*rc != 0 || op->nreq == 0) {
         if (op) {
-            op_free(g, op);
+            op_free(op);
         }
         return NULL;
     }
@@ -324,7 +327,7 @@ int gpu_lsu_issue(Gpu *g, GpuSm *sm, GpuWarp *w, const ptxemu_tm_step *st,
     if (op) {
         w->mem_out++;
         op->done = sh;
-        op->tag = ++g->next_tag;
+        op->tag = ++sm->next_tag;
         *tag = op->tag;
         *ready = GPU_NEVER;
         *kind = GPU_SB_LONG;
@@ -413,7 +416,7 @@ static void complete(Gpu *g, GpuLsuOp *op, uint64_t cycle)
     if (op->token) {
         gpu_token_done(g, op->token, t);
     }
-    op_free(g, op);
+    op_free(op);
 }
 
 void gpu_mem_done(void *ctx, uint32_t sm, uint64_t cookie, uint64_t cycle)
@@ -446,24 +449,28 @@ void gpu_lsu_orphan(Gpu *g, bool all)
         sm->lsu_sleep = false;
         gpu_sm_changed(sm);
     }
-    GpuLsuOp *op = g->ops_all;
-    while (op) {
-        GpuLsuOp *next = op->next_all;
-        if (op->w && (all || op->w->cta->kern == g->kern)) {
-            op->w = NULL;
-            op->token = 0;
+    for (uint32_t i = 0; i < g->nsms; i++) {
+        GpuLsuOp *op = g->sm[i]->ops_all;
+        while (op) {
+            GpuLsuOp *next = op->next_all;
+            if (op->w && (all || op->w->cta->kern == g->kern)) {
+                op->w = NULL;
+                op->token = 0;
+            }
+            op->nreq = op->nsent; /* what is not sent never will be */
+            if (op->pending == 0) {
+                op_free(op);
+            }
+            op = next;
         }
-        op->nreq = op->nsent; /* what is not sent never will be */
-        if (op->pending == 0) {
-            op_free(g, op);
-        }
-        op = next;
     }
 }
 
 void gpu_lsu_free_all(Gpu *g)
 {
-    while (g->ops_all) {
-        op_free(g, g->ops_all);
+    for (uint32_t i = 0; i < g->nsms; i++) {
+        while (g->sm[i]->ops_all) {
+            op_free(g->sm[i]->ops_all);
+        }
     }
 }

@@ -245,7 +245,7 @@ void gpu_warp_refresh(Gpu *g, GpuWarp *w, uint64_t now)
     uint32_t active = 0, exec = 0;
     w->next = g->api->warp_peek(g->h, w->h, &active, &exec);
     gpu_sb_forget(&w->sb); /* (the peek may reuse its buffer) */
-    w->nexp = gpu_unit_expansion(g, w->next);
+    w->nexp = gpu_unit_expansion(g, g->sm[w->cta->sm], w->next);
     w->exec = exec;
     if (w->next) {
         w->at_barrier = false;
@@ -480,7 +480,9 @@ static bool scan(Gpu *g, GpuSm *sm, GpuSched *sc, uint64_t now,
         }
         if (w->pooled && (r == GPU_ST_LONG_SB || t == GPU_NEVER)) {
             w->pooled = false;
-            w->pool_seq = ++g->next_age;
+            /* (after every order number made before this cycle,
+             * in order within the SM: gpu.c folds pool_n) */
+            w->pool_seq = g->pool_base + ++sm->pool_n;
             demoted = true;
         }
         if (t < *best || *bwhy == GPU_ST_IDLE) {
@@ -511,17 +513,28 @@ int gpu_sched_cycle(Gpu *g, GpuSm *sm, uint32_t k, uint64_t now,
 {
     GpuSched *sc = &sm->sched[k];
     *issued = 0;
-    if (now < sc->wake) {
+    uint64_t best = GPU_NEVER;
+    GpuStall bwhy = GPU_ST_IDLE;
+    GpuWarp *first = NULL, *resume = NULL;
+    uint64_t others = 0, slot0 = 0;
+    if (sc->held.on) { /* phase 2: go on where phase 1 stopped */
+        resume = sc->held.pick;
+        first = sc->held.first;
+        others = sc->held.others;
+        slot0 = sc->held.slot;
+        *issued = sc->held.issued;
+        sc->held.on = false;
+    } else if (now < sc->wake) {
         *why = (GpuStall)sc->why;
         *wake = sc->wake;
         return 0;
     }
-    uint64_t best = GPU_NEVER;
-    GpuStall bwhy = GPU_ST_IDLE;
-    GpuWarp *first = NULL;
-    uint64_t others = 0;
-    for (uint64_t slot = 0; slot < g->c.issue_width; slot++) {
-        GpuWarp *pick = NULL;
+    for (uint64_t slot = slot0; slot < g->c.issue_width; slot++) {
+        GpuWarp *pick = resume;
+        if (resume) {
+            resume = NULL;
+            goto issue;
+        }
         best = GPU_NEVER;
         bwhy = GPU_ST_IDLE;
         /* A two-level pool refills at once from the warps outside it,
@@ -544,13 +557,20 @@ int gpu_sched_cycle(Gpu *g, GpuSm *sm, uint32_t k, uint64_t now,
         sc->last_age = pick->age;
         sc->has_last = true;
         sc->last_w = pick;
+        if (sm->defer && gpu_issue_shared(pick)) {
+            /* phase 1: other SMs may see what it does: issued in
+             * phase 2, in SM order (gpu.c) */
+            sc->held = (GpuHeld){pick, first, slot, others, *issued, true};
+            return 1;
+        }
+    issue:;
         int rc = gpu_issue(g, sm, sc, pick, now);
         if (rc < 0) {
             return rc;
         }
         (*issued)++;
     }
-    g->st_not_selected += others;
+    sm->st.not_selected += others;
     if (*issued) {
         sc->wake = 0; /* look again next cycle */
         *why = GPU_ST_SELECTED;

@@ -29,20 +29,21 @@
 
 /* The expansion of insn (NULL: one machine instruction), cached per
  * static instruction: the table is matched on text once. */
-const GpuExpand *gpu_unit_expansion(Gpu *g, const ptxemu_tm_insn *insn)
+const GpuExpand *gpu_unit_expansion(const Gpu *g, GpuSm *sm,
+                                    const ptxemu_tm_insn *insn)
 {
     static const char none;
     if (g->c.expand_arch < 0 || !insn) {
         return NULL;
     }
-    const void *e = tm_map_get(&g->expand, tm_map_ptr(insn));
+    const void *e = tm_map_get(&sm->expand, tm_map_ptr(insn));
     if (!e) {
         e = gpu_expand(g->c.expand_arch, insn);
         if (!e || e == (const void *)&none || ((const GpuExpand *)e)->n == 0) {
             e = &none;
         }
         /* out of memory: not cached, matched again next time */
-        tm_map_put(&g->expand, tm_map_ptr(insn), (void *)e);
+        tm_map_put(&sm->expand, tm_map_ptr(insn), (void *)e);
     }
     return e == (const void *)&none ? NULL : e;
 }
@@ -164,7 +165,7 @@ uint64_t gpu_unit_issue(Gpu *g, GpuSched *sc, const ptxemu_tm_insn *insn,
 void gpu_unit_expand(Gpu *g, GpuWarp *w, const ptxemu_tm_insn *insn,
                      const GpuExpand *e, uint64_t tag)
 {
-    g->st_parts += e->n;
+    g->sm[w->cta->sm]->st.parts += e->n;
     gpu_warp_touch(w);
     w->xp = e;
     w->xk = 0;

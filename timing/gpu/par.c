@@ -1,0 +1,282 @@
+/*
+ * timing/gpu/par.c: the host threads that run phase 1 of the `gpu`
+ * model's cycles (gpu.c's top says what a phase is and why the result
+ * is one thread's).
+ *
+ * g->threads - 1 helper threads are made at the first phase that needs
+ * them and kept until the model is destroyed (or the count changes).
+ * A phase hands the cycle's busy SMs out in a fixed way: the i-th of the
+ * list to thread i mod threads, the calling thread being thread 0, so
+ * which thread steps an SM never changes a result (each SM touches only
+ * its own state).  Starting and ending a phase costs a few atomic
+ * operations: a helper spins (yielding) for a while for the next phase
+ * and then sleeps on a condition variable; the caller spins, then
+ * sleeps, for the helpers' ends (a phase on a loaded host must not burn
+ * the cores its helpers need).
+ *
+ * Whether a cycle fans out at all is measured (gpu_par_want): the wall
+ * time per SM visited of SAMPLE cycles run in phases on the calling
+ * thread alone and of SAMPLE cycles fanned out are compared, and the
+ * faster way is kept for the next KEEP cycles, then measured again.  A
+ * cycle's work is too small for the hand-over when few SMs are busy or
+ * the host's cores are taken by others; the choice changes only how
+ * fast the result comes (either way it is one thread's, gpu.c).
+ */
+#include "config.h"
+
+#include <pthread.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "timing/gpu/gpu.h"
+
+#define SPIN 2000u          /* polls before sleeping */
+#define YIELD_EVERY 16u     /* polls between sched_yield calls */
+#define SAMPLE 64u          /* cycles measured each way */
+#define KEEP 4096u          /* cycles run the faster way, then again */
+
+typedef struct GpuHelper {
+    struct GpuPar *p;
+    uint32_t id;
+} GpuHelper;
+
+typedef struct GpuPar {
+    Gpu *g;
+    uint32_t n;             /* threads, the caller's included */
+    uint32_t nth;           /* helpers made */
+    pthread_t *th;
+    GpuHelper *hp;
+    /* the phase: written by the caller before gen moves */
+    GpuSm **list;
+    uint32_t nlist;
+    uint64_t t;
+    bool quit;
+    /* atomics */
+    uint32_t gen;           /* bumped to start a phase (or to quit) */
+    uint32_t done;          /* helpers finished with the phase */
+    uint32_t sleepers;      /* helpers asleep on cv */
+    uint32_t main_sleep;    /* the caller asleep on dcv */
+    pthread_mutex_t mu;
+    pthread_cond_t cv, dcv;
+    /* gpu_par_want: 0 measuring alone, 1 measuring fanned out, 2 kept */
+    uint32_t stage, left;
+    bool fan;               /* this cycle fans out */
+    double ns[2];           /* wall time of the measured cycles */
+    uint64_t visits[2];     /* SMs they visited */
+    double t0;
+} GpuPar;
+
+static inline void relax(uint32_t i)
+{
+    if (i % YIELD_EVERY == YIELD_EVERY - 1) {
+        sched_yield();
+    } else {
+#if defined(__x86_64__) || defined(__i386__)
+        __builtin_ia32_pause();
+#endif
+    }
+}
+
+static void work(GpuPar *p, uint32_t id)
+{
+    for (uint32_t i = id; i < p->nlist; i += p->n) {
+        (void)gpu_sm_run(p->g, p->list[i], p->t); /* (its rc in sm->rc) */
+    }
+}
+
+/* Wait for gen to move past seen; the new value. */
+static uint32_t wait_gen(GpuPar *p, uint32_t seen)
+{
+    for (uint32_t i = 0; i < SPIN; i++) {
+        uint32_t g = __atomic_load_n(&p->gen, __ATOMIC_ACQUIRE);
+        if (g != seen) {
+            return g;
+        }
+        relax(i);
+    }
+    pthread_mutex_lock(&p->mu);
+    __atomic_add_fetch(&p->sleepers, 1, __ATOMIC_SEQ_CST);
+    uint32_t g;
+    while ((g = __atomic_load_n(&p->gen, __ATOMIC_SEQ_CST)) == seen) {
+        pthread_cond_wait(&p->cv, &p->mu);
+    }
+    __atomic_sub_fetch(&p->sleepers, 1, __ATOMIC_SEQ_CST);
+    pthread_mutex_unlock(&p->mu);
+    return g;
+}
+
+static void *helper(void *arg)
+{
+    GpuHelper *h = arg;
+    GpuPar *p = h->p;
+    uint32_t seen = 0;
+    for (;;) {
+        seen = wait_gen(p, seen);
+        if (p->quit) {
+            return NULL;
+        }
+        work(p, h->id);
+        if (__atomic_add_fetch(&p->done, 1, __ATOMIC_SEQ_CST) == p->nth &&
+            __atomic_load_n(&p->main_sleep, __ATOMIC_SEQ_CST)) {
+            pthread_mutex_lock(&p->mu);
+            pthread_cond_broadcast(&p->dcv);
+            pthread_mutex_unlock(&p->mu);
+        }
+    }
+}
+
+static void start_gen(GpuPar *p)
+{
+    __atomic_add_fetch(&p->gen, 1, __ATOMIC_SEQ_CST);
+    if (__atomic_load_n(&p->sleepers, __ATOMIC_SEQ_CST)) {
+        pthread_mutex_lock(&p->mu);
+        pthread_cond_broadcast(&p->cv);
+        pthread_mutex_unlock(&p->mu);
+    }
+}
+
+void gpu_par_free(GpuPar *p)
+{
+    if (!p) {
+        return;
+    }
+    p->quit = true;
+    start_gen(p);
+    for (uint32_t i = 0; i < p->nth; i++) {
+        pthread_join(p->th[i], NULL);
+    }
+    pthread_cond_destroy(&p->cv);
+    pthread_cond_destroy(&p->dcv);
+    pthread_mutex_destroy(&p->mu);
+    free(p->th);
+    free(p->hp);
+    free(p);
+}
+
+/* The helpers for g->threads threads (fewer when the host refuses
+ * threads: the SMs are then shared out among those there are). */
+static GpuPar *par_get(Gpu *g)
+{
+    if (g->par && g->par->n == g->threads) {
+        return g->par;
+    }
+    gpu_par_free(g->par);
+    g->par = NULL;
+    GpuPar *p = calloc(1, sizeof *p);
+    uint32_t want = g->threads - 1;
+    if (!p || !(p->th = calloc(want, sizeof *p->th)) ||
+        !(p->hp = calloc(want, sizeof *p->hp))) {
+        if (p) {
+            free(p->th);
+        }
+        free(p);
+        return NULL;
+    }
+    p->g = g;
+    pthread_mutex_init(&p->mu, NULL);
+    pthread_cond_init(&p->cv, NULL);
+    pthread_cond_init(&p->dcv, NULL);
+    for (uint32_t i = 0; i < want; i++) {
+        p->hp[i] = (GpuHelper){p, i + 1};
+        if (pthread_create(&p->th[i], NULL, helper, &p->hp[i]) != 0) {
+            break;
+        }
+        p->nth++;
+    }
+    p->n = p->nth + 1;
+    if (p->n != g->threads) {
+        g->threads = p->n; /* (so that the next phase does not retry) */
+    }
+    g->par = p;
+    return p;
+}
+
+static double mono_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+bool gpu_par_want(Gpu *g)
+{
+    GpuPar *p = par_get(g);
+    if (!p || p->n < 2) {
+        return false;
+    }
+    if (!g->c.par_adapt) {
+        return true;
+    }
+    if (p->stage < 2) {
+        p->fan = p->stage == 1;
+        p->t0 = mono_ns();
+    } else {
+        p->t0 = 0;
+    }
+    return p->fan;
+}
+
+void gpu_par_took(Gpu *g, uint32_t n)
+{
+    GpuPar *p = g->par;
+    if (!p || p->n < 2 || !g->c.par_adapt) {
+        return;
+    }
+    if (p->stage < 2) {
+        p->ns[p->stage] += mono_ns() - p->t0;
+        p->visits[p->stage] += n;
+    }
+    if (++p->left < (p->stage < 2 ? SAMPLE : KEEP)) {
+        return;
+    }
+    p->left = 0;
+    if (p->stage == 2) { /* measure again */
+        p->stage = 0;
+        p->ns[0] = p->ns[1] = 0;
+        p->visits[0] = p->visits[1] = 0;
+    } else if (p->stage == 0) {
+        p->stage = 1;
+    } else {
+        p->stage = 2;
+        p->fan = p->ns[1] * (double)p->visits[0] <
+                 p->ns[0] * (double)p->visits[1];
+    }
+}
+
+void gpu_par_phase1(Gpu *g, GpuSm **list, uint32_t n, uint64_t t)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        list[i]->defer = true;
+    }
+    GpuPar *p = par_get(g);
+    if (!p || p->n < 2) {
+        /* no threads: the phases on this one, still in SM order */
+        for (uint32_t i = 0; i < n; i++) {
+            (void)gpu_sm_run(g, list[i], t);
+        }
+        return;
+    }
+    p->list = list;
+    p->nlist = n;
+    p->t = t;
+    __atomic_store_n(&p->done, 0, __ATOMIC_RELAXED);
+    g->api->parallel(g->h, 1);
+    start_gen(p);
+    work(p, 0);
+    uint32_t i = 0;
+    while (__atomic_load_n(&p->done, __ATOMIC_ACQUIRE) != p->nth) {
+        if (++i < SPIN) {
+            relax(i);
+            continue;
+        }
+        pthread_mutex_lock(&p->mu);
+        __atomic_store_n(&p->main_sleep, 1, __ATOMIC_SEQ_CST);
+        while (__atomic_load_n(&p->done, __ATOMIC_SEQ_CST) != p->nth) {
+            pthread_cond_wait(&p->dcv, &p->mu);
+        }
+        __atomic_store_n(&p->main_sleep, 0, __ATOMIC_SEQ_CST);
+        pthread_mutex_unlock(&p->mu);
+    }
+    g->api->parallel(g->h, 0);
+}
