@@ -12,7 +12,11 @@
  *
  * Printed per kernel: warp instructions, thread instructions (sum over
  * lanes of the executed mask: guard applied; the active-mask sum too),
- * seconds, thread-instructions/s and warp-instructions/s.  The counts are
+ * seconds (wall; CPU of the launching thread, cpu-s; CPU of every thread
+ * of the process during the launch, pcpu-s: a run without clients may
+ * spread CTAs over host threads, emu/pool.h, one with a checker does
+ * not, so --tool costs compare by pcpu-s),
+ * thread-instructions/s and warp-instructions/s.  The counts are
  * machine-independent; they come from the statistics run (the fast run
  * only knows warp instructions).
  *
@@ -357,9 +361,9 @@ int main(int argc, char **argv)
         return 0;
     }
     bool all_ok = true;
-    printf("%-8s %-4s %12s %13s %13s %7s %7s %14s %13s\n", "kernel", "hook",
-           "warp-insns", "thread-insns", "active-lanes", "wall-s", "cpu-s",
-           "thread-insn/s", "warp-insn/s");
+    printf("%-8s %-4s %12s %13s %13s %7s %7s %7s %14s %13s\n", "kernel",
+           "hook", "warp-insns", "thread-insns", "active-lanes", "wall-s",
+           "cpu-s", "pcpu-s", "thread-insn/s", "warp-insn/s");
     for (size_t b = 0; b < bench_nkernels; b++) {
         const Bench *k = &bench_kernels[b];
         if (only && strcmp(only, k->name)) {
@@ -424,10 +428,10 @@ int main(int argc, char **argv)
                 snprintf(ab, sizeof(ab), "%" PRIu64, act);
                 snprintf(tr, sizeof(tr), "%.1fM", (double)thr / r->cpu / 1e6);
             }
-            printf("%-8s %-4s %12" PRIu64 " %13s %13s %7.3f %7.3f %14s "
+            printf("%-8s %-4s %12" PRIu64 " %13s %13s %7.3f %7.3f %7.3f %14s "
                    "%12.2fM\n", k->name,
                    mode ? "on" : so.tools ? "tool" : noop ? "noop" : "off",
-                   r->st.warp_insns, tb, ab, r->secs, r->cpu, tr,
+                   r->st.warp_insns, tb, ab, r->secs, r->cpu, r->pcpu, tr,
                    (double)r->st.warp_insns / r->cpu / 1e6);
         }
         if (have_thr) {
@@ -443,6 +447,7 @@ int main(int argc, char **argv)
         fflush(stdout);
     }
     printf("rates are per CPU second of the launching thread (best of %d); "
+           "pcpu-s: of every host thread (compare --tool by it); "
            "thread-insns: lanes that executed (guard applied)\n", repeat);
     if (!all_ok) {
         fprintf(stderr, "bench/emu: FAILED: wrong results\n");

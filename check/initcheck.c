@@ -183,6 +183,18 @@ static uint32_t cta_access(CtaShadow *s, const EmuAccess *a, uint32_t t,
                            bool write)
 {
     uint32_t n = 0;
+    /* the common case at once: shared bytes within one word of the map */
+    if (a->space == PTX_SPACE_SHARED && a->size < 64 &&
+        a->addr + a->size <= s->nshared &&
+        a->addr / 64 == (a->addr + a->size - 1) / 64) {
+        uint64_t *w = &s->shared[a->addr / 64];
+        uint64_t m = ((1ull << a->size) - 1) << (a->addr % 64);
+        if (write) {
+            *w |= m;
+            return 0;
+        }
+        return a->size - (uint32_t)__builtin_popcountll(*w & m);
+    }
     for (uint32_t b = 0; b < a->size; b++) {
         uint64_t off = a->addr + b;
         uint64_t *w;

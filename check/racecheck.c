@@ -15,6 +15,7 @@
  * Write access at ... and Read access at ...").
  */
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -59,6 +60,10 @@ typedef struct Ring {
 
 typedef struct CtaSync {
     uint32_t acq;                 /* the most any thread of it acquired */
+    uint32_t full;                /* clock of its last barrier release at
+                                     which every warp arrived and waited
+                                     (__syncthreads(), no warp exited):
+                                     the fast path of ordered() */
     Ring bars;                    /* its barrier releases that every live
                                      warp arrived at */
     Ring any, gpu;                /* its fences; those of .gpu/.sys scope */
@@ -79,7 +84,10 @@ typedef struct WarpRing {
 } WarpRing;
 
 typedef struct Launch {
-    uint32_t nthreads;            /* per CTA */
+    uint32_t nthreads;            /* per CTA, rounded up to whole warps:
+                                     a thread's index (Slot.who) is then
+                                     its warp's times 32 plus its lane,
+                                     and same_warp a shift */
     bool on, global_on;
     bool its;                     /* independent thread scheduling: lanes
                                      of one warp may race */
@@ -142,6 +150,7 @@ struct SanRacecheck {
     Pair *pairs;
     size_t npairs, cappairs;
     SanMap pairmap;               /* kind/space/sites -> pairs index + 1 */
+    uint64_t hazards;             /* found so far (every report() call) */
 };
 
 /* ------------------------------------------------------------ sites */
@@ -202,12 +211,9 @@ static uint32_t first_after(const Ring *g, uint32_t t)
     return best;
 }
 
-static bool same_warp(const Launch *L, uint32_t a, uint32_t b)
+static bool same_warp(uint32_t a, uint32_t b)
 {
-    a = (a & WHO) - 1;
-    b = (b & WHO) - 1;
-    return a / L->nthreads == b / L->nthreads &&
-           a % L->nthreads / EMU_WARP_SIZE == b % L->nthreads / EMU_WARP_SIZE;
+    return ((a & WHO) - 1) / EMU_WARP_SIZE == ((b & WHO) - 1) / EMU_WARP_SIZE;
 }
 
 /* Where thread `t` (of the launch) keeps its acquire and release
@@ -216,7 +222,7 @@ static bool same_warp(const Launch *L, uint32_t a, uint32_t b)
  * is the warp's). */
 static uint32_t tsync_index(const Launch *L, uint32_t t)
 {
-    return L->its ? t : t - t % L->nthreads % EMU_WARP_SIZE;
+    return L->its ? t : t - t % EMU_WARP_SIZE;
 }
 
 /* Whether a bar.warp.sync naming both lanes of `pair` (or a CTA barrier
@@ -306,7 +312,14 @@ static uint32_t released_at(const Launch *L, const Slot *s, uint32_t x,
 static bool ordered(const Launch *L, const Shared *sh, const Slot *s,
                     const Slot *cur, uint32_t cta)
 {
+    /* every ordering needs a barrier or a fence after s: a clock tick */
+    if (s->time == L->clock) {
+        return false;
+    }
     uint32_t a = (s->who & WHO) - 1;
+    if (L->cs[cta].full > s->time && a - cta * L->nthreads < L->nthreads) {
+        return true;                  /* a __syncthreads() since: the CTA */
+    }
     uint32_t x = a / L->nthreads;
     if (x == cta && sh && sh->bars) {
         uint32_t wa = a % L->nthreads / EMU_WARP_SIZE;
@@ -335,8 +348,8 @@ static bool warp_ordered(const Launch *L, const Shared *sh, const Slot *s,
     if (!L->its || a == b) {
         return true;
     }
-    uint32_t la = a % L->nthreads % EMU_WARP_SIZE;
-    uint32_t lb = b % L->nthreads % EMU_WARP_SIZE;
+    uint32_t la = a % EMU_WARP_SIZE;
+    uint32_t lb = b % EMU_WARP_SIZE;
     if ((s->peers >> lb & 1u) && (cur->peers >> la & 1u)) {
         return true;
     }
@@ -361,7 +374,7 @@ static bool conflict(const Launch *L, const Shared *sh, const Slot *s,
         ((cur->who & ATOMIC) && !s_write)) {
         return false;
     }
-    if (same_warp(L, s->who, cur->who) && warp_ordered(L, sh, s, cur)) {
+    if (same_warp(s->who, cur->who) && warp_ordered(L, sh, s, cur)) {
         return false;
     }
     return !ordered(L, sh, s, cur, cta);
@@ -403,6 +416,7 @@ static void report(SanRacecheck *r, const EmuLaunch *l, Hazard kind,
                    const Slot *second)
 {
     bool w1 = kind != HZ_WAR, w2 = kind != HZ_RAW;
+    r->hazards++;
     uint64_t key = (uint64_t)kind << 62 | (uint64_t)(space ==
                    PTX_SPACE_SHARED) << 61 | (uint64_t)first->site << 31 |
                    second->site;
@@ -489,12 +503,45 @@ static void check_byte(SanRacecheck *r, const EmuLaunch *l, Launch *L,
     /* keep a read that the current one does not order after, so that a
      * later write by another warp still meets it */
     if (!c->r1.who ||
-        (same_warp(L, c->r1.who, cur->who) &&
+        (same_warp(c->r1.who, cur->who) &&
          warp_ordered(L, sh, &c->r1, cur)) ||
         ordered(L, sh, &c->r1, cur, cta)) {
         c->r1 = *cur;
     } else {
         c->r2 = *cur;
+    }
+}
+
+/* The nb bytes of one access in the contiguous cells c (of addresses
+ * addr..; mem: their bytes after it, NULL: unknown).  A byte whose cell
+ * holds what the previous byte's held before its check, which found
+ * nothing (and, for a write, whose new value is as much the old one as
+ * there), gets that one's outcome without a check (a word: four cells
+ * alike). */
+static void check_bytes(SanRacecheck *r, const EmuLaunch *l, Launch *L,
+                        const Shared *sh, Cell *c, uint32_t nb,
+                        const Slot *cur, bool write, const uint8_t *mem,
+                        uint32_t cta, PtxSpace sp, uint64_t addr)
+{
+    Cell pre;
+    bool alike = false, same_prev = false;
+    for (uint32_t b = 0; b < nb; b++) {
+        /* a write outside every allocation (memcheck's) compares as a
+         * new value */
+        uint8_t v = write ? (mem ? mem[b] : (uint8_t)~c[b].wval)
+                          : c[b].wval;
+        bool same = c[b].wval == v;
+        if (alike && same == same_prev &&
+            !memcmp(&c[b], &pre, offsetof(Cell, wval))) {
+            c[b] = c[b - 1];
+            c[b].wval = v;
+            continue;
+        }
+        uint64_t before = r->hazards;
+        pre = c[b];
+        same_prev = same;
+        check_byte(r, l, L, sh, &c[b], cur, write, v, cta, sp, addr + b);
+        alike = r->hazards == before;
     }
 }
 
@@ -596,9 +643,6 @@ static void fence(Launch *L, uint32_t cta, PtxMod scope, uint32_t first,
     for (uint32_t m = L->rel && L->its ? lanes : 0; m; m &= m - 1) {
         group |= L->rel[first + (uint32_t)__builtin_ctz(m)].ws;
     }
-    uint32_t end = (cta + 1) * L->nthreads;   /* lanes past the CTA: none */
-    group &= first + EMU_WARP_SIZE <= end ? UINT32_MAX
-                                          : (1u << (end - first)) - 1;
     for (uint32_t m = L->rel ? group : 0; m; m &= m - 1) {
         Rel *r = &L->rel[tsync_index(L, first + (uint32_t)__builtin_ctz(m))];
         push2(r->any, t);
@@ -657,6 +701,12 @@ static void sync_byte(Launch *L, Cell *c, uint32_t thread, uint32_t cta,
     }
 }
 
+static bool same_bytes(const EmuAccess *p, const EmuAccess *q)
+{
+    return p->kind == EMU_ACC_READ && p->addr == q->addr &&
+           p->size == q->size && p->space == q->space;
+}
+
 static void on_access(void *ctx, const EmuCtx *x, const EmuAccess *a,
                       uint32_t n)
 {
@@ -691,6 +741,16 @@ static void on_access(void *ctx, const EmuCtx *x, const EmuAccess *a,
             kind != EMU_ACC_ATOMIC) {
             continue;                 /* asynchronous, texel: unchecked */
         }
+        /* a plain read of the bytes that the previous access, or the one
+         * 16 before, read (a broadcast: lanes of one instruction in lock
+         * step) meets the same writes and orders after that lane's read,
+         * so it is checked once, as that lane (a 16x16 tile's rows and
+         * columns: matmul) */
+        if (kind == EMU_ACC_READ && !strong_insn &&
+            ((k >= 1 && same_bytes(&a[k - 1], &a[k])) ||
+             (k >= 16 && same_bytes(&a[k - 16], &a[k])))) {
+            continue;
+        }
         bool strong = strong_insn || kind == EMU_ACC_ATOMIC;
         bool rmw = kind == EMU_ACC_ATOMIC;
         uint32_t thread = base - 1 + a[k].lane;
@@ -717,33 +777,36 @@ static void on_access(void *ctx, const EmuCtx *x, const EmuAccess *a,
         } else if (sp == PTX_SPACE_SHARED) {
             Cell *c = shared_cells(sh, x->cta, addr + a[k].size);
             mem = x->cta->shared + addr;
-            for (uint32_t b = 0; c && b < a[k].size; b++) {
-                if (strong) {
-                    sync_byte(L, &c[addr + b], thread, cta, !write || rmw,
-                              write, rmw);
-                }
-                check_byte(r, x->launch, L, sh, &c[addr + b], &cur, write,
-                           mem[b], cta, sp, addr + b);
+            for (uint32_t b = 0; c && strong && b < a[k].size; b++) {
+                sync_byte(L, &c[addr + b], thread, cta, !write || rmw, write,
+                          rmw);
+            }
+            if (c) {
+                check_bytes(r, x->launch, L, sh, &c[addr], a[k].size, &cur,
+                            write, mem, cta, sp, addr);
             }
         } else if (sp == PTX_SPACE_GLOBAL && L->global_on) {
             const EmuAlloc *al = write ? emu_mem_find(x->dev->mem, addr,
                                                       a[k].size) : NULL;
             mem = al ? al->host + (addr - al->addr) : NULL;
-            for (uint32_t b = 0; b < a[k].size; b++) {
+            /* the bytes page by page (an access may straddle two) */
+            for (uint32_t b = 0, nb; b < a[k].size; b += nb) {
                 uint64_t at = addr + b;
                 Cell *p = global_page(L, at >> PAGE_BITS);
                 if (!p) {
                     break;
                 }
-                if (strong) {
-                    sync_byte(L, &p[at & (PAGE - 1)], thread, cta,
-                              !write || rmw, write, rmw);
+                nb = a[k].size - b;
+                if ((at & (PAGE - 1)) + nb > PAGE) {
+                    nb = (uint32_t)(PAGE - (at & (PAGE - 1)));
                 }
-                /* a write outside every allocation (memcheck's) compares
-                 * as a new value */
-                check_byte(r, x->launch, L, sh, &p[at & (PAGE - 1)], &cur,
-                           write, mem ? mem[b] : (uint8_t)~p[at & (PAGE -
-                           1)].wval, cta, sp, at);
+                Cell *c = &p[at & (PAGE - 1)];
+                for (uint32_t j = 0; strong && j < nb; j++) {
+                    sync_byte(L, &c[j], thread, cta, !write || rmw, write,
+                              rmw);
+                }
+                check_bytes(r, x->launch, L, sh, c, nb, &cur, write,
+                            mem ? mem + b : NULL, cta, sp, at);
             }
         }
     }
@@ -854,6 +917,9 @@ static void barrier(SanRacecheck *r, Launch *L, EmuCta *cta,
     if ((arrived & live) == live) {
         ring_push(&c->bars, t);
     }
+    if (arrived == all && waited == all) {
+        c->full = t;
+    }
 }
 
 static void on_event(void *ctx, const EmuEvent *e)
@@ -869,6 +935,7 @@ static void on_event(void *ctx, const EmuEvent *e)
     case EMU_EV_LAUNCH_BEGIN: {
         const EmuLaunch *l = e->launch;
         uint64_t nt = (uint64_t)l->block[0] * l->block[1] * l->block[2];
+        nt = (nt + EMU_WARP_SIZE - 1) / EMU_WARP_SIZE * EMU_WARP_SIZE;
         uint64_t nc = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
         if (L || !nt || nt * nc >= WHO || nc > (1u << 22)) {
             return;                   /* too large a grid: not checked */
