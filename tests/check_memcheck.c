@@ -253,8 +253,52 @@ START_TEST(managed_reused_address)
              "after free)\n"
              "=========     of the allocation at 0x%" PRIx64 " of size 4096 "
              "bytes, freed\n"
+             "=========     allocated by the host\n"
+             "=========     freed by the host\n"
              "=========\n"
              "========= ERROR SUMMARY: 1 error\n", a, a);
+    ck_assert_str_eq(fx.text, want);
+    teardown(&fx);
+}
+END_TEST
+
+/* A use after free however old the free: a 400-byte buffer freed, then
+ * 300 more allocated and freed (more than a ring of the last 256 frees
+ * would remember; device addresses are never handed out twice), and the
+ * kernel's thread 0 writes through the stale pointer: a use after free
+ * naming the first buffer and where it was allocated and freed, not an
+ * out-of-bounds access. */
+START_TEST(old_free_named)
+{
+    Fixture fx;
+    setup(&fx, PTXEMU_ACCESS_GPU, 0);
+    ptxemu_devptr old = 0;
+    ck_assert_int_eq(ptxemu_malloc(fx.dev, 400, &old), PTXEMU_SUCCESS);
+    ck_assert_int_eq(ptxemu_free(fx.dev, old), PTXEMU_SUCCESS);
+    for (int k = 0; k < 300; k++) {
+        ptxemu_devptr p = 0;
+        ck_assert_int_eq(ptxemu_malloc(fx.dev, 400, &p), PTXEMU_SUCCESS);
+        ck_assert_uint_ne(p, old);
+        ck_assert_int_eq(ptxemu_free(fx.dev, p), PTXEMU_SUCCESS);
+    }
+    /* thread 0 only; the page may be mapped still (later buffers share
+     * it): the write is then tolerated, reported and counted */
+    (void)run_k(&fx, old, 1);
+    finish(&fx, true);
+    char want[800];
+    snprintf(want, sizeof want,
+             "========= Invalid __global__ write of size 4 bytes\n"
+             "=========     at k+0x4 in k.ptx:11\n"
+             "=========     by thread (0,0,0) in block (0,0,0)\n"
+             "=========     Address 0x%" PRIx64 " is in freed memory (use "
+             "after free)\n"
+             "=========     of the allocation at 0x%" PRIx64 " of size 400 "
+             "bytes, freed\n"
+             "=========     allocated by the host\n"
+             "=========     freed by the host\n"
+             "=========\n"
+             "========= ERROR SUMMARY: 1 error\n", (uint64_t)old,
+             (uint64_t)old);
     ck_assert_str_eq(fx.text, want);
     teardown(&fx);
 }
@@ -345,6 +389,7 @@ int main(void)
     tcase_add_test(tc, tolerated_writes_counted);
     tcase_add_test(tc, fault_reported);
     tcase_add_test(tc, shared_fault);
+    tcase_add_test(tc, old_free_named);
     tcase_add_test(tc, limit_and_leaks);
     tcase_add_test(tc, clean);
     tcase_add_test(tc, managed_reused_address);
