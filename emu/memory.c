@@ -97,9 +97,15 @@ void emu_mem_observe_writes(EmuMemory *m, EmuMemWriteObserver fn,
     m->wrote_ctx = ctx;
 }
 
+/* emu_mem_beside: this thread changes the table beside running kernels */
+static __thread bool beside;
+
 void emu_mem_wrote(EmuMemory *m, uint64_t addr, uint64_t size)
 {
-    if (m->wrote && size) {
+    /* beside a kernel (a module's initial values) no client hears of it:
+     * its allocation was made while none watched, and a client attached
+     * since must not be called beside the kernel */
+    if (m->wrote && size && !beside) {
         m->wrote(m->wrote_ctx, addr, size);
     }
 }
@@ -259,9 +265,6 @@ void emu_mem_free(EmuMemory *m)
 /* Index of the last allocation of t with addr <= a, or -1. */
 static long tab_floor(const MemTab *t, uint64_t a);
 static bool page_mapped(const MemTab *t, uint64_t page);
-
-/* emu_mem_beside: this thread changes the table beside running kernels */
-static __thread bool beside;
 
 void emu_mem_beside(bool on)
 {
@@ -824,18 +827,12 @@ EmuStatus emu_mem_write(EmuMemory *m, uint64_t addr, const void *src,
         return EMU_ERR_INVALID_VALUE;
     }
     const uint8_t *s = src;
-    uint64_t at = addr, n = size;
     for (uint64_t len = 0; size; addr += len, s += len, size -= len) {
         const EmuAlloc *e = piece(m, addr, size, &len);
         memcpy(e->host + (addr - e->addr), s, len);
-        if (!beside) {
-            emu_mem_wrote(m, addr, len);
-        }
+        emu_mem_wrote(m, addr, len);        /* none beside a kernel */
     }
     beside_unlock(m);
-    if (beside) {                       /* (no observer under the lock) */
-        emu_mem_wrote(m, at, n);
-    }
     return EMU_OK;
 }
 
@@ -864,18 +861,12 @@ EmuStatus emu_mem_set(EmuMemory *m, uint64_t addr, uint8_t byte,
         beside_unlock(m);
         return EMU_ERR_INVALID_VALUE;
     }
-    uint64_t at = addr, n = size;
     for (uint64_t len = 0; size; addr += len, size -= len) {
         const EmuAlloc *e = piece(m, addr, size, &len);
         memset(e->host + (addr - e->addr), byte, len);
-        if (!beside) {
-            emu_mem_wrote(m, addr, len);
-        }
+        emu_mem_wrote(m, addr, len);        /* none beside a kernel */
     }
     beside_unlock(m);
-    if (beside) {
-        emu_mem_wrote(m, at, n);
-    }
     return EMU_OK;
 }
 

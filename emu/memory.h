@@ -106,7 +106,8 @@ bool emu_mem_observed(EmuMemory *m);
  * allocations no kernel was given yet (it notifies no observer and
  * leaves the access caches); emu_mem_write, emu_mem_read and
  * emu_mem_set look allocations up under the table's lock (a kernel's
- * device malloc and free change the table in place).  Per thread. */
+ * device malloc and free change the table in place), and host writes
+ * notify no write observer (emu_mem_wrote).  Per thread. */
 void emu_mem_beside(bool on);
 /* Frees the tables emu_mem_alloc_concurrent replaced.  Only when no
  * kernel runs and no other thread looks allocations up without the
