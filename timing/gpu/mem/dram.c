@@ -486,17 +486,23 @@ void dram_tick(Dram *d, uint64_t now)
      * one, the oldest ACT or PRE that may (a PRE only of a row no queued
      * request still hits) */
     uint32_t other = UINT32_MAX;
+    /* before tCCDS has passed no column command may issue (earliest):
+     * then the first ACT or PRE that may is the answer */
+    const bool cas_wait = now < d->ncas;
     for (uint32_t i = 0; i < d->nq; i++) {
         const Req *r = &d->q[i];
         Next n = next_cmd(d, r);
         if (n == N_CAS) {
-            if (legal(d, r, N_CAS, now)) {
+            if (!cas_wait && legal(d, r, N_CAS, now)) {
                 issue(d, i, N_CAS, now);
                 return;
             }
         } else if (other == UINT32_MAX && legal(d, r, n, now) &&
                    (n != N_PRE || !d->bank[r->bank].hits)) {
             other = i;
+            if (cas_wait) {
+                break;
+            }
         }
     }
     if (other != UINT32_MAX) {
