@@ -101,7 +101,11 @@ static size_t per_line(bool whole, const ptxemu_tm_access *acc,
             uint64_t line = a - a % LINE;
             uint64_t stop = end < line + LINE ? end : line + LINE;
             GpuTxn t = {line, LINE, whole ? 0xFu : sector_mask(a, stop - a)};
-            if (!push(out, cap, &n, t)) {
+            if (n && (*out)[n - 1].addr == line) {
+                /* the line of the lane before (the usual case): merged
+                 * now as the pass below would */
+                (*out)[n - 1].sectors |= t.sectors;
+            } else if (!push(out, cap, &n, t)) {
                 return (size_t)-1;
             }
             a = stop;
