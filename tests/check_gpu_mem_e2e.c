@@ -448,6 +448,41 @@ START_TEST(carveout_sizes_l1)
 }
 END_TEST
 
+/* A carve-out that leaves no whole number of sets keeps the full
+ * array's sets and takes ways (hier.c's carve_shape): 16 ways of
+ * 128-byte lines are 2 KB a set, so l1d.unified = 4k has 2 sets; 1 KB
+ * of shared memory leaves 3 KB, 2 sets of 12 ways (taking a whole set
+ * would leave 2 KB).  n consecutive lines fall n/2 in each set, read
+ * twice in turn through LRU ways: the second pass hits all n when n/2
+ * lines fit a set, none when one more than fit.  Without shared
+ * memory (16 ways) 26 lines fit too. */
+START_TEST(carveout_takes_ways)
+{
+    static const char *const set[] = {"l1d.ways=16", "l1d.unified=4k",
+                                      "l1d.carveouts=0,1",
+                                      "occ.shared_reserved=0"};
+    static const struct {
+        int carveout;
+        uint32_t n;
+        uint64_t hits;
+    } t[] = {{100, 24, 24}, {100, 26, 0}, {0, 26, 26}};
+    for (size_t k = 0; k < sizeof t / sizeof t[0]; k++) {
+        Run r;
+        run_open(&r, ws_ptx, set, 4);
+        uint64_t a = hint_buf(&r);
+        uint32_t n = t[k].n;
+        void *args[] = {&a, &n};
+        int c = t[k].carveout;
+        run_kernel_timed(&r, "ws", 1, 1, args, set_carveout, &c);
+        ck_assert_uint_eq(stat_of(&r, 0, "mem.l1d.access"), 2 * n);
+        ck_assert_msg(stat_of(&r, 0, "mem.l1d.hit") == t[k].hits,
+                      "carveout %d, %u lines: %llu hits", c, n,
+                      (unsigned long long)stat_of(&r, 0, "mem.l1d.hit"));
+        run_close(&r);
+    }
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("gpu_mem_e2e");
@@ -466,6 +501,7 @@ int main(void)
     suite_add_tcase(s, t);
     t = tcase_create("carveout");
     tcase_add_test(t, carveout_sizes_l1);
+    tcase_add_test(t, carveout_takes_ways);
     suite_add_tcase(s, t);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

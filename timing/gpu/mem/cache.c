@@ -51,7 +51,7 @@ struct Cache {
     uint32_t uprsv;             /* up slots promised, not yet queued */
     uint64_t clock;             /* stamps */
     uint32_t spl;               /* sectors per line */
-    uint32_t maxsets;           /* sets of lines[] (cache_set_sets) */
+    size_t nlines;              /* lines[] (cache_set_shape) */
     uint32_t lshift;            /* log2(line) */
     uint64_t set_mask, bank_mask; /* sets - 1, banks - 1 when powers of
                                      two (no division on the hot path) */
@@ -102,11 +102,11 @@ Cache *cache_new(const CacheCfg *cfg, CacheStats *st, char *err,
     c->cfg = *cfg;
     c->st = st;
     c->spl = cfg->line / GPU_SECTOR;
-    c->maxsets = cfg->sets;
     c->lshift = (uint32_t)__builtin_ctz(cfg->line);
     c->set_mask = pow2(cfg->sets) ? cfg->sets - 1 : 0;
     c->bank_mask = pow2(cfg->banks) ? cfg->banks - 1 : 0;
     size_t nl = (size_t)cfg->sets * cfg->ways;
+    c->nlines = nl;
     c->lines = calloc(nl, sizeof *c->lines);
     c->mshr = calloc(cfg->mshrs, sizeof *c->mshr);
     c->wait = calloc((size_t)cfg->mshrs * cfg->merge, sizeof *c->wait);
@@ -162,13 +162,17 @@ bool cache_idle(const Cache *c)
     return c->nfree == c->cfg.mshrs && !c->up.n && !c->down.n && !c->uprsv;
 }
 
-void cache_set_sets(Cache *c, uint32_t sets)
+void cache_set_shape(Cache *c, uint32_t sets, uint32_t ways)
 {
-    EMU_ASSERT(cache_idle(c) && sets >= 1 && sets <= c->maxsets);
+    EMU_ASSERT(cache_idle(c) && sets >= 1 && ways >= 1 &&
+               (uint64_t)sets * ways <= c->nlines);
     c->cfg.sets = sets;
+    c->cfg.ways = ways;
     c->set_mask = pow2(sets) ? sets - 1 : 0;
-    size_t nl = (size_t)c->maxsets * c->cfg.ways;
-    for (size_t i = 0; i < nl; i++) {
+    if (c->pways >= ways) {
+        c->pways = ways - 1;
+    }
+    for (size_t i = 0; i < c->nlines; i++) {
         c->lines[i] = (CLine){.mshr = -1};
     }
 }
@@ -317,8 +321,7 @@ void cache_set_persist_ways(Cache *c, uint32_t ways)
 
 void cache_reset_persist(Cache *c)
 {
-    size_t nl = (size_t)c->maxsets * c->cfg.ways;
-    for (size_t i = 0; i < nl; i++) {
+    for (size_t i = 0; i < c->nlines; i++) {
         c->lines[i].persist = false;
     }
     c->some_persist = false;
@@ -336,8 +339,7 @@ void cache_set_window(Cache *c, const CacheWindow *w)
 uint32_t cache_persist_lines(const Cache *c)
 {
     uint32_t n = 0;
-    size_t nl = (size_t)c->maxsets * c->cfg.ways;
-    for (size_t i = 0; i < nl; i++) {
+    for (size_t i = 0; i < c->nlines; i++) {
         n += c->lines[i].used && c->lines[i].persist;
     }
     return n;

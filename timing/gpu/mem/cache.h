@@ -145,10 +145,10 @@ void cache_free(Cache *c);
 void cache_invalidate(Cache *c);
 /* Nothing in flight: no MSHR busy, nothing queued or promised. */
 bool cache_idle(const Cache *c);
-/* Use `sets` sets (1 to those it was made with; the L1's share of an
- * array it shares with shared memory), every line invalid.  Only when
- * idle. */
-void cache_set_sets(Cache *c, uint32_t sets);
+/* Use `sets` sets of `ways` ways (at most the lines it was made with;
+ * the L1's share of an array it shares with shared memory), every line
+ * invalid.  Only when idle. */
+void cache_set_shape(Cache *c, uint32_t sets, uint32_t ways);
 /* Offer a request at cycle now; accepted unless >= CACHE_FAIL_BANK. */
 CacheOutcome cache_access(Cache *c, const MemMsg *m, uint64_t now);
 /* Count everything into *sum as well (the sum over several caches,

@@ -973,13 +973,28 @@ static uint64_t carve_pick(const HierCfg *c, const GpuMemKernel *k)
     return carve_fit(c, want > k->cta_shared ? want : k->cta_shared);
 }
 
-/* The L1's sets beside `shared` bytes of shared memory. */
-static uint32_t carve_sets(const HierCfg *c, uint64_t shared)
+/* The L1's shape beside `shared` bytes of shared memory: what is left
+ * of the array (l1d.unified) in whole sets of l1d.ways ways when it is
+ * a multiple of a set's bytes (ampere, hopper: sets follow the
+ * carve-out), else the full array's sets with the ways that fit (volta:
+ * 4 sets of 256 ways at 128 KB, Jia et al., keep 4 sets of 240 ways
+ * beside 8 KB), so the L1 has the capacity NVIDIA documents for each
+ * carve-out either way. */
+static void carve_shape(const HierCfg *c, uint64_t shared, uint32_t *sets,
+                        uint32_t *ways)
 {
-    uint64_t way = (uint64_t)c->l1[MEM_UNIT_L1D].ways *
-                   c->l1[MEM_UNIT_L1D].line;
-    uint64_t sets = (c->unified - shared) / way;
-    return sets ? (uint32_t)sets : 1;
+    const CacheCfg *l1 = &c->l1[MEM_UNIT_L1D];
+    uint64_t set = (uint64_t)l1->ways * l1->line;
+    uint64_t left = c->unified - shared;
+    if (left % set == 0 || left < set) {
+        *sets = left >= set ? (uint32_t)(left / set) : 1;
+        *ways = l1->ways;
+        return;
+    }
+    uint64_t full = c->unified / set;   /* the sets it was made with */
+    uint64_t w = left / (full * l1->line);
+    *sets = (uint32_t)full;
+    *ways = w ? (uint32_t)w : 1;
 }
 
 /* The L2's persisting set-aside and access-policy window for kernel k
@@ -1023,7 +1038,10 @@ static uint64_t hier_kernel_begin(void *m, uint64_t now,
     l2_policy(H, k);
     bool carve = H->cfg.unified && H->cfg.l1d_on;
     uint64_t shared = carve ? carve_pick(&H->cfg, k) : GPU_NEVER;
-    uint32_t sets = carve ? carve_sets(&H->cfg, shared) : 0;
+    uint32_t sets = 0, ways = 0;
+    if (carve) {
+        carve_shape(&H->cfg, shared, &sets, &ways);
+    }
     for (uint32_t t = 0; H->tpc && t < H->ntpc; t++) {
         cache_invalidate(H->tpc[t]);
     }
@@ -1031,7 +1049,7 @@ static uint64_t hier_kernel_begin(void *m, uint64_t now,
         Cache *l1 = H->sm[s].c[MEM_UNIT_L1D];
         if (sets && cache_idle(l1)) {
             /* a cache with something in flight keeps its size */
-            cache_set_sets(l1, sets);
+            cache_set_shape(l1, sets, ways);
         }
         changed(H, s);
         for (int u = 0; u < MEM_UNIT_DIRECT; u++) {
