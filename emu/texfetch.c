@@ -487,17 +487,24 @@ uint64_t emu_tex_binding(const EmuTexTable *t, const void *mod,
 
 void emu_tex_unbind_module(EmuTexTable *t, const void *mod)
 {
+    /* A module never bound changes nothing (one whose load failed
+     * beside a running kernel, which reads the table) */
     uint32_t k = 0;
-    for (uint32_t i = 0; t && i < t->nbinds; i++) {
+    while (t && k < t->nbinds && t->binds[k].mod != mod) {
+        k++;
+    }
+    if (!t || k == t->nbinds) {
+        return;
+    }
+    k = 0;
+    for (uint32_t i = 0; i < t->nbinds; i++) {
         if (t->binds[i].mod == mod) {
             free(t->binds[i].name);
         } else {
             t->binds[k++] = t->binds[i];
         }
     }
-    if (t) {
-        t->nbinds = k;
-    }
+    t->nbinds = k;
 }
 
 void emu_tex_table_free(EmuTexTable *t)
