@@ -700,13 +700,17 @@ static ptxemu_status install_locked(ptxemu_device *dev, ptxemu_module *m,
         }
     }
     m->funcs = nk ? calloc(nk, sizeof(*m->funcs)) : NULL;
+    bool short_of_memory = nk && !m->funcs;   /* reported below */
     for (uint32_t i = 0; m->funcs && i < m->em->nfuncs; i++) {
         const IrFunc *f = m->em->ir->funcs[i];
         if (f->is_entry && !f->is_decl && m->em->funcs[i]) {
-            if (!function_init(&m->funcs[m->nfuncs++], m, m->em->funcs[i])) {
-                m->funcs = NULL;     /* reported below */
+            /* nfuncs counts the functions made whole, which
+             * module_free_locked frees */
+            if (!function_init(&m->funcs[m->nfuncs], m, m->em->funcs[i])) {
+                short_of_memory = true;
                 break;
             }
+            m->nfuncs++;
         }
     }
     pthread_mutex_lock(&dev->note);
@@ -716,7 +720,7 @@ static ptxemu_status install_locked(ptxemu_device *dev, ptxemu_module *m,
     }
     dev->mods = m;
     pthread_mutex_unlock(&dev->note);
-    if (nk && !m->funcs) {
+    if (short_of_memory) {
         module_free_locked(m);
         return fail(dev, PTXEMU_ERROR_OUT_OF_MEMORY, "out of memory");
     }
@@ -751,10 +755,25 @@ ptxemu_status ptxemu_module_load_string(ptxemu_device *dev, const char *name,
      * says when). */
     EmuMemory *mem = dev->emu->mem;
     bool beside = pthread_mutex_trylock(&dev->lock) != 0;
+    /* the error record before the call: a load beside the kernel that
+     * failed for want of memory recorded its error, which the retry
+     * under the lock must not leave behind when it succeeds */
+    ptxemu_status was = PTXEMU_SUCCESS;
+    char *was_msg = NULL;
+    if (beside) {
+        pthread_mutex_lock(&dev->note);
+        was = dev->last;
+        was_msg = dev->msg ? strdup(dev->msg) : NULL;
+        pthread_mutex_unlock(&dev->note);
+    }
     for (int pass = 0;; pass++) {
         if (beside && (pass > 0 || emu_mem_observed(mem))) {
             pthread_mutex_lock(&dev->lock);
             beside = false;
+            if (pass > 0) {
+                fail_take(dev, was, was_msg);
+                was_msg = NULL;
+            }
         }
         if (!beside) {
             emu_mem_reclaim(mem);       /* no kernel runs */
@@ -772,9 +791,11 @@ ptxemu_status ptxemu_module_load_string(ptxemu_device *dev, const char *name,
         }
         if (!beside) {
             pthread_mutex_unlock(&dev->lock);
+            free(was_msg);
             return st;
         }
         if (st != PTXEMU_ERROR_OUT_OF_MEMORY) {
+            free(was_msg);
             return st;
         }
         /* once more, waiting for the kernel */

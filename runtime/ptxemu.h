@@ -34,7 +34,9 @@
  *    would.  A guest fault never crashes the host and is not sticky: the
  *    device stays usable and the next launch runs normally.
  *  - Thread safety: a device and everything made from it may be used from
- *    several host threads; operations on one device are serialised.  The
+ *    several host threads; operations on one device are serialised,
+ *    except that allocations and module loads do not wait for a running
+ *    launch (as cudaMalloc and cuModuleLoadData do not).  The
  *    string returned by ptxemu_last_error_message() belongs to the device
  *    and changes at its next failure; threads sharing a device should use
  *    ptxemu_last_error_copy().
