@@ -56,7 +56,9 @@ struct SanMemcheck {
     SanFreedSet freed;            /* freed ranges, with their sites */
     Site *sites;
     size_t nsites, capsites;
-    SanMap sitemap;               /* function and pc -> sites index */
+    SanMap sitemap;               /* (function number, pc) -> sites index */
+    SanMap funcmap;               /* function -> its number (from 1) */
+    uint64_t nfuncs;              /* numbers given */
     bool (*leak_skip)(uint64_t addr);
 };
 
@@ -113,11 +115,19 @@ static uint32_t current_site(SanMemcheck *m)
 {
     uint32_t lane;
     const EmuCtx *x = emu_builtin_heap_caller(&lane);
-    if (!x || !x->func || x->pc >= (1u << 16)) {
+    if (!x || !x->func) {
         return 0;
     }
-    /* user-space pointers fit in 47 bits: function and pc both kept */
-    uint64_t key = (uint64_t)(uintptr_t)x->func ^ (uint64_t)x->pc << 47;
+    /* a site's key: its function's number and its pc, both whole */
+    uint64_t *fn = san_map_get(&m->funcmap, (uint64_t)(uintptr_t)x->func,
+                               true);
+    if (!fn) {
+        return 0;
+    }
+    if (!*fn) {
+        *fn = ++m->nfuncs;
+    }
+    uint64_t key = *fn << 32 | x->pc;
     uint64_t *v = san_map_get(&m->sitemap, key, false);
     if (v) {
         return (uint32_t)*v;
@@ -554,6 +564,7 @@ void san_memcheck_free(SanMemcheck *m)
     }
     free(m->sites);
     san_map_free(&m->sitemap);
+    san_map_free(&m->funcmap);
     san_freed_free(&m->freed);
     free(m->live);
     free(m);

@@ -304,6 +304,71 @@ START_TEST(old_free_named)
 }
 END_TEST
 
+/* Device malloc and free called past instruction 65535 of their
+ * kernel are still named where they are (they read as the host's when
+ * a site's key held the pc in 16 bits): `far` runs FAR_ADDS adds, then
+ * p = malloc(16) at pc FAR_ADDS + 3 (line FAR_ADDS + 16), free(p) at
+ * FAR_ADDS + 6 (line FAR_ADDS + 22), and stores through p. */
+#define FAR_ADDS 65540u
+static char *far_ptx(void)
+{
+    static const char head[] =
+        ".version 8.0\n.target sm_80\n.address_size 64\n"
+        ".extern .func (.param .b64 func_retval0) malloc\n"
+        "(.param .b64 malloc_param_0);\n"
+        ".extern .func free(.param .b64 free_param_0);\n"
+        ".visible .entry far()\n{\n"
+        ".reg .b32 %r<2>; .reg .b64 %rd<3>;\n"
+        "mov.u32 %r1, 0;\n";                      /* lines 1-10 */
+    static const char add[] = "add.u32 %r1, %r1, 1;\n";
+    static const char tail[] =
+        "mov.u64 %rd1, 16;\n"
+        "{\n.param .b64 param0;\nst.param.b64 [param0+0], %rd1;\n"
+        ".param .b64 retval0;\n"
+        "call.uni (retval0), malloc, (param0);\n"
+        "ld.param.b64 %rd2, [retval0+0];\n}\n"
+        "{\n.param .b64 param0;\nst.param.b64 [param0+0], %rd2;\n"
+        "call.uni free, (param0);\n}\n"
+        "st.global.u32 [%rd2], %r1;\n"
+        "ret;\n}\n";
+    size_t n = sizeof head - 1 + FAR_ADDS * (sizeof add - 1) + sizeof tail;
+    char *t = malloc(n), *q = t;
+    ck_assert_ptr_nonnull(t);
+    q = stpcpy(q, head);
+    for (unsigned i = 0; i < FAR_ADDS; i++) {
+        q = stpcpy(q, add);
+    }
+    strcpy(q, tail);
+    return t;
+}
+
+START_TEST(far_heap_sites_named)
+{
+    Fixture fx;
+    setup(&fx, PTXEMU_ACCESS_GPU, 0);
+    char *src = far_ptx();
+    ptxemu_module *m = NULL;
+    ck_assert_int_eq(ptxemu_module_load_string(fx.dev, "far.ptx", src, 0,
+                                               &m), PTXEMU_SUCCESS);
+    free(src);
+    ptxemu_function *f;
+    ck_assert_int_eq(ptxemu_module_get_function(m, "far", &f),
+                     PTXEMU_SUCCESS);
+    unsigned g[3] = { 1, 1, 1 }, b[3] = { 1, 1, 1 };
+    (void)ptxemu_launch(f, g, b, 0, NULL);
+    (void)ptxemu_synchronize(fx.dev);
+    finish(&fx, false);
+    char want[256];
+    snprintf(want, sizeof want,
+             "=========     allocated at far+0x%x in far.ptx:%u\n"
+             "=========     freed at far+0x%x in far.ptx:%u\n",
+             FAR_ADDS + 3, FAR_ADDS + 16, FAR_ADDS + 6, FAR_ADDS + 22);
+    ck_assert_msg(strstr(fx.text, want), "no\n%swithin\n%s", want,
+                  fx.text);
+    teardown(&fx);
+}
+END_TEST
+
 /* The twin: the same frees and allocations, the kernel writes through
  * the new pointer: nothing to report. */
 START_TEST(managed_reuse_ok)
@@ -390,6 +455,7 @@ int main(void)
     tcase_add_test(tc, fault_reported);
     tcase_add_test(tc, shared_fault);
     tcase_add_test(tc, old_free_named);
+    tcase_add_test(tc, far_heap_sites_named);
     tcase_add_test(tc, limit_and_leaks);
     tcase_add_test(tc, clean);
     tcase_add_test(tc, managed_reused_address);
