@@ -4,11 +4,14 @@
  * A happens-before check with one logical clock per launch.  Each byte
  * of shared memory (per CTA) and of global memory (per launch, in pages
  * made on first touch) has a shadow cell: its last write and up to two
- * reads, each as (thread, location, clock).  The clock advances at each
- * barrier release, fence and strong access; a CTA keeps the clock of its
- * last barrier, of its last strong access and of its last fences (a
- * ring), which is what decides whether an earlier access is ordered
- * before the current one.  The report layout follows compute-sanitizer's
+ * reads, each as (thread, location, clock), and what its last strong
+ * write published (the writer's last fence clocks).  The clock advances
+ * at each barrier release, bar.warp.sync and fence.  Each warp keeps the
+ * barriers it waited at (with the warps that arrived), each thread its
+ * last two fences and the latest release it acquired, each CTA its
+ * fences, its whole-CTA barriers and the most any of its threads
+ * acquired: what decides whether an earlier access is ordered before the
+ * current one (ordered()).  The report layout follows compute-sanitizer's
  * racecheck (NVIDIA, "Compute Sanitizer User Manual", "Racecheck Tool":
  * "Potential RAW hazard detected at __shared__ 0x... in block (...)",
  * one line per access, and the "analysis" report "Race reported between
