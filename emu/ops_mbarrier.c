@@ -165,11 +165,14 @@ static bool mb_load(EmuCtx *x, const EmuInsn *i, const uint8_t *p,
 }
 
 /* Complete the current phase if nothing is pending any more (the word
- * at host bytes p: its asynchronous channel sees the flip). */
+ * at host bytes p: its asynchronous channel sees the flip).  Also when
+ * drops lowered the expected count to 0: the PTX ISA's arrive-drop is
+ * an arrive-on after the decrement, and a phase completes when its
+ * pending count and tx-count are zero, whatever later phases expect. */
 static void mb_settle(EmuCtx *x, const uint8_t *p, uint64_t addr,
                       Mbar *b)
 {
-    if (b->pending == 0 && b->tx == 0 && b->expected != 0) {
+    if (b->pending == 0 && b->tx == 0) {
         b->phase = (b->phase + 1) & 3u;
         b->pending = b->expected;
         emu_async_mbar_flip(x, emu_async_mbar_id(p));

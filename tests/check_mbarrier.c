@@ -202,6 +202,43 @@ START_TEST(mb_single_thread)
 }
 END_TEST
 
+/* Every participant drops: init 1, arrive_drop.  The drop lowers the
+ * expected count to 0 and its arrive-on brings the pending count of
+ * phase 0 to 0, which completes the phase (PTX ISA 9.0, mbarrier:
+ * "arrive-drop ... decrement the expected count ... and then perform
+ * an arrive-on operation"; a phase completes when its pending count
+ * and tx-count reach zero): a waiter on parity 0 or on the token sees
+ * it complete. */
+static const char dropall_ptx[] = HDR
+    ".visible .entry dropall(.param .u64 out)\n"
+    "{\n"
+    "  .reg .b64 %rd<4>;\n  .reg .b32 %r<4>;\n  .reg .pred %p<3>;\n"
+    "  .shared .align 8 .b64 bar;\n"
+    "  ld.param.u64 %rd1, [out];\n"
+    "  cvta.to.global.u64 %rd1, %rd1;\n"
+    "  mov.u32 %r1, bar;\n"
+    "  mbarrier.init.shared.b64 [%r1], 1;\n"
+    "  mbarrier.arrive_drop.shared.b64 %rd2, [%r1];\n"
+    "  mbarrier.test_wait.parity.shared.b64 %p1, [%r1], 0;\n"
+    "  mbarrier.test_wait.shared.b64 %p2, [%r1], %rd2;\n"
+    "  selp.u32 %r2, 1, 0, %p1;  st.global.u32 [%rd1+0], %r2;\n"
+    "  selp.u32 %r2, 1, 0, %p2;  st.global.u32 [%rd1+4], %r2;\n"
+    "  ret;\n"
+    "}\n";
+
+START_TEST(mb_drop_all_completes)
+{
+    open_src("dropall.ptx", dropall_ptx);
+    uint32_t out[2] = {0xee, 0xee};
+    ptxemu_devptr d = dbuf(out, sizeof(out));
+    void *pp[] = {&d};
+    launch("dropall", 1, 1, 0, pp);
+    dget(out, d, sizeof(out));
+    ck_assert_uint_eq(out[0], 1);
+    ck_assert_uint_eq(out[1], 1);
+}
+END_TEST
+
 /* --------------------------------------- several warps, several rounds */
 
 static const char phases_ptx[] = HDR
@@ -866,6 +903,7 @@ static Suite *mbarrier_suite(void)
     tcase_set_timeout(tc, 120);
     tcase_add_checked_fixture(tc, NULL, close_ptx);
     tcase_add_test(tc, mb_single_thread);
+    tcase_add_test(tc, mb_drop_all_completes);
     tcase_add_test(tc, mb_phases_multi_warp);
     tcase_add_test(tc, mb_deadlock_reported);
     tcase_add_test(tc, mb_deadlock_changing_registers);
