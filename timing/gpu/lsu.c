@@ -109,30 +109,54 @@ static int64_t gather(const Gpu *g, GpuSm *sm, const GpuWarp *w,
 
 /* Which (space after req_space, request kind) pairs the step's accesses
  * (async or not) use: bit space * 4 + kind; gather is asked only for
- * those (a memory step touches one or two of the 14 it could). */
+ * those (a memory step touches one or two of the 14 it could).  One
+ * pair for every access of the step (the usual load or store): the
+ * step's own array is what gather would copy, but for local ones
+ * (PRESENT_ALL set). */
+#define PRESENT_ALL (1u << 31)
+
 static uint32_t present(const ptxemu_tm_step *st, bool async)
 {
     uint32_t m = 0;
+    bool all = true;
     for (uint32_t i = 0; i < st->nacc; i++) {
         const ptxemu_tm_access *a = &st->acc[i];
         if (async_kind(a->kind) != async || a->size == 0) {
+            all = false;
             continue;
         }
         unsigned sp = req_space(a->space);
-        if (sp >= 8) {
-            return UINT32_MAX; /* (none such: gather decides) */
+        if (sp >= 8) { /* (none such) */
+            return UINT32_MAX & ~PRESENT_ALL; /* gather decides */
         }
         m |= 1u << (sp * 4 + req_kind(a->kind));
     }
-    return m;
+    return all && m && !(m & (m - 1)) ? m | PRESENT_ALL : m;
+}
+
+/* The step's accesses of one pair (gather's), from the step's own array
+ * where present() says they are all of it. */
+static int64_t accesses(const Gpu *g, GpuSm *sm, const GpuWarp *w,
+                        const ptxemu_tm_step *st, unsigned space,
+                        uint8_t kind, bool async, uint32_t mask,
+                        const ptxemu_tm_access **acc)
+{
+    if ((mask & PRESENT_ALL) && space != PTXEMU_TM_SPACE_LOCAL) {
+        *acc = st->acc;
+        return st->nacc;
+    }
+    int64_t n = gather(g, sm, w, st, space, kind, async);
+    *acc = sm->acc; /* (after gather, which may move it) */
+    return n;
 }
 
 #define PRESENT(m, sp, kind) (((m) >> ((sp) * 4 + (kind))) & 1u)
 
 static int add_reqs(Gpu *g, GpuLsuOp *op, GpuSm *sm, unsigned space,
-                    uint8_t kind, uint8_t hint, uint32_t nacc)
+                    uint8_t kind, uint8_t hint,
+                    const ptxemu_tm_access *acc, uint32_t nacc)
 {
-    size_t nt = gpu_coalesce(g->c.coalesce, sm->acc, nacc, &sm->txn,
+    size_t nt = gpu_coalesce(g->c.coalesce, acc, nacc, &sm->txn,
                              &sm->txncap);
     if (nt == (size_t)-1) {
         return -1;
@@ -180,19 +204,21 @@ static int build(Gpu *g, GpuSm *sm, GpuWarp *w, const ptxemu_tm_step *st,
             if (!PRESENT(mask, lsu_spaces[s], lsu_kinds[k])) {
                 continue;
             }
-            int64_t n = gather(g, sm, w, st, lsu_spaces[s], lsu_kinds[k],
-                               async);
+            const ptxemu_tm_access *acc;
+            int64_t n = accesses(g, sm, w, st, lsu_spaces[s], lsu_kinds[k],
+                                 async, mask, &acc);
             uint8_t h = lsu_spaces[s] == PTXEMU_TM_SPACE_GLOBAL ||
                                 lsu_spaces[s] == PTXEMU_TM_SPACE_LOCAL
                             ? hint
                             : 0;
             if (n < 0 || (n > 0 && add_reqs(g, op, sm, lsu_spaces[s],
-                                            lsu_kinds[k], h, (uint32_t)n))) {
+                                            lsu_kinds[k], h, acc,
+                                            (uint32_t)n))) {
                 return -1;
             }
             if (n > 0 && lsu_spaces[s] == PTXEMU_TM_SPACE_CONST &&
                 lsu_kinds[k] == GPU_MEM_READ) {
-                uint32_t p = gpu_const_passes(g->c.banks.group, sm->acc,
+                uint32_t p = gpu_const_passes(g->c.banks.group, acc,
                                               (uint32_t)n);
                 op->extra += p > 1 ? p - 1 : 0;
             }
@@ -214,12 +240,14 @@ static int mio(Gpu *g, GpuSm *sm, const ptxemu_tm_step *st, bool async,
         if (!((mask >> (sp[i] * 4)) & 0xfu)) {
             continue; /* (any kind) */
         }
-        int64_t n = gather(g, sm, NULL, st, sp[i], 0xff, async);
+        const ptxemu_tm_access *acc;
+        int64_t n = accesses(g, sm, NULL, st, sp[i], 0xff, async, mask,
+                             &acc);
         if (n < 0) {
             return -1;
         }
         if (n > 0) {
-            passes += gpu_smem_wavefronts(&g->c.banks, sm->acc, (uint32_t)n);
+            passes += gpu_smem_wavefronts(&g->c.banks, acc, (uint32_t)n);
             lat = gpu_max(lat, i ? g->c.dsmem_latency : g->c.smem_latency);
         }
     }
