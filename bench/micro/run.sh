@@ -17,7 +17,8 @@
 # associativity (16 and 17 elements at strides up to 8 MB).  With
 # --sweeps volta the last sweeps are a V100's instead (Jia et al. 2018,
 # Table 3.1): the L1 around its 128 KB and the L2 from 1 to 8 MB; with
-# fermi or rtx3070 those GPUs' L1 and L2 capacities.  The
+# fermi or rtx3070 those GPUs' L1 and L2 capacities and a chase past
+# the L2 (DRAM).  The
 # clock register's and the constant caches' sharing scope (mb_scope)
 # run with either.  Infer
 # cache geometries from the chase CSVs with bench/micro/mbgeom.
@@ -97,12 +98,18 @@ fermi)
     go chase-l1.csv mb_chase --space global --min 8192 --max 32768 \
         --step 1024 --stride 128
     go chase-global-l2.csv mb_chase --space global --min 524288 \
-        --max 1310720 --step 65536 --stride 128 ;;
+        --max 1310720 --step 65536 --stride 128
+    # DRAM: a chase over 2 MB, past the 768 KB L2
+    go chase-dram.csv mb_chase --space global --min 2097152 \
+        --max 2097152 --step 1024 --stride 128 ;;
 rtx3070)
     go chase-l1.csv mb_chase --space global --min 16384 --max 65536 \
         --step 4096 --stride 128
     go chase-global-l2.csv mb_chase --space global --min 3670016 \
-        --max 4718592 --step 131072 --stride 128 ;;
+        --max 4718592 --step 131072 --stride 128
+    # DRAM: a chase over 8 MB, past the 4 MB L2
+    go chase-dram.csv mb_chase --space global --min 8388608 \
+        --max 8388608 --step 1024 --stride 128 ;;
 esac
 if [ -z "$quick" ] && [ "$sweeps" = volta ]; then
     # the L1 of a kernel without shared memory (all 128 KB) a line at a
