@@ -13,6 +13,7 @@
 
 #include "emu/decode.h"
 #include "emu/insninfo.h"
+#include "emu/regest.h"
 #include "emu/ops.h"
 #include "emu/shlayout.h"
 #include "ptx/opcode.h"
@@ -802,6 +803,30 @@ void emu_func_free(EmuFunc *ef)
     free(ef->ret_size);
     free(ef);
 }
+/* Registers per thread for occupancy (emu/regest.h): each slot weighs
+ * its register's width in 32-bit units, predicates nothing. */
+static bool estimate_regs(EmuFunc *ef, const uint32_t *regslot)
+{
+    const IrFunc *f = ef->ir;
+    uint8_t *w = calloc(ef->nregslots + 1, 1);
+    if (!w) {
+        return false;
+    }
+    for (uint32_t r = 0; r < f->nregs; r++) {
+        PtxType t = f->regs[r].type;
+        uint32_t n = (f->regs[r].vec > 1 ? f->regs[r].vec : 1) *
+                     (t == PTX_T_B128 ? 2 : 1);
+        unsigned bits = t == PTX_T_B128 ? 64 : ptx_type_bits(t);
+        uint8_t u = t == PTX_T_PRED ? 0 : bits > 32 ? 2 : 1;
+        for (uint32_t k = 0; k < n && regslot[r] + k < ef->nregslots; k++) {
+            w[regslot[r] + k] = u;
+        }
+    }
+    ef->regs = emu_regest_regs(emu_regest_pressure(ef, w), f);
+    free(w);
+    return true;
+}
+
 
 EmuFunc *emu_decode_func(EmuModule *m, const IrFunc *f, EmuStatus *st,
                          char **msg)
@@ -871,6 +896,9 @@ EmuFunc *emu_decode_func(EmuModule *m, const IrFunc *f, EmuStatus *st,
     ef->nvslots = d.nvslots;
     d.vslots = NULL;
     if (!emu_insninfo_build(ef, d.regslot)) {
+        goto oom;
+    }
+    if (!estimate_regs(ef, d.regslot)) {
         goto oom;
     }
     free(d.consts);

@@ -159,7 +159,7 @@ static int max_threads(const EmuFunc *f)
 
 static int num_regs(const EmuFunc *f)
 {
-    return emu_gpu_num_regs(f->nregslots, f->ir->maxnreg);
+    return (int)f->regs;
 }
 
 /* struct cudaFuncAttributes (driver_types.h, 144 bytes): the offsets

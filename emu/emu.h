@@ -210,6 +210,9 @@ struct EmuFunc {
      * code, emu/insninfo.h) and the pool of its slot lists. */
     struct EmuInsnInfo *info;
     uint32_t *info_slots;
+    /* Appended by decode.c after insninfo: registers per thread for
+     * occupancy, the estimate of emu/regest.h (README, "numRegs"). */
+    uint32_t regs;
 };
 
 /* --------------------------------------------------------- the context */

@@ -580,7 +580,7 @@ void emu_launch_end(EmuLaunch *l);
 /* The occupancy calculator (emu/gpuspec.h) for kernel F on GPU: how many
  * CTAs of THREADS threads, with DYN_SMEM bytes of dynamic shared memory
  * on top of F's static ones, one SM holds, F's registers counted as
- * emu_gpu_num_regs reports them.  The scheduler's residency cap and the
+ * EmuFunc.regs gives them (emu/regest.h).  The scheduler's residency cap and the
  * device runtime's cudaOccupancyMaxActiveBlocksPerMultiprocessor both ask
  * it, so the two always agree; CARVEOUT is the preferred shared-memory
  * carve-out in percent (-1: none; emu_gpu_carveout_bytes). */

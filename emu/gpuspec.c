@@ -171,16 +171,6 @@ int emu_gpu_attribute(const EmuGpu *g, int attr, int *out)
     return 0;
 }
 
-int emu_gpu_num_regs(unsigned virtual_regs, unsigned maxnreg)
-{
-    unsigned r = virtual_regs;
-    r = r < 16 ? 16 : r > 64 ? 64 : r;
-    if (maxnreg && r > maxnreg) {
-        r = maxnreg;
-    }
-    return (int)r;
-}
-
 /* The occupancy calculator's rules: warps, registers (allocated per
  * warp in units of 256) and shared memory (plus the per-block
  * reservation) each bound the blocks an SM holds. */

@@ -43,11 +43,6 @@ EmuGpu emu_gpu_for(unsigned arch);
  * values) into *out; -1 for a value that is no attribute. */
 int emu_gpu_attribute(const EmuGpu *g, int attr, int *out);
 
-/* Registers per thread reported for a kernel of `virtual_regs` PTX
- * registers and .maxnreg `maxnreg` (0 = none): bounded to what a
- * compiled kernel plausibly uses. */
-int emu_gpu_num_regs(unsigned virtual_regs, unsigned maxnreg);
-
 /* The shared-memory capacities in KB an SM of g may be configured to
  * (the L1/shared carve-out, Volta on), ascending, into *kb; their count,
  * 0 before Volta. */

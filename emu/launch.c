@@ -211,6 +211,6 @@ int emu_func_blocks_per_sm(const EmuGpu *gpu, const EmuFunc *f, int threads,
                            size_t dyn_smem, int carveout)
 {
     return emu_gpu_blocks_per_sm(
-        gpu, emu_gpu_num_regs(f->nregslots, f->ir->maxnreg), threads,
+        gpu, (int)f->regs, threads,
         (size_t)f->shared_bytes + dyn_smem, carveout);
 }

@@ -1118,6 +1118,15 @@ size_t ptxemu_function_param_bytes(ptxemu_function *f)
     return f ? f->param_bytes : 0;
 }
 
+ptxemu_status ptxemu_function_set_regs(ptxemu_function *f, unsigned regs)
+{
+    if (!f || regs == 0 || regs > 255) {
+        return PTXEMU_ERROR_INVALID_VALUE;
+    }
+    f->ef->regs = regs;
+    return PTXEMU_SUCCESS;
+}
+
 ptxemu_status ptxemu_function_get_info(ptxemu_function *f,
                                        ptxemu_function_info *info)
 {
@@ -1135,6 +1144,7 @@ ptxemu_status ptxemu_function_get_info(ptxemu_function *f,
     }
     info->maxnreg = f->ir->maxnreg;
     info->virtual_regs = f->ef->nregslots;
+    info->regs = f->ef->regs;
     const IrModule *m = f->mod->em->ir;
     info->ptx_version = m->version_major * 10 + m->version_minor;
     return PTXEMU_SUCCESS;

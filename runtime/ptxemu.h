@@ -370,10 +370,21 @@ typedef struct ptxemu_function_info {
     unsigned maxnreg;                   /* .maxnreg; 0 when not given */
     unsigned virtual_regs;              /* PTX registers after decoding */
     unsigned ptx_version;               /* 10 * major + minor: 80 */
+    unsigned regs;                      /* registers per thread, as
+                                           numRegs reports them: an
+                                           estimate from the PTX's
+                                           register pressure (README,
+                                           "numRegs") */
 } ptxemu_function_info;
 
 ptxemu_status ptxemu_function_get_info(ptxemu_function *f,
                                        ptxemu_function_info *info);
+
+/* Sets the registers per thread the kernel counts as for occupancy
+ * (numRegs, the occupancy API, the timing models) to what ptxas
+ * allocated, e.g. read from the program's SASS cubin, in place of the
+ * estimate from its PTX.  regs must be 1..255. */
+ptxemu_status ptxemu_function_set_regs(ptxemu_function *f, unsigned regs);
 
 /* ------------------------------------------------------------ memory */
 

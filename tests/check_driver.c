@@ -436,6 +436,50 @@ START_TEST(module_from_fatbin)
 }
 END_TEST
 
+/* numRegs: ptxas's count where the fat binary holds sm_80 SASS
+ * (tests/fatbin/ref/regs.txt, what ptxas printed for that SASS), the
+ * PTX estimate (emu/regest.h) for the PTX alone */
+static int num_regs(CUmodule mod, const char *name)
+{
+    CUfunction f;
+    int v = -1;
+    OK(cuModuleGetFunction(&f, mod, name));
+    OK(cuFuncGetAttribute(&v, CU_FUNC_ATTRIBUTE_NUM_REGS, f));
+    return v;
+}
+
+START_TEST(num_regs_from_sass)
+{
+    CUmodule sass, ptx;
+    setup();
+    OK(cuModuleLoad(&sass, path("tests/fatbin/regs.fatbin")));
+    OK(cuModuleLoad(&ptx, path("tests/fatbin/regs.ptx")));
+    FILE *fp = fopen(path("tests/fatbin/ref/regs.txt"), "r");
+    ck_assert_ptr_nonnull(fp);
+    char name[64];
+    int want, n = 0;
+    while (fscanf(fp, "%63s %d", name, &want) == 2) {
+        n++;
+        ck_assert_int_eq(num_regs(sass, name), want);
+        /* the estimate: within a quarter of ptxas's count here */
+        int est = num_regs(ptx, name);
+        ck_assert_msg(est * 4 >= want * 3 && est * 4 <= want * 5,
+                      "%s: estimate %d, ptxas %d", name, est, want);
+    }
+    fclose(fp);
+    ck_assert_int_eq(n, 4);
+    /* __launch_bounds__(256, 8): 65536 / (8 x 256) = 32, both ways */
+    ck_assert_int_eq(num_regs(ptx, "bounded"), 32);
+    /* occupancy follows: wide's 40 registers x 32 lanes = 1280 per warp,
+     * 10240 per 256-thread CTA: 6 CTAs in 64K registers */
+    CUfunction f;
+    int blocks = 0;
+    OK(cuModuleGetFunction(&f, sass, "wide"));
+    OK(cuOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, f, 256, 0));
+    ck_assert_int_eq(blocks, 6);
+}
+END_TEST
+
 START_TEST(memory_kinds)
 {
     setup();
@@ -1192,6 +1236,7 @@ int main(void)
     tcase_add_test(tc, proc_address);
     tcase_add_test(tc, unsupported_stub);
     tcase_add_test(tc, cooperative_and_occupancy);
+    tcase_add_test(tc, num_regs_from_sass);
     tcase_add_test(tc, threads);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);

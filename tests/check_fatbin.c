@@ -665,6 +665,20 @@ START_TEST(bad_field)
 }
 END_TEST
 
+/* Flips `flips` random bytes among the first `span` of img (xorshift64*
+ * state in *x). */
+static void flip_bytes(unsigned char *img, int flips, size_t span,
+                       uint64_t *x)
+{
+    for (int k = 0; k < flips; k++) {
+        *x ^= *x >> 12;
+        *x ^= *x << 25;
+        *x ^= *x >> 27;
+        uint64_t r = *x * 0x2545F4914F6CDD1Du;
+        img[(r >> 16) % span] ^= (unsigned char)(1 + (r & 0xfe));
+    }
+}
+
 START_TEST(random_corruption)
 {
     static const char *const fixtures[] = {
@@ -675,21 +689,110 @@ START_TEST(random_corruption)
         blob b = load(fixtures[f]);
         for (int iter = 0; iter < 400; iter++) {
             unsigned char *img = dup_bytes(b.p, b.n);
-            int flips = 1 + iter % 4;
-            for (int k = 0; k < flips; k++) {
-                x ^= x >> 12;
-                x ^= x << 25;
-                x ^= x >> 27;
-                uint64_t r = x * 0x2545F4914F6CDD1Du;
-                /* mostly the headers, where the lengths live */
-                size_t span = iter % 2 ? b.n : (b.n < 160 ? b.n : 160);
-                img[(r >> 16) % span] ^= (unsigned char)(1 + (r & 0xfe));
-            }
+            /* mostly the headers, where the lengths live */
+            flip_bytes(img, 1 + iter % 4,
+                       iter % 2 ? b.n : (b.n < 160 ? b.n : 160), &x);
             try_all(img, b.n);
             free(img);
         }
         free(b.p);
     }
+}
+END_TEST
+
+/* ---- register counts from SASS (runtime/fatbin/nvinfo.c) ---- */
+
+/* ref/regs.txt: "KERNEL N", N what ptxas printed for regs.cubin */
+typedef struct RegRef {
+    char name[64];
+    int regs;
+} RegRef;
+
+static size_t reg_refs(RegRef *r, size_t max)
+{
+    blob b = load("ref/regs.txt");
+    size_t n = 0;
+    const char *p = (const char *)b.p;
+    int used;
+    while (n < max && sscanf(p, "%63s %d%n", r[n].name, &r[n].regs,
+                             &used) == 2) {
+        n++;
+        p += used;
+    }
+    free(b.p);
+    ck_assert_uint_ge(n, 4);
+    return n;
+}
+
+START_TEST(cubin_regcount)
+{
+    RegRef ref[16];
+    size_t n = reg_refs(ref, 16);
+    blob b = load("regs.cubin");
+    unsigned char *img = dup_bytes(b.p, b.n);
+    for (size_t i = 0; i < n; i++) {
+        ck_assert_int_eq(fatbin_cubin_regcount(img, b.n, ref[i].name),
+                         ref[i].regs);
+    }
+    ck_assert_int_eq(fatbin_cubin_regcount(img, b.n, "no_such_kernel"), -1);
+    ck_assert_int_eq(fatbin_cubin_regcount(img, b.n, "smal"), -1);
+    free(img);
+    free(b.p);
+}
+END_TEST
+
+/* through a fat binary: the sm_80 SASS serves a device of 8.0 or newer,
+ * none older; kernels it does not hold get -1 */
+START_TEST(fatbin_regcounts)
+{
+    RegRef ref[16];
+    size_t n = reg_refs(ref, 16);
+    const char *names[17];
+    int regs[17];
+    for (size_t i = 0; i < n; i++) {
+        names[i] = ref[i].name;
+    }
+    names[n] = "absent";
+    blob b = load("regs.fatbin");
+    unsigned char *img = dup_bytes(b.p, b.n);
+    ck_assert_int_eq(fatbin_image_regcounts(img, b.n, 90, names, regs,
+                                            n + 1), (int)n);
+    for (size_t i = 0; i < n; i++) {
+        ck_assert_int_eq(regs[i], ref[i].regs);
+    }
+    ck_assert_int_eq(regs[n], -1);
+    ck_assert_int_eq(fatbin_image_regcounts(img, b.n, 80, names, regs, n),
+                     (int)n);
+    ck_assert_int_eq(fatbin_image_regcounts(img, b.n, 75, names, regs, n),
+                     0);
+    ck_assert_int_eq(regs[0], -1);
+    free(img);
+    free(b.p);
+}
+END_TEST
+
+/* a damaged cubin never crashes the reader nor yields a count above
+ * 255: every truncation, and random flips (ASan sees over-reads, the
+ * copies being exact-size) */
+START_TEST(cubin_corruption)
+{
+    blob b = load("regs.cubin");
+    for (size_t len = 0; len < b.n; len += 1 + len / 16) {
+        unsigned char *img = dup_bytes(b.p, len);
+        int r = fatbin_cubin_regcount(img, len, "wide");
+        ck_assert_int_le(r, 255);
+        free(img);
+    }
+    uint64_t x = 0x243F6A8885A308D3u;
+    for (int iter = 0; iter < 2000; iter++) {
+        unsigned char *img = dup_bytes(b.p, b.n);
+        flip_bytes(img, 1 + iter % 4,
+                   iter % 2 ? b.n : (b.n < 256 ? b.n : 256), &x);
+        ck_assert_int_le(fatbin_cubin_regcount(img, b.n, "wide"), 255);
+        ck_assert_int_le(fatbin_cubin_regcount(img, b.n, "small"), 255);
+        free(img);
+    }
+    free(b.p);
 }
 END_TEST
 
@@ -724,6 +827,11 @@ static Suite *fatbin_suite(void)
     tcase_add_loop_test(t, bad_field, 0,
                         sizeof bad_fields / sizeof bad_fields[0]);
     tcase_add_test(t, random_corruption);
+    tcase_add_test(t, cubin_corruption);
+    suite_add_tcase(s, t);
+    t = tcase_create("regcount");
+    tcase_add_test(t, cubin_regcount);
+    tcase_add_test(t, fatbin_regcounts);
     suite_add_tcase(s, t);
     return s;
 }

@@ -1067,8 +1067,7 @@ static void fill_kernel(const TmSession *s, const EmuLaunch *l,
     k->threads_per_cta = l->block[0] * l->block[1] * l->block[2];
     k->warps_per_cta = (k->threads_per_cta + EMU_WARP_SIZE - 1) /
                        EMU_WARP_SIZE;
-    k->regs_per_thread = (uint32_t)emu_gpu_num_regs(l->kernel->nregslots,
-                                                 l->kernel->ir->maxnreg);
+    k->regs_per_thread = l->kernel->regs;   /* emu/regest.h */
     k->shared_per_cta = (uint32_t)(l->kernel->shared_bytes + l->dyn_shared);
     k->local_per_thread = (uint32_t)l->local_stride;
     k->depth = l->depth;

@@ -123,6 +123,35 @@ static CUresult load_linked(const char *name, unsigned n, char **srcs,
     return r == CUDA_SUCCESS ? wrap_module(pm, out) : r;
 }
 
+/* Where the image also holds ptxas's SASS for the device (or an older
+ * architecture), its kernels count the registers ptxas gave them
+ * (EIATTR_REGCOUNT) rather than the estimate from the PTX
+ * (emu/regest.h): numRegs then reads as on the GPU. */
+static void sass_regs(CUmodule m, const void *image, size_t avail)
+{
+    if (!m || m->nfuncs == 0) {
+        return;
+    }
+    const char **names = calloc(m->nfuncs, sizeof(*names));
+    int *regs = calloc(m->nfuncs, sizeof(*regs));
+    if (names && regs) {
+        for (unsigned i = 0; i < m->nfuncs; i++) {
+            names[i] = ptxemu_function_name(m->funcs[i].pf);
+        }
+        if (fatbin_image_regcounts(image, avail, drv.gpu.arch, names, regs,
+                                   m->nfuncs) > 0) {
+            for (unsigned i = 0; i < m->nfuncs; i++) {
+                if (regs[i] > 0) {
+                    ptxemu_function_set_regs(m->funcs[i].pf,
+                                             (unsigned)regs[i]);
+                }
+            }
+        }
+    }
+    free(names);
+    free(regs);
+}
+
 static int is_binary_magic(const void *image, size_t avail)
 {
     uint32_t magic;
@@ -210,6 +239,9 @@ static CUresult load_image(const char *name, const void *image,
                                       loglen);
     for (int i = 0; i < n; i++) {
         free(ptx[i]);
+    }
+    if (r == CUDA_SUCCESS) {
+        sass_regs(*out, image, avail);
     }
     return r;
 }
@@ -584,12 +616,12 @@ CUresult cuKernelGetFunction(CUfunction *pFunc, CUkernel kernel)
 
 /* ------------------------------------------------------------ attributes */
 
-/* The emulator has no register allocator: report the PTX virtual
- * registers bounded to what a compiled kernel plausibly uses, so that
- * occupancy figures stay those of a real kernel. */
+/* The emulator has no register allocator: report what ptxas would
+ * plausibly allocate, the register-pressure estimate of emu/regest.h,
+ * so that occupancy figures stay those of a real kernel. */
 static int num_regs(const ptxemu_function_info *fi)
 {
-    return emu_gpu_num_regs(fi->virtual_regs, fi->maxnreg);
+    return (int)fi->regs;
 }
 
 size_t drv_static_smem(CUfunction f)

@@ -157,4 +157,17 @@ int fatbin_is_elf(const void *file, size_t len);
 int fatbin_elf_sections(const void *file, size_t len, fatbin_section *out,
                         size_t max, char *err, size_t errlen);
 
+/* The registers per thread ptxas allocated for `kernel` in a SASS
+ * cubin of len bytes (runtime/fatbin/nvinfo.c: EIATTR_REGCOUNT of its
+ * .nv.info sections), or -1 when the cubin does not say or is
+ * malformed. */
+int fatbin_cubin_regcount(const void *elf, size_t len, const char *kernel);
+
+/* For each of n kernels names[i], the register count of the image's
+ * SASS for architecture `arch` (an ELF entry of exactly that arch, else
+ * the newest below it) into regs[i], -1 where none is found.  Returns
+ * the number found (0 also when the image holds no usable cubin). */
+int fatbin_image_regcounts(const void *image, size_t avail, unsigned arch,
+                           const char *const *names, int *regs, size_t n);
+
 #endif

@@ -13,15 +13,7 @@
 # compare our extraction with an independent text.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
-NVCC=${NVCC:-nvcc}
-if ! command -v "$NVCC" >/dev/null 2>&1; then
-    if [ -x /usr/local/cuda/bin/nvcc ]; then
-        NVCC=/usr/local/cuda/bin/nvcc
-    else
-        echo "regen.sh: nvcc not found; fixtures left as committed"
-        exit 0
-    fi
-fi
+. "$here/find_nvcc.sh"
 FATBINARY=$(dirname "$(command -v "$NVCC")")/fatbinary
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
