@@ -167,6 +167,73 @@ START_TEST(test_fork_idle)
 }
 END_TEST
 
+/* A timing model that steps SMs on host threads (timing/gpu/par.c)
+ * keeps its helper threads across kernels; a child forked after such a
+ * kernel has none of them, and its own timed kernel must make new ones
+ * (or run on one thread) instead of waiting for the parent's forever.
+ * Each of the 4 CTAs (on 4 SMs: both phases of every cycle fan out,
+ * par.adapt = false) adds 1..200 and stores the sum 20100. */
+static const char timed_kernel[] =
+    ".version 7.0\n.target sm_80\n.address_size 64\n"
+    ".visible .entry sum(.param .u64 o)\n{\n"
+    " .reg .pred %p<2>; .reg .b32 %r<4>; .reg .b64 %rd<4>;\n"
+    " ld.param.u64 %rd1, [o]; mov.u32 %r1, 0; mov.u32 %r2, 0;\n"
+    "L:\n add.u32 %r2, %r2, 1; add.u32 %r1, %r1, %r2;\n"
+    " setp.lt.u32 %p1, %r2, 200;\n @%p1 bra.uni L;\n"
+    " mov.u32 %r3, %ctaid.x; mul.wide.u32 %rd2, %r3, 4;\n"
+    " add.u64 %rd3, %rd1, %rd2; st.global.u32 [%rd3], %r1;\n ret;\n}\n";
+
+/* Runs sum on 4 CTAs: 0, else the failed step. */
+static int run_timed(CUfunction f)
+{
+    CUdeviceptr d;
+    uint32_t v[4] = {0};
+    if (cuMemAlloc_v2(&d, sizeof v) || cuMemcpyHtoD_v2(d, v, sizeof v)) {
+        return 1;
+    }
+    void *args[] = { &d };
+    if (cuLaunchKernel(f, 4, 1, 1, 32, 1, 1, 0, 0, args, NULL) ||
+        cuCtxSynchronize()) {
+        return 2;
+    }
+    if (cuMemcpyDtoH_v2(v, d, sizeof v)) {
+        return 3;
+    }
+    for (int i = 0; i < 4; i++) {
+        if (v[i] != 20100) {
+            return 4;
+        }
+    }
+    return cuMemFree_v2(d) ? 5 : 0;
+}
+
+START_TEST(test_fork_after_parallel_timing)
+{
+    setenv("PTXEMU_TIMING", "gpu", 1);
+    setenv("PTXEMU_TIMING_SET", "par.adapt=false", 1);
+    setenv("PTXEMU_THREADS", "3", 1);
+    setenv("PTXEMU_SMS", "4", 1);
+    setenv("PTXEMU_ACCESS", "strict", 1); /* (gpu keeps one thread) */
+    CUcontext ctx;
+    CUmodule mod;
+    CUfunction f;
+    OK(cuInit(0));
+    OK(cuCtxCreate_v2(&ctx, 0, 0));
+    OK(cuModuleLoadData(&mod, timed_kernel));
+    OK(cuModuleGetFunction(&f, mod, "sum"));
+    ck_assert_int_eq(run_timed(f), 0);  /* the helpers are made */
+    fflush(NULL);
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        alarm(30);                      /* a hang dies of SIGALRM */
+        _exit(run_timed(f));
+    }
+    ck_assert_int_eq(child_status(pid), 0);
+    ck_assert_int_eq(run_timed(f), 0);  /* the parent's helpers still work */
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("fork");
@@ -174,6 +241,7 @@ int main(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_fork_during_kernel);
     tcase_add_test(tc, test_fork_idle);
+    tcase_add_test(tc, test_fork_after_parallel_timing); /* (last: env) */
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

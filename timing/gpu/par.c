@@ -21,11 +21,18 @@
  * cycle's work is too small for the hand-over when few SMs are busy or
  * the host's cores are taken by others; the choice changes only how
  * fast the result comes (either way it is one thread's, gpu.c).
+ *
+ * A child forked after a phase has none of the helpers (pthread_atfork(3)
+ * says only the forking thread is copied): its next phase, or the
+ * model's end, frees only the memory of the parent's set (no threads to
+ * wake or join; their mutex may have been held at the fork), and the
+ * phase makes the child's own.
  */
 #include "config.h"
 
 #include <pthread.h>
 #include <sched.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <time.h>
 
@@ -65,7 +72,22 @@ typedef struct GpuPar {
     double ns[2];           /* wall time of the measured cycles */
     uint64_t visits[2];     /* SMs they visited */
     double t0;
+    uint32_t forks;         /* fork_gen when made */
 } GpuPar;
+
+/* Forks so far (bumped in the child). */
+static atomic_uint fork_gen;
+static pthread_once_t fork_once = PTHREAD_ONCE_INIT;
+
+static void forked_child(void)
+{
+    atomic_fetch_add(&fork_gen, 1);
+}
+
+static void fork_hook(void)
+{
+    pthread_atfork(NULL, NULL, forked_child);
+}
 
 static inline void relax(uint32_t i)
 {
@@ -136,9 +158,21 @@ static void start_gen(GpuPar *p)
     }
 }
 
+/* Whether p was made before a fork (its threads are the parent's). */
+static bool from_parent(const GpuPar *p)
+{
+    return p->forks != atomic_load_explicit(&fork_gen, memory_order_relaxed);
+}
+
 void gpu_par_free(GpuPar *p)
 {
     if (!p) {
+        return;
+    }
+    if (from_parent(p)) { /* nothing to join or wake: only the memory */
+        free(p->th);
+        free(p->hp);
+        free(p);
         return;
     }
     p->quit = true;
@@ -158,6 +192,10 @@ void gpu_par_free(GpuPar *p)
  * threads: the SMs are then shared out among those there are). */
 static GpuPar *par_get(Gpu *g)
 {
+    if (g->par && from_parent(g->par)) {
+        gpu_par_free(g->par);
+        g->par = NULL;
+    }
     if (g->par && g->par->n == g->threads) {
         return g->par;
     }
@@ -174,6 +212,8 @@ static GpuPar *par_get(Gpu *g)
         return NULL;
     }
     p->g = g;
+    pthread_once(&fork_once, fork_hook);
+    p->forks = atomic_load(&fork_gen);
     pthread_mutex_init(&p->mu, NULL);
     pthread_cond_init(&p->cv, NULL);
     pthread_cond_init(&p->dcv, NULL);
