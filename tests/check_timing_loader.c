@@ -88,6 +88,22 @@ START_TEST(version1_plugin)
 }
 END_TEST
 
+/* A plug-in built for version 2 with the ops table of versions 1 to 3
+ * loads: each version's minimum table size is looked up in a row of its
+ * own (the loader once read past its one-row table for every version
+ * after 1). */
+START_TEST(version2_plugin)
+{
+    char path[512], err[512] = "";
+    plug("v2", path, sizeof(path));
+    TmLoaded a;
+    ck_assert_msg(!tm_load(path, &a, err, sizeof(err)), "%s", err);
+    ck_assert_uint_eq(a.ops.abi_version, 2);
+    ck_assert_ptr_nonnull(a.ops.create);
+    tm_unload(&a);
+}
+END_TEST
+
 /* "tmplug_good.so" means ./tmplug_good.so, not a library-path search. */
 START_TEST(bare_name)
 {
@@ -372,6 +388,7 @@ Suite *timing_loader_suite(void)
     TCase *tc = tcase_create("accept");
     tcase_add_test(tc, good_plugin);
     tcase_add_test(tc, version1_plugin);
+    tcase_add_test(tc, version2_plugin);
     tcase_add_test(tc, bare_name);
     tcase_add_test(tc, builtins_load);
     suite_add_tcase(s, tc);

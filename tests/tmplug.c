@@ -8,6 +8,7 @@
  *   NEWER    claims version PTXEMU_TM_ABI_VERSION + 1
  *   OLDER    claims version 0
  *   V1       claims version 1 (older than the host's, still accepted)
+ *   V2       claims version 2 (the same), with version 1's table size
  *   NOSYM    exports no ptxemu_timing_plugin_init
  *   REFUSE   init returns 3
  *   NULLCB   leaves the required `cycle` callback NULL
@@ -19,6 +20,7 @@
  * parameter).
  * Built against the public header only, as an out-of-tree plug-in is.
  */
+#include <stddef.h>
 #include <string.h>
 
 #include "timing/ptxemu_timing.h"
@@ -95,6 +97,12 @@ int ptxemu_timing_plugin_init(uint32_t host_abi_version, ptxemu_tm_ops *ops)
 #endif
 #ifdef TMPLUG_V1
     ops->abi_version = 1;
+#endif
+#ifdef TMPLUG_V2
+    ops->abi_version = 2;
+    /* (version 2 and 3 added nothing to this table) */
+    ops->struct_size = (uint32_t)(offsetof(ptxemu_tm_ops, event) +
+                                  sizeof(ops->event));
 #endif
 #ifdef TMPLUG_SMALL
     ops->struct_size = 16;

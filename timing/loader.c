@@ -29,9 +29,16 @@
 
 /* Size of ptxemu_tm_ops at each version (index: version).  Version 1's
  * table ends with `event`; append a row per new version. */
+#define TM_OPS_V1_SIZE \
+    (offsetof(ptxemu_tm_ops, event) + sizeof(((ptxemu_tm_ops *)0)->event))
 static const size_t ops_size_of_version[] = {
-    [1] = offsetof(ptxemu_tm_ops, event) + sizeof(((ptxemu_tm_ops *)0)->event),
+    [1] = TM_OPS_V1_SIZE,
+    [2] = TM_OPS_V1_SIZE, /* (ABI 2 added fields to ptxemu_tm_kernel) */
+    [3] = TM_OPS_V1_SIZE, /* (ABI 3 to the host's table) */
 };
+_Static_assert(sizeof(ops_size_of_version) / sizeof(ops_size_of_version[0])
+               == PTXEMU_TM_ABI_VERSION + 1,
+               "a row of ops_size_of_version per ABI version");
 
 /* The callbacks a model must provide: the host calls them on every
  * launch without checking. */
