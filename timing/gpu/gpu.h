@@ -64,6 +64,21 @@
  * retiring).  Deterministic: no decision depends on host addresses or
  * wall time.
  *
+ * Host threads (gpu.c's "Parallel stepping", par.c; the host grants
+ * them through ABI 3).  A cycle's memory-system part (sends, replies,
+ * placement, retirement) stays on the calling thread, in SM order.  The
+ * SMs' collectors and schedulers then run on the host threads, each SM
+ * on one, touching only what is its own: the GpuSm (its counters in
+ * GpuSmStat, scoreboard tags, LSU ops, scratch, expansion cache,
+ * collector records), its CTAs and warps.  A scheduler about to issue
+ * what gpu_issue_shared says other SMs may see (the host's
+ * PTXEMU_TM_I_SHARED) stops there (GpuHeld); afterwards, on the calling
+ * thread and in SM order, a phase-1 failure stops the kernel and every
+ * held SM issues that instruction and finishes its cycle; the SMs'
+ * counts are folded in SM order.  Cycles, statistics and results are
+ * one thread's at any thread count; which thread steps an SM, and
+ * whether a cycle fans out at all (par.adapt), change no result.
+ *
  * Statistics (gpu.c): gpu.cycles, gpu.issued (PTX warp instructions),
  * gpu.thread_insns, gpu.ctas, gpu.sm<N>.{issued,cycles,warps_resident}
  * and gpu.stall.<reason> per scheduler cycle (GpuStall; `selected`: it

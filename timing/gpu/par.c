@@ -5,10 +5,10 @@
  *
  * g->threads - 1 helper threads are made at the first phase that needs
  * them and kept until the model is destroyed (or the count changes).
- * A phase hands the cycle's busy SMs out in a fixed way: the i-th of the
- * list to thread i mod threads, the calling thread being thread 0, so
- * which thread steps an SM never changes a result (each SM touches only
- * its own state).  Starting and ending a phase costs a few atomic
+ * A phase hands the cycle's busy SMs out one at a time to whichever
+ * thread asks next (the calling thread too), so a thread the host does
+ * not schedule holds up no more than the SM it took; which thread steps
+ * an SM never changes a result (each SM touches only its own state).  Starting and ending a phase costs a few atomic
  * operations: a helper spins (yielding) for a while for the next phase
  * and then sleeps on a condition variable; the caller spins, then
  * sleeps, for the helpers' ends (a phase on a loaded host must not burn
@@ -43,23 +43,18 @@
 #define SAMPLE 64u          /* cycles measured each way */
 #define KEEP 4096u          /* cycles run the faster way, then again */
 
-typedef struct GpuHelper {
-    struct GpuPar *p;
-    uint32_t id;
-} GpuHelper;
-
 typedef struct GpuPar {
     Gpu *g;
     uint32_t n;             /* threads, the caller's included */
     uint32_t nth;           /* helpers made */
     pthread_t *th;
-    GpuHelper *hp;
     /* the phase: written by the caller before gen moves */
     GpuSm **list;
     uint32_t nlist;
     uint64_t t;
     bool quit;
     /* atomics */
+    uint32_t claim;         /* the next SM of list to hand out */
     uint32_t gen;           /* bumped to start a phase (or to quit) */
     uint32_t done;          /* helpers finished with the phase */
     uint32_t sleepers;      /* helpers asleep on cv */
@@ -100,9 +95,13 @@ static inline void relax(uint32_t i)
     }
 }
 
-static void work(GpuPar *p, uint32_t id)
+static void work(GpuPar *p)
 {
-    for (uint32_t i = id; i < p->nlist; i += p->n) {
+    for (;;) {
+        uint32_t i = __atomic_fetch_add(&p->claim, 1, __ATOMIC_RELAXED);
+        if (i >= p->nlist) {
+            return;
+        }
         (void)gpu_sm_run(p->g, p->list[i], p->t); /* (its rc in sm->rc) */
     }
 }
@@ -130,15 +129,14 @@ static uint32_t wait_gen(GpuPar *p, uint32_t seen)
 
 static void *helper(void *arg)
 {
-    GpuHelper *h = arg;
-    GpuPar *p = h->p;
+    GpuPar *p = arg;
     uint32_t seen = 0;
     for (;;) {
         seen = wait_gen(p, seen);
         if (p->quit) {
             return NULL;
         }
-        work(p, h->id);
+        work(p);
         if (__atomic_add_fetch(&p->done, 1, __ATOMIC_SEQ_CST) == p->nth &&
             __atomic_load_n(&p->main_sleep, __ATOMIC_SEQ_CST)) {
             pthread_mutex_lock(&p->mu);
@@ -171,7 +169,6 @@ void gpu_par_free(GpuPar *p)
     }
     if (from_parent(p)) { /* nothing to join or wake: only the memory */
         free(p->th);
-        free(p->hp);
         free(p);
         return;
     }
@@ -184,7 +181,6 @@ void gpu_par_free(GpuPar *p)
     pthread_cond_destroy(&p->dcv);
     pthread_mutex_destroy(&p->mu);
     free(p->th);
-    free(p->hp);
     free(p);
 }
 
@@ -203,11 +199,7 @@ static GpuPar *par_get(Gpu *g)
     g->par = NULL;
     GpuPar *p = calloc(1, sizeof *p);
     uint32_t want = g->threads - 1;
-    if (!p || !(p->th = calloc(want, sizeof *p->th)) ||
-        !(p->hp = calloc(want, sizeof *p->hp))) {
-        if (p) {
-            free(p->th);
-        }
+    if (!p || !(p->th = calloc(want, sizeof *p->th))) {
         free(p);
         return NULL;
     }
@@ -218,8 +210,7 @@ static GpuPar *par_get(Gpu *g)
     pthread_cond_init(&p->cv, NULL);
     pthread_cond_init(&p->dcv, NULL);
     for (uint32_t i = 0; i < want; i++) {
-        p->hp[i] = (GpuHelper){p, i + 1};
-        if (pthread_create(&p->th[i], NULL, helper, &p->hp[i]) != 0) {
+        if (pthread_create(&p->th[i], NULL, helper, p) != 0) {
             break;
         }
         p->nth++;
@@ -300,10 +291,11 @@ void gpu_par_phase1(Gpu *g, GpuSm **list, uint32_t n, uint64_t t)
     p->list = list;
     p->nlist = n;
     p->t = t;
+    __atomic_store_n(&p->claim, 0, __ATOMIC_RELAXED);
     __atomic_store_n(&p->done, 0, __ATOMIC_RELAXED);
     g->api->parallel(g->h, 1);
     start_gen(p);
-    work(p, 0);
+    work(p);
     uint32_t i = 0;
     while (__atomic_load_n(&p->done, __ATOMIC_ACQUIRE) != p->nth) {
         if (++i < SPIN) {
