@@ -390,7 +390,6 @@ static bool sm_visit(Gpu *g, GpuSm *sm, uint64_t t,
         cnt[GPU_ST_IDLE] += sm->nsched;
         return false;
     }
-    g->api->set_time(g->h, sm->id, t - t % g->c.clock_div);
     if (t < sm->look) {
         for (uint32_t k = 0; k < sm->nsched; k++) {
             cnt[sm->sched[k].why]++;
@@ -401,6 +400,9 @@ static bool sm_visit(Gpu *g, GpuSm *sm, uint64_t t,
         *next = gpu_min(*next, sm->look);
         return false;
     }
+    /* %clock is read only by the steps of a visit: an SM not visited
+     * needs no time */
+    g->api->set_time(g->h, sm->id, t - t % g->c.clock_div);
     sm->look = GPU_NEVER; /* a poke or touch during the visit clears it */
     if (sm->qhead) {
         gpu_lsu_cycle(g, sm, t);
@@ -419,7 +421,9 @@ int gpu_sm_run(Gpu *g, GpuSm *sm, uint64_t t)
         k0 = sm->hk;
         sm->held = false;
     } else {
-        memset(sm->cnt, 0, sizeof sm->cnt);
+        if (sm->cnt == sm->cnt_own) {
+            memset(sm->cnt_own, 0, sizeof sm->cnt_own);
+        }
         sm->next = GPU_NEVER;
         sm->rc = 0;
         for (uint32_t k = 0; k < nsched && g->c.oc.enabled; k++) {
@@ -463,7 +467,7 @@ int gpu_sm_run(Gpu *g, GpuSm *sm, uint64_t t)
 /* Fold what an SM's cycle counted (in SM order). */
 static void sm_fold(Gpu *g, GpuSm *sm, uint64_t cnt[GPU_ST_COUNT])
 {
-    for (int r = 0; r < GPU_ST_COUNT; r++) {
+    for (int r = 0; sm->cnt != cnt && r < GPU_ST_COUNT; r++) {
         cnt[r] += sm->cnt[r];
     }
     GpuSmStat *s = &sm->st;
@@ -571,6 +575,7 @@ static int cycle(Gpu *g, uint64_t *now)
             }
             g->pool_base = g->next_age;
             sm->defer = false;
+            sm->cnt = cnt;              /* counted where they are summed */
             int rc = gpu_sm_run(g, sm, t);
             sm_fold(g, sm, cnt); /* (also a stopped kernel's counts) */
             if (rc < 0) {
@@ -584,6 +589,7 @@ static int cycle(Gpu *g, uint64_t *now)
         uint32_t n = 0;
         for (uint32_t i = 0; i < g->active_sms; i++) {
             if (sm_visit(g, g->sm[i], t, cnt, &next)) {
+                g->sm[i]->cnt = g->sm[i]->cnt_own;
                 list[n++] = g->sm[i];
             }
         }

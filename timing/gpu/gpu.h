@@ -416,9 +416,13 @@ typedef struct GpuSm {
     size_t acccap;
     TmMap expand;                   /* insn -> its GpuExpand (or none) */
     struct GpuOcRec *oc_recs;       /* instructions in its collectors */
-    /* its cycle (gpu.c): stall counts, the earliest next event, busy,
-     * a scheduler held for phase 2 (hk), a phase-1 failure */
-    uint64_t cnt[GPU_ST_COUNT];
+    /* its cycle (gpu.c): stall counts (cnt: cnt_own, folded after
+     * the cycle in SM order, or with one host thread the cycle's own
+     * counts, which it then adds to directly), the earliest next
+     * event, busy, a scheduler held for phase 2 (hk), a phase-1
+     * failure */
+    uint64_t *cnt;
+    uint64_t cnt_own[GPU_ST_COUNT];
     uint64_t next;
     bool busy, defer, held;
     uint32_t hk;
