@@ -486,8 +486,20 @@ static void sm_fold(Gpu *g, GpuSm *sm, uint64_t cnt[GPU_ST_COUNT])
     sm->pool_n = 0;
 }
 
+/* sm's cycle failed with rc: its message to the host (on the calling
+ * thread), once; rc. */
+static int sm_failed(Gpu *g, GpuSm *sm, int rc)
+{
+    if (sm->err) {
+        g->api->error(g->h, sm->err);
+        sm->err = NULL;
+    }
+    return rc;
+}
+
 /* Step 6 in phases (the top) for the SMs in list, in SM order: 0, or
- * the first failure in SM order. */
+ * the first failure in SM order (its message reported, the later ones'
+ * dropped). */
 static int run_sms(Gpu *g, GpuSm **list, uint32_t n, uint64_t t)
 {
     g->pool_base = g->next_age;
@@ -496,7 +508,7 @@ static int run_sms(Gpu *g, GpuSm **list, uint32_t n, uint64_t t)
             list[i]->defer = false;
             int rc = gpu_sm_run(g, list[i], t);
             if (rc < 0) {
-                return rc;
+                return sm_failed(g, list[i], rc);
             }
         }
         if (n >= 2) {
@@ -510,14 +522,20 @@ static int run_sms(Gpu *g, GpuSm **list, uint32_t n, uint64_t t)
         GpuSm *sm = list[i];
         sm->defer = false;
         if (rc == 0 && sm->rc < 0) {
-            rc = sm->rc;
+            rc = sm_failed(g, sm, sm->rc);
         }
         if (rc == 0 && sm->held) {
             rc = gpu_sm_run(g, sm, t);
+            if (rc < 0) {
+                sm_failed(g, sm, rc);
+            }
         } else if (sm->held) { /* the kernel stops: dropped */
             sm->held = false;
             sm->sched[sm->hk].held.on = false;
         }
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        list[i]->err = NULL;            /* later SMs' failures: dropped */
     }
     gpu_par_took(g, n);
     return rc;
@@ -579,7 +597,7 @@ static int cycle(Gpu *g, uint64_t *now)
             int rc = gpu_sm_run(g, sm, t);
             sm_fold(g, sm, cnt); /* (also a stopped kernel's counts) */
             if (rc < 0) {
-                return stop(g, rc);
+                return stop(g, sm_failed(g, sm, rc));
             }
             next = gpu_min(next, sm->next);
             busy = busy || sm->busy;

@@ -427,6 +427,10 @@ typedef struct GpuSm {
     bool busy, defer, held;
     uint32_t hk;
     int rc;
+    /* the message of its cycle's failure (a static string): a step may
+     * fail on a helper thread, where the host's error() must not be
+     * called; gpu.c reports the first failing SM's, in SM order */
+    const char *err;
 } GpuSm;
 
 /* One kernel being timed (nesting of child grids: timing/lib/kernel.h). */

@@ -131,12 +131,12 @@ int gpu_issue(Gpu *g, GpuSm *sm, GpuSched *sc, GpuWarp *w, uint64_t now)
     if (st.insn) {
         w->nostep = 0;
         if (account(g, sm, sc, w, &st, now) != 0) {
-            g->api->error(g->h, "gpu: out of memory");
+            sm->err = "gpu: out of memory";     /* (reported by gpu.c) */
             return PTXEMU_TM_ERROR;
         }
     } else if (++w->nostep > GPU_MAX_NOSTEP) {
-        g->api->error(g->h, "gpu: a warp keeps stepping without running an "
-                            "instruction");
+        sm->err = "gpu: a warp keeps stepping without running an "
+                  "instruction";
         return PTXEMU_TM_ERROR;
     }
     int state = g->api->warp_state(g->h, w->h);
