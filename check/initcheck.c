@@ -120,8 +120,13 @@ static uint32_t gunset(SanInitcheck *c, uint64_t addr, uint32_t size)
         const uint64_t *bits = gpage(c, addr >> GPAGE_BITS, false);
         uint64_t want = (size == 64 ? ~0ull : (1ull << size) - 1)
                         << (o % 64);
-        return bits ? (uint32_t)__builtin_popcountll(want & ~bits[o / 64])
-                    : size;
+        if (!bits) {
+            return size;
+        }
+        uint64_t unset = want & ~bits[o / 64];
+        /* (no popcount for the usual answer: without -mpopcnt it is a
+         * libgcc call) */
+        return unset ? (uint32_t)__builtin_popcountll(unset) : 0;
     }
     uint32_t n = 0;
     for (uint32_t b = 0; b < size; b++) {
@@ -177,24 +182,11 @@ static uint64_t *lbits(CtaShadow *s, uint32_t t, uint64_t off, bool make)
     return v;                     /* the map's value is the 64 bits */
 }
 
-/* Mark, or count the unwritten bytes of, an access in shared or local
- * memory. */
-static uint32_t cta_access(CtaShadow *s, const EmuAccess *a, uint32_t t,
-                           bool write)
+/* cta_access byte by byte (local memory, or bytes across words). */
+static __attribute__((noinline)) uint32_t
+cta_access_bytes(CtaShadow *s, const EmuAccess *a, uint32_t t, bool write)
 {
     uint32_t n = 0;
-    /* the common case at once: shared bytes within one word of the map */
-    if (a->space == PTX_SPACE_SHARED && a->size < 64 &&
-        a->addr + a->size <= s->nshared &&
-        a->addr / 64 == (a->addr + a->size - 1) / 64) {
-        uint64_t *w = &s->shared[a->addr / 64];
-        uint64_t m = ((1ull << a->size) - 1) << (a->addr % 64);
-        if (write) {
-            *w |= m;
-            return 0;
-        }
-        return a->size - (uint32_t)__builtin_popcountll(*w & m);
-    }
     for (uint32_t b = 0; b < a->size; b++) {
         uint64_t off = a->addr + b;
         uint64_t *w;
@@ -218,6 +210,27 @@ static uint32_t cta_access(CtaShadow *s, const EmuAccess *a, uint32_t t,
         }
     }
     return n;
+}
+
+/* Mark, or count the unwritten bytes of, an access in shared or local
+ * memory: the common case, shared bytes within one word of the map, at
+ * once (inlined into the access hook), the rest byte by byte. */
+static inline uint32_t cta_access(CtaShadow *s, const EmuAccess *a,
+                                  uint32_t t, bool write)
+{
+    if (a->space == PTX_SPACE_SHARED && a->size < 64 &&
+        a->addr + a->size <= s->nshared &&
+        a->addr / 64 == (a->addr + a->size - 1) / 64) {
+        uint64_t *w = &s->shared[a->addr / 64];
+        uint64_t m = ((1ull << a->size) - 1) << (a->addr % 64);
+        if (write) {
+            *w |= m;
+            return 0;
+        }
+        uint64_t unset = m & ~*w;
+        return unset ? (uint32_t)__builtin_popcountll(unset) : 0;
+    }
+    return cta_access_bytes(s, a, t, write);
 }
 
 /* ------------------------------------------------------------ reports */
