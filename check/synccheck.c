@@ -22,12 +22,13 @@ typedef enum Kind {
     K_NEVER_BAR,
     K_NEVER_WARP,
     K_MBARRIER,
+    K_MASK_EXITED,
 } Kind;
 
 static const char *const kind_name[] = {
     "divergent-warp", "barrier-count", "divergent-block",
     "mask-excludes-lane", "barrier-never-arrive", "warp-never-arrive",
-    "mbarrier-misuse",
+    "mbarrier-misuse", "mask-names-exited",
 };
 
 static const char *const kind_head[] = {
@@ -41,6 +42,8 @@ static const char *const kind_head[] = {
     [K_NEVER_WARP] = "Warp synchronization error detected. Threads never "
                      "arrive",
     [K_MBARRIER] = "Barrier error detected. Invalid mbarrier use",
+    [K_MASK_EXITED] = "Warp synchronization warning. Member mask names "
+                      "exited thread(s)",
 };
 
 /* Where a warp last did something the deadlock report names. */
@@ -74,7 +77,14 @@ struct SanSynccheck {
     SanOut *out;
     int client;
     SanMap seen;                          /* (site, kind) reported */
+    bool exited_lanes;                    /* report masks naming exited
+                                             lanes (opt-in) */
 };
+
+void san_synccheck_set_exited_lanes(SanSynccheck *s, bool on)
+{
+    s->exited_lanes = on;
+}
 
 static bool opnd_val(const EmuWarp *w, const EmuOpnd *o, unsigned lane,
                      uint64_t *v)
@@ -330,6 +340,15 @@ static void check_warp_sync(SanSynccheck *s, const EmuCta *cta,
             report(s, cta, w, rec->func, rec->pc, l, K_MASK_LANE,
                    "member mask 0x%08" PRIx64 " does not include the "
                    "executing lane %" PRIu64, mask, l);
+        }
+        /* allowed, but a sign of a mask computed for a full warp:
+         * reported only when asked (san_synccheck_set_exited_lanes) */
+        uint32_t gone = mask & w->exited & w->valid;
+        if (s->exited_lanes && gone) {
+            report(s, cta, w, rec->func, rec->pc, l, K_MASK_EXITED,
+                   "member mask 0x%08" PRIx64 " names lane %u, which "
+                   "exited", (uint64_t)mask,
+                   (unsigned)__builtin_ctz(gone));
         }
     }
 }

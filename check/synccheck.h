@@ -59,6 +59,11 @@
 typedef struct SanSynccheck SanSynccheck;
 
 SanSynccheck *san_synccheck_new(EmuDevice *d, SanOut *out);
+/* Also report a .sync warp operation whose member mask names lanes
+ * that exited (off by default: the CUDA C++ Programming Guide allows
+ * them, "all non-exited threads named in mask must execute the same
+ * intrinsic", so the report flags suspect code, not an error). */
+void san_synccheck_set_exited_lanes(SanSynccheck *s, bool on);
 /* A launch of module mod stopped on fault f: reported when it is an
  * mbarrier instruction's illegal-instruction fault (mbarrier misuse). */
 void san_synccheck_fault(SanSynccheck *s, const EmuFault *f,

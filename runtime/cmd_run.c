@@ -108,6 +108,10 @@ static void run_usage(FILE *out)
         "  --racecheck-report hazard|analysis\n"
         "                      racecheck: each hazard (default) or pairs "
         "grouped\n"
+        "  --synccheck-exited-lanes yes|no\n"
+        "                      synccheck: also report member masks that "
+        "name\n"
+        "                      exited lanes (CUDA allows them; default no)\n"
         "  --error-exitcode N  exit status N when the tools found errors\n"
         "  --trace-reconvergence  each warp's path splits, reconvergences,\n"
         "                      yields and .sync waits on stderr\n"
@@ -375,7 +379,7 @@ int cmd_run(int argc, char **argv)
            OPT_RACE_REPORT, OPT_ERROR_EXITCODE, OPT_SMS, OPT_STATS_INTERVAL,
            OPT_STATS_CSV, OPT_PROGRESS, OPT_NO_PROGRESS,
            OPT_TRACE_RECONV, OPT_TRACE_SIMT, OPT_THREADS, OPT_VERBOSE,
-           OPT_FAST, OPT_DETERMINISTIC };
+           OPT_FAST, OPT_DETERMINISTIC, OPT_EXITED_LANES };
     static const struct option opts[] = {
         {"kernel", required_argument, NULL, OPT_KERNEL},
         {"grid", required_argument, NULL, OPT_GRID},
@@ -398,6 +402,8 @@ int cmd_run(int argc, char **argv)
         {"tool", required_argument, NULL, OPT_TOOL},
         {"format", required_argument, NULL, OPT_FORMAT},
         {"racecheck-report", required_argument, NULL, OPT_RACE_REPORT},
+        {"synccheck-exited-lanes", required_argument, NULL,
+         OPT_EXITED_LANES},
         {"error-exitcode", required_argument, NULL, OPT_ERROR_EXITCODE},
         {"stats-interval", required_argument, NULL, OPT_STATS_INTERVAL},
         {"stats-csv", required_argument, NULL, OPT_STATS_CSV},
@@ -566,6 +572,14 @@ int cmd_run(int argc, char **argv)
                 goto done;
             }
             sopt.race_analysis = !strcmp(optarg, "analysis");
+            break;
+        case OPT_EXITED_LANES:
+            if (strcmp(optarg, "yes") && strcmp(optarg, "no")) {
+                fprintf(stderr, "ptxemu run: --synccheck-exited-lanes '%s': "
+                        "expected yes or no\n", optarg);
+                goto done;
+            }
+            sopt.exited_lanes = !strcmp(optarg, "yes");
             break;
         case OPT_ERROR_EXITCODE:
             if (!argspec_parse_uint(optarg, 255, &error_exitcode)) {

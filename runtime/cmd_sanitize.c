@@ -2,7 +2,8 @@
  * runtime/cmd_sanitize.c: `ptxemu sanitize [--tool TOOL[,TOOL]]
  * [--error-exitcode N] [--print-limit N] [--leak-check full|no]
  * [--racecheck-report hazard|analysis] [--format text|json|xml]
- * [--log-file F] [--check-api-errors yes|no] [exec options] -- PROG
+ * [--log-file F] [--check-api-errors yes|no]
+ * [--synccheck-exited-lanes yes|no] [exec options] -- PROG
  * [ARGS]`: `ptxemu exec` with
  * checkers (runtime/sanitize.h).  The sanitizer's options (compute-sanitizer's names) become
  * the PTXEMU_SANITIZE* variables that the drop-in driver reads
@@ -41,6 +42,8 @@ static const struct {
      "reports to FILE instead of stderr"},
     {"--check-api-errors", "PTXEMU_SANITIZE_CHECK_API_ERRORS", "yes|no",
      "report CUDA API calls that return an error"},
+    {"--synccheck-exited-lanes", "PTXEMU_SANITIZE_SYNCCHECK_EXITED_LANES",
+     "yes|no", "synccheck: masks naming exited lanes"},
 };
 #define NSOPTS (sizeof(sopts) / sizeof(sopts[0]))
 
@@ -84,7 +87,8 @@ static bool valid(size_t k, const char *v)
     if (!strcmp(sopts[k].flag, "--format")) {
         return !strcmp(v, "text") || !strcmp(v, "json") || !strcmp(v, "xml");
     }
-    if (!strcmp(sopts[k].flag, "--check-api-errors")) {
+    if (!strcmp(sopts[k].flag, "--check-api-errors") ||
+        !strcmp(sopts[k].flag, "--synccheck-exited-lanes")) {
         return !strcmp(v, "yes") || !strcmp(v, "no");
     }
     if (!strcmp(sopts[k].flag, "--leak-check")) {

@@ -105,6 +105,9 @@ RtSanitize *rt_sanitize_start(ptxemu_device *d, const RtSanOptions *o,
         !(s->sc = san_synccheck_new(e, &s->out))) {
         failed = "synccheck";
     }
+    if (s->sc) {
+        san_synccheck_set_exited_lanes(s->sc, o->exited_lanes);
+    }
     if (failed) {
         snprintf(why, n, "cannot start %s", failed);
         release(s);

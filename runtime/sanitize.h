@@ -40,6 +40,8 @@ typedef struct RtSanOptions {
     bool leak_check;              /* memcheck: report leaks at the end */
     bool race_analysis;           /* racecheck: grouped report */
     bool api_errors;              /* report CUDA API calls that fail */
+    bool exited_lanes;            /* synccheck: masks naming exited
+                                     lanes (san_synccheck_set_exited_lanes) */
     /* memcheck's leak check leaves out the allocations this says are
      * not device memory (page-locked host memory); NULL: none */
     bool (*not_device)(uint64_t addr);

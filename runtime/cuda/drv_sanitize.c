@@ -104,6 +104,7 @@ void drv_sanitize_init(void)
     o.leak_check = env_is("PTXEMU_SANITIZE_LEAK_CHECK", "full");
     o.race_analysis = env_is("PTXEMU_SANITIZE_RACECHECK_REPORT", "analysis");
     o.api_errors = env_is("PTXEMU_SANITIZE_CHECK_API_ERRORS", "yes");
+    o.exited_lanes = env_is("PTXEMU_SANITIZE_SYNCCHECK_EXITED_LANES", "yes");
     o.not_device = pinned;
     char why[128];
     if (!(session = rt_sanitize_start(drv.dev, &o, why, sizeof(why)))) {
