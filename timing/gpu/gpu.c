@@ -534,7 +534,7 @@ static int run_sms(Gpu *g, GpuSm **list, uint32_t n, uint64_t t)
             sm->sched[sm->hk].held.on = false;
         }
     }
-    for (uint32_t i = 0; i < n; i++) {
+    for (uint32_t i = 0; rc < 0 && i < n; i++) {
         list[i]->err = NULL;            /* later SMs' failures: dropped */
     }
     gpu_par_took(g, n);
