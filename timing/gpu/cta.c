@@ -286,10 +286,17 @@ static int place_group(Gpu *g, uint64_t group)
 
 int gpu_cta_place_all(Gpu *g)
 {
+    /* Room appears only when a CTA leaves an SM or a kernel begins or
+     * ends (both clear place_full): until then the answer is the last
+     * one, without asking every SM again each cycle. */
+    if (g->place_full) {
+        return 0;
+    }
     GpuKernel *kn = g->kern;
     while (!kn->grid_done) {
         int rc = place_group(g, tm_kern_group(kn));
         if (rc <= 0) {
+            g->place_full = rc == 0;
             return rc;
         }
     }
@@ -357,6 +364,7 @@ void gpu_sm_retire(Gpu *g, GpuSm *sm, uint64_t now, bool drop)
         }
         c->kern->resident--;
         tm_occ_add(&sm->used, &c->use, -1);
+        g->place_full = false;
         cta_free(g, sm, c);
     }
 }
@@ -369,6 +377,7 @@ void gpu_sm_drop_all(Gpu *g, GpuSm *sm)
         GpuCta *c = sm->ctas;
         sm->ctas = c->next;
         tm_occ_add(&sm->used, &c->use, -1);
+        g->place_full = false;
         cta_free(g, sm, c); /* its kernel's record may be gone */
     }
 }

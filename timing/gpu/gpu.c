@@ -282,6 +282,7 @@ static int gpu_kernel_begin(void *tm, const ptxemu_tm_kernel *k)
         }
     }
     bool fresh;
+    g->place_full = false;
     if (!tm_kern_begin(&g->kern, k, g->c.launch_latency, &g->c.occ,
                        &fresh)) {
         g->api->error(g->h, "gpu: out of memory");
@@ -676,6 +677,7 @@ static int gpu_kernel_end(void *tm, uint64_t *end_cycle)
     for (uint32_t i = 0; i < g->nsms; i++) {
         gpu_sm_retire(g, g->sm[i], 0, true); /* only after an error */
     }
+    g->place_full = false;
     if (tm_kern_end(&g->kern, end_cycle)) {
         gpu_poke_all(g);
     }

@@ -456,6 +456,8 @@ typedef struct Gpu {
     TmOccLimits occ_k;          /* c.occ with the shared memory per SM
                                    that the memory system's carve-out
                                    leaves the kernel (reset_sms) */
+    bool place_full;            /* the last placement found no room, and
+                                   no CTA left an SM since (cta.c) */
     uint64_t next_age;
     uint64_t pool_base;         /* next_age when the cycle's SMs ran */
     bool in_cycle;              /* inside cycle(): a kernel_begin now is
