@@ -86,7 +86,17 @@ static uint64_t mix(uint64_t h, uint64_t v)
 }
 
 /* Where the path takes its back edge: the launch's progress counter,
- * the path's pc and mask, its SIMT depth and frames. */
+ * the path's pc and mask, its SIMT depth and frames.  Only whether this
+ * hash equals the one of the warp's previous back edge matters, never
+ * the counter's value: so the parallel driver's per-worker counters
+ * (emu/pool.h), which hold other values than one thread's, give the same
+ * decisions: a worker holds one CTA resident, so the only changes
+ * between two back edges are its own CTA's, as on one thread (tests/
+ * par.test, "chain").  A CTA a worker parked (it waits for another CTA,
+ * emu/par.c) and that resumes on one thread sees the counter jump once,
+ * as a change: one more round trip before it yields, in a run whose
+ * interleaving with the CTA it waits for differs from one thread's
+ * anyway. */
 static uint64_t place_state(const EmuCtx *x, const EmuSimtEntry *t)
 {
     const EmuWarp *w = x->warp;
