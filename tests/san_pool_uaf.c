@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "abi/cuda_abi.h"
+#include "tests/drv_try.h"
 
 /* p[i] = 3i + 1 for i < n (u32); the st.global is instruction 8, on
  * line 13. */
@@ -31,15 +32,6 @@ static const char kernels[] =
     " mul.wide.u32 %rd2, %r4, 4; add.s64 %rd3, %rd1, %rd2;\n"
     " st.global.u32 [%rd3], %r6;\n"
     "DONE:\n ret;\n}\n";
-
-#define TRY(call)                                                         \
-    do {                                                                  \
-        CUresult r_ = (call);                                             \
-        if (r_ != CUDA_SUCCESS) {                                         \
-            fprintf(stderr, "%s: error %d\n", #call, (int)r_);            \
-            return 1;                                                     \
-        }                                                                 \
-    } while (0)
 
 static CUresult run_fill(CUfunction f, CUdeviceptr d, unsigned n)
 {

@@ -27,6 +27,15 @@
  * model's end, frees only the memory of the parent's set (no threads to
  * wake or join; their mutex may have been held at the fork), and the
  * phase makes the child's own.
+ *
+ * At exit the helpers of every set not in a phase are told to quit and
+ * joined (an atexit handler), so that nothing of theirs (stacks, thread-
+ * local storage) is left for a leak checker to see: the drop-in driver
+ * keeps its device, and so the model, to the end of the process, as
+ * CUDA programs may keep their contexts.  A set in a phase (exit called
+ * while another host thread runs a kernel) is left alone: exit must not
+ * wait.  Phases that begin after the handler ran run on the calling
+ * thread alone.
  */
 #include "config.h"
 
@@ -68,20 +77,56 @@ typedef struct GpuPar {
     uint64_t visits[2];     /* SMs they visited */
     double t0;
     uint32_t forks;         /* fork_gen when made */
+    /* the exit handler (par_exit) */
+    uint32_t busy;          /* atomic: a phase is running */
+    bool joined;            /* the helpers are gone */
+    struct GpuPar *next, **prev; /* on the list of live sets */
 } GpuPar;
 
 /* Forks so far (bumped in the child). */
 static atomic_uint fork_gen;
 static pthread_once_t fork_once = PTHREAD_ONCE_INIT;
+/* The live sets, for the exit handler, under live_mu; exiting (atomic):
+ * the handler has begun. */
+static pthread_mutex_t live_mu = PTHREAD_MUTEX_INITIALIZER;
+static GpuPar *live;
+static uint32_t exiting;
 
 static void forked_child(void)
 {
     atomic_fetch_add(&fork_gen, 1);
+    /* another thread may have held it at the fork (pthread_atfork(3):
+     * the child's handler runs in the only thread) */
+    pthread_mutex_init(&live_mu, NULL);
+}
+
+static void join_helpers(GpuPar *p);
+static bool from_parent(const GpuPar *p);
+
+/* Join the helpers of the live sets that are not in a phase (the top).
+ * exiting is set before each set's busy is read, and a phase sets busy
+ * before it reads exiting (both sequentially consistent): either the
+ * phase sees exiting and leaves the helpers alone, or the handler sees
+ * it busy and leaves the set alone. */
+static void par_exit(void)
+{
+    __atomic_store_n(&exiting, 1, __ATOMIC_SEQ_CST);
+    if (pthread_mutex_trylock(&live_mu) != 0) {
+        return;     /* a set being made or freed meanwhile: not waited */
+    }
+    for (GpuPar *p = live; p; p = p->next) {
+        if (!from_parent(p) && !p->joined &&
+            !__atomic_load_n(&p->busy, __ATOMIC_SEQ_CST)) {
+            join_helpers(p);
+        }
+    }
+    pthread_mutex_unlock(&live_mu);
 }
 
 static void fork_hook(void)
 {
     pthread_atfork(NULL, NULL, forked_child);
+    atexit(par_exit);
 }
 
 static inline void relax(uint32_t i)
@@ -162,20 +207,35 @@ static bool from_parent(const GpuPar *p)
     return p->forks != atomic_load_explicit(&fork_gen, memory_order_relaxed);
 }
 
+/* Tell the helpers to quit and join them. */
+static void join_helpers(GpuPar *p)
+{
+    p->quit = true;
+    start_gen(p);
+    for (uint32_t i = 0; i < p->nth; i++) {
+        pthread_join(p->th[i], NULL);
+    }
+    p->joined = true;
+}
+
 void gpu_par_free(GpuPar *p)
 {
     if (!p) {
         return;
     }
+    pthread_mutex_lock(&live_mu);
+    *p->prev = p->next;
+    if (p->next) {
+        p->next->prev = p->prev;
+    }
+    pthread_mutex_unlock(&live_mu);
     if (from_parent(p)) { /* nothing to join or wake: only the memory */
         free(p->th);
         free(p);
         return;
     }
-    p->quit = true;
-    start_gen(p);
-    for (uint32_t i = 0; i < p->nth; i++) {
-        pthread_join(p->th[i], NULL);
+    if (!p->joined) {
+        join_helpers(p);
     }
     pthread_cond_destroy(&p->cv);
     pthread_cond_destroy(&p->dcv);
@@ -188,6 +248,9 @@ void gpu_par_free(GpuPar *p)
  * threads: the SMs are then shared out among those there are). */
 static GpuPar *par_get(Gpu *g)
 {
+    if (__atomic_load_n(&exiting, __ATOMIC_SEQ_CST)) {
+        return NULL;            /* (the helpers may have been joined) */
+    }
     if (g->par && from_parent(g->par)) {
         gpu_par_free(g->par);
         g->par = NULL;
@@ -206,6 +269,9 @@ static GpuPar *par_get(Gpu *g)
     p->g = g;
     pthread_once(&fork_once, fork_hook);
     p->forks = atomic_load(&fork_gen);
+    /* made and listed under live_mu, so that the exit handler either
+     * finds the set with its helpers or finds the lock held */
+    pthread_mutex_lock(&live_mu);
     pthread_mutex_init(&p->mu, NULL);
     pthread_cond_init(&p->cv, NULL);
     pthread_cond_init(&p->dcv, NULL);
@@ -219,6 +285,13 @@ static GpuPar *par_get(Gpu *g)
     if (p->n != g->threads) {
         g->threads = p->n; /* (so that the next phase does not retry) */
     }
+    p->next = live;
+    p->prev = &live;
+    if (live) {
+        live->prev = &p->next;
+    }
+    live = p;
+    pthread_mutex_unlock(&live_mu);
     g->par = p;
     return p;
 }
@@ -281,6 +354,14 @@ void gpu_par_phase1(Gpu *g, GpuSm **list, uint32_t n, uint64_t t)
         list[i]->defer = true;
     }
     GpuPar *p = par_get(g);
+    if (p) {
+        /* busy before exiting is read: par_exit's contract */
+        __atomic_store_n(&p->busy, 1, __ATOMIC_SEQ_CST);
+        if (__atomic_load_n(&exiting, __ATOMIC_SEQ_CST)) {
+            __atomic_store_n(&p->busy, 0, __ATOMIC_RELEASE);
+            p = NULL;
+        }
+    }
     if (!p || p->n < 2) {
         /* no threads: the phases on this one, still in SM order */
         for (uint32_t i = 0; i < n; i++) {
@@ -310,5 +391,6 @@ void gpu_par_phase1(Gpu *g, GpuSm **list, uint32_t n, uint64_t t)
         __atomic_store_n(&p->main_sleep, 0, __ATOMIC_SEQ_CST);
         pthread_mutex_unlock(&p->mu);
     }
+    __atomic_store_n(&p->busy, 0, __ATOMIC_RELEASE);
     g->api->parallel(g->h, 0);
 }
