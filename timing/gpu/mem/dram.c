@@ -5,6 +5,13 @@
  * "next allowed time" bookkeeping of cycle-level DRAM models such as
  * DRAMSim3 and Ramulator); dram_next takes the minimum over the queued
  * requests' next commands, so waits on timing cost no ticks.
+ *
+ * The requests of one bank whose next command is of the same kind (ACT,
+ * PRE, RD or WR) share their earliest cycle: it depends on the bank, its
+ * rank, group and channel, never on the request otherwise.  So each bank
+ * counts its queued requests, those to its open row and the writes among
+ * them, and dram_next and dram_tick look at the banks that have requests
+ * (at most four cases each) instead of every queued request.
  */
 #include "timing/gpu/mem/dram.h"
 
@@ -15,7 +22,11 @@
 
 typedef struct Bank {
     bool open;
+    uint8_t ok;                 /* dram_tick: OK_* of this cycle */
+    uint32_t nreq;              /* queued requests to the bank */
     uint32_t hits;              /* queued requests to the open row */
+    uint32_t hits_wr;           /* the writes among them */
+    uint32_t rank, bg;          /* its rank, its group in bg_ncas[] */
     uint64_t row;
     uint64_t nact;              /* earliest ACT (tRC, tRP, tRFC) */
     uint64_t npre;              /* earliest PRE (tRAS, tRTP, tWR) */
@@ -45,6 +56,8 @@ struct Dram {
     DramStats *st, *sum;
     DramBankStats *bst;         /* per bank */
     Bank *bank;                 /* ranks x banks */
+    uint64_t *active;           /* bit per bank: nreq > 0 */
+    uint32_t nactive_w;         /* words of active[] */
     Rank *rank;
     uint64_t *bg_ncas;          /* ranks x bankgroups: tCCDL */
     uint64_t ncas;              /* channel: tCCDS */
@@ -101,15 +114,23 @@ Dram *dram_new(const DramCfg *cfg, DramStats *st, char *err, size_t errlen)
     d->bg_ncas = calloc((size_t)cfg->ranks * cfg->bankgroups,
                         sizeof *d->bg_ncas);
     d->bst = calloc((size_t)cfg->ranks * cfg->banks, sizeof *d->bst);
+    d->nactive_w = (cfg->ranks * cfg->banks + 63) / 64;
+    d->active = calloc(d->nactive_w, sizeof *d->active);
     d->q = calloc((size_t)cfg->rdq + cfg->wrq, sizeof *d->q);
     d->qm = calloc((size_t)cfg->rdq + cfg->wrq, sizeof *d->qm);
     if (!d->bank || !d->rank || !d->bg_ncas || !d->q || !d->qm || !d->bst ||
+        !d->active ||
         memq_init(&d->out, cfg->rdq + cfg->wrq)) {
         dram_free(d);
         return NULL;
     }
     for (uint32_t r = 0; r < cfg->ranks; r++) {
         d->rank[r].ref_due = cfg->t[DT_REFI] ? cfg->t[DT_REFI] : MEM_NEVER;
+    }
+    for (uint32_t b = 0; b < cfg->ranks * cfg->banks; b++) {
+        d->bank[b].rank = b / cfg->banks;
+        d->bank[b].bg = d->bank[b].rank * cfg->bankgroups +
+                        (b % cfg->banks) % cfg->bankgroups;
     }
     return d;
 }
@@ -125,6 +146,7 @@ void dram_free(Dram *d)
     free(d->q);
     free(d->qm);
     free(d->bst);
+    free(d->active);
     memq_fini(&d->out);
     free(d);
 }
@@ -166,19 +188,21 @@ bool dram_accept(Dram *d, const MemMsg *m, uint32_t bankid, uint64_t row,
     }
     uint32_t bytes = mem_sector_count(m->sectors) * GPU_SECTOR;
     Req *r = &d->q[d->nq++];
-    uint32_t rk = bankid / d->c.banks;
+    Bank *b = &d->bank[bankid];
     d->qm[d->nq - 1] = *m;
     *r = (Req){.bank = (uint16_t)bankid, .row = row, .write = write,
-               .rank = (uint16_t)rk,
-               .bg = (uint16_t)(rk * d->c.bankgroups +
-                                (bankid % d->c.banks) % d->c.bankgroups),
+               .rank = (uint16_t)b->rank, .bg = (uint16_t)b->bg,
                .ncas = (uint8_t)((bytes + d->c.burst_bytes - 1) /
                                  d->c.burst_bytes)};
     if (!r->ncas) {
         r->ncas = 1;
     }
-    if (d->bank[bankid].open && d->bank[bankid].row == row) {
-        d->bank[bankid].hits++;
+    if (!b->nreq++) {
+        d->active[bankid / 64] |= 1ull << (bankid % 64);
+    }
+    if (b->open && b->row == row) {
+        b->hits++;
+        b->hits_wr += write;
     }
     if (write) {
         d->nwr_held++;
@@ -251,27 +275,55 @@ static Next next_cmd(const Dram *d, const Req *r)
     return b->row == r->row ? N_CAS : N_PRE;
 }
 
+/* The earliest cycle an ACT of closed bank b may issue. */
+static uint64_t act_earliest(const Dram *d, const Bank *b)
+{
+    uint64_t t = max64(b->nact, act_window(d, b->rank));
+    /* a refresh due first holds every ACT of the rank back */
+    return d->rank[b->rank].ref_due <= t
+               ? max64(t, ref_action(d, b->rank) + 1)
+               : t;
+}
+
+/* The earliest cycle a read (or a write) to the open row of bank b may
+ * issue. */
+static uint64_t cas_earliest(const Dram *d, const Bank *b, bool write)
+{
+    uint64_t t = max64(b->ncas, max64(d->bg_ncas[b->bg], d->ncas));
+    return max64(t, write ? d->nwr : d->nrd);
+}
+
 /* The earliest cycle r's next command may issue (other requests and a
  * pending refresh aside). */
 static uint64_t earliest(const Dram *d, const Req *r)
 {
     const Bank *b = &d->bank[r->bank];
     switch (next_cmd(d, r)) {
-    case N_ACT: {
-        uint32_t rk = r->rank;
-        uint64_t t = max64(b->nact, act_window(d, rk));
-        /* a refresh due first holds every ACT of the rank back */
-        return d->rank[rk].ref_due <= t ? max64(t, ref_action(d, rk) + 1)
-                                        : t;
-    }
+    case N_ACT:
+        return act_earliest(d, b);
     case N_PRE:
         return b->npre;
     case N_CAS:
-    default: {
-        uint64_t t = max64(b->ncas, max64(d->bg_ncas[r->bg], d->ncas));
-        return max64(t, r->write ? d->nwr : d->nrd);
+    default:
+        return cas_earliest(d, b, r->write);
     }
+}
+
+/* The least earliest() of bank b's queued requests (nreq > 0): requests
+ * whose next command is of one kind share it. */
+static uint64_t bank_earliest(const Dram *d, const Bank *b)
+{
+    if (!b->open) {
+        return act_earliest(d, b);
     }
+    uint64_t t = b->nreq > b->hits ? b->npre : MEM_NEVER;
+    if (b->hits > b->hits_wr) {
+        t = mem_min(t, cas_earliest(d, b, false));
+    }
+    if (b->hits_wr) {
+        t = mem_min(t, cas_earliest(d, b, true));
+    }
+    return t;
 }
 
 static void do_act(Dram *d, uint32_t bi, uint64_t row, uint64_t now)
@@ -279,9 +331,11 @@ static void do_act(Dram *d, uint32_t bi, uint64_t row, uint64_t now)
     Bank *b = &d->bank[bi];
     b->open = true;
     b->row = row;
-    b->hits = 0;
+    b->hits = b->hits_wr = 0;
     for (uint32_t i = 0; i < d->nq; i++) {
-        b->hits += d->q[i].bank == bi && d->q[i].row == row;
+        bool hit = d->q[i].bank == bi && d->q[i].row == row;
+        b->hits += hit;
+        b->hits_wr += hit && d->q[i].write;
     }
     b->ncas = now + T(d, RCD);
     b->npre = now + T(d, RAS);
@@ -299,7 +353,7 @@ static void do_act(Dram *d, uint32_t bi, uint64_t row, uint64_t now)
 static void close_bank(Dram *d, Bank *b, uint64_t at)
 {
     b->open = false;
-    b->hits = 0;
+    b->hits = b->hits_wr = 0;
     b->nact = max64(b->nact, at + T(d, RP));
 }
 
@@ -345,8 +399,12 @@ static void do_cas(Dram *d, uint32_t i, uint64_t now)
     if (--r->ncas) {
         return;
     }
-    EMU_ASSERT(b->hits > 0);
+    EMU_ASSERT(b->hits > 0 && b->nreq > 0);
     b->hits--;              /* it leaves the queue */
+    b->hits_wr -= r->write;
+    if (!--b->nreq) {
+        d->active[r->bank / 64] &= ~(1ull << (r->bank % 64));
+    }
     if (d->c.policy == DRAM_CLOSED) {
         close_bank(d, b, b->npre);
     }
@@ -466,6 +524,49 @@ static void catch_up(Dram *d, uint64_t now)
     }
 }
 
+/* What bank b's requests may issue at now (dram_tick's choices). */
+enum {
+    OK_RD = 1,          /* a read to the open row */
+    OK_WR = 2,          /* a write to the open row */
+    OK_OTHER = 4,       /* the ACT of a closed bank, or the PRE of a row
+                           no queued request hits */
+};
+
+static uint8_t bank_ok(const Dram *d, const Bank *b, uint64_t now)
+{
+    if (!b->open) {
+        return act_earliest(d, b) <= now && !ref_pending(d, b->rank, now)
+                   ? OK_OTHER
+                   : 0;
+    }
+    if (!b->hits) {
+        return b->npre <= now ? OK_OTHER : 0;
+    }
+    uint8_t ok = 0;
+    if (b->hits > b->hits_wr && cas_earliest(d, b, false) <= now) {
+        ok |= OK_RD;
+    }
+    if (b->hits_wr && cas_earliest(d, b, true) <= now) {
+        ok |= OK_WR;
+    }
+    return ok;
+}
+
+/* Set every bank's ok for now (those with requests; the others are not
+ * looked at); their union. */
+static uint8_t banks_ok(Dram *d, uint64_t now)
+{
+    uint8_t any = 0;
+    for (uint32_t w = 0; w < d->nactive_w; w++) {
+        for (uint64_t m = d->active[w]; m; m &= m - 1) {
+            Bank *b = &d->bank[w * 64 + (uint32_t)__builtin_ctzll(m)];
+            b->ok = bank_ok(d, b, now);
+            any |= b->ok;
+        }
+    }
+    return any;
+}
+
 void dram_tick(Dram *d, uint64_t now)
 {
     d->last = now + 1;
@@ -484,23 +585,25 @@ void dram_tick(Dram *d, uint64_t now)
     }
     /* one pass: the oldest column command that may issue wins; failing
      * one, the oldest ACT or PRE that may (a PRE only of a row no queued
-     * request still hits) */
+     * request still hits).  What may issue is decided per bank first
+     * (bank_ok); with no column command possible the first ACT or PRE
+     * that may is the answer. */
+    uint8_t any = banks_ok(d, now);
+    if (!any) {
+        return;
+    }
     uint32_t other = UINT32_MAX;
-    /* before tCCDS has passed no column command may issue (earliest):
-     * then the first ACT or PRE that may is the answer */
-    const bool cas_wait = now < d->ncas;
     for (uint32_t i = 0; i < d->nq; i++) {
         const Req *r = &d->q[i];
-        Next n = next_cmd(d, r);
-        if (n == N_CAS) {
-            if (!cas_wait && legal(d, r, N_CAS, now)) {
+        const Bank *b = &d->bank[r->bank];
+        if (b->open && b->row == r->row) {
+            if (b->ok & (r->write ? OK_WR : OK_RD)) {
                 issue(d, i, N_CAS, now);
                 return;
             }
-        } else if (other == UINT32_MAX && legal(d, r, n, now) &&
-                   (n != N_PRE || !d->bank[r->bank].hits)) {
+        } else if (other == UINT32_MAX && (b->ok & OK_OTHER)) {
             other = i;
-            if (cas_wait) {
+            if (!(any & (OK_RD | OK_WR))) {
                 break;
             }
         }
@@ -525,9 +628,15 @@ uint64_t dram_next(const Dram *dc)
             t = mem_min(t, ref_action(d, rk));
         }
     }
-    uint32_t n = d->c.sched == DRAM_FIFO && d->nq ? 1 : d->nq;
-    for (uint32_t i = 0; i < n; i++) {
-        t = mem_min(t, earliest(d, &d->q[i]));
+    if (d->c.sched == DRAM_FIFO) {
+        t = d->nq ? mem_min(t, earliest(d, &d->q[0])) : t;
+    } else {
+        for (uint32_t w = 0; w < d->nactive_w; w++) {
+            for (uint64_t m = d->active[w]; m; m &= m - 1) {
+                uint32_t bi = w * 64 + (uint32_t)__builtin_ctzll(m);
+                t = mem_min(t, bank_earliest(d, &d->bank[bi]));
+            }
+        }
     }
     d->next = t == MEM_NEVER ? t : max64(t, d->last);
     return d->next;
