@@ -324,6 +324,11 @@ static void check_warp_sync(SanSynccheck *s, const EmuCta *cta,
     }
     const EmuOpnd *mo = &i->o[i->nopnd - 1];
     uint32_t exec = rec->exec;
+    if (mo->kind == EO_IMM && !s->exited_lanes) {
+        /* one mask for every lane (the usual 0xffffffff), and only the
+         * lanes it leaves out are reported: the others need no look */
+        exec &= ~(uint32_t)mo->imm;
+    }
     for (uint32_t m = exec; m; m &= m - 1) {
         unsigned l = (unsigned)__builtin_ctz(m);
         uint64_t v;
@@ -343,8 +348,11 @@ static void check_warp_sync(SanSynccheck *s, const EmuCta *cta,
         }
         /* allowed, but a sign of a mask computed for a full warp:
          * reported only when asked (san_synccheck_set_exited_lanes) */
+        if (!s->exited_lanes) {
+            continue;
+        }
         uint32_t gone = mask & w->exited & w->valid;
-        if (s->exited_lanes && gone) {
+        if (gone) {
             report(s, cta, w, rec->func, rec->pc, l, K_MASK_EXITED,
                    "member mask 0x%08" PRIx64 " names lane %u, which "
                    "exited", (uint64_t)mask,
