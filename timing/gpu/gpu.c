@@ -208,6 +208,40 @@ static void *gpu_create(const ptxemu_tm_host_api *api, ptxemu_tm_host *h)
 
 /* A new launch: the SMs' pipelines are empty.  0, or -1 when out of
  * memory. */
+/* An SM not visited in a cycle counts, per scheduler, idle when it has
+ * no CTA, else the reason its scheduler gave when it last looked (as
+ * gpu_sched_cycle answers asleep).  Those reasons change only in a
+ * visit, so the SM's are kept in g->rest from the first cycle it is not
+ * visited until the next visit (or CTA change), and each cycle adds
+ * g->rest once instead of every such SM its own. */
+enum { GPU_REST_NONE, GPU_REST_IDLE, GPU_REST_ASLEEP };
+
+static void rest_set(Gpu *g, GpuSm *sm, uint8_t to)
+{
+    for (int pass = 0; pass < 2; pass++) {
+        const uint8_t st = pass ? to : sm->rest;
+        const uint64_t d = pass ? 1 : (uint64_t)-1; /* (mod 2^64) */
+        if (st == GPU_REST_IDLE) {
+            g->rest[GPU_ST_IDLE] += d * sm->nsched;
+        } else if (st == GPU_REST_ASLEEP) {
+            for (uint32_t k = 0; k < sm->nsched; k++) {
+                g->rest[sm->sched[k].why] += d;
+            }
+        }
+    }
+    sm->rest = to;
+}
+
+/* Every SM out of g->rest (a kernel begins or ends: the SMs counted
+ * change). */
+static void rest_clear(Gpu *g)
+{
+    for (uint32_t i = 0; i < g->nsms; i++) {
+        g->sm[i]->rest = GPU_REST_NONE;
+    }
+    memset(g->rest, 0, sizeof g->rest);
+}
+
 static int reset_sms(Gpu *g, uint64_t start)
 {
     for (uint32_t i = 0; i < g->nsms; i++) {
@@ -293,7 +327,13 @@ static int gpu_kernel_begin(void *tm, const ptxemu_tm_kernel *k)
         return PTXEMU_TM_ERROR;
     }
     g->active_sms = nsms;
-    if (!g->in_cycle) {
+    if (g->in_cycle) {
+        /* a child grid: SMs past its own leave the counts */
+        for (uint32_t i = nsms; i < g->nsms; i++) {
+            rest_set(g, g->sm[i], GPU_REST_NONE);
+        }
+    } else {
+        rest_clear(g);
         /* (a child grid's SMs step as its parent's) */
         g->threads = 1;
         if (g->api->struct_size >= offsetof(ptxemu_tm_host_api, parallel) +
@@ -380,26 +420,11 @@ static int stop(Gpu *g, int rc)
     return tm_kern_stop(g->kern, rc);
 }
 
-/* Step 5 for one SM; whether step 6 visits it.  An SM on which nothing
- * can act before sm->look (its schedulers asleep, no collector, CTA
- * retirement, queued transaction or fetch due) is only counted: each
- * scheduler's reason, as gpu_sched_cycle would answer asleep. */
-static bool sm_visit(Gpu *g, GpuSm *sm, uint64_t t,
-                     uint64_t cnt[GPU_ST_COUNT], uint64_t *next)
+/* Step 5 for an SM that step 6 visits (sm_visit). */
+static void sm_enter(Gpu *g, GpuSm *sm, uint64_t t)
 {
-    if (!sm->used.ctas) {
-        cnt[GPU_ST_IDLE] += sm->nsched;
-        return false;
-    }
-    if (t < sm->look) {
-        for (uint32_t k = 0; k < sm->nsched; k++) {
-            cnt[sm->sched[k].why]++;
-        }
-        if (sm->lsu_sleep && sm->qhead) { /* (gpu_lsu_cycle's offer) */
-            g->c.mem->refused_again(g->mem, sm->id, 1);
-        }
-        *next = gpu_min(*next, sm->look);
-        return false;
+    if (sm->rest != GPU_REST_NONE) {
+        rest_set(g, sm, GPU_REST_NONE);
     }
     /* %clock is read only by the steps of a visit: an SM not visited
      * needs no time */
@@ -411,7 +436,32 @@ static bool sm_visit(Gpu *g, GpuSm *sm, uint64_t t,
     if (sm->nfq) {
         gpu_fetch_send(g, sm, t);
     }
-    return true;
+}
+
+/* Step 5 for one SM; whether step 6 visits it.  An SM on which nothing
+ * can act before sm->look (its schedulers asleep, no collector, CTA
+ * retirement, queued transaction or fetch due) is only counted, in
+ * g->rest.  (Inline: most SMs are not visited in most cycles.) */
+static inline bool sm_visit(Gpu *g, GpuSm *sm, uint64_t t, uint64_t *next)
+{
+    if (!sm->used.ctas) {
+        if (sm->rest != GPU_REST_IDLE) {
+            rest_set(g, sm, GPU_REST_IDLE);
+        }
+        return false;
+    }
+    if (t >= sm->look) {
+        sm_enter(g, sm, t);
+        return true;
+    }
+    if (sm->rest != GPU_REST_ASLEEP) {
+        rest_set(g, sm, GPU_REST_ASLEEP);
+    }
+    if (sm->lsu_sleep && sm->qhead) { /* (gpu_lsu_cycle's offer) */
+        g->c.mem->refused_again(g->mem, sm->id, 1);
+    }
+    *next = gpu_min(*next, sm->look);
+    return false;
 }
 
 int gpu_sm_run(Gpu *g, GpuSm *sm, uint64_t t)
@@ -589,7 +639,7 @@ static int cycle(Gpu *g, uint64_t *now)
         /* steps 5 and 6 one SM after another */
         for (uint32_t i = 0; i < g->active_sms; i++) {
             GpuSm *sm = g->sm[i];
-            if (!sm_visit(g, sm, t, cnt, &next)) {
+            if (!sm_visit(g, sm, t, &next)) {
                 continue;
             }
             g->pool_base = g->next_age;
@@ -607,7 +657,7 @@ static int cycle(Gpu *g, uint64_t *now)
         GpuSm **list = g->run;
         uint32_t n = 0;
         for (uint32_t i = 0; i < g->active_sms; i++) {
-            if (sm_visit(g, g->sm[i], t, cnt, &next)) {
+            if (sm_visit(g, g->sm[i], t, &next)) {
                 g->sm[i]->cnt = g->sm[i]->cnt_own;
                 list[n++] = g->sm[i];
             }
@@ -642,7 +692,7 @@ static int cycle(Gpu *g, uint64_t *now)
     }
     const uint64_t d = next - t;
     for (int r = 0; r < GPU_ST_COUNT; r++) {
-        g->st_stall[r] += cnt[r] * d;
+        g->st_stall[r] += (cnt[r] + g->rest[r]) * d;
     }
     /* A sleeping LSU would have offered its refused request at each
      * cycle in (t, next) this loop would have run: every one while an

@@ -425,6 +425,8 @@ typedef struct GpuSm {
     uint64_t cnt_own[GPU_ST_COUNT];
     uint64_t next;
     bool busy, defer, held;
+    /* What the SM adds to Gpu.rest (gpu.c: GPU_REST_*) */
+    uint8_t rest;
     uint32_t hk;
     int rc;
     /* the message of its cycle's failure (a static string): a step may
@@ -468,6 +470,10 @@ typedef struct Gpu {
     /* statistics */
     uint64_t st_cycles, st_issued, st_thread_insns, st_ctas, st_kernels;
     uint64_t st_stall[GPU_ST_COUNT];
+    /* The stall reasons each cycle of the SMs not visited (idle, or
+     * every scheduler asleep), summed: their counts change only when
+     * such an SM is visited or gains or loses its CTAs (gpu.c) */
+    uint64_t rest[GPU_ST_COUNT];
     uint64_t st_txn, st_wavefronts, st_fetches;
     uint64_t st_oc_reads, st_oc_conflicts, st_parts;
     uint64_t st_not_selected;   /* warps eligible, another issued */
