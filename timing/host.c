@@ -489,9 +489,24 @@ static uint32_t h_cta_warps(ptxemu_tm_host *h, ptxemu_tm_cta *tc,
     return tc->cta->nwarps;
 }
 
+/* Unlink tc from the list it is on and free it.  The unlinking needs
+ * only tc's own links, not the session's current head; the list is
+ * always the running kernel's (s->live).  tc comes either from that list
+ * (the end of tm_session_run) or from the model through h_cta_retire,
+ * after emu_grid_retire found its CTA resident in the running grid,
+ * which holds only CTAs made by h_cta_make in this run, each put on
+ * s->live then (a CTA of another grid panics there first).  A list saved
+ * by an enclosing run (tm_session_run's plive) is therefore never
+ * touched meanwhile.  A broken link is our bug: a panic rather than a
+ * write through a stale pointer. */
 static void free_tc(TmSession *s, struct ptxemu_tm_cta *tc)
 {
-    (void)s; /* (on its list, the session's current one) */
+    (void)s;
+    if (*tc->pprev != tc || (tc->next && tc->next->pprev != &tc->next)) {
+        /* (tc->cta may be freed already: emu_grid_retire) */
+        EMU_PANIC("timing host: a retired CTA is not linked on the "
+                  "session's list of live CTAs");
+    }
     *tc->pprev = tc->next;
     if (tc->next) {
         tc->next->pprev = tc->pprev;
@@ -1126,8 +1141,9 @@ static uint64_t live_warps(EmuCta *const *res, uint32_t n)
 EmuStatus tm_session_run(void *ctx, EmuLaunch *l)
 {
     TmSession *s = ctx;
-    /* a child grid of dynamic parallelism runs inside its parent's
-     * driver call: keep the parent's launch state */
+    /* keep an enclosing run's state (none today: a child grid of
+     * dynamic parallelism runs after its parent's driver call has
+     * returned, emu_devrt_finish; free_tc says why its list is safe) */
     EmuLaunch *pl = s->l;
     EmuGrid *pg = s->grid;
     struct ptxemu_tm_cta *plive = s->live;
