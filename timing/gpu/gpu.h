@@ -305,8 +305,10 @@ typedef struct GpuFetchPort {
 typedef struct GpuLb {
     uint64_t lb;                /* it cannot issue before (0: unknown) */
     uint64_t ex;                /* its issue cycle, exactly, while gen is
-                                   the scheduler's (GPU_NEVER: unknown;
-                                   GPU_LB_LG: never, lg_throttle) */
+                                   the scheduler's sgen (GPU_NEVER:
+                                   unknown), or GPU_LB_LG: never
+                                   (lg_throttle) while gen is the SM's
+                                   qgen */
     uint64_t gen;
 } GpuLb;
 
@@ -390,6 +392,10 @@ typedef struct GpuSm {
     /* LSU */
     GpuLsuOp *qhead, *qtail;    /* not fully sent, in order */
     uint32_t qlen;
+    /* Bumped when the queue may have room again (a pop, a CTA, a
+     * launch): what an lb entry saying lg_throttle (GPU_LB_LG) read;
+     * an issue on a unit or the MIO pipe leaves that answer as it is */
+    uint64_t qgen;
     /* The memory system called the refusal of qhead's next request
      * sticky (gpu_mem.h): it is not offered again, but each cycle in
      * which it would have been is reported (refused_again), until

@@ -475,6 +475,7 @@ void gpu_lsu_orphan(Gpu *g, bool all)
         sm->qhead = sm->qtail = NULL;
         sm->qlen = 0;
         sm->lsu_sleep = false;
+        sm->qgen++;
         gpu_sm_changed(sm);
     }
     for (uint32_t i = 0; i < g->nsms; i++) {

@@ -206,6 +206,7 @@ void gpu_poke_sm(const Gpu *g, uint32_t id)
 {
     GpuSm *sm = g->sm[id];
     gpu_sm_changed(sm); /* (a queue pop, a CTA, a launch) */
+    sm->qgen++;
     sm->look = 0;
     sm->retire_ok = false;
     for (uint32_t k = 0; k < sm->nsched; k++) {
@@ -355,10 +356,10 @@ static uint64_t shared_ready(const Gpu *g, const GpuSm *sm,
         !g->c.lsu_replay) { /* (with replay it issues and is refused) */
         *why = GPU_ST_LG;
         if (w->lbp && !sc->oc && w->own_quiet == GPU_NEVER) {
-            /* the same answer until the queue moves (sgen) or the
-             * warp is touched: scans read it from lb */
+            /* the same answer until the queue may have room (qgen) or
+             * the warp is touched: scans read it from lb */
             w->lbp->ex = GPU_LB_LG;
-            w->lbp->gen = sc->sgen;
+            w->lbp->gen = sm->qgen;
         }
         return GPU_NEVER;
     }
@@ -378,19 +379,23 @@ static uint64_t shared_ready(const Gpu *g, const GpuSm *sm,
 /* Whether lb entry e says its warp waits for room in the LSU queue
  * (GPU_NEVER, lg_throttle): then it is of the current kernel and live
  * (an exit or a launch would have cleared it). */
-static bool lb_lg(const GpuSched *sc, const GpuLb *e)
+static bool lb_lg(const GpuSm *sm, const GpuLb *e)
 {
-    return e->ex == GPU_LB_LG && e->gen == sc->sgen;
+    return e->ex == GPU_LB_LG && e->gen == sm->qgen;
 }
 
 /* Whether lb entry e tells, without reading its warp, if it can issue
  * at now (*ready). */
-static bool lb_known(const GpuSched *sc, const GpuLb *e, uint64_t now,
-                     bool *ready)
+static bool lb_known(const GpuSm *sm, const GpuSched *sc, const GpuLb *e,
+                     uint64_t now, bool *ready)
 {
     if (e->lb > now) {
         *ready = false;
         return true;
+    }
+    if (e->ex == GPU_LB_LG) {
+        *ready = false;
+        return e->gen == sm->qgen;
     }
     if (e->ex != GPU_NEVER && e->gen == sc->sgen) {
         *ready = e->ex <= now;
@@ -417,7 +422,7 @@ static uint64_t eligible(Gpu *g, GpuSm *sm, GpuSched *sc, uint32_t i0,
     uint64_t k = 0;
     for (uint32_t i = i0; i < n; i++) {
         bool ready;
-        if (lb_known(sc, &sc->lb[sc->order[i]], now, &ready)) {
+        if (lb_known(sm, sc, &sc->lb[sc->order[i]], now, &ready)) {
             k += ready; /* known without reading the warp */
             continue;
         }
@@ -451,7 +456,7 @@ static bool scan(Gpu *g, GpuSm *sm, GpuSched *sc, uint64_t now,
     *pick = NULL;
     for (uint32_t i = 0; i < n; i++) {
         bool ready;
-        if (!two_level && lb_known(sc, &sc->lb[sc->order[i]], now, &ready) &&
+        if (!two_level && lb_known(sm, sc, &sc->lb[sc->order[i]], now, &ready) &&
             !ready) {
             continue; /* not now; its time is looked up below if needed */
         }
@@ -493,7 +498,7 @@ static bool scan(Gpu *g, GpuSm *sm, GpuSched *sc, uint64_t now,
     for (uint32_t i = 0; i < n && !two_level; i++) {
         GpuStall r = GPU_ST_LG;
         uint64_t t = GPU_NEVER;
-        if (!lb_lg(sc, &sc->lb[sc->order[i]])) {
+        if (!lb_lg(sm, &sc->lb[sc->order[i]])) {
             GpuWarp *w = sc->w[sc->order[i]];
             if (w->exited || w->cta->kern != g->kern) {
                 continue;
