@@ -19,6 +19,7 @@
 #include <stdlib.h>
 
 #include "emu/panic.h"
+#include "timing/gpu/mem/bitset.h"
 
 typedef struct Bank {
     bool open;
@@ -114,7 +115,7 @@ Dram *dram_new(const DramCfg *cfg, DramStats *st, char *err, size_t errlen)
     d->bg_ncas = calloc((size_t)cfg->ranks * cfg->bankgroups,
                         sizeof *d->bg_ncas);
     d->bst = calloc((size_t)cfg->ranks * cfg->banks, sizeof *d->bst);
-    d->nactive_w = (cfg->ranks * cfg->banks + 63) / 64;
+    d->nactive_w = bitset_words(cfg->ranks * cfg->banks);
     d->active = calloc(d->nactive_w, sizeof *d->active);
     d->q = calloc((size_t)cfg->rdq + cfg->wrq, sizeof *d->q);
     d->qm = calloc((size_t)cfg->rdq + cfg->wrq, sizeof *d->qm);
@@ -198,7 +199,7 @@ bool dram_accept(Dram *d, const MemMsg *m, uint32_t bankid, uint64_t row,
         r->ncas = 1;
     }
     if (!b->nreq++) {
-        d->active[bankid / 64] |= 1ull << (bankid % 64);
+        bitset_add(d->active, bankid);
     }
     if (b->open && b->row == row) {
         b->hits++;
@@ -403,7 +404,7 @@ static void do_cas(Dram *d, uint32_t i, uint64_t now)
     b->hits--;              /* it leaves the queue */
     b->hits_wr -= r->write;
     if (!--b->nreq) {
-        d->active[r->bank / 64] &= ~(1ull << (r->bank % 64));
+        bitset_del(d->active, r->bank);
     }
     if (d->c.policy == DRAM_CLOSED) {
         close_bank(d, b, b->npre);
@@ -559,7 +560,7 @@ static uint8_t banks_ok(Dram *d, uint64_t now)
     uint8_t any = 0;
     for (uint32_t w = 0; w < d->nactive_w; w++) {
         for (uint64_t m = d->active[w]; m; m &= m - 1) {
-            Bank *b = &d->bank[w * 64 + (uint32_t)__builtin_ctzll(m)];
+            Bank *b = &d->bank[bitset_at(w, m)];
             b->ok = bank_ok(d, b, now);
             any |= b->ok;
         }
@@ -633,8 +634,7 @@ uint64_t dram_next(const Dram *dc)
     } else {
         for (uint32_t w = 0; w < d->nactive_w; w++) {
             for (uint64_t m = d->active[w]; m; m &= m - 1) {
-                uint32_t bi = w * 64 + (uint32_t)__builtin_ctzll(m);
-                t = mem_min(t, bank_earliest(d, &d->bank[bi]));
+                t = mem_min(t, bank_earliest(d, &d->bank[bitset_at(w, m)]));
             }
         }
     }

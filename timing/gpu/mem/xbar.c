@@ -1,6 +1,15 @@
 /*
  * timing/gpu/mem/xbar.c: the crossbar and the ideal network (rules in
  * xbar.h).
+ *
+ * A tick visits only what can move: each output keeps the set of
+ * sources whose head packet goes to it (a source is in one such set at
+ * most), and the sources still sending a packet are a set of their own,
+ * so an output's candidates are its heads minus those, found a word of
+ * 64 sources at a time; the sources and outputs holding packets are sets
+ * too, for xbar_next.  With a hundred SMs queueing on a few partitions
+ * most heads wait on a busy output, and a pass over every source each
+ * cycle cost more than the arbitration.
  */
 #include "timing/gpu/mem/xbar.h"
 
@@ -9,6 +18,7 @@
 #include <string.h>
 
 #include "emu/panic.h"
+#include "timing/gpu/mem/bitset.h"
 
 typedef struct Pkt {
     MemMsg m;
@@ -35,8 +45,17 @@ struct Xbar {
     XbarStats *st;
     In *in;
     Out *out;
-    uint32_t *cand_first, *cand_last, *cand_next; /* per tick, by output */
-    uint32_t *touched;          /* outputs with candidates this tick */
+    uint32_t sw, dw;            /* words of a set of sources, of outputs */
+    uint64_t *head;             /* ndst sets of sw words: the sources
+                                   whose head packet goes to each output */
+    uint32_t *nhead;            /* by output: the members of its set */
+    uint64_t *wanted;           /* outputs whose head set is not empty */
+    uint64_t *sending;          /* sources still sending (busy > now) */
+    uint32_t *sendlist, nsend;  /* its members, to drop when done */
+    uint64_t *inmask;           /* sources with packets queued */
+    uint64_t *outmask;          /* outputs with packets in their buffer */
+    uint32_t *touched;          /* outputs with candidates this tick, */
+    uint32_t *first;            /* and their first (lowest) candidate */
     uint32_t *granted;          /* sources granted */
     uint32_t ngranted;
     uint32_t queued;            /* packets in input buffers */
@@ -83,10 +102,17 @@ Xbar *xbar_new(const XbarCfg *cfg, XbarStats *st, char *err, size_t errlen)
     x->st = st;
     x->in = calloc(cfg->nsrc, sizeof *x->in);
     x->out = calloc(cfg->ndst, sizeof *x->out);
-    x->cand_first = calloc(cfg->ndst, sizeof(uint32_t));
-    x->cand_last = calloc(cfg->ndst, sizeof(uint32_t));
+    x->sw = bitset_words(cfg->nsrc);
+    x->dw = bitset_words(cfg->ndst);
+    x->head = calloc((size_t)cfg->ndst * x->sw, sizeof *x->head);
+    x->nhead = calloc(cfg->ndst, sizeof *x->nhead);
+    x->wanted = calloc(x->dw, sizeof *x->wanted);
+    x->sending = calloc(x->sw, sizeof *x->sending);
+    x->sendlist = calloc(cfg->nsrc, sizeof *x->sendlist);
+    x->inmask = calloc(x->sw, sizeof *x->inmask);
+    x->outmask = calloc(x->dw, sizeof *x->outmask);
     x->touched = calloc(cfg->ndst, sizeof(uint32_t));
-    x->cand_next = calloc(cfg->nsrc, sizeof(uint32_t));
+    x->first = calloc(cfg->ndst, sizeof(uint32_t));
     x->granted = calloc(cfg->nsrc, sizeof(uint32_t));
     if (cfg->extra) {
         size_t n = (size_t)cfg->nsrc * cfg->ndst;
@@ -95,8 +121,9 @@ Xbar *xbar_new(const XbarCfg *cfg, XbarStats *st, char *err, size_t errlen)
         }
     }
     x->c.extra = NULL;
-    bool ok = x->in && x->out && x->cand_first && x->cand_last &&
-              x->touched && x->cand_next && x->granted &&
+    bool ok = x->in && x->out && x->head && x->nhead && x->wanted &&
+              x->sending && x->sendlist && x->inmask && x->outmask &&
+              x->touched && x->first && x->granted &&
               (!cfg->extra || x->extra);
     for (uint32_t s = 0; ok && s < cfg->nsrc; s++) {
         ok = (x->in[s].q = calloc(cfg->inbuf, sizeof(Pkt))) != NULL;
@@ -108,9 +135,6 @@ Xbar *xbar_new(const XbarCfg *cfg, XbarStats *st, char *err, size_t errlen)
     if (!ok) {
         xbar_free(x);
         return NULL;
-    }
-    for (uint32_t d = 0; d < cfg->ndst; d++) {
-        x->cand_first[d] = UINT32_MAX;
     }
     return x;
 }
@@ -129,10 +153,15 @@ void xbar_free(Xbar *x)
     }
     free(x->in);
     free(x->out);
-    free(x->cand_first);
-    free(x->cand_last);
+    free(x->head);
+    free(x->nhead);
+    free(x->wanted);
+    free(x->sending);
+    free(x->sendlist);
+    free(x->inmask);
+    free(x->outmask);
     free(x->touched);
-    free(x->cand_next);
+    free(x->first);
     free(x->granted);
     free(x->extra);
     free(x);
@@ -146,6 +175,26 @@ static uint32_t flits_of(const Xbar *x, uint32_t bytes)
 
 /* Does a packet of `flits` fit in o's buffer?  One larger than the
  * whole buffer goes alone, into an empty one. */
+/* Source s's head packet (it has one) competes for its output. */
+static void head_add(Xbar *x, uint32_t s)
+{
+    const In *in = &x->in[s];
+    uint32_t d = in->q[in->head].dst;
+    bitset_add(&x->head[(size_t)d * x->sw], s);
+    if (!x->nhead[d]++) {
+        bitset_add(x->wanted, d);
+    }
+}
+
+/* Source s's head packet, to output d, leaves its input buffer. */
+static void head_del(Xbar *x, uint32_t s, uint32_t d)
+{
+    bitset_del(&x->head[(size_t)d * x->sw], s);
+    if (!--x->nhead[d]) {
+        bitset_del(x->wanted, d);
+    }
+}
+
 static bool fits(const Xbar *x, const Out *o, uint32_t flits)
 {
     return !memq_full(&o->q) &&
@@ -171,6 +220,7 @@ static void deliver(Xbar *x, uint32_t src, uint32_t dst, const MemMsg *m,
                               <= due);
     o->flits[(o->q.head + o->q.n) % o->q.cap] = flits;
     memq_push(&o->q, m, due);
+    bitset_add(x->outmask, dst);
     o->used += flits;
     x->st->packets++;
     x->st->flits += flits;
@@ -200,10 +250,12 @@ bool xbar_push(Xbar *x, uint32_t src, uint32_t dst, const MemMsg *m,
     in->n++;
     in->used += f;
     x->queued++;
+    if (in->n == 1) {
+        head_add(x, src);
+        bitset_add(x->inmask, src);
+    }
     return true;
 }
-
-#define NONE UINT32_MAX
 
 void xbar_tick(Xbar *x, uint64_t now)
 {
@@ -212,43 +264,52 @@ void xbar_tick(Xbar *x, uint64_t now)
     if (!x->queued) {
         return;
     }
-    /* one pass over the sources: each ready head becomes a candidate of
-     * its output, the candidates of an output listed in source order */
-    uint32_t nt = 0;
-    for (uint32_t s = 0; s < x->c.nsrc; s++) {
-        In *in = &x->in[s];
-        if (!in->n || in->busy > now) {
-            continue;
-        }
-        uint32_t d = in->q[in->head].dst;
-        if (x->out[d].busy > now) {
-            continue;
-        }
-        x->cand_next[s] = NONE;
-        if (x->cand_first[d] == NONE) {
-            x->cand_first[d] = s;
-            x->touched[nt++] = d;
+    /* sources whose packet is all sent by now compete again */
+    for (uint32_t k = 0; k < x->nsend;) {
+        uint32_t s = x->sendlist[k];
+        if (x->in[s].busy <= now) {
+            bitset_del(x->sending, s);
+            x->sendlist[k] = x->sendlist[--x->nsend];
         } else {
-            x->cand_next[x->cand_last[d]] = s;
+            k++;
         }
-        x->cand_last[d] = s;
+    }
+    /* the free outputs with a ready head (not still sending), in the
+     * order of their first ready source (a source is a candidate of one
+     * output only, so the firsts differ): the order of a pass over the
+     * sources, which the grants (xbar_granted) keep */
+    uint32_t nt = 0;
+    for (uint32_t w = 0; w < x->dw; w++) {
+        for (uint64_t m = x->wanted[w]; m; m &= m - 1) {
+            uint32_t d = bitset_at(w, m);
+            if (x->out[d].busy > now) {
+                continue;
+            }
+            uint32_t f = bitset_next_andnot(&x->head[(size_t)d * x->sw],
+                                            x->sending, x->sw, 0);
+            if (f == BITSET_END) {
+                continue;
+            }
+            uint32_t k = nt++;
+            for (; k > 0 && x->first[k - 1] > f; k--) {
+                x->first[k] = x->first[k - 1];
+                x->touched[k] = x->touched[k - 1];
+            }
+            x->first[k] = f;
+            x->touched[k] = d;
+        }
     }
     /* each output grants one: the first candidate at or after its
-     * pointer, else the first (outputs are independent: a source is a
-     * candidate of one output only) */
+     * pointer, else the first.  A source granted here is sending from
+     * now on, so it is no candidate of a later output even when its next
+     * head goes there: the candidates stay those the tick began with. */
     for (uint32_t k = 0; k < nt; k++) {
         uint32_t d = x->touched[k];
         Out *o = &x->out[d];
-        uint32_t first = x->cand_first[d], winner = NONE, ready = 0;
-        x->cand_first[d] = NONE;
-        for (uint32_t s = first; s != NONE; s = x->cand_next[s]) {
-            ready++;
-            if (winner == NONE && s >= o->rr) {
-                winner = s;
-            }
-        }
-        if (winner == NONE) {
-            winner = first;
+        const uint64_t *h = &x->head[(size_t)d * x->sw];
+        uint32_t winner = bitset_next_andnot(h, x->sending, x->sw, o->rr);
+        if (winner == BITSET_END) {
+            winner = x->first[k];
         }
         In *in = &x->in[winner];
         Pkt p = in->q[in->head];
@@ -256,12 +317,24 @@ void xbar_tick(Xbar *x, uint64_t now)
             x->st->stalls++;
             continue;
         }
+        uint32_t ready = 0;
+        for (uint32_t w = 0; w < x->sw; w++) {
+            ready += (uint32_t)__builtin_popcountll(h[w] & ~x->sending[w]);
+        }
         x->st->conflicts += ready - 1;
+        head_del(x, winner, d);
         in->head = (in->head + 1) % x->c.inbuf;
         in->n--;
         in->used -= p.flits;
         x->queued--;
+        if (in->n) {
+            head_add(x, winner);
+        } else {
+            bitset_del(x->inmask, winner);
+        }
         in->busy = now + p.flits;
+        bitset_add(x->sending, winner);
+        x->sendlist[x->nsend++] = winner;
         o->busy = now + p.flits;
         o->rr = (winner + 1) % x->c.nsrc;
         x->granted[x->ngranted++] = winner;
@@ -285,14 +358,20 @@ void xbar_pop(Xbar *x, uint32_t dst)
     Out *o = &x->out[dst];
     o->used -= o->flits[o->q.head];
     memq_pop(&o->q);
+    if (!o->q.n) {
+        bitset_del(x->outmask, dst);
+    }
 }
 
 uint64_t xbar_next_skip(const Xbar *x, const uint8_t *skip)
 {
     uint64_t t = MEM_NEVER;
-    for (uint32_t d = 0; d < x->c.ndst; d++) {
-        if (!skip || !skip[d]) {
-            t = mem_min(t, memq_next(&x->out[d].q));
+    for (uint32_t w = 0; w < x->dw; w++) {
+        for (uint64_t m = x->outmask[w]; m; m &= m - 1) {
+            uint32_t d = bitset_at(w, m);
+            if (!skip || !skip[d]) {
+                t = mem_min(t, memq_next(&x->out[d].q));
+            }
         }
     }
     if (x->queued && t > x->last) {
@@ -300,11 +379,10 @@ uint64_t xbar_next_skip(const Xbar *x, const uint8_t *skip)
          * (never before the next tick: stop there); a full output frees
          * when its packet is taken (the owner's pop, after which it asks
          * again) */
-        for (uint32_t s = 0; s < x->c.nsrc && t > x->last; s++) {
+        for (uint32_t s = bitset_next(x->inmask, x->sw, 0);
+             s != BITSET_END && t > x->last;
+             s = bitset_next(x->inmask, x->sw, s + 1)) {
             const In *in = &x->in[s];
-            if (!in->n) {
-                continue;
-            }
             const Pkt *p = &in->q[in->head];
             const Out *o = &x->out[p->dst];
             if (!fits(x, o, p->flits)) {
