@@ -172,8 +172,9 @@ void dram_set_log(Dram *d, DramCmd *log, uint32_t cap, uint32_t *n)
 
 static void catch_up(Dram *d, uint64_t now);
 
-bool dram_accept(Dram *d, const MemMsg *m, uint32_t bankid, uint64_t row,
-                 uint64_t now)
+/* A request arrives at now, taken or not: the channel is brought up to
+ * it.  True when the queue it needs is full (refused: counted). */
+static bool arrive_full(Dram *d, bool write, uint64_t now)
 {
     if (!d->nq) {
         catch_up(d, now);
@@ -181,10 +182,28 @@ bool dram_accept(Dram *d, const MemMsg *m, uint32_t bankid, uint64_t row,
     /* nothing is issued for it before it arrived */
     d->last = max64(d->last, now);
     d->stale = true;
-    bool write = m->kind == GPU_MEM_WRITE;
-    EMU_ASSERT(bankid < d->c.ranks * d->c.banks);
     if (write ? d->nwr_held >= d->c.wrq : d->nrd_held >= d->c.rdq) {
         COUNT(d, refused, 1);
+        return true;
+    }
+    return false;
+}
+
+bool dram_refuse_full(Dram *d, const MemMsg *m, uint64_t now)
+{
+    if (!(m->kind == GPU_MEM_WRITE ? d->nwr_held >= d->c.wrq
+                                   : d->nrd_held >= d->c.rdq)) {
+        return false;
+    }
+    return arrive_full(d, m->kind == GPU_MEM_WRITE, now);
+}
+
+bool dram_accept(Dram *d, const MemMsg *m, uint32_t bankid, uint64_t row,
+                 uint64_t now)
+{
+    bool write = m->kind == GPU_MEM_WRITE;
+    EMU_ASSERT(bankid < d->c.ranks * d->c.banks);
+    if (arrive_full(d, write, now)) {
         return false;
     }
     uint32_t bytes = mem_sector_count(m->sectors) * GPU_SECTOR;

@@ -117,6 +117,10 @@ void dram_free(Dram *d);
  * = index % bankgroups) and row, at cycle now; false: queue full. */
 bool dram_accept(Dram *d, const MemMsg *m, uint32_t bankid, uint64_t row,
                  uint64_t now);
+/* When the queue m needs is full: refuse m as dram_accept would (the
+ * same effects and count) and return true, so the owner need not find
+ * its bank and row first; false (nothing done) when there is room. */
+bool dram_refuse_full(Dram *d, const MemMsg *m, uint64_t now);
 void dram_tick(Dram *d, uint64_t now);
 uint64_t dram_next(const Dram *d);
 const MemMsg *dram_out_peek(const Dram *d, uint64_t now);

@@ -626,7 +626,8 @@ static void unblock_part(Hier *H, uint32_t p)
 static void run_rep(Hier *H, uint64_t now)
 {
     const MemMsg *m;
-    for (uint32_t s = 0; s < H->nsms; s++) {
+    for (uint32_t s = xbar_next_out(H->rep, 0); s != UINT32_MAX;
+         s = xbar_next_out(H->rep, s + 1)) {
         while ((m = xbar_peek(H->rep, s, now))) {
             if (m->unit == MEM_UNIT_DIRECT) {
                 deliver(H, m, cyc(H, DOM_CORE));

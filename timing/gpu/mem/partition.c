@@ -48,9 +48,14 @@ static bool out_full(const Part *p)
     return p->out.n + p->rsv >= p->out.cap;
 }
 
-/* m into the channel, its bank and row from the address map. */
+/* m into the channel, its bank and row from the address map (looked up
+ * only when the channel has room: a full one is offered the same head
+ * every cycle until it drains). */
 static bool to_dram(Part *p, const MemMsg *m, uint64_t now_dram)
 {
+    if (dram_refuse_full(p->dram, m, now_dram)) {
+        return false;
+    }
     AddrLoc loc;
     addrmap_map(p->map,
                 m->addr + GPU_SECTOR * (uint32_t)__builtin_ctz(m->sectors),

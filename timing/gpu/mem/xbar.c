@@ -342,6 +342,12 @@ void xbar_tick(Xbar *x, uint64_t now)
     }
 }
 
+uint32_t xbar_next_out(const Xbar *x, uint32_t from)
+{
+    _Static_assert(BITSET_END == UINT32_MAX, "xbar.h's none");
+    return bitset_next(x->outmask, x->dw, from);
+}
+
 uint32_t xbar_granted(const Xbar *x, const uint32_t **src)
 {
     *src = x->granted;

@@ -72,6 +72,9 @@ uint64_t xbar_next(const Xbar *x);
 /* The same, ignoring arrivals at outputs marked in skip[] (their
  * receiver refused; the owner wakes the network when it may accept). */
 uint64_t xbar_next_skip(const Xbar *x, const uint8_t *skip);
+/* The least output >= from with a packet in its buffer (arrived or
+ * not), UINT32_MAX when none: the owner visits only those. */
+uint32_t xbar_next_out(const Xbar *x, uint32_t from);
 /* The sources the last tick granted (crossbar: their input buffers
  * gained room); their count. */
 uint32_t xbar_granted(const Xbar *x, const uint32_t **src);
