@@ -633,6 +633,23 @@ void dram_tick(Dram *d, uint64_t now)
     }
 }
 
+/* The least of t and the banks' earliest, or any value <= d->last once
+ * one is: dram_next answers no earlier than the next tick, so the
+ * search stops at the first bank that can act by then (while requests
+ * wait on a busy bus, most can). */
+static uint64_t banks_earliest(const Dram *d, uint64_t t)
+{
+    for (uint32_t w = 0; w < d->nactive_w; w++) {
+        for (uint64_t m = d->active[w]; m; m &= m - 1) {
+            if (t <= d->last) {
+                return t;
+            }
+            t = mem_min(t, bank_earliest(d, &d->bank[bitset_at(w, m)]));
+        }
+    }
+    return t;
+}
+
 uint64_t dram_next(const Dram *dc)
 {
     /* the answer is kept until the state changes (accept, tick, pop):
@@ -651,11 +668,7 @@ uint64_t dram_next(const Dram *dc)
     if (d->c.sched == DRAM_FIFO) {
         t = d->nq ? mem_min(t, earliest(d, &d->q[0])) : t;
     } else {
-        for (uint32_t w = 0; w < d->nactive_w; w++) {
-            for (uint64_t m = d->active[w]; m; m &= m - 1) {
-                t = mem_min(t, bank_earliest(d, &d->bank[bitset_at(w, m)]));
-            }
-        }
+        t = banks_earliest(d, t);
     }
     d->next = t == MEM_NEVER ? t : max64(t, d->last);
     return d->next;
