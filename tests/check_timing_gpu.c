@@ -457,6 +457,52 @@ START_TEST(sfu_takes_multiplies)
 }
 END_TEST
 
+/* unit.full_delay: N warps each run 3 dependent adds on an 8-lane INT
+ * unit (4 cycles a warp, latency 24), then exit.  A result comes 8 cycles
+ * late when its add issued to a unit that had taken adds back to back
+ * for at least 24 cycles.
+ *  - 1 warp: adds at 1, 25, 49 (the unit idle between): no delay, the
+ *    last result at 73, with the delay or without;
+ *  - 6 warps: the first adds at 1, 5, ..., 21, the second at 25, ...,
+ *    45 (a run since 1: 24 cycles or more), so their results come at
+ *    57, ..., 77 instead of 49, ..., 69: the third adds at 57, ..., 77
+ *    (after a gap of 49-57 the run starts again: no delay), results
+ *    until 101 (without: third adds 49, ..., 69, results until 93);
+ *  - 8 warps: second adds at 33, ..., 61 and third at 65, ..., 93 with
+ *    the delay or without (each warp waits for the unit longer than
+ *    the delay), only the last results later: 125 instead of 117. */
+START_TEST(full_pipeline_delay)
+{
+    static const struct {
+        uint32_t warps;
+        uint64_t delay, first3, last3, cycles;
+    } t[] = {{1, 0, 49, 49, 73},  {1, 8, 49, 49, 73},
+             {6, 0, 49, 69, 93},  {6, 8, 57, 77, 101},
+             {8, 0, 65, 93, 117}, {8, 8, 65, 93, 125}};
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+        gpu_base(1);
+        mock_set(&M, "unit.int.lanes=8");
+        mock_set(&M, "unit.int.lat=24");
+        mock_set(&M, t[i].delay ? "unit.full_delay=8" : "unit.full_delay=0");
+        mock_grid(&M, 1, t[i].warps);
+        for (uint32_t w = 0; w < t[i].warps; w++) {
+            mock_chain(&M, w, 3);
+        }
+        uint32_t last = t[i].warps - 1;
+        ck_assert_msg(mock_time(&M) == t[i].cycles, "%u warps, delay %llu: "
+                      "%llu cycles", t[i].warps,
+                      (unsigned long long)t[i].delay,
+                      (unsigned long long)mock_time(&M));
+        ck_assert_uint_eq(ISSUE(0, 0, 1), t[i].warps == 8 ? 33 : 25);
+        ck_assert_uint_eq(ISSUE(0, 0, 2), t[i].first3);
+        ck_assert_uint_eq(ISSUE(0, last, 2), t[i].last3);
+        ck_assert_uint_eq(ISSUE(0, 0, 3), t[i].first3 + 1);
+        check_accounting(1);
+        mock_fini(&M);
+    }
+}
+END_TEST
+
 /* Dual issue: 8 independent adds and an exit.  issue.width 2 with two
  * INT units: two a cycle from 1 (each issue of a block's first
  * instruction prefetches the next block, decoded the next cycle): adds
@@ -1121,6 +1167,7 @@ static Suite *suite(void)
     tcase_add_test(tc, gt200_preset);
     tcase_add_test(tc, expansion_gt200_mul);
     tcase_add_test(tc, sfu_takes_multiplies);
+    tcase_add_test(tc, full_pipeline_delay);
     tcase_add_test(tc, expansion_parts_occupy_units);
     tcase_add_test(tc, expansion_with_collectors);
     tcase_add_test(tc, fault_without_kernel_end);

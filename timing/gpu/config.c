@@ -120,6 +120,10 @@ static const char *const preset_name[P_COUNT] = {"ampere", "gt200"};
     X("unit.sfu.mul_ii", sfu_mul_ii, Y(0, 10), 0, 1u << 20,                    \
       "cycles the SFUs take for a warp's FP32 multiply while the FP32 "     \
       "unit is busy (GT200's SP+SFU dual issue); 0: never")                 \
+    X("unit.full_delay", full_delay, Y(0, 0), 0, 1u << 20,                    \
+      "cycles added to the result of a warp instruction issued to a unit "  \
+      "that took one with no gap for at least its latency (its pipeline "   \
+      "full; gt200.cfg: Wong et al. Fig. 6); 0: never")                     \
     X("fence.latency", fence_latency, Y(8, 8), 0, 1u << 20,                    \
       "cycles after a fence (once earlier memory completed)")                  \
     X("oc.latency", oc_latency, Y(0, 0), 0, 1u << 20,                          \

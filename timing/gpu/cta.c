@@ -39,7 +39,7 @@ GpuSm *gpu_sm_new(const GpuConfig *c, uint32_t id)
         GpuSched *sc = &sm->sched[k];
         sc->idx = k;
         for (unsigned u = 0; u < PTXEMU_TM_UNIT_COUNT; u++) {
-            sc->ufree[u] = calloc(c->unit[u].count, sizeof(uint64_t));
+            sc->ufree[u] = calloc(2 * c->unit[u].count, sizeof(uint64_t));
             if (!sc->ufree[u]) {
                 gpu_sm_free(sm);
                 return NULL;

@@ -253,7 +253,8 @@ static int reset_sms(Gpu *g, uint64_t start)
             GpuSched *sc = &sm->sched[k];
             sc->fport = (GpuFetchPort){0};
             for (unsigned u = 0; u < PTXEMU_TM_UNIT_COUNT; u++) {
-                memset(sc->ufree[u], 0, g->c.unit[u].count * sizeof(uint64_t));
+                memset(sc->ufree[u], 0,
+                       2 * g->c.unit[u].count * sizeof(uint64_t));
             }
             sc->has_last = false;
             sc->last_w = NULL;

@@ -153,6 +153,7 @@ typedef struct GpuConfig {
     uint64_t branch_latency, bar_latency, fence_latency, oc_latency;
     GpuUnitCfg unit[PTXEMU_TM_UNIT_COUNT];
     uint64_t sfu_mul_ii;        /* GT200: FP32 multiplies on the SFUs */
+    uint64_t full_delay;        /* unit.full_delay (units.c) */
     uint64_t lsu_queue, lsu_txn_per_cycle, mio_queue, lsu_replay;
     uint64_t smem_latency, dsmem_latency;
     GpuBanks banks;
@@ -326,7 +327,9 @@ typedef struct GpuSched {
     uint32_t idx;
     GpuHeld held;
     GpuFetchPort fport;         /* fetch.port_per_sched */
-    uint64_t *ufree[PTXEMU_TM_UNIT_COUNT]; /* per unit: free from */
+    /* per unit i of a class of n: [i] the cycle it is free from;
+     * [n + i] the cycle its current run of back-to-back issues began */
+    uint64_t *ufree[PTXEMU_TM_UNIT_COUNT];
     GpuWarp **w;                /* its warps, oldest first */
     /* lb[i].lb: w[i] cannot issue before this cycle, and working it
      * out before then changes nothing (the lesser of own_t and
@@ -510,7 +513,8 @@ uint64_t gpu_unit_free(const Gpu *g, const GpuSched *sc, const GpuWarp *w);
 /* The scoreboard kind of its results. */
 GpuSbKind gpu_unit_kind(const ptxemu_tm_insn *insn);
 /* A one-part instruction occupies a unit of its class from now; the
- * cycle its result is ready. */
+ * cycle its result is ready (unit.full_delay later when that unit's
+ * pipeline was full). */
 uint64_t gpu_unit_issue(Gpu *g, GpuSched *sc, const ptxemu_tm_insn *insn,
                         uint64_t now);
 /* An instruction ptxas expands into several machine instructions

@@ -10,6 +10,19 @@
  * operand read.  The unit chosen is the one free first (the lowest
  * index on a tie), so the choice is deterministic.
  *
+ * unit.full_delay D (0: off): an instruction issued to a unit that has
+ * taken one back to back (each as soon as the last freed it) for at
+ * least its latency, so that its pipeline is full, gets its result D
+ * cycles later.  A lone warp's dependent chain always leaves the unit a
+ * gap and keeps its latency; many warps waiting for the unit hide D in
+ * their wait; only a number of warps whose issues just fill the pipeline
+ * loses issue slots.  This is what GT200 does with one dependent add
+ * chain per warp (Wong et al., ISPASS 2010, section IV-B, Fig. 6): 24
+ * cycles below six warps, the 8 SPs not filled by six or seven warps
+ * although 24 / 4 = 6, full from eight; no NVIDIA document names the
+ * structure, so gt200.cfg sets D = 8 fitted to that curve (the largest D
+ * eight warps hide: 24 + 8 = 8 x 4).
+ *
  * PTX-to-machine expansion (expand.h, table for `expand.arch`): an
  * instruction ptxas turns into n machine instructions issues them as a
  * chain (the table's reading: each part waits for the previous one's
@@ -107,13 +120,23 @@ GpuSbKind gpu_unit_kind(const ptxemu_tm_insn *insn)
     }
 }
 
-/* Occupy the first free unit of class u for `busy` cycles from now. */
-static void occupy(Gpu *g, GpuSched *sc, unsigned u, uint64_t busy,
-                   uint64_t now)
+/* Occupy the first free unit of class u for `busy` cycles from now; the
+ * cycles its result comes later than the class's latency says
+ * (unit.full_delay when the unit's pipeline is full). */
+static uint64_t occupy(Gpu *g, GpuSched *sc, unsigned u, uint64_t busy,
+                       uint64_t now)
 {
     uint32_t i = first_free(g, sc, u);
+    uint64_t *run = &sc->ufree[u][g->c.unit[u].count + i];
+    if (sc->ufree[u][i] < now) {
+        *run = now; /* it was idle: a new run of issues */
+    }
+    uint64_t extra = g->c.full_delay && now >= *run &&
+                             now - *run >= g->c.unit[u].lat
+                         ? g->c.full_delay : 0;
     sc->ufree[u][i] = gpu_max(now, sc->ufree[u][i]) + busy;
     sc->sgen++; /* (sched.c: what lb[].ex read) */
+    return extra;
 }
 
 /* Part w->xk of w's expanded instruction issues at now. */
@@ -121,8 +144,7 @@ static void part_issue(Gpu *g, GpuSched *sc, GpuWarp *w, uint64_t now)
 {
     const GpuExpandPart *p = &w->xp->part[w->xk];
     gpu_warp_touch(w);
-    occupy(g, sc, p->unit, p->ii, now);
-    uint64_t done = now + p->latency;
+    uint64_t done = now + p->latency + occupy(g, sc, p->unit, p->ii, now);
     if (++w->xk < w->xp->n) {
         w->xnext = done;
         return;
@@ -153,13 +175,13 @@ uint64_t gpu_unit_issue(Gpu *g, GpuSched *sc, const ptxemu_tm_insn *insn,
             sc->ufree[s][first_free(g, sc, s)] <= now) {
             /* the FP32 unit is busy: the SFUs take it, with the
              * multiply's own latency */
-            occupy(g, sc, s, g->c.sfu_mul_ii, now);
-            return now + uc->lat + g->c.oc_latency;
+            uint64_t extra = occupy(g, sc, s, g->c.sfu_mul_ii, now);
+            return now + uc->lat + g->c.oc_latency + extra;
         }
     }
     uint64_t passes = (GPU_WARP_SIZE + uc->lanes - 1) / uc->lanes;
-    occupy(g, sc, u, passes * uc->ii, now);
-    return now + uc->lat + g->c.oc_latency;
+    uint64_t extra = occupy(g, sc, u, passes * uc->ii, now);
+    return now + uc->lat + g->c.oc_latency + extra;
 }
 
 void gpu_unit_expand(Gpu *g, GpuWarp *w, const ptxemu_tm_insn *insn,
