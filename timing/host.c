@@ -1192,6 +1192,9 @@ EmuStatus tm_session_run(void *ctx, EmuLaunch *l)
             set_now(s, now);
         }
         if (s->iv) {
+            if (ops->stats_sync) {
+                ops->stats_sync(s->tm);
+            }
             if (runs != s->runs) {
                 tm_iv_rebase(&ivr, s->stats); /* a child grid's were its */
             } else {

@@ -35,6 +35,8 @@ static const size_t ops_size_of_version[] = {
     [1] = TM_OPS_V1_SIZE,
     [2] = TM_OPS_V1_SIZE, /* (ABI 2 added fields to ptxemu_tm_kernel) */
     [3] = TM_OPS_V1_SIZE, /* (ABI 3 to the host's table) */
+    [4] = offsetof(ptxemu_tm_ops, stats_sync) +
+          sizeof(((ptxemu_tm_ops *)0)->stats_sync),
 };
 _Static_assert(sizeof(ops_size_of_version) / sizeof(ops_size_of_version[0])
                == PTXEMU_TM_ABI_VERSION + 1,
@@ -113,6 +115,9 @@ static int init_and_check(const char *who, ptxemu_tm_init_fn init,
                   "version %u's %zu", who, ops->struct_size, v,
                   ops_size_of_version[v]);
         return -1;
+    }
+    if (v < 4) {
+        ops->stats_sync = NULL; /* (not in its table) */
     }
     for (size_t k = 0; k < sizeof(required) / sizeof(required[0]); k++) {
         void (*fn)(void);

@@ -108,8 +108,10 @@ extern "C" {
  * memory-system hints (carveout, the L2's persisting set-aside and the
  * access-policy window); 3 = stepping SMs on several host threads
  * (host->threads, host->parallel, PTXEMU_TM_I_SHARED; "Parallel
- * stepping" below). */
-#define PTXEMU_TM_ABI_VERSION 3u
+ * stepping" below); 4 = ops->stats_sync (counters a model keeps
+ * lazily, brought up to date when the host reads them during a
+ * kernel). */
+#define PTXEMU_TM_ABI_VERSION 4u
 #define PTXEMU_TM_ABI_MIN 1u
 #define PTXEMU_TM_ENTRY "ptxemu_timing_plugin_init"
 
@@ -383,7 +385,9 @@ typedef struct ptxemu_tm_host_api {
 
     /* -- statistics: the host reads *ctr at kernel_end and reports the
      * kernel's delta in --stats (path "sm3.l1.hit"); ctr must stay valid
-     * until destroy.  Register during create or kernel_begin. -- */
+     * until destroy.  Register during create or kernel_begin.  With
+     * --stats-interval it also reads them after each cycle() call,
+     * calling ops->stats_sync first where the model has one (ABI 4). -- */
     int (*stat)(ptxemu_tm_host *h, const char *path, const uint64_t *ctr,
                 const char *help);
 
@@ -468,6 +472,15 @@ typedef struct ptxemu_tm_ops {
     /* Optional (NULL: not told). */
     void (*event)(void *tm, ptxemu_tm_event ev, ptxemu_tm_cta *cta,
                   ptxemu_tm_warp *w);
+
+    /* -- ABI 4 -- */
+    /* Optional: bring every counter registered with stat() up to the
+     * current cycle, for a model that keeps some lazily (adds a
+     * per-cycle amount only when its owner changes state, instead of
+     * every cycle).  The host calls it after a cycle() call, before it
+     * reads the counters then (--stats-interval); after kernel_end the
+     * counters must be current without it.  NULL: always current. */
+    void (*stats_sync)(void *tm);
 } ptxemu_tm_ops;
 
 typedef int (*ptxemu_tm_init_fn)(uint32_t host_abi_version,

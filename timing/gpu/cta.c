@@ -208,6 +208,7 @@ static int place_on(Gpu *g, GpuSm *sm)
         }
     }
     gpu_poke_sm(g, sm->id);
+    gpu_sm_settle(g, sm, kn->now);
     tm_occ_add(&sm->used, &c->use, +1);
     c->next = sm->ctas;
     sm->ctas = c;
@@ -363,6 +364,7 @@ void gpu_sm_retire(Gpu *g, GpuSm *sm, uint64_t now, bool drop)
             g->api->cta_retire(g->h, c->h);
         }
         c->kern->resident--;
+        gpu_sm_settle(g, sm, g->kern->now);
         tm_occ_add(&sm->used, &c->use, -1);
         g->place_full = false;
         cta_free(g, sm, c);

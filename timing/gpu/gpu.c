@@ -242,6 +242,8 @@ static void rest_clear(Gpu *g)
     memset(g->rest, 0, sizeof g->rest);
 }
 
+static void settle_all(Gpu *g);
+
 static int reset_sms(Gpu *g, uint64_t start)
 {
     for (uint32_t i = 0; i < g->nsms; i++) {
@@ -307,7 +309,8 @@ static int gpu_kernel_begin(void *tm, const ptxemu_tm_kernel *k)
          * a kernel abandoned without kernel_end (a host older than the
          * ABI's rule that a stopped kernel gets one) and freed; forget
          * it, so that it neither holds the SMs nor makes this kernel
-         * its child. */
+         * its child.  (Its counters count up to where it stopped.) */
+        settle_all(g);
         gpu_lsu_orphan(g, true);
         for (uint32_t i = 0; i < g->nsms; i++) {
             gpu_sm_drop_all(g, g->sm[i]);
@@ -430,6 +433,7 @@ static void sm_enter(Gpu *g, GpuSm *sm, uint64_t t)
     /* %clock is read only by the steps of a visit: an SM not visited
      * needs no time */
     g->api->set_time(g->h, sm->id, t - t % g->c.clock_div);
+    sm->visit_t = t;
     sm->look = GPU_NEVER; /* a poke or touch during the visit clears it */
     if (sm->qhead) {
         gpu_lsu_cycle(g, sm, t);
@@ -457,9 +461,6 @@ static inline bool sm_visit(Gpu *g, GpuSm *sm, uint64_t t, uint64_t *next)
     }
     if (sm->rest != GPU_REST_ASLEEP) {
         rest_set(g, sm, GPU_REST_ASLEEP);
-    }
-    if (sm->lsu_sleep && sm->qhead) { /* (gpu_lsu_cycle's offer) */
-        g->c.mem->refused_again(g->mem, sm->id, 1);
     }
     *next = gpu_min(*next, sm->look);
     return false;
@@ -695,24 +696,50 @@ static int cycle(Gpu *g, uint64_t *now)
     for (int r = 0; r < GPU_ST_COUNT; r++) {
         g->st_stall[r] += (cnt[r] + g->rest[r]) * d;
     }
-    /* A sleeping LSU would have offered its refused request at each
-     * cycle in (t, next) this loop would have run: every one while an
-     * LSU is busy, from t + 1 or after a child grid's run. */
-    const uint64_t from = gpu_max(t + 1, kn->resume_at);
-    const uint64_t skipped = next > from ? next - from : 0;
-    for (uint32_t i = 0; i < g->active_sms; i++) {
-        GpuSm *sm = g->sm[i];
-        if (sm->used.ctas) {
-            sm->cycles += d;
-            sm->warps_resident += sm->used.warps * d;
-            if (sm->lsu_sleep && sm->qhead && skipped) {
-                g->c.mem->refused_again(g->mem, sm->id, skipped);
-            }
-        }
-    }
+    /* (each SM's cycles, resident warps and a sleeping LSU's offers
+     * are counted lazily: gpu_sm_settle) */
     kn->now = next;
     *now = next;
     return 1;
+}
+
+void gpu_sm_settle(Gpu *g, GpuSm *sm, uint64_t t)
+{
+    if (t > sm->acct_t) {
+        if (sm->used.ctas) {
+            const uint64_t d = t - sm->acct_t;
+            sm->cycles += d;
+            sm->warps_resident += sm->used.warps * d;
+        }
+        sm->acct_t = t;
+    }
+    gpu_lsu_settle(g, sm, t);
+}
+
+void gpu_lsu_settle(Gpu *g, GpuSm *sm, uint64_t t)
+{
+    /* An LSU asleep since rf_from would have offered its refused
+     * request each cycle (gpu_lsu_cycle's offer while awake). */
+    if (sm->lsu_sleep && sm->qhead && t > sm->rf_from) {
+        g->c.mem->refused_again(g->mem, sm->id, t - sm->rf_from);
+        sm->rf_from = t;
+    }
+}
+
+/* Every SM's lazy counters up to the current cycle (what the host reads
+ * after a cycle() call: the cycles before it). */
+static void settle_all(Gpu *g)
+{
+    if (g->kern) {
+        for (uint32_t i = 0; i < g->nsms; i++) {
+            gpu_sm_settle(g, g->sm[i], g->kern->now);
+        }
+    }
+}
+
+static void gpu_stats_sync(void *tm)
+{
+    settle_all(tm);
 }
 
 static int gpu_kernel_end(void *tm, uint64_t *end_cycle)
@@ -722,6 +749,7 @@ static int gpu_kernel_end(void *tm, uint64_t *end_cycle)
         *end_cycle = 0;
         return PTXEMU_TM_OK;
     }
+    settle_all(g);
     if (g->kern->running) { /* stopped early: replies still to come */
         gpu_lsu_orphan(g, false);
     }
@@ -764,5 +792,6 @@ int tm_gpu_init(uint32_t host_abi_version, ptxemu_tm_ops *ops)
     ops->cycle = gpu_cycle;
     ops->kernel_end = gpu_kernel_end;
     ops->event = gpu_event;
+    ops->stats_sync = gpu_stats_sync;
     return 0;
 }

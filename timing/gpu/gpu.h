@@ -411,6 +411,11 @@ typedef struct GpuSm {
     uint32_t nfq, capfq;
     /* statistics */
     uint64_t issued, cycles, warps_resident;
+    /* Kept lazily (gpu_sm_settle): cycles and warps_resident hold the
+     * cycles before acct_t; a sleeping LSU's refusals (refused_again)
+     * are reported up to rf_from */
+    uint64_t acct_t, rf_from;
+    uint64_t visit_t;           /* the cycle of its last visit */
     /* What its cycle changes that was the model's (gpu.c: an SM's
      * phase 1 touches only its own): counters, scoreboard tags, ops
      * made, scratch, the expansion cache, records in its collectors,
@@ -588,6 +593,16 @@ uint64_t gpu_sm_retire_at(const Gpu *g, GpuSm *sm);
 void gpu_sm_retire(Gpu *g, GpuSm *sm, uint64_t now, bool drop);
 /* Forget every CTA on sm, of any kernel (kernels the host abandoned). */
 void gpu_sm_drop_all(Gpu *g, GpuSm *sm);
+
+/* ---- gpu.c ---- */
+/* Bring sm's per-cycle counters up to cycle t (each cycle before t
+ * counted once): its cycles and resident warps while it holds CTAs,
+ * and an LSU asleep on a sticky refusal reports the offer it would
+ * have made each cycle.  Called before what they depend on changes (its
+ * CTAs, the LSU's sleep) and before the host reads them. */
+void gpu_sm_settle(Gpu *g, GpuSm *sm, uint64_t t);
+/* Only the LSU's part. */
+void gpu_lsu_settle(Gpu *g, GpuSm *sm, uint64_t t);
 
 /* ---- sched.c ---- */
 GpuSched *gpu_sched_of(const Gpu *g, const GpuWarp *w);

@@ -148,7 +148,9 @@ typedef struct GpuMemOps {
      * GPU_MEM_RETRY, ...), which it then does at the first change of
      * what decided (within an advance).  The sender then stops
      * offering it and reports the offers it did not make with
-     * refused_again, which counts them as refusals would have been. */
+     * refused_again, which counts them as refusals would have been:
+     * when it likes, up to and inside that done() call (then still
+     * asleep), not after it. */
     bool (*sticky)(void *m, uint32_t sm);
     void (*refused_again)(void *m, uint32_t sm, uint64_t n);
 } GpuMemOps;

@@ -392,8 +392,8 @@ bool gpu_lsu_cycle(Gpu *g, GpuSm *sm, uint64_t now)
     uint64_t budget = g->c.lsu_txn_per_cycle;
     bool popped = false;
     if (sm->lsu_sleep) {
-        /* the offer it would make now, refused as the last was */
-        g->c.mem->refused_again(g->mem, sm->id, 1);
+        /* (the offer it would make now, refused as the last was, is
+         * reported by gpu_sm_settle) */
         return true;
     }
     while (budget && sm->qhead && !sm->qhead->hold) {
@@ -402,6 +402,7 @@ bool gpu_lsu_cycle(Gpu *g, GpuSm *sm, uint64_t now)
             if (!g->c.mem->send(g->mem, &op->req[op->nsent], now)) {
                 sm->lsu_sleep = g->c.mem->sticky &&
                                 g->c.mem->sticky(g->mem, sm->id);
+                sm->rf_from = now + 1; /* (this refusal: counted) */
                 budget = 0;
                 break;
             }
@@ -451,8 +452,16 @@ void gpu_mem_done(void *ctx, uint32_t sm, uint64_t cookie, uint64_t cycle)
 {
     Gpu *g = ctx;
     if (cookie == GPU_MEM_RETRY) { /* offer the refused request again */
-        g->sm[sm]->lsu_sleep = false;
-        g->sm[sm]->look = 0;
+        /* The offers it did not make, up to this cycle's, which it made
+         * at the start of its visit when that is under way (a request
+         * of its own taken: hier's changed()), else would make. */
+        GpuSm *s = g->sm[sm];
+        if (g->kern) {
+            const uint64_t t = g->kern->now;
+            gpu_lsu_settle(g, s, s->visit_t == t ? t + 1 : t);
+        }
+        s->lsu_sleep = false;
+        s->look = 0;
         return;
     }
     if (cookie & 1u) {

@@ -311,8 +311,10 @@ static void changed(Hier *H, uint32_t s)
     Sm *S = &H->sm[s];
     S->gen++;
     if (S->sleeping) {
-        S->sleeping = false;
+        /* (asleep still: the sender may report the offers it did not
+         * make before it is told) */
         H->done(H->ctx, s, GPU_MEM_RETRY, cyc(H, DOM_CORE));
+        S->sleeping = false;
     }
 }
 
