@@ -206,8 +206,6 @@ static void *gpu_create(const ptxemu_tm_host_api *api, ptxemu_tm_host *h)
     return g;
 }
 
-/* A new launch: the SMs' pipelines are empty.  0, or -1 when out of
- * memory. */
 /* An SM not visited in a cycle counts, per scheduler, idle when it has
  * no CTA, else the reason its scheduler gave when it last looked (as
  * gpu_sched_cycle answers asleep).  Those reasons change only in a
@@ -232,8 +230,8 @@ static void rest_set(Gpu *g, GpuSm *sm, uint8_t to)
     sm->rest = to;
 }
 
-/* Every SM out of g->rest (a kernel begins or ends: the SMs counted
- * change). */
+/* Every SM out of g->rest (a new launch, not a child grid's: the SMs
+ * counted may change). */
 static void rest_clear(Gpu *g)
 {
     for (uint32_t i = 0; i < g->nsms; i++) {
@@ -244,6 +242,8 @@ static void rest_clear(Gpu *g)
 
 static void settle_all(Gpu *g);
 
+/* A new launch: the SMs' pipelines are empty.  0, or -1 when out of
+ * memory. */
 static int reset_sms(Gpu *g, uint64_t start)
 {
     for (uint32_t i = 0; i < g->nsms; i++) {
