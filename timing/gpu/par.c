@@ -35,7 +35,10 @@
  * CUDA programs may keep their contexts.  A set in a phase (exit called
  * while another host thread runs a kernel) is left alone: exit must not
  * wait.  Phases that begin after the handler ran run on the calling
- * thread alone.
+ * thread alone.  The handler also runs when a library holding the model
+ * (the drop-in libcuda.so.1) is unloaded by dlclose (atexit(3): a
+ * shared library's handlers run then), so that no helper is left in
+ * unmapped code (tests/timing_unload.test).
  */
 #include "config.h"
 
