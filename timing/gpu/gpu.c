@@ -258,6 +258,7 @@ static int reset_sms(Gpu *g, uint64_t start)
                 memset(sc->ufree[u], 0,
                        2 * g->c.unit[u].count * sizeof(uint64_t));
             }
+            memset(sc->umin, 0, sizeof sc->umin);
             sc->has_last = false;
             sc->last_w = NULL;
             sc->held.on = false;

@@ -330,6 +330,8 @@ typedef struct GpuSched {
     /* per unit i of a class of n: [i] the cycle it is free from;
      * [n + i] the cycle its current run of back-to-back issues began */
     uint64_t *ufree[PTXEMU_TM_UNIT_COUNT];
+    uint64_t umin[PTXEMU_TM_UNIT_COUNT]; /* per class: the least ufree
+                                   (the first of its units to free) */
     GpuWarp **w;                /* its warps, oldest first */
     /* lb[i].lb: w[i] cannot issue before this cycle, and working it
      * out before then changes nothing (the lesser of own_t and
@@ -547,9 +549,24 @@ void gpu_fetch_reply(Gpu *g, GpuWarp *w, uint64_t cycle);
 
 /* ---- lsu.c ---- */
 /* Whether an instruction needs room in the LSU queue or the MIO pipe
- * (decided from static info before issue). */
-bool gpu_lsu_needs_queue(const ptxemu_tm_insn *in);
-bool gpu_lsu_needs_mio(const ptxemu_tm_insn *in);
+ * (decided from static info before issue; inline: the schedulers ask
+ * for every candidate). */
+#define GPU_LSU_MEM_FLAGS                                                      \
+    (PTXEMU_TM_I_LOAD | PTXEMU_TM_I_STORE | PTXEMU_TM_I_ATOMIC |               \
+     PTXEMU_TM_I_ASYNC)
+static inline bool gpu_lsu_mio_space(unsigned sp)
+{
+    return sp == PTXEMU_TM_SPACE_SHARED || sp == PTXEMU_TM_SPACE_SHARED_CLUSTER;
+}
+static inline bool gpu_lsu_needs_queue(const ptxemu_tm_insn *in)
+{
+    return (in->flags & GPU_LSU_MEM_FLAGS) && !gpu_lsu_mio_space(in->space);
+}
+static inline bool gpu_lsu_needs_mio(const ptxemu_tm_insn *in)
+{
+    return (in->flags & GPU_LSU_MEM_FLAGS) &&
+           (in->space == PTXEMU_TM_SPACE_NONE || gpu_lsu_mio_space(in->space));
+}
 /* Time the accesses of an issued step; *ready / *kind: when its
  * results are ready (GPU_NEVER: with tag's replies).  0, or -1 when out
  * of memory. */

@@ -25,25 +25,6 @@
 
 #include "timing/gpu/gpu.h"
 
-#define MEM_FLAGS                                                              \
-    (PTXEMU_TM_I_LOAD | PTXEMU_TM_I_STORE | PTXEMU_TM_I_ATOMIC |               \
-     PTXEMU_TM_I_ASYNC)
-
-static bool mio_space(unsigned sp)
-{
-    return sp == PTXEMU_TM_SPACE_SHARED || sp == PTXEMU_TM_SPACE_SHARED_CLUSTER;
-}
-
-bool gpu_lsu_needs_queue(const ptxemu_tm_insn *in)
-{
-    return (in->flags & MEM_FLAGS) && !mio_space(in->space);
-}
-
-bool gpu_lsu_needs_mio(const ptxemu_tm_insn *in)
-{
-    return (in->flags & MEM_FLAGS) &&
-           (in->space == PTXEMU_TM_SPACE_NONE || mio_space(in->space));
-}
 
 static bool async_kind(unsigned k)
 {

@@ -94,10 +94,9 @@ uint64_t gpu_unit_free(const Gpu *g, const GpuSched *sc, const GpuWarp *w)
 {
     unsigned u = w->xp ? w->xp->part[w->xk].unit
                  : w->nexp ? w->nexp->part[0].unit : gpu_unit(w->next);
-    uint64_t t = sc->ufree[u][first_free(g, sc, u)];
+    uint64_t t = sc->umin[u];
     if (!w->xp && !w->nexp && sfu_mul(g, w->next)) {
-        const unsigned s = PTXEMU_TM_UNIT_SFU;
-        t = gpu_min(t, sc->ufree[s][first_free(g, sc, s)]);
+        t = gpu_min(t, sc->umin[PTXEMU_TM_UNIT_SFU]);
     }
     return t;
 }
@@ -135,6 +134,7 @@ static uint64_t occupy(Gpu *g, GpuSched *sc, unsigned u, uint64_t busy,
                              now - *run >= g->c.unit[u].lat
                          ? g->c.full_delay : 0;
     sc->ufree[u][i] = gpu_max(now, sc->ufree[u][i]) + busy;
+    sc->umin[u] = sc->ufree[u][first_free(g, sc, u)];
     sc->sgen++; /* (sched.c: what lb[].ex read) */
     return extra;
 }
@@ -171,8 +171,7 @@ uint64_t gpu_unit_issue(Gpu *g, GpuSched *sc, const ptxemu_tm_insn *insn,
     const GpuUnitCfg *uc = &g->c.unit[u];
     if (sfu_mul(g, insn)) {
         const unsigned s = PTXEMU_TM_UNIT_SFU;
-        if (sc->ufree[u][first_free(g, sc, u)] > now &&
-            sc->ufree[s][first_free(g, sc, s)] <= now) {
+        if (sc->umin[u] > now && sc->umin[s] <= now) {
             /* the FP32 unit is busy: the SFUs take it, with the
              * multiply's own latency */
             uint64_t extra = occupy(g, sc, s, g->c.sfu_mul_ii, now);
