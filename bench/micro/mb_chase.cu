@@ -30,6 +30,13 @@
  *   mb_chase --space global --count K --min BYTES --max BYTES
  *            --step BYTES [--steps N]
  *
+ * --carveout PCT sets the global chase's preferred shared-memory
+ * carve-out (cudaFuncAttributePreferredSharedMemoryCarveout, percent of
+ * the largest shared-memory capacity; CUDA C++ Programming Guide,
+ * "Shared Memory" of compute capability 7.x and later): on a GPU whose
+ * L1 and shared memory share one array, 100 leaves the L1 what the
+ * largest carve-out leaves of it.  Without it the driver picks.
+ *
  * The second form chases K elements at each stride from --min to --max
  * (footprint K x stride): Wong et al.'s TLB associativity test (section
  * V-C, Fig. 14: 16 elements always hit a 16-entry fully associative L1
@@ -127,6 +134,7 @@ int main(int argc, char **argv)
     long long stride = mb_opt(argc, argv, "--stride", 32);
     long long steps_opt = mb_opt(argc, argv, "--steps", 0);
     long long count = mb_opt(argc, argv, "--count", 0);
+    long long carve = mb_opt(argc, argv, "--carveout", -1);
     int sp = !std::strcmp(sname, "global")   ? S_GLOBAL
              : !std::strcmp(sname, "shared") ? S_SHARED
              : !std::strcmp(sname, "const")  ? S_CONST
@@ -139,12 +147,14 @@ int main(int argc, char **argv)
     if (sp < 0 || lo < 4 || hi < lo || step < 4 || stride < 4 ||
         stride % align || (sp == S_GLOBAL && lo < 8) || count < 0 ||
         count > 4096 || (count && (sp != S_GLOBAL || lo % align ||
-                                   step % align))) {
+                                   step % align)) ||
+        carve < -1 || carve > 100 || (carve >= 0 && sp != S_GLOBAL)) {
         std::fprintf(stderr,
             "usage: mb_chase --space global|shared|const|tex --min B "
             "--max B --step B --stride B [--steps N] [--quick]\n"
             "       mb_chase --space global --count K --min B --max B "
             "--step B [--steps N]\n"
+            "       (--carveout PCT: global only, 0 to 100)\n"
             "(strides: multiples of 4 bytes, of 8 for global)\n");
         return 2;
     }
@@ -179,6 +189,11 @@ int main(int argc, char **argv)
         MB_CHECK(cudaFuncSetAttribute(
             chase<S_SHARED>, cudaFuncAttributeMaxDynamicSharedMemorySize,
             (int)prop.sharedMemPerBlockOptin));
+    }
+    if (carve >= 0) {
+        MB_CHECK(cudaFuncSetAttribute(
+            chase<S_GLOBAL>, cudaFuncAttributePreferredSharedMemoryCarveout,
+            (int)carve));
     }
     std::printf("chase,space,footprint,stride,cycles_per_load\n");
     std::vector<unsigned> h(sp == S_GLOBAL ? 0 : maxw);

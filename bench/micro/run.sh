@@ -3,7 +3,7 @@
 # on the real GPU or under `ptxemu exec`, one CSV per program in OUT.
 #
 #   bench/micro/run.sh [--arch sm_XX] [--out DIR] [--quick]
-#                      [--sweeps gt200|volta|fermi|rtx3070]
+#                      [--sweeps gt200|volta|fermi|rtx3070|ampere|hopper]
 #                      [--ptxemu PATH [-- EXEC_ARGS...]]
 #
 # Without --ptxemu the programs run natively (a machine with an NVIDIA
@@ -18,7 +18,9 @@
 # --sweeps volta the last sweeps are a V100's instead (Jia et al. 2018,
 # Table 3.1): the L1 around its 128 KB and the L2 from 1 to 8 MB; with
 # fermi or rtx3070 those GPUs' L1 and L2 capacities and a chase past
-# the L2 (DRAM).  The
+# the L2 (DRAM); with ampere or hopper (A100, H100) the L1 beside the
+# largest shared-memory carve-out, an L2 hit and the L2's capacity a
+# megabyte at a time (past it, DRAM).  The
 # clock register's and the constant caches' sharing scope (mb_scope)
 # run with either.  Infer
 # cache geometries from the chase CSVs with bench/micro/mbgeom.
@@ -34,7 +36,8 @@ while [ $# -gt 0 ]; do
     --ptxemu) ptxemu=$2; shift 2 ;;
     --) shift; break ;;
     *) echo "usage: $0 [--arch sm_XX] [--out DIR] [--quick]" \
-            "[--sweeps gt200|volta|fermi|rtx3070] [--ptxemu PATH [-- EXEC_ARGS...]]" >&2
+            "[--sweeps gt200|volta|fermi|rtx3070|ampere|hopper]" \
+            "[--ptxemu PATH [-- EXEC_ARGS...]]" >&2
        exit 2 ;;
     esac
 done
@@ -110,6 +113,21 @@ rtx3070)
     # DRAM: a chase over 8 MB, past the 4 MB L2
     go chase-dram.csv mb_chase --space global --min 8388608 \
         --max 8388608 --step 1024 --stride 128 ;;
+ampere|hopper)
+    # the L1 a kernel preferring the most shared memory keeps: 28 KB of
+    # the A100's 192 KB beside 164 KB, of the H100's 256 KB beside 228 KB
+    go chase-l1.csv mb_chase --space global --carveout 100 --min 16384 \
+        --max 65536 --step 4096 --stride 128
+    # an L2 hit at 1 MB, then the L2 (40 MB, 50 MB) a MB at a time from
+    # 1 MB below it to 3 MB past it (DRAM).  256 timed loads: the first
+    # lines of the chain, which LRU evicts once their sets overflow (a
+    # full pass would take 2 x 330,000 loads and, with the L2's hashed
+    # sets, rise over several MB)
+    go chase-global-l2.csv mb_chase --space global --min 1048576 \
+        --max 1048576 --step 1024 --stride 128 --steps 256
+    if [ "$sweeps" = ampere ]; then l2=41943040; else l2=52428800; fi
+    go chase-global-l2.csv mb_chase --space global --min $((l2 - 1048576)) \
+        --max $((l2 + 3145728)) --step 1048576 --stride 128 --steps 256 ;;
 esac
 if [ -z "$quick" ] && [ "$sweeps" = volta ]; then
     # the L1 of a kernel without shared memory (all 128 KB) a line at a
