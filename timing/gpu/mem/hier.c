@@ -10,7 +10,9 @@
  * agent (misses to DRAM, replies to the reply network) and a DRAM agent
  * (fills, then the channel's command).  An agent is run only at a cycle
  * where its components' next() says there is something to do; a
- * priority queue ordered by (time, agent index) holds when each runs.
+ * winner tree over the agents ordered by (time, agent index) says which
+ * runs next (each agent has one time, so a change replays one path of
+ * log2(agents) matches: no stale entries, no heap to sift).
  * Time is integer femtoseconds (a cycle of a domain at f MHz lasts
  * round(10^9 / f) fs), so domains advance in a fixed order: at equal
  * times, the core, then the interconnect, the L2, the DRAM (agent index
@@ -41,11 +43,6 @@ typedef struct Agent {
     uint64_t sched;             /* fs; MEM_NEVER: not scheduled */
     uint64_t last;              /* last cycle run + 1 */
 } Agent;
-
-typedef struct HeapEnt {
-    uint64_t t;
-    uint32_t id;
-} HeapEnt;
 
 /* The last request an SM's first level refused for want of room (no
  * MSHR, a full queue, pieces still to enter), at generation `gen` of
@@ -126,8 +123,11 @@ typedef struct Hier {
     XbarStats st_req, st_rep;
     Agent *ag;
     uint32_t nag;
-    HeapEnt *heap;
-    uint32_t nheap, capheap;
+    uint32_t *tree;             /* the winner tree: node k (1 <= k <
+                                   nleaf) holds the winner of 2k and
+                                   2k + 1, leaf nleaf + i agent i (or
+                                   nag, a never-scheduled pad) */
+    uint32_t nleaf;             /* a power of two >= nag */
     uint32_t *touched;
     uint32_t ntouched;
     uint8_t *istouched;
@@ -155,66 +155,44 @@ static uint32_t id_dram(const Hier *H, uint32_t p)
 
 /* ---------------------------------------------------------- the queue */
 
-static bool heap_less(const HeapEnt *a, const HeapEnt *b)
+/* Does agent a run before agent b: earlier, or at the same time and
+ * lower in the fixed order (hier.c's head)?  (Index nag is the pad, its
+ * time MEM_NEVER.) */
+static bool runs_before(const Hier *H, uint32_t a, uint32_t b)
 {
-    return a->t < b->t || (a->t == b->t && a->id < b->id);
+    uint64_t ta = H->ag[a].sched, tb = H->ag[b].sched;
+    return ta < tb || (ta == tb && a < b);
 }
 
-static void heap_push(Hier *H, uint64_t t, uint32_t id)
+/* Agent id's time went up (it runs): replay its matches up to the
+ * root. */
+static void tree_update(Hier *H, uint32_t id)
 {
-    if (H->nheap == H->capheap) {
-        uint32_t cap = H->capheap ? H->capheap * 2 : 64;
-        HeapEnt *n = realloc(H->heap, cap * sizeof *n);
-        if (!n) {
-            EMU_PANIC("out of memory growing the memory system's queue");
-        }
-        H->heap = n;
-        H->capheap = cap;
+    uint32_t *t = H->tree;
+    for (uint32_t k = (H->nleaf + id) / 2; k >= 1; k /= 2) {
+        uint32_t l = t[2 * k], r = t[2 * k + 1];
+        t[k] = runs_before(H, l, r) ? l : r;
     }
-    uint32_t i = H->nheap++;
-    HeapEnt e = {t, id};
-    while (i > 0) {
-        uint32_t p = (i - 1) / 2;
-        if (!heap_less(&e, &H->heap[p])) {
+}
+
+/* Agent id's time went down (wake): it takes over the nodes it now
+ * wins, from its leaf up; where it loses, every node above keeps its
+ * winner (most wakes are not the next to run: a level or two). */
+static void tree_lower(Hier *H, uint32_t id)
+{
+    uint32_t *t = H->tree;
+    for (uint32_t k = (H->nleaf + id) / 2; k >= 1; k /= 2) {
+        if (t[k] != id && !runs_before(H, id, t[k])) {
             break;
         }
-        H->heap[i] = H->heap[p];
-        i = p;
-    }
-    H->heap[i] = e;
-}
-
-static void heap_pop(Hier *H)
-{
-    HeapEnt e = H->heap[--H->nheap];
-    uint32_t i = 0;
-    for (;;) {
-        uint32_t l = 2 * i + 1, r = l + 1, m = i;
-        const HeapEnt *best = &e;
-        if (l < H->nheap && heap_less(&H->heap[l], best)) {
-            m = l;
-            best = &H->heap[l];
-        }
-        if (r < H->nheap && heap_less(&H->heap[r], best)) {
-            m = r;
-        }
-        if (m == i) {
-            break;
-        }
-        H->heap[i] = H->heap[m];
-        i = m;
-    }
-    if (H->nheap) {
-        H->heap[i] = e;
+        t[k] = id;
     }
 }
 
-/* Drop entries that no longer match their agent's schedule. */
-static void heap_clean(Hier *H)
+/* The agent that runs next (its sched MEM_NEVER: none). */
+static uint32_t tree_top(const Hier *H)
 {
-    while (H->nheap && H->heap[0].t != H->ag[H->heap[0].id].sched) {
-        heap_pop(H);
-    }
+    return H->tree[1];
 }
 
 /* The cycle of domain d at or after the current time. */
@@ -292,7 +270,7 @@ static void wake(Hier *H, uint32_t id)
     }
     if (t < a->sched) {
         a->sched = t;
-        heap_push(H, t, id);
+        tree_lower(H, id);
     }
 }
 
@@ -707,19 +685,21 @@ static void hier_advance(void *m, uint64_t now)
     Hier *H = m;
     uint64_t end = now * H->period[DOM_CORE];
     for (;;) {
-        heap_clean(H);
-        if (!H->nheap || H->heap[0].t > end) {
+        uint32_t id = tree_top(H);
+        Agent *a = &H->ag[id];
+        if (a->sched > end) {   /* (MEM_NEVER: nothing scheduled) */
             break;
         }
-        HeapEnt e = H->heap[0];
-        heap_pop(H);
-        Agent *a = &H->ag[e.id];
+        H->now_t = a->sched;
+        /* unscheduled before it runs: what it does may wake others
+         * (and, through the SMs' callbacks, send), each into a tree
+         * that is right */
         a->sched = MEM_NEVER;
-        H->now_t = e.t;
-        uint64_t c = e.t / H->period[a->dom];
-        run(H, e.id, c);
+        tree_update(H, id);
+        uint64_t c = H->now_t / H->period[a->dom];
+        run(H, id, c);
         a->last = c + 1;
-        wake(H, e.id);
+        wake(H, id);
         for (uint32_t k = 0; k < H->ntouched; k++) {
             uint32_t t = H->touched[k];
             H->istouched[t] = 0;
@@ -736,12 +716,12 @@ static void hier_advance(void *m, uint64_t now)
 static uint64_t hier_next(const void *m)
 {
     const Hier *H = m;
-    /* stale entries were dropped by the last advance or send */
-    if (!H->nheap) {
+    uint64_t t = H->ag[tree_top(H)].sched;
+    if (t == MEM_NEVER) {
         return GPU_NEVER;
     }
     uint64_t p = H->period[DOM_CORE];
-    return (H->heap[0].t + p - 1) / p;
+    return (t + p - 1) / p;
 }
 
 /* ------------------------------------------------------------ sending */
@@ -866,7 +846,6 @@ static bool hier_send(void *mm, const GpuMemReq *r, uint64_t now)
         a->last = now;
     }
     wake(H, id_sm(H, r->sm));
-    heap_clean(H);
     return true;
 }
 
@@ -927,7 +906,7 @@ static void hier_destroy(void *m)
     free(H->st_l2p);
     free(H->st_dramp);
     free(H->ag);
-    free(H->heap);
+    free(H->tree);
     free(H->touched);
     free(H->istouched);
     free(H->req_blocked);
@@ -1398,12 +1377,25 @@ static bool build(Hier *H, const ptxemu_tm_host_api *api, ptxemu_tm_host *h)
         return fail(api, h, "icnt", err);
     }
     H->nag = H->nsms + 2 + 2 * c->parts;
-    H->ag = calloc(H->nag, sizeof *H->ag);
+    H->ag = calloc(H->nag + 1, sizeof *H->ag);  /* + the tree's pad */
+    H->nleaf = 1;
+    while (H->nleaf < H->nag) {
+        H->nleaf *= 2;
+    }
+    H->tree = calloc(2 * (size_t)H->nleaf, sizeof *H->tree);
     H->touched = calloc(H->nag, sizeof *H->touched);
     H->istouched = calloc(H->nag, 1);
     H->req_blocked = calloc(c->parts, 1);
-    if (!H->ag || !H->touched || !H->istouched || !H->req_blocked) {
+    if (!H->ag || !H->tree || !H->touched || !H->istouched ||
+        !H->req_blocked) {
         return fail(api, h, "mem", err);
+    }
+    H->ag[H->nag].sched = MEM_NEVER;
+    for (uint32_t i = 0; i < H->nleaf; i++) {
+        H->tree[H->nleaf + i] = i < H->nag ? i : H->nag;
+    }
+    for (uint32_t k = H->nleaf; k-- > 1;) {
+        H->tree[k] = H->tree[2 * k];    /* all MEM_NEVER: the left */
     }
     for (uint32_t i = 0; i < H->nag; i++) {
         Agent *a = &H->ag[i];
