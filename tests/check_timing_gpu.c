@@ -1112,6 +1112,89 @@ START_TEST(fault_without_kernel_end)
 }
 END_TEST
 
+/* ---- dynamic parallelism ---- */
+
+/* A child grid timed inside its parent's step (tests/tm_mock.h,
+ * MockOp.child; a host may run it there, timing/lib/kernel.h
+ * "Nesting"; ptxemu's runs it after the parent).  One SM.  Parent (one
+ * warp): add r0 at 1 (its fetch at 0), the launching step at 2.  Child
+ * (one CTA, one warp, 8 dependent adds) from the SM's time 2: fetch at
+ * 2, adds at 3, 7, ..., 31, exit 32, last result 35: it ends at 35 (33
+ * cycles).  The parent's warp resumes then: add r1 <- r0 at 35, exit 36,
+ * result 39: the parent ends at 39.  gpu.cycles adds both, 39 + 33, and
+ * so do the stall counts (the parent's cycle 2 spans the child's 33):
+ * selected 1 + 33 + 1 + 1 (parent) + 9 (child), no_instruction 1 + 1,
+ * wait 7 x 3 (the chain), idle 2 + 2 (waiting for the last results).
+ * The parent's SM is the one stepped when the child's cycles step it
+ * too: its counts must land in the parent's sum, not in a child cycle's
+ * (gone) one. */
+/* Program w: add r0, the step that times the child grid (one warp
+ * running program `child`: 8 dependent adds), add r1 <- r0, exit. */
+static void launcher(uint32_t w, uint32_t child)
+{
+    mock_set(&M, "unit.misc.lanes=32");
+    mock_set(&M, "unit.misc.lat=1");
+    mock_add(&M, w, NONE, 0);
+    mock_op(&M, w, insn(U(MISC), 0, 0, 0, NONE, NONE))->child = 1;
+    mock_add(&M, w, 0, 1);
+    mock_exit(&M, w);
+    M.child_prog = child;
+    mock_chain(&M, child, 8);
+    M.ck = M.k;
+    M.ck.nctas = 1;
+}
+
+START_TEST(child_grid_inside_a_step)
+{
+    gpu_base(1);
+    launcher(0, 1);
+    ck_assert_uint_eq(mock_time(&M), 39);
+    ck_assert_uint_eq(M.child_end, 35);
+    for (uint32_t i = 0; i < 8; i++) {
+        ck_assert_uint_eq(M.ccta[0].w[0].issue[i], 3 + 4 * i);
+    }
+    ck_assert_uint_eq(M.ccta[0].w[0].issue[8], 32);
+    ck_assert_uint_eq(ISSUE(0, 0, 1), 2);
+    ck_assert_uint_eq(ISSUE(0, 0, 2), 35);
+    ck_assert_uint_eq(ISSUE(0, 0, 3), 36);
+    ck_assert_uint_eq(mock_stat(&M, "gpu.cycles"), 39 + 33);
+    ck_assert_uint_eq(stall("selected"), 36 + 9);
+    ck_assert_uint_eq(stall("no_instruction"), 2);
+    ck_assert_uint_eq(stall("wait"), 21);
+    ck_assert_uint_eq(stall("idle"), 4);
+    check_accounting(1);
+    mock_fini(&M);
+}
+END_TEST
+
+/* The same child launched from SM1 (the parent's CTA 1: add, launch,
+ * add, exit) while SM0 (CTA 0: two adds, exit) issued its second add in
+ * the launching cycle 2, before SM1 in that cycle.  The child's cycles
+ * step SM0 too (its warp waits for the child's end) and leave it asleep;
+ * the parent's cycle still counts SM0 once for its 33 cycles, as its
+ * visit at 2 did, not once more from what the child's cycles left: every
+ * SM's scheduler counts one reason a cycle, 2 x (39 + 33) in all. */
+START_TEST(child_grid_beside_a_looked_at_sm)
+{
+    gpu_base(2);
+    mock_grid(&M, 2, 1);
+    M.cta_prog[1] = 1;
+    mock_add(&M, 0, NONE, 0);
+    mock_add(&M, 0, NONE, 1);
+    mock_exit(&M, 0);
+    launcher(1, 2);
+    ck_assert_uint_eq(mock_time(&M), 39);
+    ck_assert_uint_eq(M.child_end, 35);
+    ck_assert_uint_eq(ISSUE(0, 0, 1), 2);   /* SM0, in the launching cycle */
+    ck_assert_uint_eq(ISSUE(1, 0, 1), 2);   /* SM1: the launch */
+    ck_assert_uint_eq(ISSUE(0, 0, 2), 35);  /* both resume at the end */
+    ck_assert_uint_eq(ISSUE(1, 0, 2), 35);
+    ck_assert_uint_eq(mock_stat(&M, "gpu.cycles"), 39 + 33);
+    check_accounting(1);
+    mock_fini(&M);
+}
+END_TEST
+
 START_TEST(deterministic)
 {
     uint64_t first = 0;
@@ -1172,6 +1255,8 @@ static Suite *suite(void)
     tcase_add_test(tc, expansion_with_collectors);
     tcase_add_test(tc, fault_without_kernel_end);
     tcase_add_test(tc, deterministic);
+    tcase_add_test(tc, child_grid_inside_a_step);
+    tcase_add_test(tc, child_grid_beside_a_looked_at_sm);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -214,19 +214,22 @@ static void *gpu_create(const ptxemu_tm_host_api *api, ptxemu_tm_host *h)
  * g->rest once instead of every such SM its own. */
 enum { GPU_REST_NONE, GPU_REST_IDLE, GPU_REST_ASLEEP };
 
-static void rest_set(Gpu *g, GpuSm *sm, uint8_t to)
+/* Add d (mod 2^64) times what sm counts in state st to cnt. */
+static void rest_add(uint64_t *cnt, const GpuSm *sm, uint8_t st, uint64_t d)
 {
-    for (int pass = 0; pass < 2; pass++) {
-        const uint8_t st = pass ? to : sm->rest;
-        const uint64_t d = pass ? 1 : (uint64_t)-1; /* (mod 2^64) */
-        if (st == GPU_REST_IDLE) {
-            g->rest[GPU_ST_IDLE] += d * sm->nsched;
-        } else if (st == GPU_REST_ASLEEP) {
-            for (uint32_t k = 0; k < sm->nsched; k++) {
-                g->rest[sm->sched[k].why] += d;
-            }
+    if (st == GPU_REST_IDLE) {
+        cnt[GPU_ST_IDLE] += d * sm->nsched;
+    } else if (st == GPU_REST_ASLEEP) {
+        for (uint32_t k = 0; k < sm->nsched; k++) {
+            cnt[sm->sched[k].why] += d;
         }
     }
+}
+
+static void rest_set(Gpu *g, GpuSm *sm, uint8_t to)
+{
+    rest_add(g->rest, sm, sm->rest, (uint64_t)-1);
+    rest_add(g->rest, sm, to, 1);
     sm->rest = to;
 }
 
@@ -238,6 +241,29 @@ static void rest_clear(Gpu *g)
         g->sm[i]->rest = GPU_REST_NONE;
     }
     memset(g->rest, 0, sizeof g->rest);
+}
+
+/* A child grid begins inside a step of its parent's cycle (nesting:
+ * timing/lib/kernel.h), whose SMs it steps too.  The SMs that cycle has
+ * looked at keep what they counted then, moved into its sum; out of
+ * g->rest, the child's cycles count them afresh (rest_nest_end).  The
+ * others the parent's cycle looks at after the child. */
+static void rest_nest_begin(Gpu *g)
+{
+    for (uint32_t i = 0; i < g->cyc_seen; i++) {
+        GpuSm *sm = g->sm[i];
+        rest_add(g->cyc_cnt, sm, sm->rest, 1);
+        rest_set(g, sm, GPU_REST_NONE);
+    }
+}
+
+/* The child grid ended: what its cycles left in g->rest they counted;
+ * the parent's cycle goes on as rest_nest_begin left it. */
+static void rest_nest_end(Gpu *g)
+{
+    for (uint32_t i = 0; i < g->nsms; i++) {
+        rest_set(g, g->sm[i], GPU_REST_NONE);
+    }
 }
 
 static void settle_all(Gpu *g);
@@ -334,6 +360,7 @@ static int gpu_kernel_begin(void *tm, const ptxemu_tm_kernel *k)
     g->active_sms = nsms;
     if (g->in_cycle) {
         /* a child grid: SMs past its own leave the counts */
+        rest_nest_begin(g);
         for (uint32_t i = nsms; i < g->nsms; i++) {
             rest_set(g, g->sm[i], GPU_REST_NONE);
         }
@@ -601,9 +628,20 @@ static int gpu_cycle(void *tm, uint64_t *now)
 {
     Gpu *g = tm;
     bool outer = g->in_cycle; /* a child grid's cycles nest in ours */
+    uint64_t *cnt = g->cyc_cnt;
+    uint32_t seen = g->cyc_seen, threads = g->threads;
+    if (outer) {
+        /* one SM after another: our cycle's SMs hold its counts in
+         * cnt_own until run_sms ends, which a phase would clear */
+        g->threads = 1;
+    }
     g->in_cycle = true;
+    g->cyc_seen = 0; /* (no SM looked at before cycle() sets cyc_cnt) */
     int rc = cycle(g, now);
     g->in_cycle = outer;
+    g->cyc_cnt = cnt;
+    g->cyc_seen = seen;
+    g->threads = threads;
     return rc;
 }
 
@@ -638,18 +676,24 @@ static int cycle(Gpu *g, uint64_t *now)
     }
     uint64_t cnt[GPU_ST_COUNT] = {0};
     bool busy = false;
+    g->cyc_cnt = cnt;
     if (g->threads <= 1) {
         /* steps 5 and 6 one SM after another */
         for (uint32_t i = 0; i < g->active_sms; i++) {
             GpuSm *sm = g->sm[i];
+            g->cyc_seen = i + 1;
             if (!sm_visit(g, sm, t, &next)) {
                 continue;
             }
             g->pool_base = g->next_age;
             sm->defer = false;
-            sm->cnt = cnt;              /* counted where they are summed */
+            /* counted where they are summed; a child grid's cycles
+             * inside this run count in theirs and give it back */
+            uint64_t *outer_cnt = sm->cnt;
+            sm->cnt = cnt;
             int rc = gpu_sm_run(g, sm, t);
             sm_fold(g, sm, cnt); /* (also a stopped kernel's counts) */
+            sm->cnt = outer_cnt;
             if (rc < 0) {
                 return stop(g, sm_failed(g, sm, rc));
             }
@@ -665,6 +709,7 @@ static int cycle(Gpu *g, uint64_t *now)
                 list[n++] = g->sm[i];
             }
         }
+        g->cyc_seen = g->active_sms;
         int rc = run_sms(g, list, n, t);
         for (uint32_t i = 0; i < n; i++) {
             sm_fold(g, list[i], cnt);
@@ -759,6 +804,7 @@ static int gpu_kernel_end(void *tm, uint64_t *end_cycle)
     }
     g->place_full = false;
     if (tm_kern_end(&g->kern, end_cycle)) {
+        rest_nest_end(g);
         gpu_poke_all(g);
     }
     return PTXEMU_TM_OK;

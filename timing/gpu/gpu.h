@@ -480,6 +480,11 @@ typedef struct Gpu {
     uint64_t pool_base;         /* next_age when the cycle's SMs ran */
     bool in_cycle;              /* inside cycle(): a kernel_begin now is
                                    a child grid's */
+    /* The running cycle's stall counts and how many SMs it has looked
+     * at (sm_visit): what a child grid timed inside one of its steps
+     * leaves as it was (gpu.c, rest_nest) */
+    uint64_t *cyc_cnt;
+    uint32_t cyc_seen;
     struct GpuPar *par;         /* host threads stepping SMs (par.c) */
     GpuSm **run;                /* the cycle's SMs with CTAs */
     uint32_t threads;           /* for this kernel (1: no phases) */
