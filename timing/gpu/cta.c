@@ -108,6 +108,7 @@ static int sched_add(GpuSched *sc, GpuWarp *w)
     sc->lb[sc->nw] = (GpuLb){0, GPU_NEVER, 0};
     w->lbp = &sc->lb[sc->nw];
     sc->w[sc->nw++] = w;
+    sc->order_ok = false;
     return 0;
 }
 
@@ -125,6 +126,7 @@ static void sched_del(GpuSched *sc, GpuWarp *w)
         }
     }
     sc->nw = k;
+    sc->order_ok = false;
     w->lbp = NULL;
 }
 

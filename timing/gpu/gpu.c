@@ -287,6 +287,7 @@ static int reset_sms(Gpu *g, uint64_t start)
             memset(sc->umin, 0, sizeof sc->umin);
             sc->has_last = false;
             sc->last_w = NULL;
+            sc->order_ok = false;
             sc->held.on = false;
             for (uint32_t j = 0; j < sc->nw; j++) {
                 /* the units are free again: see sched.c */

@@ -348,8 +348,13 @@ typedef struct GpuSched {
     struct GpuWarp *last_w;     /* that warp while it is in w (gto) */
     uint64_t wake;              /* nothing can issue before (0: look) */
     uint8_t why;
-    uint32_t *order;            /* scratch: candidates (indices into w)
-                                   in policy order */
+    uint32_t *order;            /* candidates (indices into w) in policy
+                                   order; kept while order_ok (not for
+                                   two-level, whose pool moves): cleared
+                                   when w or the warp issued last
+                                   changes */
+    uint32_t order_n;
+    bool order_ok;
     GpuOc *oc;                  /* operand collectors (NULL: off) */
 } GpuSched;
 

@@ -452,7 +452,11 @@ static bool scan(Gpu *g, GpuSm *sm, GpuSched *sc, uint64_t now,
 {
     const bool two_level = g->c.policy->order == order_two_level;
     bool demoted = false;
-    uint32_t n = g->c.policy->order(g, sc, sc->order);
+    uint32_t n = sc->order_n;
+    if (!sc->order_ok) {
+        n = sc->order_n = g->c.policy->order(g, sc, sc->order);
+        sc->order_ok = !two_level;
+    }
     *pick = NULL;
     for (uint32_t i = 0; i < n; i++) {
         bool ready;
@@ -558,6 +562,9 @@ int gpu_sched_cycle(Gpu *g, GpuSm *sm, uint32_t k, uint64_t now,
             first = pick;
         } else if (pick != first && others) {
             others--; /* eligible at the first slot, issued at a later */
+        }
+        if (!sc->has_last || sc->last_w != pick) {
+            sc->order_ok = false; /* (the policies order from it) */
         }
         sc->last_age = pick->age;
         sc->has_last = true;
