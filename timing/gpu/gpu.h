@@ -276,6 +276,9 @@ typedef struct GpuWarp {
     uint64_t drain;             /* last known completion */
     uint32_t nostep;
     const GpuExpand *nexp;      /* the expansion of next (NULL: none) */
+    uint8_t unit0;              /* the unit class next (or its first
+                                   part) issues to */
+    bool sfumul;                /* next may issue to the SFUs too */
     /* an expanded instruction's machine parts being issued (units.c;
      * xp and xnext above) */
     const ptxemu_tm_insn *xin;
@@ -523,10 +526,22 @@ unsigned gpu_unit(const ptxemu_tm_insn *insn);
  * machine instruction (or none); cached per static instruction. */
 const GpuExpand *gpu_unit_expansion(const Gpu *g, GpuSm *sm,
                                     const ptxemu_tm_insn *insn);
+/* w's next instruction changed: the unit classes it may issue to
+ * (w->unit0, w->sfumul). */
+void gpu_unit_classify(const Gpu *g, GpuWarp *w);
 /* The earliest cycle a unit is free on sc for what w issues next: the
  * next part of its expanded instruction, else the first part of its next
- * instruction's expansion, else a unit of that instruction's class. */
-uint64_t gpu_unit_free(const Gpu *g, const GpuSched *sc, const GpuWarp *w);
+ * instruction's expansion, else a unit of that instruction's class
+ * (inline: asked for every candidate warp). */
+static inline uint64_t gpu_unit_free(const GpuSched *sc, const GpuWarp *w)
+{
+    if (w->xp) {
+        return sc->umin[w->xp->part[w->xk].unit];
+    }
+    const uint64_t t = sc->umin[w->unit0];
+    const uint64_t s = sc->umin[PTXEMU_TM_UNIT_SFU];
+    return w->sfumul && s < t ? s : t;
+}
 /* The scoreboard kind of its results. */
 GpuSbKind gpu_unit_kind(const ptxemu_tm_insn *insn);
 /* A one-part instruction occupies a unit of its class from now; the

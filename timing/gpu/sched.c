@@ -247,6 +247,9 @@ void gpu_warp_refresh(Gpu *g, GpuWarp *w, uint64_t now)
     w->next = g->api->warp_peek(g->h, w->h, &active, &exec);
     gpu_sb_forget(&w->sb); /* (the peek may reuse its buffer) */
     w->nexp = gpu_unit_expansion(g, g->sm[w->cta->sm], w->next);
+    if (w->next) {
+        gpu_unit_classify(g, w);
+    }
     w->exec = exec;
     if (w->next) {
         w->at_barrier = false;
@@ -344,7 +347,7 @@ static uint64_t shared_ready(const Gpu *g, const GpuSm *sm,
                              const GpuSched *sc, const GpuWarp *w,
                              uint64_t t, GpuStall *why)
 {
-    later(&t, why, gpu_unit_free(g, sc, w), GPU_ST_MATH);
+    later(&t, why, gpu_unit_free(sc, w), GPU_ST_MATH);
     const ptxemu_tm_insn *in = w->next;
     if (!w->xp && gpu_lsu_needs_mio(in) && sm->mio_free > g->c.mio_queue) {
         later(&t, why, sm->mio_free - g->c.mio_queue, GPU_ST_MIO);

@@ -90,15 +90,11 @@ static bool sfu_mul(const Gpu *g, const ptxemu_tm_insn *insn)
            insn->opname && strcmp(insn->opname, "mul") == 0;
 }
 
-uint64_t gpu_unit_free(const Gpu *g, const GpuSched *sc, const GpuWarp *w)
+void gpu_unit_classify(const Gpu *g, GpuWarp *w)
 {
-    unsigned u = w->xp ? w->xp->part[w->xk].unit
-                 : w->nexp ? w->nexp->part[0].unit : gpu_unit(w->next);
-    uint64_t t = sc->umin[u];
-    if (!w->xp && !w->nexp && sfu_mul(g, w->next)) {
-        t = gpu_min(t, sc->umin[PTXEMU_TM_UNIT_SFU]);
-    }
-    return t;
+    w->unit0 = (uint8_t)(w->nexp ? w->nexp->part[0].unit
+                                 : gpu_unit(w->next));
+    w->sfumul = !w->nexp && sfu_mul(g, w->next);
 }
 
 /* The scoreboard kind of a unit's results: Nsight Compute calls waits
