@@ -466,6 +466,33 @@ START_TEST(config_by_name)
 }
 END_TEST
 
+/* Thousands of counters (a model's per-SM, per-cache ones): each path
+ * once, a second registration of any refused, the order kept. */
+START_TEST(stats_registry_many)
+{
+    enum { N = 3000 };
+    static uint64_t ctr[N];
+    TmStats *s = tm_stats_new();
+    char path[32];
+    for (int i = 0; i < N; i++) {
+        snprintf(path, sizeof path, "sm%d.c%d", i / 7, i % 7);
+        ck_assert_int_eq(tm_stats_add(s, path, &ctr[i], NULL), 0);
+    }
+    for (int i = 0; i < N; i += 499) {
+        snprintf(path, sizeof path, "sm%d.c%d", i / 7, i % 7);
+        ck_assert_int_eq(tm_stats_add(s, path, &ctr[0], NULL), TM_STATS_EDUP);
+    }
+    ck_assert_int_eq(tm_stats_add(s, "sm0.c7", &ctr[0], NULL), 0);
+    ck_assert_uint_eq(tm_stats_count(s), N + 1);
+    for (int i = 0; i < N; i++) {
+        snprintf(path, sizeof path, "sm%d.c%d", i / 7, i % 7);
+        ck_assert_str_eq(tm_stats_name(s, (size_t)i), path);
+    }
+    ck_assert_str_eq(tm_stats_name(s, N), "sm0.c7");
+    tm_stats_free(s);
+}
+END_TEST
+
 START_TEST(stats_registry)
 {
     uint64_t issued = 5, hits = 0, wrap = UINT64_MAX - 1, late = 100;
@@ -562,6 +589,7 @@ Suite *timing_params_suite(void)
     suite_add_tcase(s, tc);
     tc = tcase_create("stats");
     tcase_add_test(tc, stats_registry);
+    tcase_add_test(tc, stats_registry_many);
     suite_add_tcase(s, tc);
     tc = tcase_create("configs");
     tcase_add_checked_fixture(tc, setup_dir, teardown_dir);

@@ -35,6 +35,11 @@ typedef struct Stat {
 struct TmStats {
     Stat *v;
     size_t n, cap;
+    /* paths -> index + 1 (0: empty), open addressing: a model
+     * registers thousands of counters (per SM, per cache), and looking
+     * each new path up among all before it was quadratic */
+    uint32_t *slot;
+    size_t nslot;               /* a power of two, or 0 */
 };
 
 TmStats *tm_stats_new(void)
@@ -52,7 +57,49 @@ void tm_stats_free(TmStats *s)
         free(s->v[i].help);
     }
     free(s->v);
+    free(s->slot);
     free(s);
+}
+
+/* FNV-1a (Fowler, Noll, Vo), 64-bit. */
+static uint64_t path_hash(const char *p)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (; *p; p++) {
+        h = (h ^ (unsigned char)*p) * 0x100000001b3ull;
+    }
+    return h;
+}
+
+/* The slot that holds path, or the empty one where it would go. */
+static uint32_t *slot_of(const TmStats *s, const char *path)
+{
+    size_t m = s->nslot - 1, i = (size_t)path_hash(path) & m;
+    while (s->slot[i] && strcmp(s->v[s->slot[i] - 1].path, path)) {
+        i = (i + 1) & m;
+    }
+    return &s->slot[i];
+}
+
+/* Room for one more path in the index (kept at most half full). */
+static int index_grow(TmStats *s)
+{
+    if (2 * (s->n + 1) <= s->nslot) {
+        return 0;
+    }
+    size_t old = s->nslot, nn = old ? old * 2 : 64;
+    uint32_t *keep = s->slot;
+    s->slot = calloc(nn, sizeof *s->slot);
+    if (!s->slot) {
+        s->slot = keep;
+        return -1;
+    }
+    s->nslot = nn;
+    for (size_t i = 0; i < s->n; i++) {
+        *slot_of(s, s->v[i].path) = (uint32_t)(i + 1);
+    }
+    free(keep);
+    return 0;
 }
 
 static bool valid_path(const char *p)
@@ -76,10 +123,12 @@ int tm_stats_add(TmStats *s, const char *path, const uint64_t *ctr,
     if (!path || !ctr || !valid_path(path)) {
         return TM_STATS_EINVAL;
     }
-    for (size_t i = 0; i < s->n; i++) {
-        if (!strcmp(s->v[i].path, path)) {
-            return TM_STATS_EDUP;
-        }
+    if (s->n >= UINT32_MAX - 1 || index_grow(s) != 0) {
+        return TM_STATS_ENOMEM;
+    }
+    uint32_t *slot = slot_of(s, path);
+    if (*slot) {
+        return TM_STATS_EDUP;
     }
     if (s->n == s->cap) {
         size_t ncap = s->cap ? s->cap * 2 : 32;
@@ -100,7 +149,7 @@ int tm_stats_add(TmStats *s, const char *path, const uint64_t *ctr,
     }
     e->ctr = ctr;
     e->mark = *ctr;
-    s->n++;
+    *slot = (uint32_t)++s->n;
     return 0;
 }
 
