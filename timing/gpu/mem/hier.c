@@ -37,6 +37,13 @@
 
 typedef enum AgentKind { AG_SM = 0, AG_REQ, AG_REP, AG_L2, AG_DRAM } AgentKind;
 
+/* A node of the agents' winner tree: an agent and its time (the
+ * agent's sched, kept beside it so a match reads no agent). */
+typedef struct TNode {
+    uint64_t t;
+    uint32_t id;
+} TNode;
+
 typedef struct Agent {
     uint8_t kind, dom;
     uint32_t idx;               /* SM or partition */
@@ -123,7 +130,7 @@ typedef struct Hier {
     XbarStats st_req, st_rep;
     Agent *ag;
     uint32_t nag;
-    uint32_t *tree;             /* the winner tree: node k (1 <= k <
+    TNode *tree;                /* the winner tree: node k (1 <= k <
                                    nleaf) holds the winner of 2k and
                                    2k + 1, leaf nleaf + i agent i (or
                                    nag, a never-scheduled pad) */
@@ -155,23 +162,23 @@ static uint32_t id_dram(const Hier *H, uint32_t p)
 
 /* ---------------------------------------------------------- the queue */
 
-/* Does agent a run before agent b: earlier, or at the same time and
- * lower in the fixed order (hier.c's head)?  (Index nag is the pad, its
- * time MEM_NEVER.) */
-static bool runs_before(const Hier *H, uint32_t a, uint32_t b)
+/* Does a run before b: earlier, or at the same time and lower in the
+ * fixed order (hier.c's head)? */
+static bool runs_before(const TNode *a, const TNode *b)
 {
-    uint64_t ta = H->ag[a].sched, tb = H->ag[b].sched;
-    return ta < tb || (ta == tb && a < b);
+    return a->t < b->t || (a->t == b->t && a->id < b->id);
 }
 
 /* Agent id's time went up (it runs): replay its matches up to the
  * root. */
 static void tree_update(Hier *H, uint32_t id)
 {
-    uint32_t *t = H->tree;
-    for (uint32_t k = (H->nleaf + id) / 2; k >= 1; k /= 2) {
-        uint32_t l = t[2 * k], r = t[2 * k + 1];
-        t[k] = runs_before(H, l, r) ? l : r;
+    TNode *t = H->tree;
+    uint32_t k = H->nleaf + id;
+    t[k].t = H->ag[id].sched;
+    for (k /= 2; k >= 1; k /= 2) {
+        const TNode *l = &t[2 * k], *r = &t[2 * k + 1];
+        t[k] = runs_before(l, r) ? *l : *r;
     }
 }
 
@@ -180,19 +187,22 @@ static void tree_update(Hier *H, uint32_t id)
  * winner (most wakes are not the next to run: a level or two). */
 static void tree_lower(Hier *H, uint32_t id)
 {
-    uint32_t *t = H->tree;
-    for (uint32_t k = (H->nleaf + id) / 2; k >= 1; k /= 2) {
-        if (t[k] != id && !runs_before(H, id, t[k])) {
+    TNode *t = H->tree;
+    const TNode e = {H->ag[id].sched, id};
+    uint32_t k = H->nleaf + id;
+    t[k] = e;
+    for (k /= 2; k >= 1; k /= 2) {
+        if (t[k].id != id && !runs_before(&e, &t[k])) {
             break;
         }
-        t[k] = id;
+        t[k] = e;
     }
 }
 
-/* The agent that runs next (its sched MEM_NEVER: none). */
-static uint32_t tree_top(const Hier *H)
+/* The agent that runs next and its time (MEM_NEVER: none). */
+static const TNode *tree_top(const Hier *H)
 {
-    return H->tree[1];
+    return &H->tree[1];
 }
 
 /* The cycle of domain d at or after the current time. */
@@ -685,7 +695,7 @@ static void hier_advance(void *m, uint64_t now)
     Hier *H = m;
     uint64_t end = now * H->period[DOM_CORE];
     for (;;) {
-        uint32_t id = tree_top(H);
+        uint32_t id = tree_top(H)->id;
         Agent *a = &H->ag[id];
         if (a->sched > end) {   /* (MEM_NEVER: nothing scheduled) */
             break;
@@ -716,7 +726,7 @@ static void hier_advance(void *m, uint64_t now)
 static uint64_t hier_next(const void *m)
 {
     const Hier *H = m;
-    uint64_t t = H->ag[tree_top(H)].sched;
+    uint64_t t = tree_top(H)->t;
     if (t == MEM_NEVER) {
         return GPU_NEVER;
     }
@@ -1377,7 +1387,7 @@ static bool build(Hier *H, const ptxemu_tm_host_api *api, ptxemu_tm_host *h)
         return fail(api, h, "icnt", err);
     }
     H->nag = H->nsms + 2 + 2 * c->parts;
-    H->ag = calloc(H->nag + 1, sizeof *H->ag);  /* + the tree's pad */
+    H->ag = calloc(H->nag, sizeof *H->ag);
     H->nleaf = 1;
     while (H->nleaf < H->nag) {
         H->nleaf *= 2;
@@ -1390,9 +1400,8 @@ static bool build(Hier *H, const ptxemu_tm_host_api *api, ptxemu_tm_host *h)
         !H->req_blocked) {
         return fail(api, h, "mem", err);
     }
-    H->ag[H->nag].sched = MEM_NEVER;
     for (uint32_t i = 0; i < H->nleaf; i++) {
-        H->tree[H->nleaf + i] = i < H->nag ? i : H->nag;
+        H->tree[H->nleaf + i] = (TNode){MEM_NEVER, i < H->nag ? i : H->nag};
     }
     for (uint32_t k = H->nleaf; k-- > 1;) {
         H->tree[k] = H->tree[2 * k];    /* all MEM_NEVER: the left */
