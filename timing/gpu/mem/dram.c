@@ -11,7 +11,10 @@
  * rank, group and channel, never on the request otherwise.  So each bank
  * counts its queued requests, those to its open row and the writes among
  * them, and dram_next and dram_tick look at the banks that have requests
- * (at most four cases each) instead of every queued request.
+ * (at most four cases each) instead of every queued request.  Each
+ * bank also knows its oldest queued request and its oldest read and
+ * write to the open row (by arrival number), so fr-fcfs finds the
+ * oldest request that may issue among the banks, not the queue.
  */
 #include "timing/gpu/mem/dram.h"
 
@@ -23,11 +26,14 @@
 
 typedef struct Bank {
     bool open;
-    uint8_t ok;                 /* dram_tick: OK_* of this cycle */
     uint32_t nreq;              /* queued requests to the bank */
     uint32_t hits;              /* queued requests to the open row */
     uint32_t hits_wr;           /* the writes among them */
     uint32_t rank, bg;          /* its rank, its group in bg_ncas[] */
+    uint64_t first;             /* the arrival number (Req.seq) of its
+                                   oldest queued request, */
+    uint64_t first_rd, first_wr; /* of its oldest read and write to the
+                                   open row (NO_SEQ: none) */
     uint64_t row;
     uint64_t nact;              /* earliest ACT (tRC, tRP, tRFC) */
     uint64_t npre;              /* earliest PRE (tRAS, tRTP, tWR) */
@@ -45,6 +51,7 @@ typedef struct Rank {
 /* What the scheduler looks at, every cycle, for every queued request:
  * kept small (its message is in the parallel array qm[]). */
 typedef struct Req {
+    uint64_t seq;               /* arrival number: q[] is in its order */
     uint64_t row;
     uint16_t bank;              /* in the channel */
     uint16_t rank, bg;          /* its rank, its group in bg_ncas[] */
@@ -64,6 +71,7 @@ struct Dram {
     uint64_t ncas;              /* channel: tCCDS */
     uint64_t nrd, nwr;          /* channel: tWTR / tRTW turnarounds */
     Req *q;                     /* arrival order */
+    uint64_t seq;               /* the next arrival number */
     MemMsg *qm;                 /* their messages */
     uint32_t nq, nrd_held, nwr_held;    /* held: queued or in out */
     MemQ out;
@@ -75,6 +83,7 @@ struct Dram {
 };
 
 #define T(d, x) ((uint64_t)(d)->c.t[DT_##x])
+#define NO_SEQ UINT64_MAX
 
 #define COUNT(d, f, v) MEM_COUNT((d)->st, (d)->sum, f, v)
 
@@ -129,6 +138,7 @@ Dram *dram_new(const DramCfg *cfg, DramStats *st, char *err, size_t errlen)
         d->rank[r].ref_due = cfg->t[DT_REFI] ? cfg->t[DT_REFI] : MEM_NEVER;
     }
     for (uint32_t b = 0; b < cfg->ranks * cfg->banks; b++) {
+        d->bank[b].first = d->bank[b].first_rd = d->bank[b].first_wr = NO_SEQ;
         d->bank[b].rank = b / cfg->banks;
         d->bank[b].bg = d->bank[b].rank * cfg->bankgroups +
                         (b % cfg->banks) % cfg->bankgroups;
@@ -210,7 +220,8 @@ bool dram_accept(Dram *d, const MemMsg *m, uint32_t bankid, uint64_t row,
     Req *r = &d->q[d->nq++];
     Bank *b = &d->bank[bankid];
     d->qm[d->nq - 1] = *m;
-    *r = (Req){.bank = (uint16_t)bankid, .row = row, .write = write,
+    *r = (Req){.seq = d->seq++, .bank = (uint16_t)bankid, .row = row,
+               .write = write,
                .rank = (uint16_t)b->rank, .bg = (uint16_t)b->bg,
                .ncas = (uint8_t)((bytes + d->c.burst_bytes - 1) /
                                  d->c.burst_bytes)};
@@ -219,8 +230,13 @@ bool dram_accept(Dram *d, const MemMsg *m, uint32_t bankid, uint64_t row,
     }
     if (!b->nreq++) {
         bitset_add(d->active, bankid);
+        b->first = r->seq;
     }
     if (b->open && b->row == row) {
+        /* the newest: the oldest of its kind only when alone */
+        if (write ? !b->hits_wr : b->hits == b->hits_wr) {
+            *(write ? &b->first_wr : &b->first_rd) = r->seq;
+        }
         b->hits++;
         b->hits_wr += write;
     }
@@ -352,10 +368,14 @@ static void do_act(Dram *d, uint32_t bi, uint64_t row, uint64_t now)
     b->open = true;
     b->row = row;
     b->hits = b->hits_wr = 0;
-    for (uint32_t i = 0; i < d->nq; i++) {
-        bool hit = d->q[i].bank == bi && d->q[i].row == row;
-        b->hits += hit;
-        b->hits_wr += hit && d->q[i].write;
+    b->first_rd = b->first_wr = NO_SEQ;
+    for (uint32_t i = d->nq; i-- > 0;) {     /* (oldest last) */
+        const Req *r = &d->q[i];
+        if (r->bank == bi && r->row == row) {
+            b->hits++;
+            b->hits_wr += r->write;
+            *(r->write ? &b->first_wr : &b->first_rd) = r->seq;
+        }
     }
     b->ncas = now + T(d, RCD);
     b->npre = now + T(d, RAS);
@@ -374,6 +394,7 @@ static void close_bank(Dram *d, Bank *b, uint64_t at)
 {
     b->open = false;
     b->hits = b->hits_wr = 0;
+    b->first_rd = b->first_wr = NO_SEQ;
     b->nact = max64(b->nact, at + T(d, RP));
 }
 
@@ -383,6 +404,23 @@ static void do_pre(Dram *d, uint32_t bi, uint64_t now)
     log_cmd(d, now, DC_PRE, bi, b->row);
     close_bank(d, b, now);
     COUNT(d, pre, 1);
+}
+
+/* The arrival number of the first request from q[from] on to bank bi
+ * (only reads or writes to its open row, as write says, with hit), or
+ * NO_SEQ. */
+static uint64_t next_seq(const Dram *d, uint32_t from, uint32_t bi,
+                         bool hit, bool write)
+{
+    const Bank *b = &d->bank[bi];
+    for (uint32_t k = from; k < d->nq; k++) {
+        const Req *q = &d->q[k];
+        if (q->bank == bi &&
+            (!hit || (q->row == b->row && q->write == write))) {
+            return q->seq;
+        }
+    }
+    return NO_SEQ;
 }
 
 /* Column command of q[i]; a finished request leaves the queue. */
@@ -424,6 +462,15 @@ static void do_cas(Dram *d, uint32_t i, uint64_t now)
     b->hits_wr -= r->write;
     if (!--b->nreq) {
         bitset_del(d->active, r->bank);
+    }
+    /* the oldest of its bank (and of its kind there) now is the next
+     * such behind it */
+    if (b->first == r->seq) {
+        b->first = next_seq(d, i + 1, r->bank, false, false);
+    }
+    uint64_t *fk = r->write ? &b->first_wr : &b->first_rd;
+    if (*fk == r->seq) {
+        *fk = next_seq(d, i + 1, r->bank, true, r->write);
     }
     if (d->c.policy == DRAM_CLOSED) {
         close_bank(d, b, b->npre);
@@ -572,19 +619,47 @@ static uint8_t bank_ok(const Dram *d, const Bank *b, uint64_t now)
     return ok;
 }
 
-/* Set every bank's ok for now (those with requests; the others are not
- * looked at); their union. */
-static uint8_t banks_ok(Dram *d, uint64_t now)
+/* fr-fcfs's choice at now over the banks with requests (the others
+ * are not looked at): the arrival number of the oldest request whose
+ * column command may issue, else of the oldest whose ACT or PRE may
+ * (a bank that may ACT or PRE has no request to its open row: its
+ * oldest), else NO_SEQ; *cas says which. */
+static uint64_t banks_pick(const Dram *d, uint64_t now, bool *cas)
 {
-    uint8_t any = 0;
+    uint64_t col = NO_SEQ, other = NO_SEQ;
     for (uint32_t w = 0; w < d->nactive_w; w++) {
         for (uint64_t m = d->active[w]; m; m &= m - 1) {
-            Bank *b = &d->bank[bitset_at(w, m)];
-            b->ok = bank_ok(d, b, now);
-            any |= b->ok;
+            const Bank *b = &d->bank[bitset_at(w, m)];
+            uint8_t ok = bank_ok(d, b, now);
+            if (ok & OK_RD) {
+                col = mem_min(col, b->first_rd);
+            }
+            if (ok & OK_WR) {
+                col = mem_min(col, b->first_wr);
+            }
+            if (ok & OK_OTHER) {
+                other = mem_min(other, b->first);
+            }
         }
     }
-    return any;
+    *cas = col != NO_SEQ;
+    return *cas ? col : other;
+}
+
+/* The index in q of the request with arrival number seq (queued). */
+static uint32_t index_of(const Dram *d, uint64_t seq)
+{
+    uint32_t lo = 0, hi = d->nq;
+    while (hi - lo > 1) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (d->q[mid].seq <= seq) {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    EMU_ASSERT(d->q[lo].seq == seq);
+    return lo;
 }
 
 void dram_tick(Dram *d, uint64_t now)
@@ -603,33 +678,14 @@ void dram_tick(Dram *d, uint64_t now)
         }
         return;
     }
-    /* one pass: the oldest column command that may issue wins; failing
-     * one, the oldest ACT or PRE that may (a PRE only of a row no queued
-     * request still hits).  What may issue is decided per bank first
-     * (bank_ok); with no column command possible the first ACT or PRE
-     * that may is the answer. */
-    uint8_t any = banks_ok(d, now);
-    if (!any) {
-        return;
-    }
-    uint32_t other = UINT32_MAX;
-    for (uint32_t i = 0; i < d->nq; i++) {
-        const Req *r = &d->q[i];
-        const Bank *b = &d->bank[r->bank];
-        if (b->open && b->row == r->row) {
-            if (b->ok & (r->write ? OK_WR : OK_RD)) {
-                issue(d, i, N_CAS, now);
-                return;
-            }
-        } else if (other == UINT32_MAX && (b->ok & OK_OTHER)) {
-            other = i;
-            if (!(any & (OK_RD | OK_WR))) {
-                break;
-            }
-        }
-    }
-    if (other != UINT32_MAX) {
-        issue(d, other, next_cmd(d, &d->q[other]), now);
+    /* the oldest column command that may issue wins; failing one, the
+     * oldest ACT or PRE that may (a PRE only of a row no queued request
+     * still hits), what may issue decided per bank (bank_ok) */
+    bool cas;
+    uint64_t seq = banks_pick(d, now, &cas);
+    if (seq != NO_SEQ) {
+        uint32_t i = index_of(d, seq);
+        issue(d, i, cas ? N_CAS : next_cmd(d, &d->q[i]), now);
     }
 }
 
