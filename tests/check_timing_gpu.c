@@ -1220,6 +1220,212 @@ START_TEST(deterministic)
 }
 END_TEST
 
+/* A spin loop: a poll (an mbarrier try_wait, SYNC; or a volatile load)
+ * writing predicate slot 5, then a branch on it back to the poll
+ * (op `at`) while it fails. */
+static void spin(uint32_t w, uint32_t at, MockOp *poll, uint32_t ctr,
+                 uint32_t need)
+{
+    poll->poll = ctr;
+    poll->need = need;
+    MockOp *br = mock_op(&M, w, insn(U(CTRL), PTXEMU_TM_I_BRANCH, 0, 0, 5,
+                                     NONE));
+    br->loop = 1;
+    br->to = at;
+}
+
+static const ptxemu_tm_insn *try_wait(void)
+{
+    return insn(U(SYNC), 0, PTXEMU_TM_WAIT_MBARRIER, PTXEMU_TM_SPACE_SHARED,
+                NONE, 5);
+}
+
+/* An mbarrier whose phase completes with another warp's arrive (PTX
+ * ISA, mbarrier.try_wait: a failed wait returns false and the program
+ * loops; the emulator never blocks in it).  Two schedulers, one warp
+ * each (warp slot % sched.per_sm), so the warps do not share issue
+ * slots.  Warp 1: an independent add at 1, three dependent adds at 2,
+ * 6, 10 (int latency 4), the arrive (reads the last add's result) at
+ * 14, exit at 15.  Warp 0: try_wait (sync latency 1: its predicate
+ * ready a cycle later) at 1, the branch on it at 2, the target fetched
+ * then and decoded at 3 (fetch.latency 1): a poll every 2 cycles, at 1,
+ * 3, ..., 13 (counter still 0: fail) and 15 (after the arrive at 14:
+ * success); the branch at 16 falls through; the add after the loop at
+ * 17, exit at 18, its result at 21: the kernel's end. */
+START_TEST(mbarrier_wait_spins)
+{
+    gpu_base(1);
+    mock_set(&M, "sched.per_sm=2");
+    mock_grid(&M, 1, 2);
+    spin(0, 0, mock_op(&M, 0, try_wait()), 1, 1);
+    mock_add(&M, 0, NONE, 0);
+    mock_exit(&M, 0);
+    mock_add(&M, 1, NONE, 3);
+    mock_add(&M, 1, NONE, 0);
+    mock_add(&M, 1, 0, 1);
+    mock_add(&M, 1, 1, 2);
+    mock_op(&M, 1, insn(U(SYNC), 0, 0, PTXEMU_TM_SPACE_SHARED, 2, NONE))
+        ->arrive = 1;
+    mock_exit(&M, 1);
+    ck_assert_uint_eq(mock_time(&M), 21);
+    ck_assert_uint_eq(ISSUE(0, 1, 4), 14); /* the arrive */
+    ck_assert_uint_eq(ISSUE(0, 0, 0), 15); /* the last (successful) poll */
+    ck_assert_uint_eq(ISSUE(0, 0, 1), 16);
+    ck_assert_uint_eq(ISSUE(0, 0, 2), 17);
+    ck_assert_uint_eq(ISSUE(0, 0, 3), 18);
+    ck_assert_uint_eq(mock_stat(&M, "gpu.issued"), 8 * 2 + 2 + 6);
+    check_accounting(2);
+    mock_fini(&M);
+}
+END_TEST
+
+/* A bulk copy (cp.async.bulk global -> shared, completing on an
+ * mbarrier through complete_tx: the emulator copies at issue, so the
+ * waiter's first try_wait succeeds and lists the copy's token): 128
+ * bytes as 8 accesses of 16 bytes, one 128-byte line read and one
+ * shared-memory wavefront written (8 x 16 bytes over 32 4-byte banks).
+ * The copy issues at 1, the try_wait at 2; the instruction after the
+ * wait (the branch, not taken) issues when the token completes, at the
+ * later of the global reply (sent at 2, answered at 3 + latency) and
+ * the shared write (one MIO pass at 1, ready 1 + smem.latency 23 = 24):
+ * latency 100: 103; latency 5: 24.  The add after it one later, the
+ * exit two later; the add's result (4 after its issue) ends the
+ * kernel: 108 and 29. */
+START_TEST(bulk_copy_completes_mbarrier)
+{
+    static const struct {
+        const char *lat;
+        uint64_t br;
+    } t[] = {{"mem.ideal.global_latency=100", 103},
+             {"mem.ideal.global_latency=5", 24}};
+    static const uint64_t tok[] = {9};
+    static ptxemu_tm_access acc[16];
+    for (uint32_t i = 0; i < 8; i++) {
+        acc[i] = (ptxemu_tm_access){.addr = 0x1000 + 16 * i, .size = 16,
+                                    .space = PTXEMU_TM_SPACE_GLOBAL,
+                                    .kind = PTXEMU_TM_ASYNC_READ};
+        acc[8 + i] = (ptxemu_tm_access){.addr = 16 * i, .size = 16,
+                                        .space = PTXEMU_TM_SPACE_SHARED,
+                                        .kind = PTXEMU_TM_ASYNC_WRITE};
+    }
+    for (size_t i = 0; i < 2; i++) {
+        gpu_base(1);
+        mock_set(&M, "smem.latency=23");
+        mock_set(&M, t[i].lat);
+        MockOp *cp = mock_op(&M, 0, insn(U(ASYNC), PTXEMU_TM_I_ASYNC, 0,
+                                         PTXEMU_TM_SPACE_GLOBAL, NONE, NONE));
+        cp->acc = acc;
+        cp->nacc = 16;
+        cp->token = 9;
+        MockOp *tw = mock_op(&M, 0, try_wait());
+        tw->wait = tok;
+        tw->nwait = 1;
+        spin(0, 1, tw, 0, 0);
+        mock_add(&M, 0, NONE, 0);
+        mock_exit(&M, 0);
+        ck_assert_uint_eq(mock_time(&M), t[i].br + 5);
+        ck_assert_uint_eq(ISSUE(0, 0, 1), 2);
+        ck_assert_uint_eq(ISSUE(0, 0, 2), t[i].br);
+        ck_assert_uint_eq(ISSUE(0, 0, 3), t[i].br + 1);
+        ck_assert_uint_eq(stall("async"), t[i].br - 3);
+        check_accounting(1);
+        mock_fini(&M);
+    }
+}
+END_TEST
+
+/* barrier.cluster across a cluster of two CTAs, one per SM (a cluster
+ * spreads one CTA per SM of its GPC).  CTA 1 arrives at 1; CTA 0 runs
+ * three dependent adds (1, 5, 9) and arrives (the barrier reads no
+ * register) at 10, last: the release, from the step of CTA 0's warp
+ * (the host sends no event for CTA 1's); bar.latency 20 holds both
+ * CTAs' warps until 30; exits at 30, the kernel ends at 31.  Barrier
+ * stalls: SM1 2..29 (28), SM0 11..29 (19). */
+START_TEST(cluster_barrier_release)
+{
+    gpu_base(2);
+    mock_set(&M, "bar.latency=20");
+    mock_grid(&M, 2, 1);
+    M.k.cluster[0] = 2;
+    M.cta_prog[1] = 1;
+    const ptxemu_tm_insn *bar = insn(U(SYNC), PTXEMU_TM_I_BARRIER,
+                                     PTXEMU_TM_WAIT_CLUSTER, 0, NONE, NONE);
+    mock_add(&M, 0, NONE, 0);
+    mock_add(&M, 0, 0, 1);
+    mock_add(&M, 0, 1, 2);
+    mock_op(&M, 0, bar)->bar = 3;
+    mock_exit(&M, 0);
+    mock_op(&M, 1, bar)->bar = 3;
+    mock_exit(&M, 1);
+    ck_assert_uint_eq(mock_time(&M), 31);
+    ck_assert_uint_eq(M.cta[0].sm, 0);
+    ck_assert_uint_eq(M.cta[1].sm, 1);
+    ck_assert_uint_eq(ISSUE(0, 0, 3), 10);
+    ck_assert_uint_eq(ISSUE(1, 0, 0), 1);
+    ck_assert_uint_eq(ISSUE(0, 0, 4), 30);
+    ck_assert_uint_eq(ISSUE(1, 0, 1), 30);
+    ck_assert_uint_eq(stall("barrier"), 28 + 19);
+    check_accounting(1);
+    mock_fini(&M);
+}
+END_TEST
+
+/* grid.sync() of a cooperative launch, as cooperative_groups compiles
+ * it for one warp per CTA: an atomic add on the grid's workspace
+ * (global, ideal latency 100), then volatile loads of it in a loop
+ * until every CTA arrived.  Two CTAs, one per SM (occ.max_ctas 1: the
+ * cooperative grid is resident at once).  A request sent at s is
+ * answered at s + 1 + 100.  CTA 1 runs three dependent adds (1, 5, 9)
+ * first and its atomic (no operands) at 10: the second arrival.  CTA
+ * 0: atomic at 1 (sent at 2), first poll at 2 (count 1: fails; sent
+ * at 3, answered at 104), the branch on it at 104, the target fetched
+ * then, the poll again at 105 (succeeds; sent 106, answered 207), the
+ * branch at 207 falls through, add 208, exit 209, the add's result at
+ * 212: the kernel's end.  CTA 1: atomic at 10 (sent 11), poll at 11
+ * (succeeds; sent 12, answered 113), branch 113, add 114. */
+START_TEST(grid_sync_cooperative)
+{
+    gpu_base(2);
+    mock_set(&M, "occ.max_ctas=1");
+    mock_grid(&M, 2, 1);
+    M.k.cooperative = 1;
+    M.cta_prog[1] = 1;
+    for (uint32_t w = 0; w < 2; w++) {
+        if (w == 1) {
+            mock_add(&M, 1, NONE, 0);
+            mock_add(&M, 1, 0, 1);
+            mock_add(&M, 1, 1, 2);
+        }
+        uint32_t at = w ? 4 : 1;
+        MockOp *a = mock_op(&M, w, insn(U(LDST), PTXEMU_TM_I_ATOMIC, 0,
+                                        PTXEMU_TM_SPACE_GLOBAL, NONE, NONE));
+        a->acc = lanes(0, PTXEMU_TM_SPACE_GLOBAL, PTXEMU_TM_ATOMIC, 0x100, 0,
+                       4);
+        a->nacc = 1;
+        a->arrive = 1;
+        MockOp *p = mock_op(&M, w, insn(U(LDST), PTXEMU_TM_I_LOAD, 0,
+                                        PTXEMU_TM_SPACE_GLOBAL, NONE, 5));
+        p->acc = lanes(1, PTXEMU_TM_SPACE_GLOBAL, PTXEMU_TM_READ, 0x100, 0, 4);
+        p->nacc = 1;
+        spin(w, at, p, 1, 2);
+        mock_add(&M, w, NONE, 3);
+        mock_exit(&M, w);
+    }
+    ck_assert_uint_eq(mock_time(&M), 212);
+    ck_assert_uint_ne(M.cta[0].sm, M.cta[1].sm);
+    ck_assert_uint_eq(ISSUE(0, 0, 1), 105);
+    ck_assert_uint_eq(ISSUE(0, 0, 2), 207);
+    ck_assert_uint_eq(ISSUE(0, 0, 3), 208);
+    ck_assert_uint_eq(ISSUE(0, 0, 4), 209);
+    ck_assert_uint_eq(ISSUE(1, 0, 3), 10);
+    ck_assert_uint_eq(ISSUE(1, 0, 4), 11);
+    ck_assert_uint_eq(ISSUE(1, 0, 5), 113);
+    ck_assert_uint_eq(ISSUE(1, 0, 6), 114);
+    check_accounting(1);
+    mock_fini(&M);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("timing_gpu");
@@ -1242,6 +1448,10 @@ static Suite *suite(void)
     tcase_add_test(tc, barrier_latency);
     tcase_add_test(tc, barrier_latency_one_warp);
     tcase_add_test(tc, async_wait_for_token);
+    tcase_add_test(tc, mbarrier_wait_spins);
+    tcase_add_test(tc, bulk_copy_completes_mbarrier);
+    tcase_add_test(tc, cluster_barrier_release);
+    tcase_add_test(tc, grid_sync_cooperative);
     tcase_add_test(tc, shared_bank_conflicts);
     tcase_add_test(tc, cta_waves_per_limit);
     tcase_add_test(tc, cta_waves_per_carveout);

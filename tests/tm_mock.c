@@ -313,6 +313,18 @@ static int m_step(ptxemu_tm_host *h, ptxemu_tm_warp *w, ptxemu_tm_step *out)
     if (op->fault) {
         return PTXEMU_TM_FAULT;
     }
+    ck_assert_uint_lt(op->arrive, MOCK_MAXCNT);
+    ck_assert_uint_lt(op->poll, MOCK_MAXCNT);
+    if (op->arrive) {
+        m->count[op->arrive]++;
+    }
+    if (op->poll) {
+        w->failed = m->count[op->poll] < op->need;
+    }
+    if (op->loop && w->failed) {
+        ck_assert_uint_lt(op->to, m->nops[w->prog]);
+        w->pc = op->to;
+    }
     if (op->child) {
         run_child(m);
     }
@@ -522,6 +534,7 @@ static void reset_grid(MockHost *m)
     m->next_cta = 0;
     m->retired = 0;
     m->garrived = 0;
+    memset(m->count, 0, sizeof m->count);
     fill_ctas(m->cta, MOCK_MAXCTA, &m->k, m->cta_prog, 0, m->nops);
 }
 

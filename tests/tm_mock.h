@@ -19,6 +19,12 @@
  *    released when every warp of the grid that has not exited arrived,
  *    with the event sent for the releasing warp's CTA only (as
  *    timing/host.c does);
+ *  - spin loops (an mbarrier try_wait or a grid.sync poll and the
+ *    branch back): MockOp.arrive = k adds 1 to counter k (1..
+ *    MOCK_MAXCNT-1; as mbarrier.arrive or grid.sync's atomic does);
+ *    MockOp.poll = k fails while counter k is below MockOp.need (the
+ *    functional result of the poll); MockOp.loop, a branch, goes to
+ *    op MockOp.to of the program after a failed poll, else on;
  *  - exits send PTXEMU_TM_EV_WARP_EXIT, then PTXEMU_TM_EV_CTA_DONE;
  *  - MockOp.child: the step launches the child grid (MockHost.ck, its
  *    CTAs' warps running programs child_prog + warp index) and times it
@@ -50,6 +56,7 @@
 #define MOCK_MAXSTAT 512
 #define MOCK_MAXDECL 16  /* tables declared with declare_params (hier
                             declares one per cache) */
+#define MOCK_MAXCNT 4    /* spin-loop counters (MockOp.arrive/poll) */
 #define MOCK_NOSLOT UINT32_MAX
 
 typedef struct MockOp {
@@ -62,13 +69,18 @@ typedef struct MockOp {
     int bar;          /* 1: bar.sync; 2: never released; 3: grid-wide */
     int fault;        /* the step returns PTXEMU_TM_FAULT */
     int child;        /* the step runs the child grid */
+    uint32_t arrive;  /* counter it adds 1 to (0: none) */
+    uint32_t poll, need; /* counter it polls (0: none), value it waits for */
+    int loop;         /* a branch to op `to` after a failed poll */
+    uint32_t to;
 } MockOp;
 
 struct ptxemu_tm_warp {
     struct ptxemu_tm_cta *cta;
     uint32_t idx, prog, pc;
     int state;
-    uint64_t issue[MOCK_MAXOPS];
+    int failed;       /* its last poll failed */
+    uint64_t issue[MOCK_MAXOPS]; /* (in a loop: the last time round) */
 };
 
 struct ptxemu_tm_cta {
@@ -102,6 +114,7 @@ struct ptxemu_tm_host {
     struct ptxemu_tm_cta cta[MOCK_MAXCTA];
     uint32_t next_cta, retired;
     uint32_t garrived;            /* at the grid-wide barrier */
+    uint32_t count[MOCK_MAXCNT];  /* spin-loop counters */
     /* the child grid (MockOp.child) */
     ptxemu_tm_kernel ck;
     struct ptxemu_tm_cta ccta[4];
