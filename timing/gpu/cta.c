@@ -73,6 +73,7 @@ void gpu_sm_free(GpuSm *sm)
     free(sm->sched);
     tm_slots_fini(&sm->slots);
     free(sm->fq);
+    free(sm->done);
     tm_map_free(&sm->expand);
     free(sm->txn);
     free(sm->acc);
@@ -130,9 +131,36 @@ static void sched_del(GpuSched *sc, GpuWarp *w)
     w->lbp = NULL;
 }
 
+void gpu_sm_cta_done(GpuSm *sm, GpuCta *c)
+{
+    if (!sm->done_lost && sm->ndone == sm->capdone) {
+        uint32_t cap = sm->capdone ? 2 * sm->capdone : 8;
+        GpuCta **a = realloc(sm->done, cap * sizeof *a);
+        if (a) {
+            sm->done = a;
+            sm->capdone = cap;
+        } else { /* (from now on the whole list is read) */
+            free(sm->done);
+            sm->done = NULL;
+            sm->capdone = 0;
+            sm->done_lost = true;
+        }
+    }
+    if (!sm->done_lost) {
+        sm->done[sm->ndone] = c;
+    }
+    sm->ndone++;
+}
+
 static void cta_free(Gpu *g, GpuSm *sm, GpuCta *c)
 {
     if (sm && c->nwarps && c->nexited == c->nwarps) {
+        for (uint32_t i = 0; !sm->done_lost && i < sm->ndone; i++) {
+            if (sm->done[i] == c) {
+                sm->done[i] = sm->done[sm->ndone - 1];
+                break;
+            }
+        }
         sm->ndone--;
     }
     for (uint32_t i = 0; i < c->nwarps; i++) {
@@ -338,7 +366,12 @@ uint64_t gpu_sm_retire_at(const Gpu *g, GpuSm *sm)
     }
     if (!sm->retire_ok) {
         uint64_t r = GPU_NEVER;
-        for (GpuCta *c = sm->ctas; c; c = c->next) {
+        for (uint32_t i = 0; !sm->done_lost && i < sm->ndone; i++) {
+            if (sm->done[i]->kern == g->kern) {
+                r = gpu_min(r, gpu_cta_retire_at(sm->done[i]));
+            }
+        }
+        for (GpuCta *c = sm->ctas; sm->done_lost && c; c = c->next) {
             if (c->kern == g->kern) {
                 r = gpu_min(r, gpu_cta_retire_at(c));
             }

@@ -391,6 +391,12 @@ typedef struct GpuSm {
     GpuCta *ctas;
     uint32_t ndone;             /* CTAs whose warps all exited: only
                                    they can retire (cta.c) */
+    GpuCta **done;              /* those CTAs, in no order, so that the
+                                   least retirement cycle reads only them
+                                   (done_lost: out of memory, so every
+                                   CTA is looked at instead) */
+    uint32_t capdone;
+    bool done_lost;
     /* Nothing on the SM can act before this cycle (gpu.c: the least of
      * its schedulers' wakes, collectors and CTA retirements after its
      * last visit; 0: visit it): a sleeping SM is counted, not visited.
@@ -635,6 +641,8 @@ uint64_t gpu_sm_retire_at(const Gpu *g, GpuSm *sm);
 void gpu_sm_retire(Gpu *g, GpuSm *sm, uint64_t now, bool drop);
 /* Forget every CTA on sm, of any kernel (kernels the host abandoned). */
 void gpu_sm_drop_all(Gpu *g, GpuSm *sm);
+/* Every warp of c (on sm) exited: it may retire once drained. */
+void gpu_sm_cta_done(GpuSm *sm, GpuCta *c);
 
 /* ---- gpu.c ---- */
 /* Bring sm's per-cycle counters up to cycle t (each cycle before t

@@ -230,7 +230,7 @@ void gpu_warp_exited(Gpu *g, GpuWarp *w, uint64_t now)
         w->at_barrier = false;
         w->next = NULL;
         if (++c->nexited == c->nwarps) {
-            g->sm[c->sm]->ndone++;
+            gpu_sm_cta_done(g->sm[c->sm], c);
         }
         c->last_exit = gpu_max(c->last_exit, now);
     }
