@@ -1778,6 +1778,73 @@ START_TEST(hier_bad_config)
 }
 END_TEST
 
+/* dram.model's registry: the built-in channel first (the default), the
+ * fixed-latency model by name, nothing for an unknown name; the fixed
+ * model's answers at the cycles dram_fixed.c promises, worked out by
+ * hand: a read CL + tBURST + path_lat = 20 + 4 + 3 = 27 cycles after it
+ * arrives, a write WL + tBURST + path_lat = 7 + 4 + 3 = 14, at most rdq
+ * reads and wrq writes held. */
+START_TEST(dram_model_fixed_by_name)
+{
+    ck_assert_str_eq(dram_models[0]->name, "channel");
+    ck_assert_ptr_eq(dram_model_find("channel"), dram_models[0]);
+    ck_assert_ptr_null(dram_model_find("ramulator2"));
+    const DramOps *o = dram_model_find("fixed");
+    ck_assert_ptr_eq(o, &dram_model_fixed);
+
+    DramCfg c = {.rdq = 0, .wrq = 1, .path_lat = 3};
+    DramStats st = {0}, sum = {0};
+    char err[128] = "";
+    ck_assert_ptr_null(o->make(&c, &st, err, sizeof err));
+    ck_assert_ptr_nonnull(strstr(err, "queue"));
+    c.rdq = 2;
+    c.t[DT_CL] = 20;
+    c.t[DT_WL] = 7;
+    c.t[DT_BURST] = 4;
+    void *d = o->make(&c, &st, err, sizeof err);
+    ck_assert_ptr_nonnull(d);
+    o->set_sum(d, &sum);
+    ck_assert_ptr_null(o->bank_stats(d));
+    ck_assert_uint_eq(o->next(d), MEM_NEVER);
+
+    MemMsg r1 = msg(0x000, 0x1, GPU_MEM_READ, 1);
+    MemMsg r2 = msg(0x100, 0x3, GPU_MEM_READ, 2);
+    MemMsg r3 = msg(0x200, 0x1, GPU_MEM_READ, 3);
+    MemMsg w4 = msg(0x300, 0x1, GPU_MEM_WRITE, 4);
+    MemMsg w5 = msg(0x400, 0x1, GPU_MEM_WRITE, 5);
+    w5.flags |= MEM_F_NOREPLY;
+    ck_assert(o->accept(d, &r1, 0, 0, 10));
+    ck_assert(o->accept(d, &r2, 5, 9, 11));
+    ck_assert(o->refuse_full(d, &r3, 12));          /* rdq = 2 held */
+    ck_assert(!o->accept(d, &r3, 0, 0, 12));
+    ck_assert(o->accept(d, &w4, 0, 0, 12));
+    ck_assert(!o->accept(d, &w5, 0, 0, 13));        /* wrq = 1 held */
+    ck_assert_uint_eq(o->next(d), 26);
+    ck_assert_ptr_null(o->out_peek(d, 25));
+    ck_assert_uint_eq(o->out_peek(d, 26)->tag, 4);
+    o->out_pop(d);
+    ck_assert(o->accept(d, &w5, 0, 0, 26));         /* counted only */
+    ck_assert_uint_eq(o->next(d), 37);
+    ck_assert_ptr_null(o->out_peek(d, 36));
+    ck_assert_uint_eq(o->out_peek(d, 37)->tag, 1);
+    o->out_pop(d);
+    ck_assert(o->accept(d, &r3, 0, 0, 37));
+    ck_assert_uint_eq(o->out_peek(d, 38)->tag, 2);
+    o->out_pop(d);
+    ck_assert_uint_eq(o->next(d), 64);
+    ck_assert_uint_eq(o->out_peek(d, 64)->tag, 3);
+    o->out_pop(d);
+    ck_assert_uint_eq(o->next(d), MEM_NEVER);
+    ck_assert_uint_eq(st.reads, 3);
+    ck_assert_uint_eq(st.writes, 2);
+    ck_assert_uint_eq(st.refused, 3);
+    ck_assert_uint_eq(st.bytes, 6 * GPU_SECTOR);
+    ck_assert_uint_eq(st.act, 0);
+    ck_assert_mem_eq(&st, &sum, sizeof st);
+    o->free(d);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("gpu_mem");
@@ -1801,6 +1868,7 @@ static Suite *suite(void)
     tcase_add_test(tc, dram_write_turnaround);
     tcase_add_test(tc, dram_presets_sane);
     tcase_add_test(tc, dram_faw_and_bank_stats);
+    tcase_add_test(tc, dram_model_fixed_by_name);
     suite_add_tcase(s, tc);
     tc = tcase_create("xbar");
     tcase_add_test(tc, xbar_two_source_conflict);

@@ -483,6 +483,90 @@ START_TEST(carveout_takes_ways)
 }
 END_TEST
 
+/* ---- dram.model: the channel model chosen by name ---- */
+
+/* The kernel's statistics JSON and cycles, copied before the close. */
+static char *json_of(Run *r, uint64_t *cycles)
+{
+    const TmKernelStats *ks;
+    ck_assert_uint_eq(tm_session_kernels(r->s, &ks), 1);
+    *cycles = ks[0].cycles;
+    char *j = strdup(ks[0].json);
+    ck_assert_ptr_nonnull(j);
+    return j;
+}
+
+/* Naming the built-in model changes nothing: the same cycles and the
+ * same statistics, byte for byte, as leaving dram.model at its
+ * default (and the kernel reaches the DRAM). */
+START_TEST(dram_model_channel_is_default)
+{
+    static const char *const named[] = {"dram.model=channel"};
+    Run r;
+    uint64_t c0, c1;
+    run_one(&r, "plain4", NULL, 0);
+    ck_assert_uint_gt(stat_of(&r, 0, "mem.dram.reads"), 0);
+    char *j0 = json_of(&r, &c0);
+    run_close(&r);
+    run_one(&r, "plain4", named, 1);
+    char *j1 = json_of(&r, &c1);
+    run_close(&r);
+    ck_assert_uint_eq(c0, c1);
+    ck_assert_str_eq(j0, j1);
+    free(j0);
+    free(j1);
+}
+END_TEST
+
+/* An unknown model is a configuration error naming the parameter, the
+ * value and the models there are. */
+START_TEST(dram_model_unknown_refused)
+{
+    static const char *const set[] = {"mem.model=hier",
+                                      "dram.model=ramulator2"};
+    EmuConfig c;
+    emu_config_default(&c);
+    c.num_sms = 1;
+    EmuDevice *d = emu_device_new(&c);
+    ck_assert_ptr_nonnull(d);
+    TmSession *s = NULL;
+    char err[512] = "";
+    ck_assert_int_ne(tm_session_open(d, "gpu", NULL, set, 2, &s, err,
+                                     sizeof err), 0);
+    ck_assert_ptr_null(s);
+    ck_assert_msg(strstr(err, "dram.model") && strstr(err, "ramulator2") &&
+                  strstr(err, "channel") && strstr(err, "fixed"),
+                  "message: %s", err);
+    emu_device_free(d);
+}
+END_TEST
+
+/* dram.model=fixed is what the partitions drive: no activates, the
+ * same reads, and each read on the kernel's critical path costs exactly
+ * its CL.  The chain reads four lines from the DRAM one after another
+ * (the parameter's, then A, B and C; the second A hits the L2), so with
+ * every clock at 1000 MHz, CL 300 against CL 100 adds 4 x 200 cycles. */
+START_TEST(dram_model_fixed_selected)
+{
+    static const char *const lo[] = {"dram.model=fixed", "clock.mhz=1000",
+                                     "dram.mhz=1000", "dram.CL=100"};
+    static const char *const hi[] = {"dram.model=fixed", "clock.mhz=1000",
+                                     "dram.mhz=1000", "dram.CL=300"};
+    Run r;
+    uint64_t c_lo, c_hi;
+    run_one(&r, "plain4", lo, 4);
+    ck_assert_uint_eq(stat_of(&r, 0, "mem.dram.reads"), 4);
+    ck_assert_uint_eq(stat_of(&r, 0, "mem.dram.act"), 0);
+    ck_assert_uint_eq(stat_of(&r, 0, "mem.dram.row_miss"), 0);
+    free(json_of(&r, &c_lo));
+    run_close(&r);
+    run_one(&r, "plain4", hi, 4);
+    free(json_of(&r, &c_hi));
+    run_close(&r);
+    ck_assert_uint_eq(c_hi - c_lo, 4 * 200);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("gpu_mem_e2e");
@@ -502,6 +586,11 @@ int main(void)
     t = tcase_create("carveout");
     tcase_add_test(t, carveout_sizes_l1);
     tcase_add_test(t, carveout_takes_ways);
+    suite_add_tcase(s, t);
+    t = tcase_create("dram_model");
+    tcase_add_test(t, dram_model_channel_is_default);
+    tcase_add_test(t, dram_model_unknown_refused);
+    tcase_add_test(t, dram_model_fixed_selected);
     suite_add_tcase(s, t);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

@@ -134,6 +134,42 @@ const DramBankStats *dram_bank_stats(const Dram *d);
 /* Record every command into log[0..cap) (tests); *n counts them. */
 void dram_set_log(Dram *d, DramCmd *log, uint32_t cap, uint32_t *n);
 
+/* ---- channel models by name (dram_models.c; dram.model) ----
+ * What a partition (partition.c) drives: the functions above behind a
+ * handle of the model's own type.  A model keeps this file's contract:
+ * accept refuses (counting it) when full and refuse_full says so before
+ * the bank and row are looked up; tick runs once per DRAM cycle the
+ * owner reaches; next is MEM_NEVER when idle; finished requests wait in
+ * out_peek/out_pop in due order; write-backs with MEM_F_NOREPLY need no
+ * answer; everything counts into the DramStats given at make and the
+ * sum.  make: NULL with a message in err (a bad configuration), or out
+ * of memory.  bank_stats may return NULL (no banks: dram.bank_stats
+ * counts nothing).  A model added to the tree adds one row to
+ * dram_models[]. */
+typedef struct DramOps {
+    const char *name;
+    const char *about;                  /* one line, for the help */
+    void *(*make)(const DramCfg *cfg, DramStats *st, char *err,
+                  size_t errlen);
+    void (*free)(void *d);
+    bool (*accept)(void *d, const MemMsg *m, uint32_t bankid, uint64_t row,
+                   uint64_t now);
+    bool (*refuse_full)(void *d, const MemMsg *m, uint64_t now);
+    void (*tick)(void *d, uint64_t now);
+    uint64_t (*next)(const void *d);
+    const MemMsg *(*out_peek)(const void *d, uint64_t now);
+    void (*out_pop)(void *d);
+    void (*set_sum)(void *d, DramStats *sum);
+    const DramBankStats *(*bank_stats)(const void *d);
+} DramOps;
+
+/* NULL-terminated; the first is the default (`channel`, this file's). */
+extern const DramOps *const dram_models[];
+/* NULL: no model of that name. */
+const DramOps *dram_model_find(const char *name);
+/* A fixed-latency channel (dram_fixed.c). */
+extern const DramOps dram_model_fixed;
+
 /* ---- presets (dram_presets.c) ---- */
 typedef struct DramPreset {
     const char *name;

@@ -254,7 +254,7 @@ static uint64_t agent_next(const Hier *H, uint32_t id)
         return part_l2_next(&H->part[a->idx]);
     case AG_DRAM:
     default:
-        return dram_next(H->part[a->idx].dram);
+        return part_dram_next(&H->part[a->idx]);
     }
 }
 
@@ -1213,9 +1213,10 @@ static int register_stats(Hier *H, const ptxemu_tm_host_api *api,
         rc |= reg_cache(api, h, prefix, &H->st_l2p[p], true);
         snprintf(prefix, sizeof prefix, "mem.dram.p%u", p);
         rc |= reg_dram(api, h, prefix, &H->st_dramp[p]);
-        const DramBankStats *b = dram_bank_stats(H->part[p].dram);
+        const DramBankStats *b =
+            H->part[p].dops->bank_stats(H->part[p].dram);
         uint32_t nb = H->cfg.dram.ranks * H->cfg.dram.banks;
-        for (uint32_t k = 0; H->cfg.bank_stats && k < nb; k++) {
+        for (uint32_t k = 0; b && H->cfg.bank_stats && k < nb; k++) {
             snprintf(prefix, sizeof prefix, "mem.dram.p%u.bank%u", p, k);
             for (size_t j = 0; j < NCTR(bank_ctr); j++) {
                 rc |= reg(api, h, prefix, bank_ctr[j].name, &b[k],
@@ -1327,24 +1328,25 @@ static bool build(Hier *H, const ptxemu_tm_host_api *api, ptxemu_tm_host *h)
             return fail(api, h, "l2", err);
         }
         cache_set_sum(l2, &H->st_l2);
-        Dram *d = dram_new(&c->dram, &H->st_dramp[p], err, sizeof err);
+        const DramOps *dm = c->dram_model;
+        void *d = dm->make(&c->dram, &H->st_dramp[p], err, sizeof err);
         if (!d) {
             cache_free(l2);
             return fail(api, h, "dram", err);
         }
-        dram_set_sum(d, &H->st_dram);
+        dm->set_sum(d, &H->st_dram);
         Cache *ci = NULL;
         if (c->ci_on &&
             !(ci = cache_new(&l3c, &H->st_l3ci, err, sizeof err))) {
             cache_free(l2);
-            dram_free(d);
+            dm->free(d);
             return fail(api, h, "l3ci", err);
         }
         uint32_t outq = c->l2.outq + c->l2.mshrs * c->l2.merge;
         if (ci) {
             outq += c->l3ci.outq + c->l3ci.mshrs * c->l3ci.merge;
         }
-        if (part_init(&H->part[p], l2, d, &H->cfg.map, H->cfg.l2_bypass,
+        if (part_init(&H->part[p], l2, dm, d, &H->cfg.map, H->cfg.l2_bypass,
                       c->atom_lat, outq)) {
             cache_free(ci);
             return fail(api, h, "mem", err);

@@ -71,6 +71,7 @@ typedef struct HierCfg {
     uint32_t tlb_q;
     AddrMapCfg map;
     DramCfg dram;
+    const DramOps *dram_model;          /* dram.model */
     bool bank_stats;                    /* mem.dram.pN.bankB.* */
     /* the L1/shared-memory carve-out (l1d.unified, l1d.carveouts,
      * l1d.carveout): 0 bytes: none */

@@ -56,6 +56,9 @@ static const ptxemu_tm_param general[] = {
     {"map.hash", S, "xor", "partition hashing: linear, xor or poly"},
     {"map.gran", U, "256", "bytes per partition before the next"},
     {"map.row_bytes", U, "2k", "bytes of a DRAM row across a channel"},
+    {"dram.model", S, "channel", "the DRAM channel model of every "
+                                 "partition (timing/gpu/mem/"
+                                 "dram_models.c): channel or fixed"},
     {"dram.preset", S, "gddr5", "gddr3, gddr5, gddr6, hbm2 or hbm3: "
                                 "the defaults of every dram.* value"},
     {"dram.mhz", D, "0", "DRAM command clock (0: the preset's)"},
@@ -386,6 +389,14 @@ int hier_read(const ptxemu_tm_host_api *api, ptxemu_tm_host *h,
         api->error(h, msg);
         return -1;
     }
+    const char *models[8];
+    int nmodels = 0;
+    while (nmodels < 8 && dram_models[nmodels]) {
+        models[nmodels] = dram_models[nmodels]->name;
+        nmodels++;
+    }
+    c->dram_model = dram_models[choose(api, h, "dram.model", models, nmodels,
+                                       &ok)];
     DramCfg *d = &c->dram;
     d->ranks = u32(api, h, "dram.ranks", &ok);
     d->bankgroups = from_preset(api, h, "dram.bankgroups", pr->bankgroups,

@@ -5,12 +5,14 @@
 
 #include "emu/panic.h"
 
-int part_init(Part *p, Cache *l2, Dram *dram, const AddrMapCfg *map,
+int part_init(Part *p, Cache *l2, const DramOps *dops, void *dram,
+              const AddrMapCfg *map,
               const uint8_t *bypass, uint32_t atom_lat, uint32_t outq)
 {
     p->bypass = bypass;
     p->rsv = 0;
     p->l2 = l2;
+    p->dops = dops;
     p->dram = dram;
     p->map = map;
     p->atom_lat = atom_lat;
@@ -37,7 +39,9 @@ void part_fini(Part *p)
 {
     cache_free(p->l2);
     cache_free(p->ci);
-    dram_free(p->dram);
+    if (p->dram) {
+        p->dops->free(p->dram);
+    }
     memq_fini(&p->out);
     memq_fini(&p->atom);
 }
@@ -53,14 +57,14 @@ static bool out_full(const Part *p)
  * every cycle until it drains). */
 static bool to_dram(Part *p, const MemMsg *m, uint64_t now_dram)
 {
-    if (dram_refuse_full(p->dram, m, now_dram)) {
+    if (p->dops->refuse_full(p->dram, m, now_dram)) {
         return false;
     }
     AddrLoc loc;
     addrmap_map(p->map,
                 m->addr + GPU_SECTOR * (uint32_t)__builtin_ctz(m->sectors),
                 &loc);
-    return dram_accept(p->dram, m, loc.bankid, loc.row, now_dram);
+    return p->dops->accept(p->dram, m, loc.bankid, loc.row, now_dram);
 }
 
 CacheOutcome part_accept(Part *p, const MemMsg *m, uint64_t now_l2,
@@ -160,7 +164,7 @@ uint64_t part_l2_next(const Part *p)
 void part_dram_tick(Part *p, uint64_t now_dram, uint64_t now_l2)
 {
     const MemMsg *m;
-    while ((m = dram_out_peek(p->dram, now_dram))) {
+    while ((m = p->dops->out_peek(p->dram, now_dram))) {
         if (m->flags & MEM_F_BYPASS) {
             /* its room was promised at part_accept */
             EMU_ASSERT(p->rsv > 0);
@@ -169,9 +173,9 @@ void part_dram_tick(Part *p, uint64_t now_dram, uint64_t now_l2)
         } else {
             cache_fill(cache_for(p, m->unit), m, now_l2);
         }
-        dram_out_pop(p->dram);
+        p->dops->out_pop(p->dram);
     }
-    dram_tick(p->dram, now_dram);
+    p->dops->tick(p->dram, now_dram);
     p->dram_blocked = false;    /* the L2 side tries again */
 }
 

@@ -33,7 +33,8 @@ typedef struct Part {
                                    have a cache of their own (GT200's L3
                                    near the memory controllers); NULL:
                                    they use the L2 slice */
-    Dram *dram;
+    const DramOps *dops;        /* the channel's model (dram.model) */
+    void *dram;                 /* its channel */
     const AddrMapCfg *map;
     MemQ out;                   /* replies going to the SMs */
     MemQ atom;                  /* atomics in the atomic unit */
@@ -47,8 +48,10 @@ typedef struct Part {
                                    head: the owner clears it on a grant */
 } Part;
 
-/* 0, or -1 (out of memory).  Takes ownership of l2 and dram. */
-int part_init(Part *p, Cache *l2, Dram *dram, const AddrMapCfg *map,
+/* 0, or -1 (out of memory).  Takes ownership of l2 and dram, a channel
+ * made by dops->make. */
+int part_init(Part *p, Cache *l2, const DramOps *dops, void *dram,
+              const AddrMapCfg *map,
               const uint8_t *bypass, uint32_t atom_lat, uint32_t outq);
 void part_fini(Part *p);
 /* Give constant and instruction reads a cache of their own (owned). */
@@ -62,6 +65,11 @@ bool part_l2_tick(Part *p, uint64_t now_l2, uint64_t now_dram);
  * output). */
 uint64_t part_l2_next(const Part *p);
 void part_dram_tick(Part *p, uint64_t now_dram, uint64_t now_l2);
+/* The channel's next cycle (DRAM cycles; MEM_NEVER: idle). */
+static inline uint64_t part_dram_next(const Part *p)
+{
+    return p->dops->next(p->dram);
+}
 const MemMsg *part_out_peek(const Part *p, uint64_t now_l2);
 void part_out_pop(Part *p);
 
