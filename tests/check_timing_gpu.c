@@ -1426,6 +1426,77 @@ START_TEST(grid_sync_cooperative)
 }
 END_TEST
 
+/* wgmma.mma_async m64n8k16 (f16) with A and B in shared memory: each
+ * warp reads its 16 rows of A (16 x 16 x 2 = 512 bytes) and all of B
+ * (16 x 8 x 2 = 256 bytes), as the emulator reports them (async reads
+ * of lane 0, one per element); 768 contiguous bytes over 32 4-byte
+ * banks are 6 wavefronts of the MIO pipe.  wgmma.wait_group lists its
+ * token; the add after it issues when the wgmma completed: at the
+ * later of issue + unit.tensor.lat and the last operand wavefront's
+ * result (first free pass p: p + 6 - 1 + smem.latency 23).
+ *  - tensor latency 10, wgmma at 1, passes 1..6: max(11, 29) = 29;
+ *  - tensor latency 40: max(41, 29) = 41;
+ *  - latency 40 behind a shared load of stride 32 (32 wavefronts, MIO
+ *    busy 1..32) at 1: the wgmma at 2 (lsu.mio_queue 64: no
+ *    mio_throttle), its passes 33..38: max(42, 61) = 61.
+ * The wait issues right after the wgmma; the exit one after the add,
+ * whose result (4 after it) ends the kernel. */
+START_TEST(wgmma_reads_shared_operands)
+{
+    static const struct {
+        const char *lat;
+        int busy;
+        uint64_t add;
+    } t[] = {{"unit.tensor.lat=10", 0, 29},
+             {"unit.tensor.lat=40", 0, 41},
+             {"unit.tensor.lat=40", 1, 61}};
+    static const uint64_t tok[] = {11};
+    static ptxemu_tm_access acc[384];
+    for (uint32_t i = 0; i < 384; i++) { /* A at 0, B right after it */
+        acc[i] = (ptxemu_tm_access){.addr = 2 * i, .size = 2,
+                                    .space = PTXEMU_TM_SPACE_SHARED,
+                                    .kind = PTXEMU_TM_ASYNC_READ};
+    }
+    for (size_t i = 0; i < 3; i++) {
+        gpu_base(1);
+        mock_set(&M, "smem.latency=23");
+        mock_set(&M, "unit.tensor.lanes=32");
+        mock_set(&M, "lsu.mio_queue=64");
+        mock_set(&M, t[i].lat);
+        uint32_t pc = 0;
+        if (t[i].busy) {
+            MockOp *ld = mock_op(&M, 0, insn(U(LDST), PTXEMU_TM_I_LOAD, 0,
+                                             PTXEMU_TM_SPACE_SHARED, NONE,
+                                             3));
+            ld->acc = lanes(0, PTXEMU_TM_SPACE_SHARED, PTXEMU_TM_READ, 0,
+                            4 * 32, 4);
+            ld->nacc = 32;
+            pc = 1;
+        }
+        MockOp *mma = mock_op(&M, 0, insn(U(TENSOR), PTXEMU_TM_I_ASYNC, 0,
+                                          PTXEMU_TM_SPACE_SHARED, NONE,
+                                          NONE));
+        mma->acc = acc;
+        mma->nacc = 384;
+        mma->token = 11;
+        MockOp *wt = mock_op(&M, 0, insn(U(SYNC), 0, PTXEMU_TM_WAIT_WGMMA,
+                                         0, NONE, NONE));
+        wt->wait = tok;
+        wt->nwait = 1;
+        mock_add(&M, 0, NONE, 0);
+        mock_exit(&M, 0);
+        ck_assert_msg(mock_time(&M) == t[i].add + 4, "case %zu", i);
+        ck_assert_uint_eq(ISSUE(0, 0, pc), 1 + pc);
+        ck_assert_uint_eq(ISSUE(0, 0, pc + 1), 2 + pc);
+        ck_assert_uint_eq(ISSUE(0, 0, pc + 2), t[i].add);
+        ck_assert_uint_eq(mock_stat(&M, "gpu.smem_wavefronts"),
+                          6 + (t[i].busy ? 32 : 0));
+        check_accounting(1);
+        mock_fini(&M);
+    }
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("timing_gpu");
@@ -1452,6 +1523,7 @@ static Suite *suite(void)
     tcase_add_test(tc, bulk_copy_completes_mbarrier);
     tcase_add_test(tc, cluster_barrier_release);
     tcase_add_test(tc, grid_sync_cooperative);
+    tcase_add_test(tc, wgmma_reads_shared_operands);
     tcase_add_test(tc, shared_bank_conflicts);
     tcase_add_test(tc, cta_waves_per_limit);
     tcase_add_test(tc, cta_waves_per_carveout);

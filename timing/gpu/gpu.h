@@ -45,7 +45,9 @@
  *    lsu.replay cycles later (`lg_throttle` until then; gpu.replays);
  *  - asynchronous operations (async.c): an instruction that starts one
  *    (step->async_token) completes with its last memory reply (or after
- *    its unit latency when it has none); the instruction after a wait
+ *    its unit latency when it has none; a math unit's, wgmma's, at the
+ *    later of its unit latency and its shared-memory operand reads
+ *    through the MIO pipe); the instruction after a wait
  *    that lists tokens (step->wait_tokens) issues once they completed;
  *  - barriers: a released warp issues bar.latency cycles after the
  *    release; a fence issues once its warp's earlier memory requests are

@@ -59,11 +59,21 @@ static int account(Gpu *g, GpuSm *sm, GpuSched *sc, GpuWarp *w,
     if (rc != 0) {
         return -1;
     }
-    if (st->async_token && !tm_map_get(&g->tokens, st->async_token)) {
-        /* an operation without memory accesses (wgmma): its unit's
-         * latency from issue */
-        uint64_t lat = g->c.unit[gpu_unit(in)].lat + g->c.oc_latency;
-        if (gpu_token_start(g, st->async_token, now + lat) != 0) {
+    if (st->async_token) {
+        /* An operation of a math unit (wgmma) completes its unit's
+         * latency after issue, and not before the operands it reads
+         * from shared memory (A through a descriptor, and B: PTX ISA,
+         * "Asynchronous Warpgroup Level Matrix Multiply-Accumulate")
+         * came through the MIO pipe: gpu_lsu_issue charged their
+         * wavefronts and started the token at the last one's result.
+         * The reads stream into the unit as it computes, so the later
+         * of the two ends it.  One without memory accesses: the unit's
+         * latency. */
+        GpuToken *t = tm_map_get(&g->tokens, st->async_token);
+        uint64_t done = now + g->c.unit[gpu_unit(in)].lat + g->c.oc_latency;
+        if (t && !memory_unit(gpu_unit(in)) && t->done != GPU_NEVER) {
+            t->done = gpu_max(t->done, done);
+        } else if (!t && gpu_token_start(g, st->async_token, done) != 0) {
             return -1;
         }
     }
