@@ -1,10 +1,11 @@
 #!/bin/sh
 # bench/timing_identity.sh: do two builds of bench/timing simulate the
 # same?  Runs every bench kernel under a matrix of `gpu` model
-# configurations (the presets, the detailed memory system, each policy
-# and optional part) with both binaries and compares the cycles and the
-# full statistics JSON of every launch (bench/timing --stats).  A change
-# meant only to make the model faster must leave them byte-identical.
+# configurations (the presets, the detailed memory system, each policy,
+# optional part and DRAM, network and cache variant) with both binaries
+# and compares the cycles and the full statistics JSON of every launch
+# (bench/timing --stats).  A change meant only to make the model faster
+# must leave them byte-identical.
 #
 # Usage: bench/timing_identity.sh OLD NEW [SCALE]
 #   OLD, NEW: two bench/timing binaries (copy the old one aside before
@@ -30,6 +31,13 @@ lrr|sched.policy=lrr mem.model=hier
 oldest-dual|sched.policy=oldest issue.width=2 fetch.per_cycle=1
 collectors|oc.enabled=true lsu.replay=0 mem.model=hier
 two-level|sched.policy=two-level mem.model=hier
+dram-fifo|mem.model=hier dram.sched=fifo
+dram-closed-ranks|mem.model=hier dram.policy=closed dram.ranks=2
+hbm2-ideal-net|mem.model=hier dram.preset=hbm2 icnt.model=ideal
+gddr6-tpc-caches|mem.model=hier dram.preset=gddr6 icnt.hop_lat=2 icnt.group=3 mem.tpc_ci=true mem.ci_l3=true
+tlb-walks|mem.model=hier tlb.on=true tlb.walk_levels=2 dram.bank_stats=true
+no-l1-clocks|mem.model=hier mem.l1d=false icnt.mhz=1100 l2.mhz=900
+dram-fixed|mem.model=hier dram.model=fixed
 M
 rc=0
 while IFS='|' read -r name sets; do
