@@ -31,28 +31,12 @@
 
 #include "abi/cuda_abi.h"
 #include "tests/drv_try.h"
+#include "tests/sums_kernel.h"
 
 #define CTAS 64u
 #define THREADS 128u
 #define N (CTAS * THREADS)
 
-/* p[i] = sum of k * i for k < 8 (u32), i the global thread index. */
-static const char kernels[] =
-    ".version 7.0\n.target sm_80\n.address_size 64\n"
-    ".visible .entry sums(.param .u64 pp)\n{\n"
-    " .reg .pred %p<2>; .reg .b32 %r<8>; .reg .b64 %rd<4>;\n"
-    " ld.param.u64 %rd1, [pp];\n"
-    " mov.u32 %r1, %ctaid.x; mov.u32 %r2, %ntid.x; mov.u32 %r3, %tid.x;\n"
-    " mad.lo.u32 %r4, %r1, %r2, %r3;\n"
-    " mov.u32 %r5, 0; mov.u32 %r6, 0;\n"
-    "LOOP:\n"
-    " mad.lo.u32 %r6, %r5, %r4, %r6;\n"
-    " add.u32 %r5, %r5, 1;\n"
-    " setp.lt.u32 %p1, %r5, 8;\n"
-    " @%p1 bra LOOP;\n"
-    " mul.wide.u32 %rd2, %r4, 4; add.s64 %rd3, %rd1, %rd2;\n"
-    " st.global.u32 [%rd3], %r6;\n"
-    " ret;\n}\n";
 
 /* The driver's entry points used, looked up in the opened library. */
 typedef struct Drv {
@@ -103,7 +87,7 @@ static int drv_open(Drv *v, const char *lib)
     CUmodule mod;
     TRY(v->init(0));
     TRY(v->ctx_create(&v->ctx, 0, 0));
-    TRY(v->load(&mod, kernels));
+    TRY(v->load(&mod, sums_ptx));
     TRY(v->get(&v->f, mod, "sums"));
     TRY(v->alloc(&v->d, N * sizeof(uint32_t)));
     return 0;
