@@ -21,12 +21,14 @@
  * Usage: bench/timing [--dir DIR] [--scale F] [--only NAME]
  *                     [--timing NAME|PATH.so] [--timing-config FILE]
  *                     [--timing-set KEY=VALUE]... [--no-untimed]
- *                     [--stats FILE] [--threads N [--repeat R]]
+ *                     [--stats FILE] [--sms N] [--threads N [--repeat R]]
  *   F scales every kernel's work (default 0.1: the timed runs are
  *   slower than bench/emu's).  --stats appends each timed kernel's
  *   cycles and the model's counters (its JSON) to FILE, one line per
  *   launch, so that two builds' statistics can be compared
- *   (bench/timing_identity.sh).
+ *   (bench/timing_identity.sh).  --sms N: the device's SM count
+ *   (default the emulator's, 108), e.g. 46 to compare with GPGPU-Sim's
+ *   RTX 3070 configuration (--timing-config timing/configs/rtx3070.cfg).
  *
  * --threads N: instead of the table, the speed-up curve of the timed
  *   run on 1, 2, 4, ... and N host threads (the model steps its SMs in
@@ -124,6 +126,7 @@ static void io_launch(void *ctx, unsigned gx, unsigned bx, void **params)
 }
 
 static unsigned run_threads = 1; /* host threads of the runs */
+static uint32_t run_sms;          /* the device's SMs (0: default) */
 
 static void run_open(Run *r, const Bench *k, const char *spec,
                      const char *config, const char *const *sets,
@@ -133,6 +136,9 @@ static void run_open(Run *r, const Bench *k, const char *spec,
     EmuConfig c;
     emu_config_default(&c);
     c.threads = run_threads;
+    if (run_sms) {
+        c.num_sms = run_sms;
+    }
     r->dev = emu_device_new(&c);
     if (!r->dev) {
         die("device", "cannot make one");
@@ -187,7 +193,7 @@ static void usage(void)
     fprintf(stderr, "usage: bench/timing [--dir DIR] [--scale F] "
             "[--only NAME] [--timing NAME|PATH.so] [--timing-config FILE] "
             "[--timing-set KEY=VALUE]... [--no-untimed] [--stats FILE] "
-            "[--threads N [--repeat R]]\n");
+            "[--sms N] [--threads N [--repeat R]]\n");
     exit(2);
 }
 
@@ -340,6 +346,12 @@ int main(int argc, char **argv)
                 usage();
             }
             threads = (unsigned)t;
+        } else if (!strcmp(argv[i], "--sms") && i + 1 < argc) {
+            long n = strtol(argv[++i], NULL, 10);
+            if (n < 1 || n > 1024) {
+                usage();
+            }
+            run_sms = (uint32_t)n;
         } else if (!strcmp(argv[i], "--repeat") && i + 1 < argc) {
             repeat = atoi(argv[++i]);
             if (repeat < 1) {
