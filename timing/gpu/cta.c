@@ -131,31 +131,32 @@ static void sched_del(GpuSched *sc, GpuWarp *w)
     w->lbp = NULL;
 }
 
+/* Room in sm->done for `need` CTAs: 0, or -1 when out of memory. */
+static int done_room(GpuSm *sm, uint32_t need)
+{
+    if (need <= sm->capdone) {
+        return 0;
+    }
+    uint32_t cap = sm->capdone ? 2 * sm->capdone : 8;
+    cap = cap < need ? need : cap;
+    GpuCta **a = realloc(sm->done, cap * sizeof *a);
+    if (!a) {
+        return -1;
+    }
+    sm->done = a;
+    sm->capdone = cap;
+    return 0;
+}
+
 void gpu_sm_cta_done(GpuSm *sm, GpuCta *c)
 {
-    if (!sm->done_lost && sm->ndone == sm->capdone) {
-        uint32_t cap = sm->capdone ? 2 * sm->capdone : 8;
-        GpuCta **a = realloc(sm->done, cap * sizeof *a);
-        if (a) {
-            sm->done = a;
-            sm->capdone = cap;
-        } else { /* (from now on the whole list is read) */
-            free(sm->done);
-            sm->done = NULL;
-            sm->capdone = 0;
-            sm->done_lost = true;
-        }
-    }
-    if (!sm->done_lost) {
-        sm->done[sm->ndone] = c;
-    }
-    sm->ndone++;
+    sm->done[sm->ndone++] = c; /* (room made when c was placed) */
 }
 
 static void cta_free(Gpu *g, GpuSm *sm, GpuCta *c)
 {
     if (sm && c->nwarps && c->nexited == c->nwarps) {
-        for (uint32_t i = 0; !sm->done_lost && i < sm->ndone; i++) {
+        for (uint32_t i = 0; i < sm->ndone; i++) {
             if (sm->done[i] == c) {
                 sm->done[i] = sm->done[sm->ndone - 1];
                 break;
@@ -210,6 +211,11 @@ static int place_on(Gpu *g, GpuSm *sm)
     ptxemu_tm_cta *h;
     ptxemu_tm_warp *const *ws;
     uint32_t n;
+    /* every CTA on sm may finish: room for all in sm->done, so that a
+     * warp's exit (perhaps on a helper thread) never allocates */
+    if (done_room(sm, sm->used.ctas + 1) != 0) {
+        return oom(g);
+    }
     int rc = tm_kern_cta_next(kn, g->api, g->h, sm->id, &h, &ws, &n);
     if (rc <= 0) {
         return rc;
@@ -366,14 +372,9 @@ uint64_t gpu_sm_retire_at(const Gpu *g, GpuSm *sm)
     }
     if (!sm->retire_ok) {
         uint64_t r = GPU_NEVER;
-        for (uint32_t i = 0; !sm->done_lost && i < sm->ndone; i++) {
+        for (uint32_t i = 0; i < sm->ndone; i++) {
             if (sm->done[i]->kern == g->kern) {
                 r = gpu_min(r, gpu_cta_retire_at(sm->done[i]));
-            }
-        }
-        for (GpuCta *c = sm->ctas; sm->done_lost && c; c = c->next) {
-            if (c->kern == g->kern) {
-                r = gpu_min(r, gpu_cta_retire_at(c));
             }
         }
         sm->retire_min = r;

@@ -395,10 +395,9 @@ typedef struct GpuSm {
                                    they can retire (cta.c) */
     GpuCta **done;              /* those CTAs, in no order, so that the
                                    least retirement cycle reads only them
-                                   (done_lost: out of memory, so every
-                                   CTA is looked at instead) */
+                                   (room for every CTA on the SM, made
+                                   when one is placed) */
     uint32_t capdone;
-    bool done_lost;
     /* Nothing on the SM can act before this cycle (gpu.c: the least of
      * its schedulers' wakes, collectors and CTA retirements after its
      * last visit; 0: visit it): a sleeping SM is counted, not visited.
