@@ -116,9 +116,10 @@ static int init_and_check(const char *who, ptxemu_tm_init_fn init,
                   ops_size_of_version[v]);
         return -1;
     }
-    if (v < 4) {
-        ops->stats_sync = NULL; /* (not in its table) */
-    }
+    /* fields past its version's table are not the plug-in's: unset
+     * (ops_size_of_version, per version) */
+    memset((char *)ops + ops_size_of_version[v], 0,
+           sizeof(*ops) - ops_size_of_version[v]);
     for (size_t k = 0; k < sizeof(required) / sizeof(required[0]); k++) {
         void (*fn)(void);
         memcpy(&fn, (const char *)ops + required[k].off, sizeof(fn));

@@ -383,7 +383,9 @@ bool gpu_lsu_cycle(Gpu *g, GpuSm *sm, uint64_t now)
             if (!g->c.mem->send(g->mem, &op->req[op->nsent], now)) {
                 sm->lsu_sleep = g->c.mem->sticky &&
                                 g->c.mem->sticky(g->mem, sm->id);
-                sm->rf_from = now + 1; /* (this refusal: counted) */
+                if (sm->lsu_sleep) {
+                    sm->rf_from = now + 1; /* (this refusal: counted) */
+                }
                 budget = 0;
                 break;
             }

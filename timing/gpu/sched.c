@@ -247,11 +247,9 @@ void gpu_warp_refresh(Gpu *g, GpuWarp *w, uint64_t now)
     w->next = g->api->warp_peek(g->h, w->h, &active, &exec);
     gpu_sb_forget(&w->sb); /* (the peek may reuse its buffer) */
     w->nexp = gpu_unit_expansion(g, g->sm[w->cta->sm], w->next);
-    if (w->next) {
-        gpu_unit_classify(g, w);
-    }
     w->exec = exec;
     if (w->next) {
+        gpu_unit_classify(g, w);
         w->at_barrier = false;
         gpu_fetch_ready(g, w, now); /* a redirect starts fetching now */
         return;
