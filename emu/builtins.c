@@ -668,6 +668,7 @@ static void op_vprintf(EmuCtx *x, const EmuInsn *i, uint32_t mask)
                 break;
             }
             launch_append(x->launch, out.p ? out.p : "", out.n);
+            x->cta->progress++; /* (launch_append counts the launch's) */
         }
         call_ret(x, i, &c, lane, (uint64_t)(int64_t)r);
     }
@@ -792,7 +793,7 @@ static uint64_t heap_alloc(EmuCtx *x, uint32_t lane, uint64_t size,
     heap_caller = NULL;
     if (a) {
         d->heap_used += rs;
-        x->launch->progress++;
+        emu_progress(x->cta);
     }
     return a;
 }
@@ -834,7 +835,7 @@ bool emu_builtin_heap_free(EmuCtx *x, uint32_t lane, uint64_t p)
     uint64_t rs = (e->size + 15) & ~(uint64_t)15;
     d->heap_used = d->heap_used >= rs ? d->heap_used - rs : 0;
     heap_release(x, lane, p);
-    x->launch->progress++;
+    emu_progress(x->cta);
     return true;
 }
 
@@ -868,7 +869,7 @@ static void op_free(EmuCtx *x, const EmuInsn *i, uint32_t mask)
         uint64_t rs = (e->size + 15) & ~(uint64_t)15;
         d->heap_used = d->heap_used >= rs ? d->heap_used - rs : 0;
         heap_release(x, lane, p);
-        x->launch->progress++;
+        emu_progress(x->cta);
     }
 }
 

@@ -165,6 +165,9 @@ void emu_cluster_check(EmuCluster *cl, EmuLaunch *l)
     cl->narrived = 0;
     l->progress++;
     for (uint32_t c = 0; c < cl->nctas; c++) {
+        cl->ctas[c]->progress++; /* (each CTA's warps were released) */
+    }
+    for (uint32_t c = 0; c < cl->nctas; c++) {
         EmuEvent ev = { EMU_EV_BARRIER, l, cl->ctas[c], NULL, 0, 0,
                         EMU_CLUSTER_BARRIER };
         emu_client_event(l->dev, &ev);

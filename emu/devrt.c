@@ -204,7 +204,7 @@ bool cdp_gwrite(EmuCtx *x, unsigned lane, uint64_t addr, uint64_t v,
         return false;
     }
     memcpy(p, &v, n);
-    x->launch->progress++;
+    emu_progress(x->cta);
     return true;
 }
 
@@ -252,7 +252,7 @@ static uint64_t new_buffer(EmuCtx *x, const Buffer *b, uint32_t *err)
     r->bufs[r->nbufs] = *b;
     r->bufs[r->nbufs++].addr = a;
     d->cdp_pending++;
-    x->launch->progress++;
+    emu_progress(x->cta);
     return a;
 }
 
@@ -375,7 +375,7 @@ static Child *push_child(EmuCtx *x, unsigned lane, uint64_t stream)
     }
     c->by_func = x->frame->func;
     c->by_pc = x->pc;
-    x->launch->progress++;
+    emu_progress(x->cta);
     return c;
 }
 

@@ -334,6 +334,11 @@ struct EmuWarp {
 
 struct EmuCta {
     EmuLaunch *launch;
+    /* What of EmuLaunch.progress this CTA's warps made (memory writes
+     * that changed a value, exits, barrier releases): what its warps'
+     * spin detector watches (emu/its.c), so that a back edge depends on
+     * the CTA alone, whichever other CTAs run beside it. */
+    uint64_t progress;
     uint32_t ctaid[3];
     uint32_t linear;              /* linear CTA index */
     EmuWarp *warps;
@@ -447,7 +452,8 @@ struct EmuLaunch {
     uint64_t *sm_clock;           /* the device's per-SM counters */
     uint64_t progress;            /* memory writes that changed a value,
                                      exits and barrier releases: the
-                                     scheduler's watchdog watches it */
+                                     scheduler's watchdog watches it
+                                     (emu_progress) */
     uint64_t local_stride;        /* local bytes per thread */
     bool reads_host;              /* touched managed or registered host
                                      memory, which the host may write
@@ -634,6 +640,13 @@ void emu_barrier_arrive(EmuCtx *x, unsigned id, uint32_t expected,
 uint8_t *emu_local_bytes(EmuCta *cta);
 /* Start a frame's per-lane stack tops (EmuFrame.sp) at the end of its
  * static local memory. */
+/* cta made progress: its own count and the launch's (EmuCta.progress). */
+static inline void emu_progress(EmuCta *cta)
+{
+    cta->launch->progress++;
+    cta->progress++;
+}
+
 static inline void emu_frame_sp_init(EmuFrame *fr)
 {
     uint64_t top = fr->local_base + fr->func->local_bytes;

@@ -11,7 +11,7 @@
  * lanes wait at.  What differs is YIELD, here emu_simt_backedge():
  *
  *  - It acts only when the path has made no progress since it last took
- *    this back edge: the launch's progress counter (memory writes that
+ *    this back edge: its CTA's progress counter (memory writes that
  *    changed a value, exits, barrier releases), the path's lanes and pc
  *    and its lanes' registers all unchanged, i.e. it spins.  Loops that
  *    compute keep running, so well-structured code runs exactly as under
@@ -85,23 +85,20 @@ static uint64_t mix(uint64_t h, uint64_t v)
     return h;
 }
 
-/* Where the path takes its back edge: the launch's progress counter,
- * the path's pc and mask, its SIMT depth and frames.  Only whether this
- * hash equals the one of the warp's previous back edge matters, never
- * the counter's value: so the parallel driver's per-worker counters
- * (emu/pool.h), which hold other values than one thread's, give the same
- * decisions: a worker holds one CTA resident, so the only changes
- * between two back edges are its own CTA's, as on one thread (tests/
- * par.test, "chain").  A CTA a worker parked (it waits for another CTA,
- * emu/par.c) and that resumes on one thread sees the counter jump once,
- * as a change: one more round trip before it yields, in a run whose
- * interleaving with the CTA it waits for differs from one thread's
- * anyway. */
+/* Where the path takes its back edge: its CTA's progress counter
+ * (EmuCta.progress), the path's pc and mask, its SIMT depth and frames.
+ * Only whether this hash equals the one of the warp's previous back edge
+ * matters, and the CTA's counter moves only by the CTA's own steps: so
+ * the decision is the same whichever CTAs run beside it, on any number
+ * of host threads (the functional pool's workers, emu/pool.h, and the
+ * timed SMs stepping in parallel, timing/host.c; tests/par.test,
+ * "chain"), and a timing model may step a back edge of one SM beside
+ * other SMs' steps. */
 static uint64_t place_state(const EmuCtx *x, const EmuSimtEntry *t)
 {
     const EmuWarp *w = x->warp;
     uint64_t h = 0xcbf29ce484222325ull;
-    h = mix(h, x->launch->progress);
+    h = mix(h, x->cta->progress);
     h = mix(h, ((uint64_t)t->npc << 32) | t->mask);
     return mix(h, ((uint64_t)w->depth << 32) | w->nframes);
 }
@@ -716,7 +713,3 @@ bool emu_its_warpsync(EmuCtx *x, const EmuOpnd *mm, uint32_t lanes)
     return false;
 }
 
-bool emu_its_reads_progress(const EmuInsn *i)
-{
-    return i->fn == emu_op_bra_yield;
-}

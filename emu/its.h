@@ -6,7 +6,7 @@
  *  - emu_simt_backedge(x) runs after a bra to an earlier pc (a loop back
  *    edge, where ptxas places YIELD) has been executed.  The TOS path
  *    spins when it took the same back edge before with nothing changed
- *    (its registers, its pc and mask, the launch's progress), or, in a
+ *    (its registers, its pc and mask, its CTA's progress), or, in a
  *    loop that polls memory, on the third round trip in a row in which
  *    only its registers changed, by the same steps each time (a retry
  *    counter).  A spinning path is recorded (EmuWarp.its_spin_mask: the
@@ -53,11 +53,6 @@ EmuReconvergence emu_its_module_mode(const EmuDevice *d,
 #define EMU_ITS_QUIET 16
 
 void emu_simt_backedge(EmuCtx *x);
-/* Whether executing i reads the launch's progress counter (a loop back
- * edge under ITS runs emu_simt_backedge), which every CTA's stores move:
- * its outcome then depends on what other SMs did before it (the timed
- * host steps it outside a parallel section, timing/host.c). */
-bool emu_its_reads_progress(const EmuInsn *i);
 /* The .sync warp operations under ITS (PTX ISA, shfl.sync, vote.sync,
  * match.sync, redux.sync: the executing thread waits "until all
  * non-exited threads corresponding to membermask have executed" the

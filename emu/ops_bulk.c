@@ -191,7 +191,7 @@ static void red_elem(EmuCtx *x, RedOp op, PtxType t, bool ftz, uint8_t *d,
     uint64_t r = red_apply(op, t, old, v, ftz);
     if (memcmp(&r, d, n) != 0) {
         memcpy(d, &r, n);
-        x->launch->progress++;
+        emu_progress(x->cta);
     }
 }
 
@@ -259,7 +259,7 @@ static void move_bytes(EmuCtx *x, uint8_t *d, const uint8_t *s, size_t n)
 {
     if (d != s && memcmp(d, s, n) != 0) {
         memmove(d, s, n);
-        x->launch->progress++;
+        emu_progress(x->cta);
     }
 }
 
@@ -458,7 +458,7 @@ static void op_st_async(EmuCtx *x, const EmuInsn *i, uint32_t mask)
                 red_elem(x, op, t, false, d + k * es, v, es);
             } else if (memcmp(d + k * es, &v, es) != 0) {
                 memcpy(d + k * es, &v, es);
-                x->launch->progress++;
+                emu_progress(x->cta);
             }
         }
         if (!emu_mbar_complete_tx(x, i, lane, sp, ma, es * nv)) {
@@ -628,7 +628,7 @@ static bool tile_walk(EmuCtx *x, const EmuInsn *i, unsigned lane,
                 }
                 if (memcmp(s, &v, es) != 0) {
                     memcpy(s, &v, es);
-                    x->launch->progress++;
+                    emu_progress(x->cta);
                 }
             } else if (op) {
                 uint64_t v = 0;
@@ -636,7 +636,7 @@ static bool tile_walk(EmuCtx *x, const EmuInsn *i, unsigned lane,
                 red_elem(x, op, rt, ftz, g, v, es);
             } else if (memcmp(g, s, es) != 0) {
                 memcpy(g, s, es);
-                x->launch->progress++;
+                emu_progress(x->cta);
             }
         }
         unsigned d = 1;

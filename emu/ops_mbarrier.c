@@ -143,7 +143,7 @@ static void wr64(EmuCtx *x, uint8_t *p, uint64_t v)
 {
     if (rd64(p) != v) {
         memcpy(p, &v, 8);
-        x->launch->progress++;
+        emu_progress(x->cta);
     }
 }
 

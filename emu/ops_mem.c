@@ -213,7 +213,7 @@ st_lanes(EmuCtx *x, const EmuInsn *i, uint32_t mask,
         }
     }
     if (changed) {
-        x->launch->progress++;
+        emu_progress(x->cta);
     }
 }
 EMU_ACCESS_LANES_HANDLER(op_st, st_lanes)
@@ -240,7 +240,7 @@ st32_lanes(EmuCtx *x, const EmuInsn *i, uint32_t mask,
         wr_le(p, 4, v);
     }
     if (changed) {
-        x->launch->progress++;
+        emu_progress(x->cta);
     }
 }
 EMU_ACCESS_LANES_HANDLER(op_st32, st32_lanes)
@@ -526,7 +526,7 @@ atom_lanes(EmuCtx *x, const EmuInsn *i, uint32_t mask,
         }
     }
     if (changed) {
-        x->launch->progress++;
+        emu_progress(x->cta);
     }
 }
 EMU_ACCESS_LANES_HANDLER(op_atom, atom_lanes)
@@ -564,7 +564,7 @@ atom_add32_lanes(EmuCtx *x, const EmuInsn *i, uint32_t mask,
         }
     }
     if (changed) {
-        x->launch->progress++;
+        emu_progress(x->cta);
     }
 }
 EMU_ACCESS_LANES_HANDLER(op_atom_add32, atom_add32_lanes)
@@ -615,7 +615,7 @@ atom128_lanes(EmuCtx *x, const EmuInsn *i, uint32_t mask,
         }
     }
     if (changed) {
-        x->launch->progress++;
+        emu_progress(x->cta);
     }
 }
 EMU_ACCESS_LANES_HANDLER(op_atom128, atom128_lanes)
@@ -714,7 +714,7 @@ atom_vec_lanes(EmuCtx *x, const EmuInsn *i, uint32_t mask,
         }
     }
     if (changed) {
-        x->launch->progress++;
+        emu_progress(x->cta);
     }
 }
 EMU_ACCESS_LANES_HANDLER(op_atom_vec, atom_vec_lanes)
@@ -850,7 +850,7 @@ static void op_cp_async(EmuCtx *x, const EmuInsn *i, uint32_t mask)
         }
         if (memcmp(dp, buf, cp) != 0) {
             memcpy(dp, buf, cp);
-            x->launch->progress++;
+            emu_progress(x->cta);
         }
         emu_async_issue(x, EMU_CHAN_CP, emu_async_warp_id(x));
     }

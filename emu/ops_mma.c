@@ -703,7 +703,7 @@ static void h_wmma_store(EmuCtx *x, const EmuInsn *i, uint32_t mask)
         }
     }
     if (changed) {
-        x->launch->progress++;
+        emu_progress(x->cta);
     }
 }
 
@@ -794,7 +794,7 @@ static void h_stmatrix(EmuCtx *x, const EmuInsn *i, uint32_t mask)
         }
     }
     if (changed) {
-        x->launch->progress++;
+        emu_progress(x->cta);
     }
 }
 

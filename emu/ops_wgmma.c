@@ -170,7 +170,7 @@ static void h_commit(EmuCtx *x, const EmuInsn *i, uint32_t mask)
         if (wp->state == EMU_WARP_AT_BARRIER &&
             wp->barrier_id == EMU_WGMMA_BARRIER && least >= wp->wg_wait) {
             emu_warp_set_state(wp, EMU_WARP_READY);
-            x->launch->progress++;
+            emu_progress(x->cta);
         }
     }
 }

@@ -363,7 +363,7 @@ void emu_simt_settle(EmuCta *cta, EmuWarp *w)
                 w->exited |= w->valid;
                 cta->nexited++;
                 EMU_ASSERT(cta->nexited <= cta->nwarps);
-                cta->launch->progress++;
+                emu_progress(cta);
                 EmuEvent ev = { EMU_EV_WARP_EXIT, cta->launch, cta, w, 0, 0,
                                 0 };
                 emu_client_event(cta->launch->dev, &ev);
@@ -444,7 +444,7 @@ static void barrier_release(EmuCta *cta, unsigned id)
     cta->bar_red[id] = 0;
     cta->bar_releases++;
     cta->wstate_gen++;
-    cta->launch->progress++;
+    emu_progress(cta);
     EmuEvent ev = { EMU_EV_BARRIER, cta->launch, cta, NULL,
                     cta->bar_warps[id], waited, id };
     cta->bar_warps[id] = 0;

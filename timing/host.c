@@ -103,11 +103,10 @@ typedef struct TmStepCtx {
     uint64_t issued;
     EmuStatus fault;              /* an SM's first fault in a section */
 } TmStepCtx;
-/* A TmStepCtx's counts are folded into the launch when one thread would
- * have made them: before the first step outside the section of an SM
- * after it, in SM order (smx_fold), so that what such a step reads of
- * the launch's progress counter (emu_its_reads_progress) is one
- * thread's; the rest after the model's cycle. */
+/* A TmStepCtx's counts are folded into the launch after each of the
+ * model's cycles (smx_fold): no step reads them (a back edge's spin
+ * detector reads its CTA's progress, emu/its.c), only the host between
+ * cycles (the watchdog, --progress). */
 
 struct TmSession {
     TmLoaded model;
@@ -145,7 +144,6 @@ struct TmSession {
     bool par;                     /* inside a parallel section */
     TmStepCtx *smx;               /* per SM (NULL: none made) */
     uint32_t nsmx;
-    uint32_t fold_next;           /* SMs below it are folded */
     uint64_t ctas_done;           /* CTAs retired in this launch */
     uint64_t runs;                /* launches timed so far (nesting) */
     /* per kernel, for --stats */
@@ -384,7 +382,7 @@ static TmFuncInfo *func_info(TmSession *s, const EmuFunc *fn)
         t->ndst = ii->ndst;
         t->src = ii->src;
         t->dst = ii->dst;
-        if (shared_effect(t, ii->opf) || emu_its_reads_progress(&fn->code[pc])) {
+        if (shared_effect(t, ii->opf)) {
             t->flags |= PTXEMU_TM_I_SHARED;
         }
     }
@@ -527,7 +525,7 @@ static void h_cta_retire(ptxemu_tm_host *h, ptxemu_tm_cta *tc)
 /* ---------------------------------------------------------- warps */
 
 static void events(TmSession *s, struct ptxemu_tm_warp *stepped);
-static void smx_fold(TmSession *s, uint32_t upto);
+static void smx_fold(TmSession *s);
 
 static const ptxemu_tm_insn *h_peek(ptxemu_tm_host *h, ptxemu_tm_warp *tw,
                                     uint32_t *active, uint32_t *exec)
@@ -619,8 +617,6 @@ static int h_step(ptxemu_tm_host *h, ptxemu_tm_warp *tw,
     EmuLaunch *l = cta->launch;
     if (x) {
         cta->launch = &x->l;
-    } else {
-        smx_fold(s, cta->sm + 1); /* (see TmStepCtx) */
     }
     uint64_t before = cta->launch->insns;
     /* what the step must execute: the peek the model relied on */
@@ -819,22 +815,19 @@ static uint32_t h_threads(ptxemu_tm_host *h)
     return n;
 }
 
-/* Fold the counts of SMs [fold_next, upto) into the launch. */
-static void smx_fold(TmSession *s, uint32_t upto)
+/* Fold the SMs' counts into the launch. */
+static void smx_fold(TmSession *s)
 {
     if (s->threads <= 1) {
         return;
     }
-    for (uint32_t i = s->fold_next; i < upto; i++) {
+    for (uint32_t i = 0; i < s->dev->cfg.num_sms; i++) {
         TmStepCtx *x = &s->smx[i];
         s->l->insns += x->l.insns;
         s->l->progress += x->l.progress;
         s->l->reads_host |= x->l.reads_host;
         s->issued += x->issued;
         x->l.insns = x->l.progress = x->issued = 0;
-    }
-    if (upto > s->fold_next) {
-        s->fold_next = upto;
     }
 }
 
@@ -843,10 +836,6 @@ static void h_parallel(ptxemu_tm_host *h, int on)
     TmSession *s = h->s;
     if (s->threads <= 1 || (bool)on == s->par) {
         return;
-    }
-    if (on) {
-        smx_fold(s, s->dev->cfg.num_sms); /* (the last cycle's rest) */
-        s->fold_next = 0;
     }
     s->par = on;
 }
@@ -1187,7 +1176,7 @@ EmuStatus tm_session_run(void *ctx, EmuLaunch *l)
     while (r >= 0) {
         uint64_t now = s->now, runs = s->runs;
         r = ops->cycle(s->tm, &now);
-        smx_fold(s, s->dev->cfg.num_sms);
+        smx_fold(s);
         if (now > s->now) {
             set_now(s, now);
         }
@@ -1257,7 +1246,7 @@ EmuStatus tm_session_run(void *ctx, EmuLaunch *l)
         }
     }
     h_parallel(&s->host, 0);      /* (a model that left a section open) */
-    smx_fold(s, s->dev->cfg.num_sms);
+    smx_fold(s);
     if (s->fault == EMU_OK && (r < 0 || st != EMU_OK)) {
         par_fault(s);
     }
