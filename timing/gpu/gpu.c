@@ -542,7 +542,10 @@ int gpu_sm_run(Gpu *g, GpuSm *sm, uint64_t t)
     sm->busy = (sm->qhead && !sm->lsu_sleep) || sm->nfq;
     /* nothing acts on it before then, unless a poke or touch during
      * the visit cleared sm->look (GPU_NEVER before it) */
-    sm->look = sm->look ? (sm->busy ? t + 1 : sm->next) : 0;
+    if (!sm->look) {
+        sm->next = t + 1;
+    }
+    sm->look = sm->busy || !sm->look ? t + 1 : sm->next;
     return 0;
 }
 
