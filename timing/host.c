@@ -59,7 +59,12 @@
 #include "timing/session.h"
 
 #define TM_IDLE_LIMIT 100000000ull   /* cycles with nothing issued */
-#define TM_ROUND_QUANTUM 64          /* sched.c's quantum */
+/* A watchdog round every TM_ROUND_CYCLES device cycles in which a step
+ * ran: about the functional scheduler's quantum of 64 steps per warp
+ * (sched.c) for a warp that issues every 16th cycle, and at fixed
+ * cycles, so that a model running SMs ahead (ABI 5) knows where the
+ * host looks. */
+#define TM_ROUND_CYCLES 1024ull
 
 struct ptxemu_tm_warp {
     EmuWarp *w;
@@ -143,6 +148,11 @@ struct TmSession {
     uint32_t threads;
     bool par;                     /* inside a parallel section */
     TmStepCtx *smx;               /* per SM (NULL: none made) */
+    uint64_t round_at;            /* the watchdog's next round (cycle) */
+    /* The running launch's per-SM contexts are made: parallel sections
+     * work (threads > 1, or SMs running ahead: h_ahead) */
+    bool smx_on;
+    uint8_t ahead_ok;             /* h_ahead: 0 not asked, 1 yes, 2 no */
     uint32_t nsmx;
     uint64_t ctas_done;           /* CTAs retired in this launch */
     uint64_t runs;                /* launches timed so far (nesting) */
@@ -284,7 +294,7 @@ static uint16_t insn_flags(uint32_t opf, bool async)
  * constant and the parameter space, atomics, asynchronous operations
  * and the waits for them, fences, calls (device library functions:
  * printf, malloc, the device runtime), exits and barriers wider than
- * the CTA. */
+ * the CTA (and, in func_info, reads of %globaltimer). */
 static bool shared_effect(const ptxemu_tm_insn *t, uint32_t opf)
 {
     if ((opf & (OPF_ATOMIC | OPF_CALL | OPF_EXIT)) ||
@@ -314,6 +324,37 @@ static bool shared_effect(const ptxemu_tm_insn *t, uint32_t opf)
            t->space != PTXEMU_TM_SPACE_LOCAL &&
            t->space != PTXEMU_TM_SPACE_CONST &&
            t->space != PTXEMU_TM_SPACE_PARAM;
+}
+
+/* Whether operand o reads %globaltimer: the host's time (set_now),
+ * which only the cycles every SM has finished set; a window's step
+ * (ABI 5) runs ahead of it. */
+static bool opnd_globaltimer(const IrOperand *o)
+{
+    if (o->kind == IR_O_SREG) {
+        return o->id == PTX_SREG_GLOBALTIMER ||
+               o->id == PTX_SREG_GLOBALTIMER_LO ||
+               o->id == PTX_SREG_GLOBALTIMER_HI;
+    }
+    if (o->kind == IR_O_VEC || o->kind == IR_O_LIST ||
+        o->kind == IR_O_PAIR || o->kind == IR_O_TUPLE) {
+        for (uint32_t k = 0; k < o->n; k++) {
+            if (opnd_globaltimer(&o->u.elems[k])) {
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+static bool reads_globaltimer(const IrInsn *in)
+{
+    for (uint32_t k = 0; in && k < in->nopnds; k++) {
+        if (opnd_globaltimer(&in->opnds[k])) {
+            return true;
+        }
+    }
+    return false;
 }
 
 /* emu/insninfo.h numbers units, waits and implicit-state slots as the
@@ -382,7 +423,7 @@ static TmFuncInfo *func_info(TmSession *s, const EmuFunc *fn)
         t->ndst = ii->ndst;
         t->src = ii->src;
         t->dst = ii->dst;
-        if (shared_effect(t, ii->opf)) {
+        if (shared_effect(t, ii->opf) || reads_globaltimer(fn->code[pc].ir)) {
             t->flags |= PTXEMU_TM_I_SHARED;
         }
     }
@@ -795,7 +836,7 @@ static uint32_t h_threads(ptxemu_tm_host *h)
         return s->threads > 1 ? s->threads : 1;
     }
     const char *why = emu_par_timed_reason(l);
-    if (!why && !smx_make(s)) {
+    if (!why && !s->smx_on && !smx_make(s)) {
         why = "out of memory";
     }
     if (why) {
@@ -812,13 +853,14 @@ static uint32_t h_threads(ptxemu_tm_host *h)
                 l->kernel->ir->name, tm_session_model(s), n);
     }
     s->threads = n;
+    s->smx_on = true;
     return n;
 }
 
 /* Fold the SMs' counts into the launch. */
 static void smx_fold(TmSession *s)
 {
-    if (s->threads <= 1) {
+    if (!s->smx_on) {
         return;
     }
     for (uint32_t i = 0; i < s->dev->cfg.num_sms; i++) {
@@ -834,17 +876,45 @@ static void smx_fold(TmSession *s)
 static void h_parallel(ptxemu_tm_host *h, int on)
 {
     TmSession *s = h->s;
-    if (s->threads <= 1 || (bool)on == s->par) {
+    if (!s->smx_on || (bool)on == s->par) {
         return;
     }
     s->par = on;
+}
+
+/* Running ahead needs what stepping SMs on threads needs (whatever the
+ * thread count: one thread runs ahead as several do, so that every
+ * count is the same at any) and the per-SM contexts, where a window's
+ * fault waits until the model knows it is the first. */
+static uint64_t h_ahead(ptxemu_tm_host *h)
+{
+    TmSession *s = h->s;
+    if (s->iv || !s->l) {
+        return 0; /* (statistics intervals read the counters each cycle) */
+    }
+    if (!s->ahead_ok) {
+        s->ahead_ok = !emu_par_timed_reason(s->l) &&
+                      (s->smx_on || smx_make(s)) ? 1 : 2;
+        s->smx_on = s->smx_on || s->ahead_ok == 1;
+    }
+    return s->ahead_ok == 1 ? s->round_at : 0;
+}
+
+static void h_drop_fault(ptxemu_tm_host *h, uint32_t sm)
+{
+    TmSession *s = h->s;
+    if (s->smx_on && !s->par && sm < s->nsmx) {
+        TmStepCtx *x = &s->smx[sm];
+        x->fault = EMU_OK;
+        x->l.faulted = false;
+    }
 }
 
 /* The kernel stopped on a fault of a parallel step (none of a serial
  * one): the lowest SM's becomes the launch's, as if stepped alone. */
 static void par_fault(TmSession *s)
 {
-    for (uint32_t i = 0; s->threads > 1 && i < s->dev->cfg.num_sms; i++) {
+    for (uint32_t i = 0; s->smx_on && i < s->dev->cfg.num_sms; i++) {
         TmStepCtx *x = &s->smx[i];
         if (x->fault == EMU_OK) {
             continue;
@@ -914,6 +984,8 @@ static void fill_api(TmSession *s)
     a->log = h_log;
     a->threads = h_threads;
     a->parallel = h_parallel;
+    a->ahead = h_ahead;
+    a->drop_fault = h_drop_fault;
 }
 
 /* A session around an already loaded model (s->model filled). */
@@ -1140,6 +1212,9 @@ EmuStatus tm_session_run(void *ctx, EmuLaunch *l)
     uint64_t pissued = s->issued;
     uint64_t pdone = s->ctas_done;
     uint32_t pthreads = s->threads;
+    bool psmx = s->smx_on;
+    uint8_t pahead = s->ahead_ok;
+    uint64_t pround = s->round_at;
     EmuStatus st = emu_grid_open(l, &s->grid);
     if (st != EMU_OK) {
         s->grid = pg;
@@ -1151,6 +1226,8 @@ EmuStatus tm_session_run(void *ctx, EmuLaunch *l)
     s->issued = 0;
     s->ctas_done = 0;
     s->threads = 1;               /* until the model asks (h_threads) */
+    s->smx_on = false;
+    s->ahead_ok = 0;
     s->runs++;
     s->err[0] = '\0';
     ptxemu_tm_kernel k;
@@ -1168,11 +1245,12 @@ EmuStatus tm_session_run(void *ctx, EmuLaunch *l)
         tm_progress_begin(&s->prog, &pr, k.name, begin, k.nctas);
     }
     const ptxemu_tm_ops *ops = &s->model.ops;
+    s->round_at = (begin / TM_ROUND_CYCLES + 1) * TM_ROUND_CYCLES;
     int r = ops->kernel_begin(s->tm, &k);
     const bool began = r >= 0;
     EmuWatch wd;
     emu_watch_init(&wd, l);
-    uint64_t idle = 0, last_issued = 0, round_end = 0;
+    uint64_t idle = 0, last_issued = 0, round_issued = 0;
     while (r >= 0) {
         uint64_t now = s->now, runs = s->runs;
         r = ops->cycle(s->tm, &now);
@@ -1199,18 +1277,22 @@ EmuStatus tm_session_run(void *ctx, EmuLaunch *l)
         }
         EmuCta *const *res;
         uint32_t n = emu_grid_resident(s->grid, &res);
+        if (s->now >= s->round_at) {
+            /* A watchdog round (TM_ROUND_CYCLES: the mbarrier rule counts
+             * failed polls per round); rounds in which nothing issued
+             * are none. */
+            if (s->issued != round_issued) {
+                round_issued = s->issued;
+                st = emu_watch_round(&wd, l, res, n, true);
+            }
+            s->round_at = (s->now / TM_ROUND_CYCLES + 1) * TM_ROUND_CYCLES;
+        }
+        if (st != EMU_OK) {
+            break;
+        }
         if (s->issued != last_issued) {
             last_issued = s->issued;
             idle = 0;
-            /* A watchdog round: a quantum of steps per live resident warp,
-             * as the functional scheduler gives (a fair model steps each
-             * warp about that often; the mbarrier rule counts failed polls
-             * per round).  Cycles in which nothing issued are no rounds. */
-            if (s->issued >= round_end) {
-                st = emu_watch_round(&wd, l, res, n, true);
-                round_end = s->issued + TM_ROUND_QUANTUM *
-                            (live_warps(res, n) + 1);
-            }
         } else if (n) {
             /* nothing issued: deadlocked if no resident warp can */
             bool ready = false;
@@ -1301,6 +1383,9 @@ EmuStatus tm_session_run(void *ctx, EmuLaunch *l)
     s->issued = pissued;
     s->ctas_done = pdone;
     s->threads = pthreads;
+    s->smx_on = psmx;
+    s->ahead_ok = pahead;
+    s->round_at = pround;
     return st;
 }
 

@@ -83,6 +83,20 @@
  * calling thread, outside the section.  A model that never calls
  * parallel() runs as before.
  *
+ * Running ahead (ABI 5).  Inside a parallel section a model may step
+ * an SM through later cycles than the others (a window), where nothing
+ * outside the SM can reach it: such steps are never flagged SHARED, so
+ * they commute with every step of the other SMs.  The host looks at the
+ * launch between cycle() calls (its watchdog); host->ahead() says up to
+ * which device cycle (exclusive) it will not: a model keeps every SM's
+ * steps below it, and returns from cycle() no later than it with every
+ * SM's cycles before the returned *now done, so that the host sees the
+ * launch as one thread would have left it.  0: the host looks after
+ * every cycle (statistics intervals): no window.  A window's step may
+ * fault at a later cycle than another SM's fault that stops the kernel:
+ * the model then drops it (host->drop_fault), so that the host reports
+ * the fault one thread would have met first.
+ *
  * Events.  warp_step may complete things for other warps: a bar.sync
  * that releases its CTA, a warp that exits, a CTA whose warps have all
  * exited.  The host reports them through ops->event, called from inside
@@ -110,8 +124,9 @@ extern "C" {
  * (host->threads, host->parallel, PTXEMU_TM_I_SHARED; "Parallel
  * stepping" below); 4 = ops->stats_sync (counters a model keeps
  * lazily, brought up to date when the host reads them during a
- * kernel). */
-#define PTXEMU_TM_ABI_VERSION 4u
+ * kernel); 5 = running SMs ahead (host->ahead, host->drop_fault;
+ * "Running ahead" below). */
+#define PTXEMU_TM_ABI_VERSION 5u
 #define PTXEMU_TM_ABI_MIN 1u
 #define PTXEMU_TM_ENTRY "ptxemu_timing_plugin_init"
 
@@ -197,7 +212,8 @@ enum {
                                      memory, textures and surfaces,
                                      atomics, asynchronous copies and
                                      their waits, fences, calls, exits,
-                                     cluster and grid barriers */
+                                     cluster and grid barriers, reads of
+                                     %globaltimer (the host's time) */
 };
 
 /* Register slots: per function, 0..func_slots-1 (vector elements,
@@ -437,6 +453,14 @@ typedef struct ptxemu_tm_host_api {
     /* on: the parallel section begins; 0: it ends (the host folds what
      * the section's steps counted). */
     void (*parallel)(ptxemu_tm_host *h, int on);
+
+    /* -- ABI 5: running ahead (see the top of this file) -- */
+    /* The device cycle before which the host will not look at the
+     * launch; 0: it looks after every cycle (no window). */
+    uint64_t (*ahead)(ptxemu_tm_host *h);
+    /* Forget the fault of SM sm's steps in the last parallel section
+     * (they ran past the cycle the kernel stopped at). */
+    void (*drop_fault)(ptxemu_tm_host *h, uint32_t sm);
 } ptxemu_tm_host_api;
 
 /* Events (ops->event). */

@@ -41,6 +41,22 @@
  * are those of one thread for every program, racy or not.  With one
  * thread, or one SM with work in a cycle, step 6 runs in SM order
  * without phases or synchronisation.
+ *
+ * Running ahead (ahead.c; the host's ABI 5).  When the host lets it
+ * (host->ahead(): not under statistics intervals, and only for launches
+ * it would step on several threads), phase 1 of an SM goes on through
+ * its own later cycles for as long as nothing outside the SM can reach
+ * it: up to the memory system's next event and the host's next look,
+ * stopping early where it leaves something for this thread (a request
+ * to send, a step held for phase 2, a CTA to retire, a failure).  The
+ * loop then skips it until then (sm->ahead), takes a held step or a
+ * failure up in phase 2 of its own cycle, in SM order (cycle_par), and
+ * adds what it counted straight to the statistics.  One thread runs
+ * ahead exactly as several do, so every count is the same at any
+ * thread count, a kernel stopped by a fault included (whose counts then
+ * hold steps other SMs ran past the stop); the cycles, statistics and
+ * results are those of the loop that runs every SM cycle by cycle
+ * (bench/timing_identity.sh, tests/timing_par.test).
  */
 #include "config.h"
 
@@ -277,6 +293,8 @@ static int reset_sms(Gpu *g, uint64_t start)
         sm->mio_free = 0;
         sm->fport = (GpuFetchPort){0};
         sm->held = false;
+        sm->ahead = 0;
+        sm->pend = false;
         for (uint32_t k = 0; k < sm->nsched; k++) {
             GpuSched *sc = &sm->sched[k];
             sc->fport = (GpuFetchPort){0};
@@ -321,6 +339,14 @@ static int reset_sms(Gpu *g, uint64_t start)
         g->occ_k.shared = cap;
     }
     return gpu_collect_reset(g);
+}
+
+/* The host's ABI-5 table (running ahead), or none. */
+static bool host_has_ahead(const Gpu *g)
+{
+    return g->api->struct_size >= offsetof(ptxemu_tm_host_api, drop_fault) +
+                                      sizeof(g->api->drop_fault) &&
+           g->api->ahead && g->api->drop_fault;
 }
 
 static int gpu_kernel_begin(void *tm, const ptxemu_tm_kernel *k)
@@ -374,6 +400,8 @@ static int gpu_kernel_begin(void *tm, const ptxemu_tm_kernel *k)
             g->api->threads) {
             g->threads = g->api->threads(g->h);
         }
+        /* (one thread runs ahead as several do: the same counts) */
+        g->ahead_on = host_has_ahead(g) && g->api->ahead(g->h) != 0;
     }
     gpu_poke_all(g);
     g->api->set_clock_mhz(g->h, g->c.clock_mhz);
@@ -420,8 +448,11 @@ static void gpu_event(void *tm, ptxemu_tm_event ev, ptxemu_tm_cta *cta,
     if (!g->kern) {
         return;
     }
-    const uint64_t now = g->kern->now;
     GpuWarp *gw = w ? tm_map_get(&g->warps, tm_map_ptr(w)) : NULL;
+    /* the cycle of the step: its SM's visit, which may run ahead of
+     * the kernel's cycle (ahead.c) */
+    const uint64_t now = gw ? gpu_max(g->kern->now, gw->cta->smp->visit_t)
+                            : g->kern->now;
     if (ev == PTXEMU_TM_EV_WARP_EXIT) {
         if (gw) {
             gpu_warp_exited(g, gw, now);
@@ -582,18 +613,61 @@ static int sm_failed(Gpu *g, GpuSm *sm, int rc)
     return rc;
 }
 
-/* Step 6 in phases (the top) for the SMs in list, in SM order: 0, or
- * the first failure in SM order (its message reported, the later ones'
- * dropped). */
-static int run_sms(Gpu *g, GpuSm **list, uint32_t n, uint64_t t)
+/* Steps 5 and 6 with several host threads (the top): the SMs visited
+ * in cycle t, and those asleep that wake before the horizon, run their
+ * phase 1 on the threads (ahead.c: an SM may run ahead); then phase 2
+ * in SM order for every SM whose cycle t waits for it (held, or a
+ * failure met in that cycle).  Counts into cnt (the cycle's, for SMs
+ * that did cycle t alone) or straight into the statistics (the cycles
+ * an SM ran ahead through); *next, *busy as in the one-thread loop.
+ * 0, or the first failure in cycle t in SM order (its message reported,
+ * the later ones' dropped: their steps ran past the kernel's stop). */
+static int cycle_par(Gpu *g, uint64_t t, uint64_t *cnt, uint64_t *next,
+                     bool *busy)
 {
+    GpuSm **list = g->run;
+    uint32_t n = 0;
+    bool pending = false;
+    for (uint32_t i = 0; i < g->active_sms; i++) {
+        GpuSm *sm = g->sm[i];
+        if (sm->ahead > t) { /* done and counted until then */
+            *next = gpu_min(*next, sm->ahead);
+        } else if (sm->pend) { /* its cycle t: phase 2's */
+            pending = true;
+        } else if (sm_visit(g, sm, t, next)) {
+            list[n++] = sm;
+        }
+    }
+    g->cyc_seen = g->active_sms;
+    /* (after the sends of step 5: the memory system's next event) */
+    const uint64_t until = g->ahead_on ? g->api->ahead(g->h) : 0;
+    g->horizon = until > t + 1 ? gpu_min(until, g->c.mem->next(g->mem))
+                               : t + 1;
+    const bool ahead = g->horizon > t + 1;
+    for (uint32_t i = 0; ahead && i < g->active_sms; i++) {
+        GpuSm *sm = g->sm[i];
+        if (sm->rest == GPU_REST_ASLEEP && gpu_sm_may_wake(g, sm, t)) {
+            rest_set(g, sm, GPU_REST_NONE); /* (its window counts it) */
+            list[n++] = sm;
+        }
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        list[i]->cnt = list[i]->cnt_own;
+    }
     g->pool_base = g->next_age;
-    if (n < 2 || !gpu_par_want(g)) { /* one after another */
+    if (!ahead && !pending && (n < 2 || !gpu_par_want(g))) {
+        /* one after another, in SM order (list is, without wakes) */
+        int rc = 0;
         for (uint32_t i = 0; i < n; i++) {
-            list[i]->defer = false;
-            int rc = gpu_sm_run(g, list[i], t);
+            GpuSm *sm = list[i];
+            sm->defer = false;
+            sm->ahead = 0;
+            rc = gpu_sm_run(g, sm, t);
+            sm_fold(g, sm, cnt);
+            *next = gpu_min(*next, sm->next);
+            *busy = *busy || sm->busy;
             if (rc < 0) {
-                return sm_failed(g, list[i], rc);
+                return sm_failed(g, sm, rc);
             }
         }
         if (n >= 2) {
@@ -602,27 +676,57 @@ static int run_sms(Gpu *g, GpuSm **list, uint32_t n, uint64_t t)
         return 0;
     }
     gpu_par_phase1(g, list, n, t);
+    if (!ahead && n >= 2) {
+        gpu_par_took(g, n);
+    }
     int rc = 0;
-    for (uint32_t i = 0; i < n; i++) {
-        GpuSm *sm = list[i];
+    const GpuSm *failed = NULL;
+    for (uint32_t i = 0; i < g->active_sms; i++) {
+        GpuSm *sm = g->sm[i];
+        const bool ran = sm->defer;
         sm->defer = false;
+        if (sm->ahead > t) { /* ran ahead (perhaps to a pending cycle) */
+            *next = gpu_min(*next, sm->ahead);
+            if (ran) {
+                sm_fold(g, sm, sm->cnt); /* (its counts: below) */
+                for (int r = 0; r < GPU_ST_COUNT; r++) {
+                    g->st_stall[r] += sm->ra_cnt[r];
+                }
+            }
+            continue;
+        }
+        if (!ran && !sm->pend) {
+            continue;
+        }
+        /* cycle t: done by phase 1, or held or failed there */
+        sm->pend = false;
+        sm->ahead = 0;
         if (rc == 0 && sm->rc < 0) {
             rc = sm_failed(g, sm, sm->rc);
-        }
-        if (rc == 0 && sm->held) {
+            failed = sm;
+        } else if (rc == 0 && sm->held) {
             rc = gpu_sm_run(g, sm, t);
             if (rc < 0) {
                 sm_failed(g, sm, rc);
+                failed = sm;
             }
         } else if (sm->held) { /* the kernel stops: dropped */
             sm->held = false;
             sm->sched[sm->hk].held.on = false;
         }
+        sm_fold(g, sm, cnt);
+        *next = gpu_min(*next, sm->next);
+        *busy = *busy || sm->busy;
     }
-    for (uint32_t i = 0; rc < 0 && i < n; i++) {
-        list[i]->err = NULL;            /* later SMs' failures: dropped */
+    for (uint32_t i = 0; rc < 0 && i < g->active_sms; i++) {
+        /* later failures (in SM order, or in cycles an SM ran ahead
+         * to): their steps ran past the stop, dropped */
+        GpuSm *sm = g->sm[i];
+        if (sm != failed && sm->rc < 0 && host_has_ahead(g)) {
+            g->api->drop_fault(g->h, sm->id);
+        }
+        sm->err = NULL;
     }
-    gpu_par_took(g, n);
     return rc;
 }
 
@@ -634,10 +738,12 @@ static int gpu_cycle(void *tm, uint64_t *now)
     bool outer = g->in_cycle; /* a child grid's cycles nest in ours */
     uint64_t *cnt = g->cyc_cnt;
     uint32_t seen = g->cyc_seen, threads = g->threads;
+    bool ahead_on = g->ahead_on;
     if (outer) {
         /* one SM after another: our cycle's SMs hold its counts in
-         * cnt_own until run_sms ends, which a phase would clear */
+         * cnt_own until cycle_par ends, which a phase would clear */
         g->threads = 1;
+        g->ahead_on = false;
     }
     g->in_cycle = true;
     g->cyc_seen = 0; /* (no SM looked at before cycle() sets cyc_cnt) */
@@ -646,6 +752,7 @@ static int gpu_cycle(void *tm, uint64_t *now)
     g->cyc_cnt = cnt;
     g->cyc_seen = seen;
     g->threads = threads;
+    g->ahead_on = ahead_on;
     return rc;
 }
 
@@ -681,7 +788,7 @@ static int cycle(Gpu *g, uint64_t *now)
     uint64_t cnt[GPU_ST_COUNT] = {0};
     bool busy = false;
     g->cyc_cnt = cnt;
-    if (g->threads <= 1) {
+    if (g->threads <= 1 && !g->ahead_on) {
         /* steps 5 and 6 one SM after another */
         for (uint32_t i = 0; i < g->active_sms; i++) {
             GpuSm *sm = g->sm[i];
@@ -705,21 +812,7 @@ static int cycle(Gpu *g, uint64_t *now)
             busy = busy || sm->busy;
         }
     } else {
-        GpuSm **list = g->run;
-        uint32_t n = 0;
-        for (uint32_t i = 0; i < g->active_sms; i++) {
-            if (sm_visit(g, g->sm[i], t, &next)) {
-                g->sm[i]->cnt = g->sm[i]->cnt_own;
-                list[n++] = g->sm[i];
-            }
-        }
-        g->cyc_seen = g->active_sms;
-        int rc = run_sms(g, list, n, t);
-        for (uint32_t i = 0; i < n; i++) {
-            sm_fold(g, list[i], cnt);
-            next = gpu_min(next, list[i]->next);
-            busy = busy || list[i]->busy;
-        }
+        int rc = cycle_par(g, t, cnt, &next, &busy);
         if (rc < 0) {
             return stop(g, rc);
         }

@@ -456,6 +456,15 @@ typedef struct GpuSm {
     uint64_t cnt_own[GPU_ST_COUNT];
     uint64_t next;
     bool busy, defer, held;
+    /* Running ahead (ahead.c): its cycles before `ahead` are done and
+     * counted (in ra_cnt until gpu.c folds them); pend: it stopped in
+     * its cycle `ahead` before a step flagged PTXEMU_TM_I_SHARED
+     * (held) or on a failure (rc), which phase 2 of that cycle takes
+     * up in SM order. */
+    uint64_t ahead;
+    bool pend;
+    uint32_t owner;             /* par.c: the thread of its last phase 1 */
+    uint64_t ra_cnt[GPU_ST_COUNT];
     /* What the SM adds to Gpu.rest (gpu.c: GPU_REST_*) */
     uint8_t rest;
     uint32_t hk;
@@ -502,6 +511,10 @@ typedef struct Gpu {
     uint32_t cyc_seen;
     struct GpuPar *par;         /* host threads stepping SMs (par.c) */
     GpuSm **run;                /* the cycle's SMs with CTAs */
+    /* The cycle's horizon (ahead.c): an SM visited may run its cycles
+     * up to it (exclusive); <= the cycle + 1: none runs ahead */
+    uint64_t horizon;
+    bool ahead_on;              /* the host lets SMs run ahead (ABI 5) */
     uint32_t threads;           /* for this kernel (1: no phases) */
     /* statistics */
     uint64_t st_cycles, st_issued, st_thread_insns, st_ctas, st_kernels;
@@ -694,8 +707,19 @@ int gpu_collect_reset(Gpu *g);
  * busy. */
 int gpu_sm_run(Gpu *g, GpuSm *sm, uint64_t t);
 
+/* ---- ahead.c: running an SM ahead of the others ---- */
+/* Phase 1 for sm, visited at t (par.c, on any thread): with
+ * g->horizon > t + 1 and nothing of the SM's own waiting for the
+ * calling thread (a queue, a CTA to retire), its cycles from t on
+ * until something outside it may reach it, sm->ahead and sm->ra_cnt
+ * set; else gpu_sm_run for t alone (sm->ahead 0). */
+void gpu_sm_phase1(Gpu *g, GpuSm *sm, uint64_t t);
+/* Whether sm, asleep until sm->look > t with nothing queued, may start
+ * running ahead at sm->look in this cycle's phase 1. */
+bool gpu_sm_may_wake(const Gpu *g, const GpuSm *sm, uint64_t t);
+
 /* ---- par.c: host threads for phase 1 ---- */
-/* gpu_sm_run for each of list[0..n) with defer set, spread over
+/* gpu_sm_phase1 for each of list[0..n) with defer set, spread over
  * g->threads host threads (the calling thread one of them), inside the
  * host's parallel section; returns when all have. */
 void gpu_par_phase1(Gpu *g, GpuSm **list, uint32_t n, uint64_t t);

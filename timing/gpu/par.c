@@ -5,10 +5,14 @@
  *
  * g->threads - 1 helper threads are made at the first phase that needs
  * them and kept until the model is destroyed (or the count changes).
- * A phase hands the cycle's busy SMs out one at a time to whichever
- * thread asks next (the calling thread too), so a thread the host does
- * not schedule holds up no more than the SM it took; which thread steps
- * an SM never changes a result (each SM touches only its own state).  Starting and ending a phase costs a few atomic
+ * A phase hands the cycle's busy SMs out one at a time: each thread
+ * (the calling one too) first takes those it ran last, whose state its
+ * core's caches hold (running SMs ahead, gpu.c, makes that the larger
+ * cost: moving every SM to the other core each phase cost a third of
+ * the time), then any left, so that a thread the host does not
+ * schedule holds up no more than the SM it took; which thread steps an
+ * SM never changes a result (each SM touches only its own state).
+ * Starting and ending a phase costs a few atomic
  * operations: a helper spins (yielding) for a while for the next phase
  * and then sleeps on a condition variable; the caller spins, then
  * sleeps, for the helpers' ends (a phase on a loaded host must not burn
@@ -46,6 +50,7 @@
 #include <sched.h>
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "timing/gpu/gpu.h"
@@ -66,7 +71,9 @@ typedef struct GpuPar {
     uint64_t t;
     bool quit;
     /* atomics */
-    uint32_t claim;         /* the next SM of list to hand out */
+    uint8_t *taken;         /* atomics: list[i] handed out */
+    uint32_t captaken;
+    uint32_t ids;           /* atomic: helpers numbered so far */
     uint32_t gen;           /* bumped to start a phase (or to quit) */
     uint32_t done;          /* helpers finished with the phase */
     uint32_t sleepers;      /* helpers asleep on cv */
@@ -143,14 +150,24 @@ static inline void relax(uint32_t i)
     }
 }
 
-static void work(GpuPar *p)
+/* Phase 1 for the SMs of the list that thread `me` (0: the caller)
+ * takes: first those it ran last (their state is in its core's caches:
+ * an SM moved between cores costs more than its visit), then any left,
+ * from the end of the list. */
+static void work(GpuPar *p, uint32_t me)
 {
-    for (;;) {
-        uint32_t i = __atomic_fetch_add(&p->claim, 1, __ATOMIC_RELAXED);
-        if (i >= p->nlist) {
-            return;
+    for (uint32_t i = 0; i < p->nlist; i++) {
+        GpuSm *sm = p->list[i];
+        if (sm->owner == me &&
+            !__atomic_exchange_n(&p->taken[i], 1, __ATOMIC_RELAXED)) {
+            gpu_sm_phase1(p->g, sm, p->t); /* (its rc in sm->rc) */
         }
-        (void)gpu_sm_run(p->g, p->list[i], p->t); /* (its rc in sm->rc) */
+    }
+    for (uint32_t i = p->nlist; i-- > 0;) {
+        if (!__atomic_exchange_n(&p->taken[i], 1, __ATOMIC_RELAXED)) {
+            p->list[i]->owner = me;
+            gpu_sm_phase1(p->g, p->list[i], p->t);
+        }
     }
 }
 
@@ -178,13 +195,14 @@ static uint32_t wait_gen(GpuPar *p, uint32_t seen)
 static void *helper(void *arg)
 {
     GpuPar *p = arg;
+    const uint32_t me = __atomic_add_fetch(&p->ids, 1, __ATOMIC_RELAXED);
     uint32_t seen = 0;
     for (;;) {
         seen = wait_gen(p, seen);
         if (p->quit) {
             return NULL;
         }
-        work(p);
+        work(p, me);
         if (__atomic_add_fetch(&p->done, 1, __ATOMIC_SEQ_CST) == p->nth &&
             __atomic_load_n(&p->main_sleep, __ATOMIC_SEQ_CST)) {
             pthread_mutex_lock(&p->mu);
@@ -233,6 +251,7 @@ void gpu_par_free(GpuPar *p)
     }
     pthread_mutex_unlock(&live_mu);
     if (from_parent(p)) { /* nothing to join or wake: only the memory */
+        free(p->taken);
         free(p->th);
         free(p);
         return;
@@ -243,6 +262,7 @@ void gpu_par_free(GpuPar *p)
     pthread_cond_destroy(&p->cv);
     pthread_cond_destroy(&p->dcv);
     pthread_mutex_destroy(&p->mu);
+    free(p->taken);
     free(p->th);
     free(p);
 }
@@ -356,7 +376,7 @@ void gpu_par_phase1(Gpu *g, GpuSm **list, uint32_t n, uint64_t t)
     for (uint32_t i = 0; i < n; i++) {
         list[i]->defer = true;
     }
-    GpuPar *p = par_get(g);
+    GpuPar *p = g->threads > 1 ? par_get(g) : NULL;
     if (p) {
         /* busy before exiting is read: par_exit's contract */
         __atomic_store_n(&p->busy, 1, __ATOMIC_SEQ_CST);
@@ -365,21 +385,41 @@ void gpu_par_phase1(Gpu *g, GpuSm **list, uint32_t n, uint64_t t)
             p = NULL;
         }
     }
-    if (!p || p->n < 2) {
-        /* no threads: the phases on this one, still in SM order */
-        for (uint32_t i = 0; i < n; i++) {
-            (void)gpu_sm_run(g, list[i], t);
+    if (!p || p->n < 2 || n < 2) {
+        /* no threads (or one SM): the phase on this one, in a section
+         * all the same (a step's fault waits with its SM, gpu.c) */
+        if (p) {
+            __atomic_store_n(&p->busy, 0, __ATOMIC_RELEASE);
         }
+        g->api->parallel(g->h, 1);
+        for (uint32_t i = 0; i < n; i++) {
+            gpu_sm_phase1(g, list[i], t);
+        }
+        g->api->parallel(g->h, 0);
         return;
     }
+    if (n > p->captaken) {
+        uint8_t *a = realloc(p->taken, n);
+        if (!a) { /* (out of memory: on this thread, as without threads) */
+            __atomic_store_n(&p->busy, 0, __ATOMIC_RELEASE);
+            g->api->parallel(g->h, 1);
+            for (uint32_t i = 0; i < n; i++) {
+                gpu_sm_phase1(g, list[i], t);
+            }
+            g->api->parallel(g->h, 0);
+            return;
+        }
+        p->taken = a;
+        p->captaken = n;
+    }
+    memset(p->taken, 0, n);
     p->list = list;
     p->nlist = n;
     p->t = t;
-    __atomic_store_n(&p->claim, 0, __ATOMIC_RELAXED);
     __atomic_store_n(&p->done, 0, __ATOMIC_RELAXED);
     g->api->parallel(g->h, 1);
     start_gen(p);
-    work(p);
+    work(p, 0);
     uint32_t i = 0;
     while (__atomic_load_n(&p->done, __ATOMIC_ACQUIRE) != p->nth) {
         if (++i < SPIN) {

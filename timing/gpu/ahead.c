@@ -1,0 +1,111 @@
+/*
+ * timing/gpu/ahead.c: running an SM ahead of the others in phase 1
+ * (gpu.c's top: "Running ahead"; the host's side is ptxemu_timing.h's
+ * ABI 5).
+ *
+ * What reaches an SM from outside between two of its visits: the
+ * memory system's replies and retries (only inside advance, at or after
+ * its next()), CTAs placed on it (only when one of its own retires),
+ * the host's look at the launch (host->ahead()), and what other SMs'
+ * steps flagged PTXEMU_TM_I_SHARED do (which it meets only through
+ * steps of its own flagged so, held for their cycle's phase 2).  So
+ * after the cycle t it was visited in, an SM with nothing queued for
+ * the memory system and no CTA to retire goes through its own cycles
+ * up to the horizon (g->horizon: the least of the memory system's
+ * next() after this cycle's sends and the host's cycle): a visit where
+ * its own state says (sm->look), each scheduler's reason counted for
+ * the cycles between, as g->rest would count them.  It stops early at
+ * its first visit that leaves something for the calling thread: a
+ * request to send (the next cycle's step 5), a scheduler held before a
+ * shared step (phase 2 of that cycle, in SM order, gpu.c) or a failure
+ * (which stops the kernel only when gpu.c's loop reaches its cycle, in
+ * SM order, as one thread would meet it).  Its cycles before sm->ahead
+ * are then done and counted; gpu.c skips it until then.
+ *
+ * Which visits an SM gets follows from its own state (gpu_sm_run sets
+ * sm->look; a poke during a visit means the next cycle), and a visit
+ * in a cycle where one thread would not look at the SM changes nothing
+ * (its schedulers asleep answer their reasons), so the cycles,
+ * statistics and results are one thread's: which thread runs an SM,
+ * and how far ahead, changes only how fast they come.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "timing/gpu/gpu.h"
+
+/* What sm counts in d cycles it is not visited (gpu.c's g->rest for an
+ * SM asleep): each scheduler its reason. */
+static void asleep_add(uint64_t *cnt, const GpuSm *sm, uint64_t d)
+{
+    for (uint32_t k = 0; d && k < sm->nsched; k++) {
+        cnt[sm->sched[k].why] += d;
+    }
+}
+
+/* A visit at c of an SM running ahead: step 5 (gpu.c's sm_enter) with
+ * nothing to send. */
+static void visit(Gpu *g, GpuSm *sm, uint64_t c)
+{
+    g->api->set_time(g->h, sm->id, c - c % g->c.clock_div);
+    sm->visit_t = c;
+    sm->look = GPU_NEVER;
+}
+
+/* Whether nothing of sm's waits for the calling thread. */
+static bool own_only(const GpuSm *sm)
+{
+    return !sm->qhead && !sm->nfq && !sm->ndone && !sm->busy;
+}
+
+bool gpu_sm_may_wake(const Gpu *g, const GpuSm *sm, uint64_t t)
+{
+    return sm->used.ctas && !sm->pend && sm->look > t &&
+           sm->look < g->horizon && own_only(sm);
+}
+
+void gpu_sm_phase1(Gpu *g, GpuSm *sm, uint64_t t)
+{
+    const uint64_t h = g->horizon;
+    sm->ahead = 0;
+    if (h <= t + 1 || (sm->visit_t == t && (sm->ndone || sm->nfq ||
+                                            sm->qhead))) {
+        (void)gpu_sm_run(g, sm, t); /* (its rc in sm->rc) */
+        return;
+    }
+    memset(sm->ra_cnt, 0, sizeof sm->ra_cnt);
+    uint64_t c = t;
+    if (sm->visit_t != t) { /* asleep at t (gpu_sm_may_wake) */
+        c = sm->look;
+        asleep_add(sm->ra_cnt, sm, c - t);
+        visit(g, sm, c);
+    }
+    for (;;) {
+        int rc = gpu_sm_run(g, sm, c);
+        if (rc != 0) { /* held, or failed: cycle c is phase 2's */
+            if (c > t) {
+                sm->ahead = c;
+                sm->pend = true;
+            } /* (else as without running ahead) */
+            return;
+        }
+        for (int r = 0; r < GPU_ST_COUNT; r++) {
+            sm->ra_cnt[r] += sm->cnt_own[r];
+        }
+        const uint64_t nv = sm->look;
+        uint64_t a = c + 1;
+        if (own_only(sm) && nv > c && nv != GPU_NEVER) {
+            if (nv < h) {
+                asleep_add(sm->ra_cnt, sm, nv - c - 1);
+                c = nv;
+                visit(g, sm, c);
+                continue;
+            }
+            a = h;
+        }
+        asleep_add(sm->ra_cnt, sm, a - c - 1);
+        sm->ahead = a;
+        return;
+    }
+}
