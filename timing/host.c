@@ -107,6 +107,7 @@ typedef struct TmStepCtx {
     uint32_t capacc;
     uint64_t issued;
     EmuStatus fault;              /* an SM's first fault in a section */
+    bool dirty;                   /* on TmSession.dirty, to be folded */
 } TmStepCtx;
 /* A TmStepCtx's counts are folded into the launch after each of the
  * model's cycles (smx_fold): no step reads them (a back edge's spin
@@ -148,6 +149,8 @@ struct TmSession {
     uint32_t threads;
     bool par;                     /* inside a parallel section */
     TmStepCtx *smx;               /* per SM (NULL: none made) */
+    uint32_t *dirty;              /* the SMs whose counts smx_fold folds */
+    uint32_t ndirty;              /* (atomic: taken in a section) */
     uint64_t round_at;            /* the watchdog's next round (cycle) */
     /* The running launch's per-SM contexts are made: parallel sections
      * work (threads > 1, or SMs running ahead: h_ahead) */
@@ -697,6 +700,11 @@ static int h_step(ptxemu_tm_host *h, ptxemu_tm_warp *tw,
            sizeof(*out) - sizeof(out->struct_size));
     if (ran) {
         if (x) {
+            if (!x->dirty) { /* (the SM's steps: one thread at a time) */
+                x->dirty = true;
+                s->dirty[__atomic_fetch_add(&s->ndirty, 1,
+                                            __ATOMIC_RELAXED)] = cta->sm;
+            }
             x->issued++;
         } else {
             s->issued++;
@@ -791,7 +799,9 @@ static void smx_free(TmSession *s)
         free(s->smx[i].acc);
     }
     free(s->smx);
+    free(s->dirty);
     s->smx = NULL;
+    s->dirty = NULL;
     s->nsmx = 0;
 }
 
@@ -806,8 +816,14 @@ static bool smx_make(TmSession *s)
         }
         memset(p + s->nsmx, 0, (n - s->nsmx) * sizeof(*p));
         s->smx = p;
+        uint32_t *d = realloc(s->dirty, n * sizeof(*d));
+        if (!d) {
+            return false; /* (smx stays, nsmx does not grow) */
+        }
+        s->dirty = d;
         s->nsmx = n;
     }
+    s->ndirty = 0;
     for (uint32_t i = 0; i < n; i++) {
         TmStepCtx *x = &s->smx[i];
         x->l = *s->l;
@@ -823,6 +839,7 @@ static bool smx_make(TmSession *s)
         memset(&x->l.mhit, 0, sizeof(x->l.mhit));
         x->issued = 0;
         x->fault = EMU_OK;
+        x->dirty = false;
     }
     return true;
 }
@@ -863,14 +880,18 @@ static void smx_fold(TmSession *s)
     if (!s->smx_on) {
         return;
     }
-    for (uint32_t i = 0; i < s->dev->cfg.num_sms; i++) {
-        TmStepCtx *x = &s->smx[i];
+    /* (only the SMs that stepped: the others' lines stay where they
+     * are, in another core's cache perhaps) */
+    for (uint32_t k = 0; k < s->ndirty; k++) {
+        TmStepCtx *x = &s->smx[s->dirty[k]];
+        x->dirty = false;
         s->l->insns += x->l.insns;
         s->l->progress += x->l.progress;
         s->l->reads_host |= x->l.reads_host;
         s->issued += x->issued;
         x->l.insns = x->l.progress = x->issued = 0;
     }
+    s->ndirty = 0;
 }
 
 static void h_parallel(ptxemu_tm_host *h, int on)

@@ -11,8 +11,9 @@
  * steps of its own flagged so, held for their cycle's phase 2).  So
  * after the cycle t it was visited in, an SM with nothing queued for
  * the memory system and no CTA to retire goes through its own cycles
- * up to the horizon (g->horizon: the least of the memory system's
- * next() after this cycle's sends and the host's cycle): a visit where
+ * up to its horizon (the host's next look, g->until, and when it has
+ * requests in the memory system that system's next() after this
+ * cycle's sends, g->horizon): a visit where
  * its own state says (sm->look), each scheduler's reason counted for
  * the cycles between, as g->rest would count them.  It stops early at
  * its first visit that leaves something for the calling thread: a
@@ -53,6 +54,16 @@ static void visit(Gpu *g, GpuSm *sm, uint64_t c)
     sm->look = GPU_NEVER;
 }
 
+/* How far sm may run ahead: the host's next look when nothing it sent
+ * is in the memory system (which answers only requests, and retries
+ * only a sleeping LSU's: gpu_mem.h), else also the memory system's next
+ * event (any of its requests may be answered then). */
+uint64_t gpu_sm_horizon(const Gpu *g, const GpuSm *sm)
+{
+    return !sm->ops_all && !sm->lsu_sleep && !g->fetching.n ? g->until
+                                                            : g->horizon;
+}
+
 /* Whether nothing of sm's waits for the calling thread. */
 static bool own_only(const GpuSm *sm)
 {
@@ -62,12 +73,12 @@ static bool own_only(const GpuSm *sm)
 bool gpu_sm_may_wake(const Gpu *g, const GpuSm *sm, uint64_t t)
 {
     return sm->used.ctas && !sm->pend && sm->look > t &&
-           sm->look < g->horizon && own_only(sm);
+           sm->look < gpu_sm_horizon(g, sm) && own_only(sm);
 }
 
 void gpu_sm_phase1(Gpu *g, GpuSm *sm, uint64_t t)
 {
-    const uint64_t h = g->horizon;
+    const uint64_t h = gpu_sm_horizon(g, sm);
     sm->ahead = 0;
     if (h <= t + 1 || (sm->visit_t == t && (sm->ndone || sm->nfq ||
                                             sm->qhead))) {

@@ -613,6 +613,10 @@ static int sm_failed(Gpu *g, GpuSm *sm, int rc)
     return rc;
 }
 
+/* Cycles an SM may run ahead for its phase 1 to be worth a hand-over
+ * to another thread whatever the measure says (par.c). */
+#define FAR_CYCLES 64u
+
 /* Steps 5 and 6 with several host threads (the top): the SMs visited
  * in cycle t, and those asleep that wake before the horizon, run their
  * phase 1 on the threads (ahead.c: an SM may run ahead); then phase 2
@@ -641,9 +645,19 @@ static int cycle_par(Gpu *g, uint64_t t, uint64_t *cnt, uint64_t *next,
     g->cyc_seen = g->active_sms;
     /* (after the sends of step 5: the memory system's next event) */
     const uint64_t until = g->ahead_on ? g->api->ahead(g->h) : 0;
-    g->horizon = until > t + 1 ? gpu_min(until, g->c.mem->next(g->mem))
-                               : t + 1;
-    const bool ahead = g->horizon > t + 1;
+    g->until = until > t + 1 ? until : t + 1;
+    g->horizon = gpu_min(g->until, g->c.mem->next(g->mem));
+    /* Run ahead only when an SM visited may run far: else (the memory
+     * system about to answer every SM) the loop below is as without
+     * (decided from the model's state alone: the same at any thread
+     * count) */
+    bool ahead = g->horizon - t >= FAR_CYCLES;
+    for (uint32_t i = 0; g->until > t + 1 && i < n && !ahead; i++) {
+        ahead = gpu_sm_horizon(g, list[i]) - t >= FAR_CYCLES;
+    }
+    if (!ahead) {
+        g->until = g->horizon = t + 1;
+    }
     for (uint32_t i = 0; ahead && i < g->active_sms; i++) {
         GpuSm *sm = g->sm[i];
         if (sm->rest == GPU_REST_ASLEEP && gpu_sm_may_wake(g, sm, t)) {
@@ -655,28 +669,38 @@ static int cycle_par(Gpu *g, uint64_t t, uint64_t *cnt, uint64_t *next,
         list[i]->cnt = list[i]->cnt_own;
     }
     g->pool_base = g->next_age;
-    if (!ahead && !pending && (n < 2 || !gpu_par_want(g))) {
+    /* Fan out when two SMs may run far ahead (their work dwarfs the
+     * hand-over); else whether it is faster is measured (par.c). */
+    uint32_t far = 0;
+    for (uint32_t i = 0; ahead && i < n && far < 2; i++) {
+        far += gpu_sm_horizon(g, list[i]) - t >= FAR_CYCLES;
+    }
+    const bool measured = n >= 2 && far < 2;
+    const bool fan = far >= 2 || (measured && gpu_par_want(g));
+    if (!ahead && !pending && !fan) {
         /* one after another, in SM order (list is, without wakes) */
         int rc = 0;
         for (uint32_t i = 0; i < n; i++) {
             GpuSm *sm = list[i];
             sm->defer = false;
             sm->ahead = 0;
+            sm->cnt = cnt; /* (counted where they are summed) */
             rc = gpu_sm_run(g, sm, t);
             sm_fold(g, sm, cnt);
+            sm->cnt = sm->cnt_own; /* (cnt is this call's) */
             *next = gpu_min(*next, sm->next);
             *busy = *busy || sm->busy;
             if (rc < 0) {
                 return sm_failed(g, sm, rc);
             }
         }
-        if (n >= 2) {
+        if (measured) {
             gpu_par_took(g, n);
         }
         return 0;
     }
-    gpu_par_phase1(g, list, n, t);
-    if (!ahead && n >= 2) {
+    gpu_par_phase1(g, list, n, t, fan);
+    if (measured) {
         gpu_par_took(g, n);
     }
     int rc = 0;

@@ -514,6 +514,8 @@ typedef struct Gpu {
     /* The cycle's horizon (ahead.c): an SM visited may run its cycles
      * up to it (exclusive); <= the cycle + 1: none runs ahead */
     uint64_t horizon;
+    uint64_t until;             /* ... and for an SM with nothing in the
+                                   memory system: the host's look */
     bool ahead_on;              /* the host lets SMs run ahead (ABI 5) */
     uint32_t threads;           /* for this kernel (1: no phases) */
     /* statistics */
@@ -714,15 +716,19 @@ int gpu_sm_run(Gpu *g, GpuSm *sm, uint64_t t);
  * until something outside it may reach it, sm->ahead and sm->ra_cnt
  * set; else gpu_sm_run for t alone (sm->ahead 0). */
 void gpu_sm_phase1(Gpu *g, GpuSm *sm, uint64_t t);
+/* How far sm may run ahead (exclusive) in this cycle's phase 1. */
+uint64_t gpu_sm_horizon(const Gpu *g, const GpuSm *sm);
 /* Whether sm, asleep until sm->look > t with nothing queued, may start
  * running ahead at sm->look in this cycle's phase 1. */
 bool gpu_sm_may_wake(const Gpu *g, const GpuSm *sm, uint64_t t);
 
 /* ---- par.c: host threads for phase 1 ---- */
-/* gpu_sm_phase1 for each of list[0..n) with defer set, spread over
- * g->threads host threads (the calling thread one of them), inside the
- * host's parallel section; returns when all have. */
-void gpu_par_phase1(Gpu *g, GpuSm **list, uint32_t n, uint64_t t);
+/* gpu_sm_phase1 for each of list[0..n) with defer set, inside the
+ * host's parallel section, spread over g->threads host threads (the
+ * calling thread one of them) when fan, else on the calling thread;
+ * returns when all have. */
+void gpu_par_phase1(Gpu *g, GpuSm **list, uint32_t n, uint64_t t,
+                    bool fan);
 /* Whether this cycle's step 6 should fan out (measured: par.c), and
  * that it is over, having visited n SMs. */
 bool gpu_par_want(Gpu *g);

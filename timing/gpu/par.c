@@ -371,12 +371,13 @@ void gpu_par_took(Gpu *g, uint32_t n)
     }
 }
 
-void gpu_par_phase1(Gpu *g, GpuSm **list, uint32_t n, uint64_t t)
+void gpu_par_phase1(Gpu *g, GpuSm **list, uint32_t n, uint64_t t,
+                    bool fan)
 {
     for (uint32_t i = 0; i < n; i++) {
         list[i]->defer = true;
     }
-    GpuPar *p = g->threads > 1 ? par_get(g) : NULL;
+    GpuPar *p = fan && g->threads > 1 ? par_get(g) : NULL;
     if (p) {
         /* busy before exiting is read: par_exit's contract */
         __atomic_store_n(&p->busy, 1, __ATOMIC_SEQ_CST);
