@@ -158,14 +158,14 @@ static void work(GpuPar *p, uint32_t me)
 {
     for (uint32_t i = 0; i < p->nlist; i++) {
         GpuSm *sm = p->list[i];
-        if (sm->owner == me &&
+        if (__atomic_load_n(&sm->owner, __ATOMIC_RELAXED) == me &&
             !__atomic_exchange_n(&p->taken[i], 1, __ATOMIC_RELAXED)) {
             gpu_sm_phase1(p->g, sm, p->t); /* (its rc in sm->rc) */
         }
     }
     for (uint32_t i = p->nlist; i-- > 0;) {
         if (!__atomic_exchange_n(&p->taken[i], 1, __ATOMIC_RELAXED)) {
-            p->list[i]->owner = me;
+            __atomic_store_n(&p->list[i]->owner, me, __ATOMIC_RELAXED);
             gpu_sm_phase1(p->g, p->list[i], p->t);
         }
     }
