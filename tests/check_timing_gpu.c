@@ -1220,6 +1220,154 @@ START_TEST(deterministic)
 }
 END_TEST
 
+/* ---- running ahead (ABI 5: timing/gpu/ahead.c) ---- */
+
+/* What a run leaves: its cycles, every statistic and every issue cycle
+ * of every warp of every CTA. */
+typedef struct Outcome {
+    uint64_t cycles;
+    uint32_t nstat;
+    uint64_t stat[MOCK_MAXSTAT];
+    uint64_t issue[MOCK_MAXCTA][MOCK_MAXW][MOCK_MAXOPS];
+} Outcome;
+
+static Outcome ahead_out[2];
+
+/* Build a scenario with build(), run it cycle by cycle and with the SMs
+ * let run ahead up to the host's look every q cycles (from 64 on: an SM
+ * runs ahead only that far, gpu.c): the same cycles, statistics and
+ * issue cycles (what gpu.c's top claims). */
+static void same_running_ahead(void (*build)(void), uint64_t q)
+{
+    for (int ahead = 0; ahead < 2; ahead++) {
+        build();
+        if (ahead) {
+            mock_ahead(&M, q);
+        }
+        Outcome *o = &ahead_out[ahead];
+        memset(o, 0, sizeof *o);
+        o->cycles = mock_time(&M);
+        o->nstat = M.nstat;
+        for (uint32_t i = 0; i < M.nstat; i++) {
+            o->stat[i] = *M.stat[i].ctr;
+        }
+        for (uint32_t c = 0; c < M.k.nctas; c++) {
+            for (uint32_t w = 0; w < M.cta[c].nwarps; w++) {
+                memcpy(o->issue[c][w], M.cta[c].w[w].issue,
+                       sizeof o->issue[c][w]);
+            }
+        }
+        check_accounting(2);
+        mock_fini(&M);
+    }
+    const Outcome *a = &ahead_out[0], *b = &ahead_out[1];
+    ck_assert_uint_eq(a->cycles, b->cycles);
+    ck_assert_uint_eq(a->nstat, b->nstat);
+    for (uint32_t i = 0; i < a->nstat; i++) {
+        ck_assert_msg(a->stat[i] == b->stat[i], "%s: %llu cycle by cycle, "
+                      "%llu running ahead", M.stat[i].path,
+                      (unsigned long long)a->stat[i],
+                      (unsigned long long)b->stat[i]);
+    }
+    ck_assert_msg(!memcmp(a->issue, b->issue, sizeof a->issue),
+                  "an instruction issued in another cycle running ahead");
+}
+
+/* Four SMs, two schedulers each, eight CTAs of three warps: a load of
+ * warp 0 in flight while chains of different lengths run up to a
+ * bar.sync, a global load whose result the chain waits for, a store
+ * flagged PTXEMU_TM_I_SHARED (held for phase 2 of its cycle), exits;
+ * the ideal memory's latency 100. */
+static void scene_chains(void)
+{
+    gpu_base(4);
+    mock_set(&M, "sched.per_sm=2");
+    mock_set(&M, "bar.latency=6");
+    mock_grid(&M, 8, 3);
+    const ptxemu_tm_insn *bar = insn(U(SYNC), PTXEMU_TM_I_BARRIER,
+                                     PTXEMU_TM_WAIT_BARRIER, 0, NONE, NONE);
+    const ptxemu_tm_insn *st = insn(U(LDST), PTXEMU_TM_I_STORE |
+                                        PTXEMU_TM_I_SHARED,
+                                    0, PTXEMU_TM_SPACE_GLOBAL, 3, NONE);
+    for (uint32_t w = 0; w < 3; w++) {
+        if (w == 0) { /* in flight while the others compute */
+            load(w, 7, 0x40000, 2);
+        }
+        for (uint32_t i = 0; i < 4 + 13 * w; i++) { /* to 120 cycles */
+            mock_add(&M, w, i ? 0 : NONE, 0);
+        }
+        mock_op(&M, w, bar)->bar = 1;
+        load(w, (int)w, 0x10000 * (w + 1), 2);
+        mock_add(&M, w, 2, 3);
+        MockOp *o = mock_op(&M, w, st);
+        o->acc = lanes(3 + (int)w, PTXEMU_TM_SPACE_GLOBAL, PTXEMU_TM_WRITE,
+                       0x80000 + 0x1000 * w, 4, 4);
+        o->nacc = 32;
+        for (uint32_t i = 0; i < 12 - 3 * w; i++) {
+            mock_add(&M, w, 3, 3);
+        }
+        mock_exit(&M, w);
+    }
+}
+
+/* The same with the detailed memory system (requests in flight: an SM
+ * runs ahead only to its next event). */
+static void scene_chains_hier(void)
+{
+    scene_chains();
+    mock_set(&M, "mem.model=hier");
+}
+
+START_TEST(running_ahead_changes_nothing)
+{
+    same_running_ahead(scene_chains, 1u << 30);
+    same_running_ahead(scene_chains, 70);
+    same_running_ahead(scene_chains_hier, 1u << 30);
+    same_running_ahead(scene_chains_hier, 100);
+}
+END_TEST
+
+/* SM 1 faults at its warp's fourth step; SM 0's warp, with nothing to
+ * wait for, runs ahead past that cycle to a fault of its own, later:
+ * the kernel stops where cycle by cycle it stops, SM 1's fault reported
+ * and SM 0's dropped (host->drop_fault). */
+START_TEST(running_ahead_drops_later_faults)
+{
+    uint64_t stop[2];
+    for (int ahead = 0; ahead < 2; ahead++) {
+        gpu_base(2);
+        mock_set(&M, "occ.max_ctas=1");
+        mock_grid(&M, 2, 1);
+        M.cta_prog[1] = 1;
+        for (uint32_t i = 0; i < 3; i++) {
+            mock_add(&M, 0, NONE, i);      /* independent: one a cycle */
+        }
+        for (uint32_t i = 0; i < 20; i++) {
+            mock_add(&M, 0, NONE, 0);
+        }
+        mock_add(&M, 0, NONE, 1)->fault = 1; /* about 24 */
+        mock_exit(&M, 0);
+        for (uint32_t i = 0; i < 3; i++) {
+            mock_add(&M, 1, NONE, i);
+        }
+        mock_add(&M, 1, NONE, 4)->fault = 1; /* about 4 */
+        mock_exit(&M, 1);
+        if (ahead) {
+            mock_ahead(&M, 1u << 30);
+        }
+        ck_assert_ptr_nonnull(mock_create(&M));
+        stop[ahead] = mock_run_to_fault(&M);
+        if (ahead) {
+            ck_assert_uint_eq(M.ndropped, 1);
+            ck_assert_uint_eq(M.dropped[0], 0);
+        }
+        mock_fini(&M);
+    }
+    ck_assert_uint_lt(stop[0], 20); /* (SM 1's fault, the first) */
+    ck_assert_uint_eq(stop[1], stop[0]);
+}
+END_TEST
+
 /* A spin loop: a poll (an mbarrier try_wait, SYNC; or a volatile load)
  * writing predicate slot 5, then a branch on it back to the poll
  * (op `at`) while it fails. */
@@ -1537,6 +1685,8 @@ static Suite *suite(void)
     tcase_add_test(tc, expansion_with_collectors);
     tcase_add_test(tc, fault_without_kernel_end);
     tcase_add_test(tc, deterministic);
+    tcase_add_test(tc, running_ahead_changes_nothing);
+    tcase_add_test(tc, running_ahead_drops_later_faults);
     tcase_add_test(tc, child_grid_inside_a_step);
     tcase_add_test(tc, child_grid_beside_a_looked_at_sm);
     suite_add_tcase(s, tc);

@@ -392,7 +392,42 @@ static void m_log(ptxemu_tm_host *h, const char *msg)
     HOST(h)->nlog++;
 }
 
+static uint32_t m_threads(ptxemu_tm_host *h)
+{
+    (void)h;
+    return 1;
+}
+
+static void m_parallel(ptxemu_tm_host *h, int on)
+{
+    MockHost *m = HOST(h);
+    ck_assert_int_ne(m->in_section, on);
+    m->in_section = on;
+}
+
+static uint64_t m_ahead(ptxemu_tm_host *h)
+{
+    return HOST(h)->ahead_at;
+}
+
+static void m_drop_fault(ptxemu_tm_host *h, uint32_t sm)
+{
+    MockHost *m = HOST(h);
+    ck_assert_int_eq(m->in_section, 0);
+    ck_assert_uint_lt(m->ndropped, MOCK_MAXSM);
+    m->dropped[m->ndropped++] = sm;
+}
+
 /* ---- set-up ---- */
+
+void mock_ahead(MockHost *m, uint64_t q)
+{
+    m->ahead_q = q;
+    m->api.threads = m_threads;
+    m->api.parallel = m_parallel;
+    m->api.ahead = m_ahead;
+    m->api.drop_fault = m_drop_fault;
+}
 
 void mock_init_model(MockHost *m, uint32_t nsms, ptxemu_tm_init_fn init)
 {
@@ -542,6 +577,9 @@ int mock_run(MockHost *m, uint64_t *cycles)
 {
     ck_assert_ptr_nonnull(m->tm);
     reset_grid(m);
+    m->ahead_at = m->ahead_q ? (m->k.start_cycle / m->ahead_q + 1) *
+                                   m->ahead_q
+                             : 0;
     ck_assert_int_eq(m->ops.kernel_begin(m->tm, &m->k), PTXEMU_TM_OK);
     uint64_t now = m->k.start_cycle, prev = now;
     int rc;
@@ -550,6 +588,15 @@ int mock_run(MockHost *m, uint64_t *cycles)
         ck_assert_msg(now > prev, "cycle() did not advance time");
         prev = now;
         ck_assert_uint_lt(++m->ncycle_calls, 10000000);
+        if (m->ahead_q) {
+            /* no SM ran to or past the host's look */
+            for (uint32_t i = 0; i < m->nsms; i++) {
+                ck_assert_uint_lt(m->time[i], m->ahead_at);
+            }
+            if (now >= m->ahead_at) {
+                m->ahead_at = (now / m->ahead_q + 1) * m->ahead_q;
+            }
+        }
     }
     uint64_t end = 0;
     ck_assert_int_eq(m->ops.kernel_end(m->tm, &end), PTXEMU_TM_OK);
@@ -565,6 +612,9 @@ uint64_t mock_run_to_fault(MockHost *m)
 {
     ck_assert_ptr_nonnull(m->tm);
     reset_grid(m);
+    m->ahead_at = m->ahead_q ? (m->k.start_cycle / m->ahead_q + 1) *
+                                   m->ahead_q
+                             : 0;
     ck_assert_int_eq(m->ops.kernel_begin(m->tm, &m->k), PTXEMU_TM_OK);
     uint64_t now = m->k.start_cycle;
     int rc;

@@ -133,6 +133,11 @@ struct ptxemu_tm_host {
     uint32_t nlog;
     double mhz;
     uint64_t ncycle_calls;
+    /* ABI 5 (mock_ahead): the host looks every ahead_q cycles, next at
+     * ahead_at; the SMs whose faults the model dropped; in a section */
+    uint64_t ahead_q, ahead_at;
+    uint32_t ndropped, dropped[MOCK_MAXSM];
+    int in_section;
 };
 typedef struct ptxemu_tm_host MockHost;
 
@@ -158,6 +163,11 @@ MockOp *mock_exit(MockHost *m, uint32_t w);
 void mock_chain(MockHost *m, uint32_t w, uint32_t n);
 
 /* Create the model (NULL: it refused; m->err says why). */
+/* Offer the model running ahead (ABI 5, with ABI 3's sections on one
+ * thread): the host looks every q cycles on a fixed grid (q huge: at
+ * most at the memory system's events); mock_run checks that no SM's
+ * time passed the look. */
+void mock_ahead(MockHost *m, uint64_t q);
 void *mock_create(MockHost *m);
 /* Time the grid on the created model: kernel_begin, cycle until 0,
  * kernel_end; returns the cycle() result that ended it (0, or negative)

@@ -346,7 +346,7 @@ static bool host_has_ahead(const Gpu *g)
 {
     return g->api->struct_size >= offsetof(ptxemu_tm_host_api, drop_fault) +
                                       sizeof(g->api->drop_fault) &&
-           g->api->ahead && g->api->drop_fault;
+           g->api->ahead && g->api->drop_fault && g->api->parallel;
 }
 
 static int gpu_kernel_begin(void *tm, const ptxemu_tm_kernel *k)
