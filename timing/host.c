@@ -32,9 +32,11 @@
  * published with release stores); clients that only count steps are
  * called under a lock.
  *
- * Watchdog.  Deadlocks and livelocks are the grid's (emu/grid.h): after
- * every stretch of cycles in which instructions ran, the resident CTAs
- * get one watchdog round.  A model that issues nothing for
+ * Watchdog.  Deadlocks and livelocks are the grid's (emu/grid.h): at
+ * every TM_ROUND_CYCLES-th device cycle, when instructions ran since the
+ * last, the resident CTAs get one watchdog round (at fixed cycles, so
+ * that a model may run SMs ahead to the next: h_ahead, ABI 5).  A
+ * model that issues nothing for
  * TM_IDLE_LIMIT cycles while warps are ready is reported as the model's
  * error (a broken model must not hang the host).
  */
