@@ -317,6 +317,9 @@ struct EmuWarp {
      * waiting for it go on (emu_its_release): a loop that computes
      * without writing memory leaves the grid quiet too. */
     uint32_t its_spin_mask, its_spin_depth;
+    uint32_t its_rel;             /* times emu_its_release let its waiting
+                                     lanes go on (a timing host tells its
+                                     model: the next instruction changed) */
     /* Appended (its.c): the constant-step detector of a spin whose
      * registers change (a retry counter): where the TOS path last took a
      * back edge (its_step_pc, EMU_NOPC: none; its_step_key: the launch's

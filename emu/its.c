@@ -227,6 +227,7 @@ bool emu_its_release(EmuWarp *w)
                    "before the spinning lanes 0x%08x at pc %u", waiting, r,
                    top.mask, top.npc);
     }
+    w->its_rel++;
     return true;
 }
 

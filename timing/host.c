@@ -73,6 +73,7 @@ struct ptxemu_tm_warp {
     struct ptxemu_tm_cta *tc;
     uint32_t slot;
     uint32_t state;               /* last state seen (events) */
+    uint32_t its_rel;             /* w->its_rel seen (its_told) */
 };
 
 struct ptxemu_tm_cta {
@@ -512,6 +513,7 @@ static int h_cta_next(ptxemu_tm_host *h, uint32_t sm, ptxemu_tm_cta **out)
         tc->warps[k].tc = tc;
         tc->warps[k].slot = k;
         tc->warps[k].state = cta->warps[k].state;
+        tc->warps[k].its_rel = cta->warps[k].its_rel;
         tc->ptrs[k] = &tc->warps[k];
         tc->nlive += cta->warps[k].state != EMU_WARP_EXITED;
     }
@@ -596,6 +598,27 @@ static const ptxemu_tm_insn *h_peek(ptxemu_tm_host *h, ptxemu_tm_warp *tw,
         events(h->s, tw);
     }
     return i ? insn_of(h->s, fn, pc) : NULL;
+}
+
+/* After a watchdog round: tell a model of ABI 5 on which warps' next
+ * instructions the round changed (emu_its_release), so that it peeks
+ * them again instead of timing (and, running ahead, stepping in a
+ * section) the one it peeked before. */
+static void its_told(TmSession *s)
+{
+    void (*ev)(void *, ptxemu_tm_event, ptxemu_tm_cta *, ptxemu_tm_warp *)
+        = s->model.ops.event;
+    for (struct ptxemu_tm_cta *tc = s->live; tc; tc = tc->next) {
+        for (uint32_t k = 0; k < tc->cta->nwarps; k++) {
+            struct ptxemu_tm_warp *tw = &tc->warps[k];
+            if (tw->its_rel != tw->w->its_rel) {
+                tw->its_rel = tw->w->its_rel;
+                if (ev && s->model.ops.abi_version >= 5) {
+                    ev(s->tm, PTXEMU_TM_EV_WARP_CHANGED, tc, tw);
+                }
+            }
+        }
+    }
 }
 
 /* Tell the model what the step changed: barrier releases, exits. */
@@ -1307,6 +1330,7 @@ EmuStatus tm_session_run(void *ctx, EmuLaunch *l)
             if (s->issued != round_issued) {
                 round_issued = s->issued;
                 st = emu_watch_round(&wd, l, res, n, true);
+                its_told(s);
             }
             s->round_at = (s->now / TM_ROUND_CYCLES + 1) * TM_ROUND_CYCLES;
         }

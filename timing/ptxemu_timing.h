@@ -90,8 +90,10 @@
  * launch between cycle() calls (its watchdog); host->ahead() says up to
  * which device cycle (exclusive) it will not: a model keeps every SM's
  * steps below it, and returns from cycle() no later than it with every
- * SM's cycles before the returned *now done, so that the host sees the
- * launch as one thread would have left it.  0: the host looks after
+ * SM's cycles before the returned *now done, so that the host, when it
+ * looks, sees the launch as stepping every SM cycle by cycle leaves it.
+ * When its watchdog changes a warp's next instruction there, it says so
+ * (PTXEMU_TM_EV_WARP_CHANGED).  0: the host looks after
  * every cycle (statistics intervals): no window.  A window's step may
  * fault at a later cycle than another SM's fault that stops the kernel:
  * the model then drops it (host->drop_fault), so that the host reports
@@ -469,6 +471,11 @@ typedef enum ptxemu_tm_event {
                                          released the CTA barrier */
     PTXEMU_TM_EV_WARP_EXIT,       /* w exited (all its lanes) */
     PTXEMU_TM_EV_CTA_DONE,        /* cta: every warp exited */
+    PTXEMU_TM_EV_WARP_CHANGED,    /* ABI 5, to models of ABI 5 on: w's
+                                     next instruction changed between
+                                     cycles (the host's watchdog let the
+                                     lanes waiting for a spinning path go
+                                     on, emu/its.h): peek it again */
     PTXEMU_TM_EV_COUNT
 } ptxemu_tm_event;
 

@@ -53,10 +53,13 @@
  * failure up in phase 2 of its own cycle, in SM order (cycle_par), and
  * adds what it counted straight to the statistics.  One thread runs
  * ahead exactly as several do, so every count is the same at any
- * thread count, a kernel stopped by a fault included (whose counts then
- * hold steps other SMs ran past the stop); the cycles, statistics and
- * results are those of the loop that runs every SM cycle by cycle
- * (bench/timing_identity.sh, tests/timing_par.test).
+ * thread count; and the cycles, results and statistics are those of
+ * the loop that steps every SM cycle by cycle (check_timing_gpu's
+ * running_ahead_*, tests/timing_par.test, bench/timing_identity.sh),
+ * but for the counts of a kernel stopped by a fault, which hold the
+ * steps other SMs ran past its cycle.  Under a policy whose demotions
+ * number warps launch-wide (GpuPolicy.numbers: two-level) no SM runs
+ * ahead.
  */
 #include "config.h"
 
@@ -401,7 +404,8 @@ static int gpu_kernel_begin(void *tm, const ptxemu_tm_kernel *k)
             g->threads = g->api->threads(g->h);
         }
         /* (one thread runs ahead as several do: the same counts) */
-        g->ahead_on = host_has_ahead(g) && g->api->ahead(g->h) != 0;
+        g->ahead_on = host_has_ahead(g) && !g->c.policy->numbers &&
+                      g->api->ahead(g->h) != 0;
     }
     gpu_poke_all(g);
     g->api->set_clock_mhz(g->h, g->c.clock_mhz);
@@ -459,6 +463,14 @@ static void gpu_event(void *tm, ptxemu_tm_event ev, ptxemu_tm_cta *cta,
         }
         return;
     }
+    if (ev == PTXEMU_TM_EV_WARP_CHANGED) { /* (between cycles) */
+        if (gw) {
+            gpu_warp_touch(gw);
+            gw->peeked = false;
+            gpu_poke(g, gw);
+        }
+        return;
+    }
     if (ev != PTXEMU_TM_EV_BARRIER_RELEASE) {
         return; /* CTA_DONE: the exits were counted */
     }
@@ -481,6 +493,15 @@ static void gpu_event(void *tm, ptxemu_tm_event ev, ptxemu_tm_cta *cta,
 
 static int stop(Gpu *g, int rc)
 {
+    /* failures an SM ran ahead to, in cycles after the stop: dropped
+     * (cycle_par drops those of its own cycle after the first) */
+    for (uint32_t i = 0; i < g->nsms; i++) {
+        GpuSm *sm = g->sm[i];
+        if (sm->pend && sm->rc < 0 && host_has_ahead(g)) {
+            g->api->drop_fault(g->h, sm->id);
+        }
+        sm->err = NULL;
+    }
     return tm_kern_stop(g->kern, rc);
 }
 
@@ -746,8 +767,11 @@ static int cycle_par(Gpu *g, uint64_t t, uint64_t *cnt, uint64_t *next,
         /* later failures (in SM order, or in cycles an SM ran ahead
          * to): their steps ran past the stop, dropped */
         GpuSm *sm = g->sm[i];
-        if (sm != failed && sm->rc < 0 && host_has_ahead(g)) {
-            g->api->drop_fault(g->h, sm->id);
+        if (sm != failed && sm->rc < 0) {
+            if (host_has_ahead(g)) {
+                g->api->drop_fault(g->h, sm->id);
+            }
+            sm->rc = 0; /* (dropped once: stop() drops the others') */
         }
         sm->err = NULL;
     }

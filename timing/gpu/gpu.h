@@ -538,6 +538,11 @@ typedef struct GpuPolicy {
     /* The scheduler's candidate warps (indices into sc->w), in the
      * order it tries them. */
     uint32_t (*order)(Gpu *g, GpuSched *sc, uint32_t *out);
+    /* Its warps leaving the pool take order numbers from the count the
+     * warps placed take their ages from (Gpu.next_age): an SM running
+     * ahead would number them before CTAs placed in earlier cycles, so
+     * no SM runs ahead (ahead.c) under it. */
+    bool numbers;
 } GpuPolicy;
 extern const GpuPolicy gpu_policies[];
 const GpuPolicy *gpu_policy_find(const char *name);

@@ -164,11 +164,11 @@ static uint32_t order_two_level(Gpu *g, GpuSched *sc, uint32_t *out)
 }
 
 const GpuPolicy gpu_policies[] = {
-    {"lrr", "loose round robin", order_lrr},
-    {"gto", "greedy then oldest", order_gto},
-    {"oldest", "oldest first", order_oldest},
-    {"two-level", "round robin over an active pool", order_two_level},
-    {NULL, NULL, NULL},
+    {"lrr", "loose round robin", order_lrr, false},
+    {"gto", "greedy then oldest", order_gto, false},
+    {"oldest", "oldest first", order_oldest, false},
+    {"two-level", "round robin over an active pool", order_two_level, true},
+    {NULL, NULL, NULL, false},
 };
 
 const GpuPolicy *gpu_policy_find(const char *name)
