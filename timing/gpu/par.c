@@ -19,9 +19,13 @@
  * the cores its helpers need).
  *
  * Whether a cycle fans out at all is measured (gpu_par_want): the wall
- * time per SM visited of SAMPLE cycles run in phases on the calling
- * thread alone and of SAMPLE cycles fanned out are compared, and the
- * faster way is kept for the next KEEP cycles, then measured again.  A
+ * time per SM visited of SAMPLE cycles run on the calling thread alone
+ * and of SAMPLE cycles fanned out are compared, whole cycles from one to
+ * the next (the state a fanned-out phase moved to another core slows the
+ * calling thread's next steps of those SMs, outside the phase: timing
+ * only the phase chose fanning out for a memory-bound kernel that then
+ * ran at 0.83x), and the faster way is kept for the next KEEP cycles,
+ * then measured again.  A
  * cycle's work is too small for the hand-over when few SMs are busy or
  * the host's cores are taken by others; the choice changes only how
  * fast the result comes (either way it is one thread's, gpu.c).
@@ -337,9 +341,6 @@ bool gpu_par_want(Gpu *g)
     }
     if (p->stage < 2) {
         p->fan = p->stage == 1;
-        p->t0 = mono_ns();
-    } else {
-        p->t0 = 0;
     }
     return p->fan;
 }
@@ -350,25 +351,29 @@ void gpu_par_took(Gpu *g, uint32_t n)
     if (!p || p->n < 2 || !g->c.par_adapt) {
         return;
     }
-    if (p->stage < 2) {
-        p->ns[p->stage] += mono_ns() - p->t0;
+    /* whole cycles are timed, from one to the next: an SM's state that
+     * a fanned-out phase moved to another core costs the next cycle's
+     * steps on this one, outside the phase */
+    const double now = p->stage < 2 ? mono_ns() : 0;
+    if (p->stage < 2 && p->t0 > 0) {
+        p->ns[p->stage] += now - p->t0;
         p->visits[p->stage] += n;
     }
-    if (++p->left < (p->stage < 2 ? SAMPLE : KEEP)) {
-        return;
+    if (++p->left >= (p->stage < 2 ? SAMPLE : KEEP)) {
+        p->left = 0;
+        if (p->stage == 2) { /* measure again */
+            p->stage = 0;
+            p->ns[0] = p->ns[1] = 0;
+            p->visits[0] = p->visits[1] = 0;
+        } else if (p->stage == 0) {
+            p->stage = 1;
+        } else {
+            p->stage = 2;
+            p->fan = p->ns[1] * (double)p->visits[0] <
+                     p->ns[0] * (double)p->visits[1];
+        }
     }
-    p->left = 0;
-    if (p->stage == 2) { /* measure again */
-        p->stage = 0;
-        p->ns[0] = p->ns[1] = 0;
-        p->visits[0] = p->visits[1] = 0;
-    } else if (p->stage == 0) {
-        p->stage = 1;
-    } else {
-        p->stage = 2;
-        p->fan = p->ns[1] * (double)p->visits[0] <
-                 p->ns[0] * (double)p->visits[1];
-    }
+    p->t0 = p->stage < 2 ? (now > 0 ? now : mono_ns()) : 0;
 }
 
 void gpu_par_phase1(Gpu *g, GpuSm **list, uint32_t n, uint64_t t,
