@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "emu/pool.h"
+#include "emu/unload.h"
 
 /* ------------------------------------------- threads for one job */
 
@@ -197,7 +198,7 @@ static void pool_exit(void)
 static void pool_init(void)
 {
     pthread_atfork(NULL, NULL, pool_forked);
-    atexit(pool_exit);
+    emu_at_unload(pool_exit);
 }
 
 unsigned emu_pool_run(unsigned n, EmuPoolFn fn, void *ctx)

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "emu/unload.h"
 #include "runtime/cuda/drv.h"
 #include "runtime/cuda/drv_queue.h"
 #include "runtime/cuda/drv_quiet.h"
@@ -343,7 +344,7 @@ CUresult cuInit(unsigned int Flags)
                 (void)ptxemu_set_host_stamp(drv.dev, drv_quiet_stamp, NULL);
                 drv.initialized = 1;
                 drv_sanitize_init();
-                atexit(drv_at_exit);
+                emu_at_unload(drv_at_exit);
             }
         }
     }

@@ -37,16 +37,16 @@
  * phase makes the child's own.
  *
  * At exit the helpers of every set not in a phase are told to quit and
- * joined (an atexit handler), so that nothing of theirs (stacks, thread-
+ * joined (an exit handler), so that nothing of theirs (stacks, thread-
  * local storage) is left for a leak checker to see: the drop-in driver
  * keeps its device, and so the model, to the end of the process, as
  * CUDA programs may keep their contexts.  A set in a phase (exit called
  * while another host thread runs a kernel) is left alone: exit must not
  * wait.  Phases that begin after the handler ran run on the calling
  * thread alone.  The handler also runs when a library holding the model
- * (the drop-in libcuda.so.1) is unloaded by dlclose (atexit(3): a
- * shared library's handlers run then), so that no helper is left in
- * unmapped code (tests/timing_unload.test).
+ * (the drop-in libcuda.so.1) is unloaded by dlclose (emu_at_unload,
+ * emu/unload.h), so that no helper is left in unmapped code
+ * (tests/timing_unload.test).
  */
 #include "config.h"
 
@@ -57,6 +57,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "emu/unload.h"
 #include "timing/gpu/gpu.h"
 
 #define SPIN 2000u          /* polls before sleeping */
@@ -140,7 +141,7 @@ static void par_exit(void)
 static void fork_hook(void)
 {
     pthread_atfork(NULL, NULL, forked_child);
-    atexit(par_exit);
+    emu_at_unload(par_exit);
 }
 
 static inline void relax(uint32_t i)
