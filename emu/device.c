@@ -74,7 +74,13 @@ EmuDevice *emu_device_new(const EmuConfig *cfg)
             ? EMU_RECONV_ITS : EMU_RECONV_IPDOM;
     }
     d->mem = emu_mem_new();
-    d->sm_clock = calloc(d->cfg.num_sms, sizeof(uint64_t));
+    d->sm_clock = aligned_alloc(64, (size_t)d->cfg.num_sms *
+                                        EMU_SM_CLOCK_STRIDE *
+                                        sizeof(uint64_t));
+    if (d->sm_clock) {
+        memset(d->sm_clock, 0, (size_t)d->cfg.num_sms *
+                                   EMU_SM_CLOCK_STRIDE * sizeof(uint64_t));
+    }
     if (!d->mem || !d->sm_clock) {
         emu_device_free(d);
         return NULL;

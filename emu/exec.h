@@ -134,7 +134,8 @@ struct EmuDevice {
                                      (%globaltimer) */
     uint64_t ngrids;              /* launches begun (%gridid) */
     uint64_t *sm_clock;           /* per SM: warp instructions issued
-                                     (%clock, monotonic across launches) */
+                                     (%clock, monotonic across launches):
+                                     emu_sm_clock */
     /* Appended (builtins.c): printf output of ended launches not yet
      * written (emu_device_flush_output), and device-heap bytes in use. */
     char *printf_pending;
@@ -648,6 +649,17 @@ static inline void emu_progress(EmuCta *cta)
 {
     cta->launch->progress++;
     cta->progress++;
+}
+
+/* SM sm's %clock counter in an EmuDevice.sm_clock array: one cache line
+ * each, since every warp instruction of the SM's CTAs counts there, and
+ * the functional pool's workers run CTAs of neighbouring SMs side by
+ * side (emu/pool.h): sharing a line, 8 counters cost a third of the
+ * pool's speed on ALU-bound kernels. */
+#define EMU_SM_CLOCK_STRIDE 8u
+static inline uint64_t *emu_sm_clock(uint64_t *clocks, uint32_t sm)
+{
+    return clocks + (size_t)sm * EMU_SM_CLOCK_STRIDE;
 }
 
 static inline void emu_frame_sp_init(EmuFrame *fr)

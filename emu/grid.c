@@ -566,7 +566,7 @@ EmuStatus emu_grid_next(EmuGrid *g, uint32_t sm, EmuCta **out)
         sm = cta->linear % g->l->dev->cfg.num_sms;
     }
     cta->sm = sm;
-    cta->clock = g->l->timed ? &cta->clock_sink : &g->l->sm_clock[sm];
+    cta->clock = g->l->timed ? &cta->clock_sink : emu_sm_clock(g->l->sm_clock, sm);
     g->res[g->nres++] = cta;
     *out = cta;
     return EMU_OK;

@@ -118,7 +118,7 @@ EmuStatus emu_cta_init(EmuLaunch *l, uint32_t linear, EmuCta *cta)
         ? (uint32_t)dyn_end : l->kernel->shared_bytes;
     cta->local_stride = l->local_stride;
     cta->sm = linear % l->dev->cfg.num_sms;
-    cta->clock = &l->sm_clock[cta->sm];
+    cta->clock = emu_sm_clock(l->sm_clock, cta->sm);
     cta->cluster_rank = emu_cluster_rank_of(l, cta->ctaid);
     cta->shared = calloc(cta->shared_bytes + 1, 1);
     cta->warps = calloc(cta->nwarps, sizeof(EmuWarp));

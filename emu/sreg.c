@@ -58,9 +58,10 @@ uint64_t emu_sreg_value(EmuCtx *x, const EmuOpnd *o, unsigned lane)
     case PTX_SREG_LANEMASK_LT: return (uint32_t)lt;
     case PTX_SREG_LANEMASK_GE: return (uint32_t)~lt;
     case PTX_SREG_LANEMASK_GT: return (uint32_t)~le;
-    case PTX_SREG_CLOCK: return (uint32_t)l->sm_clock[sm];
-    case PTX_SREG_CLOCK_HI: return (uint32_t)(l->sm_clock[sm] >> 32);
-    case PTX_SREG_CLOCK64: return l->sm_clock[sm];
+    case PTX_SREG_CLOCK: return (uint32_t)*emu_sm_clock(l->sm_clock, sm);
+    case PTX_SREG_CLOCK_HI:
+        return (uint32_t)(*emu_sm_clock(l->sm_clock, sm) >> 32);
+    case PTX_SREG_CLOCK64: return *emu_sm_clock(l->sm_clock, sm);
     case PTX_SREG_GLOBALTIMER: return globaltimer(l);
     case PTX_SREG_GLOBALTIMER_LO: return (uint32_t)globaltimer(l);
     case PTX_SREG_GLOBALTIMER_HI: return (uint32_t)(globaltimer(l) >> 32);

@@ -811,7 +811,7 @@ static void h_set_time(ptxemu_tm_host *h, uint32_t sm, uint64_t cycle)
 {
     TmSession *s = h->s;
     if (sm < s->dev->cfg.num_sms) {
-        s->dev->sm_clock[sm] = cycle;
+        *emu_sm_clock(s->dev->sm_clock, sm) = cycle;
     }
 }
 
