@@ -33,8 +33,12 @@ typedef struct ParOut {
     uint64_t dropped;
 } ParOut;
 
+/* Aligned (and so sized) to 128 bytes, a pair of cache lines (the
+ * unit Intel's spatial prefetcher fetches): workers' copies side by side
+ * in one array shared lines, which every step of theirs wrote (alu, 2
+ * threads: 1.5x before, 2.0x after). */
 typedef struct Worker {
-    EmuLaunch sh;                 /* the worker's copy of the launch */
+    _Alignas(128) EmuLaunch sh;   /* the worker's copy of the launch */
     ParOut *out;
     uint32_t nout, capout;
     EmuCta **parked;              /* stuck CTAs, kept alive */
@@ -503,7 +507,10 @@ EmuStatus emu_par_run(EmuLaunch *l, unsigned threads)
         threads = (unsigned)p.total;
     }
     p.turn = malloc(p.nsm * sizeof(*p.turn));
-    p.w = calloc(threads, sizeof(*p.w));
+    p.w = aligned_alloc(_Alignof(Worker), threads * sizeof(*p.w));
+    if (p.w) {
+        memset(p.w, 0, threads * sizeof(*p.w));
+    }
     p.det = !l->dev->cfg.fast;
     p.nw = threads;
     p.cur = malloc(threads * sizeof(*p.cur));

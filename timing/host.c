@@ -103,8 +103,11 @@ struct ptxemu_tm_host {
 
 /* What one stepping context writes: the launch's (outside a parallel
  * section) or an SM's (inside). */
+/* Aligned (and so sized) to 128 bytes, a pair of cache lines: SMs side
+ * by side in TmSession.smx step on different threads (as emu/par.c's
+ * Worker). */
 typedef struct TmStepCtx {
-    EmuLaunch l;                  /* an SM's copy (unused for the main) */
+    _Alignas(128) EmuLaunch l;    /* an SM's copy (unused for the main) */
     EmuStepRecord rec;
     ptxemu_tm_access *acc;
     uint32_t capacc;
@@ -835,11 +838,15 @@ static bool smx_make(TmSession *s)
 {
     uint32_t n = s->dev->cfg.num_sms;
     if (n > s->nsmx) {
-        TmStepCtx *p = realloc(s->smx, n * sizeof(*p));
+        TmStepCtx *p = aligned_alloc(_Alignof(TmStepCtx), n * sizeof(*p));
         if (!p) {
             return false;
         }
+        if (s->nsmx) {
+            memcpy(p, s->smx, s->nsmx * sizeof(*p));
+        }
         memset(p + s->nsmx, 0, (n - s->nsmx) * sizeof(*p));
+        free(s->smx);
         s->smx = p;
         uint32_t *d = realloc(s->dirty, n * sizeof(*d));
         if (!d) {
