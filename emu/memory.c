@@ -64,6 +64,7 @@ struct EmuMemory {
     uint32_t nold, capold;
     uint64_t oldbytes;            /* their size */
     uint64_t next;                /* next free address (atomic) */
+    uint64_t nseq;                /* allocations made (EmuAlloc.seq) */
     uint64_t used;
     uint64_t limit;               /* most bytes used at once */
     uint64_t gen;                 /* bumped on every removal or change of
@@ -308,9 +309,12 @@ void emu_mem_reclaim(EmuMemory *m)
  * (false) on overlap or when the table cannot grow.  concurrent: into a
  * copy that replaces the table (the old one kept for emu_mem_reclaim),
  * else in place. */
-static bool mem_insert_locked(EmuMemory *m, const EmuAlloc *e,
+static bool mem_insert_locked(EmuMemory *m, const EmuAlloc *in,
                               bool concurrent)
 {
+    EmuAlloc x = *in;
+    x.seq = m->nseq++;                  /* (EmuAlloc.seq) */
+    const EmuAlloc *e = &x;
     MemTab *t = m->t;
     uint64_t span = e->size ? e->size : 1;
     if (e->addr + span < e->addr) {
@@ -381,7 +385,7 @@ static uint64_t mem_alloc(EmuMemory *m, uint64_t size, EmuAllocKind kind,
     if (size > m->limit || emu_mem_used(m) + size > m->limit) {
         return 0;
     }
-    EmuAlloc e = {0, size, NULL, kind, name, false, -1, false};
+    EmuAlloc e = {0, size, NULL, kind, name, false, -1, false, 0};
     uint64_t span = size ? size : 1;
     uint64_t padded = host_span(size);
     if (kind == EMU_ALLOC_MANAGED) {
@@ -451,7 +455,7 @@ EmuStatus emu_mem_map_host(EmuMemory *m, void *host, uint64_t size,
                            const char *name)
 {
     EmuAlloc e = {(uint64_t)(uintptr_t)host, size, host, EMU_ALLOC_HOST,
-                  name, false, -1, false};
+                  name, false, -1, false, 0};
     if (!host || !size || !mem_insert(m, &e)) {
         return EMU_ERR_INVALID_VALUE;
     }
@@ -479,7 +483,8 @@ uint64_t emu_mem_reserve(EmuMemory *m, uint64_t size, uint64_t align)
 EmuStatus emu_mem_map_at(EmuMemory *m, uint64_t addr, uint8_t *host,
                          uint64_t size)
 {
-    EmuAlloc e = {addr, size, host, EMU_ALLOC_VMM, NULL, false, -1, false};
+    EmuAlloc e = {addr, size, host, EMU_ALLOC_VMM, NULL, false, -1, false,
+                  0};
     if (!host || !size || addr < EMU_GLOBAL_BASE || !mem_insert(m, &e)) {
         return EMU_ERR_INVALID_VALUE;
     }

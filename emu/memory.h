@@ -72,6 +72,11 @@ typedef struct EmuAlloc {
     bool readonly;        /* an EMU_ALLOC_VMM mapping the device may only
                              read (cuMemSetAccess PROT_READ): its writes
                              fault */
+    uint64_t seq;         /* its place in the memory's allocations, in
+                             the order they were made: what names a
+                             managed or registered host allocation, whose
+                             address the host's heap decides, the same
+                             on every run (the timed host, host.c) */
 } EmuAlloc;
 
 typedef struct EmuMemory EmuMemory;

@@ -641,6 +641,58 @@ START_TEST(simple_model_is_deterministic)
 }
 END_TEST
 
+/* Each of 2048 threads adds 1 to its own element of a 64 KiB buffer, at
+ * index 37 * i mod 16384 (all distinct: 37 is odd), so its lines are
+ * scattered over the caches' sets. */
+static const char *scatter_ptx =
+    ".version 8.0\n.target sm_80\n.address_size 64\n"
+    ".visible .entry sd(.param .u64 buf)\n{\n"
+    "  .reg .b32 %r<6>;\n  .reg .b64 %rd<4>;\n"
+    "  ld.param.u64 %rd1, [buf];\n"
+    "  mov.u32 %r1, %tid.x;\n  mov.u32 %r2, %ctaid.x;\n"
+    "  mad.lo.u32 %r3, %r2, 256, %r1;\n"
+    "  mul.lo.u32 %r4, %r3, 37;\n  and.b32 %r4, %r4, 16383;\n"
+    "  mul.wide.u32 %rd2, %r4, 4;\n  add.s64 %rd3, %rd1, %rd2;\n"
+    "  ld.global.u32 %r5, [%rd3];\n  add.u32 %r5, %r5, 1;\n"
+    "  st.global.u32 [%rd3], %r5;\n"
+    "  ret;\n}\n";
+
+/* A managed buffer lives at a host pointer, which the host's heap
+ * chooses (here moved by a block the second run allocates first): the
+ * gpu model with its caches takes the same cycles wherever it is
+ * (host.c's model_addr), and the values are right. */
+START_TEST(managed_memory_cycles_do_not_follow_the_heap)
+{
+    uint64_t cycles[2], addr[2];
+    static const char *const sets[] = {"mem.model=hier"};
+    for (int run = 0; run < 2; run++) {
+        void *junk = run ? malloc(5000 + 3 * 4096) : NULL;
+        EmuDevice *d = dev_new(EMU_TAKEN_FIRST);
+        EmuModule *m = mod_load(d, scatter_ptx);
+        TmSession *s = NULL;
+        char err[256] = "";
+        ck_assert_msg(tm_session_open(d, "gpu", NULL, sets, 1, &s, err,
+                                      sizeof(err)) == 0, "%s", err);
+        uint64_t buf = emu_mem_alloc(d->mem, 65536, EMU_ALLOC_MANAGED, NULL);
+        ck_assert_uint_ne(buf, 0);
+        addr[run] = buf;
+        void *args[] = {&buf};
+        ck_assert_int_eq(run_timed(s, m, "sd", 8, 256, args), EMU_OK);
+        cycles[run] = last_cycles(s);
+        const uint32_t *v = (const uint32_t *)(uintptr_t)buf;
+        for (uint32_t i = 0; i < 2048; i++) {
+            ck_assert_uint_eq(v[(37 * i) & 16383], 1);
+        }
+        tm_session_close(s);
+        emu_module_free(m);
+        emu_device_free(d);
+        free(junk);
+    }
+    ck_assert_uint_ne(addr[0], addr[1]);
+    ck_assert_uint_eq(cycles[0], cycles[1]);
+}
+END_TEST
+
 /* The gpu model after a guest fault: the next launch on the same
  * session takes as many cycles as on a fresh one (the faulted kernel's
  * CTAs hold no SM, its requests wake nothing), and the values are
@@ -683,6 +735,7 @@ static Suite *suite(void)
     tcase_add_test(tc, model_errors_fail_the_launch);
     tcase_add_test(tc, kernel_end_after_a_stop);
     tcase_add_test(tc, gpu_model_after_a_fault);
+    tcase_add_test(tc, managed_memory_cycles_do_not_follow_the_heap);
     tcase_add_test(tc, bad_parameters_are_refused);
     tcase_add_test(tc, simple_model_is_deterministic);
     suite_add_tcase(s, tc);

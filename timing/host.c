@@ -52,6 +52,7 @@
 #include "emu/grid.h"
 #include "emu/insninfo.h"
 #include "emu/its.h"
+#include "emu/memory.h"
 #include "emu/panic.h"
 #include "emu/par.h"
 #include "ptx/opcode.h"
@@ -472,6 +473,32 @@ static const ptxemu_tm_insn *insn_of(TmSession *s, const EmuFunc *fn,
     return pc < fn->ncode ? &f->insn[pc] : NULL;
 }
 
+/* Where the model sees host-backed memory: managed and registered host
+ * allocations live at host pointers (emu/memory.h), which the C
+ * library's heap and address-space randomisation choose anew on every
+ * run, and the model's caches, TLBs and coalescing follow addresses:
+ * cycles would follow them too.  So the model sees each such allocation
+ * in a 4 GiB slot of its own from TM_HOST_WINDOW, by its place among the
+ * memory's allocations (EmuAlloc.seq), at its offset in its first
+ * 128-byte line (a managed block's is 0: EMU_ALLOC_ALIGN).  Below the
+ * device range and above the generic windows. */
+#define TM_HOST_WINDOW 0x0000100000000000ull
+#define TM_HOST_SLOTS 4096u
+
+static uint64_t model_addr(const EmuMemory *m, uint64_t addr, uint32_t size)
+{
+    if (addr < EMU_PARAM_WINDOW + EMU_PARAM_LIMIT ||
+        emu_mem_in_device_range(m, addr)) {
+        return addr; /* (the windows and the device range: as they are) */
+    }
+    const EmuAlloc *e = emu_mem_find(m, addr, size ? size : 1);
+    if (!e || (e->kind != EMU_ALLOC_MANAGED && e->kind != EMU_ALLOC_HOST)) {
+        return addr;
+    }
+    return TM_HOST_WINDOW + ((e->seq % TM_HOST_SLOTS) << 32) +
+           (e->addr & 127) + (addr - e->addr);
+}
+
 /* ----------------------------------------------------------- CTAs */
 
 static int h_cta_next(ptxemu_tm_host *h, uint32_t sm, ptxemu_tm_cta **out)
@@ -755,7 +782,7 @@ static int h_step(ptxemu_tm_host *h, ptxemu_tm_warp *tw,
         for (uint32_t k = 0; k < rec->nacc; k++) {
             const EmuAccess *a = &rec->acc[k];
             ptxemu_tm_access *t = &(*acc)[k];
-            t->addr = a->addr;
+            t->addr = model_addr(s->dev->mem, a->addr, a->size);
             t->size = a->size;
             t->lane = a->lane;
             /* Texel and surface accesses go through the texture path
