@@ -392,9 +392,17 @@ void gpu_par_phase1(Gpu *g, GpuSm **list, uint32_t n, uint64_t t,
             p = NULL;
         }
     }
-    if (!p || p->n < 2 || n < 2) {
-        /* no threads (or one SM): the phase on this one, in a section
-         * all the same (a step's fault waits with its SM, gpu.c) */
+    if (p && p->n >= 2 && n >= 2 && n > p->captaken) {
+        uint8_t *a = realloc(p->taken, n);
+        if (a) {
+            p->taken = a;
+            p->captaken = n;
+        }
+    }
+    if (!p || p->n < 2 || n < 2 || n > p->captaken) {
+        /* no threads, one SM (or no memory for the hand-out): the phase
+         * on this one, in a section all the same (a step's fault waits
+         * with its SM, gpu.c) */
         if (p) {
             __atomic_store_n(&p->busy, 0, __ATOMIC_RELEASE);
         }
@@ -404,20 +412,6 @@ void gpu_par_phase1(Gpu *g, GpuSm **list, uint32_t n, uint64_t t,
         }
         g->api->parallel(g->h, 0);
         return;
-    }
-    if (n > p->captaken) {
-        uint8_t *a = realloc(p->taken, n);
-        if (!a) { /* (out of memory: on this thread, as without threads) */
-            __atomic_store_n(&p->busy, 0, __ATOMIC_RELEASE);
-            g->api->parallel(g->h, 1);
-            for (uint32_t i = 0; i < n; i++) {
-                gpu_sm_phase1(g, list[i], t);
-            }
-            g->api->parallel(g->h, 0);
-            return;
-        }
-        p->taken = a;
-        p->captaken = n;
     }
     memset(p->taken, 0, n);
     p->list = list;
