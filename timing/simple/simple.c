@@ -279,6 +279,12 @@ static void simple_event(void *tm, ptxemu_tm_event ev, ptxemu_tm_cta *cta,
         }
         return;
     }
+    if (ev == PTXEMU_TM_EV_WARP_CHANGED) { /* its next instruction */
+        if (sw) {
+            sw->peeked = false;
+        }
+        return;
+    }
     if (ev != PTXEMU_TM_EV_BARRIER_RELEASE) {
         return; /* CTA_DONE: the exits were counted */
     }
