@@ -114,7 +114,6 @@ typedef struct TmStepCtx {
     uint32_t capacc;
     uint64_t issued;
     EmuStatus fault;              /* an SM's first fault in a section */
-    bool dirty;                   /* on TmSession.dirty, to be folded */
 } TmStepCtx;
 /* A TmStepCtx's counts are folded into the launch after each of the
  * model's cycles (smx_fold): no step reads them (a back edge's spin
@@ -156,7 +155,8 @@ struct TmSession {
     uint32_t threads;
     bool par;                     /* inside a parallel section */
     TmStepCtx *smx;               /* per SM (NULL: none made) */
-    uint32_t *dirty;              /* the SMs whose counts smx_fold folds */
+    uint32_t *dirty;              /* the SMs whose counts smx_fold folds
+                                     (those with issued > 0) */
     uint32_t ndirty;              /* (atomic: taken in a section) */
     uint64_t round_at;            /* the watchdog's next round (cycle) */
     /* The running launch's per-SM contexts are made: parallel sections
@@ -755,12 +755,11 @@ static int h_step(ptxemu_tm_host *h, ptxemu_tm_warp *tw,
            sizeof(*out) - sizeof(out->struct_size));
     if (ran) {
         if (x) {
-            if (!x->dirty) { /* (the SM's steps: one thread at a time) */
-                x->dirty = true;
+            if (!x->issued++) { /* its first step since the fold (the
+                                   SM's steps: one thread at a time) */
                 s->dirty[__atomic_fetch_add(&s->ndirty, 1,
                                             __ATOMIC_RELAXED)] = cta->sm;
             }
-            x->issued++;
         } else {
             s->issued++;
         }
@@ -898,7 +897,6 @@ static bool smx_make(TmSession *s)
         memset(&x->l.mhit, 0, sizeof(x->l.mhit));
         x->issued = 0;
         x->fault = EMU_OK;
-        x->dirty = false;
     }
     return true;
 }
@@ -943,7 +941,6 @@ static void smx_fold(TmSession *s)
      * are, in another core's cache perhaps) */
     for (uint32_t k = 0; k < s->ndirty; k++) {
         TmStepCtx *x = &s->smx[s->dirty[k]];
-        x->dirty = false;
         s->l->insns += x->l.insns;
         s->l->progress += x->l.progress;
         s->l->reads_host |= x->l.reads_host;

@@ -36,24 +36,6 @@
 
 #include "timing/gpu/gpu.h"
 
-/* What sm counts in d cycles it is not visited (gpu.c's g->rest for an
- * SM asleep): each scheduler its reason. */
-static void asleep_add(uint64_t *cnt, const GpuSm *sm, uint64_t d)
-{
-    for (uint32_t k = 0; d && k < sm->nsched; k++) {
-        cnt[sm->sched[k].why] += d;
-    }
-}
-
-/* A visit at c of an SM running ahead: step 5 (gpu.c's sm_enter) with
- * nothing to send. */
-static void visit(Gpu *g, GpuSm *sm, uint64_t c)
-{
-    g->api->set_time(g->h, sm->id, c - c % g->c.clock_div);
-    sm->visit_t = c;
-    sm->look = GPU_NEVER;
-}
-
 /* How far sm may run ahead: the host's next look when nothing it sent
  * is in the memory system (which answers only requests, and retries
  * only a sleeping LSU's: gpu_mem.h), else also the memory system's next
@@ -89,8 +71,8 @@ void gpu_sm_phase1(Gpu *g, GpuSm *sm, uint64_t t)
     uint64_t c = t;
     if (sm->visit_t != t) { /* asleep at t (gpu_sm_may_wake) */
         c = sm->look;
-        asleep_add(sm->ra_cnt, sm, c - t);
-        visit(g, sm, c);
+        gpu_sm_count_asleep(sm->ra_cnt, sm, c - t);
+        gpu_sm_visit_begin(g, sm, c);
     }
     for (;;) {
         int rc = gpu_sm_run(g, sm, c);
@@ -108,14 +90,14 @@ void gpu_sm_phase1(Gpu *g, GpuSm *sm, uint64_t t)
         uint64_t a = c + 1;
         if (own_only(sm) && nv > c && nv != GPU_NEVER) {
             if (nv < h) {
-                asleep_add(sm->ra_cnt, sm, nv - c - 1);
+                gpu_sm_count_asleep(sm->ra_cnt, sm, nv - c - 1);
                 c = nv;
-                visit(g, sm, c);
+                gpu_sm_visit_begin(g, sm, c);
                 continue;
             }
             a = h;
         }
-        asleep_add(sm->ra_cnt, sm, a - c - 1);
+        gpu_sm_count_asleep(sm->ra_cnt, sm, a - c - 1);
         sm->ahead = a;
         return;
     }

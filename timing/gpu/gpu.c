@@ -234,14 +234,19 @@ static void *gpu_create(const ptxemu_tm_host_api *api, ptxemu_tm_host *h)
 enum { GPU_REST_NONE, GPU_REST_IDLE, GPU_REST_ASLEEP };
 
 /* Add d (mod 2^64) times what sm counts in state st to cnt. */
+void gpu_sm_count_asleep(uint64_t *cnt, const GpuSm *sm, uint64_t d)
+{
+    for (uint32_t k = 0; k < sm->nsched; k++) {
+        cnt[sm->sched[k].why] += d;
+    }
+}
+
 static void rest_add(uint64_t *cnt, const GpuSm *sm, uint8_t st, uint64_t d)
 {
     if (st == GPU_REST_IDLE) {
         cnt[GPU_ST_IDLE] += d * sm->nsched;
     } else if (st == GPU_REST_ASLEEP) {
-        for (uint32_t k = 0; k < sm->nsched; k++) {
-            cnt[sm->sched[k].why] += d;
-        }
+        gpu_sm_count_asleep(cnt, sm, d);
     }
 }
 
@@ -505,17 +510,22 @@ static int stop(Gpu *g, int rc)
     return tm_kern_stop(g->kern, rc);
 }
 
+void gpu_sm_visit_begin(Gpu *g, GpuSm *sm, uint64_t t)
+{
+    /* %clock is read only by the steps of a visit: an SM not visited
+     * needs no time */
+    g->api->set_time(g->h, sm->id, t - t % g->c.clock_div);
+    sm->visit_t = t;
+    sm->look = GPU_NEVER; /* a poke or touch during the visit clears it */
+}
+
 /* Step 5 for an SM that step 6 visits (sm_visit). */
 static void sm_enter(Gpu *g, GpuSm *sm, uint64_t t)
 {
     if (sm->rest != GPU_REST_NONE) {
         rest_set(g, sm, GPU_REST_NONE);
     }
-    /* %clock is read only by the steps of a visit: an SM not visited
-     * needs no time */
-    g->api->set_time(g->h, sm->id, t - t % g->c.clock_div);
-    sm->visit_t = t;
-    sm->look = GPU_NEVER; /* a poke or touch during the visit clears it */
+    gpu_sm_visit_begin(g, sm, t);
     if (sm->qhead) {
         gpu_lsu_cycle(g, sm, t);
     }
@@ -672,10 +682,11 @@ static int cycle_par(Gpu *g, uint64_t t, uint64_t *cnt, uint64_t *next,
      * system about to answer every SM) the loop below is as without
      * (decided from the model's state alone: the same at any thread
      * count) */
-    bool ahead = g->horizon - t >= FAR_CYCLES;
-    for (uint32_t i = 0; g->until > t + 1 && i < n && !ahead; i++) {
-        ahead = gpu_sm_horizon(g, list[i]) - t >= FAR_CYCLES;
+    uint32_t far = 0; /* SMs that may run far ahead */
+    for (uint32_t i = 0; i < n; i++) {
+        far += gpu_sm_horizon(g, list[i]) - t >= FAR_CYCLES;
     }
+    const bool ahead = g->horizon - t >= FAR_CYCLES || far > 0;
     if (!ahead) {
         g->until = g->horizon = t + 1;
     }
@@ -684,6 +695,7 @@ static int cycle_par(Gpu *g, uint64_t t, uint64_t *cnt, uint64_t *next,
         if (sm->rest == GPU_REST_ASLEEP && gpu_sm_may_wake(g, sm, t)) {
             rest_set(g, sm, GPU_REST_NONE); /* (its window counts it) */
             list[n++] = sm;
+            far += gpu_sm_horizon(g, sm) - t >= FAR_CYCLES;
         }
     }
     for (uint32_t i = 0; i < n; i++) {
@@ -692,10 +704,6 @@ static int cycle_par(Gpu *g, uint64_t t, uint64_t *cnt, uint64_t *next,
     g->pool_base = g->next_age;
     /* Fan out when two SMs may run far ahead (their work dwarfs the
      * hand-over); else whether it is faster is measured (par.c). */
-    uint32_t far = 0;
-    for (uint32_t i = 0; ahead && i < n && far < 2; i++) {
-        far += gpu_sm_horizon(g, list[i]) - t >= FAR_CYCLES;
-    }
     const bool measured = n >= 2 && far < 2;
     const bool fan = far >= 2 || (measured && gpu_par_want(g));
     if (!ahead && !pending && !fan) {

@@ -714,6 +714,13 @@ int gpu_collect_reset(Gpu *g);
  * busy. */
 int gpu_sm_run(Gpu *g, GpuSm *sm, uint64_t t);
 
+/* Add to cnt what sm counts in d cycles it is not visited with CTAs:
+ * each scheduler its reason (Gpu.rest's rule, gpu.c). */
+void gpu_sm_count_asleep(uint64_t *cnt, const GpuSm *sm, uint64_t d);
+/* What a visit of sm at cycle t begins with (step 5 but the sends):
+ * the SM's %clock, its visit cycle, its look cleared for the visit. */
+void gpu_sm_visit_begin(Gpu *g, GpuSm *sm, uint64_t t);
+
 /* ---- ahead.c: running an SM ahead of the others ---- */
 /* Phase 1 for sm, visited at t (par.c, on any thread): with
  * g->horizon > t + 1 and nothing of the SM's own waiting for the
