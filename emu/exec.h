@@ -323,7 +323,7 @@ struct EmuWarp {
                                      model: the next instruction changed) */
     /* Appended (its.c): the constant-step detector of a spin whose
      * registers change (a retry counter): where the TOS path last took a
-     * back edge (its_step_pc, EMU_NOPC: none; its_step_key: the launch's
+     * back edge (its_step_pc, EMU_NOPC: none; its_step_key: its CTA's
      * progress, the path's pc, mask and depth there), a linear hash of
      * its registers then, the change of that hash over the previous
      * round trip, and how many round trips in a row changed it by the
