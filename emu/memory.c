@@ -175,6 +175,48 @@ uint64_t emu_mem_host_span(uint64_t size)
     return host_span(size);
 }
 
+/* Host bytes for a device allocation (zeroed, `padded` of them, *mapped
+ * set when they are a mapping of their own).  They are aligned to 256
+ * bytes, as the device address is (cudaMalloc's alignment), so that a
+ * warp's coalesced access to an aligned 128 bytes touches two host cache
+ * lines and not three: calloc's bytes follow its 16-byte header
+ * (bench/emu mem, 1 thread: 0.143 s before, 0.135 s after).  From
+ * EMU_HOST_MAP_MIN up they are an anonymous mapping: zero pages the
+ * kernel fills on first touch, as calloc's large blocks are, and huge
+ * pages where the kernel offers them on request (madvise(2),
+ * MADV_HUGEPAGE), since a kernel striding over a large buffer misses the
+ * TLB on nearly every access otherwise. */
+#define EMU_HOST_MAP_MIN (1u << 20)
+static uint8_t *host_new(uint64_t padded, bool *mapped)
+{
+    *mapped = padded >= EMU_HOST_MAP_MIN;
+    if (*mapped) {
+        void *h = mmap(NULL, padded, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (h == MAP_FAILED) {
+            return NULL;
+        }
+#ifdef MADV_HUGEPAGE
+        madvise(h, padded, MADV_HUGEPAGE);  /* a hint: refused is fine */
+#endif
+        return h;
+    }
+    uint8_t *h = aligned_alloc(EMU_ALLOC_ALIGN, padded);
+    if (h) {
+        memset(h, 0, padded);
+    }
+    return h;
+}
+
+static void host_del(uint8_t *h, uint64_t padded, bool mapped)
+{
+    if (mapped) {
+        munmap(h, padded);
+    } else {
+        free(h);
+    }
+}
+
 /* Frees the host bytes of e when they are ours. */
 static void drop_host(EmuAlloc *e)
 {
@@ -182,7 +224,7 @@ static void drop_host(EmuAlloc *e)
         munmap(e->host, host_span(e->size));
         close(e->memfd);
     } else if (e->kind != EMU_ALLOC_HOST && e->kind != EMU_ALLOC_VMM) {
-        free(e->host);
+        host_del(e->host, host_span(e->size), e->mapped);
     }
 }
 
@@ -385,7 +427,7 @@ static uint64_t mem_alloc(EmuMemory *m, uint64_t size, EmuAllocKind kind,
     if (size > m->limit || emu_mem_used(m) + size > m->limit) {
         return 0;
     }
-    EmuAlloc e = {0, size, NULL, kind, name, false, -1, false, 0};
+    EmuAlloc e = {0, size, NULL, kind, name, false, -1, false, 0, false};
     uint64_t span = size ? size : 1;
     uint64_t padded = host_span(size);
     if (kind == EMU_ALLOC_MANAGED) {
@@ -394,7 +436,7 @@ static uint64_t mem_alloc(EmuMemory *m, uint64_t size, EmuAllocKind kind,
             memset(e.host, 0, padded);
         }
     } else {
-        e.host = calloc(1, padded);
+        e.host = host_new(padded, &e.mapped);
     }
     if (!e.host) {
         return 0;
@@ -422,7 +464,7 @@ static uint64_t mem_alloc(EmuMemory *m, uint64_t size, EmuAllocKind kind,
     void *obs_ctx = m->observe_ctx;
     pthread_mutex_unlock(&m->tab);
     if (!ok) {
-        free(e.host);
+        host_del(e.host, padded, e.mapped);
         return 0;
     }
     if (obs) {
@@ -455,7 +497,7 @@ EmuStatus emu_mem_map_host(EmuMemory *m, void *host, uint64_t size,
                            const char *name)
 {
     EmuAlloc e = {(uint64_t)(uintptr_t)host, size, host, EMU_ALLOC_HOST,
-                  name, false, -1, false, 0};
+                  name, false, -1, false, 0, false};
     if (!host || !size || !mem_insert(m, &e)) {
         return EMU_ERR_INVALID_VALUE;
     }
@@ -484,7 +526,7 @@ EmuStatus emu_mem_map_at(EmuMemory *m, uint64_t addr, uint8_t *host,
                          uint64_t size)
 {
     EmuAlloc e = {addr, size, host, EMU_ALLOC_VMM, NULL, false, -1, false,
-                  0};
+                  0, false};
     if (!host || !size || addr < EMU_GLOBAL_BASE || !mem_insert(m, &e)) {
         return EMU_ERR_INVALID_VALUE;
     }
@@ -556,8 +598,9 @@ EmuStatus emu_mem_share(EmuMemory *m, uint64_t addr, int *fd,
             goto out;
         }
         memcpy(h, e->host, span);
-        free(e->host);
+        host_del(e->host, span, e->mapped);
         e->host = h;
+        e->mapped = false;
         e->shared = true;
         e->memfd = f;
         m->gen++;                       /* no cache keeps the old bytes */

@@ -77,6 +77,8 @@ typedef struct EmuAlloc {
                              managed or registered host allocation, whose
                              address the host's heap decides, the same
                              on every run (the timed host, host.c) */
+    bool mapped;          /* host is an anonymous mapping of its own
+                             (a large device allocation), not heap */
 } EmuAlloc;
 
 typedef struct EmuMemory EmuMemory;

@@ -74,6 +74,33 @@ END_TEST
  * allocation it can get would then exhaust the host).  The high-water
  * mark of this process's resident memory must not grow by the 96 MiB
  * asked for. */
+/* Host bytes start on a 256-byte boundary as the device address does,
+ * small (heap) and large (a mapping of its own) alike, zeroed, and are
+ * released with their allocation. */
+START_TEST(alloc_host_bytes_aligned)
+{
+    EmuMemory *m = emu_mem_new();
+    uint64_t sizes[] = {1, 100, 4096 + 12, (1u << 20) - 256, 1u << 20,
+                        (3u << 20) + 40};
+    for (unsigned i = 0; i < sizeof(sizes) / sizeof(*sizes); i++) {
+        uint64_t a = emu_mem_alloc(m, sizes[i], EMU_ALLOC_DEVICE, NULL);
+        ck_assert(a);
+        const EmuAlloc *e = emu_mem_find(m, a, 1);
+        ck_assert_ptr_nonnull(e);
+        ck_assert_uint_eq((uintptr_t)e->host % 256, 0);
+        ck_assert_uint_eq(e->mapped, sizes[i] >= (1u << 20)); /* 1 MiB up */
+        uint64_t span = emu_mem_host_span(sizes[i]);
+        for (uint64_t o = 0; o < span; o += 4093) {
+            ck_assert_uint_eq(e->host[o], 0);
+        }
+        ck_assert_uint_eq(e->host[span - 1], 0);
+        e->host[span - 1] = 0xa5;          /* all of the span is ours */
+        ck_assert_int_eq(emu_mem_release(m, a), EMU_OK);
+    }
+    emu_mem_free(m);
+}
+END_TEST
+
 START_TEST(alloc_over_limit_takes_nothing)
 {
     EmuMemory *m = emu_mem_new();
@@ -1294,6 +1321,7 @@ Suite *memory_suite(void)
     Suite *s = suite_create("memory");
     TCase *tc = tcase_create("table");
     tcase_add_test(tc, alloc_table);
+    tcase_add_test(tc, alloc_host_bytes_aligned);
     tcase_add_test(tc, alloc_over_limit_takes_nothing);
     tcase_add_test(tc, alloc_beside_kernels);
     tcase_add_test(tc, write_beside_kernel_changes);
