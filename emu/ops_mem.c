@@ -463,6 +463,18 @@ static void op_st_strong(EmuCtx *x, const EmuInsn *i, uint32_t mask)
     }
 }
 
+bool emu_func_has_turnstile(const EmuFunc *f)
+{
+    for (uint32_t pc = 0; pc < f->ncode; pc++) {
+        const EmuInsn *in = &f->code[pc];
+        if (in->fn == op_ld_strong || in->fn == op_st_strong ||
+            (emu_insn_info(f, pc)->opf & OPF_ATOMIC)) {
+            return true;
+        }
+    }
+    return false;
+}
+
 /* The value atom/red i leaves at addr (sz bytes) that held old. */
 static inline uint64_t atom_value(const EmuInsn *i, PtxSpace sp,
                                   uint64_t addr, unsigned sz, uint64_t old,

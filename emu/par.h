@@ -26,5 +26,8 @@ EmuStatus emu_par_run(EmuLaunch *l, unsigned threads);
  * faulted or waits for a later one: the launch goes on on one thread,
  * where the atomic runs). */
 bool emu_par_atomic_turn(EmuLaunch *l, const EmuCta *cta);
+/* Whether f has an instruction that may call emu_par_atomic_turn (an
+ * atomic, a morally strong ld or st; emu/ops_mem.c). */
+bool emu_func_has_turnstile(const EmuFunc *f);
 
 #endif

@@ -48,7 +48,9 @@
  *    runtime, an instruction limit (one count per launch), tolerated
  *    accesses (EMU_ACCESS_GPU writes the memory table) and the
  *    reconvergence trace (one stream in step order).
- *  - CTAs that spin waiting for a CTA not started yet: the scheduler's
+ *  - CTAs that spin waiting for a CTA not started yet (which may be
+ *    the next CTA of the worker's own claim: workers take a few at a
+ *    time, emu/par.c chunk_of): the scheduler's
  *    watchdog stops such a CTA (emu/grid.h, can_grow).  The pool then
  *    stops starting CTAs, and the rest of the launch (the stopped CTAs
  *    resident, then the CTAs not started, in linear order) runs on one
