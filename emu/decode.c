@@ -801,6 +801,7 @@ void emu_func_free(EmuFunc *ef)
     free(ef->param_size);
     free(ef->ret_offset);
     free(ef->ret_size);
+    free(ef->call_across);
     free(ef);
 }
 /* Registers per thread for occupancy (emu/regest.h): each slot weighs
@@ -822,7 +823,16 @@ static bool estimate_regs(EmuFunc *ef, const uint32_t *regslot)
             w[regslot[r] + k] = u;
         }
     }
-    ef->regs = emu_regest_regs(emu_regest_pressure(ef, w), f);
+    if (ef->has_calls) {
+        ef->call_across = calloc(ef->ncode ? ef->ncode : 1,
+                                 sizeof(*ef->call_across));
+        if (!ef->call_across) {
+            free(w);
+            return false;
+        }
+    }
+    ef->reg_pressure = emu_regest_pressure(ef, w, ef->call_across);
+    ef->regs = emu_regest_regs(ef->reg_pressure, f);
     free(w);
     return true;
 }

@@ -213,6 +213,11 @@ struct EmuFunc {
     /* Appended by decode.c after insninfo: registers per thread for
      * occupancy, the estimate of emu/regest.h (README, "numRegs"). */
     uint32_t regs;
+    /* Appended: the function's own register pressure (emu/regest.h),
+     * and until emu_regest_module, per pc, what is live across each
+     * call (NULL when it calls nothing). */
+    uint32_t reg_pressure;
+    uint32_t *call_across;
 };
 
 /* --------------------------------------------------------- the context */

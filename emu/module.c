@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "emu/decode.h"
+#include "emu/regest.h"
 #include "emu/exec.h"
 #include "emu/its.h"
 #include "emu/shlayout.h"
@@ -207,7 +208,7 @@ EmuModule *emu_module_load(EmuDevice *d, IrModule *ir, EmuStatus *st,
             m->load_status[i] = s;
         }
     }
-    if (!fail_callers(m)) {
+    if (!fail_callers(m) || !emu_regest_module(m)) {
         s = EMU_ERR_OUT_OF_MEMORY;
         goto fail;
     }

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "emu/exec.h"
 #include "emu/insninfo.h"
 
 /* Bound on the bitsets (4 per block): past it the estimate gives up. */
@@ -18,6 +19,7 @@
 typedef struct Live {
     const EmuFunc *f;
     const uint8_t *slotw;
+    uint32_t *across;            /* per pc, at calls (or NULL) */
     uint32_t words;              /* 64-bit words per set */
     uint64_t *use, *def, *in, *out;  /* nblocks sets each */
 } Live;
@@ -111,6 +113,18 @@ static uint32_t block_peak(const Live *L, uint32_t b, uint64_t *live)
     uint32_t end = bl->end < L->f->ncode ? bl->end : L->f->ncode;
     for (uint32_t pc = end; pc-- > bl->first;) {
         const EmuInsnInfo *in = emu_insn_info(L->f, pc);
+        if (L->across && L->f->ir->insns[pc].op == PTX_OP_CALL) {
+            /* live after the call but for what it returns */
+            uint64_t a = cur;
+            for (uint32_t k = 0; k < in->ndst; k++) {
+                uint32_t s = in->dst[k];
+                if (reg_slot(L, s) && (live[s / 64] >> (s % 64) & 1)) {
+                    a -= L->slotw[s];
+                }
+            }
+            L->across[pc] = a > UINT32_MAX - 1 ? UINT32_MAX - 1
+                                               : (uint32_t)a;
+        }
         uint64_t at = cur;
         for (uint32_t k = 0; k < in->ndst; k++) {
             uint32_t s = in->dst[k];
@@ -146,13 +160,14 @@ static uint32_t block_peak(const Live *L, uint32_t b, uint64_t *live)
     return peak > UINT32_MAX - 1 ? UINT32_MAX - 1 : (uint32_t)peak;
 }
 
-uint32_t emu_regest_pressure(const EmuFunc *f, const uint8_t *slotw)
+uint32_t emu_regest_pressure(const EmuFunc *f, const uint8_t *slotw,
+                             uint32_t *across)
 {
     const IrFunc *ir = f->ir;
     if (!ir || ir->nblocks == 0 || !f->info || f->nregslots == 0) {
         return 0;
     }
-    Live L = {.f = f, .slotw = slotw};
+    Live L = {.f = f, .slotw = slotw, .across = across};
     L.words = (f->nregslots + 63) / 64;
     if ((uint64_t)L.words * (ir->nblocks + 1) > REGEST_MAX_WORDS / 4) {
         return UINT32_MAX;
@@ -213,4 +228,114 @@ uint32_t emu_regest_regs(uint32_t pressure, const IrFunc *ir)
         }
     }
     return (uint32_t)(r < cap ? r : cap);
+}
+
+/* ---------------------------------------------------- over the calls */
+
+/* The index in m of the function a call instruction names (aliases
+ * resolved), or -1: an indirect call, or one to a function without a
+ * body. */
+static long callee_of(const EmuModule *m, const IrInsn *in)
+{
+    const IrModule *ir = m->ir;
+    for (uint32_t k = 0; k < in->nopnds; k++) {
+        if (in->opnds[k].kind != IR_O_FUNC) {
+            continue;
+        }
+        const IrFunc *cf = in->opnds[k].u.func;
+        for (uint32_t a = 0; a < ir->naliases; a++) {
+            if (ir->aliases[a].alias == cf) {
+                cf = ir->aliases[a].target;
+            }
+        }
+        for (uint32_t i = 0; i < ir->nfuncs; i++) {
+            if (ir->funcs[i] == cf) {
+                return m->funcs[i] && cf->ninsns ? (long)i : -1;
+            }
+        }
+        return -1;
+    }
+    return -1;
+}
+
+static bool indirect(const IrInsn *in)
+{
+    for (uint32_t k = 0; k < in->nopnds; k++) {
+        if (in->opnds[k].kind == IR_O_FUNC) {
+            return false;
+        }
+    }
+    return true;
+}
+
+static uint32_t add_sat(uint32_t a, uint32_t b)
+{
+    return a > UINT32_MAX - 1 - b ? UINT32_MAX : a + b;
+}
+
+/* need[i]: the units function i needs with its calls (memoised; state
+ * 0 new, 1 in progress, 2 done).  A call back into a function in
+ * progress (recursion) adds nothing: ptxas keeps such a cycle in one
+ * allocation and spills to the stack.  An indirect call may reach any
+ * function with a body but a kernel: their largest own need. */
+static uint32_t need_of(const EmuModule *m, uint32_t i, uint32_t *need,
+                        uint8_t *state, uint32_t any)
+{
+    if (state[i] == 2) {
+        return need[i];
+    }
+    const EmuFunc *f = m->funcs[i];
+    if (state[i] == 1) {
+        return f->reg_pressure;
+    }
+    state[i] = 1;
+    uint32_t n = f->reg_pressure;
+    for (uint32_t pc = 0; f->call_across && n != UINT32_MAX &&
+                          pc < f->ncode; pc++) {
+        const IrInsn *in = &f->ir->insns[pc];
+        if (in->op != PTX_OP_CALL) {
+            continue;
+        }
+        long c = callee_of(m, in);
+        uint32_t callee = c >= 0 ? need_of(m, (uint32_t)c, need, state, any)
+                          : indirect(in) ? any : 0;
+        uint32_t at = add_sat(f->call_across[pc], callee);
+        if (at > n) {
+            n = at;
+        }
+    }
+    need[i] = n;
+    state[i] = 2;
+    return n;
+}
+
+bool emu_regest_module(EmuModule *m)
+{
+    uint32_t nf = m->nfuncs;
+    uint32_t *need = calloc(nf ? nf : 1, sizeof(*need));
+    uint8_t *state = calloc(nf ? nf : 1, 1);
+    bool ok = need && state;
+    uint32_t any = 0;
+    for (uint32_t i = 0; ok && i < nf; i++) {
+        const EmuFunc *f = m->funcs[i];
+        if (f && !m->ir->funcs[i]->is_entry && f->reg_pressure > any) {
+            any = f->reg_pressure;
+        }
+    }
+    for (uint32_t i = 0; ok && i < nf; i++) {
+        EmuFunc *f = m->funcs[i];
+        if (f && m->ir->funcs[i]->is_entry && f->call_across) {
+            f->regs = emu_regest_regs(need_of(m, i, need, state, any),
+                                      f->ir);
+        }
+    }
+    for (uint32_t i = 0; i < nf; i++) {
+        if (m->funcs[i]) {
+            free(m->funcs[i]->call_across);
+            m->funcs[i]->call_across = NULL;
+        }
+    }
+    free(need);
+    free(state);
+    return ok;
 }

@@ -25,6 +25,20 @@
  *    never read still hold their result at the point they write it.
  *    Returns UINT32_MAX when the analysis would need more than a bounded
  *    amount of memory (an enormous function): the caller falls back.
+ *    across, when not NULL, has f->ncode entries: at each call it gets
+ *    the units live across the call (live after it, but for what it
+ *    returns); the others are left as they were.
+ *  - emu_regest_module(m), once every function of m is decoded (each
+ *    with EmuFunc.reg_pressure and, when it calls, call_across): sets
+ *    the regs of each kernel that calls to the estimate of what the
+ *    whole call tree needs, since ptxas allocates a kernel's registers
+ *    for its callees too (a kernel of 9 registers calling a function of
+ *    25, both estimated, reports 31 from ptxas; tests/check_regest.c):
+ *    the largest of its own pressure and, at each call, what is live
+ *    across it plus what the callee needs, recursively.  A call back
+ *    into the tree (recursion) adds nothing; an indirect call adds the
+ *    largest pressure of the module's functions.  Frees call_across.
+ *    False when out of memory (kernels keep their own estimate).
  *  - emu_regest_regs(pressure, ir) turns that into a register count as
  *    ptxas reports it: pressure plus EMU_REGEST_RESERVED, at least
  *    EMU_REGEST_MIN, at most 255, and no more than the function's
@@ -52,7 +66,9 @@ extern "C" {
 #define EMU_REGEST_MIN 2u
 #define EMU_REGEST_MAX 255u
 
-uint32_t emu_regest_pressure(const EmuFunc *f, const uint8_t *slotw);
+uint32_t emu_regest_pressure(const EmuFunc *f, const uint8_t *slotw,
+                             uint32_t *across);
+bool emu_regest_module(EmuModule *m);
 uint32_t emu_regest_regs(uint32_t pressure, const IrFunc *ir);
 
 #ifdef __cplusplus

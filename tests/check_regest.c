@@ -14,6 +14,88 @@
 #include "emu/regest.h"
 #include "tests/emutest.h"
 
+/* A module with a callee g whose peak live set is {t1 t2 t3 t4 t5}
+ * (t0 dies at t5's add: 5 units), and kernel k whose own peak is
+ * {rd1 r1 r2} = 4 units, with {rd1 r1} = 3 units live across the call:
+ * k needs 3 + 5 = 8 units with g (ptxas counts a kernel's callees in
+ * its registers: see emu/regest.h). */
+#define CALLEE                                                            \
+    ".func (.param .b32 rv) g(.param .b32 a)\n{\n"                       \
+    ".reg .b32 %t<8>;\n"                                                  \
+    "ld.param.u32 %t0, [a];\n"                                            \
+    "add.u32 %t1, %t0, 1;\nadd.u32 %t2, %t0, 2;\nadd.u32 %t3, %t0, 3;\n" \
+    "add.u32 %t4, %t0, 4;\nadd.u32 %t5, %t0, 5;\n"                        \
+    "add.u32 %t6, %t1, %t2;\nadd.u32 %t6, %t6, %t3;\n"                    \
+    "add.u32 %t6, %t6, %t4;\nadd.u32 %t6, %t6, %t5;\n"                    \
+    "st.param.b32 [rv], %t6;\nret;\n}\n"
+#define CALLER(call)                                                      \
+    ".visible .entry k(.param .u64 p0, .param .u32 p1)\n{\n"              \
+    ".reg .b32 %r<8>;\n.reg .b64 %rd<4>;\n"                               \
+    "ld.param.u64 %rd1, [p0];\nld.param.u32 %r1, [p1];\n"                 \
+    "{\n.param .b32 pa;\n.param .b32 pr;\n"                               \
+    "st.param.b32 [pa], %r1;\n" call "ld.param.b32 %r2, [pr];\n}\n"      \
+    "add.u32 %r3, %r2, %r1;\nst.global.u32 [%rd1], %r3;\nret;\n}\n"
+#define MODHDR ".version 8.0\n.target sm_80\n.address_size 64\n"
+
+/* kernel k's and function g's registers of module src */
+static void call_regs(const char *src, uint32_t *k_regs, uint32_t *g_own)
+{
+    EmuDevice *d = dev_new(EMU_TAKEN_FIRST);
+    EmuModule *m = mod_load(d, src);
+    EmuFunc *k = emu_module_kernel(m, "k");
+    ck_assert_ptr_nonnull(k);
+    *k_regs = k->regs;
+    *g_own = UINT32_MAX;
+    for (uint32_t i = 0; i < m->nfuncs; i++) {
+        if (m->funcs[i] && !strcmp(m->ir->funcs[i]->name, "g")) {
+            *g_own = m->funcs[i]->reg_pressure;
+        }
+        /* emu_regest_module freed what it needed */
+        ck_assert_ptr_null(m->funcs[i] ? m->funcs[i]->call_across : NULL);
+    }
+    emu_module_free(m);
+    emu_device_free(d);
+}
+
+START_TEST(test_call_tree)
+{
+    uint32_t kr, g;
+    call_regs(MODHDR CALLEE CALLER("call.uni (pr), g, (pa);\n"), &kr, &g);
+    ck_assert_uint_eq(g, 5);
+    ck_assert_uint_eq(kr, 3 + 5 + EMU_REGEST_RESERVED);
+    /* the same kernel without the call: its own 4 units */
+    call_regs(MODHDR CALLEE CALLER("mov.u32 %r2, 0;\n"
+                                   "st.param.b32 [pr], %r2;\n"), &kr, &g);
+    ck_assert_uint_eq(kr, 4 + EMU_REGEST_RESERVED);
+}
+END_TEST
+
+/* g calls itself: the estimate ends (a call back into the tree adds
+ * nothing more) and counts g once with what k keeps across its call */
+START_TEST(test_call_recursive)
+{
+    uint32_t kr, g;
+    call_regs(MODHDR
+        ".func (.param .b32 rv) g(.param .b32 a);\n"
+        ".func (.param .b32 rv) g(.param .b32 a)\n{\n"
+        ".reg .pred %p<2>;\n.reg .b32 %t<4>;\n"
+        "ld.param.u32 %t0, [a];\n"
+        "setp.eq.u32 %p1, %t0, 0;\n@%p1 bra DONE;\n"
+        "add.u32 %t1, %t0, -1;\n"
+        "{\n.param .b32 qa;\n.param .b32 qr;\n"
+        "st.param.b32 [qa], %t1;\ncall.uni (qr), g, (qa);\n"
+        "ld.param.b32 %t2, [qr];\n}\n"
+        "add.u32 %t0, %t0, %t2;\n"
+        "DONE:\nst.param.b32 [rv], %t0;\nret;\n}\n"
+        CALLER("call.uni (pr), g, (pa);\n"), &kr, &g);
+    ck_assert_uint_ge(g, 2);                /* {t0 t1} at least */
+    ck_assert_uint_le(g, 3);
+    /* across k's call 3; g's own pressure plus what g keeps across its
+     * own call (t0: 1 unit), counted once */
+    ck_assert_uint_eq(kr, 3 + 1 + g + EMU_REGEST_RESERVED);
+}
+END_TEST
+
 Suite *regest_suite(void);
 
 #define HDR                                                               \
@@ -185,6 +267,8 @@ Suite *regest_suite(void)
     tcase_add_test(tc, test_declared_not_live);
     tcase_add_test(tc, test_maxnreg_directive);
     tcase_add_test(tc, test_caps);
+    tcase_add_test(tc, test_call_tree);
+    tcase_add_test(tc, test_call_recursive);
     suite_add_tcase(s, tc);
     return s;
 }
