@@ -673,16 +673,22 @@ EmuStatus emu_mem_release(EmuMemory *m, uint64_t addr)
     if (beside) {
         return release_beside(m, addr);
     }
-    MemTab *t = m->t;
-    long i = tab_floor(t, addr);
-    if (i < 0 || t->a[i].addr != addr) {
+    /* The caller excludes kernels and every other remover (the
+     * runtime's device lock), not a host thread that inserts beside a
+     * kernel (emu_mem_alloc_concurrent): that one publishes a new table
+     * at any time, so the table is read through cur() outside the
+     * lock.  Its entry for addr stays put: insertions only add. */
+    const MemTab *ct = cur(m);
+    long i = tab_floor(ct, addr);
+    if (i < 0 || ct->a[i].addr != addr) {
         return EMU_ERR_INVALID_VALUE;
     }
     if (m->observe) {
-        m->observe(m->observe_ctx, addr, t->a[i].size, t->a[i].kind, false);
+        m->observe(m->observe_ctx, addr, ct->a[i].size, ct->a[i].kind,
+                   false);
     }
     pthread_mutex_lock(&m->tab);
-    t = m->t;                   /* an insertion may have replaced it */
+    MemTab *t = m->t;           /* an insertion may have replaced it */
     i = tab_floor(t, addr);
     EmuAlloc gone = t->a[i];
     if (gone.kind != EMU_ALLOC_HOST && gone.kind != EMU_ALLOC_VMM) {
@@ -694,10 +700,10 @@ EmuStatus emu_mem_release(EmuMemory *m, uint64_t addr)
     pthread_mutex_unlock(&m->tab);
     retire_host(m, &gone);
     /* pages no longer mapped lose their slack bytes */
-    t = m->t;
+    ct = cur(m);
     uint32_t k = 0;
     for (uint32_t j = 0; j < m->nslack; j++) {
-        if (page_mapped(t, m->slack[j].page)) {
+        if (page_mapped(ct, m->slack[j].page)) {
             m->slack[k++] = m->slack[j];
         } else {
             free(m->slack[j].host);
