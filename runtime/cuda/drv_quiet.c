@@ -2,12 +2,18 @@
  * runtime/cuda/drv_quiet.c: whether the host program could be writing
  * host-visible memory while a kernel runs (see drv_quiet.h).
  */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE                     /* dladdr(3) */
+#endif
 #include "config.h"
 
 #include <dirent.h>
+#include <dlfcn.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "emu/pool.h"
@@ -65,9 +71,45 @@ void drv_quiet_init(void)
     pthread_once(&once, quiet_init);
 }
 
+#if defined(__SANITIZE_THREAD__)
+/* ThreadSanitizer's runtime has a thread of its own (its background
+ * thread, started at the process's first pthread_create and again in a
+ * forked child) that never runs the program's code, so it is no writer.
+ * It is told apart by where it waits: in a system call made from the
+ * runtime's own code (the last field of /proc/[tid]/syscall is the
+ * caller's program counter, proc(5)).  While it runs it is counted as
+ * any thread is, and the caller asks again later. */
+extern void __tsan_init(void);
+
+static bool sanitizer_thread(const char *tid)
+{
+    char path[300], buf[256];
+    snprintf(path, sizeof(path), "/proc/self/task/%s/syscall", tid);
+    FILE *f = fopen(path, "r");
+    size_t len = f ? fread(buf, 1, sizeof(buf) - 1, f) : 0;
+    if (f) {
+        fclose(f);
+    }
+    buf[len] = 0;
+    const char *pc = strrchr(buf, ' ');
+    Dl_info at, rt;
+    return pc && strncmp(buf, "running", 7) != 0 &&
+           dladdr((void *)(uintptr_t)strtoull(pc + 1, NULL, 16), &at) &&
+           dladdr((void *)(uintptr_t)__tsan_init, &rt) &&
+           at.dli_fbase == rt.dli_fbase;
+}
+#else
+static bool sanitizer_thread(const char *tid)
+{
+    (void)tid;
+    return false;
+}
+#endif
+
 /* The process's threads now (Linux: one entry per thread in
- * /proc/self/task), -1 when unknown; *running: how many of them are
- * running or runnable (state R in their stat file, proc(5)). */
+ * /proc/self/task) but a sanitizer's own, -1 when unknown; *running: how
+ * many of them are running or runnable (state R in their stat file,
+ * proc(5)). */
 static long count_threads(long *running)
 {
     DIR *d = opendir("/proc/self/task");
@@ -78,7 +120,7 @@ static long count_threads(long *running)
     *running = 0;
     struct dirent *e;
     while ((e = readdir(d))) {
-        if (e->d_name[0] == '.') {
+        if (e->d_name[0] == '.' || sanitizer_thread(e->d_name)) {
             continue;
         }
         n++;
