@@ -410,10 +410,11 @@ static void *zero_frame(uint64_t size, size_t *packed)
 }
 
 /* Keeps the test's own memory bounded where a sanitizer does not need
- * the address space: an unbounded allocation fails instead. */
+ * the address space (AddressSanitizer's and ThreadSanitizer's shadow
+ * memory do): an unbounded allocation fails instead. */
 static void cap_memory(uint64_t bytes)
 {
-#if !defined(__SANITIZE_ADDRESS__)
+#if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
     struct rlimit r = {bytes, bytes};
     ck_assert_int_eq(setrlimit(RLIMIT_AS, &r), 0);
 #else

@@ -30,6 +30,9 @@ _tsan=$(ldd "$top_builddir/.libs/libcuda.so.1" 2>/dev/null |
 if [ -n "$_tsan" ]; then
     ASAN_ENV="env LD_PRELOAD=$_tsan"
     TSAN_OPTIONS="${TSAN_OPTIONS:+$TSAN_OPTIONS:}exitcode=86"
+    # the drop-ins start their threads afresh in a forked child (CUDA
+    # after fork, tests/check_fork): TSan would stop such a child
+    TSAN_OPTIONS="$TSAN_OPTIONS:die_after_fork=0"
     # absolute: the tests run programs from directories of their own
     TSAN_OPTIONS="$TSAN_OPTIONS:suppressions=$(cd "$top_srcdir" &&
                                                pwd)/tests/tsan.supp"
