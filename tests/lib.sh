@@ -33,6 +33,11 @@ if [ -n "$_tsan" ]; then
     # the drop-ins start their threads afresh in a forked child (CUDA
     # after fork, tests/check_fork): TSan would stop such a child
     TSAN_OPTIONS="$TSAN_OPTIONS:die_after_fork=0"
+    # the e2e suites these tests rerun under a timing model spend most of
+    # their time in TSan's checks of bulk copies and allocations (memcpy,
+    # memset, malloc): far slower, not stuck, so Check's limits grow
+    CK_TIMEOUT_MULTIPLIER=${CK_TIMEOUT_MULTIPLIER:-4}
+    export CK_TIMEOUT_MULTIPLIER
     # absolute: the tests run programs from directories of their own
     TSAN_OPTIONS="$TSAN_OPTIONS:suppressions=$(cd "$top_srcdir" &&
                                                pwd)/tests/tsan.supp"
