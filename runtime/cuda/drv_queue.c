@@ -401,22 +401,40 @@ static int held_elsewhere(pthread_mutex_t *m)
     return 0;
 }
 
+/* The queues' lock is held only for short changes of the queues, never
+ * across a kernel or a host function, so a fork waits for it: a worker
+ * that merely woke up (complete() wakes both) and held it for a moment
+ * at the fork must not leave the child's driver unusable.  (Checked in
+ * the child as the locks below are, it made a child forked right after
+ * cuCtxSynchronize fail now and then; ThreadSanitizer, which widens
+ * that moment, made it frequent.) */
+static void fork_prepare(void)
+{
+    pthread_mutex_lock(&qlock);
+}
+
+static void fork_parent(void)
+{
+    pthread_mutex_unlock(&qlock);
+}
+
 /* A forked child has no worker threads: its work runs synchronously
  * (CUDA does not support using a context across fork at all).  When a
  * driver lock was held at the fork (the worker inside a kernel, a
- * thread changing the queues), the child's driver is unusable instead:
+ * thread in the driver), the child's driver is unusable instead:
  * every call fails at once rather than waiting for that lock forever
- * (fork itself does not wait: the kernel may be waiting for the
- * parent).  The condition variables may count the parent's waiters,
- * which do not exist here: they start afresh. */
+ * (fork itself does not wait for them: the kernel may be waiting for
+ * the parent).  The condition variables may count the parent's
+ * waiters, which do not exist here: they start afresh. */
 static void forked_child(void)
 {
+    pthread_mutex_unlock(&qlock);       /* fork_prepare's */
     sync_mode = 1;
     worker_started[ITEM_DEVICE] = worker_started[ITEM_HOST] = 0;
     pthread_cond_init(&work_cv, NULL);
     pthread_cond_init(&done_cv, NULL);
     if ((dev_depth == 0 && held_elsewhere(&devlock)) ||
-        held_elsewhere(&qlock) || held_elsewhere(&drv.lock)) {
+        held_elsewhere(&drv.lock)) {
         drv.forked_broken = 1;
         drv.initialized = 0;
     }
@@ -432,7 +450,7 @@ static void start(void)
         sync_mode = 1;          /* after drv_queue_stop too */
         return;
     }
-    pthread_atfork(NULL, NULL, forked_child);
+    pthread_atfork(fork_prepare, fork_parent, forked_child);
     static const int kinds[2] = {ITEM_DEVICE, ITEM_HOST};
     for (int k = 0; k < 2; k++) {
         if (pthread_create(&workers[kinds[k]], NULL, run_items,
