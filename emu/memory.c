@@ -187,6 +187,17 @@ uint64_t emu_mem_host_span(uint64_t size)
  * MADV_HUGEPAGE), since a kernel striding over a large buffer misses the
  * TLB on nearly every access otherwise. */
 #define EMU_HOST_MAP_MIN (1u << 20)
+
+/* padded zeroed heap bytes aligned as a device address is. */
+static uint8_t *heap_zeroed(uint64_t padded)
+{
+    uint8_t *h = aligned_alloc(EMU_ALLOC_ALIGN, padded);
+    if (h) {
+        memset(h, 0, padded);
+    }
+    return h;
+}
+
 static uint8_t *host_new(uint64_t padded, bool *mapped)
 {
     *mapped = padded >= EMU_HOST_MAP_MIN;
@@ -201,11 +212,7 @@ static uint8_t *host_new(uint64_t padded, bool *mapped)
 #endif
         return h;
     }
-    uint8_t *h = aligned_alloc(EMU_ALLOC_ALIGN, padded);
-    if (h) {
-        memset(h, 0, padded);
-    }
-    return h;
+    return heap_zeroed(padded);
 }
 
 static void host_del(uint8_t *h, uint64_t padded, bool mapped)
@@ -430,14 +437,9 @@ static uint64_t mem_alloc(EmuMemory *m, uint64_t size, EmuAllocKind kind,
     EmuAlloc e = {0, size, NULL, kind, name, false, -1, false, 0, false};
     uint64_t span = size ? size : 1;
     uint64_t padded = host_span(size);
-    if (kind == EMU_ALLOC_MANAGED) {
-        e.host = aligned_alloc(EMU_ALLOC_ALIGN, padded);
-        if (e.host) {
-            memset(e.host, 0, padded);
-        }
-    } else {
-        e.host = host_new(padded, &e.mapped);
-    }
+    /* (managed bytes stay heap: their quarantine frees them, retire_host) */
+    e.host = kind == EMU_ALLOC_MANAGED ? heap_zeroed(padded)
+                                       : host_new(padded, &e.mapped);
     if (!e.host) {
         return 0;
     }

@@ -317,17 +317,16 @@ static void run_cta(Par *p, Worker *w, uint64_t k)
  * above it). */
 static uint64_t claim(Par *p, unsigned wi, uint64_t *end)
 {
-    if (!p->det) {
-        uint64_t k = __atomic_fetch_add(&p->next, p->chunk, __ATOMIC_ACQ_REL);
-        *end = k + p->chunk < p->total ? k + p->chunk : p->total;
-        return k;
+    if (p->det) {
+        pthread_mutex_lock(&p->mu);
     }
-    pthread_mutex_lock(&p->mu);
     uint64_t k = __atomic_fetch_add(&p->next, p->chunk, __ATOMIC_ACQ_REL);
     *end = k + p->chunk < p->total ? k + p->chunk : p->total;
-    p->cur[wi] = k < p->total ? k : UINT64_MAX;
-    pthread_cond_broadcast(&p->cv); /* (its last CTA is finished) */
-    pthread_mutex_unlock(&p->mu);
+    if (p->det) {
+        p->cur[wi] = k < p->total ? k : UINT64_MAX;
+        pthread_cond_broadcast(&p->cv); /* (its last CTA is finished) */
+        pthread_mutex_unlock(&p->mu);
+    }
     return k;
 }
 

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "emu/decode.h"
 #include "emu/exec.h"
 #include "emu/insninfo.h"
 
@@ -233,27 +234,16 @@ uint32_t emu_regest_regs(uint32_t pressure, const IrFunc *ir)
 /* ---------------------------------------------------- over the calls */
 
 /* The index in m of the function a call instruction names (aliases
- * resolved), or -1: an indirect call, or one to a function without a
- * body. */
+ * resolved, emu_func_index), or -1: an indirect call, or one to a
+ * function without a body. */
 static long callee_of(const EmuModule *m, const IrInsn *in)
 {
-    const IrModule *ir = m->ir;
     for (uint32_t k = 0; k < in->nopnds; k++) {
-        if (in->opnds[k].kind != IR_O_FUNC) {
-            continue;
+        if (in->opnds[k].kind == IR_O_FUNC) {
+            uint32_t i = emu_func_index(m, in->opnds[k].u.func);
+            return i < m->nfuncs && m->funcs[i] &&
+                   m->ir->funcs[i]->ninsns ? (long)i : -1;
         }
-        const IrFunc *cf = in->opnds[k].u.func;
-        for (uint32_t a = 0; a < ir->naliases; a++) {
-            if (ir->aliases[a].alias == cf) {
-                cf = ir->aliases[a].target;
-            }
-        }
-        for (uint32_t i = 0; i < ir->nfuncs; i++) {
-            if (ir->funcs[i] == cf) {
-                return m->funcs[i] && cf->ninsns ? (long)i : -1;
-            }
-        }
-        return -1;
     }
     return -1;
 }
