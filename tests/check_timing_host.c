@@ -244,6 +244,17 @@ static TmSession *open_serial(EmuDevice *d, const char *const *sets,
     return s;
 }
 
+/* A session of the built-in model `model` with n settings. */
+static TmSession *open_model(EmuDevice *d, const char *model,
+                             const char *const *sets, size_t n)
+{
+    TmSession *s = NULL;
+    char err[256] = "";
+    ck_assert_msg(tm_session_open(d, model, NULL, sets, n, &s, err,
+                                  sizeof(err)) == 0, "%s", err);
+    return s;
+}
+
 static EmuStatus run_timed(TmSession *s, EmuModule *m, const char *name,
                            uint32_t grid, uint32_t block, void **args)
 {
@@ -626,10 +637,7 @@ START_TEST(simple_model_is_deterministic)
     for (int run = 0; run < 2; run++) {
         EmuDevice *d = dev_new(EMU_TAKEN_FIRST);
         EmuModule *m = mod_load(d, div_ptx);
-        TmSession *s = NULL;
-        char err[256] = "";
-        ck_assert_msg(tm_session_open(d, "simple", NULL, NULL, 0, &s, err,
-                                      sizeof(err)) == 0, "%s", err);
+        TmSession *s = open_model(d, "simple", NULL, 0);
         run_dv(d, s, m);
         cycles[run] = last_cycles(s);
         ck_assert_uint_gt(cycles[run], 0);
@@ -669,10 +677,7 @@ START_TEST(managed_memory_cycles_do_not_follow_the_heap)
         void *junk = run ? malloc(5000 + 3 * 4096) : NULL;
         EmuDevice *d = dev_new(EMU_TAKEN_FIRST);
         EmuModule *m = mod_load(d, scatter_ptx);
-        TmSession *s = NULL;
-        char err[256] = "";
-        ck_assert_msg(tm_session_open(d, "gpu", NULL, sets, 1, &s, err,
-                                      sizeof(err)) == 0, "%s", err);
+        TmSession *s = open_model(d, "gpu", sets, 1);
         uint64_t buf = emu_mem_alloc(d->mem, 65536, EMU_ALLOC_MANAGED, NULL);
         ck_assert_uint_ne(buf, 0);
         addr[run] = buf;
@@ -704,10 +709,7 @@ START_TEST(gpu_model_after_a_fault)
         EmuDevice *d = dev_new(EMU_TAKEN_FIRST);
         EmuModule *tm = mod_load(d, trap_ptx);
         EmuModule *m = mod_load(d, div_ptx);
-        TmSession *s = NULL;
-        char err[256] = "";
-        ck_assert_msg(tm_session_open(d, "gpu", NULL, NULL, 0, &s, err,
-                                      sizeof(err)) == 0, "%s", err);
+        TmSession *s = open_model(d, "gpu", NULL, 0);
         if (faulted) {
             ck_assert_int_ne(run_timed(s, tm, "tr", 64, 128, NULL), EMU_OK);
         }

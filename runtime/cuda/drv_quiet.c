@@ -71,6 +71,21 @@ void drv_quiet_init(void)
     pthread_once(&once, quiet_init);
 }
 
+/* The start of /proc/self/task/TID/NAME (proc(5)) in buf, NUL-ended
+ * ("" when unreadable). */
+static void read_task_file(const char *tid, const char *name, char *buf,
+                           size_t cap)
+{
+    char path[300];
+    snprintf(path, sizeof(path), "/proc/self/task/%s/%s", tid, name);
+    FILE *f = fopen(path, "r");
+    size_t len = f ? fread(buf, 1, cap - 1, f) : 0;
+    if (f) {
+        fclose(f);
+    }
+    buf[len] = 0;
+}
+
 #if defined(__SANITIZE_THREAD__)
 /* ThreadSanitizer's runtime has a thread of its own (its background
  * thread, started at the process's first pthread_create and again in a
@@ -83,14 +98,8 @@ extern void __tsan_init(void);
 
 static bool sanitizer_thread(const char *tid)
 {
-    char path[300], buf[256];
-    snprintf(path, sizeof(path), "/proc/self/task/%s/syscall", tid);
-    FILE *f = fopen(path, "r");
-    size_t len = f ? fread(buf, 1, sizeof(buf) - 1, f) : 0;
-    if (f) {
-        fclose(f);
-    }
-    buf[len] = 0;
+    char buf[256];
+    read_task_file(tid, "syscall", buf, sizeof(buf));
     const char *pc = strrchr(buf, ' ');
     Dl_info at, rt;
     return pc && strncmp(buf, "running", 7) != 0 &&
@@ -124,14 +133,8 @@ static long count_threads(long *running)
             continue;
         }
         n++;
-        char path[300], buf[512];
-        snprintf(path, sizeof(path), "/proc/self/task/%s/stat", e->d_name);
-        FILE *f = fopen(path, "r");
-        size_t len = f ? fread(buf, 1, sizeof(buf) - 1, f) : 0;
-        if (f) {
-            fclose(f);
-        }
-        buf[len] = 0;
+        char buf[512];
+        read_task_file(e->d_name, "stat", buf, sizeof(buf));
         /* "tid (comm) S ...": the state follows the last ')' */
         const char *p = strrchr(buf, ')');
         if (!p || p[1] != ' ' || p[2] == 'R') {
