@@ -488,6 +488,10 @@ struct EmuLaunch {
     bool explicit_cluster;
     /* Appended (memory.c): the last global allocation accessed. */
     EmuMemHit mhit;
+    /* Appended (shadow.h): where this context's writes to writable
+     * global memory go instead of memory (a timing host's per-SM
+     * context in its parallel sections), or NULL. */
+    struct EmuShadow *shadow;
     /* Appended (devrt.c, dynamic parallelism): the grid's nesting depth
      * (0 for the host's launches), the grid that launched it and the
      * launching thread (NULL / zero for the host's), the device-runtime

@@ -43,6 +43,7 @@
 #include <unistd.h>
 
 #include "emu/memory.h"
+#include "emu/shadow.h"
 #include "emu/access.h"
 #include "emu/cluster.h"
 #include "emu/exec.h"
@@ -1055,24 +1056,70 @@ static bool in_windows(uint64_t a, uint64_t n)
 }
 
 /* Fills the launch's hit cache with a global allocation just used. */
+static void hit_fill(EmuMemHit *h, const EmuMemory *m, const EmuAlloc *e)
+{
+    h->addr = e->addr;
+    h->size = e->size;
+    h->host = e->host;
+    h->genp = &m->gen;
+    h->gen = m->gen;
+    h->ro = e->kind == EMU_ALLOC_CONST || e->readonly;
+}
+
 static void remember(EmuCtx *x, const EmuAlloc *e)
 {
     EmuLaunch *l = x->launch;
     if (!l || in_windows(e->addr, e->size)) {
         return;
     }
-    EmuMemory *m = x->dev->mem;
-    l->mhit.addr = e->addr;
-    l->mhit.size = e->size;
-    l->mhit.host = e->host;
-    l->mhit.genp = &m->gen;
-    l->mhit.gen = m->gen;
-    l->mhit.ro = e->kind == EMU_ALLOC_CONST || e->readonly;
+    hit_fill(&l->mhit, x->dev->mem, e);
+}
+
+/* An access by a context with a store buffer (emu/shadow.h) to an
+ * allocation that may be written: through the buffer; its own hit
+ * cache remembers the allocation (the launch's serves only read-only
+ * ones then, which never hold buffered bytes).  NULL after a fault. */
+static uint8_t *shadowed(EmuCtx *x, unsigned lane, PtxSpace space,
+                         uint64_t addr, uint32_t size, bool write,
+                         const EmuAlloc *e, uint8_t *host)
+{
+    EmuShadow *sh = x->launch->shadow;
+    if (e && !in_windows(e->addr, e->size)) {
+        hit_fill(&sh->hit, x->dev->mem, e);
+    }
+    uint8_t *p = emu_shadow_at(sh, addr, size, write, host);
+    if (!p) {
+        emu_fault(x, EMU_ERR_OUT_OF_MEMORY, lane, addr, size, space,
+                  "cannot buffer a store: out of host memory");
+    }
+    return p;
+}
+
+/* The store buffer's hit cache: a naturally aligned global access
+ * inside the writable allocation last buffered; NULL when it misses. */
+static uint8_t *shadow_hit(EmuCtx *x, PtxSpace space, uint64_t addr,
+                           uint32_t size)
+{
+    const EmuMemHit *h = &x->launch->shadow->hit;
+    uint64_t off = addr - h->addr;
+    if (!(off < h->size && size <= h->size - off) || *h->genp != h->gen ||
+        (addr & (size - 1)) != 0 ||
+        (space != PTX_SPACE_GLOBAL && space != PTX_SPACE_GENERIC)) {
+        return NULL;
+    }
+    return h->host + off; /* (a generic address in an allocation is
+                             global: the windows hold none) */
 }
 
 uint8_t *emu_mem_guest(EmuCtx *x, unsigned lane, PtxSpace space,
                        uint64_t addr, uint32_t size, bool write)
 {
+    if (x->launch && x->launch->shadow) {
+        uint8_t *host = shadow_hit(x, space, addr, size);
+        if (host) {
+            return shadowed(x, lane, space, addr, size, write, NULL, host);
+        }
+    }
     if (size && (addr & (size - 1)) != 0) {
         emu_fault(x, EMU_ERR_MISALIGNED, lane, addr, size, space,
                   "misaligned %s of %u bytes at %s address 0x%llx",
@@ -1172,8 +1219,13 @@ uint8_t *emu_mem_guest(EmuCtx *x, unsigned lane, PtxSpace space,
             (e->kind == EMU_ALLOC_MANAGED || e->kind == EMU_ALLOC_HOST)) {
             x->launch->reads_host = true;
         }
+        uint8_t *host = e->host + (addr - e->addr);
+        if (x->launch && x->launch->shadow && !e->readonly &&
+            e->kind != EMU_ALLOC_CONST) {
+            return shadowed(x, lane, space, addr, size, write, e, host);
+        }
         remember(x, e);
-        return e->host + (addr - e->addr);
+        return host;
     }
     default:
         emu_fault(x, EMU_ERR_ILLEGAL_ADDRESS, lane, addr, size, space,

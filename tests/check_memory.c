@@ -18,6 +18,7 @@
 #include <pthread.h>
 #include <sys/resource.h>
 
+#include "emu/shadow.h"
 #include "tests/emutest.h"
 
 Suite *memory_suite(void);
@@ -1316,12 +1317,124 @@ START_TEST(load_widths_extend)
 }
 END_TEST
 
+/* ---------------------------------------------------- store buffer */
+
+/* emu/shadow.h on plain host bytes: a reference image is kept by hand
+ * beside memory and the buffer's view. */
+START_TEST(shadow_buffers_and_commits)
+{
+    enum { N = 3 * EMU_SHADOW_LINE };
+    uint8_t *mem = aligned_alloc(256, N);
+    uint8_t ref[N];
+    ck_assert_ptr_nonnull(mem);
+    for (unsigned i = 0; i < N; i++) {
+        mem[i] = ref[i] = (uint8_t)(i * 7 + 1);
+    }
+    bool mark = false;
+    EmuShadow s = {0};
+    s.mark = &mark;
+    const uint64_t base = 0x700000000ull; /* a guest address, line 0 */
+    /* a read of a line not written is memory itself */
+    ck_assert_ptr_eq(emu_shadow_at(&s, base + 8, 4, false, mem + 8),
+                     mem + 8);
+    ck_assert(!mark);
+    /* a 4-byte write: memory untouched, the buffer has it */
+    uint8_t *p = emu_shadow_at(&s, base + 4, 4, true, mem + 4);
+    ck_assert_ptr_nonnull(p);
+    ck_assert(p != mem + 4);
+    ck_assert(mark);
+    ck_assert_uint_eq(p[0], mem[4]);    /* filled from memory first */
+    memcpy(p, "\xa1\xa2\xa3\xa4", 4);
+    ck_assert_uint_eq(mem[4], ref[4]);
+    memcpy(ref + 4, "\xa1\xa2\xa3\xa4", 4);
+    /* one byte in the next word, then a read across both */
+    p = emu_shadow_at(&s, base + 9, 1, true, mem + 9);
+    *p = 0xb9;
+    ref[9] = 0xb9;
+    p = emu_shadow_at(&s, base + 8, 4, false, mem + 8);
+    ck_assert(p != mem + 8);
+    ck_assert_uint_eq(p[0], ref[8]);    /* memory's */
+    ck_assert_uint_eq(p[1], 0xb9);      /* the buffer's */
+    ck_assert_uint_eq(p[2], ref[10]);
+    p = emu_shadow_at(&s, base + 4, 4, false, mem + 4);
+    ck_assert_mem_eq(p, ref + 4, 4);
+    /* a whole second line (its halves copied whole at the commit) and
+     * the last word of the third */
+    for (unsigned o = 0; o < EMU_SHADOW_LINE; o += 16) {
+        unsigned a = EMU_SHADOW_LINE + o;
+        p = emu_shadow_at(&s, base + a, 16, true, mem + a);
+        for (unsigned k = 0; k < 16; k++) {
+            p[k] = ref[a + k] = (uint8_t)(0xc0 ^ (o + k));
+        }
+    }
+    p = emu_shadow_at(&s, base + N - 4, 4, true, mem + N - 4);
+    memcpy(p, "wxyz", 4);
+    memcpy(ref + N - 4, "wxyz", 4);
+    ck_assert_uint_eq(s.n, 3);
+    for (unsigned i = 0; i < N; i++) {
+        ck_assert_uint_eq(mem[i], (uint8_t)(i * 7 + 1)); /* untouched */
+    }
+    emu_shadow_commit(&s);
+    ck_assert_mem_eq(mem, ref, N);
+    ck_assert_uint_eq(s.n, 0);
+    /* empty again: reads are memory's */
+    ck_assert_ptr_eq(emu_shadow_at(&s, base + 4, 4, false, mem + 4),
+                     mem + 4);
+    emu_shadow_fini(&s);
+    free(mem);
+}
+END_TEST
+
+/* Two SMs' buffers: neither sees the other's writes before the
+ * commits; committed in order, the later one's bytes win where both
+ * wrote, each one's own elsewhere.  Many lines (the table grows). */
+START_TEST(shadow_commit_order)
+{
+    enum { LINES = 700, N = LINES * EMU_SHADOW_LINE };
+    uint8_t *mem = calloc(1, N);
+    ck_assert_ptr_nonnull(mem);
+    EmuShadow a = {0}, b = {0};
+    const uint64_t base = 0x700000000ull;
+    for (unsigned l = 0; l < LINES; l++) {
+        unsigned o = l * EMU_SHADOW_LINE;
+        uint8_t *pa = emu_shadow_at(&a, base + o, 8, true, mem + o);
+        memset(pa, 0xaa, 8);
+        /* b writes the same first word of every other line, and the
+         * second word of every line */
+        if (l % 2 == 0) {
+            uint8_t *pb = emu_shadow_at(&b, base + o, 4, true, mem + o);
+            ck_assert_uint_eq(pb[0], 0);     /* not a's */
+            memset(pb, 0xbb, 4);
+        }
+        uint8_t *pb = emu_shadow_at(&b, base + o + 8, 8, true, mem + o + 8);
+        memset(pb, 0xb8, 8);
+        uint8_t *ra = emu_shadow_at(&a, base + o + 8, 4, false, mem + o + 8);
+        ck_assert_uint_eq(ra[0], 0);         /* not b's */
+    }
+    emu_shadow_commit(&a);
+    emu_shadow_commit(&b);
+    for (unsigned l = 0; l < LINES; l++) {
+        const uint8_t *m = mem + l * EMU_SHADOW_LINE;
+        for (unsigned k = 0; k < EMU_SHADOW_LINE; k++) {
+            uint8_t want = k < 4 ? (l % 2 == 0 ? 0xbb : 0xaa)
+                           : k < 8 ? 0xaa : k < 16 ? 0xb8 : 0;
+            ck_assert_uint_eq(m[k], want);
+        }
+    }
+    emu_shadow_fini(&a);
+    emu_shadow_fini(&b);
+    free(mem);
+}
+END_TEST
+
 Suite *memory_suite(void)
 {
     Suite *s = suite_create("memory");
     TCase *tc = tcase_create("table");
     tcase_add_test(tc, alloc_table);
     tcase_add_test(tc, alloc_host_bytes_aligned);
+    tcase_add_test(tc, shadow_buffers_and_commits);
+    tcase_add_test(tc, shadow_commit_order);
     tcase_add_test(tc, alloc_over_limit_takes_nothing);
     tcase_add_test(tc, alloc_beside_kernels);
     tcase_add_test(tc, write_beside_kernel_changes);

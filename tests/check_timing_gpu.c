@@ -1233,44 +1233,69 @@ typedef struct Outcome {
 
 static Outcome ahead_out[2];
 
-/* Build a scenario with build(), run it cycle by cycle and with the SMs
- * let run ahead up to the host's look every q cycles (from 64 on: an SM
- * runs ahead only that far, gpu.c): the same cycles, statistics and
- * issue cycles (what gpu.c's top claims). */
+/* Build a scenario with build(), set `set` (NULL: nothing) and offer
+ * running ahead with the host's look every q cycles (0: not), run it
+ * and keep its cycles, statistics and issue cycles in *o. */
+static void outcome(void (*build)(void), const char *set, uint64_t q,
+                    Outcome *o)
+{
+    build();
+    if (set) {
+        mock_set(&M, set);
+    }
+    if (q) {
+        mock_ahead(&M, q);
+    }
+    memset(o, 0, sizeof *o);
+    o->cycles = mock_time(&M);
+    o->nstat = M.nstat;
+    for (uint32_t i = 0; i < M.nstat; i++) {
+        o->stat[i] = *M.stat[i].ctr;
+    }
+    for (uint32_t c = 0; c < M.k.nctas; c++) {
+        for (uint32_t w = 0; w < M.cta[c].nwarps; w++) {
+            memcpy(o->issue[c][w], M.cta[c].w[w].issue,
+                   sizeof o->issue[c][w]);
+        }
+    }
+    check_accounting(2);
+    mock_fini(&M);
+}
+
+/* ahead_out[0] (run as `a`) and [1] (as `b`) are the same. */
+static void same_outcomes(const char *a, const char *b)
+{
+    const Outcome *x = &ahead_out[0], *y = &ahead_out[1];
+    ck_assert_uint_eq(x->cycles, y->cycles);
+    ck_assert_uint_eq(x->nstat, y->nstat);
+    for (uint32_t i = 0; i < x->nstat; i++) {
+        ck_assert_msg(x->stat[i] == y->stat[i], "%s: %llu %s, %llu %s",
+                      M.stat[i].path, (unsigned long long)x->stat[i], a,
+                      (unsigned long long)y->stat[i], b);
+    }
+    ck_assert_msg(!memcmp(x->issue, y->issue, sizeof x->issue),
+                  "an instruction issued in another cycle %s", b);
+}
+
+/* Run a scenario cycle by cycle and with the SMs let run ahead up to
+ * the host's look every q cycles (from 64 on: an SM runs ahead only
+ * that far, gpu.c): the same cycles, statistics and issue cycles (what
+ * gpu.c's top claims). */
 static void same_running_ahead(void (*build)(void), uint64_t q)
 {
-    for (int ahead = 0; ahead < 2; ahead++) {
-        build();
-        if (ahead) {
-            mock_ahead(&M, q);
-        }
-        Outcome *o = &ahead_out[ahead];
-        memset(o, 0, sizeof *o);
-        o->cycles = mock_time(&M);
-        o->nstat = M.nstat;
-        for (uint32_t i = 0; i < M.nstat; i++) {
-            o->stat[i] = *M.stat[i].ctr;
-        }
-        for (uint32_t c = 0; c < M.k.nctas; c++) {
-            for (uint32_t w = 0; w < M.cta[c].nwarps; w++) {
-                memcpy(o->issue[c][w], M.cta[c].w[w].issue,
-                       sizeof o->issue[c][w]);
-            }
-        }
-        check_accounting(2);
-        mock_fini(&M);
-    }
-    const Outcome *a = &ahead_out[0], *b = &ahead_out[1];
-    ck_assert_uint_eq(a->cycles, b->cycles);
-    ck_assert_uint_eq(a->nstat, b->nstat);
-    for (uint32_t i = 0; i < a->nstat; i++) {
-        ck_assert_msg(a->stat[i] == b->stat[i], "%s: %llu cycle by cycle, "
-                      "%llu running ahead", M.stat[i].path,
-                      (unsigned long long)a->stat[i],
-                      (unsigned long long)b->stat[i]);
-    }
-    ck_assert_msg(!memcmp(a->issue, b->issue, sizeof a->issue),
-                  "an instruction issued in another cycle running ahead");
+    outcome(build, NULL, 0, &ahead_out[0]);
+    outcome(build, NULL, q, &ahead_out[1]);
+    same_outcomes("cycle by cycle", "running ahead");
+}
+
+/* Run a scenario with the `ideal` memory driven as one
+ * (par.split_mem=false) and SM by SM (the default), running ahead as
+ * same_running_ahead's q says (0: not): the same. */
+static void same_split(void (*build)(void), uint64_t q)
+{
+    outcome(build, "par.split_mem=false", q, &ahead_out[0]);
+    outcome(build, NULL, q, &ahead_out[1]);
+    same_outcomes("driven as one", "split");
 }
 
 /* Four SMs, two schedulers each, eight CTAs of three warps: a load of
@@ -1317,6 +1342,42 @@ static void scene_chains_hier(void)
     scene_chains();
     mock_set(&M, "mem.model=hier");
 }
+
+/* Two SMs, a CTA at a time on each, of two warps streaming loads of
+ * two lines each through a narrow port (refusals: the LSU offers again
+ * every cycle), each result used at once, then an exit; six CTAs, so
+ * that CTAs retire on replies and others take their place. */
+static void scene_stream(void)
+{
+    gpu_base(2);
+    mock_set(&M, "sched.per_sm=2");
+    mock_set(&M, "mem.ideal.bytes_per_cycle=16");
+    mock_set(&M, "mem.ideal.queue=4");
+    mock_set(&M, "occ.max_ctas=1");
+    mock_grid(&M, 6, 2);
+    for (uint32_t w = 0; w < 2; w++) {
+        for (uint32_t i = 0; i < 3; i++) {
+            MockOp *op = load(w, (int)(3 * w + i),
+                              0x10000 * (w + 1) + 0x400 * i, i);
+            op->acc = lanes((int)(3 * w + i), PTXEMU_TM_SPACE_GLOBAL,
+                            PTXEMU_TM_READ, 0x10000 * (w + 1) + 0x400 * i,
+                            8, 4);
+            mock_add(&M, w, i, 3);
+        }
+        mock_exit(&M, w);
+    }
+}
+
+START_TEST(split_memory_changes_nothing)
+{
+    same_split(scene_chains, 0);
+    same_split(scene_chains, 1u << 30);
+    same_split(scene_chains, 70);
+    same_split(scene_stream, 0);
+    same_split(scene_stream, 1u << 30);
+    same_split(scene_stream, 64);
+}
+END_TEST
 
 START_TEST(running_ahead_changes_nothing)
 {
@@ -1686,6 +1747,7 @@ static Suite *suite(void)
     tcase_add_test(tc, fault_without_kernel_end);
     tcase_add_test(tc, deterministic);
     tcase_add_test(tc, running_ahead_changes_nothing);
+    tcase_add_test(tc, split_memory_changes_nothing);
     tcase_add_test(tc, running_ahead_drops_later_faults);
     tcase_add_test(tc, child_grid_inside_a_step);
     tcase_add_test(tc, child_grid_beside_a_looked_at_sm);

@@ -55,6 +55,7 @@
 #include "emu/memory.h"
 #include "emu/panic.h"
 #include "emu/par.h"
+#include "emu/shadow.h"
 #include "ptx/opcode.h"
 #include "ptx/ptx.h"
 #include "timing/intervals.h"
@@ -114,6 +115,7 @@ typedef struct TmStepCtx {
     uint32_t capacc;
     uint64_t issued;
     EmuStatus fault;              /* an SM's first fault in a section */
+    EmuShadow shadow;             /* its buffered global stores (ABI 6) */
 } TmStepCtx;
 /* A TmStepCtx's counts are folded into the launch after each of the
  * model's cycles (smx_fold): no step reads them (a back edge's spin
@@ -158,6 +160,7 @@ struct TmSession {
     uint32_t *dirty;              /* the SMs whose counts smx_fold folds
                                      (those with issued > 0) */
     uint32_t ndirty;              /* (atomic: taken in a section) */
+    bool *shadowed;               /* per SM: its buffer holds stores */
     uint64_t round_at;            /* the watchdog's next round (cycle) */
     /* The running launch's per-SM contexts are made: parallel sections
      * work (threads > 1, or SMs running ahead: h_ahead) */
@@ -298,14 +301,39 @@ static uint16_t insn_flags(uint32_t opf, bool async)
         (opf & OPF_WARP ? PTXEMU_TM_I_WARP : 0));
 }
 
+/* Whether a plain load or store of global memory (ptxemu_timing.h's
+ * "Buffered global accesses"): ld, ldu or st of the .global or generic
+ * space, weak or without a qualifier, or strong only at the CTA's scope
+ * (which no other SM's thread shares), and not .mmio. */
+static bool plain_global(const IrInsn *in)
+{
+    if (!in || (in->op != PTX_OP_LD && in->op != PTX_OP_LDU &&
+                in->op != PTX_OP_ST)) {
+        return false;
+    }
+    for (unsigned i = 0; i < in->nsfx; i++) {
+        if (in->sfx[i] == PTX_M_MMIO) {
+            return false;
+        }
+    }
+    PtxMod sem = ir_insn_mod(in, PTX_MG_SEM);
+    return sem == PTX_M_NONE || sem == PTX_M_WEAK ||
+           ((sem == PTX_M_RELAXED || sem == PTX_M_ACQUIRE ||
+             sem == PTX_M_RELEASE) &&
+            ir_insn_mod(in, PTX_MG_SCOPE) == PTX_M_CTA);
+}
+
 /* Whether an instruction's functional effect may be seen by (or depend
  * on) other SMs in the same cycle (PTXEMU_TM_I_SHARED): anything that
  * reaches memory other than the CTA's shared, the thread's local, the
  * constant and the parameter space, atomics, asynchronous operations
  * and the waits for them, fences, calls (device library functions:
  * printf, malloc, the device runtime), exits and barriers wider than
- * the CTA (and, in func_info, reads of %globaltimer). */
-static bool shared_effect(const ptxemu_tm_insn *t, uint32_t opf)
+ * the CTA (and, in func_info, reads of %globaltimer); but not, for a
+ * model that knows of buffered accesses (`buffers`), plain global
+ * loads and stores. */
+static bool shared_effect(const ptxemu_tm_insn *t, uint32_t opf,
+                          const IrInsn *in, bool buffers)
 {
     if ((opf & (OPF_ATOMIC | OPF_CALL | OPF_EXIT)) ||
         (t->flags & PTXEMU_TM_I_ASYNC) || t->unit == PTXEMU_TM_UNIT_TEX ||
@@ -329,6 +357,10 @@ static bool shared_effect(const ptxemu_tm_insn *t, uint32_t opf)
     }
     if (!(opf & (OPF_LOAD | OPF_STORE)) && t->unit != PTXEMU_TM_UNIT_LDST) {
         return false;
+    }
+    if (buffers && (t->space == PTXEMU_TM_SPACE_GLOBAL ||
+                    t->space == PTXEMU_TM_SPACE_NONE) && plain_global(in)) {
+        return false; /* (buffered in a section: ABI 6) */
     }
     return t->space != PTXEMU_TM_SPACE_SHARED &&
            t->space != PTXEMU_TM_SPACE_LOCAL &&
@@ -433,7 +465,9 @@ static TmFuncInfo *func_info(TmSession *s, const EmuFunc *fn)
         t->ndst = ii->ndst;
         t->src = ii->src;
         t->dst = ii->dst;
-        if (shared_effect(t, ii->opf) || reads_globaltimer(fn->code[pc].ir)) {
+        if (shared_effect(t, ii->opf, fn->code[pc].ir,
+                          s->model.ops.abi_version >= 6) ||
+            reads_globaltimer(fn->code[pc].ir)) {
             t->flags |= PTXEMU_TM_I_SHARED;
         }
     }
@@ -850,12 +884,15 @@ static void smx_free(TmSession *s)
 {
     for (uint32_t i = 0; i < s->nsmx; i++) {
         emu_step_record_fini(&s->smx[i].rec);
+        emu_shadow_fini(&s->smx[i].shadow);
         free(s->smx[i].acc);
     }
     free(s->smx);
     free(s->dirty);
+    free(s->shadowed);
     s->smx = NULL;
     s->dirty = NULL;
+    s->shadowed = NULL;
     s->nsmx = 0;
 }
 
@@ -879,6 +916,12 @@ static bool smx_make(TmSession *s)
             return false; /* (smx stays, nsmx does not grow) */
         }
         s->dirty = d;
+        bool *b = realloc(s->shadowed, n * sizeof(*b));
+        if (!b) {
+            return false;
+        }
+        s->shadowed = b;
+        memset(b + s->nsmx, 0, (n - s->nsmx) * sizeof(*b));
         s->nsmx = n;
     }
     s->ndirty = 0;
@@ -895,6 +938,10 @@ static bool smx_make(TmSession *s)
         x->l.printf_len = x->l.printf_cap = 0;
         x->l.printf_dropped = 0;
         memset(&x->l.mhit, 0, sizeof(x->l.mhit));
+        /* (a model of ABI 6 gets plain global steps in sections) */
+        x->l.shadow = s->model.ops.abi_version >= 6 ? &x->shadow : NULL;
+        x->shadow.mark = &s->shadowed[i];
+        x->shadow.hit = (EmuMemHit){0};
         x->issued = 0;
         x->fault = EMU_OK;
     }
@@ -957,6 +1004,29 @@ static void h_parallel(ptxemu_tm_host *h, int on)
         return;
     }
     s->par = on;
+    if (!on) { /* the section's buffered stores, in SM order (ABI 6) */
+        for (uint32_t i = 0; i < s->nsmx; i++) {
+            if (s->shadowed[i]) {
+                s->shadowed[i] = false;
+                emu_shadow_commit(&s->smx[i].shadow);
+            }
+        }
+    }
+}
+
+static uint32_t h_buffered(ptxemu_tm_host *h)
+{
+    TmSession *s = h->s;
+    if (!s->l || s->model.ops.abi_version < 6) {
+        return 0;
+    }
+    if (!s->smx_on) { /* (set only for a launch without a reason) */
+        if (emu_par_timed_reason(s->l) || !smx_make(s)) {
+            return 0;
+        }
+        s->smx_on = true;
+    }
+    return 1;
 }
 
 /* Running ahead needs what stepping SMs on threads needs (whatever the
@@ -1061,6 +1131,7 @@ static void fill_api(TmSession *s)
     a->log = h_log;
     a->threads = h_threads;
     a->parallel = h_parallel;
+    a->buffered = h_buffered;
     a->ahead = h_ahead;
     a->drop_fault = h_drop_fault;
 }

@@ -39,6 +39,8 @@ static const size_t ops_size_of_version[] = {
           sizeof(((ptxemu_tm_ops *)0)->stats_sync),
     [5] = offsetof(ptxemu_tm_ops, stats_sync) + /* (ABI 5: the host's) */
           sizeof(((ptxemu_tm_ops *)0)->stats_sync),
+    [6] = offsetof(ptxemu_tm_ops, stats_sync) + /* (ABI 6: the host's) */
+          sizeof(((ptxemu_tm_ops *)0)->stats_sync),
 };
 _Static_assert(sizeof(ops_size_of_version) / sizeof(ops_size_of_version[0])
                == PTXEMU_TM_ABI_VERSION + 1,

@@ -99,6 +99,21 @@
  * the model then drops it (host->drop_fault), so that the host reports
  * the fault one thread would have met first.
  *
+ * Buffered global accesses (ABI 6).  To a model of ABI 6 on, plain
+ * loads and stores (ld, ldu, st without .volatile, .mmio or a
+ * .relaxed/.acquire/.release qualifier wider than the CTA) of the
+ * .global and generic spaces come without PTXEMU_TM_I_SHARED, and
+ * host->buffered() says for each kernel whether its steps inside a
+ * parallel section are buffered: each SM's stores to global memory go
+ * to a buffer of the SM's, its own loads see them and other SMs' do
+ * not (they see memory as the last parallel(h, 0) left it), and
+ * parallel(h, 0) writes the buffers to memory in SM order.  Outside a
+ * section steps access memory directly, so for a kernel it buffers a
+ * model must step every SM inside sections (on one thread too) for its
+ * results to be the same at any thread count, races between SMs
+ * included.  When buffered() is 0 a model gets one thread (threads()
+ * and ahead() say so) and should not open sections.
+ *
  * Events.  warp_step may complete things for other warps: a bar.sync
  * that releases its CTA, a warp that exits, a CTA whose warps have all
  * exited.  The host reports them through ops->event, called from inside
@@ -124,11 +139,12 @@ extern "C" {
  * memory-system hints (carveout, the L2's persisting set-aside and the
  * access-policy window); 3 = stepping SMs on several host threads
  * (host->threads, host->parallel, PTXEMU_TM_I_SHARED; "Parallel
- * stepping" below); 4 = ops->stats_sync (counters a model keeps
+ * stepping" at the top); 4 = ops->stats_sync (counters a model keeps
  * lazily, brought up to date when the host reads them during a
  * kernel); 5 = running SMs ahead (host->ahead, host->drop_fault;
- * "Running ahead" below). */
-#define PTXEMU_TM_ABI_VERSION 5u
+ * "Running ahead" at the top); 6 = buffered global accesses in parallel
+ * sections (host->buffered; "Buffered global accesses" at the top). */
+#define PTXEMU_TM_ABI_VERSION 6u
 #define PTXEMU_TM_ABI_MIN 1u
 #define PTXEMU_TM_ENTRY "ptxemu_timing_plugin_init"
 
@@ -463,6 +479,12 @@ typedef struct ptxemu_tm_host_api {
     /* Forget the fault of SM sm's steps in the last parallel section
      * (they ran past the cycle the kernel stopped at). */
     void (*drop_fault)(ptxemu_tm_host *h, uint32_t sm);
+
+    /* -- ABI 6: buffered global accesses (see the top of this file) -- */
+    /* Nonzero when the kernel's plain global steps inside a parallel
+     * section are buffered (a model of ABI 6 on); valid in
+     * kernel_begin. */
+    uint32_t (*buffered)(ptxemu_tm_host *h);
 } ptxemu_tm_host_api;
 
 /* Events (ops->event). */

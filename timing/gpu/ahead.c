@@ -8,7 +8,11 @@
  * its next()), CTAs placed on it (only when one of its own retires),
  * the host's look at the launch (host->ahead()), and what other SMs'
  * steps flagged PTXEMU_TM_I_SHARED do (which it meets only through
- * steps of its own flagged so, held for their cycle's phase 2).  So
+ * steps of its own flagged so, held for their cycle's phase 2; other
+ * SMs' buffered stores it sees only after the section, gpu.c).  With a
+ * memory system split by SM (g->split) its replies and sends are its
+ * own (gpu_sm_run takes and makes them), so it goes on through cycles
+ * with requests in flight or queued, up to the host's next look.  So
  * after the cycle t it was visited in, an SM with nothing queued for
  * the memory system and no CTA to retire goes through its own cycles
  * up to its horizon (the host's next look, g->until, and when it has
@@ -42,28 +46,30 @@
  * event (any of its requests may be answered then). */
 uint64_t gpu_sm_horizon(const Gpu *g, const GpuSm *sm)
 {
-    return !sm->ops_all && !sm->lsu_sleep && !g->fetching.n ? g->until
-                                                            : g->horizon;
+    return g->split || (!sm->ops_all && !sm->lsu_sleep && !g->fetching.n)
+               ? g->until
+               : g->horizon;
 }
 
-/* Whether nothing of sm's waits for the calling thread. */
-static bool own_only(const GpuSm *sm)
+/* Whether nothing of sm's waits for the calling thread (with a split
+ * memory system its requests and replies are its own). */
+static bool own_only(const Gpu *g, const GpuSm *sm)
 {
-    return !sm->qhead && !sm->nfq && !sm->ndone && !sm->busy;
+    return !sm->nfq && !sm->ndone &&
+           (g->split || (!sm->qhead && !sm->busy));
 }
 
 bool gpu_sm_may_wake(const Gpu *g, const GpuSm *sm, uint64_t t)
 {
     return sm->used.ctas && !sm->pend && sm->look > t &&
-           sm->look < gpu_sm_horizon(g, sm) && own_only(sm);
+           sm->look < gpu_sm_horizon(g, sm) && own_only(g, sm);
 }
 
 void gpu_sm_phase1(Gpu *g, GpuSm *sm, uint64_t t)
 {
     const uint64_t h = gpu_sm_horizon(g, sm);
     sm->ahead = 0;
-    if (h <= t + 1 || (sm->visit_t == t && (sm->ndone || sm->nfq ||
-                                            sm->qhead))) {
+    if (h <= t + 1 || (sm->visit_t == t && !own_only(g, sm))) {
         (void)gpu_sm_run(g, sm, t); /* (its rc in sm->rc) */
         return;
     }
@@ -88,7 +94,7 @@ void gpu_sm_phase1(Gpu *g, GpuSm *sm, uint64_t t)
         }
         const uint64_t nv = sm->look;
         uint64_t a = c + 1;
-        if (own_only(sm) && nv > c && nv != GPU_NEVER) {
+        if (own_only(g, sm) && nv > c && nv != GPU_NEVER) {
             if (nv < h) {
                 gpu_sm_count_asleep(sm->ra_cnt, sm, nv - c - 1);
                 c = nv;

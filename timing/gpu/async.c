@@ -22,15 +22,18 @@
 
 int gpu_token_start(Gpu *g, uint64_t token, uint64_t done)
 {
+    pthread_mutex_lock(&g->tokens_mu);
     GpuToken *t = tm_map_get(&g->tokens, token);
     if (!t) {
         t = calloc(1, sizeof *t);
         if (!t || tm_map_put(&g->tokens, token, t) != 0) {
+            pthread_mutex_unlock(&g->tokens_mu);
             free(t);
             return -1;
         }
     }
     t->done = done;
+    pthread_mutex_unlock(&g->tokens_mu);
     return 0;
 }
 
@@ -46,16 +49,21 @@ static void wake(Gpu *g, GpuWarp *w, uint64_t cycle)
 
 void gpu_token_done(Gpu *g, uint64_t token, uint64_t cycle)
 {
+    pthread_mutex_lock(&g->tokens_mu);
     GpuToken *t = tm_map_get(&g->tokens, token);
+    if (t) {
+        tm_map_del(&g->tokens, token);
+    }
+    pthread_mutex_unlock(&g->tokens_mu);
     if (!t) {
         return;
     }
+    /* (its waiters are the warps of the CTA that started it: its SM's) */
     for (uint32_t i = 0; i < t->nwaiter; i++) {
         GpuWarp *w = t->waiter[i];
         w->waits--;
         wake(g, w, cycle);
     }
-    tm_map_del(&g->tokens, token);
     free(t->waiter);
     free(t);
 }
@@ -64,7 +72,9 @@ int gpu_token_wait(Gpu *g, GpuWarp *w, const uint64_t *tok, uint32_t n,
                    uint64_t now)
 {
     (void)now;
-    for (uint32_t i = 0; i < n; i++) {
+    int rc = 0;
+    pthread_mutex_lock(&g->tokens_mu);
+    for (uint32_t i = 0; i < n && rc == 0; i++) {
         GpuToken *t = tm_map_get(&g->tokens, tok[i]);
         if (!t) {
             continue;
@@ -77,7 +87,8 @@ int gpu_token_wait(Gpu *g, GpuWarp *w, const uint64_t *tok, uint32_t n,
             uint32_t cap = t->cap ? t->cap * 2 : 4;
             GpuWarp **a = realloc(t->waiter, cap * sizeof *a);
             if (!a) {
-                return -1;
+                rc = -1;
+                break;
             }
             t->waiter = a;
             t->cap = cap;
@@ -86,7 +97,8 @@ int gpu_token_wait(Gpu *g, GpuWarp *w, const uint64_t *tok, uint32_t n,
         w->waits++;
         gpu_warp_touch(w);
     }
-    return 0;
+    pthread_mutex_unlock(&g->tokens_mu);
+    return rc;
 }
 
 void gpu_tokens_clear(Gpu *g)

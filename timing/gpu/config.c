@@ -217,6 +217,10 @@ const ptxemu_tm_param gpu_params[] = {
      "with --threads: fan a cycle out to the host threads only while that "
      "is measured to be faster (false: every cycle with two busy SMs; "
      "no result depends on it)"},
+    {"par.split_mem", PTXEMU_TM_P_BOOL, "true",
+     "drive a memory system split by SM (mem.model=ideal) SM by SM, each "
+     "on its SM's thread (false: as one, between cycles; no result "
+     "depends on it)"},
     GPU_NUM_PARAMS(TABLE_ROW, NOTHING)
     UNIT_ROWS(UNIT_TABLE, NOTHING)
 };
@@ -331,6 +335,7 @@ int gpu_config_read(GpuConfig *c, const ptxemu_tm_host_api *api,
     c->perfect_icache = api->param_bool(h, "fetch.perfect_icache");
     c->oc.enabled = api->param_bool(h, "oc.enabled");
     c->par_adapt = api->param_bool(h, "par.adapt");
+    c->par_split = api->param_bool(h, "par.split_mem");
     if (c->oc.enabled) {
         c->oc_latency = 0; /* the collectors take the time instead */
     }

@@ -42,6 +42,24 @@
  * thread, or one SM with work in a cycle, step 6 runs in SM order
  * without phases or synchronisation.
  *
+ * Buffered global steps (the host's ABI 6).  When host->buffered()
+ * says so, plain global loads and stores are not flagged SHARED: they
+ * run in phase 1, each SM's stores into a buffer of its own that the
+ * host writes to memory in SM order when the section ends.  Whether a
+ * step runs inside a section then changes what it reads, so every SM
+ * steps in one, one thread too (g->buffered: cycle_par always, phase 1
+ * in a section even when it does not fan out); the results are the
+ * same at any thread count and in every run, racy programs included.
+ *
+ * A memory system split by SM (gpu_mem.h; g->split: `ideal`) is driven
+ * SM by SM: an SM takes its replies due and sends its queued requests
+ * at the start of each of its visits (gpu_sm_run), on its own thread,
+ * and its next reply is in sm->next; step 1 delivers only the replies
+ * of an SM with a CTA to retire (so that the retirement sees them, as
+ * it would after advance).  Replies of different SMs touch different
+ * SMs (and tokens_mu keeps the asynchronous-token table), so the order
+ * in which SMs take theirs changes nothing.
+ *
  * Running ahead (ahead.c; the host's ABI 5).  When the host lets it
  * (host->ahead(): not under statistics intervals, and only for launches
  * it would step on several threads), phase 1 of an SM goes on through
@@ -157,6 +175,7 @@ static void gpu_destroy(void *tm)
         g->c.mem->destroy(g->mem);
     }
     gpu_tokens_clear(g);
+    pthread_mutex_destroy(&g->tokens_mu);
     tm_map_free(&g->warps);
     tm_map_free(&g->fetching);
     free(g);
@@ -207,7 +226,9 @@ static void *gpu_create(const ptxemu_tm_host_api *api, ptxemu_tm_host *h)
     }
     g->api = api;
     g->h = h;
+    pthread_mutex_init(&g->tokens_mu, NULL);
     if (gpu_config_read(&g->c, api, h) != 0) {
+        pthread_mutex_destroy(&g->tokens_mu);
         free(g);
         return NULL;
     }
@@ -217,6 +238,12 @@ static void *gpu_create(const ptxemu_tm_host_api *api, ptxemu_tm_host *h)
         gpu_destroy(g);
         return NULL;
     }
+    /* (instruction fetches from memory keep a set of warps of every SM:
+     * with them the system is driven as one) */
+    const GpuMemOps *mo = g->c.mem;
+    g->split = mo->split && mo->advance_sm && mo->next_sm &&
+               !mo->sticky && mo->split(g->mem) && g->c.perfect_icache &&
+               g->c.par_split;
     if (register_stats(g) != 0 || ensure_sms(g, api->num_sms(h)) != 0) {
         api->error(h, "gpu: cannot register statistics");
         gpu_destroy(g);
@@ -349,6 +376,14 @@ static int reset_sms(Gpu *g, uint64_t start)
     return gpu_collect_reset(g);
 }
 
+/* The host's ABI-6 table (buffered global steps), or none. */
+static bool host_has_buffered(const Gpu *g)
+{
+    return g->api->struct_size >= offsetof(ptxemu_tm_host_api, buffered) +
+                                      sizeof(g->api->buffered) &&
+           g->api->buffered && g->api->parallel;
+}
+
 /* The host's ABI-5 table (running ahead), or none. */
 static bool host_has_ahead(const Gpu *g)
 {
@@ -411,6 +446,7 @@ static int gpu_kernel_begin(void *tm, const ptxemu_tm_kernel *k)
         /* (one thread runs ahead as several do: the same counts) */
         g->ahead_on = host_has_ahead(g) && !g->c.policy->numbers &&
                       g->api->ahead(g->h) != 0;
+        g->buffered = host_has_buffered(g) && g->api->buffered(g->h) != 0;
     }
     gpu_poke_all(g);
     g->api->set_clock_mhz(g->h, g->c.clock_mhz);
@@ -526,6 +562,9 @@ static void sm_enter(Gpu *g, GpuSm *sm, uint64_t t)
         rest_set(g, sm, GPU_REST_NONE);
     }
     gpu_sm_visit_begin(g, sm, t);
+    if (g->split) {
+        return; /* (gpu_sm_run sends, on the SM's thread) */
+    }
     if (sm->qhead) {
         gpu_lsu_cycle(g, sm, t);
     }
@@ -570,6 +609,12 @@ int gpu_sm_run(Gpu *g, GpuSm *sm, uint64_t t)
         }
         sm->next = GPU_NEVER;
         sm->rc = 0;
+        if (g->split) { /* steps 1 and 5 for this SM */
+            g->c.mem->advance_sm(g->mem, sm->id, t);
+            if (sm->qhead) {
+                gpu_lsu_cycle(g, sm, t);
+            }
+        }
         for (uint32_t k = 0; k < nsched && g->c.oc.enabled; k++) {
             GpuSched *sc = &sm->sched[k];
             if (gpu_oc_next(sc->oc) <= t) {
@@ -601,6 +646,9 @@ int gpu_sm_run(Gpu *g, GpuSm *sm, uint64_t t)
         }
     }
     sm->next = gpu_min(sm->next, gpu_sm_retire_at(g, sm));
+    if (g->split) { /* (its replies: only this SM's sends add any) */
+        sm->next = gpu_min(sm->next, g->c.mem->next_sm(g->mem, sm->id));
+    }
     sm->busy = (sm->qhead && !sm->lsu_sleep) || sm->nfq;
     /* nothing acts on it before then, unless a poke or touch during
      * the visit cleared sm->look (GPU_NEVER before it) */
@@ -677,7 +725,8 @@ static int cycle_par(Gpu *g, uint64_t t, uint64_t *cnt, uint64_t *next,
     /* (after the sends of step 5: the memory system's next event) */
     const uint64_t until = g->ahead_on ? g->api->ahead(g->h) : 0;
     g->until = until > t + 1 ? until : t + 1;
-    g->horizon = gpu_min(g->until, g->c.mem->next(g->mem));
+    g->horizon = g->split ? g->until
+                          : gpu_min(g->until, g->c.mem->next(g->mem));
     /* Run ahead only when an SM visited may run far: else (the memory
      * system about to answer every SM) the loop below is as without
      * (decided from the model's state alone: the same at any thread
@@ -706,7 +755,7 @@ static int cycle_par(Gpu *g, uint64_t t, uint64_t *cnt, uint64_t *next,
      * hand-over); else whether it is faster is measured (par.c). */
     const bool measured = n >= 2 && far < 2;
     const bool fan = far >= 2 || (measured && gpu_par_want(g));
-    if (!ahead && !pending && !fan) {
+    if (!ahead && !pending && !fan && !g->buffered) {
         /* one after another, in SM order (list is, without wakes) */
         int rc = 0;
         for (uint32_t i = 0; i < n; i++) {
@@ -794,12 +843,13 @@ static int gpu_cycle(void *tm, uint64_t *now)
     bool outer = g->in_cycle; /* a child grid's cycles nest in ours */
     uint64_t *cnt = g->cyc_cnt;
     uint32_t seen = g->cyc_seen, threads = g->threads;
-    bool ahead_on = g->ahead_on;
+    bool ahead_on = g->ahead_on, buffered = g->buffered;
     if (outer) {
         /* one SM after another: our cycle's SMs hold its counts in
          * cnt_own until cycle_par ends, which a phase would clear */
         g->threads = 1;
         g->ahead_on = false;
+        g->buffered = false;
     }
     g->in_cycle = true;
     g->cyc_seen = 0; /* (no SM looked at before cycle() sets cyc_cnt) */
@@ -809,6 +859,7 @@ static int gpu_cycle(void *tm, uint64_t *now)
     g->cyc_seen = seen;
     g->threads = threads;
     g->ahead_on = ahead_on;
+    g->buffered = buffered;
     return rc;
 }
 
@@ -820,9 +871,16 @@ static int cycle(Gpu *g, uint64_t *now)
         return 0;
     }
     const uint64_t t = kn->now;
-    g->c.mem->advance(g->mem, t);
+    if (!g->split) {
+        g->c.mem->advance(g->mem, t);
+    }
     for (uint32_t i = 0; i < g->active_sms; i++) {
         GpuSm *sm = g->sm[i];
+        if (g->split && sm->ndone && sm->ahead <= t) {
+            /* step 1 for an SM with a CTA to retire: the replies it
+             * waits for (the others' come in their visits) */
+            g->c.mem->advance_sm(g->mem, sm->id, t);
+        }
         if (sm->ndone && (!sm->retire_ok || sm->retire_min <= t)) {
             gpu_sm_retire(g, sm, t, false); /* (else none can retire) */
         }
@@ -844,7 +902,7 @@ static int cycle(Gpu *g, uint64_t *now)
     uint64_t cnt[GPU_ST_COUNT] = {0};
     bool busy = false;
     g->cyc_cnt = cnt;
-    if (g->threads <= 1 && !g->ahead_on) {
+    if (g->threads <= 1 && !g->ahead_on && !g->buffered) {
         /* steps 5 and 6 one SM after another */
         for (uint32_t i = 0; i < g->active_sms; i++) {
             GpuSm *sm = g->sm[i];
@@ -873,7 +931,8 @@ static int cycle(Gpu *g, uint64_t *now)
             return stop(g, rc);
         }
     }
-    uint64_t m = g->c.mem->next(g->mem);
+    /* (split: each SM's next reply is in its sm->next) */
+    uint64_t m = g->split ? GPU_NEVER : g->c.mem->next(g->mem);
     if (m < next) {
         next = m;
     }
@@ -936,9 +995,18 @@ static void settle_all(Gpu *g)
     }
 }
 
+/* The memory system's counters kept per SM (gpu_mem.h). */
+static void mem_stats_sync(Gpu *g)
+{
+    if (g->c.mem->stats_sync) {
+        g->c.mem->stats_sync(g->mem);
+    }
+}
+
 static void gpu_stats_sync(void *tm)
 {
     settle_all(tm);
+    mem_stats_sync(tm);
 }
 
 static int gpu_kernel_end(void *tm, uint64_t *end_cycle)
@@ -949,6 +1017,7 @@ static int gpu_kernel_end(void *tm, uint64_t *end_cycle)
         return PTXEMU_TM_OK;
     }
     settle_all(g);
+    mem_stats_sync(g);
     if (g->kern->running) { /* stopped early: replies still to come */
         gpu_lsu_orphan(g, false);
     }

@@ -92,6 +92,7 @@
 #ifndef PTXEMU_TIMING_GPU_GPU_H
 #define PTXEMU_TIMING_GPU_GPU_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -152,6 +153,7 @@ typedef struct GpuConfig {
     uint64_t fetch_per_cycle, fetch_port_per_sched;
     bool perfect_icache;
     bool par_adapt;             /* par.c: fan out only when faster */
+    bool par_split;             /* use a memory system's split (gpu.c) */
     uint64_t branch_latency, bar_latency, fence_latency, oc_latency;
     GpuUnitCfg unit[PTXEMU_TM_UNIT_COUNT];
     uint64_t sfu_mul_ii;        /* GT200: FP32 multiplies on the SFUs */
@@ -492,7 +494,13 @@ typedef struct Gpu {
     uint32_t nsms, smcap, active_sms;
     TmMap warps;                /* ptxemu_tm_warp* -> GpuWarp* */
     TmMap fetching;             /* GpuWarp* with a fetch in flight */
-    TmMap tokens;               /* async token -> GpuToken* */
+    TmMap tokens;               /* async token -> GpuToken* (under
+                                   tokens_mu: with a split memory system
+                                   replies complete them in phase 1) */
+    pthread_mutex_t tokens_mu;
+    bool split;                 /* the memory system is split by SM
+                                   (gpu_mem.h) and used so: each SM's
+                                   replies and sends in its own visits */
     void *mem;                  /* the memory system */
     GpuKernel *kern;
     TmOccLimits occ_k;          /* c.occ with the shared memory per SM
@@ -517,6 +525,9 @@ typedef struct Gpu {
     uint64_t until;             /* ... and for an SM with nothing in the
                                    memory system: the host's look */
     bool ahead_on;              /* the host lets SMs run ahead (ABI 5) */
+    bool buffered;              /* plain global steps are buffered in
+                                   sections: every SM steps in one
+                                   (ABI 6, gpu.c's top) */
     uint32_t threads;           /* for this kernel (1: no phases) */
     /* statistics */
     uint64_t st_cycles, st_issued, st_thread_insns, st_ctas, st_kernels;

@@ -46,6 +46,21 @@
  *
  * Determinism: same requests at the same cycles, same replies at the
  * same cycles, on any host.
+ *
+ * Split by SM (optional: split, advance_sm, next_sm, stats_sync).  A
+ * memory system in which nothing of one SM's requests meets another
+ * SM's (no structure is shared: whether send() takes a request of SM s
+ * and when its reply is due follow from s's requests alone) may say so
+ * (split() true).  The model may then drive each SM on its own instead
+ * of calling advance() and next(): advance_sm(m, s, now) delivers SM s's
+ * replies due by core cycle `now` (calls for one SM have non-decreasing
+ * `now`), next_sm(m, s) says when its next one is due, and send(),
+ * advance_sm() and next_sm() for SM s may run on any host thread, one
+ * thread for an SM at a time, side by side with other SMs' calls.  Its
+ * statistics then count per SM and reach the registered counters in
+ * stats_sync(), which the model calls before the host reads them, on
+ * its calling thread with no SM's call running.  A split system is
+ * never sticky.
  */
 #ifndef PTXEMU_TIMING_GPU_MEM_H
 #define PTXEMU_TIMING_GPU_MEM_H
@@ -153,6 +168,11 @@ typedef struct GpuMemOps {
      * asleep), not after it. */
     bool (*sticky)(void *m, uint32_t sm);
     void (*refused_again)(void *m, uint32_t sm, uint64_t n);
+    /* Optional (NULL: not split): the top's "Split by SM". */
+    bool (*split)(const void *m);
+    void (*advance_sm)(void *m, uint32_t sm, uint64_t now);
+    uint64_t (*next_sm)(const void *m, uint32_t sm);
+    void (*stats_sync)(void *m);
 } GpuMemOps;
 
 /* The memory systems, by name; NULL-terminated by name. */

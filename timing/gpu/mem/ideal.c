@@ -64,8 +64,18 @@ static const ptxemu_tm_param ideal_params[R_COUNT] = {
 
 typedef struct Pend {
     uint64_t cycle, seq, cookie;
-    uint32_t sm;
 } Pend;
+
+/* One SM's part: nothing in it is shared with another SM's (the
+ * memory system is split by SM, gpu_mem.h), and each sits in cache
+ * lines of its own, as SMs may be driven on different host threads. */
+typedef struct IdealSm {
+    _Alignas(64) Pend *heap;    /* replies due, earliest first */
+    size_t n, cap;
+    uint64_t seq;               /* requests taken: orders equal cycles */
+    uint64_t port;              /* busy until, in cycles x bpcm */
+    uint64_t requests, bytes, refused;
+} IdealSm;
 
 typedef struct Ideal {
     GpuMemDone done;
@@ -73,10 +83,7 @@ typedef struct Ideal {
     uint32_t nsms;
     uint64_t lat[PTXEMU_TM_SPACE_COUNT], fetch_lat, queue;
     uint64_t bpcm;          /* bytes per cycle x 1000 */
-    uint64_t *port;         /* per SM: busy until, in cycles x bpcm */
-    Pend *heap;
-    size_t n, cap;
-    uint64_t seq;
+    IdealSm *sm;
     uint64_t st_requests, st_bytes, st_refused;
 } Ideal;
 
@@ -85,10 +92,10 @@ static bool before(const Pend *a, const Pend *b)
     return a->cycle < b->cycle || (a->cycle == b->cycle && a->seq < b->seq);
 }
 
-static int push(Ideal *m, Pend p)
+static int push(IdealSm *m, Pend p)
 {
     if (m->n == m->cap) {
-        size_t cap = m->cap ? m->cap * 2 : 256;
+        size_t cap = m->cap ? m->cap * 2 : 64;
         Pend *h = realloc(m->heap, cap * sizeof *h);
         if (!h) {
             return -1;
@@ -105,7 +112,7 @@ static int push(Ideal *m, Pend p)
     return 0;
 }
 
-static Pend pop(Ideal *m)
+static Pend pop(IdealSm *m)
 {
     Pend top = m->heap[0];
     Pend last = m->heap[--m->n];
@@ -134,8 +141,10 @@ static void ideal_destroy(void *p)
 {
     Ideal *m = p;
     if (m) {
-        free(m->port);
-        free(m->heap);
+        for (uint32_t i = 0; m->sm && i < m->nsms; i++) {
+            free(m->sm[i].heap);
+        }
+        free(m->sm);
         free(m);
     }
 }
@@ -171,14 +180,16 @@ static void *ideal_create(const ptxemu_tm_host_api *api, ptxemu_tm_host *h,
         }
     }
     Ideal *m = calloc(1, sizeof *m);
-    if (!m || !(m->port = calloc(nsms ? nsms : 1, sizeof *m->port))) {
+    const size_t nb = (size_t)(nsms ? nsms : 1) * sizeof(IdealSm);
+    if (!m || !(m->sm = aligned_alloc(_Alignof(IdealSm), nb))) {
         free(m);
         api->error(h, "ideal memory: out of memory");
         return NULL;
     }
+    memset(m->sm, 0, nb);
     m->done = done;
     m->ctx = ctx;
-    m->nsms = nsms;
+    m->nsms = nsms ? nsms : 1;
     for (unsigned s = 0; s < PTXEMU_TM_SPACE_COUNT; s++) {
         m->lat[s] = (uint64_t)v[R_GLOBAL];
     }
@@ -223,19 +234,19 @@ static bool through_port(const GpuMemReq *r)
 static bool ideal_send(void *p, const GpuMemReq *r, uint64_t now)
 {
     Ideal *m = p;
-    uint32_t sm = r->sm < m->nsms ? r->sm : 0;
+    IdealSm *q = &m->sm[r->sm < m->nsms ? r->sm : 0];
     uint64_t at = now + 1;
     uint64_t lat = r->kind == GPU_MEM_FETCH
                        ? m->fetch_lat
                        : m->lat[r->space < PTXEMU_TM_SPACE_COUNT ? r->space : 0];
-    uint64_t port = m->port[sm], bytes = 0;
+    uint64_t port = q->port, bytes = 0;
     if (through_port(r)) {
         bytes = r->sectors ? (uint64_t)__builtin_popcount(r->sectors) *
                                  GPU_SECTOR
                            : r->size;
         uint64_t start = now * m->bpcm > port ? now * m->bpcm : port;
         if (start > (now + m->queue) * m->bpcm) {
-            m->st_refused++;
+            q->refused++;
             return false;
         }
         port = start + bytes * 1000;
@@ -243,31 +254,70 @@ static bool ideal_send(void *p, const GpuMemReq *r, uint64_t now)
     } else {
         at = now;
     }
-    Pend e = {at + lat, m->seq, r->cookie, r->sm};
-    if (push(m, e) != 0) {
-        m->st_refused++;
+    Pend e = {at + lat, q->seq, r->cookie};
+    if (push(q, e) != 0) {
+        q->refused++;
         return false; /* out of memory: offered again later */
     }
-    m->seq++;
-    m->port[sm] = port;
-    m->st_requests++;
-    m->st_bytes += bytes;
+    q->seq++;
+    q->port = port;
+    q->requests++;
+    q->bytes += bytes;
     return true;
 }
 
+static void ideal_advance_sm(void *p, uint32_t sm, uint64_t now)
+{
+    Ideal *m = p;
+    IdealSm *q = &m->sm[sm < m->nsms ? sm : 0];
+    while (q->n && q->heap[0].cycle <= now) {
+        Pend e = pop(q);
+        m->done(m->ctx, sm, e.cookie, e.cycle);
+    }
+}
+
+/* Every SM's replies due, SM by SM (each in the order sent). */
 static void ideal_advance(void *p, uint64_t now)
 {
     Ideal *m = p;
-    while (m->n && m->heap[0].cycle <= now) {
-        Pend e = pop(m);
-        m->done(m->ctx, e.sm, e.cookie, e.cycle);
+    for (uint32_t i = 0; i < m->nsms; i++) {
+        ideal_advance_sm(m, i, now);
     }
+}
+
+static uint64_t ideal_next_sm(const void *p, uint32_t sm)
+{
+    const Ideal *m = p;
+    const IdealSm *q = &m->sm[sm < m->nsms ? sm : 0];
+    return q->n ? q->heap[0].cycle : GPU_NEVER;
 }
 
 static uint64_t ideal_next(const void *p)
 {
     const Ideal *m = p;
-    return m->n ? m->heap[0].cycle : GPU_NEVER;
+    uint64_t t = GPU_NEVER;
+    for (uint32_t i = 0; i < m->nsms; i++) {
+        uint64_t u = ideal_next_sm(m, i);
+        t = u < t ? u : t;
+    }
+    return t;
+}
+
+static bool ideal_split(const void *p)
+{
+    (void)p;
+    return true; /* (nothing is shared: per-SM ports and queues) */
+}
+
+static void ideal_stats_sync(void *p)
+{
+    Ideal *m = p;
+    m->st_requests = m->st_bytes = m->st_refused = 0;
+    for (uint32_t i = 0; i < m->nsms; i++) {
+        m->st_requests += m->sm[i].requests;
+        m->st_bytes += m->sm[i].bytes;
+        m->st_refused += m->sm[i].refused;
+    }
 }
 
 const GpuMemOps gpu_mem_ideal = {
@@ -279,4 +329,8 @@ const GpuMemOps gpu_mem_ideal = {
     .send = ideal_send,
     .advance = ideal_advance,
     .next = ideal_next,
+    .split = ideal_split,
+    .advance_sm = ideal_advance_sm,
+    .next_sm = ideal_next_sm,
+    .stats_sync = ideal_stats_sync,
 };

@@ -7,7 +7,9 @@
  * mem.ideal.bytes_per_cycle bytes a cycle (sectors x 32 bytes, or the
  * segment size), in order; the port refuses a request (back-pressure)
  * while more than mem.ideal.queue cycles of transfers wait in it.
- * Replies due in one cycle come in the order their requests were sent.
+ * Replies due in one cycle come SM by SM, each SM's in the order its
+ * requests were sent.  Nothing is shared between SMs: the system is
+ * split by SM (gpu_mem.h), its statistics counted per SM.
  * Defaults follow gpu.arch (sources in ideal.c).
  */
 #ifndef PTXEMU_TIMING_GPU_MEM_IDEAL_H
