@@ -1324,7 +1324,7 @@ END_TEST
 START_TEST(shadow_buffers_and_commits)
 {
     enum { N = 3 * EMU_SHADOW_LINE };
-    uint8_t *mem = aligned_alloc(256, N);
+    uint8_t *mem = aligned_alloc(256, 512); /* (a multiple: C11) */
     uint8_t ref[N];
     ck_assert_ptr_nonnull(mem);
     for (unsigned i = 0; i < N; i++) {
