@@ -38,6 +38,9 @@ typedef struct Serial {
     uint64_t begins, ends; /* kernel_begin / kernel_end calls */
     uint64_t text_bad;     /* issued insns whose text is not their PTX */
     bool saw_bra_line;     /* "@%p2 bra LOOP;" came as a text */
+    /* the texts of the first instructions issued and their flags */
+    const char *seen_text[32];
+    uint32_t seen_flags[32], nseen;
 } Serial;
 
 static Serial *last_model;
@@ -183,6 +186,10 @@ static int serial_cycle(void *tm, uint64_t *now)
                 m->text_bad++;
             }
             m->saw_bra_line |= strcmp(tx, "@%p2 bra LOOP;") == 0;
+            if (m->nseen < 32) {
+                m->seen_text[m->nseen] = tx;
+                m->seen_flags[m->nseen++] = st.insn->flags;
+            }
             if (m->check_peek &&
                 (st.insn != pi || st.exec != exec || st.active != active)) {
                 m->peek_mismatch++;
@@ -724,6 +731,71 @@ START_TEST(gpu_model_after_a_fault)
 }
 END_TEST
 
+/* ABI 6: which steps come flagged PTXEMU_TM_I_BUFFERED (plain loads
+ * and stores of global or generic memory, with SHARED) and which only
+ * SHARED (strong wider than the CTA, volatile, atomics) or neither
+ * (shared memory); the PTX ISA's memory consistency model says which
+ * accesses are strong. */
+static const char *flags_ptx =
+    ".version 8.0\n.target sm_80\n.address_size 64\n"
+    ".visible .entry fl(.param .u64 p)\n{\n"
+    "  .reg .b32 %r<4>;\n  .reg .b64 %rd<3>;\n"
+    "  .shared .b32 sh;\n"
+    "  ld.param.u64 %rd1, [p];\n"
+    "  ld.global.u32 %r1, [%rd1];\n"
+    "  st.global.u32 [%rd1+4], %r1;\n"
+    "  ld.u32 %r2, [%rd1+8];\n"
+    "  ld.relaxed.cta.global.u32 %r3, [%rd1];\n"
+    "  ld.volatile.global.u32 %r3, [%rd1];\n"
+    "  ld.relaxed.gpu.global.u32 %r3, [%rd1];\n"
+    "  st.release.sys.global.u32 [%rd1+12], %r3;\n"
+    "  atom.global.add.u32 %r3, [%rd1+16], 1;\n"
+    "  st.shared.u32 [sh], %r2;\n"
+    "  ret;\n}\n";
+
+START_TEST(buffered_flags)
+{
+    static const struct {
+        const char *text;
+        uint32_t flags; /* of SHARED | BUFFERED */
+    } want[] = {
+        {"ld.global.u32 %r1, [%rd1];",
+         PTXEMU_TM_I_SHARED | PTXEMU_TM_I_BUFFERED},
+        {"st.global.u32 [%rd1+4], %r1;",
+         PTXEMU_TM_I_SHARED | PTXEMU_TM_I_BUFFERED},
+        {"ld.u32 %r2, [%rd1+8];", PTXEMU_TM_I_SHARED | PTXEMU_TM_I_BUFFERED},
+        {"ld.relaxed.cta.global.u32 %r3, [%rd1];",
+         PTXEMU_TM_I_SHARED | PTXEMU_TM_I_BUFFERED},
+        {"ld.volatile.global.u32 %r3, [%rd1];", PTXEMU_TM_I_SHARED},
+        {"ld.relaxed.gpu.global.u32 %r3, [%rd1];", PTXEMU_TM_I_SHARED},
+        {"st.release.sys.global.u32 [%rd1+12], %r3;", PTXEMU_TM_I_SHARED},
+        {"atom.global.add.u32 %r3, [%rd1+16], 1;", PTXEMU_TM_I_SHARED},
+        {"st.shared.u32 [sh], %r2;", 0},
+    };
+    EmuDevice *d = dev_new(EMU_TAKEN_FIRST);
+    EmuModule *m = mod_load(d, flags_ptx);
+    TmSession *s = open_serial(d, NULL, 0);
+    uint64_t buf = dev_alloc(d, 64);
+    void *args[] = {&buf};
+    ck_assert_int_eq(run_timed(s, m, "fl", 1, 32, args), EMU_OK);
+    const uint32_t mask = PTXEMU_TM_I_SHARED | PTXEMU_TM_I_BUFFERED;
+    for (size_t i = 0; i < sizeof(want) / sizeof(*want); i++) {
+        uint32_t k = 0;
+        while (k < last_model->nseen &&
+               strcmp(last_model->seen_text[k], want[i].text) != 0) {
+            k++;
+        }
+        ck_assert_msg(k < last_model->nseen, "'%s' not issued", want[i].text);
+        ck_assert_msg((last_model->seen_flags[k] & mask) == want[i].flags,
+                      "'%s': flags 0x%x", want[i].text,
+                      last_model->seen_flags[k] & mask);
+    }
+    tm_session_close(s);
+    emu_module_free(m);
+    emu_device_free(d);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("timing_host");
@@ -740,6 +812,7 @@ static Suite *suite(void)
     tcase_add_test(tc, managed_memory_cycles_do_not_follow_the_heap);
     tcase_add_test(tc, bad_parameters_are_refused);
     tcase_add_test(tc, simple_model_is_deterministic);
+    tcase_add_test(tc, buffered_flags);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -329,11 +329,8 @@ static bool plain_global(const IrInsn *in)
  * constant and the parameter space, atomics, asynchronous operations
  * and the waits for them, fences, calls (device library functions:
  * printf, malloc, the device runtime), exits and barriers wider than
- * the CTA (and, in func_info, reads of %globaltimer); but not, for a
- * model that knows of buffered accesses (`buffers`), plain global
- * loads and stores. */
-static bool shared_effect(const ptxemu_tm_insn *t, uint32_t opf,
-                          const IrInsn *in, bool buffers)
+ * the CTA (and, in func_info, reads of %globaltimer). */
+static bool shared_effect(const ptxemu_tm_insn *t, uint32_t opf)
 {
     if ((opf & (OPF_ATOMIC | OPF_CALL | OPF_EXIT)) ||
         (t->flags & PTXEMU_TM_I_ASYNC) || t->unit == PTXEMU_TM_UNIT_TEX ||
@@ -357,10 +354,6 @@ static bool shared_effect(const ptxemu_tm_insn *t, uint32_t opf,
     }
     if (!(opf & (OPF_LOAD | OPF_STORE)) && t->unit != PTXEMU_TM_UNIT_LDST) {
         return false;
-    }
-    if (buffers && (t->space == PTXEMU_TM_SPACE_GLOBAL ||
-                    t->space == PTXEMU_TM_SPACE_NONE) && plain_global(in)) {
-        return false; /* (buffered in a section: ABI 6) */
     }
     return t->space != PTXEMU_TM_SPACE_SHARED &&
            t->space != PTXEMU_TM_SPACE_LOCAL &&
@@ -465,10 +458,15 @@ static TmFuncInfo *func_info(TmSession *s, const EmuFunc *fn)
         t->ndst = ii->ndst;
         t->src = ii->src;
         t->dst = ii->dst;
-        if (shared_effect(t, ii->opf, fn->code[pc].ir,
-                          s->model.ops.abi_version >= 6) ||
-            reads_globaltimer(fn->code[pc].ir)) {
+        if (shared_effect(t, ii->opf) || reads_globaltimer(fn->code[pc].ir)) {
             t->flags |= PTXEMU_TM_I_SHARED;
+        }
+        if (s->model.ops.abi_version >= 6 &&
+            (t->space == PTXEMU_TM_SPACE_GLOBAL ||
+             t->space == PTXEMU_TM_SPACE_NONE) &&
+            !(t->flags & PTXEMU_TM_I_ASYNC) &&
+            plain_global(fn->code[pc].ir)) {
+            t->flags |= PTXEMU_TM_I_BUFFERED;
         }
     }
     insn_texts(f);
@@ -759,7 +757,8 @@ static int h_step(ptxemu_tm_host *h, ptxemu_tm_warp *tw,
                                        &pexec);
     if (x && pin) {
         const ptxemu_tm_insn *pi = insn_of(s, pfn, ppc);
-        if (pi && (pi->flags & PTXEMU_TM_I_SHARED)) {
+        if (pi && (pi->flags & PTXEMU_TM_I_SHARED) &&
+            !((pi->flags & PTXEMU_TM_I_BUFFERED) && x->l.shadow)) {
             cta->launch = l;
             pthread_mutex_lock(&s->mu);
             set_err(s, "warp_step: '%s' stepped inside a parallel section "

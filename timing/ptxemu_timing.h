@@ -102,17 +102,19 @@
  * Buffered global accesses (ABI 6).  To a model of ABI 6 on, plain
  * loads and stores (ld, ldu, st without .volatile, .mmio or a
  * .relaxed/.acquire/.release qualifier wider than the CTA) of the
- * .global and generic spaces come without PTXEMU_TM_I_SHARED, and
- * host->buffered() says for each kernel whether its steps inside a
- * parallel section are buffered: each SM's stores to global memory go
- * to a buffer of the SM's, its own loads see them and other SMs' do
- * not (they see memory as the last parallel(h, 0) left it), and
- * parallel(h, 0) writes the buffers to memory in SM order.  Outside a
- * section steps access memory directly, so for a kernel it buffers a
- * model must step every SM inside sections (on one thread too) for its
- * results to be the same at any thread count, races between SMs
- * included.  When buffered() is 0 a model gets one thread (threads()
- * and ahead() say so) and should not open sections.
+ * .global and generic spaces come flagged PTXEMU_TM_I_BUFFERED beside
+ * PTXEMU_TM_I_SHARED.  When host->buffered() says so for a kernel, the
+ * model may step them inside a parallel section: each SM's stores to
+ * global memory then go to a buffer of the SM's, its own loads see them
+ * and other SMs' do not (they see memory as the last parallel(h, 0)
+ * left it), and parallel(h, 0) writes the buffers to memory in SM
+ * order.  Outside a section steps access memory directly, so a model
+ * that steps them in sections for a kernel must step every SM of that
+ * kernel inside sections (on one thread too) for its results to be the
+ * same at any thread count, races between SMs included.  A model that
+ * keeps them out of sections (as SHARED steps) runs as before.  When
+ * buffered() is 0 a model gets one thread (threads() and ahead() say
+ * so) and should not open sections.
  *
  * Events.  warp_step may complete things for other warps: a bar.sync
  * that releases its CTA, a warp that exits, a CTA whose warps have all
@@ -232,6 +234,10 @@ enum {
                                      their waits, fences, calls, exits,
                                      cluster and grid barriers, reads of
                                      %globaltimer (the host's time) */
+    PTXEMU_TM_I_BUFFERED = 1u << 11,/* ABI 6: a plain global load or store
+                                     (with SHARED), which a section may
+                                     step when host->buffered() says so
+                                     ("Buffered global accesses") */
 };
 
 /* Register slots: per function, 0..func_slots-1 (vector elements,
@@ -481,9 +487,9 @@ typedef struct ptxemu_tm_host_api {
     void (*drop_fault)(ptxemu_tm_host *h, uint32_t sm);
 
     /* -- ABI 6: buffered global accesses (see the top of this file) -- */
-    /* Nonzero when the kernel's plain global steps inside a parallel
-     * section are buffered (a model of ABI 6 on); valid in
-     * kernel_begin. */
+    /* Nonzero when the kernel's steps flagged PTXEMU_TM_I_BUFFERED may
+     * run inside a parallel section, buffered (a model of ABI 6 on);
+     * valid in kernel_begin. */
     uint32_t (*buffered)(ptxemu_tm_host *h);
 } ptxemu_tm_host_api;
 

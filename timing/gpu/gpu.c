@@ -42,14 +42,19 @@
  * thread, or one SM with work in a cycle, step 6 runs in SM order
  * without phases or synchronisation.
  *
- * Buffered global steps (the host's ABI 6).  When host->buffered()
- * says so, plain global loads and stores are not flagged SHARED: they
- * run in phase 1, each SM's stores into a buffer of its own that the
- * host writes to memory in SM order when the section ends.  Whether a
- * step runs inside a section then changes what it reads, so every SM
- * steps in one, one thread too (g->buffered: cycle_par always, phase 1
- * in a section even when it does not fan out); the results are the
- * same at any thread count and in every run, racy programs included.
+ * Buffered global steps (the host's ABI 6).  With a memory system
+ * split by SM (below), where SMs run far ahead, and when
+ * host->buffered() says so (g->buffered), plain global loads and
+ * stores (PTXEMU_TM_I_BUFFERED) run in phase 1, each SM's stores into a
+ * buffer of its own that the host writes to memory in SM order when
+ * the section ends.  Whether a step runs inside a section then changes
+ * what it reads, so every SM steps in one, one thread too (cycle_par
+ * always, phase 1 in a section even when it does not fan out); the
+ * results are the same at any thread count and in every run, racy
+ * programs included.  With `hier` an SM with requests in flight meets
+ * the others about every cycle, and buffering cost more than it gave
+ * (1.1x slower on one thread, no faster on two): plain global steps
+ * stay SHARED there.
  *
  * A memory system split by SM (gpu_mem.h; g->split: `ideal`) is driven
  * SM by SM: an SM takes its replies due and sends its queued requests
@@ -446,7 +451,10 @@ static int gpu_kernel_begin(void *tm, const ptxemu_tm_kernel *k)
         /* (one thread runs ahead as several do: the same counts) */
         g->ahead_on = host_has_ahead(g) && !g->c.policy->numbers &&
                       g->api->ahead(g->h) != 0;
-        g->buffered = host_has_buffered(g) && g->api->buffered(g->h) != 0;
+        /* (buffered steps are worth their cost where SMs run far: with
+         * a split memory system, ahead.c) */
+        g->buffered = g->split && host_has_buffered(g) &&
+                      g->api->buffered(g->h) != 0;
     }
     gpu_poke_all(g);
     g->api->set_clock_mhz(g->h, g->c.clock_mhz);

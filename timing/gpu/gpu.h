@@ -68,13 +68,16 @@
  *
  * Host threads (gpu.c's "Parallel stepping", par.c; the host grants
  * them through ABI 3).  A cycle's memory-system part (sends, replies,
- * placement, retirement) stays on the calling thread, in SM order.  The
+ * placement, retirement) stays on the calling thread, in SM order, but
+ * for a memory system split by SM, whose sends and replies each SM
+ * makes and takes itself (gpu.c).  The
  * SMs' collectors and schedulers then run on the host threads, each SM
  * on one, touching only what is its own: the GpuSm (its counters in
  * GpuSmStat, scoreboard tags, LSU ops, scratch, expansion cache,
  * collector records), its CTAs and warps.  A scheduler about to issue
  * what gpu_issue_shared says other SMs may see (the host's
- * PTXEMU_TM_I_SHARED) stops there (GpuHeld); afterwards, on the calling
+ * PTXEMU_TM_I_SHARED, but for plain global loads and stores when they
+ * are buffered: Gpu.buffered) stops there (GpuHeld); afterwards, on the calling
  * thread and in SM order, a phase-1 failure stops the kernel and every
  * held SM issues that instruction and finishes its cycle; the SMs'
  * counts are folded in SM order.  Cycles, statistics and results are
@@ -526,8 +529,9 @@ typedef struct Gpu {
                                    memory system: the host's look */
     bool ahead_on;              /* the host lets SMs run ahead (ABI 5) */
     bool buffered;              /* plain global steps are buffered in
-                                   sections: every SM steps in one
-                                   (ABI 6, gpu.c's top) */
+                                   sections (with a split memory
+                                   system): every SM steps in one (ABI
+                                   6, gpu.c's top) */
     uint32_t threads;           /* for this kernel (1: no phases) */
     /* statistics */
     uint64_t st_cycles, st_issued, st_thread_insns, st_ctas, st_kernels;
@@ -769,9 +773,17 @@ int gpu_issue(Gpu *g, GpuSm *sm, GpuSched *sc, GpuWarp *w, uint64_t now);
  * memory, atomics, asynchronous copies and their waits, fences, calls,
  * exits, cluster and grid barriers), or what is not known (a step that
  * settles its stack): such an instruction is issued in phase 2. */
-static inline bool gpu_issue_shared(const GpuWarp *w)
+static inline bool gpu_issue_shared(const Gpu *g, const GpuWarp *w)
 {
-    return !w->xp && (!w->next || (w->next->flags & PTXEMU_TM_I_SHARED));
+    if (w->xp) {
+        return false;
+    }
+    if (!w->next) {
+        return true;
+    }
+    const uint32_t f = w->next->flags;
+    return (f & PTXEMU_TM_I_SHARED) &&
+           !(g->buffered && (f & PTXEMU_TM_I_BUFFERED));
 }
 
 /* Something w's own readiness reads changed (its next instruction,

@@ -570,7 +570,7 @@ int gpu_sched_cycle(Gpu *g, GpuSm *sm, uint32_t k, uint64_t now,
         sc->last_age = pick->age;
         sc->has_last = true;
         sc->last_w = pick;
-        if (sm->defer && gpu_issue_shared(pick)) {
+        if (sm->defer && gpu_issue_shared(g, pick)) {
             /* phase 1: other SMs may see what it does: issued in
              * phase 2, in SM order (gpu.c) */
             sc->held = (GpuHeld){pick, first, slot, others, *issued, true};
