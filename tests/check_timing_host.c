@@ -733,9 +733,9 @@ END_TEST
 
 /* ABI 6: which steps come flagged PTXEMU_TM_I_BUFFERED (plain loads
  * and stores of global or generic memory, with SHARED) and which only
- * SHARED (strong wider than the CTA, volatile, atomics) or neither
- * (shared memory); the PTX ISA's memory consistency model says which
- * accesses are strong. */
+ * SHARED (strong wider than the CTA, volatile, global atomics) or
+ * neither (shared memory, its atomics included); the PTX ISA's memory
+ * consistency model says which accesses are strong. */
 static const char *flags_ptx =
     ".version 8.0\n.target sm_80\n.address_size 64\n"
     ".visible .entry fl(.param .u64 p)\n{\n"
@@ -751,6 +751,7 @@ static const char *flags_ptx =
     "  st.release.sys.global.u32 [%rd1+12], %r3;\n"
     "  atom.global.add.u32 %r3, [%rd1+16], 1;\n"
     "  st.shared.u32 [sh], %r2;\n"
+    "  atom.shared.add.u32 %r3, [sh], 1;\n"
     "  ret;\n}\n";
 
 START_TEST(buffered_flags)
@@ -771,6 +772,7 @@ START_TEST(buffered_flags)
         {"st.release.sys.global.u32 [%rd1+12], %r3;", PTXEMU_TM_I_SHARED},
         {"atom.global.add.u32 %r3, [%rd1+16], 1;", PTXEMU_TM_I_SHARED},
         {"st.shared.u32 [sh], %r2;", 0},
+        {"atom.shared.add.u32 %r3, [sh], 1;", 0}, /* the CTA's own */
     };
     EmuDevice *d = dev_new(EMU_TAKEN_FIRST);
     EmuModule *m = mod_load(d, flags_ptx);

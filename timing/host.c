@@ -326,13 +326,19 @@ static bool plain_global(const IrInsn *in)
 /* Whether an instruction's functional effect may be seen by (or depend
  * on) other SMs in the same cycle (PTXEMU_TM_I_SHARED): anything that
  * reaches memory other than the CTA's shared, the thread's local, the
- * constant and the parameter space, atomics, asynchronous operations
+ * constant and the parameter space, atomics (but on the CTA's shared
+ * memory), asynchronous operations
  * and the waits for them, fences, calls (device library functions:
  * printf, malloc, the device runtime), exits and barriers wider than
  * the CTA (and, in func_info, reads of %globaltimer). */
 static bool shared_effect(const ptxemu_tm_insn *t, uint32_t opf)
 {
-    if ((opf & (OPF_ATOMIC | OPF_CALL | OPF_EXIT)) ||
+    /* an atomic on the CTA's own shared memory is the CTA's (a launch
+     * with clusters, whose CTAs reach each other's, is never stepped in
+     * parallel: emu_par_timed_reason) */
+    const bool cta_atomic = (opf & OPF_ATOMIC) &&
+                            t->space == PTXEMU_TM_SPACE_SHARED;
+    if (((opf & (OPF_ATOMIC | OPF_CALL | OPF_EXIT)) && !cta_atomic) ||
         (t->flags & PTXEMU_TM_I_ASYNC) || t->unit == PTXEMU_TM_UNIT_TEX ||
         t->unit == PTXEMU_TM_UNIT_ASYNC) {
         return true;
