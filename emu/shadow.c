@@ -133,8 +133,19 @@ void emu_shadow_commit(EmuShadow *s)
             }
         }
     }
-    if (s->n) {
+    if (s->n && (size_t)s->n * 16 >= s->nslot) {
         memset(s->slot, 0, (size_t)s->nslot * sizeof(*s->slot));
+    } else {
+        /* few lines in a table grown by an earlier section: their slots
+         * alone (a section that buffers a line or two after one that
+         * buffered thousands must not clear the whole table) */
+        for (uint32_t i = 0; i < s->n; i++) {
+            uint32_t h = hash_line(s->v[i].line, s->nslot);
+            while (s->slot[h] != i + 1) {
+                h = (h + 1) & (s->nslot - 1);
+            }
+            s->slot[h] = 0;
+        }
     }
     s->n = 0;
     s->last = 0;

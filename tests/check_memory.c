@@ -1421,6 +1421,44 @@ START_TEST(shadow_commit_order)
             ck_assert_uint_eq(m[k], want);
         }
     }
+    /* a's table grew for 700 lines: two sections of a few lines (only
+     * their slots cleared at the commit) find exactly theirs */
+    for (unsigned round = 0; round < 2; round++) {
+        for (unsigned l = 3 + round; l < LINES; l += 300) {
+            unsigned o = l * EMU_SHADOW_LINE + 64;
+            uint8_t *pa = emu_shadow_at(&a, base + o, 4, true, mem + o);
+            ck_assert(pa != mem + o);
+            memset(pa, 0x50 + round, 4);
+        }
+        ck_assert_uint_eq(a.n, 3);
+        for (unsigned l = 0; l < LINES; l++) {
+            unsigned o = l * EMU_SHADOW_LINE + 64;
+            uint8_t *r = emu_shadow_at(&a, base + o, 4, false, mem + o);
+            bool mine = l >= 3 + round && (l - 3 - round) % 300 == 0;
+            bool before = round == 1 && l >= 3 && (l - 3) % 300 == 0;
+            ck_assert(mine ? r != mem + o : r == mem + o);
+            ck_assert_uint_eq(r[0], (mine ? 0x50 + round : before ? 0x50 : 0));
+        }
+        emu_shadow_commit(&a);
+        ck_assert_uint_eq(mem[(3 + round) * EMU_SHADOW_LINE + 64],
+                          0x50 + round);
+    }
+    /* many more such sections (a slot left behind by each would fill
+     * the table) */
+    static uint8_t last[LINES];
+    for (unsigned round = 0; round < 4000; round++) {
+        for (unsigned k = 0; k < 3; k++) {
+            unsigned l = (round * 3 + k) % LINES;
+            unsigned o = l * EMU_SHADOW_LINE + 96;
+            uint8_t *pa = emu_shadow_at(&a, base + o, 1, true, mem + o);
+            *pa = last[l] = (uint8_t)(round + 1);
+        }
+        emu_shadow_commit(&a);
+    }
+    for (unsigned l = 0; l < LINES; l++) {
+        ck_assert_uint_eq(mem[l * EMU_SHADOW_LINE + 96], last[l]);
+    }
+    ck_assert_uint_eq(a.nslot, 2048);       /* (grown for the 700) */
     emu_shadow_fini(&a);
     emu_shadow_fini(&b);
     free(mem);
