@@ -83,11 +83,23 @@ static uint32_t add(EmuShadow *s, uint64_t line, uintptr_t host)
     return s->n;
 }
 
+/* A line is named by its host address (tagged), so that two device
+ * addresses of the same bytes (one cuMemMap handle mapped twice) share
+ * one copy; by its device address should the two not agree on the
+ * offset in a line (host memory registered or managed is at its own
+ * address; device bytes are 256-aligned on both sides, and VMM
+ * mappings 2 MiB-aligned over page-aligned bytes: runtime/cuda's
+ * drv_vmm.c). */
+#define HOST_KEY (1ull << 63)
+
 uint8_t *emu_shadow_at(EmuShadow *s, uint64_t addr, uint32_t size,
                        bool write, uint8_t *host)
 {
-    const uint64_t line = addr / EMU_SHADOW_LINE;
     const uint32_t off = (uint32_t)(addr % EMU_SHADOW_LINE);
+    const uint64_t line =
+        (uintptr_t)host % EMU_SHADOW_LINE == off
+            ? (uint64_t)((uintptr_t)host / EMU_SHADOW_LINE) | HOST_KEY
+            : addr / EMU_SHADOW_LINE;
     EMU_ASSERT(size <= EMU_SHADOW_LINE - off); /* (natural alignment) */
     uint32_t k = find(s, line);
     if (!k) {

@@ -24,8 +24,9 @@
  * outcome).  Read-only allocations never hold buffered lines (a write
  * to one faults before it gets here).
  *
- * Natural alignment (checked before) keeps an access of at most 128
- * bytes inside one line.  One buffer is used by one thread at a time;
+ * Two device addresses of the same bytes (one handle mapped twice)
+ * share their buffered copy.  Natural alignment (checked before) keeps
+ * an access of at most 128 bytes inside one line.  One buffer is used by one thread at a time;
  * its commit runs when none of them steps.
  */
 #ifndef PTXEMU_EMU_SHADOW_H
@@ -39,7 +40,8 @@
 #define EMU_SHADOW_LINE 128u
 
 typedef struct EmuShadowLine {
-    uint64_t line;                /* guest address / EMU_SHADOW_LINE */
+    uint64_t line;                /* its name (shadow.c: by host address,
+                                     so that aliases share it) */
     uintptr_t host;               /* where the line's first byte is on the
                                      host (perhaps before its allocation's
                                      bytes: only bytes written are used) */

@@ -1380,6 +1380,17 @@ START_TEST(shadow_buffers_and_commits)
     /* empty again: reads are memory's */
     ck_assert_ptr_eq(emu_shadow_at(&s, base + 4, 4, false, mem + 4),
                      mem + 4);
+    /* the same bytes at a second device address (a handle mapped
+     * twice): one copy, what one writes the other reads */
+    const uint64_t alias = base + (2u << 20);
+    p = emu_shadow_at(&s, base + 64, 4, true, mem + 64);
+    memcpy(p, "\x11\x22\x33\x44", 4);
+    p = emu_shadow_at(&s, alias + 64, 4, false, mem + 64);
+    ck_assert(p != mem + 64);
+    ck_assert_mem_eq(p, "\x11\x22\x33\x44", 4);
+    ck_assert_uint_eq(s.n, 1);
+    emu_shadow_commit(&s);
+    ck_assert_mem_eq(mem + 64, "\x11\x22\x33\x44", 4);
     emu_shadow_fini(&s);
     free(mem);
 }

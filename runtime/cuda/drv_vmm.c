@@ -102,14 +102,14 @@ uint64_t drv_vmm_bytes(void)
 }
 
 /* Gives back a physical allocation's bytes: a shared mapping of its
- * memfd fd, or (fd -1) calloc'd memory. */
+ * memfd fd, or (fd -1) an anonymous one. */
 static void bytes_free(uint8_t *host, size_t size, int fd)
 {
     if (fd >= 0) {
         munmap(host, size);
         close(fd);
     } else {
-        free(host);
+        munmap(host, size);
     }
 }
 
@@ -264,7 +264,15 @@ static CUresult mem_create(CUmemGenericAllocationHandle *handle, size_t size,
     uint8_t *host = NULL;
     if (used <= drv.gpu.total_mem && size <= drv.gpu.total_mem - used) {
         if (!types) {
-            host = calloc(1, size);
+            /* page-aligned, as a device allocation's host bytes are
+             * 256-aligned: the timing model's store buffer names lines
+             * by host address, so two mappings share them (emu/shadow.c),
+             * and zero pages cost nothing until touched */
+            host = mmap(NULL, size, PROT_READ | PROT_WRITE,
+                        MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+            if (host == MAP_FAILED) {
+                host = NULL;
+            }
         } else if ((fd = emu_memfd_sealed("ptxemu-vmm", size)) >= 0) {
             /* exportable: the bytes live in a memfd other processes can
              * map (zeroed, its size sealed) */

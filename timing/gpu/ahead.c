@@ -31,8 +31,12 @@
  * sm->look; a poke during a visit means the next cycle), and a visit
  * in a cycle where one thread would not look at the SM changes nothing
  * (its schedulers asleep answer their reasons), so the cycles,
- * statistics and results are one thread's: which thread runs an SM,
- * and how far ahead, changes only how fast they come.
+ * statistics and results are one thread's: which thread runs an SM
+ * changes only how fast they come, and so does how far ahead, but for
+ * what SMs racing on plain global memory read when steps are buffered
+ * (gpu.c: the end of a section makes an SM's stores visible).  How far
+ * ahead follows from the model's state alone, the same at any thread
+ * count.
  */
 #include "config.h"
 

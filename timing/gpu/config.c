@@ -219,8 +219,9 @@ const ptxemu_tm_param gpu_params[] = {
      "no result depends on it)"},
     {"par.split_mem", PTXEMU_TM_P_BOOL, "true",
      "drive a memory system split by SM (mem.model=ideal) SM by SM, each "
-     "on its SM's thread (false: as one, between cycles; no result "
-     "depends on it)"},
+     "on its SM's thread, and buffer plain global steps (false: as one, "
+     "between cycles, global steps in SM order; cycles and statistics do "
+     "not depend on it, what loads racing across SMs read may)"},
     GPU_NUM_PARAMS(TABLE_ROW, NOTHING)
     UNIT_ROWS(UNIT_TABLE, NOTHING)
 };

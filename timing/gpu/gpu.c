@@ -36,11 +36,13 @@
  * stops the kernel there, a held SM issues the instruction and finishes
  * its cycle.  Then the SMs' counts are folded in SM order.  Every step
  * of phase 1 commutes with what SMs before it do in phase 2 (ALU, the
- * CTA's shared memory, the thread's local memory, constants), and
- * phase 2 is one SM after another, so cycles, statistics and results
- * are those of one thread for every program, racy or not.  With one
- * thread, or one SM with work in a cycle, step 6 runs in SM order
- * without phases or synchronisation.
+ * CTA's shared memory and its atomics, the thread's local memory,
+ * constants; a buffered global step, below, does not, but it runs in
+ * phase 1 at any thread count), and phase 2 is one SM after another, so
+ * cycles, statistics and results are those of one thread for every
+ * program, racy or not.  With one thread, or one SM with work in a
+ * cycle, step 6 runs in SM order without phases or synchronisation
+ * (unless steps are buffered).
  *
  * Buffered global steps (the host's ABI 6).  With a memory system
  * split by SM (below), where SMs run far ahead, and when
@@ -63,7 +65,9 @@
  * of an SM with a CTA to retire (so that the retirement sees them, as
  * it would after advance).  Replies of different SMs touch different
  * SMs (and tokens_mu keeps the asynchronous-token table), so the order
- * in which SMs take theirs changes nothing.
+ * in which SMs take theirs changes nothing; but a cluster's CTAs
+ * complete each other's tokens, so a kernel with clusters is driven as
+ * one (g->split is per kernel, g->split_ok the memory system's).
  *
  * Running ahead (ahead.c; the host's ABI 5).  When the host lets it
  * (host->ahead(): not under statistics intervals, and only for launches
@@ -80,7 +84,10 @@
  * the loop that steps every SM cycle by cycle (check_timing_gpu's
  * running_ahead_*, tests/timing_par.test, bench/timing_identity.sh),
  * but for the counts of a kernel stopped by a fault, which hold the
- * steps other SMs ran past its cycle.  Under a policy whose demotions
+ * steps other SMs ran past its cycle, and what the loads of SMs that
+ * race on plain global memory read when steps are buffered (another
+ * SM's store becomes visible when the section that made it ends, and
+ * sections end elsewhere cycle by cycle).  Under a policy whose demotions
  * number warps launch-wide (GpuPolicy.numbers: two-level) no SM runs
  * ahead.
  */
@@ -246,9 +253,9 @@ static void *gpu_create(const ptxemu_tm_host_api *api, ptxemu_tm_host *h)
     /* (instruction fetches from memory keep a set of warps of every SM:
      * with them the system is driven as one) */
     const GpuMemOps *mo = g->c.mem;
-    g->split = mo->split && mo->advance_sm && mo->next_sm &&
-               !mo->sticky && mo->split(g->mem) && g->c.perfect_icache &&
-               g->c.par_split;
+    g->split_ok = mo->split && mo->advance_sm && mo->next_sm &&
+                  !mo->sticky && mo->split(g->mem) && g->c.perfect_icache &&
+                  g->c.par_split;
     if (register_stats(g) != 0 || ensure_sms(g, api->num_sms(h)) != 0) {
         api->error(h, "gpu: cannot register statistics");
         gpu_destroy(g);
@@ -451,6 +458,10 @@ static int gpu_kernel_begin(void *tm, const ptxemu_tm_kernel *k)
         /* (one thread runs ahead as several do: the same counts) */
         g->ahead_on = host_has_ahead(g) && !g->c.policy->numbers &&
                       g->api->ahead(g->h) != 0;
+        /* (a cluster's CTAs complete each other's asynchronous tokens:
+         * a reply may wake another SM's warp, which must then come
+         * before every SM's visit, as advance delivers it) */
+        g->split = g->split_ok && g->kern->cluster_size <= 1;
         /* (buffered steps are worth their cost where SMs run far: with
          * a split memory system, ahead.c) */
         g->buffered = g->split && host_has_buffered(g) &&
@@ -619,6 +630,9 @@ int gpu_sm_run(Gpu *g, GpuSm *sm, uint64_t t)
         sm->rc = 0;
         if (g->split) { /* steps 1 and 5 for this SM */
             g->c.mem->advance_sm(g->mem, sm->id, t);
+            /* (this visit sees what the replies poked: as the visit
+             * that comes after advance's deliveries starts afresh) */
+            sm->look = GPU_NEVER;
             if (sm->qhead) {
                 gpu_lsu_cycle(g, sm, t);
             }

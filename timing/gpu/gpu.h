@@ -501,8 +501,9 @@ typedef struct Gpu {
                                    tokens_mu: with a split memory system
                                    replies complete them in phase 1) */
     pthread_mutex_t tokens_mu;
-    bool split;                 /* the memory system is split by SM
-                                   (gpu_mem.h) and used so: each SM's
+    bool split_ok;              /* the memory system is split by SM
+                                   (gpu_mem.h) and may be used so */
+    bool split;                 /* this kernel uses it so: each SM's
                                    replies and sends in its own visits */
     void *mem;                  /* the memory system */
     GpuKernel *kern;
