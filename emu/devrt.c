@@ -15,6 +15,7 @@
 #include "emu/devrt.h"
 #include "emu/devrt_int.h"
 #include "emu/memory.h"
+#include "emu/tolerate.h"
 
 typedef struct EmuDevrt EmuDevrt;
 
@@ -884,8 +885,10 @@ EmuStatus emu_devrt_finish(EmuLaunch *l, EmuStatus st)
     if (st == EMU_OK && r->nkids) {
         EmuDevice *d = l->dev;
         /* the parent's printf output comes before its children's, and
-         * its instructions before theirs on %globaltimer */
+         * its instructions before theirs on %globaltimer (and its
+         * warnings) */
         emu_printf_launch_end(l);
+        emu_tolerate_flush(d);
         d->clock_base += l->insns;
         for (int tail = 0; tail < 2 && st == EMU_OK; tail++) {
             for (size_t k = 0; k < r->nkids && st == EMU_OK; k++) {

@@ -16,6 +16,7 @@
 #include "emu/cluster.h"
 #include "emu/exec.h"
 #include "emu/simt.h"
+#include "emu/tolerate.h"
 
 /* ----------------------------------------------------------- launch */
 
@@ -91,6 +92,7 @@ void emu_launch_end(EmuLaunch *l)
     }
     l->dev->clock_base += l->insns;
     emu_printf_launch_end(l);
+    emu_tolerate_flush(l->dev);
     emu_async_free(l->async);
     emu_client_launch_fini(l);
     free(l->params);

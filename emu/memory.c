@@ -78,9 +78,12 @@ struct EmuMemory {
      * that waits for what the host does next.  The steps' own lookups
      * take no lock (see the top of this file). */
     pthread_mutex_t tab;
-    /* the host bytes of mapped pages between allocations (slack) */
+    /* the host bytes of mapped pages between allocations (slack), under
+     * slack_mu: the CTAs of a launch on several host threads may meet a
+     * page at once (emu_mem_slack) */
     struct { uint64_t page; uint8_t *host; } *slack;
     uint32_t nslack, capslack;
+    pthread_mutex_t slack_mu;
     EmuMemObserver observe;       /* emu_mem_observe */
     void *observe_ctx;
     EmuMemWriteObserver wrote;    /* emu_mem_observe_writes */
@@ -159,6 +162,7 @@ EmuMemory *emu_mem_new(void)
         m->next = EMU_GLOBAL_BASE + EMU_CTX_BYTES;
         m->limit = EMU_MEM_LIMIT;
         pthread_mutex_init(&m->tab, NULL);
+        pthread_mutex_init(&m->slack_mu, NULL);
     }
     return m;
 }
@@ -310,6 +314,7 @@ void emu_mem_free(EmuMemory *m)
     free(m->slack);
     free(m->t);
     pthread_mutex_destroy(&m->tab);
+    pthread_mutex_destroy(&m->slack_mu);
     free(m);
 }
 
@@ -705,6 +710,7 @@ EmuStatus emu_mem_release(EmuMemory *m, uint64_t addr)
     /* pages no longer mapped lose their slack bytes */
     ct = cur(m);
     uint32_t k = 0;
+    pthread_mutex_lock(&m->slack_mu);
     for (uint32_t j = 0; j < m->nslack; j++) {
         if (page_mapped(ct, m->slack[j].page)) {
             m->slack[k++] = m->slack[j];
@@ -713,6 +719,7 @@ EmuStatus emu_mem_release(EmuMemory *m, uint64_t addr)
         }
     }
     m->nslack = k;
+    pthread_mutex_unlock(&m->slack_mu);
     return EMU_OK;
 }
 
@@ -754,27 +761,28 @@ uint8_t *emu_mem_slack(EmuMemory *m, uint64_t addr, uint64_t size,
         addr - page > EMU_MAP_GRANULARITY - size || !page_mapped(t, page)) {
         return NULL;
     }
-    for (uint32_t j = 0; j < m->nslack; j++) {
+    pthread_mutex_lock(&m->slack_mu);
+    uint8_t *h = NULL;
+    for (uint32_t j = 0; j < m->nslack && !h; j++) {
         if (m->slack[j].page == page) {
-            return m->slack[j].host + (addr - page);
+            h = m->slack[j].host;
         }
     }
-    if (m->nslack == m->capslack) {
+    if (!h && m->nslack == m->capslack) {
         uint32_t nc = m->capslack ? m->capslack * 2 : 8;
         void *p = realloc(m->slack, nc * sizeof(*m->slack));
-        if (!p) {
-            return NULL;
+        if (p) {
+            m->slack = p;
+            m->capslack = nc;
         }
-        m->slack = p;
-        m->capslack = nc;
     }
-    uint8_t *h = calloc(1, EMU_MAP_GRANULARITY);
-    if (!h) {
-        return NULL;
+    if (!h && m->nslack < m->capslack &&
+        (h = calloc(1, EMU_MAP_GRANULARITY))) {
+        m->slack[m->nslack].page = page;
+        m->slack[m->nslack++].host = h;
     }
-    m->slack[m->nslack].page = page;
-    m->slack[m->nslack++].host = h;
-    return h + (addr - page);
+    pthread_mutex_unlock(&m->slack_mu);
+    return h ? h + (addr - page) : NULL;
 }
 
 const EmuAlloc *emu_mem_find(const EmuMemory *m, uint64_t addr,
@@ -1196,6 +1204,10 @@ uint8_t *emu_mem_guest(EmuCtx *x, unsigned lane, PtxSpace space,
         if (!e) {
             uint8_t *t = emu_access_tolerated(x, lane, space, addr, size,
                                               write);
+            if (t && x->launch && x->launch->shadow) {
+                /* (tolerated bytes are global memory too: buffered) */
+                return shadowed(x, lane, space, addr, size, write, NULL, t);
+            }
             if (t) {
                 return t;
             }

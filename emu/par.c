@@ -119,9 +119,6 @@ static const char *common_reason(const EmuLaunch *l)
     if (d->cfg.insn_limit) {
         return "an instruction limit (one count per launch)";
     }
-    if (d->cfg.access != EMU_ACCESS_STRICT) {
-        return "tolerated accesses (--access gpu) change the memory table";
-    }
     if (d->cfg.trace_reconv) {
         return "the reconvergence trace (one stream in step order)";
     }

@@ -28,7 +28,8 @@ static uint32_t find(const EmuShadow *s, uint64_t line)
     if (!s->n) {
         return 0;
     }
-    for (uint32_t h = hash_line(line, s->nslot);; h = (h + 1) & (s->nslot - 1)) {
+    const uint32_t mask = s->nslot - 1;
+    for (uint32_t h = hash_line(line, s->nslot);; h = (h + 1) & mask) {
         uint32_t k = s->slot[h];
         if (!k || s->v[k - 1].line == line) {
             return k;

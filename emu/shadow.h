@@ -26,8 +26,9 @@
  *
  * Two device addresses of the same bytes (one handle mapped twice)
  * share their buffered copy.  Natural alignment (checked before) keeps
- * an access of at most 128 bytes inside one line.  One buffer is used by one thread at a time;
- * its commit runs when none of them steps.
+ * an access of at most 128 bytes inside one line.  One buffer is used
+ * by one thread at a time; its commit runs when none of them steps.
+ * Accesses a GPU tolerates (emu/tolerate.h) are buffered too.
  */
 #ifndef PTXEMU_EMU_SHADOW_H
 #define PTXEMU_EMU_SHADOW_H

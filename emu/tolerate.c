@@ -1,46 +1,69 @@
 /*
  * emu/tolerate.c: global accesses that a GPU tolerates (see tolerate.h).
  */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "emu/tolerate.h"
 #include "emu/memory.h"
 
-/* The instructions already warned about. */
+/* The instructions met: each reported once for the device's life, at
+ * the end of the launch that first met it, naming the lowest thread
+ * (CTA, then thread in the CTA) that made the access, so that the
+ * report is the same whichever host threads ran the CTAs (emu/par.c)
+ * and in whatever order.  Under tol_mu (tolerated accesses are rare). */
+typedef struct TolSite {
+    const void *func;
+    uint32_t pc;
+    bool pending;                 /* met, not yet reported */
+    uint64_t key;                 /* CTA linear << 32 | thread linear */
+    EmuTolerated t;               /* that access (t.launch unused) */
+    const char *kernel;
+    char near[160];
+} TolSite;
+
 struct EmuTolSites {
-    struct { const void *func; uint32_t pc; } *at;
+    TolSite *at;
     uint32_t n, cap;
 };
 
-/* True the first time (func, pc) is seen; false after, or when the
- * record cannot grow (then the warning is dropped, never repeated). */
-static bool first_time(EmuDevice *d, const void *func, uint32_t pc)
+static pthread_mutex_t tol_mu = PTHREAD_MUTEX_INITIALIZER;
+
+/* The site of (func, pc), made when new; NULL when out of memory (the
+ * warning is then dropped). */
+static TolSite *site(EmuDevice *d, const void *func, uint32_t pc,
+                     bool *made)
 {
     struct EmuTolSites *s = d->tol_sites;
+    *made = false;
     if (!s) {
         s = d->tol_sites = calloc(1, sizeof(*s));
         if (!s) {
-            return false;
+            return NULL;
         }
     }
     for (uint32_t i = 0; i < s->n; i++) {
         if (s->at[i].func == func && s->at[i].pc == pc) {
-            return false;
+            return &s->at[i];
         }
     }
     if (s->n == s->cap) {
         uint32_t nc = s->cap ? s->cap * 2 : 16;
         void *p = realloc(s->at, nc * sizeof(*s->at));
         if (!p) {
-            return false;
+            return NULL;
         }
         s->at = p;
         s->cap = nc;
     }
-    s->at[s->n].func = func;
-    s->at[s->n++].pc = pc;
-    return true;
+    TolSite *t = &s->at[s->n++];
+    memset(t, 0, sizeof(*t));
+    t->func = func;
+    t->pc = pc;
+    *made = true;
+    return t;
 }
 
 uint8_t *emu_access_tolerated(EmuCtx *x, unsigned lane, PtxSpace space,
@@ -71,21 +94,78 @@ uint8_t *emu_access_tolerated(EmuCtx *x, unsigned lane, PtxSpace space,
     }
     if (d->tolerated_hook) {
         d->tolerated_hook(d->tolerated_ctx, &t);
-    } else if (first_time(d, fn, x->pc)) {
-        char near[160];
-        emu_mem_describe_near(d->mem, addr, near, sizeof(near));
+        return p;
+    }
+    const uint32_t *b = x->launch->block;
+    const uint64_t key = (uint64_t)x->cta->linear << 32 |
+                         (t.tid[0] + b[0] * (t.tid[1] + b[1] * t.tid[2]));
+    pthread_mutex_lock(&tol_mu);
+    bool made;
+    TolSite *s = site(d, fn, x->pc, &made);
+    if (s && (made || (s->pending && key < s->key))) {
+        s->pending = true;
+        s->key = key;
+        s->t = t;
+        s->t.launch = NULL;
+        s->kernel = x->launch->kernel->ir->name;
+        emu_mem_describe_near(d->mem, addr, s->near, sizeof(s->near));
+    }
+    pthread_mutex_unlock(&tol_mu);
+    return p;
+}
+
+/* Report order: by thread, then instruction. */
+static int site_cmp(const void *a, const void *b)
+{
+    const TolSite *x = *(const TolSite *const *)a;
+    const TolSite *y = *(const TolSite *const *)b;
+    if (x->key != y->key) {
+        return x->key < y->key ? -1 : 1;
+    }
+    if (x->t.loc.line != y->t.loc.line) {
+        return x->t.loc.line < y->t.loc.line ? -1 : 1;
+    }
+    int c = strcmp(x->t.func, y->t.func);
+    return c ? c : (x->pc > y->pc) - (x->pc < y->pc);
+}
+
+void emu_tolerate_flush(EmuDevice *d)
+{
+    pthread_mutex_lock(&tol_mu);
+    struct EmuTolSites *s = d->tol_sites;
+    uint32_t n = 0;
+    for (uint32_t i = 0; s && i < s->n; i++) {
+        n += s->at[i].pending;
+    }
+    TolSite **v = n ? malloc(n * sizeof(*v)) : NULL;
+    uint32_t k = 0;
+    for (uint32_t i = 0; v && i < s->n; i++) {
+        if (s->at[i].pending) {
+            v[k++] = &s->at[i];
+        }
+    }
+    if (v) {
+        qsort(v, k, sizeof(*v), site_cmp);
+    }
+    for (uint32_t i = 0; i < k; i++) {
+        const EmuTolerated *t = &v[i]->t;
         fprintf(stderr, "ptxemu: warning: %s:%u: kernel '%s', thread "
                 "(%u,%u,%u) of CTA (%u,%u,%u): %s of %u bytes at %s "
                 "address 0x%llx outside every allocation (%s); a GPU maps "
                 "that memory and does not fault, so neither does ptxemu "
                 "(reported once per instruction)\n",
-                t.file ? t.file : "?", t.loc.line,
-                x->launch->kernel->ir->name, t.tid[0], t.tid[1], t.tid[2],
-                t.ctaid[0], t.ctaid[1], t.ctaid[2],
-                write ? "write" : "read", size, ptx_space_name(space),
-                (unsigned long long)addr, near);
+                t->file ? t->file : "?", t->loc.line, v[i]->kernel,
+                t->tid[0], t->tid[1], t->tid[2],
+                t->ctaid[0], t->ctaid[1], t->ctaid[2],
+                t->write ? "write" : "read", t->size,
+                ptx_space_name(t->space), (unsigned long long)t->addr,
+                v[i]->near);
     }
-    return p;
+    for (uint32_t i = 0; s && i < s->n; i++) {
+        s->at[i].pending = false; /* (dropped when out of memory) */
+    }
+    free(v);
+    pthread_mutex_unlock(&tol_mu);
 }
 
 void emu_tolerate_free(EmuDevice *d)

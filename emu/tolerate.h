@@ -10,7 +10,10 @@
  * device's tolerated_hook when one is set (every such access; the
  * memcheck of `ptxemu sanitize` reports each as an error there),
  * otherwise as one warning on stderr per instruction (function and pc)
- * for the device's life.
+ * for the device's life, written by emu_tolerate_flush at the end of
+ * the launch that first met it and naming the lowest thread (CTA, then
+ * thread) that made the access there: the same report whichever host
+ * threads ran the CTAs.  Safe from several host threads at once.
  * Everything else still faults: an address in no mapped page (an unmapped
  * gap of the device range past the last page, below it, a freed page,
  * wild pointers), a misaligned access, a write to .const memory, and any
@@ -42,6 +45,10 @@ typedef struct EmuTolerated {
  * or NULL: the caller faults as before. */
 uint8_t *emu_access_tolerated(EmuCtx *x, unsigned lane, PtxSpace space,
                               uint64_t addr, uint32_t size, bool write);
+
+/* Write the warnings of the instructions met since the last flush
+ * (in the order of their threads; the launch's end calls it). */
+void emu_tolerate_flush(EmuDevice *d);
 
 /* The device's per-site warning record. */
 void emu_tolerate_free(EmuDevice *d);

@@ -244,8 +244,6 @@ START_TEST(alias_timed)
 {
     setenv("PTXEMU_TIMING", "gpu", 1);
     setenv("PTXEMU_THREADS", _i ? "2" : "1", 1);
-    setenv("PTXEMU_ACCESS", "strict", 1); /* (else one thread, unbuffered:
-                                             emu_par_timed_reason) */
     CUfunction al = start(alias_ptx, "al");
     CUmemAllocationProp p = dev_prop();
     CUmemGenericAllocationHandle h;

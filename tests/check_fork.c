@@ -217,7 +217,6 @@ START_TEST(test_fork_after_parallel_timing)
     setenv("PTXEMU_TIMING_SET", "par.adapt=false", 1);
     setenv("PTXEMU_THREADS", "3", 1);
     setenv("PTXEMU_SMS", "4", 1);
-    setenv("PTXEMU_ACCESS", "strict", 1); /* (gpu keeps one thread) */
     CUcontext ctx;
     CUmodule mod;
     CUfunction f;
