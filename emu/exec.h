@@ -492,6 +492,12 @@ struct EmuLaunch {
      * global memory go instead of memory (a timing host's per-SM
      * context in its parallel sections), or NULL. */
     struct EmuShadow *shadow;
+    /* Appended (tolerate.c): what this context's tolerated accesses met
+     * last, so that a hot one takes no lock: the slack page, and the
+     * instructions recorded with the lowest thread key it gave them. */
+    EmuSlackCache tol_page;
+    struct { const void *func; uint32_t pc; uint64_t key; } tol_seen[4];
+    uint32_t tol_next;
     /* Appended (devrt.c, dynamic parallelism): the grid's nesting depth
      * (0 for the host's launches), the grid that launched it and the
      * launching thread (NULL / zero for the host's), the device-runtime

@@ -742,6 +742,12 @@ static bool page_mapped(const MemTab *t, uint64_t page)
 uint8_t *emu_mem_slack(EmuMemory *m, uint64_t addr, uint64_t size,
                        const EmuAlloc **owner)
 {
+    return emu_mem_slack_cached(m, addr, size, owner, NULL);
+}
+
+uint8_t *emu_mem_slack_cached(EmuMemory *m, uint64_t addr, uint64_t size,
+                              const EmuAlloc **owner, EmuSlackCache *cache)
+{
     *owner = NULL;
     const MemTab *t = cur(m);
     long i = tab_floor(t, addr);
@@ -760,6 +766,9 @@ uint8_t *emu_mem_slack(EmuMemory *m, uint64_t addr, uint64_t size,
     if (addr < EMU_GLOBAL_BASE || size > EMU_MAP_GRANULARITY ||
         addr - page > EMU_MAP_GRANULARITY - size || !page_mapped(t, page)) {
         return NULL;
+    }
+    if (cache && cache->host && cache->page == page) {
+        return cache->host + (addr - page);
     }
     pthread_mutex_lock(&m->slack_mu);
     uint8_t *h = NULL;
@@ -782,6 +791,10 @@ uint8_t *emu_mem_slack(EmuMemory *m, uint64_t addr, uint64_t size,
         m->slack[m->nslack++].host = h;
     }
     pthread_mutex_unlock(&m->slack_mu);
+    if (cache && h) {
+        cache->page = page;
+        cache->host = h;
+    }
     return h ? h + (addr - page) : NULL;
 }
 

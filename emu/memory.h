@@ -245,7 +245,16 @@ bool emu_mem_query(EmuMemory *m, uint64_t addr, EmuAlloc *out,
  * after an allocation (*owner = it), or in a mapped page of the device
  * range (EMU_MAP_GRANULARITY; *owner = NULL).  NULL when a GPU would
  * fault.  Slack bytes start zeroed and keep what is written to them
- * while their page stays mapped. */
+ * while their page stays mapped.  `cache` (or NULL) remembers the last
+ * page's host bytes for its caller (one launch context: a page's bytes
+ * live until emu_mem_release, which no kernel runs beside), so that a
+ * hot access takes no lock. */
+typedef struct EmuSlackCache {
+    uint64_t page;
+    uint8_t *host;                /* NULL: empty */
+} EmuSlackCache;
+uint8_t *emu_mem_slack_cached(EmuMemory *m, uint64_t addr, uint64_t size,
+                              const EmuAlloc **owner, EmuSlackCache *cache);
 uint8_t *emu_mem_slack(EmuMemory *m, uint64_t addr, uint64_t size,
                        const EmuAlloc **owner);
 

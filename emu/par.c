@@ -25,6 +25,7 @@
 #include "emu/par.h"
 #include "emu/pool.h"
 #include "emu/sched.h"
+#include "emu/tolerate.h"
 
 /* One CTA's printf records (length-framed, builtins.c). */
 typedef struct ParOut {
@@ -632,6 +633,9 @@ EmuStatus emu_par_run(EmuLaunch *l, unsigned threads)
         }
     }
     EmuStatus st = merge_printf(&p, threads, low ? low->fk : UINT64_MAX);
+    if (low) { /* (what CTAs above the fault met: as printf's) */
+        emu_tolerate_drop_above(l->dev, low->fk);
+    }
     if (low) {
         st = low->fst;
         if (low->fguest) {

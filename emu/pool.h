@@ -45,8 +45,7 @@
  *    clients (the checkers of `ptxemu sanitize`, statistics, tracing),
  *    cooperative launches (grid.sync needs all CTAs co-resident),
  *    clusters (distributed shared memory), child grids and the device
- *    runtime, an instruction limit (one count per launch), tolerated
- *    accesses (EMU_ACCESS_GPU writes the memory table) and the
+ *    runtime, an instruction limit (one count per launch) and the
  *    reconvergence trace (one stream in step order).
  *  - CTAs that spin waiting for a CTA not started yet (which may be
  *    the next CTA of the worker's own claim: workers take a few at a

@@ -74,7 +74,8 @@ uint8_t *emu_access_tolerated(EmuCtx *x, unsigned lane, PtxSpace space,
         return NULL;
     }
     const EmuAlloc *owner;
-    uint8_t *p = emu_mem_slack(d->mem, addr, size, &owner);
+    uint8_t *p = emu_mem_slack_cached(d->mem, addr, size, &owner,
+                                      &x->launch->tol_page);
     if (!p || (write && (space == PTX_SPACE_CONST ||
                          (owner && owner->kind == EMU_ALLOC_CONST)))) {
         return NULL;
@@ -96,9 +97,19 @@ uint8_t *emu_access_tolerated(EmuCtx *x, unsigned lane, PtxSpace space,
         d->tolerated_hook(d->tolerated_ctx, &t);
         return p;
     }
-    const uint32_t *b = x->launch->block;
+    EmuLaunch *l = x->launch;
+    const uint32_t *b = l->block;
     const uint64_t key = (uint64_t)x->cta->linear << 32 |
                          (t.tid[0] + b[0] * (t.tid[1] + b[1] * t.tid[2]));
+    /* this context recorded the instruction with a key no higher: it
+     * cannot lower the site's (the hot path, no lock) */
+    const unsigned nseen = sizeof(l->tol_seen) / sizeof(l->tol_seen[0]);
+    for (unsigned i = 0; i < nseen; i++) {
+        if (l->tol_seen[i].func == fn && l->tol_seen[i].pc == x->pc &&
+            l->tol_seen[i].key <= key) {
+            return p;
+        }
+    }
     pthread_mutex_lock(&tol_mu);
     bool made;
     TolSite *s = site(d, fn, x->pc, &made);
@@ -107,11 +118,30 @@ uint8_t *emu_access_tolerated(EmuCtx *x, unsigned lane, PtxSpace space,
         s->key = key;
         s->t = t;
         s->t.launch = NULL;
-        s->kernel = x->launch->kernel->ir->name;
+        s->kernel = l->kernel->ir->name;
         emu_mem_describe_near(d->mem, addr, s->near, sizeof(s->near));
     }
     pthread_mutex_unlock(&tol_mu);
+    l->tol_seen[l->tol_next % nseen].func = fn;
+    l->tol_seen[l->tol_next % nseen].pc = x->pc;
+    l->tol_seen[l->tol_next++ % nseen].key = key;
     return p;
+}
+
+void emu_tolerate_drop_above(EmuDevice *d, uint64_t cta)
+{
+    pthread_mutex_lock(&tol_mu);
+    struct EmuTolSites *s = d->tol_sites;
+    uint32_t k = 0;
+    for (uint32_t i = 0; s && i < s->n; i++) {
+        if (!(s->at[i].pending && (s->at[i].key >> 32) > cta)) {
+            s->at[k++] = s->at[i];
+        }
+    }
+    if (s) {
+        s->n = k;
+    }
+    pthread_mutex_unlock(&tol_mu);
 }
 
 /* Report order: by thread, then instruction. */

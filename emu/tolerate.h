@@ -50,6 +50,13 @@ uint8_t *emu_access_tolerated(EmuCtx *x, unsigned lane, PtxSpace space,
  * (in the order of their threads; the launch's end calls it). */
 void emu_tolerate_flush(EmuDevice *d);
 
+/* Forget the instructions met since the last flush only by CTAs above
+ * `cta` (linear): a launch stopped by that CTA's fault, whose CTAs above
+ * it ran on other host threads only (emu/par.c), as one thread would
+ * not have run them.  They are reported when a later launch meets
+ * them. */
+void emu_tolerate_drop_above(EmuDevice *d, uint64_t cta);
+
 /* The device's per-site warning record. */
 void emu_tolerate_free(EmuDevice *d);
 

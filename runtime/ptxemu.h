@@ -141,8 +141,10 @@ typedef enum ptxemu_reconvergence {
  * reports).  GPU: as on a GPU, only those outside every mapped page of
  * device memory (2 MiB pages, mapped while a live allocation overlaps
  * them); the others read and write as the GPU would, with a warning on
- * stderr once per instruction.  `ptxemu exec` and the drop-in libraries
- * use GPU unless PTXEMU_ACCESS=strict. */
+ * stderr once per instruction, at the end of the launch that first met
+ * it, naming the lowest thread that made the access (the same at any
+ * host thread count).  `ptxemu exec` and the drop-in libraries use GPU
+ * unless PTXEMU_ACCESS=strict. */
 typedef enum ptxemu_access_checks {
     PTXEMU_ACCESS_STRICT = 0,
     PTXEMU_ACCESS_GPU

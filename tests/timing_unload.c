@@ -2,8 +2,8 @@
  * tests/timing_unload.c: the `gpu` timing model's helper threads
  * (timing/gpu/par.c) when the process lets go of the model without
  * destroying it, for tests/timing_unload.test.  Run with PTXEMU_TIMING=gpu
- * PTXEMU_THREADS=2 PTXEMU_ACCESS=strict par.adapt=false, so that every
- * cycle with two busy SMs is stepped on two host threads.
+ * PTXEMU_THREADS=2 par.adapt=false, so that every cycle with two busy
+ * SMs is stepped on two host threads.
  *
  *   timing_unload dlclose LIB ROUNDS
  *     opens the drop-in driver LIB (libcuda.so.1) with dlopen(3), runs a
