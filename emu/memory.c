@@ -1076,7 +1076,7 @@ static bool in_windows(uint64_t a, uint64_t n)
             end > EMU_LOCAL_WINDOW) || end < a;
 }
 
-/* Fills the launch's hit cache with a global allocation just used. */
+/* Fills hit cache h with allocation e of m. */
 static void hit_fill(EmuMemHit *h, const EmuMemory *m, const EmuAlloc *e)
 {
     h->addr = e->addr;
@@ -1087,6 +1087,7 @@ static void hit_fill(EmuMemHit *h, const EmuMemory *m, const EmuAlloc *e)
     h->ro = e->kind == EMU_ALLOC_CONST || e->readonly;
 }
 
+/* Fills the launch's hit cache with a global allocation just used. */
 static void remember(EmuCtx *x, const EmuAlloc *e)
 {
     EmuLaunch *l = x->launch;

@@ -1038,7 +1038,7 @@ static bool b128_or_pair(const IrFunc *f, const IrOperand *o)
 /* A .volatile access, or a .relaxed/.acquire/.release one at a scope
  * wider than the CTA, of global or generic memory: the accesses other
  * CTAs may synchronise through (deterministic mode orders them). */
-static bool strong_access(const IrInsn *in, PtxSpace sp)
+bool emu_access_strong(const IrInsn *in, PtxSpace sp)
 {
     if (sp != PTX_SPACE_GLOBAL && sp != PTX_SPACE_GENERIC) {
         return false;
@@ -1120,7 +1120,7 @@ EMU_SELECTOR(mem)
             if (ei->vec == 1 && is_b128_reg(f, data)) {
                 ei->vec = 2;
                 ei->aux = (uint16_t)(8 | 64u << 8);
-                ei->fn = strong_access(in, (PtxSpace)ei->space)
+                ei->fn = emu_access_strong(in, (PtxSpace)ei->space)
                     ? (st ? op_st_strong : op_ld_strong)
                     : (st ? op_st : op_ld);
             }
@@ -1137,7 +1137,7 @@ EMU_SELECTOR(mem)
             aux |= AUX_SEXT;
         }
         ei->aux = (uint16_t)aux;
-        if (strong_access(in, (PtxSpace)ei->space)) {
+        if (emu_access_strong(in, (PtxSpace)ei->space)) {
             ei->fn = st ? op_st_strong : op_ld_strong;
         } else if (st) {
             ei->fn = bits == 32 && ei->vec == 1 && ei->o[1].kind != EO_VEC

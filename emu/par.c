@@ -633,10 +633,9 @@ EmuStatus emu_par_run(EmuLaunch *l, unsigned threads)
         }
     }
     EmuStatus st = merge_printf(&p, threads, low ? low->fk : UINT64_MAX);
-    if (low) { /* (what CTAs above the fault met: as printf's) */
-        emu_tolerate_drop_above(l->dev, low->fk);
-    }
     if (low) {
+        /* what CTAs above the fault met: dropped, as their printf */
+        emu_tolerate_drop_above(l->dev, low->fk);
         st = low->fst;
         if (low->fguest) {
             l->fault = low->ff;

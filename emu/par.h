@@ -29,5 +29,11 @@ bool emu_par_atomic_turn(EmuLaunch *l, const EmuCta *cta);
 /* Whether f has an instruction that may call emu_par_atomic_turn (an
  * atomic, a morally strong ld or st; emu/ops_mem.c). */
 bool emu_func_has_turnstile(const EmuFunc *f);
+/* Whether in, an access to space sp, is one other CTAs may synchronise
+ * through: .volatile, or .relaxed/.acquire/.release at a scope wider
+ * than the CTA, of global or generic memory (the PTX memory model's
+ * morally strong accesses; the turnstile orders them, and a timing
+ * model steps them one SM after another: timing/host.c). */
+bool emu_access_strong(const IrInsn *in, PtxSpace sp);
 
 #endif

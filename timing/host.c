@@ -303,12 +303,13 @@ static uint16_t insn_flags(uint32_t opf, bool async)
 
 /* Whether a plain load or store of global memory (ptxemu_timing.h's
  * "Buffered global accesses"): ld, ldu or st of the .global or generic
- * space, weak or without a qualifier, or strong only at the CTA's scope
- * (which no other SM's thread shares), and not .mmio. */
+ * space, neither strong (emu_access_strong: strong only at the CTA's
+ * scope is plain, no other SM's thread shares it) nor .mmio. */
 static bool plain_global(const IrInsn *in)
 {
     if (!in || (in->op != PTX_OP_LD && in->op != PTX_OP_LDU &&
-                in->op != PTX_OP_ST)) {
+                in->op != PTX_OP_ST) ||
+        emu_access_strong(in, PTX_SPACE_GLOBAL)) {
         return false;
     }
     for (unsigned i = 0; i < in->nsfx; i++) {
@@ -316,11 +317,7 @@ static bool plain_global(const IrInsn *in)
             return false;
         }
     }
-    PtxMod sem = ir_insn_mod(in, PTX_MG_SEM);
-    return sem == PTX_M_NONE || sem == PTX_M_WEAK ||
-           ((sem == PTX_M_RELAXED || sem == PTX_M_ACQUIRE ||
-             sem == PTX_M_RELEASE) &&
-            ir_insn_mod(in, PTX_MG_SCOPE) == PTX_M_CTA);
+    return true;
 }
 
 /* Whether an instruction's functional effect may be seen by (or depend

@@ -137,6 +137,12 @@ static Pend pop(IdealSm *m)
     return top;
 }
 
+/* SM sm's part (a request naming no SM of the device: the first's). */
+static IdealSm *sm_of(const Ideal *m, uint32_t sm)
+{
+    return &m->sm[sm < m->nsms ? sm : 0];
+}
+
 static void ideal_destroy(void *p)
 {
     Ideal *m = p;
@@ -234,7 +240,7 @@ static bool through_port(const GpuMemReq *r)
 static bool ideal_send(void *p, const GpuMemReq *r, uint64_t now)
 {
     Ideal *m = p;
-    IdealSm *q = &m->sm[r->sm < m->nsms ? r->sm : 0];
+    IdealSm *q = sm_of(m, r->sm);
     uint64_t at = now + 1;
     uint64_t lat = r->kind == GPU_MEM_FETCH
                        ? m->fetch_lat
@@ -269,7 +275,7 @@ static bool ideal_send(void *p, const GpuMemReq *r, uint64_t now)
 static void ideal_advance_sm(void *p, uint32_t sm, uint64_t now)
 {
     Ideal *m = p;
-    IdealSm *q = &m->sm[sm < m->nsms ? sm : 0];
+    IdealSm *q = sm_of(m, sm);
     while (q->n && q->heap[0].cycle <= now) {
         Pend e = pop(q);
         m->done(m->ctx, sm, e.cookie, e.cycle);
@@ -288,7 +294,7 @@ static void ideal_advance(void *p, uint64_t now)
 static uint64_t ideal_next_sm(const void *p, uint32_t sm)
 {
     const Ideal *m = p;
-    const IdealSm *q = &m->sm[sm < m->nsms ? sm : 0];
+    const IdealSm *q = sm_of(m, sm);
     return q->n ? q->heap[0].cycle : GPU_NEVER;
 }
 
